@@ -1,0 +1,68 @@
+"""The command line: ``python -m agents [--db PATH] COMMAND ...``.
+
+Exit codes: 0 success; 2 bad input (the message is on stderr and nothing was
+changed); 1 an internal error. Each command module adds its sub-commands with
+``add_commands(subparsers)``; a command is a function ``(args, context) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from agents.db import DatabaseError, Store, open_store
+from agents.errors import UserError
+from agents.settings import Settings, load_settings
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+@dataclass
+class Context:
+    """What a command needs: the settings, and the database opened on first use."""
+
+    settings: Settings
+
+    @cached_property
+    def store(self) -> Store:
+        """The database, opened once."""
+        return open_store(self.settings.db)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with every command module's sub-commands."""
+    from agents.cli import core
+
+    parser = _Parser(prog="python -m agents", description=__doc__.splitlines()[0])
+    parser.add_argument("--db", metavar="PATH", help="database file (default: HITL_DB or data/checkpoints.sqlite)")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for module in (core,):
+        module.add_commands(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one command and returns its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    context = Context(load_settings(db_override=args.db))
+    try:
+        return int(args.handler(args, context) or EXIT_OK)
+    except (UserError, DatabaseError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if "store" in context.__dict__:
+            context.store.close()

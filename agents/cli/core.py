@@ -1,0 +1,194 @@
+"""Core commands: threads, run, resume, update, delete, inspect."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from agents import readmodel, runs
+from agents.cli import EXIT_BAD_INPUT, Context
+from agents.errors import InputError, short_id
+from agents.registry import AGENTS, get_agent
+from agents.validation import parse_json_object, validate_thread_id
+
+
+def print_json(data: Any) -> None:
+    """Prints JSON (Korean kept readable) to stdout."""
+    print(json.dumps(readmodel.to_jsonable(data), ensure_ascii=False, indent=2))
+
+
+def print_result(result: runs.RunResult, as_json: bool) -> None:
+    """Prints where a thread stands after an operation."""
+    if as_json:
+        print_json(result.to_json())
+        return
+    print(f"thread {result.thread_id} ({result.agent}): {result.status}")
+    if result.next:
+        print(f"next: {', '.join(result.next)}")
+    for payload in result.interrupts:
+        print("waiting for a human:")
+        print(readmodel.to_json(payload))
+    messages = result.values.get("messages") or []
+    if messages and result.status == "done":
+        print(f"last message: {readmodel.to_jsonable(messages[-1])['content']}")
+
+
+def parse_value(text: str) -> Any:
+    """A resume value: a JSON object when the text parses as one, otherwise the text."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    return value if isinstance(value, dict) else text
+
+
+def cmd_threads(args: argparse.Namespace, context: Context) -> int:
+    if args.agent:
+        get_agent(args.agent)
+    threads = readmodel.list_threads(context.store, agent=args.agent)
+    if args.json:
+        print_json([t.__dict__ | {"updated_at": t.updated_at.isoformat()} for t in threads])
+        return 0
+    if not threads:
+        print("no threads")
+    for t in threads:
+        print(f"{t.thread_id}\t{t.agent}\t{t.status}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z"
+              f"\t{t.checkpoint_count} checkpoints")
+    return 0
+
+
+def _start_values(spec: Any, args: argparse.Namespace) -> dict[str, Any]:
+    return {f.name: getattr(args, f.name) for f in spec.start_fields if getattr(args, f.name) is not None}
+
+
+def cmd_run(args: argparse.Namespace, context: Context) -> int:
+    spec = get_agent(args.agent)
+    if args.answer is not None:
+        spec.check_resume(parse_value(args.answer))  # refuse a bad answer before anything runs
+    result = runs.start_run(context.store, context.settings, spec.name,
+                            _start_values(spec, args), thread_id=args.thread)
+    if result.status == "waiting":
+        answer = args.answer
+        if answer is None and sys.stdin.isatty() and not args.json:
+            print_result(result, as_json=False)
+            answer = input("your answer> ")
+        if answer is not None:
+            result = runs.resume_thread(context.store, context.settings, result.thread_id,
+                                        parse_value(answer), expected_head=result.head_checkpoint_id)
+    print_result(result, args.json)
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace, context: Context) -> int:
+    result = runs.resume_thread(context.store, context.settings, args.thread, parse_value(args.value))
+    print_result(result, args.json)
+    return 0
+
+
+def cmd_update(args: argparse.Namespace, context: Context) -> int:
+    values = parse_json_object(args.values, "values")
+    result = runs.update_thread(context.store, context.settings, args.thread, values,
+                                as_node=args.as_node, checkpoint_id=args.checkpoint)
+    print_result(result, args.json)
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace, context: Context) -> int:
+    thread_id = validate_thread_id(args.thread)
+    if readmodel.head_checkpoint_id(context.store, thread_id) is None:
+        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print("error: refusing to delete without --yes (not on a terminal)", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if input(f"type the thread id to delete it ({thread_id}): ").strip() != thread_id:
+            print("not confirmed; nothing deleted", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    runs.delete_thread(context.store, thread_id)
+    print(f"deleted thread {thread_id}")
+    return 0
+
+
+def inspect_data(store: Any, thread_id: str) -> dict[str, Any]:
+    """The ``inspect --json`` document: every checkpoint, oldest first, with its writes."""
+    chain = readmodel.checkpoint_chain(store, thread_id)
+    if not chain:
+        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+    checkpoints = []
+    for entry in chain:
+        detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
+        assert detail is not None  # listed a moment ago under the same store
+        checkpoints.append({
+            "checkpoint_id": entry.checkpoint_id,
+            "parent_checkpoint_id": entry.parent_checkpoint_id,
+            "step": entry.step,
+            "source": entry.source,
+            "next": list(entry.next),
+            "values": readmodel.to_jsonable(detail.values),
+            "writes": [{"task_id": w.task_id, "channel": w.channel,
+                        "value": readmodel.to_jsonable(w.value)} for w in detail.writes],
+        })
+    return {"thread_id": thread_id, "counts": readmodel.table_counts(store, thread_id),
+            "checkpoints": checkpoints}
+
+
+def cmd_inspect(args: argparse.Namespace, context: Context) -> int:
+    data = inspect_data(context.store, validate_thread_id(args.thread))
+    if args.json:
+        print_json(data)
+        return 0
+    for cp in data["checkpoints"]:
+        print(f"step {cp['step']}  source {cp['source']}  id {cp['checkpoint_id']}"
+              f"  parent {cp['parent_checkpoint_id'] or '-'}  next {', '.join(cp['next']) or '-'}")
+        print("  state: " + json.dumps(cp["values"], ensure_ascii=False))
+        for w in cp["writes"]:
+            value = json.dumps(w["value"], ensure_ascii=False)
+            print(f"    write  task {short_id(w['task_id'])}  {w['channel']} = {value}")
+    counts = data["counts"]
+    print(f"checkpoints {counts['checkpoints']}, writes {counts['writes']}")
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    """Adds the core commands."""
+    p = subparsers.add_parser("threads", help="list threads")
+    p.add_argument("--agent", help="only this agent's threads")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_threads)
+
+    run = subparsers.add_parser("run", help="start a run of an agent")
+    agents = run.add_subparsers(dest="agent", required=True, parser_class=type(run))
+    for spec in AGENTS.values():
+        p = agents.add_parser(spec.name, help=spec.description)
+        p.add_argument("--thread", help=f"thread id (default: {spec.default_thread_id or 'derived'})")
+        for field in spec.start_fields:
+            p.add_argument(field.flag, dest=field.name, help=field.help or field.label)
+        p.add_argument("--answer", help="answer the first question at once (text or JSON object)")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(handler=cmd_run)
+
+    p = subparsers.add_parser("resume", help="answer a waiting thread")
+    p.add_argument("thread")
+    p.add_argument("value", help="a JSON object, or text")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_resume)
+
+    p = subparsers.add_parser("update", help="update_state on a thread (or fork an older checkpoint)")
+    p.add_argument("thread")
+    p.add_argument("--values", required=True, help="JSON object of state keys")
+    p.add_argument("--as-node", dest="as_node")
+    p.add_argument("--checkpoint", help="fork from this checkpoint instead of the head")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_update)
+
+    p = subparsers.add_parser("delete", help="delete a thread")
+    p.add_argument("thread")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.set_defaults(handler=cmd_delete)
+
+    p = subparsers.add_parser("inspect", help="readable dump of a thread's checkpoints and writes")
+    p.add_argument("thread")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_inspect)

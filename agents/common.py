@@ -1,0 +1,44 @@
+"""Pieces every agent's graph factory shares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from agents.db import Store
+from agents.nodelog import LabelFunction, logged_node
+
+
+class MissingCheckpointerError(TypeError):
+    """A graph factory was called without a checkpointer."""
+
+
+def require_checkpointer(checkpointer: Any, agent: str) -> BaseCheckpointSaver:
+    """Returns the checkpointer, or raises when there is none.
+
+    A graph compiled without a checkpointer runs, returns a half-finished state
+    at the first pause and can never be resumed, all without an error. The
+    factories refuse to build one, so that mistake cannot happen silently.
+    """
+    if not isinstance(checkpointer, BaseCheckpointSaver):
+        raise MissingCheckpointerError(
+            f"the {agent} graph needs a checkpointer (a LangGraph BaseCheckpointSaver, "
+            f"e.g. SqliteSaver); got {checkpointer!r}. Without one, a paused run "
+            "cannot be resumed."
+        )
+    return checkpointer
+
+
+def node_decorator(
+    store: Store | None, agent: str
+) -> Callable[..., Callable[..., Any]]:
+    """Returns ``log(node, label_of=None)``: the node-log wrapper, or identity without a store."""
+
+    def log(node: Callable[..., Any], label_of: LabelFunction | None = None) -> Callable[..., Any]:
+        if store is None:
+            return node
+        return logged_node(store, agent, node, label_of=label_of)
+
+    return log

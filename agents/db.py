@@ -1,0 +1,206 @@
+"""The one database: LangGraph's checkpointer and the project's own tables.
+
+A :class:`Store` opens the SQLite file once and shares one connection between
+the ``SqliteSaver`` and the project's tables (node log, ledger, audit). All
+access goes through the saver's own lock, so parallel graph nodes, the
+dashboard's sessions and the read-model never interleave statements on the
+connection.
+
+Connection settings, and why:
+
+* ``journal_mode=WAL``: readers (the dashboard) never block the writer (a run),
+  and another process (the CLI) can read while this one writes.
+* ``busy_timeout`` (``timeout=30``): when another process holds the write lock,
+  SQLite waits for it instead of failing with "database is locked".
+* ``synchronous=NORMAL``: in WAL mode a commit is durable against a killed
+  process (the data is in the OS's page cache); only a power cut can lose the
+  last commits. This keeps the node log's two writes per call cheap.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+#: Version of the project's own tables; a database from a newer release is refused.
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_SECONDS = 30.0
+
+_PROJECT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS hitl_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS node_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    node TEXT NOT NULL,
+    task_id TEXT NOT NULL DEFAULT '',
+    step INTEGER NOT NULL DEFAULT 0,
+    label TEXT NOT NULL DEFAULT '',
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    status TEXT NOT NULL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);
+"""
+
+
+class DatabaseError(Exception):
+    """The database file cannot be used (not a database, newer schema, read-only)."""
+
+
+class Store:
+    """The process-wide handle on the database file.
+
+    Attributes:
+        path: The file path.
+        saver: The LangGraph checkpointer over the shared connection.
+        conn: The shared connection (use :meth:`transaction` or :meth:`read`).
+        read_only: True when the file could only be opened for reading.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        self.path = str(path)
+        self.read_only = read_only
+        self.conn = _connect(self.path, read_only=read_only)
+        self.saver = SqliteSaver(self.conn)
+        self._graphs: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        self._graphs_lock = threading.Lock()
+        try:
+            self._setup()
+        except sqlite3.DatabaseError as error:
+            self.conn.close()
+            raise DatabaseError(_explain(self.path, error)) from None
+
+    @property
+    def lock(self) -> threading.Lock:
+        """The lock that serialises every use of the shared connection."""
+        return self.saver.lock
+
+    def _setup(self) -> None:
+        with self.lock:
+            found = _schema_version(self.conn)
+            if found is not None and found > SCHEMA_VERSION:
+                raise DatabaseError(
+                    f"{self.path} was written by a newer release (schema {found}, "
+                    f"this release reads up to {SCHEMA_VERSION}); refusing to touch it"
+                )
+            if self.read_only or found == SCHEMA_VERSION:
+                # Already set up (or cannot be): opening must not write to the file.
+                self.saver.is_setup = True
+                return
+        with self.lock:
+            self.saver.setup()
+            self.conn.executescript(_PROJECT_SCHEMA)
+            self.conn.execute(
+                "INSERT OR IGNORE INTO hitl_meta (key, value) VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+            self.conn.commit()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor inside one committed-or-rolled-back transaction, under the lock."""
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            cursor = self.conn.cursor()
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
+            finally:
+                cursor.close()
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor for reads, under the lock; one snapshot per ``with`` block."""
+        with self.lock:
+            cursor = self.conn.cursor()
+            try:
+                cursor.execute("BEGIN")
+                yield cursor
+            finally:
+                self.conn.rollback()
+                cursor.close()
+
+    def graph(self, agent_name: str, **options: Any) -> Any:
+        """The compiled graph of an agent on this store's checkpointer, built once."""
+        from agents.registry import get_agent
+
+        key = (agent_name, tuple(sorted(options.items())))
+        with self._graphs_lock:
+            if key not in self._graphs:
+                self._graphs[key] = get_agent(agent_name).build_graph(
+                    self.saver, store=self, **options
+                )
+            return self._graphs[key]
+
+    def close(self) -> None:
+        """Closes the connection."""
+        with self.lock:
+            self.conn.close()
+
+
+def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
+    if not read_only:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        target, uri = path, False
+    else:
+        target, uri = f"file:{Path(path).resolve()}?mode=ro", True
+    # check_same_thread=False is safe: every use goes through Store.lock.
+    conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, uri=uri)
+    try:
+        if not read_only:
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.DatabaseError as error:
+        conn.close()
+        raise DatabaseError(_explain(path, error)) from None
+    return conn
+
+
+def _schema_version(conn: sqlite3.Connection) -> int | None:
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='hitl_meta'"
+    ).fetchone()
+    if not has_meta:
+        return None
+    row = conn.execute("SELECT value FROM hitl_meta WHERE key='schema_version'").fetchone()
+    return int(row[0]) if row else None
+
+
+def _explain(path: str, error: sqlite3.DatabaseError) -> str:
+    text = str(error)
+    if "file is not a database" in text:
+        return f"{path} is not a SQLite database"
+    if "readonly" in text or "read-only" in text:
+        return f"{path} is read-only"
+    return f"{path} cannot be used: {text}"
+
+
+def open_store(path: str | Path) -> Store:
+    """Opens the database, falling back to read-only when the file cannot be written.
+
+    Raises:
+        DatabaseError: The file is not a database or is from a newer schema.
+    """
+    try:
+        return Store(path)
+    except DatabaseError as error:
+        if "read-only" not in str(error) or not Path(path).exists():
+            raise
+        return Store(path, read_only=True)

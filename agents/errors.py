@@ -1,0 +1,58 @@
+"""Errors a user can cause. The UI and the CLI turn them into clear messages."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Something the user asked for cannot be done; nothing was changed."""
+
+
+class InputError(UserError, ValueError):
+    """A value the user gave is invalid.
+
+    Attributes:
+        field: The name of the field (form field, CLI option or state key).
+        message: What is wrong, in words the user can act on.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class ThreadNotFoundError(UserError):
+    """The thread id names no thread in the database."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(f"thread_id: no thread named {thread_id!r} in the database")
+        self.thread_id = thread_id
+
+
+class NotWaitingError(UserError):
+    """A resume was asked of a thread that is not waiting for a human."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(f"thread_id: thread {thread_id!r} is not waiting for an answer")
+        self.thread_id = thread_id
+
+
+class StaleFormError(UserError):
+    """The thread moved on after the form was drawn (another tab or approver acted)."""
+
+    def __init__(self, thread_id: str, expected: str | None, found: str | None) -> None:
+        super().__init__(
+            f"thread {thread_id!r} changed since this form was drawn "
+            f"(checkpoint {short_id(expected)} → {short_id(found)}); "
+            "nothing was done. Reload to see the current state."
+        )
+        self.thread_id = thread_id
+        self.expected = expected
+        self.found = found
+
+
+def short_id(checkpoint_id: str | None) -> str:
+    """A readable short form of a checkpoint id: its last 8 hex digits."""
+    if not checkpoint_id:
+        return "none"
+    return checkpoint_id.replace("-", "")[-8:]

@@ -1,0 +1,406 @@
+"""Read-model over the save file, usable without Streamlit.
+
+The dashboard's lists and charts read LangGraph's ``checkpoints`` and
+``writes`` tables with plain SQL: the metadata column is JSON text and the
+parent id, channel and task columns are plain text, so a whole thread's chain
+is read without deserialising a single checkpoint blob. Blobs are decoded,
+with LangGraph's own serializer, only where a value is shown: one selected
+checkpoint, an interrupt payload, or a leaf checkpoint whose ``next`` cannot be
+told from its writes.
+
+All functions read the root namespace (``checkpoint_ns = ''``); subgraph
+checkpoints, if any, are filtered out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langgraph.types import Interrupt, Send
+
+from agents.db import Store
+
+#: Write channels that LangGraph uses for bookkeeping rather than node output.
+SPECIAL_CHANNELS = frozenset({"__interrupt__", "__resume__", "__error__", "__scheduled__"})
+#: The task id of writes addressed to the whole graph (e.g. a resume value).
+NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
+_PUSH_PREFIX = "~__pregel_push"
+_PULL_PREFIX = "~__pregel_pull, "
+
+
+@dataclass(frozen=True)
+class ChainCheckpoint:
+    """One checkpoint of a thread, as read from the metadata and parent columns."""
+
+    checkpoint_id: str
+    parent_checkpoint_id: str | None
+    step: int
+    source: str
+    writers: tuple[str, ...]
+    next: tuple[str, ...]
+    is_head: bool
+    is_waiting: bool
+    checkpoint_ns: str = ""
+
+
+@dataclass(frozen=True)
+class ThreadSummary:
+    """A thread as listed on the home page."""
+
+    thread_id: str
+    agent: str
+    status: str  # "waiting", "done" or "ready" (can continue: after an update or a crash)
+    updated_at: dt.datetime
+    checkpoint_count: int
+    head_checkpoint_id: str
+
+
+@dataclass(frozen=True)
+class WriteRecord:
+    """One decoded row of the ``writes`` table."""
+
+    task_id: str
+    node: str
+    channel: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class CheckpointDetail:
+    """Everything stored for one checkpoint, decoded."""
+
+    thread_id: str
+    checkpoint_id: str
+    parent_checkpoint_id: str | None
+    metadata: dict[str, Any]
+    values: dict[str, Any]
+    next: tuple[str, ...]
+    writes: tuple[WriteRecord, ...]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class PendingInterrupt:
+    """A thread waiting for a human: what it asks."""
+
+    thread_id: str
+    agent: str
+    checkpoint_id: str
+    node: str
+    payload: Any
+    interrupt_id: str
+
+
+def checkpoint_time(checkpoint_id: str) -> dt.datetime:
+    """The creation time encoded in a LangGraph (uuid6) checkpoint id, in UTC."""
+    digits = checkpoint_id.replace("-", "")
+    ticks = (int(digits[0:8], 16) << 28) | (int(digits[8:12], 16) << 12) | int(digits[13:16], 16)
+    # uuid6 counts 100 ns ticks since 1582-10-15, the Gregorian epoch.
+    seconds = (ticks - 0x01B21DD213814000) / 10_000_000
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC)
+
+
+def _task_nodes(cursor: Any, thread_id: str) -> dict[str, str]:
+    """Node names of a thread's tasks: from the node log, else from the task path."""
+    cursor.execute(
+        "SELECT task_id, node FROM node_log WHERE thread_id = ? AND task_id != ''", (thread_id,)
+    )
+    return dict(cursor.fetchall())
+
+
+def _node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
+    if task_id in known:
+        return known[task_id]
+    if task_path.startswith(_PULL_PREFIX):
+        return task_path[len(_PULL_PREFIX):]
+    return "send" if task_path.startswith(_PUSH_PREFIX) else "(outside a node)"
+
+
+@dataclass
+class _TaskWrites:
+    node: str
+    channels: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def completed(self) -> bool:
+        return any(channel not in SPECIAL_CHANNELS for channel in self.channels)
+
+    @property
+    def interrupted(self) -> bool:
+        return "__interrupt__" in self.channels and not self.completed
+
+
+def _tasks_by_checkpoint(cursor: Any, thread_id: str) -> dict[str, dict[str, _TaskWrites]]:
+    known = _task_nodes(cursor, thread_id)
+    cursor.execute(
+        "SELECT checkpoint_id, task_id, task_path, channel FROM writes"
+        " WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id, task_path, idx",
+        (thread_id,),
+    )
+    tasks: dict[str, dict[str, _TaskWrites]] = defaultdict(dict)
+    for checkpoint_id, task_id, task_path, channel in cursor.fetchall():
+        if task_id == NULL_TASK_ID:
+            continue  # a resume value addressed to the whole graph, not a task
+        entry = tasks[checkpoint_id].setdefault(
+            task_id, _TaskWrites(_node_of(task_id, task_path or "", known))
+        )
+        entry.channels.append(channel)
+    return tasks
+
+
+def _unique(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(names))
+
+
+def _scheduled_nodes(store: Store, thread_id: str, checkpoint_id: str) -> tuple[str, ...]:
+    """Nodes a leaf checkpoint schedules, read from its channel values (one blob)."""
+    saved = store.saver.get_tuple(
+        {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
+    )
+    if saved is None:
+        return ()
+    values = saved.checkpoint.get("channel_values", {})
+    names = ["__start__"] if "__start__" in values else []
+    names += [channel.removeprefix("branch:to:") for channel in values if channel.startswith("branch:to:")]
+    names += [task.node for task in values.get("__pregel_tasks", []) if isinstance(task, Send)]
+    return _unique(names)
+
+
+def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
+    """A thread's checkpoints, oldest first, from the metadata, parent and writes columns.
+
+    ``writers`` are the nodes whose completed writes are stored against the
+    checkpoint (they produced its child); ``next`` are the nodes that ran, or
+    are to run, from it. Only leaf checkpoints without writes decode a blob.
+    """
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT checkpoint_id, parent_checkpoint_id,"
+            " json_extract(CAST(metadata AS TEXT), '$.step'),"
+            " json_extract(CAST(metadata AS TEXT), '$.source')"
+            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
+            (thread_id,),
+        )
+        rows = cursor.fetchall()
+        tasks = _tasks_by_checkpoint(cursor, thread_id)
+    if not rows:
+        return []
+    head_id = rows[-1][0]
+    parents = {parent for _, parent, _, _ in rows if parent}
+    chain = []
+    for checkpoint_id, parent_id, step, source in rows:
+        task_writes = tasks.get(checkpoint_id, {})
+        writers = _unique(t.node for t in task_writes.values() if t.completed)
+        next_nodes = _unique(t.node for t in task_writes.values())
+        if not next_nodes and checkpoint_id not in parents:
+            next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
+        chain.append(
+            ChainCheckpoint(
+                checkpoint_id=checkpoint_id,
+                parent_checkpoint_id=parent_id,
+                step=int(step if step is not None else -1),
+                source=str(source or "unknown"),
+                writers=writers,
+                next=next_nodes,
+                is_head=checkpoint_id == head_id,
+                is_waiting=any(t.interrupted for t in task_writes.values()),
+            )
+        )
+    return chain
+
+
+def head_checkpoint_id(store: Store, thread_id: str) -> str | None:
+    """The id of a thread's latest checkpoint, or None when the thread does not exist."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''",
+            (thread_id,),
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def thread_agent(store: Store, thread_id: str) -> str | None:
+    """The agent a thread belongs to, from its checkpoints' metadata."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints"
+            " WHERE thread_id = ? AND checkpoint_ns = '' AND metadata IS NOT NULL"
+            " AND json_extract(CAST(metadata AS TEXT), '$.agent') IS NOT NULL"
+            " ORDER BY checkpoint_id LIMIT 1",
+            (thread_id,),
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _waiting_heads(cursor: Any) -> dict[str, list[tuple[str, str, str]]]:
+    """Per thread: (checkpoint id, task id, task path) of interrupts at its head."""
+    cursor.execute(
+        "WITH heads AS (SELECT thread_id, MAX(checkpoint_id) AS head FROM checkpoints"
+        "  WHERE checkpoint_ns = '' GROUP BY thread_id)"
+        " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path FROM writes w"
+        " JOIN heads h ON w.thread_id = h.thread_id AND w.checkpoint_id = h.head"
+        " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
+        " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
+        "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
+        "  AND d.task_id = w.task_id AND d.channel NOT IN"
+        "  ('__interrupt__', '__resume__', '__error__', '__scheduled__'))"
+    )
+    waiting: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for thread_id, checkpoint_id, task_id, task_path in cursor.fetchall():
+        waiting[thread_id].append((checkpoint_id, task_id, task_path or ""))
+    return waiting
+
+
+def list_threads(store: Store, agent: str | None = None) -> list[ThreadSummary]:
+    """Every thread (or one agent's), newest first, with status and checkpoint count."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT thread_id, COUNT(*), MAX(checkpoint_id),"
+            " MAX(json_extract(CAST(metadata AS TEXT), '$.agent'))"
+            " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id"
+        )
+        rows = cursor.fetchall()
+        waiting = _waiting_heads(cursor)
+    summaries = []
+    for thread_id, count, head, agent_name in rows:
+        if agent is not None and agent_name != agent:
+            continue
+        if thread_id in waiting:
+            status = "waiting"
+        else:
+            status = "ready" if _scheduled_nodes(store, thread_id, head) else "done"
+        summaries.append(
+            ThreadSummary(thread_id, agent_name or "unknown", status,
+                          checkpoint_time(head), int(count), head)
+        )
+    return sorted(summaries, key=lambda s: s.head_checkpoint_id, reverse=True)
+
+
+def pending_interrupts(store: Store) -> list[PendingInterrupt]:
+    """Everything waiting for a human, across agents, oldest first."""
+    with store.read() as cursor:
+        waiting = _waiting_heads(cursor)
+        known: dict[str, dict[str, str]] = {t: _task_nodes(cursor, t) for t in waiting}
+        found = []
+        for thread_id, entries in waiting.items():
+            for checkpoint_id, task_id, task_path in entries:
+                cursor.execute(
+                    "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ''"
+                    " AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
+                    (thread_id, checkpoint_id, task_id),
+                )
+                for type_, blob in cursor.fetchall():
+                    found.append((thread_id, checkpoint_id, task_id, task_path, type_, blob))
+    result = []
+    for thread_id, checkpoint_id, task_id, task_path, type_, blob in found:
+        for item in store.saver.serde.loads_typed((type_, blob)):
+            result.append(
+                PendingInterrupt(
+                    thread_id=thread_id,
+                    agent=thread_agent(store, thread_id) or "unknown",
+                    checkpoint_id=checkpoint_id,
+                    node=_node_of(task_id, task_path, known[thread_id]),
+                    payload=item.value if isinstance(item, Interrupt) else item,
+                    interrupt_id=getattr(item, "id", ""),
+                )
+            )
+    return sorted(result, key=lambda p: p.checkpoint_id)
+
+
+def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> CheckpointDetail | None:
+    """One checkpoint decoded with LangGraph's serializer: values, metadata, next, writes."""
+    saved = store.saver.get_tuple(
+        {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
+    )
+    if saved is None:
+        return None
+    with store.read() as cursor:
+        known = _task_nodes(cursor, thread_id)
+        cursor.execute(
+            "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
+            " AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_path, task_id, idx",
+            (thread_id, checkpoint_id),
+        )
+        rows = cursor.fetchall()
+    serde = store.saver.serde
+    writes = tuple(
+        WriteRecord(task_id, _node_of(task_id, path or "", known), channel,
+                    serde.loads_typed((type_, blob)))
+        for task_id, path, channel, type_, blob in rows
+    )
+    channel_values = saved.checkpoint.get("channel_values", {})
+    values = {k: v for k, v in channel_values.items() if not _is_internal_channel(k)}
+    next_nodes = _unique(w.node for w in writes if w.task_id != NULL_TASK_ID)
+    if not next_nodes and not _has_children(store, thread_id, checkpoint_id):
+        next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
+    return CheckpointDetail(
+        thread_id=thread_id,
+        checkpoint_id=checkpoint_id,
+        parent_checkpoint_id=(saved.parent_config or {}).get("configurable", {}).get("checkpoint_id"),
+        metadata=dict(saved.metadata),
+        values=values,
+        next=next_nodes,
+        writes=writes,
+        created_at=str(saved.checkpoint.get("ts", "")),
+    )
+
+
+def _has_children(store: Store, thread_id: str, checkpoint_id: str) -> bool:
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+            " AND parent_checkpoint_id = ? LIMIT 1",
+            (thread_id, checkpoint_id),
+        )
+        return cursor.fetchone() is not None
+
+
+def _is_internal_channel(name: str) -> bool:
+    return name.startswith("branch:") or name.startswith("__")
+
+
+def table_counts(store: Store, thread_id: str) -> dict[str, int]:
+    """Row counts of a thread in LangGraph's two tables."""
+    with store.read() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
+        checkpoints = cursor.fetchone()[0]
+        cursor.execute("SELECT COUNT(*) FROM writes WHERE thread_id = ?", (thread_id,))
+        writes = cursor.fetchone()[0]
+    return {"checkpoints": int(checkpoints), "writes": int(writes)}
+
+
+def to_jsonable(value: Any) -> Any:
+    """Converts decoded state to JSON-ready data; a message becomes ``{"type", "content"}``."""
+    if isinstance(value, BaseMessage):
+        return {"type": value.type, "content": value.content}
+    if isinstance(value, Interrupt):
+        return {"value": to_jsonable(value.value), "id": value.id}
+    if isinstance(value, Send):
+        return {"send_to": value.node, "arg": to_jsonable(value.arg)}
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return to_jsonable(dataclasses.asdict(value))
+    if hasattr(value, "model_dump"):
+        return to_jsonable(value.model_dump())
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return repr(value)
+
+
+def to_json(value: Any) -> str:
+    """Pretty JSON of decoded data, Korean kept readable."""
+    return json.dumps(to_jsonable(value), ensure_ascii=False, indent=2)

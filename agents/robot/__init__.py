@@ -1,0 +1,1 @@
+"""The approval robot: proposes an action, pauses, and acts only on an exact ``yes``."""

@@ -1,0 +1,59 @@
+"""The approval robot as the dashboard and CLI see it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.errors import InputError
+from agents.robot.graph import AGENT_NAME, build_graph
+from agents.spec import AgentSpec, Field
+from agents.validation import validate_text
+
+DEFAULT_THREAD_ID = "hitl_demo"
+START_MESSAGE = "Please file my business trip request."
+
+ANSWER_FIELD = Field(
+    name="answer",
+    kind="text",
+    label="Answer",
+    max_length=200,
+    help="Only the exact lowercase answer yes executes; Yes, y, 네 and anything else refuse.",
+)
+
+
+def check_answer(value: Any) -> str:
+    """Accepts a text answer (surrounding spaces dropped, case kept)."""
+    if isinstance(value, dict):
+        if set(value) != {"answer"}:
+            raise InputError("answer", "the robot takes a text answer or {\"answer\": \"...\"}")
+        value = value["answer"]
+    return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
+
+
+def thread_for(values: dict[str, Any], requested: str | None) -> str:
+    """The robot runs on ``hitl_demo`` unless another thread is named."""
+    return requested or DEFAULT_THREAD_ID
+
+
+SPEC = AgentSpec(
+    name=AGENT_NAME,
+    title="Approval robot",
+    description="Proposes a business trip, pauses, and acts only on an exact 'yes'.",
+    build_graph=build_graph,
+    page="app_pages/robot.py",
+    start_fields=(),
+    make_input=lambda values: {"messages": [("human", START_MESSAGE)]},
+    thread_for=thread_for,
+    resume_fields=(ANSWER_FIELD,),
+    make_resume=lambda values: values["answer"],
+    check_resume=check_answer,
+    state_fields=(
+        Field(name="decision", kind="text", label="Decision", max_length=200,
+              help="The answer the robot will act on."),
+        Field(name="pending_action", kind="object", label="Pending action",
+              help="The proposed action as a JSON object."),
+    ),
+    as_nodes=("propose", "approval", "execute"),
+    fresh_start=True,
+    default_thread_id=DEFAULT_THREAD_ID,
+)

@@ -1,0 +1,22 @@
+"""State of the approval robot."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+
+class RobotState(TypedDict, total=False):
+    """What the robot remembers between steps.
+
+    Attributes:
+        messages: The conversation, appended to by ``add_messages``.
+        pending_action: The action the robot proposes and waits to execute.
+        decision: The human's answer, exactly as typed.
+    """
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    pending_action: dict[str, Any]
+    decision: str

@@ -1,0 +1,245 @@
+"""Run, resume, update and delete threads: the one code path for forms and CLI.
+
+Every operation that changes a thread can name the head checkpoint the user
+saw (``expected_head``). The check and the change happen under one per-thread
+lock, so of two tabs or two approvers acting on the same view, exactly one
+takes effect and the other gets :class:`~agents.errors.StaleFormError`.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph.types import Command
+
+from agents import readmodel
+from agents.db import Store
+from agents.errors import InputError, NotWaitingError, StaleFormError, ThreadNotFoundError
+from agents.nodelog import delete_node_runs
+from agents.registry import get_agent
+from agents.settings import Settings
+from agents.spec import AgentSpec, validate_fields
+from agents.validation import validate_thread_id
+
+#: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
+EventCallback = Callable[[dict[str, Any]], None]
+
+_thread_locks: dict[str, threading.Lock] = {}
+_thread_locks_guard = threading.Lock()
+
+
+def thread_lock(thread_id: str) -> threading.Lock:
+    """The in-process lock that serialises changes to one thread."""
+    with _thread_locks_guard:
+        return _thread_locks.setdefault(thread_id, threading.Lock())
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Where a thread stands after an operation."""
+
+    thread_id: str
+    agent: str
+    status: str  # "waiting" or "done" (or "ready" after an update without continuing)
+    next: tuple[str, ...]
+    interrupts: tuple[Any, ...]
+    values: dict[str, Any]
+    head_checkpoint_id: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``--json`` shape."""
+        return {
+            "thread_id": self.thread_id,
+            "status": self.status,
+            "next": list(self.next),
+            "interrupts": readmodel.to_jsonable(list(self.interrupts)),
+            "values": readmodel.to_jsonable(self.values),
+        }
+
+
+def run_config(spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+    """The run config: thread, a fresh run id, and the agent's name in the metadata."""
+    configurable: dict[str, Any] = {"thread_id": thread_id}
+    if checkpoint_id:
+        configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
+    config: dict[str, Any] = {
+        "configurable": configurable,
+        "metadata": {"agent": spec.name, "run_id": uuid.uuid4().hex[:12]},
+    }
+    if spec.max_concurrency:
+        config["max_concurrency"] = spec.max_concurrency
+    return config
+
+
+def _graph(store: Store, settings: Settings, spec: AgentSpec) -> Any:
+    return store.graph(spec.name, **spec.options_from_settings(settings))
+
+
+def current_result(store: Store, settings: Settings, thread_id: str) -> RunResult:
+    """The thread's current state, as :class:`RunResult`."""
+    spec = _thread_spec(store, thread_id)
+    snapshot = _graph(store, settings, spec).get_state({"configurable": {"thread_id": thread_id}})
+    interrupts = tuple(i.value for i in snapshot.interrupts)
+    status = "waiting" if interrupts else ("ready" if snapshot.next else "done")
+    head = (snapshot.config or {}).get("configurable", {}).get("checkpoint_id")
+    return RunResult(thread_id, spec.name, status, tuple(snapshot.next), interrupts,
+                     dict(snapshot.values), head)
+
+
+def _thread_spec(store: Store, thread_id: str) -> AgentSpec:
+    agent = readmodel.thread_agent(store, thread_id)
+    if agent is None:
+        raise ThreadNotFoundError(thread_id)
+    return get_agent(agent)
+
+
+def _check_head(store: Store, thread_id: str, expected_head: str | None) -> str:
+    head = readmodel.head_checkpoint_id(store, thread_id)
+    if head is None:
+        raise ThreadNotFoundError(thread_id)
+    if expected_head is not None and head != expected_head:
+        raise StaleFormError(thread_id, expected_head, head)
+    return head
+
+
+def _drive(graph: Any, payload: Any, config: dict[str, Any], on_event: EventCallback | None) -> None:
+    # durability="sync": each checkpoint is on disk before the next step starts,
+    # so a killed process loses nothing that had finished.
+    for event in graph.stream(payload, config, stream_mode="tasks", durability="sync"):
+        if on_event is not None:
+            on_event(event)
+
+
+def start_run(
+    store: Store,
+    settings: Settings,
+    agent: str,
+    values: dict[str, Any],
+    *,
+    thread_id: str | None = None,
+    on_event: EventCallback | None = None,
+) -> RunResult:
+    """Validates the start fields and runs the agent until it finishes or pauses."""
+    spec = get_agent(agent)
+    clean = validate_fields(spec.start_fields, values)
+    requested = validate_thread_id(thread_id) if thread_id else None
+    target = validate_thread_id(spec.thread_for(clean, requested))
+    graph_input = spec.make_input(clean)
+    with thread_lock(target):
+        if spec.fresh_start:
+            _delete(store, target)
+        elif readmodel.head_checkpoint_id(store, target) is not None:
+            raise InputError("thread_id", f"thread {target!r} already exists; pick another id")
+        _drive(_graph(store, settings, spec), graph_input, run_config(spec, target), on_event)
+    return current_result(store, settings, target)
+
+
+def resume_thread(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    value: Any,
+    *,
+    expected_head: str | None = None,
+    on_event: EventCallback | None = None,
+) -> RunResult:
+    """Answers a waiting thread's question and runs on until the next pause or the end."""
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+    answer = spec.check_resume(value)
+    with thread_lock(thread_id):
+        _check_head(store, thread_id, expected_head)
+        if current_result(store, settings, thread_id).status != "waiting":
+            raise NotWaitingError(thread_id)
+        _drive(_graph(store, settings, spec), Command(resume=answer),
+               run_config(spec, thread_id), on_event)
+    return current_result(store, settings, thread_id)
+
+
+def resume_from_fields(
+    store: Store, settings: Settings, thread_id: str, fields: dict[str, Any], **kwargs: Any
+) -> RunResult:
+    """Resumes with the agent's typed resume fields (the form's typed mode)."""
+    spec = _thread_spec(store, validate_thread_id(thread_id))
+    value = spec.make_resume(validate_fields(spec.resume_fields, fields))
+    return resume_thread(store, settings, thread_id, value, **kwargs)
+
+
+def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None) -> dict[str, Any]:
+    """Checks an update_state request: known keys, right types, an existing node."""
+    if not values:
+        raise InputError("values", "give at least one state key to change")
+    if as_node is not None and as_node not in (*spec.as_nodes, "__copy__"):
+        raise InputError("as_node", f"unknown node {as_node!r}; known: {', '.join(spec.as_nodes)}")
+    known = {f.name: f for f in spec.state_fields}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise InputError(unknown[0], f"is not a state key that can be updated; known: {', '.join(known)}")
+    return {key: known[key].validate(value) for key, value in values.items()}
+
+
+def update_thread(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    values: dict[str, Any],
+    *,
+    as_node: str | None = None,
+    checkpoint_id: str | None = None,
+    expected_head: str | None = None,
+) -> RunResult:
+    """``update_state`` on the head (or, to fork, on ``checkpoint_id``); the history stays."""
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+    clean = validate_update(spec, values, as_node)
+    with thread_lock(thread_id):
+        _check_head(store, thread_id, expected_head)
+        config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
+        _graph(store, settings, spec).update_state(config, clean, as_node=as_node)
+    return current_result(store, settings, thread_id)
+
+
+def _existing_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) -> str | None:
+    if checkpoint_id is None:
+        return None
+    known = {c.checkpoint_id for c in readmodel.checkpoint_chain(store, thread_id)}
+    if checkpoint_id not in known:
+        raise InputError("checkpoint_id", f"no checkpoint {checkpoint_id!r} in thread {thread_id!r}")
+    return checkpoint_id
+
+
+def continue_thread(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    *,
+    checkpoint_id: str | None = None,
+    expected_head: str | None = None,
+    on_event: EventCallback | None = None,
+) -> RunResult:
+    """Runs on with no new input: after an update, or from an older checkpoint (a re-run)."""
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+    with thread_lock(thread_id):
+        _check_head(store, thread_id, expected_head)
+        config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
+        _drive(_graph(store, settings, spec), None, config, on_event)
+    return current_result(store, settings, thread_id)
+
+
+def _delete(store: Store, thread_id: str) -> None:
+    store.saver.delete_thread(thread_id)
+    with store.transaction() as cursor:
+        delete_node_runs(cursor, thread_id)
+
+
+def delete_thread(store: Store, thread_id: str, *, expected_head: str | None = None) -> None:
+    """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched."""
+    thread_id = validate_thread_id(thread_id)
+    with thread_lock(thread_id):
+        _check_head(store, thread_id, expected_head)
+        _delete(store, thread_id)

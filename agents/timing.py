@@ -1,0 +1,468 @@
+"""Parallelism statistics and exports for the node log.
+
+Every function here takes node-log rows exactly as
+``agents.nodelog.node_runs`` returns them (dicts with the keys ``id, agent,
+thread_id, run_id, node, task_id, step, label, started_at, ended_at, status,
+error``; times in Unix epoch seconds) and works without Streamlit, so the
+Timeline page, the CLI and the tests share one implementation.
+
+Definitions used throughout:
+
+* **wall time** of a group of calls: first start to last end.
+* **summed time**: the sum of the calls' own durations.
+* **speed-up**: summed / wall; defined as 1.0 when the wall time is 0, so a
+  group of instantaneous calls reads as "no parallel gain" instead of NaN.
+* **efficiency**: speed-up / number of calls (1.0 = perfectly overlapped).
+
+A row whose ``ended_at`` is NULL (still running, or cut by a crash) is
+treated as ending at the latest time observed *in its own run*, and is
+flagged ``open``. Its own run, not the whole thread: a call cut by a crash in
+run 1 must not stretch across the human wait to the end of run 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import pandas as pd
+
+NodeLogRow = Mapping[str, Any]
+
+CSV_LEAD_COLUMNS = ("timestamp", "event", "subagent_name", "duration_sec")
+CSV_EXTRA_COLUMNS = (
+    "agent",
+    "thread_id",
+    "run_id",
+    "node",
+    "label",
+    "task_id",
+    "step",
+    "status",
+    "error",
+)
+CSV_COLUMNS = CSV_LEAD_COLUMNS + CSV_EXTRA_COLUMNS
+
+
+@dataclass(frozen=True)
+class NodeCall:
+    """One node call with its end time resolved.
+
+    Attributes:
+        id: Node-log row id (insertion order).
+        agent: Agent name.
+        thread_id: LangGraph thread id.
+        run_id: One id per invoke/stream call.
+        node: Node name.
+        task_id: LangGraph task id.
+        step: Superstep number (``langgraph_step``).
+        label: Free label such as a research subtopic ('' if none).
+        started_at: Start, Unix epoch seconds.
+        ended_at: End, Unix epoch seconds; for an open call the latest time
+            observed in its run.
+        status: ``running``, ``ok``, ``error`` or ``interrupted``.
+        error: Error text ('' if none).
+        open: True when the log holds no end time for this call.
+    """
+
+    id: int
+    agent: str
+    thread_id: str
+    run_id: str
+    node: str
+    task_id: str
+    step: int
+    label: str
+    started_at: float
+    ended_at: float
+    status: str
+    error: str
+    open: bool
+
+    @property
+    def duration(self) -> float:
+        """Seconds from start to (resolved) end."""
+        return self.ended_at - self.started_at
+
+    @property
+    def display_name(self) -> str:
+        """``node`` or ``node:label``: the ``subagent_name`` of the CSV."""
+        return f"{self.node}:{self.label}" if self.label else self.node
+
+
+@dataclass(frozen=True)
+class SuperstepStats:
+    """Parallelism of one superstep of one run.
+
+    Attributes:
+        run_id: The run the superstep belongs to.
+        step: Superstep number.
+        tasks: Number of node calls in the superstep.
+        started_at: First start, Unix epoch seconds.
+        ended_at: Last (resolved) end, Unix epoch seconds.
+        wall_seconds: ``ended_at - started_at``.
+        summed_seconds: Sum of the calls' durations.
+        speedup: ``summed_seconds / wall_seconds`` (1.0 when wall is 0).
+        efficiency: ``speedup / tasks``.
+        nodes: Distinct node names in first-start order.
+        open_tasks: Calls without a logged end time.
+    """
+
+    run_id: str
+    step: int
+    tasks: int
+    started_at: float
+    ended_at: float
+    wall_seconds: float
+    summed_seconds: float
+    speedup: float
+    efficiency: float
+    nodes: tuple[str, ...]
+    open_tasks: int
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """Parallelism of a whole run (one invoke/stream call, e.g. a resume).
+
+    Attributes:
+        run_id: The run.
+        agent: Agent name.
+        thread_id: Thread id.
+        started_at: First start in the run, Unix epoch seconds.
+        ended_at: Last (resolved) end in the run, Unix epoch seconds.
+        supersteps: Number of distinct supersteps.
+        tasks: Number of node calls.
+        wall_seconds: ``ended_at - started_at``.
+        summed_seconds: Sum of all calls' durations.
+        speedup: ``summed_seconds / wall_seconds`` (1.0 when wall is 0).
+        efficiency: ``speedup / tasks``.
+        errors: Calls with status ``error``.
+        interrupted: Calls with status ``interrupted``.
+        open_tasks: Calls without a logged end time.
+    """
+
+    run_id: str
+    agent: str
+    thread_id: str
+    started_at: float
+    ended_at: float
+    supersteps: int
+    tasks: int
+    wall_seconds: float
+    summed_seconds: float
+    speedup: float
+    efficiency: float
+    errors: int
+    interrupted: int
+    open_tasks: int
+
+
+def node_calls(rows: Iterable[NodeLogRow]) -> list[NodeCall]:
+    """Resolve node-log rows into calls with a definite end, ordered by start.
+
+    Args:
+        rows: Node-log row dicts (see the module docstring).
+
+    Returns:
+        One ``NodeCall`` per row, sorted by ``(started_at, id)``. A NULL
+        ``ended_at`` becomes the latest start or end observed in the same run
+        and the call is marked ``open``. An end logged before its start
+        (clock step) is clamped to the start so durations are never negative.
+
+    Raises:
+        KeyError: A row lacks a key of the node-log contract.
+    """
+    return [call for _, call in _resolved(rows)]
+
+
+def _resolved(rows: Iterable[NodeLogRow]) -> list[tuple[NodeLogRow, NodeCall]]:
+    """Pair every row with its resolved call, sorted by ``(started_at, id)``."""
+    rows = list(rows)
+    latest_in_run: dict[str, float] = {}
+    for row in rows:
+        times = [row["started_at"]] + ([row["ended_at"]] if row["ended_at"] is not None else [])
+        run_id = row["run_id"]
+        latest_in_run[run_id] = max(latest_in_run.get(run_id, float("-inf")), *times)
+    pairs = [(row, _node_call(row, latest_in_run[row["run_id"]])) for row in rows]
+    pairs.sort(key=lambda pair: (pair[1].started_at, pair[1].id))
+    return pairs
+
+
+def _node_call(row: NodeLogRow, latest_in_run: float) -> NodeCall:
+    started_at = float(row["started_at"])
+    is_open = row["ended_at"] is None
+    ended_at = float(latest_in_run if is_open else row["ended_at"])
+    return NodeCall(
+        id=int(row["id"]),
+        agent=str(row["agent"]),
+        thread_id=str(row["thread_id"]),
+        run_id=str(row["run_id"]),
+        node=str(row["node"]),
+        task_id=str(row["task_id"] or ""),
+        step=int(row["step"]) if row["step"] is not None else -1,
+        # The contract says '' for "none", but tolerate NULLs from older rows.
+        label=str(row["label"] or ""),
+        started_at=started_at,
+        ended_at=max(ended_at, started_at),
+        status=str(row["status"]),
+        error=str(row["error"] or ""),
+        open=is_open,
+    )
+
+
+def parallel_ratios(wall_seconds: float, summed_seconds: float, tasks: int) -> tuple[float, float]:
+    """Return ``(speedup, efficiency)`` for a group of calls.
+
+    Args:
+        wall_seconds: First start to last end of the group.
+        summed_seconds: Sum of the calls' durations.
+        tasks: Number of calls (at least 1).
+
+    Returns:
+        Speed-up ``summed / wall`` (1.0 when ``wall`` is 0) and efficiency
+        ``speedup / tasks``.
+    """
+    speedup = summed_seconds / wall_seconds if wall_seconds > 0 else 1.0
+    return speedup, speedup / tasks
+
+
+def _group_in_order(calls: Sequence[NodeCall], key: Any) -> list[list[NodeCall]]:
+    """Group calls by ``key(call)``, groups ordered by their first start."""
+    groups: dict[Any, list[NodeCall]] = {}
+    # Dicts keep insertion order, so visiting calls by start orders the groups.
+    for call in sorted(calls, key=lambda call: (call.started_at, call.id)):
+        groups.setdefault(key(call), []).append(call)
+    return list(groups.values())
+
+
+def _superstep(calls: Sequence[NodeCall]) -> SuperstepStats:
+    started_at = min(call.started_at for call in calls)
+    ended_at = max(call.ended_at for call in calls)
+    summed = sum(call.duration for call in calls)
+    speedup, efficiency = parallel_ratios(ended_at - started_at, summed, len(calls))
+    return SuperstepStats(
+        run_id=calls[0].run_id,
+        step=calls[0].step,
+        tasks=len(calls),
+        started_at=started_at,
+        ended_at=ended_at,
+        wall_seconds=ended_at - started_at,
+        summed_seconds=summed,
+        speedup=speedup,
+        efficiency=efficiency,
+        nodes=tuple(dict.fromkeys(call.node for call in calls)),
+        open_tasks=sum(call.open for call in calls),
+    )
+
+
+def superstep_stats(rows: Iterable[NodeLogRow]) -> list[SuperstepStats]:
+    """Per-superstep parallelism, grouped by ``(run_id, step)``.
+
+    Args:
+        rows: Node-log row dicts.
+
+    Returns:
+        One ``SuperstepStats`` per (run, step), ordered by first start.
+    """
+    return superstep_stats_of_calls(node_calls(rows))
+
+
+def superstep_stats_of_calls(calls: Sequence[NodeCall]) -> list[SuperstepStats]:
+    """``superstep_stats`` for calls already resolved by ``node_calls``."""
+    groups = _group_in_order(calls, lambda call: (call.run_id, call.step))
+    return [_superstep(group) for group in groups]
+
+
+def _run_summary(calls: Sequence[NodeCall]) -> RunSummary:
+    started_at = min(call.started_at for call in calls)
+    ended_at = max(call.ended_at for call in calls)
+    summed = sum(call.duration for call in calls)
+    speedup, efficiency = parallel_ratios(ended_at - started_at, summed, len(calls))
+    return RunSummary(
+        run_id=calls[0].run_id,
+        agent=calls[0].agent,
+        thread_id=calls[0].thread_id,
+        started_at=started_at,
+        ended_at=ended_at,
+        supersteps=len({call.step for call in calls}),
+        tasks=len(calls),
+        wall_seconds=ended_at - started_at,
+        summed_seconds=summed,
+        speedup=speedup,
+        efficiency=efficiency,
+        errors=sum(call.status == "error" for call in calls),
+        interrupted=sum(call.status == "interrupted" for call in calls),
+        open_tasks=sum(call.open for call in calls),
+    )
+
+
+def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
+    """One summary per run, e.g. for a thread that paused and resumed.
+
+    Args:
+        rows: Node-log row dicts, possibly from several runs.
+
+    Returns:
+        One ``RunSummary`` per ``run_id``, ordered by first start.
+    """
+    calls = node_calls(rows)
+    return [_run_summary(group) for group in _group_in_order(calls, lambda c: c.run_id)]
+
+
+def run_summary(rows: Iterable[NodeLogRow], run_id: str | None = None) -> RunSummary:
+    """Summary row for one whole run.
+
+    Args:
+        rows: Node-log row dicts.
+        run_id: The run to summarise; may be omitted when the rows hold
+            exactly one run.
+
+    Returns:
+        The run's ``RunSummary`` (wall = first start to last end of the run,
+        summed = all its calls).
+
+    Raises:
+        ValueError: No rows for the run, or several runs and no ``run_id``.
+    """
+    calls = node_calls(rows)
+    if run_id is not None:
+        calls = [call for call in calls if call.run_id == run_id]
+    run_ids = {call.run_id for call in calls}
+    if not calls:
+        raise ValueError(f"no node calls logged for run {run_id!r}")
+    if len(run_ids) > 1:
+        raise ValueError(f"rows hold {len(run_ids)} runs; pass run_id or use run_summaries()")
+    return _run_summary(calls)
+
+
+def stats_frame(
+    stats: Sequence[SuperstepStats] | Sequence[RunSummary],
+    *,
+    kind: type[SuperstepStats | RunSummary] = SuperstepStats,
+) -> pd.DataFrame:
+    """Table of superstep stats or run summaries for the page.
+
+    Args:
+        stats: Output of ``superstep_stats`` or ``run_summaries``.
+        kind: Which columns an *empty* ``stats`` should produce; ignored
+            otherwise (the type of the first item decides).
+
+    Returns:
+        One row per item, one column per dataclass field in declaration
+        order. Tuples (``nodes``) are joined with ", " because Arrow, which
+        Streamlit uses to ship frames, handles plain strings best.
+    """
+    item_type = type(stats[0]) if stats else kind
+    columns = [field.name for field in dataclasses.fields(item_type)]
+    records = []
+    for item in stats:
+        record = dataclasses.asdict(item)
+        records.append({key: ", ".join(value) if isinstance(value, tuple) else value for key, value in record.items()})
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def iso_utc(epoch_seconds: float) -> str:
+    """ISO-8601 UTC timestamp with microseconds, e.g. ``2025-01-02T03:04:05.123456+00:00``."""
+    return datetime.fromtimestamp(epoch_seconds, tz=UTC).isoformat(timespec="microseconds")
+
+
+def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]]:
+    """START and END CSV lines for one call, each with its sort key."""
+    extra = [
+        call.agent,
+        call.thread_id,
+        call.run_id,
+        call.node,
+        call.label,
+        call.task_id,
+        str(call.step),
+        call.status,
+        call.error,
+    ]
+    start_line = [iso_utc(call.started_at), "START", call.display_name, "", *extra]
+    # At equal timestamps an END sorts before a START (a node hands over to the
+    # next one), except the END of a zero-length call, which follows its START.
+    start_key = (call.started_at, 1, call.id)
+    events = [(start_key, start_line)]
+    if not call.open:
+        end_rank = 2 if call.duration == 0 else 0
+        end_line = [
+            iso_utc(call.ended_at),
+            "END",
+            call.display_name,
+            f"{call.duration:.6f}",
+            *extra,
+        ]
+        events.append(((call.ended_at, end_rank, call.id), end_line))
+    return events
+
+
+def timeline_csv(rows: Iterable[NodeLogRow]) -> str:
+    """Export the node log in the ``subagent_log.csv`` layout plus our columns.
+
+    Columns: ``timestamp,event,subagent_name,duration_sec`` then
+    ``agent,thread_id,run_id,node,label,task_id,step,status,error``. Each call
+    gives a START line (empty ``duration_sec``) and an END line (duration in
+    seconds, 6 decimals). A call without a logged end (running or crashed)
+    gives only its START line: inventing an END event would misreport what
+    happened; its ``status`` column says ``running``. Lines are ordered by
+    timestamp; fields are quoted as needed so commas, quotes, newlines and
+    non-ASCII text in labels and errors read back unchanged.
+
+    Args:
+        rows: Node-log row dicts.
+
+    Returns:
+        The CSV text, header included, ``\\n`` line endings.
+    """
+    events = [event for call in node_calls(rows) for event in _csv_events(call)]
+    events.sort(key=lambda event: event[0])
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(line for _, line in events)
+    return buffer.getvalue()
+
+
+def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
+    """Machine-readable timeline for the CLI's ``--json``.
+
+    Args:
+        rows: Node-log row dicts.
+
+    Returns:
+        ``{"rows": [...], "supersteps": [...], "runs": [...]}``: the rows as
+        given (in start order, plus ``open`` and the resolved
+        ``effective_ended_at``), the per-superstep stats and the run
+        summaries, as plain JSON-serialisable values (tuples become lists).
+    """
+    rows = list(rows)
+    out_rows = [{**dict(row), "open": call.open, "effective_ended_at": call.ended_at} for row, call in _resolved(rows)]
+    return {
+        "rows": out_rows,
+        "supersteps": [_jsonable(stats) for stats in superstep_stats(rows)],
+        "runs": [_jsonable(summary) for summary in run_summaries(rows)],
+    }
+
+
+def _jsonable(item: SuperstepStats | RunSummary) -> dict[str, Any]:
+    record = dataclasses.asdict(item)
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in record.items()}
+
+
+def format_duration(seconds: float) -> str:
+    """Short human text for a duration: ``850 ms``, ``4.2 s``, ``12 min 3 s``, ``2 h 5 min``."""
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 59.95:  # anything that would print as "60.0 s" reads better as minutes
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"

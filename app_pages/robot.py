@@ -1,0 +1,91 @@
+"""The approval robot: start over, answer, and look inside the save file."""
+
+import streamlit as st
+
+from agents import readmodel, runs
+from agents.errors import UserError
+from agents.robot.graph import APPROVING_ANSWER
+from agents.robot.spec import DEFAULT_THREAD_ID
+from dashboard import resources
+from dashboard.forms import act, drawn_head, show_flash, sidebar_forms
+from dashboard.i18n import t
+from dashboard.views import checkpoints_frame, show_table, thread_writes, writes_frame
+
+store, settings = resources.store(), resources.settings()
+thread_id = st.query_params.get("thread", DEFAULT_THREAD_ID)
+
+st.title(t("robot.title"))
+st.caption(t("robot.intro"))
+st.info(t("robot.rule"))
+show_flash()
+head = readmodel.head_checkpoint_id(store, thread_id)
+expected = drawn_head("robot-page", thread_id, head)
+
+top_left, top_right = st.columns([3, 1])
+top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
+if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
+    try:
+        runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
+    except UserError as error:
+        st.error(str(error))
+    else:
+        st.rerun()
+
+
+def answer(text: str) -> None:
+    """Resumes the thread with ``text``, refusing if the page was stale."""
+
+    def resume(head_seen: str | None) -> str:
+        runs.resume_thread(store, settings, thread_id, text, expected_head=head_seen)
+        return t("robot.answered", answer=text)
+
+    act(expected, resume)
+
+
+if head is None:
+    st.warning(t("robot.not_started"))
+else:
+    result = runs.current_result(store, settings, thread_id)
+    state_col, explain_col = st.columns([3, 2])
+    with state_col:
+        st.metric(t("robot.status"), t(f"status.{result.status}"))
+        st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
+        if result.status == "waiting":
+            payload = result.interrupts[0]
+            st.warning(t("robot.waiting"))
+            st.markdown(f"**{t('robot.question')}:**")
+            st.text(payload.get("question", ""))
+            st.markdown(f"**{t('robot.action')}:**")
+            st.json(payload.get("action", {}))
+            yes_col, no_col = st.columns(2)
+            if yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
+                answer(APPROVING_ANSWER)
+            if no_col.button(t("robot.no"), key="robot-no", width="stretch"):
+                answer("no")
+            typed = st.text_input(t("robot.free_answer"), key="robot-free-text")
+            if typed:
+                # Shown before sending, so the exact-"yes" rule is visible, not a surprise.
+                will = "robot.will_execute" if typed.strip() == APPROVING_ANSWER else "robot.will_refuse"
+                st.caption(t(will))
+            if st.button(t("robot.send"), key="robot-send"):
+                answer(typed)
+        st.markdown(f"**{t('robot.messages')}**")
+        for message in readmodel.to_jsonable(result.values.get("messages", [])):
+            with st.chat_message("user" if message["type"] == "human" else "assistant"):
+                st.text(message["content"])
+        with st.expander(t("robot.payload"), expanded=False):
+            st.json(readmodel.to_jsonable(list(result.interrupts)))
+    with explain_col, st.container(border=True):
+        st.markdown(f"**{t('robot.explain.title')}**")
+        for key in ("checkpoint", "write", "ids", "pause"):
+            st.markdown(t(f"robot.explain.{key}"))
+
+    st.header(t("robot.savefile"))
+    counts = readmodel.table_counts(store, thread_id)
+    st.markdown(t("robot.counts", **counts))
+    st.subheader(t("robot.checkpoints"))
+    show_table(checkpoints_frame(store, thread_id), t("robot.no_rows"))
+    st.subheader(t("robot.writes"))
+    show_table(writes_frame(thread_writes(store, thread_id)), t("robot.no_rows"))
+
+sidebar_forms(store, settings, thread_id)

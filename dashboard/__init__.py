@@ -1,0 +1,1 @@
+"""Streamlit-side helpers: UI strings, cached resources, forms and figure builders."""

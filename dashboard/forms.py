@@ -1,0 +1,186 @@
+"""Sidebar forms: resume, update_state and delete_thread, generic over agents.
+
+Each form names the thread and the head checkpoint it was drawn for. The head
+is remembered per session when the form is drawn; on submit, the operation
+checks it under the thread's lock, so a form drawn before another tab (or
+approver) acted is refused with a clear message instead of acting twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from agents import readmodel, runs
+from agents.db import Store
+from agents.errors import UserError, short_id
+from agents.registry import get_agent
+from agents.settings import Settings
+from agents.spec import AgentSpec, Field
+from agents.validation import parse_json_object
+from dashboard.i18n import t, t_or
+
+FLASH_KEY = "flash"
+UNCHANGED = "—"
+
+
+def flash(kind: str, message: str) -> None:
+    """Queues a message for the next run of the page (after ``st.rerun``)."""
+    st.session_state[FLASH_KEY] = (kind, message)
+
+
+def show_flash(container: Any = st) -> None:
+    """Shows, once, the message queued by :func:`flash` (as text, never HTML)."""
+    queued = st.session_state.pop(FLASH_KEY, None)
+    if queued:
+        kind, message = queued
+        getattr(container, kind)(message)
+
+
+def field_label(field: Field) -> str:
+    """A field's translated label."""
+    return t_or(f"field.{field.name}", field.label or field.name)
+
+
+def _drawn_key(form: str, thread_id: str) -> str:
+    return f"forms:drawn:{form}:{thread_id}"
+
+
+def drawn_head(form: str, thread_id: str, head: str | None) -> str | None:
+    """The head this form showed on the previous run; records ``head`` for the next.
+
+    A submit is checked against what the user saw, not against what the
+    database holds now, which is what makes a stale form detectable.
+    """
+    key = _drawn_key(form, thread_id)
+    expected = st.session_state.get(key, head)
+    st.session_state[key] = head
+    return expected
+
+
+def act(expected: str | None, action: Callable[[str | None], str]) -> None:
+    """Runs ``action(expected_head)``; reports success (and reruns), a stale form, or bad input."""
+    try:
+        message = action(expected)
+    except UserError as error:
+        st.error(f"{t('forms.refused')} {error}")
+        return
+    flash("success", message)
+    st.rerun()
+
+
+def _typed_input(field: Field, key: str, optional: bool) -> Any:
+    label = field_label(field)
+    if field.kind == "choice":
+        options = ([UNCHANGED] if optional else []) + list(field.choices)
+        value = st.selectbox(label, options, key=key, help=field.help or None)
+        return None if value == UNCHANGED else value
+    if field.kind == "int":
+        return st.number_input(label, min_value=field.minimum, max_value=field.maximum,
+                               value=None if optional else field.default, step=1, key=key,
+                               help=field.help or None)
+    if field.kind in ("textarea", "object"):
+        return st.text_area(label, key=key, help=field.help or None) or None
+    return st.text_input(label, key=key, help=field.help or None) or None
+
+
+def resume_form(
+    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None
+) -> None:
+    """The resume form: typed answer fields, or a raw value (JSON object or text)."""
+    with st.form(f"resume-{thread_id}"):
+        st.markdown(f"**{t('forms.resume.title')}**")
+        raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
+        typed = {f.name: _typed_input(f, f"resume-{f.name}-{thread_id}", optional=False)
+                 for f in spec.resume_fields}
+        raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}",
+                           help=t("forms.raw_value.help"))
+        submitted = st.form_submit_button(t("forms.resume.submit"))
+    if submitted:
+        def action(expected: str | None) -> str:
+            if raw_mode:
+                value: Any = raw
+                try:
+                    parsed = json.loads(raw)
+                    value = parsed if isinstance(parsed, dict) else raw
+                except json.JSONDecodeError:
+                    pass
+                result = runs.resume_thread(store, settings, thread_id, value, expected_head=expected)
+            else:
+                fields = {k: v for k, v in typed.items() if v is not None}
+                result = runs.resume_from_fields(store, settings, thread_id, fields,
+                                                 expected_head=expected)
+            return t("forms.resume.done", thread=thread_id, status=t(f"status.{result.status}"))
+
+        act(expected, action)
+
+
+def update_form(
+    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None
+) -> None:
+    """The update_state form: typed known keys or raw JSON, and the ``as_node`` choice."""
+    with st.form(f"update-{thread_id}"):
+        st.markdown(f"**{t('forms.update.title')}**")
+        raw_mode = st.toggle(t("forms.raw_mode"), key=f"update-raw-{thread_id}")
+        typed = {f.name: _typed_input(f, f"update-{f.name}-{thread_id}", optional=True)
+                 for f in spec.state_fields}
+        raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}",
+                           placeholder='{"key": "value"}')
+        as_node = st.selectbox(t("forms.as_node"), [UNCHANGED, *spec.as_nodes],
+                               key=f"update-asnode-{thread_id}", help=t("forms.as_node.help"))
+        continue_after = st.checkbox(t("forms.update.continue"), key=f"update-continue-{thread_id}")
+        submitted = st.form_submit_button(t("forms.update.submit"))
+    if submitted:
+        def action(expected: str | None) -> str:
+            if raw_mode:
+                values = parse_json_object(raw, "values")
+            else:
+                values = {k: v for k, v in typed.items() if v is not None}
+            node = None if as_node == UNCHANGED else as_node
+            result = runs.update_thread(store, settings, thread_id, values, as_node=node,
+                                        expected_head=expected)
+            if continue_after:
+                result = runs.continue_thread(store, settings, thread_id,
+                                              expected_head=result.head_checkpoint_id)
+            return t("forms.update.done", thread=thread_id, status=t(f"status.{result.status}"))
+
+        act(expected, action)
+
+
+def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
+    """The delete_thread form: the user types the thread id to confirm."""
+    with st.form(f"delete-{thread_id}"):
+        st.markdown(f"**{t('forms.delete.title')}**")
+        confirm = st.text_input(t("forms.delete.confirm", thread=thread_id), key=f"delete-confirm-{thread_id}")
+        submitted = st.form_submit_button(t("forms.delete.submit"), type="primary")
+    if submitted:
+        def action(expected: str | None) -> str:
+            if confirm.strip() != thread_id:
+                raise UserError(t("forms.delete.mismatch", thread=thread_id))
+            runs.delete_thread(store, thread_id, expected_head=expected)
+            return t("forms.delete.done", thread=thread_id)
+
+        act(expected, action)
+
+
+def sidebar_forms(store: Store, settings: Settings, thread_id: str | None) -> None:
+    """Draws the three forms in the sidebar for one thread, naming thread and checkpoint."""
+    with st.sidebar:
+        st.subheader(t("forms.header"))
+        show_flash()
+        if not thread_id:
+            st.caption(t("forms.no_thread"))
+            return
+        head = readmodel.head_checkpoint_id(store, thread_id)
+        agent = readmodel.thread_agent(store, thread_id)
+        if head is None or agent is None:
+            st.caption(t("forms.thread_missing", thread=thread_id))
+            return
+        st.caption(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head)))
+        spec = get_agent(agent)
+        resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
+        update_form(store, settings, spec, thread_id, drawn_head("update", thread_id, head))
+        delete_form(store, thread_id, drawn_head("delete", thread_id, head))

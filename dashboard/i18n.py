@@ -1,0 +1,56 @@
+"""The UI string catalogue (English and Korean) and the ``t()`` lookup.
+
+Strings live in the modules of :mod:`dashboard.strings`, each a
+``STRINGS = {key: (english, korean)}`` dict, so a feature adds its own module
+instead of editing a shared one. Every UI string goes through :func:`t`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+import streamlit as st
+
+from dashboard import strings as strings_package
+
+LANGUAGES = {"en": "English", "ko": "한국어"}
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_KEY = "lang"
+
+
+@cache
+def catalogue() -> dict[str, tuple[str, str]]:
+    """Every string of every module in :mod:`dashboard.strings`; duplicate keys are a bug."""
+    merged: dict[str, tuple[str, str]] = {}
+    for module_info in pkgutil.iter_modules(strings_package.__path__):
+        module = importlib.import_module(f"{strings_package.__name__}.{module_info.name}")
+        for key, pair in module.STRINGS.items():
+            if key in merged:
+                raise KeyError(f"UI string {key!r} is defined twice (again in {module_info.name})")
+            merged[key] = pair
+    return merged
+
+
+def current_language() -> str:
+    """The session's language code."""
+    return str(st.session_state.get(LANGUAGE_KEY, DEFAULT_LANGUAGE))
+
+
+def t(key: str, lang: str | None = None, **values: object) -> str:
+    """The string ``key`` in the session's language, formatted with ``values``.
+
+    An unknown key is shown as the key itself, so a missing translation is
+    visible rather than fatal; ``tests/test_i18n.py`` keeps the catalogue whole.
+    """
+    pair = catalogue().get(key)
+    if pair is None:
+        return key
+    text = pair[1] if (lang or current_language()) == "ko" else pair[0]
+    return text.format(**values) if values else text
+
+
+def t_or(key: str, fallback: str) -> str:
+    """Like :func:`t`, with an English fallback for keys derived from data (field labels)."""
+    return t(key) if key in catalogue() else fallback

@@ -1,0 +1,1 @@
+"""UI strings, one module per feature: ``STRINGS = {key: (english, korean)}``."""

@@ -1,0 +1,642 @@
+"""Plotly timeline of node calls: parallel tasks drawn as overlapping bars.
+
+Pure functions ``node-log rows -> plotly.graph_objects.Figure``; no
+Streamlit, so they are unit-tested directly.
+
+X axis design: the x coordinate is *seconds since the first node start* of
+the rows shown, not a date axis. Several runs of one thread (pause, human
+answer, resume) follow each other on that axis. An idle gap between two runs
+longer than ``compress_waits_over`` seconds is drawn with a small fixed width
+(``WAIT_FRACTION`` of the active time, never wider than the threshold itself)
+and marked by a dashed grey band with its real length ("human wait 12 min
+3 s"). Inside a run the scale is exactly 1 display unit = 1 real second, so
+bar lengths are true durations; tick labels always give the *real* elapsed
+time since the first start, so they jump across a compressed wait instead of
+lying about it. Hover texts give the wall-clock start and end in UTC.
+
+User-supplied text (labels, errors, titles) is HTML-escaped because Plotly
+renders a subset of HTML in tick labels, hover boxes and annotations.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from agents.timing import (
+    NodeCall,
+    NodeLogRow,
+    format_duration,
+    node_calls,
+    superstep_stats_of_calls,
+)
+
+STATUS_ORDER = ("ok", "error", "interrupted", "running")
+STATUS_COLORS = {
+    "ok": "#2ca02c",
+    "error": "#d62728",
+    "interrupted": "#ff7f0e",
+    "running": "#1f77b4",
+}
+UNKNOWN_STATUS_COLOR = "#7f7f7f"
+LANE_SEPARATOR = " · "
+#: A compressed wait takes this share of the active (non-compressed) time.
+WAIT_FRACTION = 0.08
+EMPTY_MESSAGE = "no node calls logged"
+STEP_BAND_COLOR = "rgba(99, 110, 250, 0.07)"
+STEP_LINE_COLOR = "rgba(0, 0, 0, 0.12)"
+#: Supersteps narrower than this share of the axis get no "step N" label.
+MIN_LABELLED_STEP = 0.03
+WAIT_BAND_COLOR = "rgba(127, 127, 127, 0.18)"
+OPEN_PATTERN = "/"
+_HOVER = (
+    "<b>%{customdata[0]}</b><br>label: %{customdata[1]}<br>"
+    "start: %{customdata[2]}<br>end: %{customdata[3]}<br>"
+    "duration: %{customdata[4]}<br>step: %{customdata[5]} (run %{customdata[6]})<br>"
+    "status: %{customdata[7]}%{customdata[8]}<extra></extra>"
+)
+
+
+@dataclass(frozen=True)
+class AxisSegment:
+    """A stretch of real time and where it lands on the x axis.
+
+    Attributes:
+        real_start: Start, Unix epoch seconds.
+        real_end: End, Unix epoch seconds.
+        display_start: x coordinate of ``real_start``.
+        display_end: x coordinate of ``real_end``.
+        compressed: True for a compressed wait between runs.
+        kind: ``run``, ``gap`` (short wait kept to scale), ``human wait``
+            (the run before paused on ``interrupt()``) or ``idle``.
+    """
+
+    real_start: float
+    real_end: float
+    display_start: float
+    display_end: float
+    compressed: bool
+    kind: str
+
+
+@dataclass(frozen=True)
+class TimeAxis:
+    """Piecewise-linear map from epoch seconds to x coordinates.
+
+    Attributes:
+        origin: Epoch seconds of the first start (x = 0).
+        segments: Contiguous segments in time order.
+    """
+
+    origin: float
+    segments: tuple[AxisSegment, ...]
+    _starts: tuple[float, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_starts", tuple(s.real_start for s in self.segments))
+
+    @property
+    def span(self) -> float:
+        """Width of the whole axis in display units."""
+        return self.segments[-1].display_end if self.segments else 0.0
+
+    @property
+    def waits(self) -> list[AxisSegment]:
+        """The compressed waits, in time order."""
+        return [segment for segment in self.segments if segment.compressed]
+
+    def to_display(self, epoch_seconds: float) -> float:
+        """x coordinate of a moment (clamped to the axis ends)."""
+        if not self.segments:
+            return 0.0
+        index = max(bisect.bisect_right(self._starts, epoch_seconds) - 1, 0)
+        segment = self.segments[index]
+        real = segment.real_end - segment.real_start
+        fraction = (epoch_seconds - segment.real_start) / real if real > 0 else 0.0
+        fraction = min(max(fraction, 0.0), 1.0)
+        return segment.display_start + fraction * (segment.display_end - segment.display_start)
+
+
+def lane_name(call: NodeCall) -> str:
+    """Lane of a call: the node, or ``node · label`` for a labelled task."""
+    return f"{call.node}{LANE_SEPARATOR}{call.label}" if call.label else call.node
+
+
+def _run_intervals(calls: Sequence[NodeCall]) -> list[tuple[float, float, bool]]:
+    """Merged ``(start, end, paused)`` intervals of the runs, in time order.
+
+    ``paused`` says a run in the interval has an interrupted call, so the gap
+    after it is a wait for a human. Overlapping runs (two processes on one
+    thread) merge into one interval so the axis stays monotonic.
+    """
+    runs: dict[str, list[NodeCall]] = {}
+    for call in calls:
+        runs.setdefault(call.run_id, []).append(call)
+    spans = sorted(
+        (
+            min(call.started_at for call in group),
+            max(call.ended_at for call in group),
+            any(call.status == "interrupted" for call in group),
+        )
+        for group in runs.values()
+    )
+    merged: list[tuple[float, float, bool]] = []
+    for start, end, paused in spans:
+        if merged and start <= merged[-1][1]:
+            last_start, last_end, last_paused = merged[-1]
+            merged[-1] = (last_start, max(last_end, end), last_paused or paused)
+        else:
+            merged.append((start, end, paused))
+    return merged
+
+
+def _axis_pieces(
+    intervals: Sequence[tuple[float, float, bool]], compress_waits_over: float
+) -> list[tuple[float, float, str]]:
+    """``(start, end, kind)`` for each run interval and each gap between them."""
+    pieces: list[tuple[float, float, str]] = []
+    for index, (start, end, _) in enumerate(intervals):
+        if index:
+            _, previous_end, paused = intervals[index - 1]
+            long_wait = start - previous_end > compress_waits_over
+            kind = ("human wait" if paused else "idle") if long_wait else "gap"
+            pieces.append((previous_end, start, kind))
+        pieces.append((start, end, "run"))
+    return pieces
+
+
+def build_time_axis(calls: Sequence[NodeCall], compress_waits_over: float = 5.0) -> TimeAxis:
+    """Lay the runs of ``calls`` one after another, compressing long waits.
+
+    Args:
+        calls: Resolved node calls (``agents.timing.node_calls``).
+        compress_waits_over: Gaps between runs longer than this many seconds
+            are compressed; ``math.inf`` keeps every gap to scale.
+
+    Returns:
+        The axis; empty when there are no calls.
+
+    Raises:
+        ValueError: ``compress_waits_over`` is negative or NaN.
+    """
+    if not compress_waits_over >= 0:
+        raise ValueError(f"compress_waits_over must be >= 0, got {compress_waits_over!r}")
+    intervals = _run_intervals(calls)
+    if not intervals:
+        return TimeAxis(origin=0.0, segments=())
+    pieces = _axis_pieces(intervals, compress_waits_over)
+    active = sum(end - start for start, end, kind in pieces if kind in ("run", "gap"))
+    # Never wider than the threshold, so a compressed wait cannot look longer
+    # than a gap that was kept to scale.
+    wait_width = min(compress_waits_over, WAIT_FRACTION * active if active > 0 else 1.0)
+    segments, cursor = [], 0.0
+    for start, end, kind in pieces:
+        compressed = kind not in ("run", "gap")
+        width = wait_width if compressed else end - start
+        segments.append(AxisSegment(start, end, cursor, cursor + width, compressed, kind))
+        cursor += width
+    return TimeAxis(origin=intervals[0][0], segments=tuple(segments))
+
+
+def _clock(epoch_seconds: float) -> str:
+    moment = datetime.fromtimestamp(epoch_seconds, tz=UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + " UTC"
+
+
+def _escape(text: str) -> str:
+    # quote=False: Plotly decodes &amp; &lt; &gt; but not &quot;.
+    return html.escape(text, quote=False)
+
+
+def _customdata(call: NodeCall) -> list[str | int]:
+    end = _clock(call.ended_at)
+    if call.open:
+        end = f"— (no end logged; drawn to {end}, the run's last logged time)"
+    error = f"<br>error: {_escape(call.error[:300])}" if call.error else ""
+    return [
+        _escape(call.node),
+        _escape(call.label) or "—",
+        _clock(call.started_at),
+        end,
+        format_duration(call.duration) + (" so far" if call.open else ""),
+        call.step,
+        _escape(call.run_id[:12]),
+        call.status,
+        error,
+    ]
+
+
+def _status_trace(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show_legend: bool) -> go.Bar:
+    """Horizontal bars (``base`` = start, ``x`` = length) for one status."""
+    starts = [axis.to_display(call.started_at) for call in calls]
+    ends = [axis.to_display(call.ended_at) for call in calls]
+    return go.Bar(
+        orientation="h",
+        name=status,
+        legendgroup=status,
+        showlegend=show_legend,
+        y=[_escape(lane_name(call)) for call in calls],
+        base=starts,
+        x=[end - start for start, end in zip(starts, ends, strict=True)],
+        customdata=[_customdata(call) for call in calls],
+        hovertemplate=_HOVER,
+        marker={
+            "color": STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR),
+            # Hatching marks calls with no logged end (running or crashed).
+            "pattern": {"shape": [OPEN_PATTERN if c.open else "" for c in calls]},
+        },
+    )
+
+
+def _bar_traces(
+    calls: Sequence[NodeCall],
+    axis: TimeAxis,
+    *,
+    xaxis: str,
+    yaxis: str,
+    legend_shown: set[str],
+) -> list[go.BaseTraceType]:
+    """One horizontal bar trace per status, built from plain lists for speed."""
+    by_status: dict[str, list[NodeCall]] = {}
+    for call in calls:
+        by_status.setdefault(call.status, []).append(call)
+    ordered = [s for s in STATUS_ORDER if s in by_status] + sorted(set(by_status) - set(STATUS_ORDER))
+    traces = []
+    for status in ordered:
+        show_legend = status not in legend_shown
+        traces.append(_status_trace(status, by_status[status], axis, show_legend))
+        traces[-1].update(xaxis=xaxis, yaxis=yaxis)
+        legend_shown.add(status)
+    return traces
+
+
+def _open_marker_trace(
+    calls: Sequence[NodeCall],
+    axis: TimeAxis,
+    *,
+    xaxis: str,
+    yaxis: str,
+    show_legend: bool,
+) -> go.Scatter | None:
+    """Arrow heads at the drawn end of calls with no logged end.
+
+    They keep a call that is open and still zero-length visible, and say in
+    the legend what the hatched bars mean.
+    """
+    open_calls = [call for call in calls if call.open]
+    if not open_calls:
+        return None
+    return go.Scatter(
+        mode="markers",
+        name="no end logged",
+        legendgroup="open",
+        showlegend=show_legend,
+        x=[axis.to_display(call.ended_at) for call in open_calls],
+        y=[_escape(lane_name(call)) for call in open_calls],
+        marker={
+            "symbol": "triangle-right",
+            "size": 11,
+            "color": [STATUS_COLORS.get(c.status, UNKNOWN_STATUS_COLOR) for c in open_calls],
+            "line": {"width": 1, "color": "#333"},
+        },
+        customdata=[_customdata(call) for call in open_calls],
+        hovertemplate=_HOVER,
+        xaxis=xaxis,
+        yaxis=yaxis,
+    )
+
+
+def _full_height(kind: str, xref: str, x0: float, x1: float, **style: Any) -> dict[str, Any]:
+    """A rect or vertical line spanning the plot height behind the bars."""
+    position = {"xref": xref, "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1}
+    return {"type": kind, **position, "layer": "below", **style}
+
+
+def _note(text: str, xref: str, x: float, y: float, **style: Any) -> dict[str, Any]:
+    """A text annotation at data x / paper y."""
+    return {
+        "text": text,
+        "xref": xref,
+        "yref": "paper",
+        "x": x,
+        "y": y,
+        "showarrow": False,
+        **style,
+    }
+
+
+def _step_decorations(
+    calls: Sequence[NodeCall], axis: TimeAxis, xref: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Alternating background bands and a "step N" label per (run, step).
+
+    Labels of supersteps narrower than ``MIN_LABELLED_STEP`` of the axis are
+    left out (they would print over each other); the hover still names the
+    step.
+    """
+    shapes, annotations = [], []
+    for index, stats in enumerate(superstep_stats_of_calls(calls)):
+        x0, x1 = axis.to_display(stats.started_at), axis.to_display(stats.ended_at)
+        if index % 2 == 0:  # shade every other superstep so neighbours stay distinct
+            band = _full_height("rect", xref, x0, x1, fillcolor=STEP_BAND_COLOR)
+            shapes.append({**band, "line": {"width": 0}})
+        else:
+            line = {"width": 1, "color": STEP_LINE_COLOR}
+            shapes.append(_full_height("line", xref, x0, x0, line=line))
+        if x1 - x0 >= MIN_LABELLED_STEP * axis.span:
+            font = {"size": 10, "color": "#555"}
+            label = _note(f"step {stats.step}", xref, (x0 + x1) / 2, 1.0, font=font)
+            annotations.append({**label, "yanchor": "bottom"})
+    return shapes, annotations
+
+
+def _wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A dashed band and a "human wait 12 min 3 s" label per compressed wait."""
+    shapes, annotations = [], []
+    for wait in axis.waits:
+        x0, x1 = wait.display_start, wait.display_end
+        line = {"width": 1, "dash": "dash", "color": "#888"}
+        shapes.append(_full_height("rect", xref, x0, x1, fillcolor=WAIT_BAND_COLOR, line=line))
+        text = f"{wait.kind} {format_duration(wait.real_end - wait.real_start)}"
+        # Vertical text fits the narrow band; the white box keeps it readable.
+        style = {"textangle": -90, "bgcolor": "rgba(255,255,255,0.8)"}
+        font = {"size": 11, "color": "#444"}
+        annotations.append(_note(text, xref, (x0 + x1) / 2, 0.5, font=font, **style))
+    return shapes, annotations
+
+
+def _nice_step(span: float, target_ticks: int = 8) -> float:
+    """Smallest 1/2/5 x 10^k step giving at most ``target_ticks`` ticks."""
+    raw = span / target_ticks
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+
+
+def _elapsed_label(seconds: float, decimals: int) -> str:
+    """``12.5 s``, ``15m 01s`` or ``1h 00m 03.5s``: never mistakable for a clock."""
+    seconds = round(seconds, decimals)  # so 59.96 s reads "1m 00.0s", not "60.0 s"
+    if seconds < 60:
+        return f"{seconds:.{decimals}f} s"
+    minutes, secs = divmod(seconds, 60)
+    width = 3 + decimals if decimals else 2
+    secs_text = f"{secs:0{width}.{decimals}f}s"
+    if minutes < 60:
+        return f"{int(minutes)}m {secs_text}"
+    hours, minutes = divmod(int(minutes), 60)
+    return f"{hours}h {minutes:02d}m {secs_text}"
+
+
+def _tick_candidates(axis: TimeAxis, step: float) -> list[tuple[float, bool]]:
+    """``(elapsed, forced)`` tick candidates; run starts after a wait are forced."""
+    candidates: list[tuple[float, bool]] = []
+    previous_compressed = True  # the axis start deserves a tick too
+    for segment in axis.segments:
+        if segment.compressed:
+            previous_compressed = True
+            continue
+        low, high = segment.real_start - axis.origin, segment.real_end - axis.origin
+        if previous_compressed:
+            candidates.append((low, True))
+        first, last = math.ceil(low / step), math.floor(high / step)
+        candidates.extend((k * step, False) for k in range(first, last + 1))
+        previous_compressed = False
+    return sorted(candidates)
+
+
+def axis_ticks(axis: TimeAxis) -> tuple[list[float], list[str]]:
+    """Tick positions and labels giving real elapsed time since the first start.
+
+    Ticks fall on round elapsed values inside each to-scale stretch, and every
+    run start after a compressed wait gets a tick of its own, so the jump
+    across the wait shows in the labels.
+
+    Args:
+        axis: The time axis of a panel.
+
+    Returns:
+        ``(tickvals, ticktext)`` for the x axis.
+    """
+    if axis.span <= 0:
+        return [0.0], [_elapsed_label(0.0, 0)]
+    step = _nice_step(axis.span)
+    decimals = max(0, -math.floor(math.log10(step)))
+    ticks: list[tuple[float, str, bool]] = []
+    for elapsed, forced in _tick_candidates(axis, step):
+        position = axis.to_display(axis.origin + elapsed)
+        if ticks and position - ticks[-1][0] < 0.5 * step:
+            if not forced or ticks[-1][2]:
+                continue  # too close to the previous tick to read
+            ticks.pop()  # a run start matters more than a round number
+        ticks.append((position, _elapsed_label(elapsed, decimals), forced))
+    return [tick[0] for tick in ticks], [tick[1] for tick in ticks]
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """Everything one timeline panel contributes to a figure."""
+
+    traces: list[go.BaseTraceType]
+    shapes: list[dict[str, Any]]
+    annotations: list[dict[str, Any]]
+    axis: TimeAxis
+
+
+def _lanes(calls: Iterable[NodeCall]) -> list[str]:
+    """Escaped lane names in order of first start (top to bottom)."""
+    return list(dict.fromkeys(_escape(lane_name(call)) for call in calls))
+
+
+def _panel(
+    calls: Sequence[NodeCall],
+    compress_waits_over: float,
+    *,
+    axis_suffix: str = "",
+    legend_shown: set[str] | None = None,
+) -> _Panel:
+    """Traces, bands and labels of one timeline drawn on x{suffix}/y{suffix}."""
+    legend_shown = set() if legend_shown is None else legend_shown
+    axis = build_time_axis(calls, compress_waits_over)
+    xaxis, yaxis = f"x{axis_suffix}", f"y{axis_suffix}"
+    traces = _bar_traces(calls, axis, xaxis=xaxis, yaxis=yaxis, legend_shown=legend_shown)
+    marker = _open_marker_trace(calls, axis, xaxis=xaxis, yaxis=yaxis, show_legend="open" not in legend_shown)
+    if marker is not None:
+        traces.append(marker)
+        legend_shown.add("open")
+    step_shapes, step_notes = _step_decorations(calls, axis, xaxis)
+    wait_shapes, wait_notes = _wait_decorations(axis, xaxis)
+    return _Panel(traces, step_shapes + wait_shapes, step_notes + wait_notes, axis)
+
+
+def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> dict[str, Any]:
+    tickvals, ticktext = axis_ticks(axis)
+    title = "time since first node start"
+    if axis.waits:
+        title += f" (waits over {format_duration(compress_waits_over)} compressed)"
+    padding = 0.02 * x_max if x_max > 0 else 0.5
+    return {
+        "title": {"text": title},
+        "tickmode": "array",
+        "tickvals": tickvals,
+        "ticktext": ticktext,
+        "range": [-padding, x_max + padding],
+        "zeroline": False,
+        "showgrid": True,
+    }
+
+
+def _base_layout(title: str | None, lane_count: int) -> dict[str, Any]:
+    return {
+        "title": {"text": _escape(title)} if title else None,
+        "barmode": "overlay",  # bars of different status traces share a lane
+        "bargap": 0.25,
+        "template": "plotly_white",
+        "height": max(280, 110 + 34 * lane_count),
+        "legend": {"title": {"text": "status"}},
+        "hovermode": "closest",
+        "margin": {"t": 70 if title else 45},
+    }
+
+
+def empty_timeline_figure(title: str | None = None) -> go.Figure:
+    """Figure saying that no node calls were logged (instead of an error)."""
+    figure = go.Figure()
+    figure.update_layout(
+        title={"text": _escape(title)} if title else None,
+        template="plotly_white",
+        height=280,
+        xaxis={"visible": False},
+        yaxis={"visible": False},
+        annotations=[
+            {
+                "text": EMPTY_MESSAGE,
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0.5,
+                "y": 0.5,
+                "showarrow": False,
+                "font": {"size": 16, "color": "#666"},
+            }
+        ],
+    )
+    return figure
+
+
+def timeline_figure(
+    rows: Iterable[NodeLogRow],
+    *,
+    compress_waits_over: float = 5.0,
+    title: str | None = None,
+) -> go.Figure:
+    """Gantt-style timeline of node calls, one lane per node or labelled task.
+
+    Args:
+        rows: Node-log row dicts (``agents.nodelog.node_runs``), usually one
+            thread, possibly several runs of it.
+        compress_waits_over: Gaps between runs longer than this many seconds
+            are drawn narrow and marked; ``math.inf`` keeps all to scale.
+        title: Optional figure title (escaped, shown as text).
+
+    Returns:
+        A figure with one horizontal ``go.Bar`` trace per status (``base`` =
+        start, ``x`` = duration, both in seconds on the axis described in the
+        module docstring), superstep bands, wait markers and hover details.
+        No rows give an empty figure with a "no node calls logged" note.
+    """
+    calls = node_calls(rows)
+    if not calls:
+        return empty_timeline_figure(title)
+    panel = _panel(calls, compress_waits_over)
+    lanes = _lanes(calls)
+    figure = go.Figure(data=panel.traces)
+    figure.update_layout(
+        **_base_layout(title, len(lanes)),
+        shapes=panel.shapes,
+        annotations=panel.annotations,
+        xaxis=_x_axis_layout(panel.axis, compress_waits_over, panel.axis.span),
+        yaxis={
+            "categoryorder": "array",
+            "categoryarray": lanes,
+            "autorange": "reversed",
+        },
+    )
+    return figure
+
+
+def compare_figure(
+    rows_a: Iterable[NodeLogRow],
+    rows_b: Iterable[NodeLogRow],
+    labels: Sequence[str] = ("A", "B"),
+    *,
+    compress_waits_over: float = 5.0,
+    title: str | None = None,
+) -> go.Figure:
+    """Two timelines side by side on shared lanes, for "compare two runs".
+
+    Each panel measures time from its own first start; both x axes get the
+    same range so equal lengths mean equal durations across the panels.
+
+    Args:
+        rows_a: Node-log rows of the left run (or thread).
+        rows_b: Node-log rows of the right run (or thread).
+        labels: Panel titles, left then right.
+        compress_waits_over: As in ``timeline_figure``.
+        title: Optional figure title.
+
+    Returns:
+        A 1x2 subplot figure; lanes (y categories) are the union of both
+        sides in first-seen order, aligned across the panels. An empty side
+        shows "no node calls logged" in its panel.
+    """
+    calls = (node_calls(rows_a), node_calls(rows_b))
+    figure = make_subplots(
+        rows=1,
+        cols=2,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        subplot_titles=[_escape(label) for label in labels[:2]],
+    )
+    lanes = _lanes([*calls[0], *calls[1]])
+    legend_shown: set[str] = set()
+    panels = [
+        _panel(side, compress_waits_over, axis_suffix=suffix, legend_shown=legend_shown)
+        for side, suffix in zip(calls, ("", "2"), strict=True)
+    ]
+    x_max = max(panel.axis.span for panel in panels)
+    shapes = [shape for panel in panels for shape in panel.shapes]
+    # make_subplots put the panel titles in layout.annotations already; lift
+    # them above the "step N" labels that sit on the top edge of each panel.
+    annotations = [{**note.to_plotly_json(), "yshift": 16} for note in figure.layout.annotations]
+    for column, (side, panel) in enumerate(zip(calls, panels, strict=True), start=1):
+        figure.add_traces(panel.traces)
+        annotations += panel.annotations if side else [_empty_note(column)]
+        x_layout = _x_axis_layout(panel.axis, compress_waits_over, x_max)
+        figure.update_xaxes(x_layout, row=1, col=column)
+    figure.update_yaxes(categoryorder="array", categoryarray=lanes, autorange="reversed")
+    figure.update_layout(**_base_layout(title, len(lanes)))
+    figure.layout.margin.t = 95 if title else 70  # room for the lifted panel titles
+    # Assign the lists whole: update_layout would merge them item by item into
+    # the panel titles, and add_shape per item validates the figure each time.
+    figure.layout.shapes = shapes
+    figure.layout.annotations = annotations
+    return figure
+
+
+def _empty_note(column: int) -> dict[str, Any]:
+    suffix = "" if column == 1 else str(column)
+    return {
+        "text": EMPTY_MESSAGE,
+        "xref": f"x{suffix} domain",
+        "yref": f"y{suffix} domain",
+        "x": 0.5,
+        "y": 0.5,
+        "showarrow": False,
+        "font": {"size": 14, "color": "#666"},
+    }

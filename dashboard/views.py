@@ -1,0 +1,78 @@
+"""Small drawing helpers shared by pages. User and model text is always drawn as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from agents import readmodel
+from agents.errors import short_id
+from dashboard.i18n import t
+
+
+def payload_summary(payload: Any) -> str:
+    """One line for an interrupt payload: its question, or its JSON."""
+    if isinstance(payload, dict) and isinstance(payload.get("question"), str):
+        return payload["question"]
+    return readmodel.to_json(payload).replace("\n", " ")
+
+
+def threads_frame(threads: list[readmodel.ThreadSummary]) -> pd.DataFrame:
+    """The threads table, with translated headers and statuses."""
+    return pd.DataFrame(
+        {
+            t("col.thread"): [x.thread_id for x in threads],
+            t("col.agent"): [x.agent for x in threads],
+            t("col.status"): [t(f"status.{x.status}") for x in threads],
+            t("col.updated"): [x.updated_at.strftime("%Y-%m-%d %H:%M:%S") for x in threads],
+            t("col.checkpoints"): [x.checkpoint_count for x in threads],
+        }
+    )
+
+
+def checkpoints_frame(store: Any, thread_id: str) -> pd.DataFrame:
+    """The save-file view's checkpoints table: one decoded row per checkpoint, oldest first."""
+    rows = []
+    for entry in readmodel.checkpoint_chain(store, thread_id):
+        detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
+        rows.append({
+            t("col.step"): entry.step,
+            t("col.source"): entry.source,
+            t("col.checkpoint_id"): entry.checkpoint_id,
+            t("col.parent_id"): entry.parent_checkpoint_id or "",
+            t("col.next"): ", ".join(entry.next),
+            t("col.state"): readmodel.to_json(detail.values if detail else {}).replace("\n", " "),
+        })
+    return pd.DataFrame(rows)
+
+
+def writes_frame(writes: list[tuple[str, readmodel.WriteRecord]]) -> pd.DataFrame:
+    """A writes table: checkpoint, task id, node, channel, value (as JSON text)."""
+    return pd.DataFrame(
+        {
+            t("col.checkpoint_id"): [short_id(c) for c, _ in writes],
+            t("col.task_id"): [w.task_id for _, w in writes],
+            t("col.node"): [w.node for _, w in writes],
+            t("col.channel"): [w.channel for _, w in writes],
+            t("col.value"): [readmodel.to_json(w.value).replace("\n", " ") for _, w in writes],
+        }
+    )
+
+
+def thread_writes(store: Any, thread_id: str) -> list[tuple[str, readmodel.WriteRecord]]:
+    """Every write of a thread, decoded, oldest checkpoint first."""
+    found = []
+    for entry in readmodel.checkpoint_chain(store, thread_id):
+        detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
+        found += [(entry.checkpoint_id, w) for w in (detail.writes if detail else ())]
+    return found
+
+
+def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:
+    """A dataframe (cells are text, never HTML), or a caption when it has no rows."""
+    if frame.empty:
+        st.caption(empty_text)
+    else:
+        st.dataframe(frame, hide_index=True, width="stretch", **kwargs)

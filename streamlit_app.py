@@ -1,0 +1,37 @@
+"""The dashboard's frame: page setup, language switch, navigation.
+
+Pages live in ``app_pages/``: a top-level ``pages/`` folder would switch
+Streamlit to its legacy multipage mode, which skips this frame (language
+switch, translated navigation) on a page's first load. Everything the pages
+share (database, strings, forms) lives in ``dashboard/`` and ``agents/``.
+"""
+
+import streamlit as st
+
+from agents.db import DatabaseError
+from dashboard import resources
+from dashboard.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
+from dashboard.navigation import PAGES
+
+st.set_page_config(page_title="HITL Dashboard", page_icon=":material/front_hand:", layout="wide")
+st.session_state.setdefault(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+
+with st.sidebar:
+    st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
+
+try:
+    store = resources.store()
+except DatabaseError as error:
+    st.error(t("app.db_error", error=error))
+    st.stop()
+if store.read_only:
+    st.warning(t("app.read_only"))
+
+navigation = st.navigation(
+    [
+        st.Page(page.path, title=t(page.title_key), icon=page.icon, url_path=page.url_path,
+                default=index == 0)
+        for index, page in enumerate(PAGES)
+    ]
+)
+navigation.run()

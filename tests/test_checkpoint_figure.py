@@ -1,0 +1,233 @@
+"""Tests for the checkpoint graph figure (`dashboard.checkpoint_figure`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from dashboard.checkpoint_figure import TEXT_LABEL_LIMIT, checkpoint_figure
+
+
+@dataclass(frozen=True)
+class Point:
+    """Stand-in for `agents.readmodel.ChainCheckpoint`."""
+
+    checkpoint_id: str
+    parent_checkpoint_id: str | None
+    step: int
+    source: str = "loop"
+    writers: tuple[str, ...] = ()
+    next: tuple[str, ...] = ()
+    is_head: bool = False
+    is_waiting: bool = False
+    checkpoint_ns: str = ""
+
+
+def cid(n: int) -> str:
+    """Time-ordered fake checkpoint id: a larger n sorts later."""
+    return f"1ef{n:05x}-0000-6000-8000-{n:04x}abcdef01"
+
+
+def linear_chain(length: int) -> list[Point]:
+    """Build a thread that simply ran: input at step -1, then a loop per step."""
+    return [
+        Point(
+            cid(i),
+            cid(i - 1) if i else None,
+            step=i - 1,
+            source="input" if i == 0 else "loop",
+            writers=("propose",) if i else ("__start__",),
+            next=("approval",),
+            is_head=i == length - 1,
+        )
+        for i in range(length)
+    ]
+
+
+def update_fork_chain() -> list[Point]:
+    """Build main 0..4, update_state on checkpoint 1 (id 5), a paused loop."""
+    main = linear_chain(5)
+    main[-1] = Point(cid(4), cid(3), step=3)
+    update = Point(cid(5), cid(1), step=1, source="update", writers=("approval",))
+    paused = Point(cid(6), cid(5), step=2, is_head=True, is_waiting=True)
+    return [*main, update, paused]
+
+
+def trace(figure: go.Figure, name: str) -> go.Scatter | go.Scattergl:
+    """Return the one trace called `name`."""
+    matches = [t for t in figure.data if t.name == name]
+    assert len(matches) == 1, f"expected one {name!r} trace, got {len(matches)}"
+    return matches[0]
+
+
+def link_segments(figure: go.Figure) -> list[tuple[tuple, tuple]]:
+    """Read parent links as ((x0, y0), (x1, y1)) pairs from the link trace."""
+    links = trace(figure, "parent link")
+    xs, ys = list(links.x), list(links.y)
+    assert xs[2::3] == [None] * (len(xs) // 3)
+    return [((xs[i], ys[i]), (xs[i + 1], ys[i + 1])) for i in range(0, len(xs), 3)]
+
+
+def point_traces(figure: go.Figure) -> list[go.Scatter | go.Scattergl]:
+    """Every trace except the link lines."""
+    return [t for t in figure.data if t.name != "parent link"]
+
+
+def test_linear_chain_has_one_link_less_than_points() -> None:
+    figure = checkpoint_figure(linear_chain(5))
+    segments = link_segments(figure)
+    assert len(segments) == 4
+    assert all(start[1] == end[1] == 0 for start, end in segments)
+
+
+def test_one_legend_entry_per_source_present() -> None:
+    names = [t.name for t in checkpoint_figure(update_fork_chain()).data]
+    assert {"input", "loop", "update"} <= set(names)
+    assert "fork" not in names
+
+
+def test_sources_differ_in_colour_and_symbol() -> None:
+    figure = checkpoint_figure(update_fork_chain())
+    markers = [trace(figure, name).marker for name in ("input", "loop", "update")]
+    assert len({m.color for m in markers}) == 3
+    assert len({m.symbol for m in markers}) == 3
+
+
+def test_update_fork_draws_diagonal_link_into_lane_one() -> None:
+    figure = checkpoint_figure(update_fork_chain())
+    segments = link_segments(figure)
+    assert len(segments) == 6
+    assert ((0, 0), (1, 1)) in segments  # from checkpoint 1 (x 0, main) to the update
+    assert list(figure.layout.yaxis.ticktext) == ["main", "branch 1"]
+
+
+def test_head_and_waiting_rings_sit_on_the_newest_checkpoint() -> None:
+    figure = checkpoint_figure(update_fork_chain())
+    head = trace(figure, "head")
+    waiting = trace(figure, "waiting for a human")
+    assert (list(head.x), list(head.y), list(head.customdata)) == ([2], [1], [cid(6)])
+    assert (list(waiting.x), list(waiting.y)) == ([2], [1])
+    assert head.marker.symbol != waiting.marker.symbol
+
+
+def test_rings_are_open_symbols_stroked_in_a_visible_colour() -> None:
+    figure = checkpoint_figure(update_fork_chain())
+    for name in ("head", "waiting for a human"):
+        marker = trace(figure, name).marker
+        # Plotly strokes open symbols with marker.color, so it must be opaque.
+        assert marker.symbol.endswith("-open")
+        assert marker.color.startswith("#") and marker.line.width >= 2
+
+
+def test_no_waiting_entry_when_nothing_waits() -> None:
+    names = [t.name for t in checkpoint_figure(linear_chain(3)).data]
+    assert "waiting for a human" not in names
+    assert "head" in names
+
+
+def test_every_point_trace_carries_full_checkpoint_ids() -> None:
+    chain = update_fork_chain()
+    figure = checkpoint_figure(chain, selected_id=cid(2))
+    seen = set()
+    for point_trace in point_traces(figure):
+        assert len(point_trace.customdata) == len(point_trace.x)
+        seen.update(point_trace.customdata)
+    assert seen == {p.checkpoint_id for p in chain}
+
+
+def test_hover_gives_step_source_short_id_writers_and_next() -> None:
+    figure = checkpoint_figure(linear_chain(3))
+    loop = trace(figure, "loop")
+    first = loop.hovertext[0]
+    assert "step 0" in first and "loop" in first
+    assert "id 0001abcd" in first
+    assert "writers: propose" in first and "next: approval" in first
+
+
+def test_node_names_are_escaped_not_rendered_as_html() -> None:
+    chain = [Point(cid(0), None, step=0, writers=("<b>x</b>",), is_head=True)]
+    loop = trace(checkpoint_figure(chain), "loop")
+    assert "<b>x</b>" not in loop.hovertext[0]
+    assert "&lt;b&gt;x&lt;/b&gt;" in loop.hovertext[0]
+    assert loop.text[0] == "&lt;b&gt;x&lt;/b&gt;"
+
+
+def test_small_chain_shows_writer_labels_large_chain_omits_them() -> None:
+    small = trace(checkpoint_figure(linear_chain(3)), "loop")
+    assert small.mode == "markers+text"
+    assert list(small.text) == ["propose", "propose"]
+    large = trace(checkpoint_figure(linear_chain(TEXT_LABEL_LIMIT + 1)), "loop")
+    assert large.mode == "markers"
+    assert large.text is None
+
+
+def test_selected_checkpoint_is_highlighted() -> None:
+    figure = checkpoint_figure(update_fork_chain(), selected_id=cid(5))
+    selected = trace(figure, "selected")
+    assert (list(selected.x), list(selected.y)) == ([1], [1])
+    assert list(selected.customdata) == [cid(5)]
+
+
+def test_unknown_selected_id_adds_no_highlight() -> None:
+    names = [
+        t.name for t in checkpoint_figure(linear_chain(3), selected_id="gone").data
+    ]
+    assert "selected" not in names
+
+
+def test_webgl_used_only_above_threshold() -> None:
+    chain = linear_chain(10)
+    above = checkpoint_figure(chain, webgl_threshold=9)
+    assert all(isinstance(t, go.Scattergl) for t in above.data)
+    at = checkpoint_figure(chain, webgl_threshold=10)
+    assert all(isinstance(t, go.Scatter) for t in at.data)
+
+
+def test_layout_supports_point_selection() -> None:
+    layout = checkpoint_figure(linear_chain(3)).layout
+    assert layout.clickmode == "event+select"
+    assert layout.dragmode == "pan"
+    assert layout.xaxis.title.text == "step"
+    assert layout.xaxis.dtick == 1  # whole steps, no 0.5 ticks on a short thread
+
+
+def test_orphan_is_drawn_without_a_link_and_flagged_in_hover() -> None:
+    chain = [p for p in linear_chain(5) if p.checkpoint_id != cid(2)]
+    figure = checkpoint_figure(chain)
+    assert len(link_segments(figure)) == 2
+    orphan_hover = trace(figure, "loop").hovertext[1]
+    assert "parent missing" in orphan_hover
+    assert list(figure.layout.yaxis.ticktext) == ["main", "branch 1"]
+
+
+def test_subgraph_checkpoints_are_not_drawn() -> None:
+    chain = [
+        *linear_chain(3),
+        Point(cid(9), cid(1), step=1, checkpoint_ns="research:1"),
+    ]
+    figure = checkpoint_figure(chain)
+    assert len(link_segments(figure)) == 2
+    assert cid(9) not in {c for t in point_traces(figure) for c in t.customdata}
+
+
+def test_labels_can_be_translated() -> None:
+    labels = {"main": "메인", "branch": "분기 {n}", "head": "최신"}
+    figure = checkpoint_figure(update_fork_chain(), labels=labels)
+    assert list(figure.layout.yaxis.ticktext) == ["메인", "분기 1"]
+    assert "최신" in [t.name for t in figure.data]
+
+
+def test_empty_chain_gives_empty_figure_with_notice() -> None:
+    figure = checkpoint_figure([])
+    assert len(figure.data) == 0
+    assert len(figure.layout.annotations) == 1
+    assert "No checkpoints" in figure.layout.annotations[0].text
+
+
+def test_ten_thousand_checkpoints_use_webgl_and_one_link_trace() -> None:
+    figure = checkpoint_figure(linear_chain(10_000))
+    links = trace(figure, "parent link")
+    assert isinstance(links, go.Scattergl)
+    assert len(links.x) == 3 * 9_999
+    assert len(trace(figure, "loop").customdata) == 9_999

@@ -1,0 +1,146 @@
+"""AppTest for the frame, the home page, the robot page and the sidebar forms."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import readmodel, runs
+from dashboard.navigation import PAGES
+
+
+def _button(at, label=None, key=None):
+    for button in at.button:
+        if (label is None or button.label == label) and (key is None or button.key == key):
+            return button
+    raise AssertionError(f"no button {label or key}; have {[b.label for b in at.button]}")
+
+
+def _sidebar_text(at):
+    """Messages anywhere on the page (a success is shown on the next run, in the main area)."""
+    return " ".join(e.value for e in [*at.error, *at.success, *at.sidebar.caption])
+
+
+@pytest.mark.parametrize("page", [p.path for p in PAGES])
+def test_every_page_runs_without_exception(app, page):
+    at = app(page)
+    assert not at.exception, at.exception
+
+
+def test_home_lists_the_inbox_and_threads(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app()
+    assert "1 waiting" in [c.value for c in at.caption]
+    assert any("execute this? (yes/no)" in x.value for x in at.text)
+    assert any("hitl_demo" in m.value for m in at.markdown)
+
+
+def test_home_with_an_empty_database(app):
+    at = app()
+    assert [i.value for i in at.info] == ["Nothing is waiting for a human."]
+
+
+def test_robot_start_over_yes_and_counts(app):
+    at = app("app_pages/robot.py")
+    _button(at, "Start over").click().run()
+    assert "checkpoints: 3 · writes: 5" in [m.value for m in at.markdown]
+    assert any("execute this? (yes/no)" == x.value for x in at.text)
+    _button(at, key="robot-yes").click().run()
+    assert "checkpoints: 5 · writes: 10" in [m.value for m in at.markdown]
+    assert any(x.value.startswith("Executed") for x in at.text)
+
+
+def test_robot_free_answer_shows_the_rule_and_refuses(app):
+    at = app("app_pages/robot.py")
+    _button(at, "Start over").click().run()
+    at.text_input(key="robot-free-text").input("Yes").run()
+    assert any("not exactly `yes`" in c.value for c in at.caption)
+    _button(at, key="robot-send").click().run()
+    assert any(x.value.startswith("Refused") for x in at.text)
+
+
+def test_language_switch_changes_labels(app):
+    at = app("app_pages/robot.py")
+    at.selectbox(key="lang").select("ko").run()
+    assert any(b.label == "처음부터 다시" for b in at.button)
+
+
+def test_resume_form_in_sidebar(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
+    at.sidebar.button[0].click().run()  # the resume form's submit
+    assert not at.exception
+    assert "Resumed thread hitl_demo: done." in _sidebar_text(at)
+    assert runs.current_result(store, settings, "hitl_demo").status == "done"
+
+
+def test_resume_form_refuses_a_stale_form(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    runs.resume_thread(store, settings, "hitl_demo", "no")  # another tab answers first
+    at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
+    at.sidebar.button[0].click().run()
+    assert "changed since this form was drawn" in _sidebar_text(at)
+    assert runs.current_result(store, settings, "hitl_demo").values["decision"] == "no"
+
+
+def test_resume_form_refuses_bad_input(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    at.sidebar.button[0].click().run()  # empty answer
+    assert "answer: is required" in _sidebar_text(at)
+    assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
+
+
+def test_update_form_typed_and_raw(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    at.sidebar.text_input(key="update-decision-hitl_demo").input("yes")
+    at.sidebar.selectbox(key="update-asnode-hitl_demo").select("approval")
+    at.sidebar.button[1].click().run()
+    assert "Updated thread hitl_demo" in _sidebar_text(at)
+    assert runs.current_result(store, settings, "hitl_demo").next == ("execute",)
+    at.sidebar.toggle(key="update-raw-hitl_demo").set_value(True)
+    at.sidebar.text_area(key="update-rawvalue-hitl_demo").input('{"colour": "red"}')
+    at.sidebar.button[1].click().run()
+    assert "colour: is not a state key" in _sidebar_text(at)
+
+
+def test_update_form_refuses_a_stale_form(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    runs.update_thread(store, settings, "hitl_demo", {"decision": "no"})
+    head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    at.sidebar.text_input(key="update-decision-hitl_demo").input("yes")
+    at.sidebar.button[1].click().run()
+    assert "changed since this form was drawn" in _sidebar_text(at)
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") == head
+
+
+def test_delete_form_needs_the_typed_thread_id(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    at.sidebar.text_input(key="delete-confirm-hitl_demo").input("wrong")
+    at.sidebar.button[2].click().run()
+    assert "type the thread id hitl_demo exactly" in _sidebar_text(at)
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") is not None
+    at.sidebar.text_input(key="delete-confirm-hitl_demo").input("hitl_demo")
+    at.sidebar.button[2].click().run()
+    assert "Deleted thread hitl_demo." in _sidebar_text(at)
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") is None
+
+
+def test_delete_form_refuses_a_stale_form(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app("app_pages/robot.py")
+    runs.resume_thread(store, settings, "hitl_demo", "yes")
+    at.sidebar.text_input(key="delete-confirm-hitl_demo").input("hitl_demo")
+    at.sidebar.button[2].click().run()
+    assert "changed since this form was drawn" in _sidebar_text(at)
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") is not None
+
+
+def test_a_file_that_is_not_a_database_gives_a_clear_message(app, db_path):
+    db_path.write_bytes(b"garbage" * 1000)
+    at = app()
+    assert any("not a SQLite database" in e.value for e in at.error)

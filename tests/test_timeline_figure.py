@@ -1,0 +1,312 @@
+"""Tests for dashboard.timeline_figure: lanes, bars, colours and compressed waits."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import plotly.graph_objects as go
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agents.timing import node_calls
+from dashboard.timeline_figure import (
+    EMPTY_MESSAGE,
+    STATUS_COLORS,
+    WAIT_BAND_COLOR,
+    build_time_axis,
+    compare_figure,
+    timeline_figure,
+)
+
+T0 = 1_750_000_000.0
+
+
+def make_row(
+    row_id: int,
+    node: str,
+    start: float,
+    end: float | None,
+    *,
+    step: int = 1,
+    run_id: str = "run-1",
+    label: str = "",
+    status: str = "ok",
+) -> dict[str, Any]:
+    """A node-log row with the ARCHITECTURE.md keys; times are offsets from T0."""
+    return {
+        "id": row_id,
+        "agent": "lecture",
+        "thread_id": "thread-1",
+        "run_id": run_id,
+        "node": node,
+        "task_id": f"task-{row_id}",
+        "step": step,
+        "label": label,
+        "started_at": T0 + start,
+        "ended_at": None if end is None else T0 + end,
+        "status": status,
+        "error": "",
+    }
+
+
+def lecture_rows() -> list[dict[str, Any]]:
+    """validate -> plan -> 3 parallel research tasks -> write."""
+    return [
+        make_row(1, "validate", 0.0, 0.2, step=1),
+        make_row(2, "plan", 0.2, 1.0, step=2),
+        make_row(3, "research", 1.0, 3.0, step=3, label="Python 기초"),
+        make_row(4, "research", 1.0, 2.5, step=3, label="pandas"),
+        make_row(5, "research", 1.0, 4.0, step=3, label="plotly"),
+        make_row(6, "write", 4.0, 5.0, step=4),
+    ]
+
+
+def paused_thread_rows(gap: float) -> list[dict[str, Any]]:
+    """Run 1 pauses at the gate; run 2 resumes ``gap`` seconds later."""
+    resume = 3.0 + gap
+    return [
+        make_row(1, "plan", 0.0, 1.0, step=1),
+        make_row(2, "review", 1.0, 2.5, step=2),
+        make_row(3, "gate", 2.5, 3.0, step=3, status="interrupted"),
+        make_row(4, "gate", resume, resume + 0.5, step=3, run_id="run-2"),
+        make_row(5, "save", resume + 0.5, resume + 2.0, step=4, run_id="run-2"),
+    ]
+
+
+def bars(figure: go.Figure) -> list[tuple[str, float, float]]:
+    """Every bar as ``(lane, x_start, x_end)``."""
+    return [
+        (lane, base, base + length)
+        for trace in figure.data
+        if trace.type == "bar"
+        for lane, base, length in zip(trace.y, trace.base, trace.x, strict=True)
+    ]
+
+
+def bar_of(figure: go.Figure, lane: str) -> tuple[float, float]:
+    [(start, end)] = [(s, e) for name, s, e in bars(figure) if name == lane]
+    return start, end
+
+
+def test_one_lane_per_node_plus_one_per_labelled_task():
+    figure = timeline_figure(lecture_rows())
+
+    assert list(figure.layout.yaxis.categoryarray) == [
+        "validate",
+        "plan",
+        "research · Python 기초",
+        "research · pandas",
+        "research · plotly",
+        "write",
+    ]
+    assert figure.layout.yaxis.autorange == "reversed"  # first node on top
+
+
+def test_parallel_research_bars_really_overlap_and_sequential_ones_do_not():
+    figure = timeline_figure(lecture_rows())
+    research = [(s, e) for lane, s, e in bars(figure) if lane.startswith("research")]
+    plan, write = bar_of(figure, "plan"), bar_of(figure, "write")
+
+    assert len(research) == 3
+    latest_start = max(start for start, _ in research)
+    earliest_end = min(end for _, end in research)
+    assert latest_start < earliest_end  # all three share a moment
+    assert plan[1] <= min(start for start, _ in research)
+    assert write[0] >= max(end for _, end in research)
+
+
+def test_bar_lengths_are_true_durations_in_seconds_from_first_start():
+    figure = timeline_figure(lecture_rows())
+
+    assert bar_of(figure, "validate") == pytest.approx((0.0, 0.2), abs=1e-6)
+    assert bar_of(figure, "research · plotly") == pytest.approx((1.0, 4.0), abs=1e-6)
+
+
+def test_bars_are_coloured_by_status_with_one_legend_entry_each():
+    rows = [
+        make_row(1, "a", 0.0, 1.0),
+        make_row(2, "b", 0.0, 1.0, status="error"),
+        make_row(3, "c", 1.0, 2.0, status="interrupted"),
+        make_row(4, "d", 0.0, 1.0),
+    ]
+
+    figure = timeline_figure(rows)
+    bar_traces = [trace for trace in figure.data if trace.type == "bar"]
+
+    assert [t.name for t in bar_traces] == ["ok", "error", "interrupted"]
+    assert {t.name: t.marker.color for t in bar_traces} == {
+        "ok": STATUS_COLORS["ok"],
+        "error": STATUS_COLORS["error"],
+        "interrupted": STATUS_COLORS["interrupted"],
+    }
+    assert [len(t.y) for t in bar_traces] == [2, 1, 1]
+    assert all(t.orientation == "h" for t in bar_traces)
+    assert figure.layout.barmode == "overlay"
+
+
+def test_open_call_is_drawn_to_the_runs_last_time_hatched_and_marked():
+    rows = [
+        make_row(1, "plan", 0.0, 2.0),
+        make_row(2, "research", 0.5, None, label="x", status="running"),
+    ]
+
+    figure = timeline_figure(rows)
+    [running] = [t for t in figure.data if t.name == "running"]
+    [marker] = [t for t in figure.data if t.type == "scatter"]
+
+    assert running.marker.color == STATUS_COLORS["running"]
+    assert running.marker.pattern.shape == ("/",)
+    assert bar_of(figure, "research · x") == pytest.approx((0.5, 2.0), abs=1e-6)
+    assert marker.name == "no end logged"
+    assert marker.x == pytest.approx((2.0,), abs=1e-6)
+
+
+def test_hover_names_node_label_times_duration_step_and_status():
+    figure = timeline_figure([make_row(1, "research", 0.0, 1.5, step=3, label="pandas")])
+    [trace] = figure.data
+    node, label, start, end, duration, step, _run, status, _error = trace.customdata[0]
+
+    assert (node, label, step, status) == ("research", "pandas", 3, "ok")
+    assert start == "2025-06-15 15:06:40.000 UTC"
+    assert end == "2025-06-15 15:06:41.500 UTC"
+    assert duration == "1.5 s"
+    for word in ("label", "start", "end", "duration", "step", "status"):
+        assert f"{word}: %{{customdata" in trace.hovertemplate
+
+
+def test_user_text_is_escaped_so_plotly_shows_it_as_text():
+    figure = timeline_figure([make_row(1, "research", 0.0, 1.0, label="<b>bold</b> & co")])
+
+    assert list(figure.layout.yaxis.categoryarray) == ["research · &lt;b&gt;bold&lt;/b&gt; &amp; co"]
+
+
+def test_each_superstep_gets_a_band_or_separator_and_a_label():
+    figure = timeline_figure(lecture_rows())
+    step_shapes = [s for s in figure.layout.shapes if s.fillcolor != WAIT_BAND_COLOR]
+    labels = [a.text for a in figure.layout.annotations]
+
+    assert len(step_shapes) == 4  # validate, plan, research, write
+    assert [s.type for s in step_shapes] == ["rect", "line", "rect", "line"]
+    assert step_shapes[2].x0 == pytest.approx(1.0, abs=1e-6)
+    assert step_shapes[2].x1 == pytest.approx(4.0, abs=1e-6)
+    assert "step 3" in labels
+
+
+def test_hour_long_human_wait_is_compressed_and_marked():
+    figure = timeline_figure(paused_thread_rows(gap=3600.0))
+    x_end = max(end for _, _, end in bars(figure))
+    waits = [s for s in figure.layout.shapes if s.fillcolor == WAIT_BAND_COLOR]
+    labels = [a.text for a in figure.layout.annotations]
+
+    assert x_end < 10.0  # 5 s of work, not an hour of empty chart
+    assert len(waits) == 1 and waits[0].line.dash == "dash"
+    assert 0 < waits[0].x1 - waits[0].x0 <= 5.0
+    assert "human wait 1 h 0 min" in labels
+    assert any(text.startswith("1h 00m 03") for text in figure.layout.xaxis.ticktext)
+    assert "compressed" in figure.layout.xaxis.title.text
+
+
+def test_durations_stay_true_on_both_sides_of_a_compressed_wait():
+    figure = timeline_figure(paused_thread_rows(gap=3600.0))
+    save_start, save_end = bar_of(figure, "save")
+    review_start, review_end = bar_of(figure, "review")
+
+    assert save_end - save_start == pytest.approx(1.5, abs=1e-6)
+    assert review_end - review_start == pytest.approx(1.5, abs=1e-6)
+
+
+def test_short_wait_between_runs_is_kept_to_scale_without_marker():
+    figure = timeline_figure(paused_thread_rows(gap=2.0), compress_waits_over=5.0)
+
+    assert bar_of(figure, "save")[1] == pytest.approx(3.0 + 2.0 + 2.0, abs=1e-6)
+    assert not [s for s in figure.layout.shapes if s.fillcolor == WAIT_BAND_COLOR]
+
+
+def test_infinite_threshold_turns_compression_off():
+    figure = timeline_figure(paused_thread_rows(gap=3600.0), compress_waits_over=math.inf)
+
+    assert bar_of(figure, "save")[1] == pytest.approx(3605.0, abs=1e-3)
+
+
+def test_negative_threshold_is_refused():
+    with pytest.raises(ValueError, match="compress_waits_over"):
+        timeline_figure(lecture_rows(), compress_waits_over=-1.0)
+
+
+def test_no_rows_give_an_empty_figure_with_a_note():
+    figure = timeline_figure([], title="thread-1")
+
+    assert len(figure.data) == 0
+    assert [a.text for a in figure.layout.annotations] == [EMPTY_MESSAGE]
+
+
+def test_many_rows_make_one_trace_per_status_not_per_bar():
+    rows = [
+        make_row(
+            i,
+            f"node{i % 7}",
+            i * 0.01,
+            i * 0.01 + 0.5,
+            step=i // 50,
+            status=("ok", "error")[i % 2],
+        )
+        for i in range(3000)
+    ]
+
+    figure = timeline_figure(rows)
+
+    assert len(figure.data) == 2
+    assert sum(len(trace.x) for trace in figure.data) == 3000
+
+
+def test_compare_figure_aligns_lanes_and_scales_of_two_runs():
+    slow = lecture_rows()
+    fast = [row | {"ended_at": row["started_at"] + 0.1} for row in lecture_rows()[:2]]
+    fast.append(make_row(9, "extra", 0.2, 0.4, step=3))
+
+    figure = compare_figure(slow, fast, ("baseline", "tuned"))
+    axes_used = {trace.xaxis for trace in figure.data}
+    texts = [a.text for a in figure.layout.annotations]
+
+    assert axes_used == {"x", "x2"}
+    assert list(figure.layout.yaxis.categoryarray)[-1] == "extra"
+    assert figure.layout.xaxis.range == figure.layout.xaxis2.range
+    assert {"baseline", "tuned"} <= set(texts)
+    assert sum(trace.showlegend is not False for trace in figure.data) == 1  # one "ok"
+
+
+def test_compare_figure_notes_an_empty_side():
+    figure = compare_figure(lecture_rows(), [], ("before", "after"))
+
+    notes = [a for a in figure.layout.annotations if a.text == EMPTY_MESSAGE]
+    assert [note.xref for note in notes] == ["x2 domain"]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(min_value=0.0, max_value=10_000.0, allow_nan=False),
+            st.floats(min_value=0.0, max_value=50.0, allow_nan=False),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.floats(min_value=0.0, max_value=60.0, allow_nan=False),
+)
+def test_time_axis_is_monotonic_and_keeps_durations(runs: list[tuple[float, float]], threshold: float):
+    rows = [make_row(i, "node", start, start + length, run_id=f"run-{i}") for i, (start, length) in enumerate(runs)]
+    calls = node_calls(rows)
+    axis = build_time_axis(calls, threshold)
+
+    moments = sorted({call.started_at for call in calls} | {call.ended_at for call in calls})
+    positions = [axis.to_display(moment) for moment in moments]
+    assert positions == sorted(positions)
+    assert positions[0] == 0.0
+    for call in calls:
+        length = axis.to_display(call.ended_at) - axis.to_display(call.started_at)
+        assert length == pytest.approx(call.duration, abs=1e-5)
+    for wait in axis.waits:
+        assert wait.display_end - wait.display_start <= threshold + 1e-9
+        assert wait.real_end - wait.real_start > threshold

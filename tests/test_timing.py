@@ -1,0 +1,359 @@
+"""Tests for agents.timing: superstep maths, run summaries and exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agents.timing import (
+    CSV_COLUMNS,
+    RunSummary,
+    SuperstepStats,
+    format_duration,
+    node_calls,
+    run_summaries,
+    run_summary,
+    stats_frame,
+    superstep_stats,
+    timeline_csv,
+    timeline_json,
+)
+
+T0 = 1_750_000_000.0  # an arbitrary epoch second, so timestamps are realistic
+
+
+def make_row(
+    row_id: int,
+    node: str,
+    start: float,
+    end: float | None,
+    *,
+    step: int = 1,
+    run_id: str = "run-1",
+    label: str = "",
+    status: str = "ok",
+    error: str = "",
+) -> dict[str, Any]:
+    """A node-log row with the ARCHITECTURE.md keys; times are offsets from T0."""
+    return {
+        "id": row_id,
+        "agent": "lecture",
+        "thread_id": "thread-1",
+        "run_id": run_id,
+        "node": node,
+        "task_id": f"task-{row_id}",
+        "step": step,
+        "label": label,
+        "started_at": T0 + start,
+        "ended_at": None if end is None else T0 + end,
+        "status": status,
+        "error": error,
+    }
+
+
+def test_four_fully_overlapped_one_second_tasks_give_speedup_four_efficiency_one():
+    rows = [make_row(i, "research", 0.0, 1.0, label=f"topic {i}") for i in range(4)]
+
+    [stats] = superstep_stats(rows)
+
+    assert stats.tasks == 4
+    assert stats.wall_seconds == pytest.approx(1.0)
+    assert stats.summed_seconds == pytest.approx(4.0)
+    assert stats.speedup == pytest.approx(4.0)
+    assert stats.efficiency == pytest.approx(1.0)
+
+
+def test_back_to_back_tasks_in_one_step_give_speedup_one():
+    rows = [make_row(i, "worker", float(i), float(i + 1)) for i in range(3)]
+
+    [stats] = superstep_stats(rows)
+
+    assert stats.wall_seconds == pytest.approx(3.0)
+    assert stats.speedup == pytest.approx(1.0)
+    assert stats.efficiency == pytest.approx(1 / 3)
+
+
+def test_partial_overlap_gives_known_ratios():
+    # 2 s and 1 s tasks starting together: wall 2, summed 3.
+    rows = [make_row(1, "content", 0.0, 2.0), make_row(2, "difficulty", 0.0, 1.0)]
+
+    [stats] = superstep_stats(rows)
+
+    assert (stats.wall_seconds, stats.summed_seconds) == pytest.approx((2.0, 3.0))
+    assert stats.speedup == pytest.approx(1.5)
+    assert stats.efficiency == pytest.approx(0.75)
+    assert stats.nodes == ("content", "difficulty")
+
+
+def test_zero_wall_superstep_has_speedup_one_not_a_division_error():
+    rows = [make_row(1, "a", 5.0, 5.0), make_row(2, "b", 5.0, 5.0)]
+
+    [stats] = superstep_stats(rows)
+
+    assert stats.wall_seconds == 0.0
+    assert stats.speedup == 1.0
+    assert stats.efficiency == 0.5
+
+
+def test_supersteps_are_grouped_by_run_and_step_in_start_order():
+    rows = [
+        make_row(3, "gate", 10.0, 11.0, step=4, run_id="run-2"),
+        make_row(1, "validate", 0.0, 1.0, step=1),
+        make_row(2, "gate", 1.0, 2.0, step=4, status="interrupted"),
+    ]
+
+    stats = superstep_stats(rows)
+
+    assert [(s.run_id, s.step) for s in stats] == [
+        ("run-1", 1),
+        ("run-1", 4),
+        ("run-2", 4),
+    ]
+
+
+def test_open_row_ends_at_latest_time_of_its_own_run_and_is_flagged():
+    rows = [
+        make_row(1, "plan", 0.0, 2.0),
+        make_row(2, "research", 1.0, None, status="running"),
+        make_row(3, "later", 100.0, 105.0, run_id="run-2"),
+    ]
+
+    calls = {call.id: call for call in node_calls(rows)}
+    [first_step] = [s for s in superstep_stats(rows) if s.run_id == "run-1"]
+
+    assert calls[2].open and not calls[1].open
+    assert calls[2].ended_at == pytest.approx(T0 + 2.0)  # not run-2's 105 s
+    assert first_step.open_tasks == 1
+    assert first_step.summed_seconds == pytest.approx(2.0 + 1.0)
+
+
+def test_end_logged_before_start_is_clamped_to_zero_duration():
+    [call] = node_calls([make_row(1, "skewed", 3.0, 2.5)])
+
+    assert call.duration == 0.0
+
+
+def test_run_summary_covers_first_start_to_last_end_of_the_run():
+    rows = [
+        make_row(1, "validate", 0.0, 1.0, step=1),
+        *[make_row(2 + i, "research", 1.0, 3.0, step=2) for i in range(3)],
+        make_row(5, "write", 3.0, 4.0, step=3, status="error", error="boom"),
+    ]
+
+    summary = run_summary(rows)
+
+    assert summary == RunSummary(
+        run_id="run-1",
+        agent="lecture",
+        thread_id="thread-1",
+        started_at=T0,
+        ended_at=T0 + 4.0,
+        supersteps=3,
+        tasks=5,
+        wall_seconds=4.0,
+        summed_seconds=8.0,
+        speedup=2.0,
+        efficiency=0.4,
+        errors=1,
+        interrupted=0,
+        open_tasks=0,
+    )
+
+
+def test_run_summary_needs_a_run_id_when_rows_hold_several_runs():
+    rows = [make_row(1, "a", 0.0, 1.0), make_row(2, "b", 9.0, 12.0, run_id="run-2")]
+
+    with pytest.raises(ValueError, match="2 runs"):
+        run_summary(rows)
+    assert run_summary(rows, run_id="run-2").wall_seconds == pytest.approx(3.0)
+    with pytest.raises(ValueError, match="no node calls"):
+        run_summary(rows, run_id="missing")
+
+
+def test_run_summaries_give_one_row_per_run_of_a_resumed_thread():
+    rows = [
+        make_row(1, "propose", 0.0, 1.0, step=1),
+        make_row(2, "approval", 1.0, 1.5, step=2, status="interrupted"),
+        make_row(3, "approval", 600.0, 600.5, step=2, run_id="run-2"),
+        make_row(4, "execute", 600.5, 602.0, step=3, run_id="run-2"),
+    ]
+
+    first, second = run_summaries(rows)
+
+    assert (first.run_id, first.tasks, first.interrupted) == ("run-1", 2, 1)
+    assert first.wall_seconds == pytest.approx(1.5)
+    assert (second.run_id, second.tasks, second.supersteps) == ("run-2", 2, 2)
+    assert second.wall_seconds == pytest.approx(2.0)
+
+
+def test_stats_frame_has_one_column_per_field_and_readable_nodes():
+    rows = [make_row(1, "content", 0.0, 2.0), make_row(2, "difficulty", 0.0, 1.0)]
+
+    frame = stats_frame(superstep_stats(rows))
+
+    assert list(frame.columns) == [
+        "run_id",
+        "step",
+        "tasks",
+        "started_at",
+        "ended_at",
+        "wall_seconds",
+        "summed_seconds",
+        "speedup",
+        "efficiency",
+        "nodes",
+        "open_tasks",
+    ]
+    assert frame.loc[0, "nodes"] == "content, difficulty"
+    assert frame.loc[0, "speedup"] == pytest.approx(1.5)
+
+
+def test_stats_frame_of_nothing_is_empty_with_the_requested_columns():
+    assert list(stats_frame([]).columns)[:3] == ["run_id", "step", "tasks"]
+    assert "supersteps" in stats_frame([], kind=RunSummary).columns
+    assert "agent" in stats_frame(run_summaries([make_row(1, "a", 0, 1)])).columns
+
+
+def _csv_records(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_csv_starts_with_the_subagent_log_columns_then_ours():
+    header = timeline_csv([]).splitlines()[0]
+
+    assert header.split(",")[:4] == [
+        "timestamp",
+        "event",
+        "subagent_name",
+        "duration_sec",
+    ]
+    assert tuple(header.split(",")) == CSV_COLUMNS
+    assert header.endswith("agent,thread_id,run_id,node,label,task_id,step,status,error")
+
+
+def test_csv_has_a_start_and_an_end_line_per_call_in_time_order():
+    rows = [
+        make_row(2, "write", 1.0, 3.25, step=2),
+        make_row(1, "plan", 0.0, 1.0, step=1),
+    ]
+
+    records = _csv_records(timeline_csv(rows))
+
+    assert [(r["event"], r["subagent_name"]) for r in records] == [
+        ("START", "plan"),
+        ("END", "plan"),  # an END at the same instant precedes the next START
+        ("START", "write"),
+        ("END", "write"),
+    ]
+    assert records[0]["timestamp"] == "2025-06-15T15:06:40.000000+00:00"
+    assert records[0]["duration_sec"] == ""
+    assert float(records[3]["duration_sec"]) == pytest.approx(2.25)
+    assert records[3]["step"] == "2"
+
+
+def test_csv_round_trips_labels_with_commas_quotes_and_korean():
+    label = '도입, 개요 "기초" 1/3'
+    rows = [
+        make_row(1, "research", 0.0, 1.5, label=label, status="error", error="bad,\nline"),
+    ]
+
+    text = timeline_csv(rows)
+    records = _csv_records(text)
+    frame = pd.read_csv(io.StringIO(text), keep_default_na=False)
+
+    assert [r["label"] for r in records] == [label, label]
+    assert records[1]["subagent_name"] == f"research:{label}"
+    assert records[1]["error"] == "bad,\nline"
+    assert list(frame.columns) == list(CSV_COLUMNS)
+    assert frame["label"].tolist() == [label, label]
+    assert frame["event"].tolist() == ["START", "END"]
+
+
+def test_csv_zero_length_call_keeps_start_before_end():
+    records = _csv_records(timeline_csv([make_row(1, "instant", 2.0, 2.0)]))
+
+    assert [r["event"] for r in records] == ["START", "END"]
+    assert float(records[1]["duration_sec"]) == 0.0
+
+
+def test_csv_gives_only_a_start_line_for_a_call_with_no_end():
+    rows = [
+        make_row(1, "plan", 0.0, 1.0),
+        make_row(2, "write", 1.0, None, status="running"),
+    ]
+
+    records = _csv_records(timeline_csv(rows))
+
+    assert [(r["event"], r["node"]) for r in records] == [
+        ("START", "plan"),
+        ("END", "plan"),
+        ("START", "write"),
+    ]
+    assert records[-1]["status"] == "running"
+
+
+def test_timeline_json_is_serialisable_and_holds_rows_stats_and_runs():
+    rows = [
+        make_row(1, "research", 0.0, 1.0, label="a"),
+        make_row(2, "research", 0.0, None, label="b", status="running"),
+    ]
+
+    payload = timeline_json(rows)
+    reloaded = json.loads(json.dumps(payload, allow_nan=False, ensure_ascii=False))
+
+    assert [row["id"] for row in reloaded["rows"]] == [1, 2]
+    assert reloaded["rows"][1]["ended_at"] is None
+    assert reloaded["rows"][1]["open"] is True
+    assert reloaded["rows"][1]["effective_ended_at"] == pytest.approx(T0 + 1.0)
+    assert reloaded["supersteps"][0]["nodes"] == ["research"]
+    assert reloaded["supersteps"][0]["speedup"] == pytest.approx(2.0)
+    assert reloaded["runs"][0]["run_id"] == "run-1"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0.85, "850 ms"), (4.24, "4.2 s"), (723.0, "12 min 3 s"), (7500.0, "2 h 5 min")],
+)
+def test_format_duration_reads_naturally(seconds: float, text: str):
+    assert format_duration(seconds) == text
+
+
+# A superstep as hypothesis draws it: tasks with a start offset and a
+# strictly positive duration (well-formed rows).
+superstep_tasks = st.lists(
+    st.tuples(
+        st.floats(min_value=0.0, max_value=100.0, allow_nan=False),
+        st.floats(min_value=1e-3, max_value=100.0, allow_nan=False),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@given(st.lists(superstep_tasks, min_size=1, max_size=5))
+def test_ratios_stay_within_bounds_for_well_formed_rows(
+    steps: list[list[tuple[float, float]]],
+):
+    rows = [
+        make_row(100 * step + i, f"node{i}", start, start + duration, step=step)
+        for step, tasks in enumerate(steps)
+        for i, (start, duration) in enumerate(tasks)
+    ]
+
+    stats: list[SuperstepStats] = superstep_stats(rows)
+    summary = run_summary(rows)
+
+    assert {s.step: s.tasks for s in stats} == dict(enumerate(map(len, steps)))
+    for item in [*stats, summary]:
+        assert 0.0 < item.efficiency <= 1.0 + 1e-9
+        assert item.speedup <= item.tasks * (1 + 1e-9)
+        assert math.isclose(item.speedup, item.efficiency * item.tasks)
+    assert summary.summed_seconds == pytest.approx(sum(s.summed_seconds for s in stats))
