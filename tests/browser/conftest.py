@@ -1,0 +1,148 @@
+"""Real-browser fixtures: the dashboard served by ``streamlit run`` and Debian's Chromium.
+
+The server runs on a free local port against a fresh temporary database, with
+the embedded model at a small latency. The fixture waits for the server to
+say it is listening and to answer its health check, never for a fixed time.
+Chromium is Debian's (``/usr/bin/chromium``), driven by Playwright, with the
+flags that keep it off the network; no browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.conftest import PROJECT_ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-default-apps", "--disable-extensions", "--metrics-recording-only",
+]  # fmt: skip
+SERVER_START_TIMEOUT = 60.0
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Dashboard:
+    """A running dashboard: its URL and its database file."""
+
+    url: str
+    db_path: Path
+    env: dict[str, str]
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Runs ``python -m agents`` against the dashboard's database."""
+        return subprocess.run(
+            [sys.executable, "-m", "agents", "--db", str(self.db_path), *args],
+            cwd=PROJECT_ROOT, env=self.env, capture_output=True, text=True,
+            stdin=subprocess.DEVNULL, check=False, timeout=120,
+        )
+
+
+def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
+    """Reads the server's output until it reports its URL, then checks its health."""
+    assert process.stdout is not None
+    seen = []
+    for line in process.stdout:  # blocks on the server's own output, not on a clock
+        seen.append(line)
+        if "URL:" in line or "You can now view" in line:
+            break
+    else:
+        raise RuntimeError("streamlit exited before serving:\n" + "".join(seen))
+    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=SERVER_START_TIMEOUT) as answer:
+        assert answer.read().strip() == b"ok"
+
+
+@pytest.fixture
+def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
+    """Starts ``streamlit run streamlit_app.py`` on a free port with a fresh database."""
+    if not shutil.which("streamlit") and not (Path(sys.executable).parent / "streamlit").exists():
+        pytest.fail("streamlit is not installed")
+    port = _free_port()
+    db_path = tmp_path / "dashboard.sqlite"
+    env = {**os.environ, "HITL_DB": str(db_path), "HITL_MODEL_LATENCY": "0.05",
+           "PYTHONUNBUFFERED": "1"}
+    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
+        env.pop(name, None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_listening(process, url)
+        yield Dashboard(url=url, db_path=db_path, env=env)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium under Playwright, kept off the network."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing; the test command installs Debian's chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh browser page; its final screenshot (and HTML on failure) go to test-artifacts/."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    opened = context.new_page()
+    opened.set_default_timeout(30_000)
+    yield opened
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = request.node.name.replace("/", "_")
+    try:
+        opened.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            (ARTIFACTS / f"{name}.html").write_text(opened.content(), encoding="utf-8")
+    finally:
+        context.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # noqa: ANN201
+    """Keeps each phase's report on the test item, so fixtures can see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+def wait_for_app(page: Page) -> None:
+    """Waits until Streamlit has finished running the script (no 'running' indicator)."""
+    page.wait_for_selector("[data-testid='stApp']")
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
+    )

@@ -1,0 +1,34 @@
+"""The UI string catalogue: complete in both languages, no duplicates, keys in use exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from dashboard.i18n import catalogue, t
+from dashboard.navigation import PAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_string_has_english_and_korean():
+    for key, (english, korean) in catalogue().items():
+        assert english.strip() and korean.strip(), key
+
+
+def test_placeholders_match_between_languages():
+    for key, (english, korean) in catalogue().items():
+        assert set(re.findall(r"{(\w+)", english)) == set(re.findall(r"{(\w+)", korean)), key
+
+
+def test_every_literal_key_used_in_the_ui_exists():
+    used = set()
+    for path in [ROOT / "streamlit_app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("dashboard/*.py")]:
+        used |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", path.read_text(encoding="utf-8")))
+    missing = sorted(used - set(catalogue()))
+    assert not missing
+
+
+def test_navigation_titles_are_translated():
+    for page in PAGES:
+        assert t(page.title_key, lang="en") != t(page.title_key, lang="ko")

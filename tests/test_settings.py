@@ -1,0 +1,43 @@
+"""Settings: --db over HITL_DB over the secrets file over the default; secrets never shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.settings import DEFAULT_DB_PATH, load_settings, read_secrets_file
+
+
+def test_default_database_path():
+    assert load_settings(environ={}, secrets={}).db == str(DEFAULT_DB_PATH)
+
+
+def test_secrets_file_then_environment_then_cli_option():
+    secrets = {"HITL_DB": "/from/secrets.sqlite"}
+    assert load_settings(environ={}, secrets=secrets).db == "/from/secrets.sqlite"
+    env = {"HITL_DB": "/from/env.sqlite"}
+    assert load_settings(environ=env, secrets=secrets).db == "/from/env.sqlite"
+    assert load_settings("/from/cli.sqlite", environ=env, secrets=secrets).db == "/from/cli.sqlite"
+
+
+def test_secrets_file_is_read_and_a_broken_one_is_named(tmp_path):
+    path = tmp_path / "secrets.toml"
+    path.write_text('HITL_DB = "x.sqlite"\nGOOGLE_API_KEY = "fake-key-123"\n')
+    assert read_secrets_file(path) == {"HITL_DB": "x.sqlite", "GOOGLE_API_KEY": "fake-key-123"}
+    path.write_text("not = = toml")
+    with pytest.raises(ValueError, match="secrets.toml is not valid TOML"):
+        read_secrets_file(path)
+    assert read_secrets_file(tmp_path / "missing.toml") == {}
+
+
+def test_secret_values_are_not_in_the_repr():
+    settings = load_settings(environ={"GOOGLE_API_KEY": "fake-key-123"}, secrets={})
+    assert settings.get("GOOGLE_API_KEY") == "fake-key-123"
+    assert "fake-key-123" not in repr(settings)
+
+
+def test_database_folder_is_created_on_demand(tmp_path):
+    from agents.db import open_store
+
+    store = open_store(tmp_path / "new" / "folder" / "db.sqlite")
+    assert (tmp_path / "new" / "folder" / "db.sqlite").exists()
+    store.close()
