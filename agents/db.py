@@ -19,6 +19,7 @@ Connection settings, and why:
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -52,6 +53,23 @@ CREATE TABLE IF NOT EXISTS node_log (
     error TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);
+CREATE TABLE IF NOT EXISTS refund_ledger (
+    case_id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL,
+    customer TEXT NOT NULL,
+    requested_amount INTEGER NOT NULL,
+    paid_amount INTEGER NOT NULL CHECK (paid_amount > 0),
+    approver TEXT NOT NULL,
+    paid_at TEXT NOT NULL,
+    repeat_attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS thread_leases (
+    thread_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    acquired_at REAL NOT NULL
+);
 """
 
 
@@ -95,16 +113,16 @@ class Store:
                     f"{self.path} was written by a newer release (schema {found}, "
                     f"this release reads up to {SCHEMA_VERSION}); refusing to touch it"
                 )
-            if self.read_only or found == SCHEMA_VERSION:
+            if self.read_only or (found == SCHEMA_VERSION and _schema_fingerprint(self.conn) == _FINGERPRINT):
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
                 return
         with self.lock:
             self.saver.setup()
             self.conn.executescript(_PROJECT_SCHEMA)
-            self.conn.execute(
-                "INSERT OR IGNORE INTO hitl_meta (key, value) VALUES ('schema_version', ?)",
-                (str(SCHEMA_VERSION),),
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
+                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", _FINGERPRINT)],
             )
             self.conn.commit()
 
@@ -171,6 +189,15 @@ def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
         conn.close()
         raise DatabaseError(_explain(path, error)) from None
     return conn
+
+
+#: Changes whenever a table is added to the schema, so older files get the new tables.
+_FINGERPRINT = hashlib.sha256(_PROJECT_SCHEMA.encode()).hexdigest()[:16]
+
+
+def _schema_fingerprint(conn: sqlite3.Connection) -> str | None:
+    row = conn.execute("SELECT value FROM hitl_meta WHERE key='schema_fingerprint'").fetchone()
+    return row[0] if row else None
 
 
 def _schema_version(conn: sqlite3.Connection) -> int | None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from langgraph.types import Command
 from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError, NotWaitingError, StaleFormError, ThreadNotFoundError
+from agents.leases import ThreadBusyError, thread_lease
 from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
@@ -36,6 +38,24 @@ def thread_lock(thread_id: str) -> threading.Lock:
     """The in-process lock that serialises changes to one thread."""
     with _thread_locks_guard:
         return _thread_locks.setdefault(thread_id, threading.Lock())
+
+
+@contextmanager
+def thread_guard(store: Store, thread_id: str, *, wait: bool = True) -> Iterator[None]:
+    """Exclusive right to change a thread: the in-process lock, then the cross-process lease.
+
+    Operations that check a drawn-at head wait their turn and then find the
+    head moved (a stale form). A delete does not wait: deleting a thread that
+    is running is refused, so no late write of that run can bring it back.
+    """
+    lock = thread_lock(thread_id)
+    if not lock.acquire(blocking=wait):
+        raise ThreadBusyError(thread_id)
+    try:
+        with thread_lease(store, thread_id, wait=wait):
+            yield
+    finally:
+        lock.release()
 
 
 @dataclass(frozen=True)
@@ -129,7 +149,7 @@ def start_run(
     requested = validate_thread_id(thread_id) if thread_id else None
     target = validate_thread_id(spec.thread_for(clean, requested))
     graph_input = spec.make_input(clean)
-    with thread_lock(target):
+    with thread_guard(store, target):
         if spec.fresh_start:
             _delete(store, target)
         elif readmodel.head_checkpoint_id(store, target) is not None:
@@ -151,7 +171,7 @@ def resume_thread(
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
     answer = spec.check_resume(value)
-    with thread_lock(thread_id):
+    with thread_guard(store, thread_id):
         _check_head(store, thread_id, expected_head)
         if current_result(store, settings, thread_id).status != "waiting":
             raise NotWaitingError(thread_id)
@@ -196,7 +216,7 @@ def update_thread(
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
     clean = validate_update(spec, values, as_node)
-    with thread_lock(thread_id):
+    with thread_guard(store, thread_id):
         _check_head(store, thread_id, expected_head)
         config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
         _graph(store, settings, spec).update_state(config, clean, as_node=as_node)
@@ -224,7 +244,7 @@ def continue_thread(
     """Runs on with no new input: after an update, or from an older checkpoint (a re-run)."""
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
-    with thread_lock(thread_id):
+    with thread_guard(store, thread_id):
         _check_head(store, thread_id, expected_head)
         config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
         _drive(_graph(store, settings, spec), None, config, on_event)
@@ -240,6 +260,6 @@ def _delete(store: Store, thread_id: str) -> None:
 def delete_thread(store: Store, thread_id: str, *, expected_head: str | None = None) -> None:
     """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched."""
     thread_id = validate_thread_id(thread_id)
-    with thread_lock(thread_id):
+    with thread_guard(store, thread_id, wait=False):
         _check_head(store, thread_id, expected_head)
         _delete(store, thread_id)

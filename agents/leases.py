@@ -1,0 +1,95 @@
+"""Thread leases: one process at a time changes a thread.
+
+The in-process lock in :mod:`agents.runs` serialises threads of one process;
+a lease row in the shared database serialises processes (the dashboard and
+the CLI, or two dashboards). A lease names its owner's host and process id,
+so a lease left behind by a killed process is taken over at once rather than
+after a timeout: crash recovery never waits, and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from agents.db import Store
+from agents.errors import UserError
+
+HOST = socket.gethostname()
+#: A lease older than this is taken over even if its process seems alive (pid reuse).
+LEASE_MAX_AGE_SECONDS = 3600.0
+#: How long an operation waits for another process's lease before giving up.
+LEASE_WAIT_SECONDS = 120.0
+
+
+class ThreadBusyError(UserError):
+    """Another process is changing this thread right now."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(
+            f"thread {thread_id!r} is being changed by another session or process right now; "
+            "nothing was done. Try again when it has finished."
+        )
+        self.thread_id = thread_id
+
+
+def _alive(host: str, pid: int) -> bool:
+    if host != HOST:
+        return True  # another machine's process cannot be checked; rely on the age limit
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
+    with store.transaction() as cursor:
+        cursor.execute(
+            "SELECT host, pid, acquired_at FROM thread_leases WHERE thread_id = ?", (thread_id,)
+        )
+        row = cursor.fetchone()
+        if row is not None:
+            host, pid, acquired_at = row
+            if _alive(host, pid) and time.time() - acquired_at < LEASE_MAX_AGE_SECONDS:
+                return False
+        cursor.execute(
+            "INSERT OR REPLACE INTO thread_leases (thread_id, owner, host, pid, acquired_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (thread_id, owner, HOST, os.getpid(), time.time()),
+        )
+    return True
+
+
+@contextmanager
+def thread_lease(store: Store, thread_id: str, *, wait: bool = True) -> Iterator[None]:
+    """Holds the thread's lease for the duration of the block.
+
+    Args:
+        store: The shared database.
+        thread_id: The thread to lease.
+        wait: Wait (up to :data:`LEASE_WAIT_SECONDS`) for another process's lease;
+            when False, refuse at once.
+
+    Raises:
+        ThreadBusyError: Another live process holds the lease.
+    """
+    owner = uuid.uuid4().hex
+    deadline = time.monotonic() + (LEASE_WAIT_SECONDS if wait else 0.0)
+    delay = 0.01
+    while not _try_acquire(store, thread_id, owner):
+        if time.monotonic() >= deadline:
+            raise ThreadBusyError(thread_id)
+        time.sleep(delay)  # another process's run is in progress; poll its lease with backoff
+        delay = min(delay * 2, 0.25)
+    try:
+        yield
+    finally:
+        with store.transaction() as cursor:
+            cursor.execute("DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner))

@@ -1,0 +1,161 @@
+"""Choosing the lecture planner's chat model from the settings.
+
+With ``GOOGLE_API_KEY`` (or ``GEMINI_API_KEY``) set, the model is a chain of
+Gemini models (``HITL_GEMINI_MODELS``, comma separated, first = primary):
+each is wrapped in LangChain's ``with_retry`` (exponential backoff with jitter,
+only on errors a retry can fix: rate limits, server errors, timeouts), and the
+wrapped models are chained with ``with_fallbacks`` so that a model that keeps
+failing hands the request to the next. The Google SDK's own retries are turned
+off (``max_retries=1``) so that one policy, ours, decides.
+
+Without a key, the model is :class:`~agents.lecture.model.EmbeddedChatModel`
+(``HITL_MODEL_LATENCY`` sets its simulated latency).
+
+Keys go into the Gemini client only (as ``SecretStr``); :func:`describe_model`
+and the returned objects' reprs never show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from langchain_core.exceptions import ModelError
+from langchain_core.language_models import BaseChatModel
+
+from agents.lecture.brains import ChatModel
+from agents.lecture.model import EmbeddedChatModel, latency_from_env
+
+KEY_NAMES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+MODELS_SETTING = "HITL_GEMINI_MODELS"
+DEFAULT_GEMINI_MODELS: tuple[str, ...] = ("gemini-2.5-flash", "gemini-2.5-flash-lite")
+GEMINI_TEMPERATURE = 0.3  # low: the planner needs parseable JSON more than variety
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How each model of the chain retries (LangChain ``with_retry`` parameters).
+
+    Attributes:
+        attempts: Tries per model, the first included.
+        initial: First backoff wait, in seconds.
+        maximum: Longest single wait, in seconds.
+        jitter: Random extra wait, up to this many seconds.
+        exp_base: Growth factor of the waits.
+    """
+
+    attempts: int = 4
+    initial: float = 2.0
+    maximum: float = 30.0
+    jitter: float = 1.0
+    exp_base: float = 2.0
+
+
+def is_retryable(error: BaseException) -> bool:
+    """True for errors that a later identical request may not hit.
+
+    LangChain's model errors say so themselves (``is_retryable``: rate limit
+    429, server 5xx, connection, timeout); a raw SDK error is judged by its
+    HTTP code.
+    """
+    if isinstance(error, ModelError):
+        return bool(error.is_retryable)
+    code = getattr(error, "code", None) or getattr(error, "status_code", None)
+    return code == 429 or (isinstance(code, int) and code >= 500)
+
+
+def with_rate_limit_retry(
+    model: ChatModel,
+    policy: RetryPolicy = RetryPolicy(),
+    retry_if: Callable[[BaseException], bool] = is_retryable,
+) -> ChatModel:
+    """Wraps a model in ``with_retry`` with exponential backoff and jitter."""
+    return model.with_retry(
+        retry_if_exception_type=retry_if,
+        wait_exponential_jitter=True,
+        exponential_jitter_params={
+            "initial": policy.initial,
+            "max": policy.maximum,
+            "jitter": policy.jitter,
+            "exp_base": policy.exp_base,
+        },
+        stop_after_attempt=policy.attempts,
+    )
+
+
+def fallback_chain(models: Sequence[ChatModel], policy: RetryPolicy = RetryPolicy()) -> ChatModel:
+    """Retries each model per the policy, then falls back to the next model.
+
+    Raises:
+        ValueError: No models.
+    """
+    if not models:
+        raise ValueError("a fallback chain needs at least one model")
+    wrapped = [with_rate_limit_retry(model, policy) for model in models]
+    if len(wrapped) == 1:
+        return wrapped[0]
+    return wrapped[0].with_fallbacks(wrapped[1:])
+
+
+def _setting(settings: Mapping[str, str], name: str) -> str:
+    return str(settings.get(name) or "").strip()
+
+
+def gemini_key(settings: Mapping[str, str]) -> str | None:
+    """The Gemini key from the settings (``GOOGLE_API_KEY`` first), or None."""
+    for name in KEY_NAMES:
+        value = _setting(settings, name)
+        if value:
+            return value
+    return None
+
+
+def gemini_model_names(settings: Mapping[str, str]) -> list[str]:
+    """The Gemini models of the chain, in order, duplicates removed."""
+    raw = _setting(settings, MODELS_SETTING)
+    names = [name.strip() for name in raw.split(",") if name.strip()] if raw else list(DEFAULT_GEMINI_MODELS)
+    return list(dict.fromkeys(names))
+
+
+def build_gemini_models(names: Sequence[str], api_key: str) -> list[BaseChatModel]:
+    """One ``ChatGoogleGenerativeAI`` per model name (no network until invoked)."""
+    from langchain_google_genai import ChatGoogleGenerativeAI  # heavy import; only with a key
+
+    return [
+        ChatGoogleGenerativeAI(model=name, api_key=api_key, temperature=GEMINI_TEMPERATURE, max_retries=1)
+        for name in names
+    ]
+
+
+def _embedded_latency(settings: Mapping[str, str]) -> float | None:
+    """The latency setting, or None to let the model read the environment."""
+    if not _setting(settings, "HITL_MODEL_LATENCY"):
+        return None
+    return latency_from_env({"HITL_MODEL_LATENCY": _setting(settings, "HITL_MODEL_LATENCY")})
+
+
+def chat_model_from_settings(settings: Mapping[str, str], retry_policy: RetryPolicy = RetryPolicy()) -> ChatModel:
+    """The planner's model: the Gemini chain with a key, the embedded model without.
+
+    Args:
+        settings: Environment-like mapping (environment merged with secrets).
+        retry_policy: Backoff of each Gemini model (tests pass tiny waits).
+
+    Returns:
+        A runnable that takes messages and returns a message, like a chat model.
+    """
+    key = gemini_key(settings)
+    if key is None:
+        return EmbeddedChatModel(latency=_embedded_latency(settings))
+    return fallback_chain(build_gemini_models(gemini_model_names(settings), key), retry_policy)
+
+
+def describe_model(settings: Mapping[str, str]) -> str:
+    """Names the model :func:`chat_model_from_settings` would choose (never a key)."""
+    if gemini_key(settings) is None:
+        latency = _embedded_latency(settings)
+        seconds = latency if latency is not None else latency_from_env()
+        return f"Embedded offline model (deterministic, simulated latency {seconds:g} s)"
+    names = gemini_model_names(settings)
+    chain = " → ".join(names)
+    return f"Gemini ({chain}; retry with backoff on rate limits, then fall back)"
