@@ -123,40 +123,50 @@ def _node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
     return "send" if task_path.startswith(_PUSH_PREFIX) else "(outside a node)"
 
 
-@dataclass
-class _TaskWrites:
-    node: str
-    channels: list[str] = dataclasses.field(default_factory=list)
-
-    @property
-    def completed(self) -> bool:
-        return any(channel not in SPECIAL_CHANNELS for channel in self.channels)
-
-    @property
-    def interrupted(self) -> bool:
-        return "__interrupt__" in self.channels and not self.completed
+_SPECIAL_CHANNELS_SQL = ", ".join(f"'{name}'" for name in sorted(SPECIAL_CHANNELS))
 
 
-def _tasks_by_checkpoint(cursor: Any, thread_id: str) -> dict[str, dict[str, _TaskWrites]]:
+def _tasks_by_checkpoint(
+    cursor: Any, thread_id: str
+) -> tuple[dict[str, list[str]], dict[str, list[str]], set[str]]:
+    """Per checkpoint: the nodes of its tasks, of its completed tasks, and whether one is interrupted.
+
+    SQLite groups the writes per task (in primary-key order, so without a
+    sort of the whole table), which hands Python one row per task instead of
+    one per write. A task is completed when it wrote a channel that is not
+    bookkeeping, and interrupted when it wrote ``__interrupt__`` but nothing
+    else yet. Tasks are ordered by task path, as LangGraph orders them.
+    """
     known = _task_nodes(cursor, thread_id)
     cursor.execute(
-        "SELECT checkpoint_id, task_id, task_path, channel FROM writes"
-        " WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id, task_path, idx",
-        (thread_id,),
+        "SELECT checkpoint_id, task_id, MIN(task_path),"
+        f" MAX(channel NOT IN ({_SPECIAL_CHANNELS_SQL})), MAX(channel = '__interrupt__')"
+        " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
+        " GROUP BY checkpoint_id, task_id ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
+        (thread_id, NULL_TASK_ID),  # the null task carries a resume value for the whole graph
     )
-    tasks: dict[str, dict[str, _TaskWrites]] = defaultdict(dict)
-    for checkpoint_id, task_id, task_path, channel in cursor.fetchall():
-        if task_id == NULL_TASK_ID:
-            continue  # a resume value addressed to the whole graph, not a task
-        entry = tasks[checkpoint_id].setdefault(
-            task_id, _TaskWrites(_node_of(task_id, task_path or "", known))
-        )
-        entry.channels.append(channel)
-    return tasks
+    scheduled: dict[str, list[str]] = {}
+    completed: dict[str, list[str]] = {}
+    interrupted: set[str] = set()
+    for checkpoint_id, task_id, task_path, done, asked in cursor.fetchall():
+        node = _node_of(task_id, task_path or "", known)
+        scheduled.setdefault(checkpoint_id, []).append(node)
+        if done:
+            completed.setdefault(checkpoint_id, []).append(node)
+        elif asked:
+            interrupted.add(checkpoint_id)
+    return scheduled, completed, interrupted
 
 
 def _unique(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
+
+
+def _names_tuple(names: list[str] | None) -> tuple[str, ...]:
+    """Node names without repeats, in order; the common one-name case skips the dedupe."""
+    if not names:
+        return ()
+    return (names[0],) if len(names) == 1 else _unique(names)
 
 
 def _scheduled_nodes(store: Store, thread_id: str, checkpoint_id: str) -> tuple[str, ...]:
@@ -189,16 +199,14 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
             (thread_id,),
         )
         rows = cursor.fetchall()
-        tasks = _tasks_by_checkpoint(cursor, thread_id)
+        scheduled, completed, interrupted = _tasks_by_checkpoint(cursor, thread_id)
     if not rows:
         return []
     head_id = rows[-1][0]
     parents = {parent for _, parent, _, _ in rows if parent}
     chain = []
     for checkpoint_id, parent_id, step, source in rows:
-        task_writes = tasks.get(checkpoint_id, {})
-        writers = _unique(t.node for t in task_writes.values() if t.completed)
-        next_nodes = _unique(t.node for t in task_writes.values())
+        next_nodes = _names_tuple(scheduled.get(checkpoint_id))
         if not next_nodes and checkpoint_id not in parents:
             next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
         chain.append(
@@ -207,10 +215,10 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
                 parent_checkpoint_id=parent_id,
                 step=int(step if step is not None else -1),
                 source=str(source or "unknown"),
-                writers=writers,
+                writers=_names_tuple(completed.get(checkpoint_id)),
                 next=next_nodes,
                 is_head=checkpoint_id == head_id,
-                is_waiting=any(t.interrupted for t in task_writes.values()),
+                is_waiting=checkpoint_id in interrupted,
             )
         )
     return chain

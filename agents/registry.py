@@ -6,10 +6,12 @@ Pages and the CLI look agents up here and never import an agent directly.
 from __future__ import annotations
 
 from agents.errors import InputError
+from agents.lecture.spec import SPEC as LECTURE
+from agents.refund.spec import SPEC as REFUND
 from agents.robot.spec import SPEC as ROBOT
 from agents.spec import AgentSpec
 
-AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (ROBOT,)}
+AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (ROBOT, REFUND, LECTURE)}
 
 
 def get_agent(name: str) -> AgentSpec:

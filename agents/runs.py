@@ -219,6 +219,8 @@ def update_thread(
     with thread_guard(store, thread_id):
         _check_head(store, thread_id, expected_head)
         config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
+        if checkpoint_id is None:
+            spec.check_update(current_result(store, settings, thread_id).values, clean)
         _graph(store, settings, spec).update_state(config, clean, as_node=as_node)
     return current_result(store, settings, thread_id)
 

@@ -96,6 +96,10 @@ def _no_options(settings: Settings) -> dict[str, Any]:
     return {}
 
 
+def _any_update(values: dict[str, Any], update: dict[str, Any]) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """An agent as the dashboard and CLI see it.
@@ -116,6 +120,8 @@ class AgentSpec:
         state_fields: State keys ``update_state`` may set, with their types.
         as_nodes: Nodes an update may be attributed to.
         options_from_settings: Graph build options read from the settings.
+        check_update: ``(current values, validated update)``; raises InputError when the
+            agent refuses an update of its head in that state (e.g. a settled refund).
         max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
         default_thread_id: The thread the page opens first.
     """
@@ -135,5 +141,6 @@ class AgentSpec:
     as_nodes: tuple[str, ...]
     fresh_start: bool = False
     options_from_settings: Callable[[Settings], dict[str, Any]] = field(default=_no_options)
+    check_update: Callable[[dict[str, Any], dict[str, Any]], None] = field(default=_any_update)
     max_concurrency: int | None = None
     default_thread_id: str | None = None

@@ -18,4 +18,8 @@ class PageEntry:
 PAGES: tuple[PageEntry, ...] = (
     PageEntry("app_pages/home.py", "nav.home", ":material/home:", "home"),
     PageEntry("app_pages/robot.py", "nav.robot", ":material/smart_toy:", "robot"),
+    PageEntry("app_pages/refund.py", "nav.refund", ":material/currency_exchange:", "refund"),
+    PageEntry("app_pages/lecture.py", "nav.lecture", ":material/school:", "lecture"),
+    PageEntry("app_pages/explorer.py", "nav.explorer", ":material/account_tree:", "explorer"),
+    PageEntry("app_pages/timeline.py", "nav.timeline", ":material/timeline:", "timeline"),
 )

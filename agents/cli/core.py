@@ -1,4 +1,4 @@
-"""Core commands: threads, run, resume, update, delete, inspect."""
+"""Core commands: threads, run, resume, update, continue, delete, inspect."""
 
 from __future__ import annotations
 
@@ -95,6 +95,12 @@ def cmd_update(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
+def cmd_continue(args: argparse.Namespace, context: Context) -> int:
+    result = runs.continue_thread(context.store, context.settings, args.thread)
+    print_result(result, args.json)
+    return 0
+
+
 def cmd_delete(args: argparse.Namespace, context: Context) -> int:
     thread_id = validate_thread_id(args.thread)
     if readmodel.head_checkpoint_id(context.store, thread_id) is None:
@@ -182,6 +188,11 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--checkpoint", help="fork from this checkpoint instead of the head")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_update)
+
+    p = subparsers.add_parser("continue", help="run a thread on from its head with no new input (after update)")
+    p.add_argument("thread")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_continue)
 
     p = subparsers.add_parser("delete", help="delete a thread")
     p.add_argument("thread")

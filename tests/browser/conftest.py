@@ -102,9 +102,13 @@ def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
             process.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium under Playwright, kept off the network."""
+    """Debian's Chromium under Playwright, kept off the network.
+
+    Module-scoped: Playwright's sync API keeps an event loop running while it
+    is open, which would break later tests that call ``asyncio.run``.
+    """
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing; the test command installs Debian's chromium")
     with sync_playwright() as playwright:

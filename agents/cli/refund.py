@@ -1,0 +1,51 @@
+"""Refund commands: ``ledger`` lists payouts (and, with ``--audit``, every case).
+
+Starting, resuming, updating and inspecting refund threads use the core
+commands: ``run refund --case ID --customer NAME --amount N --reason TEXT``,
+``resume refund-ID '{"action": "approve", "approver": "kim"}'``,
+``update refund-ID --values '{"amount": 50000}'``, ``inspect refund-ID``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from agents.cli import Context
+from agents.cli.core import print_json
+from agents.refund import ledger
+from agents.refund.graph import krw
+
+
+def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
+    if args.audit:
+        rows = [row.to_json() for row in ledger.audit_rows(context.store)]
+        if args.json:
+            print_json(rows)
+            return 0
+        if not rows:
+            print("no refund cases")
+        for row in rows:
+            print(f"{row['case_id']}\t{row['status']}\trequested {krw(row['requested_amount'])}"
+                  f"\texecuted {krw(row['executed_amount'])}\t{row['decision'] or '-'}"
+                  f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}")
+        return 0
+    payouts = ledger.ledger_rows(context.store)
+    if args.json:
+        print_json(payouts)
+        return 0
+    if not payouts:
+        print("no payouts")
+    for row in payouts:
+        print(f"{row['case_id']}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
+              f"\tpaid {krw(row['paid_amount'])}\tby {row['approver']}\t{row['paid_at']}"
+              f"\trepeat attempts {row['repeat_attempts']}")
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    """Adds ``ledger``."""
+    p = subparsers.add_parser("ledger", help="list refund payouts (requested and paid side by side)")
+    p.add_argument("--audit", action="store_true", help="list every refund case instead, paid or not")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_ledger)

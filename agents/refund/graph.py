@@ -1,0 +1,281 @@
+"""The refund agent's graph.
+
+``assess`` → policy route → ``review`` (a human decides; above the threshold) or
+``settle`` (at or under it) → ``settle`` or ``reject`` → end.
+
+Why it is shaped this way:
+
+* Nothing irreversible happens before ``interrupt()``: ``review`` only reads
+  and returns state. A node that interrupts runs again from its start on
+  resume, so a payout there could happen twice. The payout is in ``settle``,
+  which writes to the ledger with a unique key per case, so even ``settle``
+  running twice (a crash between the payout and the checkpoint, a re-run from
+  an older checkpoint) pays once and reports "already paid" the second time.
+* Two ways for a human to act. (1) Resume ``review`` with an answer
+  ``{"action": "approve" | "reject" | "edit", "amount", "approver", "note"}``;
+  ``edit`` changes the amount and approves. (2) ``update_state`` with
+  ``{"amount": ...}`` and/or ``{"decision": ...}``, then continue with no
+  input. ``update_state`` counts as a write by the last node that ran
+  (``assess`` while the case waits), so the route after ``assess`` is
+  evaluated again and ``review`` starts afresh. ``review`` therefore first
+  looks for a decision already in the state and, when there is one, records
+  it instead of asking again. An amount set by ``update_state`` is not seen by
+  any node when it is written, so every later node compares ``amount`` with
+  ``recorded_amount`` and appends the edit to the trace
+  ("amount 500,000 → 50,000 by kim").
+* The routing policy: ``strict`` (default) routes on ``requested_amount``, so
+  an edit can never move a case off the approval path; ``reroute`` routes on
+  ``amount``, LangGraph's plain behaviour, so a 500,000 → 50,000 edit by
+  ``update_state`` sends the case down the automatic path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import interrupt
+
+from agents.common import node_decorator, require_checkpointer
+from agents.db import Store
+from agents.errors import InputError
+from agents.refund import ledger
+from agents.refund.state import RefundInput, RefundState
+
+AGENT_NAME = ledger.AGENT_NAME
+DEFAULT_THRESHOLD = 100_000
+MAX_AMOUNT = 10_000_000
+POLICIES = ("strict", "reroute")
+DEFAULT_POLICY = "strict"
+AUTOMATIC_APPROVER = "automatic"
+UPDATE_STATE_EDITOR = "update_state"
+ACTIONS = ("approve", "reject", "edit")
+
+
+def krw(amount: int | None) -> str:
+    """An amount with thousands separators, e.g. ``500,000``."""
+    return "—" if amount is None else f"{amount:,}"
+
+
+def edit_lines(state: RefundState) -> tuple[list[str], dict[str, Any]]:
+    """Trace lines for an amount changed by ``update_state`` since the trace last noted it.
+
+    Returns:
+        The lines to append and the ``recorded_amount`` update (both empty when nothing changed).
+    """
+    amount, recorded = state.get("amount"), state.get("recorded_amount")
+    if amount is None or recorded is None or amount == recorded:
+        return [], {}
+    approver = state.get("approver")
+    editor = f"{approver} (update_state)" if approver else UPDATE_STATE_EDITOR
+    return [f"amount {krw(recorded)} → {krw(amount)} by {editor}"], {"recorded_amount": amount}
+
+
+def check_answer(answer: Any) -> dict[str, Any]:
+    """Checks the rules between a resume answer's fields (their types are checked by the spec).
+
+    ``edit`` needs an ``amount``; ``approve`` and ``reject`` take none (use ``edit`` to change it).
+    """
+    if not isinstance(answer, dict):
+        raise InputError("action", 'answer with a JSON object, e.g. {"action": "approve", "approver": "kim"}')
+    action = answer.get("action")
+    if action not in ACTIONS:
+        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {action!r}")
+    if action == "edit" and answer.get("amount") is None:
+        raise InputError("amount", "is required to edit: give the amount to pay")
+    if action != "edit" and answer.get("amount") is not None:
+        raise InputError("amount", f"is only taken with action edit, not {action}")
+    if not answer.get("approver"):
+        raise InputError("approver", "is required: who decides?")
+    return answer
+
+
+def make_assess(threshold: int, policy: str) -> Callable[[RefundInput], dict[str, Any]]:
+    """The ``assess`` node for a threshold and a policy."""
+
+    def assess(state: RefundInput) -> dict[str, Any]:
+        """Opens the case: the amount to pay starts as the amount requested. Nothing is paid here."""
+        amount = state["requested_amount"]
+        needs = "needs a human" if amount > threshold else "settles automatically"
+        return {
+            "amount": amount,
+            "recorded_amount": amount,
+            "threshold": threshold,
+            "policy": policy,
+            "trace": [f"assess: requested {krw(amount)} KRW, threshold {krw(threshold)} → {needs} "
+                      f"(policy {policy})"],
+        }
+
+    return assess
+
+
+def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["review", "settle"]]:
+    """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``."""
+    if policy not in POLICIES:
+        raise InputError("HITL_REFUND_POLICY", f"must be one of {', '.join(POLICIES)}; got {policy!r}")
+    key = "requested_amount" if policy == "strict" else "amount"
+
+    def route_after_assess(state: RefundState) -> Literal["review", "settle"]:
+        return "review" if state[key] > state["threshold"] else "settle"  # type: ignore[literal-required]
+
+    return route_after_assess
+
+
+def review(state: RefundState) -> dict[str, Any]:
+    """Asks an approver (``interrupt()``), or records a decision already set by ``update_state``.
+
+    Runs again from its start on resume; it only returns state, so running twice is harmless.
+    """
+    lines, recorded = edit_lines(state)
+    decided = state.get("decision")
+    if decided in ("approve", "reject"):
+        who = state.get("approver") or UPDATE_STATE_EDITOR
+        lines.append(f"review: {decided} set by update_state, recorded for {who}; not asking again")
+        return {**recorded, "approver": who, "decided_at": ledger.now_iso(), "trace": lines}
+    answer = check_answer(interrupt({
+        "question": (f"Refund {state['case_id']} for {state['customer']}: pay {krw(state['amount'])} KRW "
+                     f"(requested {krw(state['requested_amount'])})? approve / reject / edit"),
+        "case_id": state["case_id"],
+        "customer": state["customer"],
+        "reason": state["reason"],
+        "requested_amount": state["requested_amount"],
+        "amount": state["amount"],
+        "threshold": state["threshold"],
+        "actions": list(ACTIONS),
+    }))
+    approver = answer["approver"]
+    update: dict[str, Any] = {"approver": approver, "note": answer.get("note") or "",
+                              "decided_at": ledger.now_iso(), **recorded}
+    if answer["action"] == "edit":
+        new_amount = answer["amount"]
+        lines.append(f"amount {krw(state['amount'])} → {krw(new_amount)} by {approver}")
+        update.update(amount=new_amount, recorded_amount=new_amount)
+    decision = "reject" if answer["action"] == "reject" else "approve"
+    note = f" (note: {answer['note']})" if answer.get("note") else ""
+    lines.append(f"review: {decision} by {approver}{note}")
+    return {**update, "decision": decision, "trace": lines}
+
+
+def route_after_review(state: RefundState) -> Literal["settle", "reject", "review"]:
+    """Approve → ``settle``, reject → ``reject``; no decision yet (an update as ``review``) → ask again."""
+    decision = state.get("decision")
+    if decision == "approve":
+        return "settle"
+    if decision == "reject":
+        return "reject"
+    if decision is None:
+        return "review"
+    raise ValueError(f"unexpected decision {decision!r}")
+
+
+def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], dict[str, Any]]:
+    """The ``settle`` node over a ledger in ``store``."""
+
+    def settle(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
+        """Pays the case once (the ledger's unique key); a repeated attempt is reported, not paid."""
+        if store is None:
+            raise RuntimeError("settle needs the database that holds the ledger (build_graph(store=...))")
+        lines, recorded = edit_lines(state)
+        approver = state.get("approver") or AUTOMATIC_APPROVER
+        payout = ledger.pay(
+            store, case_id=state["case_id"], thread_id=str(config["configurable"]["thread_id"]),
+            customer=state["customer"], requested_amount=state["requested_amount"],
+            amount=state["amount"], approver=approver,
+        )
+        if payout.created:
+            lines.append(f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
+                         f"approved by {approver}")
+        else:
+            lines.append(f"settle: already paid {krw(payout.paid_amount)} KRW at {payout.paid_at}; "
+                         "no second payment")
+        update = {**recorded, "outcome": "paid" if payout.created else "already paid",
+                  "paid_amount": payout.paid_amount, "paid_at": payout.paid_at, "trace": lines}
+        if not state.get("decision"):
+            update.update(decision="approve", approver=approver, decided_at=payout.paid_at)
+        return update
+
+    return settle
+
+
+def reject(state: RefundState) -> dict[str, Any]:
+    """Ends the case with a recorded rejection; nothing is paid."""
+    lines, recorded = edit_lines(state)
+    lines.append(f"reject: rejected by {state.get('approver') or UPDATE_STATE_EDITOR}; no payout")
+    return {**recorded, "outcome": "rejected", "trace": lines}
+
+
+def _builder(store: Store | None, policy: str, threshold: int, log: Callable[..., Any]) -> StateGraph:
+    builder = StateGraph(RefundState, input_schema=RefundInput)
+    builder.add_node("assess", log(make_assess(threshold, policy)))
+    builder.add_node("review", log(review))
+    builder.add_node("settle", log(make_settle(store)))
+    builder.add_node("reject", log(reject))
+    builder.add_edge(START, "assess")
+    builder.add_conditional_edges("assess", make_route_after_assess(policy), ["review", "settle"])
+    builder.add_conditional_edges("review", route_after_review, ["settle", "reject", "review"])
+    builder.add_edge("settle", END)
+    builder.add_edge("reject", END)
+    return builder
+
+
+def build_graph(
+    checkpointer: Any,
+    *,
+    store: Store | None = None,
+    policy: str = DEFAULT_POLICY,
+    threshold: int = DEFAULT_THRESHOLD,
+) -> CompiledStateGraph:
+    """Builds the refund graph on a checkpointer.
+
+    Args:
+        checkpointer: Required; without one a paused case could never be resumed.
+        store: The database of the ledger (payouts) and the node log.
+        policy: ``strict`` (route on the requested amount) or ``reroute`` (route on the amount to pay).
+        threshold: Amounts above it need a human.
+
+    Raises:
+        MissingCheckpointerError: ``checkpointer`` is missing.
+        InputError: Unknown policy.
+    """
+    saver = require_checkpointer(checkpointer, AGENT_NAME)
+    return _builder(store, policy, threshold, node_decorator(store, AGENT_NAME)).compile(checkpointer=saver)
+
+
+def build_unsaved_pitfall_graph(store: Store | None = None) -> CompiledStateGraph:
+    """TEACHING ONLY: the same graph with ``interrupt_before=["settle"]`` and NO checkpointer.
+
+    It bypasses :func:`build_graph` on purpose. Invoked, it stops before
+    ``settle`` and returns a half-finished state, with no error, and there is
+    nothing to resume: without a checkpointer nothing was saved. Its nodes are
+    not written to the node log and, stopping before ``settle``, it pays nothing.
+    """
+    builder = _builder(store, DEFAULT_POLICY, DEFAULT_THRESHOLD, lambda node: node)
+    return builder.compile(interrupt_before=["settle"])
+
+
+#: The request the pitfall demo runs: at the threshold, so it heads straight for ``settle``.
+PITFALL_REQUEST: dict[str, Any] = {
+    "case_id": "PITFALL-DEMO", "customer": "데모 고객", "requested_amount": 50_000,
+    "reason": "pitfall demo", "requested_at": "2025-01-01T00:00:00+00:00",
+}
+
+
+def run_unsaved_pitfall(store: Store | None = None) -> dict[str, Any]:
+    """TEACHING ONLY: runs :func:`build_unsaved_pitfall_graph` and tries to find its pause again.
+
+    Returns:
+        ``state``: what ``invoke`` returned (no error, no ``settle``, nothing paid);
+        ``resume_error``: what LangGraph says when asked for the saved state to resume.
+    """
+    graph = build_unsaved_pitfall_graph(store)
+    config = {"configurable": {"thread_id": "pitfall-demo"}}
+    state = graph.invoke(dict(PITFALL_REQUEST), config)
+    try:
+        graph.get_state(config)
+        resume_error = ""
+    except ValueError as error:  # "No checkpointer set": the pause was never saved
+        resume_error = str(error)
+    return {"state": dict(state), "resume_error": resume_error}

@@ -1,0 +1,191 @@
+"""The payout ledger (a project table) and the audit of all cases.
+
+The ledger is the external side effect of the refund agent: one row per paid
+case, keyed by ``case_id``. The key makes a payout idempotent: a second attempt
+for the same case (``settle`` re-run after a crash, two approvers, the CLI
+resuming twice from another process) inserts nothing, is counted in
+``repeat_attempts`` and is reported as "already paid".
+
+The audit is derived: one row per refund thread, read from the thread's head
+checkpoint and joined with the ledger, so it always agrees with the save file.
+A payout whose thread was deleted still shows (from the ledger alone).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from agents import readmodel
+from agents.db import Store
+
+AGENT_NAME = "refund"
+
+#: The ledger table; the same statement is in ``agents.db._PROJECT_SCHEMA`` (a test keeps them equal).
+LEDGER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS refund_ledger (
+    case_id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL,
+    customer TEXT NOT NULL,
+    requested_amount INTEGER NOT NULL,
+    paid_amount INTEGER NOT NULL CHECK (paid_amount > 0),
+    approver TEXT NOT NULL,
+    paid_at TEXT NOT NULL,
+    repeat_attempts INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+LEDGER_COLUMNS = (
+    "case_id", "thread_id", "customer", "requested_amount", "paid_amount",
+    "approver", "paid_at", "repeat_attempts",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Payout:
+    """The ledger row of a case, and whether this attempt created it."""
+
+    case_id: str
+    thread_id: str
+    customer: str
+    requested_amount: int
+    paid_amount: int
+    approver: str
+    paid_at: str
+    repeat_attempts: int
+    created: bool
+
+
+def now_iso() -> str:
+    """The current time, UTC, ISO 8601 to the second."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+
+
+def pay(
+    store: Store,
+    *,
+    case_id: str,
+    thread_id: str,
+    customer: str,
+    requested_amount: int,
+    amount: int,
+    approver: str,
+) -> Payout:
+    """Records the payout of a case exactly once.
+
+    The insert and the read-back happen in one transaction under the store's
+    lock, and SQLite's write lock covers other processes, so of two attempts
+    exactly one creates the row. The other changes only ``repeat_attempts``.
+
+    Returns:
+        The case's ledger row; ``created`` is False when it was already paid.
+    """
+    with store.transaction() as cursor:
+        # Idempotent; creates the table in a database set up before the refund agent existed.
+        cursor.execute(LEDGER_SCHEMA)
+        cursor.execute(
+            "INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
+            " approver, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (case_id) DO NOTHING",
+            (case_id, thread_id, customer, requested_amount, amount, approver, now_iso()),
+        )
+        created = cursor.rowcount == 1
+        if not created:
+            cursor.execute(
+                "UPDATE refund_ledger SET repeat_attempts = repeat_attempts + 1 WHERE case_id = ?",
+                (case_id,),
+            )
+        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
+        row = dict(zip(LEDGER_COLUMNS, cursor.fetchone(), strict=True))
+    return Payout(**row, created=created)
+
+
+def ledger_rows(store: Store) -> list[dict[str, Any]]:
+    """Every payout (keys :data:`LEDGER_COLUMNS`), newest first; empty when nothing was paid yet."""
+    try:
+        with store.read() as cursor:
+            cursor.execute(
+                f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger ORDER BY paid_at DESC, case_id"
+            )
+            return [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+    except sqlite3.OperationalError as error:
+        if "no such table" in str(error):
+            return []  # a database from before the refund agent, nothing paid yet
+        raise
+
+
+def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
+    """The ledger row of one case, or None."""
+    return next((row for row in ledger_rows(store) if row["case_id"] == case_id), None)
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One case as the audit shows it: requested and executed amounts side by side."""
+
+    case_id: str
+    thread_id: str
+    status: str  # thread status: waiting / ready / done, or "thread deleted"
+    customer: str
+    reason: str
+    requested_amount: int | None
+    amount: int | None
+    executed_amount: int | None
+    decision: str
+    approver: str
+    outcome: str
+    requested_at: str
+    decided_at: str
+    paid_at: str
+    trace: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict (the trace as a list)."""
+        return asdict(self) | {"trace": list(self.trace)}
+
+
+def audit_rows(store: Store) -> list[AuditRow]:
+    """All refund cases, newest first: one per refund thread, plus ledger rows whose thread is gone."""
+    payouts = {row["case_id"]: row for row in ledger_rows(store)}
+    rows: list[AuditRow] = []
+    seen: set[str] = set()
+    for thread in readmodel.list_threads(store, agent=AGENT_NAME):
+        detail = readmodel.checkpoint_detail(store, thread.thread_id, thread.head_checkpoint_id)
+        values = detail.values if detail else {}
+        case_id = str(values.get("case_id", ""))
+        seen.add(case_id)
+        paid = payouts.get(case_id)
+        rows.append(AuditRow(
+            case_id=case_id,
+            thread_id=thread.thread_id,
+            status=thread.status,
+            customer=str(values.get("customer", "")),
+            reason=str(values.get("reason", "")),
+            requested_amount=values.get("requested_amount"),
+            amount=values.get("amount"),
+            executed_amount=paid["paid_amount"] if paid else None,
+            decision=str(values.get("decision", "")),
+            approver=str(values.get("approver", "")),
+            outcome=str(values.get("outcome", "")),
+            requested_at=str(values.get("requested_at", "")),
+            decided_at=str(values.get("decided_at", "")),
+            paid_at=paid["paid_at"] if paid else "",
+            trace=tuple(values.get("trace", ())),
+        ))
+    for case_id, paid in payouts.items():
+        if case_id not in seen:
+            rows.append(AuditRow(
+                case_id=case_id, thread_id=paid["thread_id"], status="thread deleted",
+                customer=paid["customer"], reason="", requested_amount=paid["requested_amount"],
+                amount=paid["paid_amount"], executed_amount=paid["paid_amount"], decision="approve",
+                approver=paid["approver"], outcome="paid", requested_at="", decided_at="",
+                paid_at=paid["paid_at"], trace=(),
+            ))
+    return rows
+
+
+def waiting_queue(store: Store) -> list[AuditRow]:
+    """Cases waiting for a human decision, largest amount first."""
+    waiting = [row for row in audit_rows(store) if row.status == "waiting"]
+    return sorted(waiting, key=lambda row: (-(row.amount or 0), row.case_id))

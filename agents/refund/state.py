@@ -1,0 +1,68 @@
+"""State of the refund agent.
+
+The request's own keys (``case_id``, ``customer``, ``requested_amount``,
+``reason``, ``requested_at``) are written once, at the start, and never
+changed. ``amount`` is what will be paid; an approver may edit it. ``trace``
+uses an add-reducer, so every step and every human edit appends a line and
+no line is ever replaced.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Literal, TypedDict
+
+Decision = Literal["approve", "reject"]
+
+
+class RefundInput(TypedDict):
+    """What starts a run: one refund request."""
+
+    case_id: str
+    customer: str
+    requested_amount: int
+    reason: str
+    requested_at: str
+
+
+class RefundState(TypedDict, total=False):
+    """What the refund agent remembers between steps.
+
+    Attributes:
+        case_id: The case, unique per request (the thread is ``refund-<case_id>``).
+        customer: Who asked for the refund (shown as text only).
+        requested_amount: The amount asked for, in KRW; never changed after the request.
+        reason: Why the customer asks (shown as text only).
+        requested_at: When the request was made (ISO 8601, UTC).
+        policy: The routing policy the run was assessed under (``strict`` or ``reroute``).
+        threshold: Amounts above this need a human; this amount itself settles automatically.
+        amount: The amount to pay; starts as ``requested_amount``, a human may edit it.
+        recorded_amount: The amount the trace last accounted for. When ``amount`` differs
+            (an ``update_state`` edit), the next node appends the edit to the trace.
+        decision: ``approve`` or ``reject``.
+        approver: Who decided (``automatic`` for amounts at or under the threshold).
+        note: The approver's optional note.
+        decided_at: When the decision was made (ISO 8601, UTC).
+        outcome: ``paid``, ``already paid`` (a repeated payout attempt, a no-op) or ``rejected``.
+        paid_amount: The amount in the ledger for this case.
+        paid_at: When the ledger recorded the payout.
+        trace: One line per step and per human edit, appended by an add-reducer.
+    """
+
+    case_id: str
+    customer: str
+    requested_amount: int
+    reason: str
+    requested_at: str
+    policy: str
+    threshold: int
+    amount: int
+    recorded_amount: int
+    decision: Decision
+    approver: str
+    note: str
+    decided_at: str
+    outcome: str
+    paid_amount: int
+    paid_at: str
+    trace: Annotated[list[str], operator.add]

@@ -1,0 +1,199 @@
+"""The lecture planner: start a run, follow it live, decide at the gate, download the plan."""
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from agents import readmodel, runs
+from agents.errors import InputError, UserError
+from agents.lecture.graph import AGENT_NAME
+from agents.lecture.progress import TaskProgress, review_rows, score_rows, subtopic_rows
+from agents.nodelog import node_runs
+from agents.registry import get_agent
+from dashboard import resources
+from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms
+from dashboard.i18n import t
+from dashboard.views import show_table
+
+store, settings = resources.store(), resources.settings()
+spec = get_agent(AGENT_NAME)
+
+st.title(t("lecture.title"))
+st.caption(t("lecture.intro"))
+try:
+    options = spec.options_from_settings(settings)
+except InputError as error:
+    st.error(t("lecture.settings_error", error=error))
+    st.stop()
+services = options["services"]
+st.caption(t("lecture.model", model=services.describe_model()))
+st.caption(t("lecture.research", source=services.describe_research()))
+st.info(t("lecture.gate_rule", threshold=options["threshold"], max_rounds=options["max_rounds"]))
+show_flash()
+
+
+def follow(run) -> runs.RunResult:
+    """Runs ``run(on_event)`` inside a status box that lists each node as it starts and ends."""
+    progress = TaskProgress()
+    with st.status(t("lecture.running"), expanded=True) as status:
+        lines = st.empty()
+
+        def on_event(event: dict) -> None:
+            progress.feed(event)
+            lines.text(progress.text())
+
+        try:
+            result = run(on_event)
+        except BaseException:
+            status.update(label=t("lecture.run_failed"), state="error")
+            raise
+        status.update(label=t("lecture.run_done", status=t(f"status.{result.status}")), state="complete",
+                      expanded=False)
+    return result
+
+
+st.subheader(t("lecture.new_run"))
+with st.form("lecture-start"):
+    values = {}
+    for field in spec.start_fields:
+        widget = st.text_area if field.kind == "textarea" else st.text_input
+        values[field.name] = widget(field_label(field), value=field.default, key=f"lecture-field-{field.name}",
+                                    help=field.help or None)
+    requested_thread = st.text_input(t("lecture.thread_id"), key="lecture-thread-id",
+                                     help=t("lecture.thread_id.help"))
+    started = st.form_submit_button(t("lecture.start"), type="primary")
+if started:
+    try:
+        result = follow(lambda on_event: runs.start_run(
+            store, settings, AGENT_NAME, values, thread_id=requested_thread.strip() or None,
+            on_event=on_event))
+    except UserError as error:
+        st.error(t("lecture.bad_input", error=error))
+    else:
+        st.query_params["thread"] = result.thread_id
+
+st.header(t("lecture.threads"))
+thread_ids = [x.thread_id for x in readmodel.list_threads(store, agent=AGENT_NAME)]
+thread_id = st.query_params.get("thread") or (thread_ids[0] if thread_ids else None)
+if not thread_ids:
+    st.caption(t("lecture.no_threads"))
+elif thread_id in thread_ids:
+    picked = st.selectbox(t("lecture.pick_thread"), thread_ids, index=thread_ids.index(thread_id))
+    if picked != thread_id:
+        st.query_params["thread"] = picked
+        st.rerun()
+
+
+def frame(rows: list[dict]) -> pd.DataFrame:
+    """A table with translated column headers (cells are text, never HTML)."""
+    return pd.DataFrame(rows).rename(columns=lambda column: t(f"lecture.col.{column}"))
+
+
+def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -> None:
+    """The gate's decision: rework (with notes), save as is, or reject."""
+    if payload.get("error"):
+        st.error(t("lecture.refused_answer", error=payload["error"]))
+    actions = [a for a in payload.get("options", []) if a in ("rework", "save", "reject")]
+    if "rework" not in actions:
+        st.caption(t("lecture.limit_reached"))
+    with st.form(f"lecture-decision-{result.thread_id}"):
+        st.markdown(f"**{t('lecture.decision')}**")
+        action = st.radio(t("lecture.action"), actions, format_func=lambda a: t(f"lecture.action.{a}"),
+                          key=f"lecture-action-{result.thread_id}")
+        notes = st.text_area(t("lecture.notes"), key=f"lecture-notes-{result.thread_id}")
+        sent = st.form_submit_button(t("lecture.submit_decision"), type="primary")
+    if sent:
+        answer = {"action": action, "notes": notes} if action == "rework" else {"action": action}
+
+        def resume(head_seen: str | None) -> str:
+            done = follow(lambda on_event: runs.resume_thread(
+                store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
+            return t("lecture.decided", action=action, status=t(f"status.{done.status}"))
+
+        act(expected, resume)
+
+
+def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None) -> None:
+    """The optional plan review: approve, or edit the subtopics as a JSON list."""
+    if payload.get("error"):
+        st.error(t("lecture.refused_answer", error=payload["error"]))
+    current = [{"id": s["id"], "title": s["title"], "description": s["description"]}
+               for s in payload.get("subtopics", [])]
+    with st.form(f"lecture-plan-{result.thread_id}"):
+        edited = st.text_area(t("lecture.plan_edit"), value=json.dumps(current, ensure_ascii=False, indent=2),
+                              height=260, key=f"lecture-plan-edit-{result.thread_id}")
+        approve = st.form_submit_button(t("lecture.approve_plan"), type="primary")
+        apply_edit = st.form_submit_button(t("lecture.save_plan_edit"))
+    if approve or apply_edit:
+        def resume(head_seen: str | None) -> str:
+            if approve:
+                answer: object = "approve"
+            else:
+                try:
+                    answer = {"action": "edit_plan", "subtopics": json.loads(edited)}
+                except json.JSONDecodeError as error:
+                    raise InputError("subtopics", f"is not valid JSON ({error.msg})") from None
+            done = follow(lambda on_event: runs.resume_thread(
+                store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
+            return t("lecture.decided", action="approve" if approve else "edit_plan",
+                     status=t(f"status.{done.status}"))
+
+        act(expected, resume)
+
+
+def show_thread(thread_id: str) -> None:
+    """Status, plan, rounds, the waiting question, the draft or final plan, and the node log."""
+    result = runs.current_result(store, settings, thread_id)
+    values = result.values
+    expected = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
+    status_col, outcome_col, round_col, version_col = st.columns(4)
+    status_col.metric(t("lecture.status"), t(f"status.{result.status}"))
+    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
+    round_col.metric(t("lecture.round"), values.get("round", "—"))
+    version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
+
+    if result.status == "waiting":
+        payload = result.interrupts[0]
+        if payload.get("stage") == "plan_review":
+            st.warning(t("lecture.waiting_plan", version=payload.get("plan_version")))
+            plan_review_form(result, payload, expected)
+        else:
+            st.warning(t("lecture.waiting_gate", round=payload.get("round"), score=payload.get("score"),
+                         threshold=payload.get("threshold")))
+            decision_form(result, payload, expected)
+
+    st.subheader(t("lecture.plan"))
+    show_table(frame(subtopic_rows(values)), t("lecture.no_rows"))
+    st.subheader(t("lecture.scores"))
+    show_table(frame(score_rows(values)), t("lecture.no_reviews"))
+    st.subheader(t("lecture.reviews"))
+    show_table(frame(review_rows(values)), t("lecture.no_reviews"))
+
+    document = values.get("final_plan") or values.get("draft")
+    if document:
+        st.subheader(t("lecture.final_plan" if values.get("final_plan") else "lecture.draft"))
+        if values.get("plan_path"):
+            st.caption(t("lecture.saved_to", path=values["plan_path"]))
+        st.download_button(t("lecture.download"), data=document.encode("utf-8"), file_name=f"{thread_id}.md",
+                           mime="text/markdown", key=f"lecture-download-{thread_id}")
+        with st.container(border=True):
+            # Model text: st.markdown renders Markdown but never raw HTML (no unsafe_allow_html).
+            st.markdown(document)
+
+    with st.expander(t("lecture.node_log")):
+        log = node_runs(store, thread_id=thread_id)
+        first = min((row["started_at"] for row in log), default=0.0)
+        show_table(frame([{
+            "node": row["node"], "label": row["label"], "step": row["step"], "status": row["status"],
+            "start": round(row["started_at"] - first, 3),
+            "duration": round(row["ended_at"] - row["started_at"], 3) if row["ended_at"] else None,
+        } for row in log]), t("lecture.no_rows"))
+
+
+if thread_id and thread_id in thread_ids:
+    show_thread(thread_id)
+elif thread_id:
+    st.caption(t("lecture.thread_missing", thread=thread_id))
+
+sidebar_forms(store, settings, thread_id if thread_id in thread_ids else None)

@@ -1,0 +1,96 @@
+"""AppTest for the lecture planner's page: prefilled form, gate decision, rework, save, download."""
+
+from __future__ import annotations
+
+from agents import runs
+from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.nodelog import node_runs
+
+PAGE = "app_pages/lecture.py"
+
+
+def _button(at, label):
+    for button in at.button:
+        if button.label == label:
+            return button
+    raise AssertionError(f"no button {label}; have {[b.label for b in at.button]}")
+
+
+def _messages(at, kind: str) -> str:
+    return " ".join(element.value for element in getattr(at, kind))
+
+
+def _thread(at) -> str:
+    value = at.query_params["thread"]
+    thread_id = value[0] if isinstance(value, list) else value
+    assert thread_id.startswith("lecture-")
+    return thread_id
+
+
+def _start(at):
+    _button(at, "Plan the lecture").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_form_is_prefilled_with_the_korean_example(app):
+    at = app(PAGE)
+    assert not at.exception
+    for name, value in DEFAULT_LECTURE_INPUT.items():
+        widget = at.text_area(key=f"lecture-field-{name}") if name == "constraints" else \
+            at.text_input(key=f"lecture-field-{name}")
+        assert widget.value == value
+    assert "Embedded offline model" in _messages(at, "caption")
+    assert "Bundled corpus" in _messages(at, "caption")
+
+
+def test_run_waits_at_the_gate_then_rework_passes_and_saves(app, store, settings):
+    at = _start(app(PAGE))
+    assert "round 1 scored 75, below the threshold 80" in _messages(at, "warning")
+    progress = _messages(at, "text")  # the live progress box: one line per node call
+    assert "research: 프롬프트 작성 기본 — ✓" in progress and "decide — ⏸ waiting for a human" in progress
+    thread_id = _thread(at)
+    assert len([r for r in node_runs(store, thread_id=thread_id) if r["node"] == "research"]) == 5
+    assert at.radio(key=f"lecture-action-{thread_id}").options == [
+        "rework: revise the flagged items", "save as is", "reject (the run ends)"]
+    assert len(at.get("download_button")) == 1
+    at.radio(key=f"lecture-action-{thread_id}").set_value("rework")
+    at.text_area(key=f"lecture-notes-{thread_id}").input("점심 이후 실습을 늘려 주세요")
+    _button(at, "Send decision").click().run()
+    assert not at.exception, at.exception
+    assert "Sent rework: done." in _messages(at, "success")
+    assert "saved (passed the gate)" in [m.value for m in at.metric]
+    assert len(at.get("download_button")) == 1
+    assert any("점심 이후 실습을 늘려 주세요" in m.value for m in at.markdown)
+    assert runs.current_result(store, settings, thread_id).values["outcome"] == "saved"
+
+
+def test_save_as_is_from_the_gate(app, store):
+    at = _start(app(PAGE))
+    thread_id = _thread(at)
+    at.radio(key=f"lecture-action-{thread_id}").set_value("save")
+    _button(at, "Send decision").click().run()
+    assert not at.exception, at.exception
+    assert "saved as is (by a human)" in [m.value for m in at.metric]
+    assert "Saved to" in _messages(at, "caption")
+
+
+def test_bad_input_shows_a_message_and_starts_nothing(app, store):
+    at = app(PAGE)
+    at.text_input(key="lecture-field-topic").input("   ")
+    _button(at, "Plan the lecture").click().run()
+    assert not at.exception
+    assert "Nothing was started: topic: is empty" in _messages(at, "error")
+    assert not node_runs(store)
+
+
+def test_a_thread_opens_from_the_query_parameter(app, store, settings):
+    result = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-q1")
+    runs.resume_thread(store, settings, result.thread_id, "reject")
+    at = app(PAGE)
+    at.query_params["thread"] = "lecture-q1"
+    at.run()
+    assert not at.exception
+    assert "rejected" in [m.value for m in at.metric]
+    assert "lecture-q1" in [box.value for box in at.selectbox]
+

@@ -1,0 +1,71 @@
+"""The payout ledger and the audit: one row per case, requested and executed side by side."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from agents import db, runs
+from agents.refund import ledger
+from agents.refund.spec import decide, request_refund
+
+
+def _pay(store, case="C1", amount=90_000):
+    return ledger.pay(store, case_id=case, thread_id=f"refund-{case}", customer="홍길동",
+                      requested_amount=100_000, amount=amount, approver="kim")
+
+
+def test_ledger_schema_is_the_one_in_the_project_schema():
+    assert ledger.LEDGER_SCHEMA.strip() in db._PROJECT_SCHEMA
+
+
+def test_a_second_payout_of_a_case_is_a_counted_no_op(store):
+    first, second = _pay(store), _pay(store, amount=1)
+    assert first.created and not second.created
+    assert second.paid_amount == 90_000 and second.repeat_attempts == 1
+    assert [(r["case_id"], r["paid_amount"]) for r in ledger.ledger_rows(store)] == [("C1", 90_000)]
+
+
+def test_the_database_refuses_a_second_row_for_a_case(store):
+    _pay(store)
+    with pytest.raises(sqlite3.IntegrityError), store.transaction() as cursor:
+        cursor.execute("INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
+                       " approver, paid_at) VALUES ('C1', 't', 'c', 1, 1, 'a', 'now')")
+
+
+def test_a_database_from_before_the_refund_agent_gets_the_table_on_first_payout(store):
+    with store.transaction() as cursor:
+        cursor.execute("DROP TABLE refund_ledger")
+    assert ledger.ledger_rows(store) == []
+    assert _pay(store).created
+
+
+def test_audit_lists_every_case_with_its_decision(store, settings):
+    for case, amount in (("A", 50_000), ("B", 700_000), ("C", 300_000), ("D", 200_000)):
+        request_refund(store, settings, {"case_id": case, "customer": f"고객 {case}", "amount": amount,
+                                         "reason": "r"})
+    decide(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
+    decide(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
+    audit = {row.case_id: row for row in ledger.audit_rows(store)}
+    assert (audit["A"].requested_amount, audit["A"].executed_amount, audit["A"].approver) == (50_000, 50_000,
+                                                                                            "automatic")
+    assert (audit["B"].status, audit["B"].executed_amount) == ("waiting", None)
+    assert (audit["C"].requested_amount, audit["C"].executed_amount, audit["C"].decision) == (300_000, 30_000,
+                                                                                            "approve")
+    assert audit["C"].decided_at and "amount 300,000 → 30,000 by kim" in audit["C"].trace
+    assert (audit["D"].outcome, audit["D"].executed_amount) == ("rejected", None)
+    assert set(audit["C"].to_json()) >= {"requested_amount", "executed_amount", "approver", "trace"}
+
+
+def test_queue_holds_waiting_cases_largest_first(store, settings):
+    for case, amount in (("S", 150_000), ("L", 900_000), ("M", 400_000), ("AUTO", 10_000)):
+        request_refund(store, settings, {"case_id": case, "customer": "c", "amount": amount, "reason": "r"})
+    assert [row.case_id for row in ledger.waiting_queue(store)] == ["L", "M", "S"]
+
+
+def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, settings):
+    request_refund(store, settings, {"case_id": "Z", "customer": "c", "amount": 5_000, "reason": "r"})
+    runs.delete_thread(store, "refund-Z")
+    (row,) = ledger.audit_rows(store)
+    assert (row.case_id, row.status, row.executed_amount) == ("Z", "thread deleted", 5_000)

@@ -1,0 +1,160 @@
+"""AppTest for the refund page: new request, queue, approve, edit, reject, stale refusal, pitfall."""
+
+from __future__ import annotations
+
+from agents import runs
+from agents.refund import ledger
+from agents.refund.spec import request_refund
+
+PAGE = "app_pages/refund.py"
+
+
+def _request(store, settings, case="C1", amount=500_000):
+    return request_refund(store, settings, {"case_id": case, "customer": "홍길동", "amount": amount,
+                                            "reason": "<b>broken</b>"})
+
+
+def _messages(at):
+    return " ".join(e.value for e in [*at.error, *at.success])
+
+
+def _button(at, key):
+    return next(b for b in at.button if b.key == key)
+
+
+def _submit_new(at, case="C1", customer="홍길동", amount="500,000", reason="파손"):
+    at.text_input(key="refund-new-case").input(case)
+    at.text_input(key="refund-new-customer").input(customer)
+    at.text_input(key="refund-new-amount").input(amount)
+    at.text_area(key="refund-new-reason").input(reason)
+    next(b for b in at.button if b.label == "Submit request").click().run()
+
+
+def test_new_request_enters_the_queue_and_is_selected(app, store, settings):
+    at = app(PAGE)
+    _submit_new(at)
+    assert not at.exception, at.exception
+    assert "Case C1 submitted: waiting." in _messages(at)
+    assert at.selectbox(key="refund-case").value == "refund-C1"
+    assert [m.value for m in at.metric][:3] == ["500,000", "500,000", "—"]
+    assert runs.current_result(store, settings, "refund-C1").status == "waiting"
+    assert any("entered 1 time(s) (node log: interrupted)" in c.value for c in at.caption)
+
+
+def test_new_request_bad_amount_and_reused_case_are_refused(app, store, settings):
+    at = app(PAGE)
+    _submit_new(at, amount="abc")
+    assert "amount: must be a whole number" in _messages(at)
+    _submit_new(at, customer=" ")
+    assert "customer: is empty" in _messages(at)
+    _submit_new(at)
+    _submit_new(at, amount="1000")
+    assert "case_id: case 'C1' already exists" in _messages(at)
+    assert len(ledger.audit_rows(store)) == 1
+
+
+def test_queue_is_largest_first_and_text_is_shown_as_text(app, store, settings):
+    _request(store, settings, "SMALL", 200_000)
+    _request(store, settings, "BIG", 900_000)
+    at = app(PAGE)
+    queue = at.dataframe[0].value
+    assert list(queue.iloc[:, 0]) == ["BIG", "SMALL"]
+    assert at.selectbox(key="refund-case").value == "refund-BIG"
+    assert "<b>broken</b>" in [x.value for x in at.text]  # the reason, never interpreted as HTML
+
+
+def test_approve_pays_once_and_shows_the_ledger(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    at.text_input(key="refund-approver-refund-C1").input("kim")
+    _button(at, "refund-approve").click().run()
+    assert not at.exception, at.exception
+    assert "Case C1: approve by kim → paid." in _messages(at)
+    assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(500_000, "kim")]
+    assert any("entered 2 time(s) (node log: interrupted, ok)" in c.value for c in at.caption)
+    assert "settle: paid 500,000 KRW (requested 500,000), approved by kim" in at.code[0].value
+
+
+def test_approve_without_an_approver_is_refused(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    _button(at, "refund-approve").click().run()
+    assert "approver: is required" in _messages(at)
+    assert runs.current_result(store, settings, "refund-C1").status == "waiting"
+
+
+def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    at.text_input(key="refund-approver-refund-C1").input("kim")
+    at.number_input(key="refund-edit-amount-refund-C1").set_value(50_000).run()
+    preview = next(m for m in at.metric if m.label == "After the edit")
+    assert preview.value == "50,000" and preview.delta == "-450,000"
+    _button(at, "refund-edit").click().run()
+    assert not at.exception, at.exception
+    row = ledger.ledger_rows(store)[0]
+    assert (row["requested_amount"], row["paid_amount"]) == (500_000, 50_000)
+    assert "amount 500,000 → 50,000 by kim" in at.code[0].value
+
+
+def test_reject_records_the_rejection(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    at.text_input(key="refund-approver-refund-C1").input("lee")
+    _button(at, "refund-reject").click().run()
+    assert "Case C1: reject by lee → rejected." in _messages(at)
+    assert ledger.ledger_rows(store) == []
+    assert any(s.value == "Outcome: rejected" for s in at.success)
+
+
+def test_a_stale_page_is_refused_and_pays_nothing_more(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    # Another tab approves first.
+    runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})
+    at.text_input(key="refund-approver-refund-C1").input("kim")
+    _button(at, "refund-approve").click().run()
+    assert "changed since this form was drawn" in _messages(at)
+    assert [r["approver"] for r in ledger.ledger_rows(store)] == ["lee"]
+
+
+def test_update_state_in_the_sidebar_then_continue(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    at.sidebar.number_input(key="update-amount-refund-C1").set_value(50_000)
+    at.sidebar.checkbox(key="update-continue-refund-C1").check()
+    at.sidebar.button[1].click().run()
+    assert not at.exception, at.exception
+    result = runs.current_result(store, settings, "refund-C1")
+    assert result.status == "waiting" and result.interrupts[0]["amount"] == 50_000
+    assert at.sidebar.selectbox(key="update-decision-refund-C1").options == ["—", "approve", "reject"]
+
+
+def test_pitfall_demo_beside_the_saved_run(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    _button(at, "refund-pitfall").click().run()
+    assert not at.exception, at.exception
+    texts = [x.value for x in at.text]
+    assert "Asking for its saved state to resume: No checkpointer set" in texts
+    assert any(x.startswith("Thread refund-C1 waits at review") for x in texts)
+    assert at.json[0].value and "PITFALL-DEMO" in at.json[0].value
+    assert ledger.ledger_rows(store) == []
+
+
+def test_korean_labels(app, store, settings):
+    at = app(PAGE)
+    at.selectbox(key="lang").select("ko").run()
+    assert any(b.label == "요청 제출" for b in at.button)
+
+
+def test_sidebar_resume_form_takes_typed_fields(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    at.sidebar.selectbox(key="resume-action-refund-C1").select("edit")
+    at.sidebar.number_input(key="resume-amount-refund-C1").set_value(70_000)
+    at.sidebar.text_input(key="resume-approver-refund-C1").input("park")
+    at.sidebar.button[0].click().run()
+    assert not at.exception, at.exception
+    assert "Resumed thread refund-C1: done." in _messages(at)
+    assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(70_000, "park")]

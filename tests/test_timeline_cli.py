@@ -1,0 +1,128 @@
+"""``python -m agents timeline``: the table, --json, --csv, --run and bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from agents import runs
+from agents.nodelog import node_runs
+from agents.timing import CSV_COLUMNS, timeline_csv, timeline_json
+
+T0 = 1_750_000_000.0
+
+
+def _robot_two_runs(store, settings) -> list[str]:
+    """The robot paused (run 1) and resumed with yes (run 2); returns the run ids in order."""
+    runs.start_run(store, settings, "robot", {})
+    runs.resume_thread(store, settings, "hitl_demo", "yes")
+    return list(dict.fromkeys(row["run_id"] for row in node_runs(store, thread_id="hitl_demo")))
+
+
+def insert_parallel_run(store, thread_id: str, run_id: str = "par-run", agent: str = "robot") -> None:
+    """Three research tasks that overlap fully (1 s each, step 2) after a 0.5 s plan (step 1)."""
+    rows = [
+        ("plan", "", 1, 0.0, 0.5),
+        ("research", "기초", 2, 0.5, 1.5),
+        ("research", "심화, \"quoted\"", 2, 0.5, 1.5),
+        ("research", "실습", 2, 0.5, 1.5),
+    ]
+    with store.transaction() as cursor:
+        for index, (node, label, step, start, end) in enumerate(rows):
+            cursor.execute(
+                "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label, started_at,"
+                " ended_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ok')",
+                (agent, thread_id, run_id, node, f"task-{index}", step, label, T0 + start, T0 + end),
+            )
+
+
+def test_table_lists_calls_supersteps_and_one_summary_per_run(run_cli, store, settings):
+    first, second = _robot_two_runs(store, settings)
+    result = run_cli("timeline", "hitl_demo")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0] == "node calls (4; start times UTC)"
+    assert "supersteps" in lines and "runs" in lines
+    calls = lines[2:6]
+    assert [line.split()[3] for line in calls] == ["propose", "approval", "approval", "execute"]
+    assert [line.split()[-2] for line in calls] == ["ok", "interrupted", "ok", "ok"]
+    run_section = lines[lines.index("runs") + 2:]
+    assert [line.split()[0] for line in run_section] == [first, second]
+    assert run_section[0].split()[-2:] == ["1", "0"]  # one interrupted call, nothing open
+
+
+def test_table_shows_the_parallel_speedup(run_cli, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    insert_parallel_run(store, "hitl_demo")
+    out = run_cli("timeline", "hitl_demo", "--run", "par-run").out
+    steps = out.splitlines()[out.splitlines().index("supersteps") + 1:]
+    research = next(line for line in steps if line.startswith("par-run  2"))
+    assert research.split()[2:] == ["3", "1.0", "s", "3.0", "s", "3.00", "1.00", "research"]
+    assert "심화, \"quoted\"" in out
+
+
+def test_json_is_timing_timeline_json_of_the_thread(run_cli, store, settings):
+    _robot_two_runs(store, settings)
+    result = run_cli("timeline", "hitl_demo", "--json")
+    assert result.code == 0
+    data = json.loads(result.out)
+    assert data == json.loads(json.dumps(timeline_json(node_runs(store, thread_id="hitl_demo"))))
+    assert [row["node"] for row in data["rows"]] == ["propose", "approval", "approval", "execute"]
+    assert len(data["runs"]) == 2 and len(data["supersteps"]) == 4
+
+
+def test_run_option_keeps_only_that_run(run_cli, store, settings):
+    first, second = _robot_two_runs(store, settings)
+    data = json.loads(run_cli("timeline", "hitl_demo", "--run", second, "--json").out)
+    assert {row["run_id"] for row in data["rows"]} == {second}
+    assert [row["node"] for row in data["rows"]] == ["approval", "execute"]
+    assert [summary["run_id"] for summary in data["runs"]] == [second]
+
+
+def test_csv_has_the_subagent_log_columns_and_start_end_lines(run_cli, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    insert_parallel_run(store, "hitl_demo")
+    result = run_cli("timeline", "hitl_demo", "--run", "par-run", "--csv")
+    assert result.code == 0
+    assert result.out == timeline_csv(node_runs(store, run_id="par-run"))
+    lines = list(csv.reader(io.StringIO(result.out)))
+    assert tuple(lines[0]) == CSV_COLUMNS
+    assert lines[0][:4] == ["timestamp", "event", "subagent_name", "duration_sec"]
+    assert [line[1] for line in lines[1:]].count("START") == 4
+    assert [line[1] for line in lines[1:]].count("END") == 4
+    assert ["END", "research:심화, \"quoted\"", "1.000000"] in [line[1:4] for line in lines]
+
+
+def test_thread_without_node_calls_says_so(run_cli, store):
+    # A thread that exists only as checkpoints (written by the saver directly, no node log).
+    graph = store.graph("robot")
+    graph.update_state({"configurable": {"thread_id": "bare"}}, {"decision": "no"}, as_node="approval")
+    result = run_cli("timeline", "bare")
+    assert result.code == 0
+    assert result.out.strip() == "no node calls logged for this thread"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("timeline", "nope"), "no thread named 'nope'"),
+        (("timeline", "bad id!"), "may contain only letters"),
+        (("timeline", "hitl_demo", "--run", "nope"), "has no run 'nope'; its runs: "),
+    ],
+)
+def test_unknown_thread_or_run_exits_2_with_a_clear_message(run_cli, store, settings, args, message):
+    runs.start_run(store, settings, "robot", {})
+    result = run_cli(*args)
+    assert result.code == 2
+    assert message in result.err
+    assert result.out == ""
+
+
+def test_json_and_csv_together_are_refused(run_cli, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    with pytest.raises(SystemExit) as exit_info:
+        run_cli("timeline", "hitl_demo", "--json", "--csv")
+    assert exit_info.value.code == 2

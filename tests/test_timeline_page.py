@@ -1,0 +1,118 @@
+"""AppTest for the Timeline page: empty log, one run, several runs, compare, ?thread=, Korean."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from agents import runs
+from agents.nodelog import node_runs
+from tests.conftest import APP_FILE
+from tests.test_timeline_cli import insert_parallel_run
+
+PAGE = "app_pages/timeline.py"
+
+
+def _run_ids(store, thread_id="hitl_demo"):
+    return list(dict.fromkeys(row["run_id"] for row in node_runs(store, thread_id=thread_id)))
+
+
+def _stats(at):
+    """The statistics table (the first dataframe) as plain records."""
+    return at.dataframe[0].value.to_dict("records")
+
+
+def test_empty_log_explains_instead_of_failing(app):
+    at = app(PAGE)
+    assert not at.exception
+    assert [i.value for i in at.info] == ["This agent has no threads yet.", "No runs are logged for this agent yet."]
+    assert len(at.dataframe) == 0
+
+
+def test_one_run_shows_figure_table_and_download(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    (run_id,) = _run_ids(store)
+    at = app(PAGE)
+    assert not at.exception
+    assert at.selectbox(key="timeline-thread").value == "hitl_demo"
+    run_select = at.selectbox(key="timeline-run-hitl_demo")
+    assert run_select.options[0] == "All runs of the thread"
+    assert run_select.options[1].startswith(f"{run_id} · ") and run_select.options[1].endswith(" · 2 calls")
+    rows = _stats(at)
+    assert [(r["run"], r["step"], r["nodes"]) for r in rows] == [
+        (run_id, "1", "propose"), (run_id, "2", "approval"), (run_id, "whole run", "supersteps: 2"),
+    ]
+    assert rows[-1]["tasks"] == 2
+    assert len(at.get("plotly_chart")) == 2  # the thread's timeline and the comparison
+    assert len(at.get("download_button")) == 1
+
+
+def test_several_runs_and_picking_one(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    runs.resume_thread(store, settings, "hitl_demo", "yes")
+    first, second = _run_ids(store)
+    at = app(PAGE)
+    whole_runs = [r for r in _stats(at) if r["step"] == "whole run"]
+    assert [r["run"] for r in whole_runs] == [first, second]
+    at.selectbox(key="timeline-run-hitl_demo").set_value(second).run()
+    rows = _stats(at)
+    assert {r["run"] for r in rows} == {second}
+    assert [r["nodes"] for r in rows[:2]] == ["approval", "execute"]
+
+
+def test_parallel_superstep_shows_speedup_and_efficiency(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    insert_parallel_run(store, "hitl_demo")
+    at = app(PAGE)
+    at.selectbox(key="timeline-run-hitl_demo").set_value("par-run").run()
+    rows = {r["step"]: r for r in _stats(at)}
+    research = rows["2"]
+    assert (research["tasks"], research["wall time (s)"], research["summed task time (s)"]) == (3, 1.0, 3.0)
+    assert (research["speed-up"], research["efficiency"]) == (3.0, 1.0)
+    whole = rows["whole run"]
+    assert (whole["tasks"], whole["wall time (s)"], whole["summed task time (s)"]) == (4, 1.5, 3.5)
+    assert whole["speed-up"] == round(3.5 / 1.5, 2)
+
+
+def test_compare_two_runs_from_different_threads(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    runs.start_run(store, settings, "robot", {}, thread_id="other")
+    insert_parallel_run(store, "other")
+    at = app(PAGE)
+    at.selectbox(key="timeline-compare-thread-A").set_value("hitl_demo").run()
+    at.selectbox(key="timeline-compare-thread-B").set_value("other").run()
+    at.selectbox(key="timeline-compare-run-B").set_value("par-run").run()
+    assert not at.exception
+    summary_a, summary_b = (frame.value.to_dict("records") for frame in at.dataframe[-2:])
+    assert [(r["thread"], r["tasks"], r["interrupted"]) for r in summary_a] == [("hitl_demo", 2, 1)]
+    assert [(r["thread"], r["run"], r["tasks"]) for r in summary_b] == [("other", "par-run", 4)]
+
+
+def test_thread_query_parameter_preselects_agent_and_thread(store, settings):
+    runs.start_run(store, settings, "robot", {})
+    runs.start_run(store, settings, "robot", {}, thread_id="other")
+    runs.start_run(store, settings, "robot", {}, thread_id="newest")
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.query_params["thread"] = "other"
+    at.run()
+    at.switch_page(PAGE).run()
+    assert at.selectbox(key="timeline-thread").value == "other"
+    assert {r["run"] for r in _stats(at)} == set(_run_ids(store, "other"))
+
+
+def test_unknown_thread_in_the_link_is_reported(store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.query_params["thread"] = "missing"
+    at.run()
+    at.switch_page(PAGE).run()
+    assert any("missing" in w.value for w in at.warning)
+    assert at.selectbox(key="timeline-thread").value == "hitl_demo"
+
+
+def test_korean_labels(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app(PAGE)
+    at.selectbox(key="lang").select("ko").run()
+    assert [x.value for x in at.title] == ["병렬 노드 타임라인"]
+    assert "실행 전체" in [r["스텝"] for r in _stats(at)]
+    assert at.selectbox(key="timeline-run-hitl_demo").options[0] == "스레드의 모든 실행"
