@@ -27,6 +27,7 @@ anything else is filtered out by `layout_chain`, never drawn.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -102,21 +103,19 @@ def checkpoint_figure(
         return _empty_figure(text["empty"])
     scatter: ScatterType = go.Scattergl if len(points) > webgl_threshold else go.Scatter
     hover = {p.checkpoint_id: _hover_text(p, text) for p in points}
-    figure = go.Figure()
-    figure.add_trace(_link_trace(points, scatter, text["links"]))
+    traces = [_link_trace(points, scatter, text["links"])]
     selected = [p for p in points if p.checkpoint_id == selected_id]
     if selected:
         # Drawn before the source markers so the halo sits behind the point.
         halo = {"size": 30, "color": "rgba(255, 200, 0, 0.55)", "symbol": "circle"}
-        figure.add_trace(
-            _overlay_trace(selected, scatter, text["selected"], halo, hover)
-        )
-    for trace in _source_traces(points, scatter, hover):
-        figure.add_trace(trace)
+        traces.append(_overlay_trace(selected, scatter, text["selected"], halo, hover))
+    traces += _source_traces(points, scatter, hover)
     for name, wanted, marker in _ring_specs(text):
         ringed = [p for p in points if getattr(p, wanted)]
         if ringed:
-            figure.add_trace(_overlay_trace(ringed, scatter, name, marker, hover))
+            traces.append(_overlay_trace(ringed, scatter, name, marker, hover))
+    # One Figure(data=...) call: add_trace would copy every trace's arrays again.
+    figure = go.Figure(data=traces)
     x_span = max(p.x for p in points) - min(p.x for p in points)
     _apply_layout(figure, max(p.lane for p in points) + 1, x_span, text)
     return figure
@@ -154,8 +153,12 @@ def _hover_text(point: LaidOutCheckpoint, text: Mapping[str, str]) -> str:
     return "<br>".join(lines)
 
 
-def _names(names: Sequence[str]) -> str:
-    """Comma-joined node names, escaped; a hyphen when there are none."""
+@functools.lru_cache(maxsize=1024)
+def _names(names: tuple[str, ...]) -> str:
+    """Comma-joined node names, escaped; a hyphen when there are none.
+
+    Cached: a long thread repeats the same few name tuples thousands of times.
+    """
     return html.escape(", ".join(names)) if names else "-"
 
 

@@ -21,7 +21,7 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
 
     page.get_by_role("button", name="yes", exact=True).click()
     expect(page.get_by_text("checkpoints: 5 · writes: 10")).to_be_visible()
-    expect(page.get_by_text("Executed: business trip to Busan", exact=False)).to_be_visible()
+    expect(page.get_by_text("Executed: business trip to Busan", exact=False).first).to_be_visible()
 
     page.get_by_role("button", name="Start over").click()
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
@@ -30,7 +30,7 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     answer.press("Enter")
     expect(page.get_by_text("the action will be refused", exact=False)).to_be_visible()
     page.get_by_role("button", name="Send answer").click()
-    expect(page.get_by_text("Refused: business trip to Busan", exact=False)).to_be_visible()
+    expect(page.get_by_text("Refused: business trip to Busan", exact=False).first).to_be_visible()
 
 
 def test_language_switch_changes_navigation_and_labels(page: Page, dashboard: Dashboard):
