@@ -235,6 +235,16 @@ def head_checkpoint_id(store: Store, thread_id: str) -> str | None:
     return row[0] if row else None
 
 
+def has_checkpoint(store: Store, thread_id: str, checkpoint_id: str) -> bool:
+    """Whether the thread has a (root-namespace) checkpoint with this id."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?",
+            (thread_id, checkpoint_id),
+        )
+        return cursor.fetchone() is not None
+
+
 def thread_agent(store: Store, thread_id: str) -> str | None:
     """The agent a thread belongs to, from its checkpoints' metadata."""
     with store.read() as cursor:

@@ -41,18 +41,32 @@ def thread_lock(thread_id: str) -> threading.Lock:
 
 
 @contextmanager
-def thread_guard(store: Store, thread_id: str, *, wait: bool = True) -> Iterator[None]:
+def thread_guard(
+    store: Store, thread_id: str, *, wait: bool = True, check: Callable[[], object] | None = None
+) -> Iterator[None]:
     """Exclusive right to change a thread: the in-process lock, then the cross-process lease.
 
     Operations that check a drawn-at head wait their turn and then find the
     head moved (a stale form). A delete does not wait: deleting a thread that
     is running is refused, so no late write of that run can bring it back.
+
+    Args:
+        store: The shared database.
+        thread_id: The thread to change.
+        wait: Wait for another holder; when False, refuse at once.
+        check: Refuses the operation by raising; run before the lease is taken
+            (so a refused request writes nothing, not even a lease row) and
+            again under it (so the answer cannot change before the operation runs).
     """
+    if check is not None:
+        check()
     lock = thread_lock(thread_id)
     if not lock.acquire(blocking=wait):
         raise ThreadBusyError(thread_id)
     try:
         with thread_lease(store, thread_id, wait=wait):
+            if check is not None:
+                check()
             yield
     finally:
         lock.release()
@@ -171,10 +185,13 @@ def resume_thread(
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
     answer = spec.check_resume(value)
-    with thread_guard(store, thread_id):
+
+    def check() -> None:
         _check_head(store, thread_id, expected_head)
         if current_result(store, settings, thread_id).status != "waiting":
             raise NotWaitingError(thread_id)
+
+    with thread_guard(store, thread_id, check=check):
         _drive(_graph(store, settings, spec), Command(resume=answer),
                run_config(spec, thread_id), on_event)
     return current_result(store, settings, thread_id)
@@ -216,22 +233,22 @@ def update_thread(
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
     clean = validate_update(spec, values, as_node)
-    with thread_guard(store, thread_id):
+
+    def check() -> None:
         _check_head(store, thread_id, expected_head)
-        config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
+        _check_checkpoint(store, thread_id, checkpoint_id)
         if checkpoint_id is None:
             spec.check_update(current_result(store, settings, thread_id).values, clean)
+
+    with thread_guard(store, thread_id, check=check):
+        config = run_config(spec, thread_id, checkpoint_id)
         _graph(store, settings, spec).update_state(config, clean, as_node=as_node)
     return current_result(store, settings, thread_id)
 
 
-def _existing_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) -> str | None:
-    if checkpoint_id is None:
-        return None
-    known = {c.checkpoint_id for c in readmodel.checkpoint_chain(store, thread_id)}
-    if checkpoint_id not in known:
+def _check_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) -> None:
+    if checkpoint_id is not None and not readmodel.has_checkpoint(store, thread_id, checkpoint_id):
         raise InputError("checkpoint_id", f"no checkpoint {checkpoint_id!r} in thread {thread_id!r}")
-    return checkpoint_id
 
 
 def continue_thread(
@@ -246,9 +263,13 @@ def continue_thread(
     """Runs on with no new input: after an update, or from an older checkpoint (a re-run)."""
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
-    with thread_guard(store, thread_id):
+
+    def check() -> None:
         _check_head(store, thread_id, expected_head)
-        config = run_config(spec, thread_id, _existing_checkpoint(store, thread_id, checkpoint_id))
+        _check_checkpoint(store, thread_id, checkpoint_id)
+
+    with thread_guard(store, thread_id, check=check):
+        config = run_config(spec, thread_id, checkpoint_id)
         _drive(_graph(store, settings, spec), None, config, on_event)
     return current_result(store, settings, thread_id)
 
@@ -262,6 +283,5 @@ def _delete(store: Store, thread_id: str) -> None:
 def delete_thread(store: Store, thread_id: str, *, expected_head: str | None = None) -> None:
     """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched."""
     thread_id = validate_thread_id(thread_id)
-    with thread_guard(store, thread_id, wait=False):
-        _check_head(store, thread_id, expected_head)
+    with thread_guard(store, thread_id, wait=False, check=lambda: _check_head(store, thread_id, expected_head)):
         _delete(store, thread_id)

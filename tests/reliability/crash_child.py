@@ -1,0 +1,90 @@
+"""Child process for test_kill_points: runs a scenario and SIGKILLs itself at one kill point.
+
+Usage: ``python crash_child.py DB AGENT THREAD SCENARIO NODE PHASE OCCURRENCE``
+
+* SCENARIO: ``auto`` (start only), ``approve``/``reject``/``yes`` (start, then resume with
+  that answer), chosen so the target node is reached.
+* PHASE: ``before`` (after the node's running row, before its body), ``after`` (after its
+  end row, before LangGraph saves the checkpoint), ``mid-settle`` (right after the refund
+  ledger's payout commit, inside ``settle``).
+* OCCURRENCE: kill at the n-th call of NODE (1 = first pass, 2 = the re-entry on resume).
+
+The patches live here only (test side); production code is not changed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from agents import nodelog, runs  # noqa: E402
+from agents.db import open_store  # noqa: E402
+from agents.refund import ledger  # noqa: E402
+from agents.settings import load_settings  # noqa: E402
+
+ANSWERS = {
+    "yes": "yes",
+    "approve": {"action": "approve", "approver": "kim"},
+    "reject": {"action": "reject", "approver": "kim"},
+    "save": "save",
+}
+
+
+def start_values(agent: str, thread: str) -> dict:
+    if agent == "refund":
+        amount = 50_000 if thread.endswith("-small") else 500_000
+        return {"case_id": thread.removeprefix("refund-"), "customer": "lee", "amount": amount, "reason": "broken"}
+    if agent == "lecture":
+        from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+
+        return dict(DEFAULT_LECTURE_INPUT)
+    return {}
+
+
+def main() -> None:
+    db, agent, thread, scenario, node, phase, occurrence = sys.argv[1:8]
+    wanted = int(occurrence)
+    calls: dict[str, int] = {}
+    rows: dict[int, str] = {}
+    kill = lambda: os.kill(os.getpid(), signal.SIGKILL)  # noqa: E731
+
+    original_start, original_finish, original_pay = nodelog._start, nodelog._finish, ledger.pay
+
+    def start(store, agent_name, name, label, config):
+        row_id = original_start(store, agent_name, name, label, config)
+        rows[row_id] = name
+        if name == node:
+            calls[name] = calls.get(name, 0) + 1
+            if phase == "before" and calls[name] == wanted:
+                print(f"KILL {row_id}", flush=True)
+                kill()
+        return row_id
+
+    def finish(store, row_id, status, error=""):
+        original_finish(store, row_id, status, error)
+        if phase == "after" and rows.get(row_id) == node and calls.get(node) == wanted:
+            print(f"KILL {row_id}", flush=True)
+            kill()
+
+    def pay(store, **kwargs):
+        payout = original_pay(store, **kwargs)
+        if phase == "mid-settle":
+            print("KILL 0", flush=True)
+            kill()
+        return payout
+
+    nodelog._start, nodelog._finish, ledger.pay = start, finish, pay
+    store = open_store(db)
+    settings = load_settings(db_override=db, secrets={})
+    result = runs.start_run(store, settings, agent, start_values(agent, thread), thread_id=thread)
+    if scenario != "auto" and result.status == "waiting":
+        runs.resume_thread(store, settings, thread, ANSWERS[scenario])
+    print("NOT KILLED", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Property tests of the validators: valid input round-trips, invalid input raises InputError naming the field.
+
+No other exception type may escape, whatever the value (text, numbers, lists, None, ...).
+"""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agents.errors import InputError
+from agents.lecture.brains import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
+from agents.lecture.spec import SPEC as LECTURE
+from agents.refund.graph import MAX_AMOUNT
+from agents.refund.spec import SPEC as REFUND
+from agents.spec import Field, validate_fields
+from agents.validation import THREAD_ID_MAX, validate_int, validate_text, validate_thread_id
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ANYTHING = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True), st.text(),
+    st.binary(), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+THREAD_ID_CHARS = string.ascii_letters + string.digits + "_.:-"
+
+
+def _refused_naming(call, field: str) -> None:
+    """``call()`` either returns or raises InputError naming ``field``; nothing else."""
+    try:
+        call()
+    except InputError as error:
+        assert error.field == field and error.message and str(error).startswith(field)
+
+
+@SETTINGS
+@given(st.integers(min_value=-(10**6), max_value=10**6), st.sampled_from(["plain", "text", "comma", "float"]))
+def test_validate_int_round_trips(value, form):
+    given_value = {"plain": value, "text": f" {value} ", "comma": f"{value:,}", "float": float(value)}[form]
+    assert validate_int(given_value, "n", minimum=-(10**6), maximum=10**6) == value
+
+
+@SETTINGS
+@given(ANYTHING)
+def test_validate_int_refuses_with_the_field(value):
+    _refused_naming(lambda: validate_int(value, "amount", minimum=1, maximum=MAX_AMOUNT), "amount")
+
+
+@SETTINGS
+@given(st.integers().filter(lambda v: not 1 <= v <= MAX_AMOUNT))
+def test_validate_int_out_of_range_is_refused(value):
+    try:
+        validate_int(value, "amount", minimum=1, maximum=MAX_AMOUNT)
+    except InputError as error:
+        assert error.field == "amount" and "between" in error.message
+    else:
+        raise AssertionError(f"{value} accepted")
+
+
+@SETTINGS
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=200))
+def test_validate_text_round_trips_trimmed(text):
+    if text.strip():
+        assert validate_text(text, "note", max_length=200) == text.strip()
+    else:
+        _refused_naming(lambda: validate_text(text, "note", max_length=200), "note")
+
+
+@SETTINGS
+@given(ANYTHING)
+def test_validate_text_refuses_with_the_field(value):
+    _refused_naming(lambda: validate_text(value, "note", max_length=50), "note")
+
+
+@SETTINGS
+@given(st.text(min_size=1, max_size=20), st.characters(whitelist_categories=("Cc",), blacklist_characters="\n\t"))
+def test_validate_text_refuses_control_characters(text, control):
+    try:
+        validate_text(f"a{control}{text}b", "note", max_length=100)
+    except InputError as error:
+        assert error.field == "note"
+    else:
+        raise AssertionError("control character accepted")
+
+
+@SETTINGS
+@given(st.sampled_from(string.ascii_letters + string.digits),
+       st.text(alphabet=THREAD_ID_CHARS, max_size=THREAD_ID_MAX - 1))
+def test_validate_thread_id_round_trips(first, rest):
+    assert validate_thread_id(first + rest) == first + rest
+
+
+@SETTINGS
+@given(st.text(max_size=300))
+def test_validate_thread_id_refuses_with_the_field(text):
+    try:
+        result = validate_thread_id(text)
+    except InputError as error:
+        assert error.field == "thread_id"
+        return
+    assert len(result) <= THREAD_ID_MAX and set(result) <= set(THREAD_ID_CHARS) and result[0].isalnum()
+    assert not set(result) & set("'\"/\\; ")
+
+
+CHOICE = Field(name="action", kind="choice", choices=("approve", "reject", "edit"))
+NUMBER = Field(name="amount", kind="int", minimum=1, maximum=MAX_AMOUNT)
+
+
+@SETTINGS
+@given(st.sampled_from(CHOICE.choices), st.sampled_from(["", " ", "\t"]))
+def test_choice_field_round_trips(choice, pad):
+    assert CHOICE.validate(pad + choice + pad) == choice
+
+
+@SETTINGS
+@given(ANYTHING)
+def test_choice_and_int_fields_refuse_with_their_name(value):
+    _refused_naming(lambda: CHOICE.validate(value), "action")
+    _refused_naming(lambda: NUMBER.validate(value), "amount")
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=MAX_AMOUNT))
+def test_int_field_round_trips(value):
+    assert NUMBER.validate(value) == value == NUMBER.validate(str(value))
+
+
+REFUND_ANSWER = st.fixed_dictionaries(
+    {"action": st.sampled_from(["approve", "reject", "edit"]), "approver": st.text(min_size=1, max_size=10)},
+    optional={"amount": st.one_of(st.integers(), st.text(max_size=5), st.none()), "note": st.text(max_size=5),
+              "extra": st.integers()},
+)
+
+
+@SETTINGS
+@given(st.one_of(REFUND_ANSWER, ANYTHING))
+def test_refund_resume_check(value):
+    try:
+        answer = REFUND.check_resume(value)
+    except InputError as error:
+        named = {"action", "amount", "approver", "note"} | (set(value) if isinstance(value, dict) else set())
+        assert error.field in named and error.message  # a resume field, or the unknown key given
+        return
+    assert answer["action"] in ("approve", "reject", "edit") and answer["approver"]
+    assert (answer["action"] == "edit") == (answer.get("amount") is not None)
+    if answer["action"] == "edit":
+        assert 1 <= answer["amount"] <= MAX_AMOUNT
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=MAX_AMOUNT), st.text(alphabet=string.ascii_letters, min_size=1, max_size=10))
+def test_refund_edit_round_trips(amount, approver):
+    answer = REFUND.check_resume({"action": "edit", "amount": amount, "approver": approver})
+    assert answer["amount"] == amount and answer["approver"] == approver
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(DEFAULT_LECTURE_INPUT)), ANYTHING)
+def test_lecture_input_refuses_naming_the_field(name, value):
+    _refused_naming(lambda: validate_fields(LECTURE.start_fields, {**DEFAULT_LECTURE_INPUT, name: value}), name)
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(DEFAULT_LECTURE_INPUT)),
+       st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=FIELD_MAX_LENGTH))
+def test_lecture_input_round_trips(name, text):
+    values = {**DEFAULT_LECTURE_INPUT, name: text}
+    if not text.strip():
+        _refused_naming(lambda: validate_fields(LECTURE.start_fields, values), name)
+        return
+    assert validate_fields(LECTURE.start_fields, values)[name] == text.strip()
