@@ -1,12 +1,11 @@
 """The one database: LangGraph's checkpointer and the project's own tables.
 
-A :class:`Store` opens the SQLite file once and shares one connection between
-the ``SqliteSaver`` and the project's tables (node log, ledger, audit). All
-access goes through the saver's own lock, so parallel graph nodes, the
-dashboard's sessions and the read-model never interleave statements on the
-connection.
+By default a :class:`SqliteStore` opens the SQLite file once and shares one
+connection between the ``SqliteSaver`` and the project's tables (node log,
+ledger, leases). A ``postgresql://`` location opens a ``PostgresStore``
+instead (``agents/db_postgres.py``), for several dashboard replicas.
 
-Connection settings, and why:
+SQLite connection settings, and why:
 
 * ``journal_mode=WAL``: readers (the dashboard) never block the writer (a run),
   and another process (the CLI) can read while this one writes.
@@ -22,24 +21,28 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from agents.readsql import ReadQueries, SqliteQueries
+
 #: Version of the project's own tables; a database from a newer release is refused.
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 
-_PROJECT_SCHEMA = """
+#: The project's tables, one text for both backends; only two column types differ.
+PROJECT_SCHEMA_TEMPLATE = """
 CREATE TABLE IF NOT EXISTS hitl_meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS node_log (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {id_column},
     agent TEXT NOT NULL,
     thread_id TEXT NOT NULL,
     run_id TEXT NOT NULL,
@@ -47,8 +50,8 @@ CREATE TABLE IF NOT EXISTS node_log (
     task_id TEXT NOT NULL DEFAULT '',
     step INTEGER NOT NULL DEFAULT 0,
     label TEXT NOT NULL DEFAULT '',
-    started_at REAL NOT NULL,
-    ended_at REAL,
+    started_at {float_type} NOT NULL,
+    ended_at {float_type},
     status TEXT NOT NULL,
     error TEXT NOT NULL DEFAULT ''
 );
@@ -68,32 +71,86 @@ CREATE TABLE IF NOT EXISTS thread_leases (
     owner TEXT NOT NULL,
     host TEXT NOT NULL,
     pid INTEGER NOT NULL,
-    acquired_at REAL NOT NULL
+    acquired_at {float_type} NOT NULL
 );
 """
+
+_PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="INTEGER PRIMARY KEY AUTOINCREMENT", float_type="REAL")
+
 
 
 class DatabaseError(Exception):
     """The database file cannot be used (not a database, newer schema, read-only)."""
 
 
-class Store:
-    """The process-wide handle on the database file.
+class Store(ABC):
+    """The process-wide handle on the database: LangGraph's saver and the project's tables.
+
+    Two implementations: :class:`SqliteStore` (one file, the default) and
+    ``agents.db_postgres.PostgresStore`` (a ``postgresql://`` URL, for several
+    replicas). Everything else in the project is written against this class.
+    Project SQL uses ``?`` placeholders and syntax both backends share
+    (``ON CONFLICT``, ``RETURNING``).
 
     Attributes:
-        path: The file path.
-        saver: The LangGraph checkpointer over the shared connection.
-        conn: The shared connection (use :meth:`transaction` or :meth:`read`).
-        read_only: True when the file could only be opened for reading.
+        path: Where the database is (a file path or a URL without its password).
+        saver: The LangGraph checkpointer.
+        read_only: True when nothing may be written.
+        queries: The read-model's SQL for this backend (:mod:`agents.readsql`).
     """
 
+    backend: str = ""
+    path: str
+    saver: Any
+    read_only: bool = False
+    queries: ReadQueries
+
+    def __init__(self) -> None:
+        self._graphs: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        self._graphs_lock = threading.Lock()
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Any]:
+        """A cursor inside one committed-or-rolled-back transaction."""
+
+    @abstractmethod
+    def read(self) -> AbstractContextManager[Any]:
+        """A cursor for reads; one snapshot per ``with`` block where the backend allows."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Releases the connection(s)."""
+
+    def graph(self, agent_name: str, **options: Any) -> Any:
+        """The compiled graph of an agent on this store's checkpointer, built once."""
+        from agents.registry import get_agent
+
+        key = (agent_name, tuple(sorted(options.items())))
+        with self._graphs_lock:
+            if key not in self._graphs:
+                self._graphs[key] = get_agent(agent_name).build_graph(
+                    self.saver, store=self, **options
+                )
+            return self._graphs[key]
+
+
+class SqliteStore(Store):
+    """One SQLite file; one connection shared by the ``SqliteSaver`` and the project's tables.
+
+    Every use of the connection goes through the saver's own lock, so parallel
+    graph nodes, the dashboard's sessions and the read-model never interleave
+    statements on it.
+    """
+
+    backend = "sqlite"
+
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        super().__init__()
         self.path = str(path)
         self.read_only = read_only
         self.conn = _connect(self.path, read_only=read_only)
         self.saver = SqliteSaver(self.conn)
-        self._graphs: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
-        self._graphs_lock = threading.Lock()
+        self.queries = SqliteQueries()
         try:
             self._setup()
         except sqlite3.DatabaseError as error:
@@ -108,11 +165,7 @@ class Store:
     def _setup(self) -> None:
         with self.lock:
             found = _schema_version(self.conn)
-            if found is not None and found > SCHEMA_VERSION:
-                raise DatabaseError(
-                    f"{self.path} was written by a newer release (schema {found}, "
-                    f"this release reads up to {SCHEMA_VERSION}); refusing to touch it"
-                )
+            check_schema_version(self.path, found)
             if self.read_only or (found == SCHEMA_VERSION and _schema_fingerprint(self.conn) == _FINGERPRINT):
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
@@ -155,22 +208,19 @@ class Store:
                 self.conn.rollback()
                 cursor.close()
 
-    def graph(self, agent_name: str, **options: Any) -> Any:
-        """The compiled graph of an agent on this store's checkpointer, built once."""
-        from agents.registry import get_agent
-
-        key = (agent_name, tuple(sorted(options.items())))
-        with self._graphs_lock:
-            if key not in self._graphs:
-                self._graphs[key] = get_agent(agent_name).build_graph(
-                    self.saver, store=self, **options
-                )
-            return self._graphs[key]
-
     def close(self) -> None:
         """Closes the connection."""
         with self.lock:
             self.conn.close()
+
+
+def check_schema_version(location: str, found: int | None) -> None:
+    """Refuses a database written by a newer release of this project."""
+    if found is not None and found > SCHEMA_VERSION:
+        raise DatabaseError(
+            f"{location} was written by a newer release (schema {found}, "
+            f"this release reads up to {SCHEMA_VERSION}); refusing to touch it"
+        )
 
 
 def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
@@ -219,15 +269,27 @@ def _explain(path: str, error: sqlite3.DatabaseError) -> str:
     return f"{path} cannot be used: {text}"
 
 
-def open_store(path: str | Path) -> Store:
-    """Opens the database, falling back to read-only when the file cannot be written.
+def is_postgres_url(location: str | Path) -> bool:
+    """Whether a database location names a PostgreSQL server rather than a file."""
+    return str(location).startswith(("postgresql://", "postgres://"))
+
+
+def open_store(location: str | Path) -> Store:
+    """Opens the database: a ``postgresql://`` URL, or a SQLite file.
+
+    A SQLite file that cannot be written is opened read-only.
 
     Raises:
-        DatabaseError: The file is not a database or is from a newer schema.
+        DatabaseError: The file is not a database, is from a newer schema, or
+            the server cannot be reached.
     """
+    if is_postgres_url(location):
+        from agents.db_postgres import PostgresStore
+
+        return PostgresStore(str(location))
     try:
-        return Store(path)
+        return SqliteStore(location)
     except DatabaseError as error:
-        if "read-only" not in str(error) or not Path(path).exists():
+        if "read-only" not in str(error) or not Path(location).exists():
             raise
-        return Store(path, read_only=True)
+        return SqliteStore(location, read_only=True)

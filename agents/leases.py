@@ -50,21 +50,34 @@ def _alive(host: str, pid: int) -> bool:
 
 
 def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
+    """Takes a free lease, or one whose owner is gone, with a compare-and-swap on the owner.
+
+    Portable SQL (no ``FOR UPDATE``, no ``INSERT OR REPLACE``): of two
+    processes racing for the same lease, exactly one insert or one update
+    matches, on SQLite and PostgreSQL alike.
+    """
+    now = time.time()
     with store.transaction() as cursor:
         cursor.execute(
-            "SELECT host, pid, acquired_at FROM thread_leases WHERE thread_id = ?", (thread_id,)
+            "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (thread_id) DO NOTHING",
+            (thread_id, owner, HOST, os.getpid(), now),
         )
+        if cursor.rowcount == 1:
+            return True
+        cursor.execute("SELECT owner, host, pid, acquired_at FROM thread_leases WHERE thread_id = ?", (thread_id,))
         row = cursor.fetchone()
-        if row is not None:
-            host, pid, acquired_at = row
-            if _alive(host, pid) and time.time() - acquired_at < LEASE_MAX_AGE_SECONDS:
-                return False
+        if row is None:
+            return False  # released in between; the next attempt inserts
+        holder, host, pid, acquired_at = row
+        if _alive(host, pid) and now - acquired_at < LEASE_MAX_AGE_SECONDS:
+            return False
         cursor.execute(
-            "INSERT OR REPLACE INTO thread_leases (thread_id, owner, host, pid, acquired_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (thread_id, owner, HOST, os.getpid(), time.time()),
+            "UPDATE thread_leases SET owner = ?, host = ?, pid = ?, acquired_at = ?"
+            " WHERE thread_id = ? AND owner = ?",
+            (owner, HOST, os.getpid(), now, thread_id, holder),
         )
-    return True
+        return cursor.rowcount == 1
 
 
 @contextmanager

@@ -52,10 +52,10 @@ def _start(store: Store, agent: str, node: str, label: str, config: RunnableConf
     with store.transaction() as cursor:
         cursor.execute(
             "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label,"
-            " started_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running')",
+            " started_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running') RETURNING id",
             (agent, thread_id, run_id, node, task_id, step, label, time.time()),
         )
-        return int(cursor.lastrowid or 0)
+        return int(cursor.fetchone()[0])
 
 
 def _finish(store: Store, row_id: int, status: str, error: str = "") -> None:

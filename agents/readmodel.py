@@ -1,9 +1,10 @@
 """Read-model over the save file, usable without Streamlit.
 
-The dashboard's lists and charts read LangGraph's ``checkpoints`` and
-``writes`` tables with plain SQL: the metadata column is JSON text and the
-parent id, channel and task columns are plain text, so a whole thread's chain
-is read without deserialising a single checkpoint blob. Blobs are decoded,
+The dashboard's lists and charts read the checkpointer's own tables with
+plain SQL (:mod:`agents.readsql`, one implementation per backend): the
+metadata column is JSON and the parent id, channel and task columns are plain
+text, so a whole thread's chain is read without deserialising a single
+checkpoint blob. Blobs are decoded,
 with LangGraph's own serializer, only where a value is shown: one selected
 checkpoint, an interrupt payload, or a leaf checkpoint whose ``next`` cannot be
 told from its writes.
@@ -26,11 +27,8 @@ from langchain_core.messages import BaseMessage
 from langgraph.types import Interrupt, Send
 
 from agents.db import Store
+from agents.readsql import NULL_TASK_ID
 
-#: Write channels that LangGraph uses for bookkeeping rather than node output.
-SPECIAL_CHANNELS = frozenset({"__interrupt__", "__resume__", "__error__", "__scheduled__"})
-#: The task id of writes addressed to the whole graph (e.g. a resume value).
-NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
 _PUSH_PREFIX = "~__pregel_push"
 _PULL_PREFIX = "~__pregel_pull, "
 
@@ -123,32 +121,23 @@ def _node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
     return "send" if task_path.startswith(_PUSH_PREFIX) else "(outside a node)"
 
 
-_SPECIAL_CHANNELS_SQL = ", ".join(f"'{name}'" for name in sorted(SPECIAL_CHANNELS))
 
 
 def _tasks_by_checkpoint(
-    cursor: Any, thread_id: str
+    store: Store, cursor: Any, thread_id: str
 ) -> tuple[dict[str, list[str]], dict[str, list[str]], set[str]]:
     """Per checkpoint: the nodes of its tasks, of its completed tasks, and whether one is interrupted.
 
-    SQLite groups the writes per task (in primary-key order, so without a
-    sort of the whole table), which hands Python one row per task instead of
-    one per write. A task is completed when it wrote a channel that is not
-    bookkeeping, and interrupted when it wrote ``__interrupt__`` but nothing
-    else yet. Tasks are ordered by task path, as LangGraph orders them.
+    The database groups the writes per task, which hands Python one row per
+    task instead of one per write. A task is completed when it wrote a channel
+    that is not bookkeeping, and interrupted when it wrote ``__interrupt__``
+    but nothing else yet. Tasks are ordered by task path, as LangGraph orders them.
     """
     known = _task_nodes(cursor, thread_id)
-    cursor.execute(
-        "SELECT checkpoint_id, task_id, MIN(task_path),"
-        f" MAX(channel NOT IN ({_SPECIAL_CHANNELS_SQL})), MAX(channel = '__interrupt__')"
-        " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-        " GROUP BY checkpoint_id, task_id ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
-        (thread_id, NULL_TASK_ID),  # the null task carries a resume value for the whole graph
-    )
     scheduled: dict[str, list[str]] = {}
     completed: dict[str, list[str]] = {}
     interrupted: set[str] = set()
-    for checkpoint_id, task_id, task_path, done, asked in cursor.fetchall():
+    for checkpoint_id, task_id, task_path, done, asked in store.queries.tasks(cursor, thread_id):
         node = _node_of(task_id, task_path or "", known)
         scheduled.setdefault(checkpoint_id, []).append(node)
         if done:
@@ -191,15 +180,8 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
     are to run, from it. Only leaf checkpoints without writes decode a blob.
     """
     with store.read() as cursor:
-        cursor.execute(
-            "SELECT checkpoint_id, parent_checkpoint_id,"
-            " json_extract(CAST(metadata AS TEXT), '$.step'),"
-            " json_extract(CAST(metadata AS TEXT), '$.source')"
-            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
-            (thread_id,),
-        )
-        rows = cursor.fetchall()
-        scheduled, completed, interrupted = _tasks_by_checkpoint(cursor, thread_id)
+        rows = store.queries.chain(cursor, thread_id)
+        scheduled, completed, interrupted = _tasks_by_checkpoint(store, cursor, thread_id)
     if not rows:
         return []
     head_id = rows[-1][0]
@@ -230,7 +212,7 @@ def head_checkpoint_id(store: Store, thread_id: str) -> str | None:
         cursor.execute(
             "SELECT MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''",
             (thread_id,),
-        )
+        )  # the same table and columns on both backends
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -248,32 +230,13 @@ def has_checkpoint(store: Store, thread_id: str, checkpoint_id: str) -> bool:
 def thread_agent(store: Store, thread_id: str) -> str | None:
     """The agent a thread belongs to, from its checkpoints' metadata."""
     with store.read() as cursor:
-        cursor.execute(
-            "SELECT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints"
-            " WHERE thread_id = ? AND checkpoint_ns = '' AND metadata IS NOT NULL"
-            " AND json_extract(CAST(metadata AS TEXT), '$.agent') IS NOT NULL"
-            " ORDER BY checkpoint_id LIMIT 1",
-            (thread_id,),
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
+        return store.queries.agent(cursor, thread_id)
 
 
-def _waiting_heads(cursor: Any) -> dict[str, list[tuple[str, str, str]]]:
+def _waiting_heads(store: Store, cursor: Any) -> dict[str, list[tuple[str, str, str]]]:
     """Per thread: (checkpoint id, task id, task path) of interrupts at its head."""
-    cursor.execute(
-        "WITH heads AS (SELECT thread_id, MAX(checkpoint_id) AS head FROM checkpoints"
-        "  WHERE checkpoint_ns = '' GROUP BY thread_id)"
-        " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path FROM writes w"
-        " JOIN heads h ON w.thread_id = h.thread_id AND w.checkpoint_id = h.head"
-        " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
-        " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
-        "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
-        "  AND d.task_id = w.task_id AND d.channel NOT IN"
-        "  ('__interrupt__', '__resume__', '__error__', '__scheduled__'))"
-    )
     waiting: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-    for thread_id, checkpoint_id, task_id, task_path in cursor.fetchall():
+    for thread_id, checkpoint_id, task_id, task_path in store.queries.waiting_heads(cursor):
         waiting[thread_id].append((checkpoint_id, task_id, task_path or ""))
     return waiting
 
@@ -281,13 +244,8 @@ def _waiting_heads(cursor: Any) -> dict[str, list[tuple[str, str, str]]]:
 def list_threads(store: Store, agent: str | None = None) -> list[ThreadSummary]:
     """Every thread (or one agent's), newest first, with status and checkpoint count."""
     with store.read() as cursor:
-        cursor.execute(
-            "SELECT thread_id, COUNT(*), MAX(checkpoint_id),"
-            " MAX(json_extract(CAST(metadata AS TEXT), '$.agent'))"
-            " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id"
-        )
-        rows = cursor.fetchall()
-        waiting = _waiting_heads(cursor)
+        rows = store.queries.threads(cursor)
+        waiting = _waiting_heads(store, cursor)
     summaries = []
     for thread_id, count, head, agent_name in rows:
         if agent is not None and agent_name != agent:
@@ -306,17 +264,12 @@ def list_threads(store: Store, agent: str | None = None) -> list[ThreadSummary]:
 def pending_interrupts(store: Store) -> list[PendingInterrupt]:
     """Everything waiting for a human, across agents, oldest first."""
     with store.read() as cursor:
-        waiting = _waiting_heads(cursor)
+        waiting = _waiting_heads(store, cursor)
         known: dict[str, dict[str, str]] = {t: _task_nodes(cursor, t) for t in waiting}
         found = []
         for thread_id, entries in waiting.items():
             for checkpoint_id, task_id, task_path in entries:
-                cursor.execute(
-                    "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ''"
-                    " AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
-                    (thread_id, checkpoint_id, task_id),
-                )
-                for type_, blob in cursor.fetchall():
+                for type_, blob in store.queries.interrupt_values(cursor, thread_id, checkpoint_id, task_id):
                     found.append((thread_id, checkpoint_id, task_id, task_path, type_, blob))
     result = []
     for thread_id, checkpoint_id, task_id, task_path, type_, blob in found:
@@ -343,12 +296,7 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
         return None
     with store.read() as cursor:
         known = _task_nodes(cursor, thread_id)
-        cursor.execute(
-            "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
-            " AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_path, task_id, idx",
-            (thread_id, checkpoint_id),
-        )
-        rows = cursor.fetchall()
+        rows = store.queries.writes(cursor, thread_id, checkpoint_id)
     serde = store.saver.serde
     writes = tuple(
         WriteRecord(task_id, _node_of(task_id, path or "", known), channel,
@@ -389,10 +337,7 @@ def _is_internal_channel(name: str) -> bool:
 def table_counts(store: Store, thread_id: str) -> dict[str, int]:
     """Row counts of a thread in LangGraph's two tables."""
     with store.read() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
-        checkpoints = cursor.fetchone()[0]
-        cursor.execute("SELECT COUNT(*) FROM writes WHERE thread_id = ?", (thread_id,))
-        writes = cursor.fetchone()[0]
+        checkpoints, writes = store.queries.counts(cursor, thread_id)
     return {"checkpoints": int(checkpoints), "writes": int(writes)}
 
 

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from langchain_core.messages import BaseMessage  # noqa: E402
 
-from agents.db import Store  # noqa: E402
+from agents.db import SqliteStore, Store  # noqa: E402
 from agents.lecture.brains import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.lecture.graph import build_graph  # noqa: E402
 from agents.lecture.model import EmbeddedChatModel  # noqa: E402
@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", help="folder for the benchmark database (default: a temp folder)")
     args = parser.parse_args(argv)
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-fanout-"))
-    store = Store(folder / "bench.sqlite")
+    store = SqliteStore(folder / "bench.sqlite")
     CorpusResearch().search("warm up", 1)  # the BM25 index is built once per process; not part of a fan-out
     print(f"latency {args.latency:g} s per model call (fixed), max_concurrency {SPEC.max_concurrency}, "
           f"database {store.path}")

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from langgraph.graph import END, START, StateGraph  # noqa: E402
 
-from agents.db import Store  # noqa: E402
+from agents.db import SqliteStore, Store  # noqa: E402
 from agents.nodelog import logged_node  # noqa: E402
 
 GOAL_RATIO = 1.10
@@ -76,7 +76,7 @@ def build_loop_graph(store: Store, *, variant: str) -> Any:
 
 def run_once(directory: Path, steps: int, *, variant: str) -> tuple[float, float]:
     """Runs the loop on a fresh database file; returns wall and CPU seconds (all threads)."""
-    store = Store(directory / f"bench-{uuid.uuid4().hex}.sqlite")
+    store = SqliteStore(directory / f"bench-{uuid.uuid4().hex}.sqlite")
     try:
         graph = build_loop_graph(store, variant=variant)
         config = {

@@ -1,16 +1,40 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs the whole suite. The README's test
 # command and CI both run exactly this.
+#
+# The persistence tests run on SQLite and on PostgreSQL: a throwaway
+# PostgreSQL cluster is started under a temp directory on a local port and
+# stopped when the script exits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 
-# Browser tests drive Debian's Chromium; Playwright never downloads a browser.
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages: Chromium for the browser tests (Playwright never downloads
+# a browser) and PostgreSQL for the second backend.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+pg_dir=$(mktemp -d)
+pg_port=${HITL_TEST_PG_PORT:-55432}
+# initdb refuses to run as root; the Debian package provides the postgres user.
+chown postgres:postgres "$pg_dir"
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+stop_postgres() {
+  as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$pg_dir"
+}
+trap stop_postgres EXIT
+as_postgres "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U postgres >/dev/null
+as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
+  -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres"
 
 python -m ruff check .
 python -m pytest "$@"

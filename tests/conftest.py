@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,35 +20,78 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
 
 
+#: A PostgreSQL server for the persistence tests' second backend (``scripts/test.sh`` starts one).
+POSTGRES_URL = os.environ.get("HITL_TEST_POSTGRES_URL", "")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Runs a test on both backends; persistence-facing modules opt in with
+    ``pytestmark = pytest.mark.usefixtures("backend")``."""
+    return str(request.param)
+
+
+@contextmanager
+def _postgres_schema() -> Iterator[str]:
+    """A fresh schema for one test; the URL puts it first on the search path."""
+    if not POSTGRES_URL:
+        pytest.skip("HITL_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server)")
+    import psycopg
+
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    separator = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 @pytest.fixture(autouse=True)
-def isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Every test gets its own database file and the embedded model with zero latency."""
-    db_path = tmp_path / "checkpoints.sqlite"
-    monkeypatch.setenv("HITL_DB", str(db_path))
+def isolated_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """Every test gets its own database and the embedded model with zero latency."""
     monkeypatch.setenv("HITL_MODEL_LATENCY", "0")
     for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    return db_path
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "postgres":
+        with _postgres_schema() as url:
+            monkeypatch.setenv("HITL_DB", url)
+            yield url
+        return
+    location = str(tmp_path / "checkpoints.sqlite")
+    monkeypatch.setenv("HITL_DB", location)
+    yield location
 
 
 @pytest.fixture
-def db_path(isolated_environment: Path) -> Path:
-    """The test's database file."""
+def db_location(isolated_environment: str) -> str:
+    """The test's database: a SQLite file path, or a PostgreSQL URL."""
     return isolated_environment
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
+def db_path(isolated_environment: str) -> Path:
+    """The test's database file (SQLite tests only)."""
+    return Path(isolated_environment)
+
+
+@pytest.fixture
+def store(db_location: str) -> Iterator[Store]:
     """The test's database, opened."""
-    opened = open_store(db_path)
+    opened = open_store(db_location)
     yield opened
     opened.close()
 
 
 @pytest.fixture
-def settings(db_path: Path) -> Settings:
+def settings(db_location: str) -> Settings:
     """Settings pointing at the test's database, without reading any secrets file."""
-    return load_settings(db_override=str(db_path), secrets={})
+    return load_settings(db_override=db_location, secrets={})
 
 
 @dataclass
@@ -58,12 +104,12 @@ class CliResult:
 
 
 @pytest.fixture
-def run_cli(capsys: pytest.CaptureFixture[str], db_path: Path) -> Callable[..., CliResult]:
+def run_cli(capsys: pytest.CaptureFixture[str], db_location: str) -> Callable[..., CliResult]:
     """Runs ``python -m agents --db <test db> ARGS`` in-process."""
 
     def run(*args: str) -> CliResult:
         capsys.readouterr()
-        code = cli_main(["--db", str(db_path), *args])
+        code = cli_main(["--db", db_location, *args])
         captured = capsys.readouterr()
         return CliResult(code, captured.out, captured.err)
 

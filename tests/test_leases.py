@@ -5,11 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
 from agents import readmodel, runs
 from agents.leases import HOST, ThreadBusyError, thread_lease
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def _dead_pid() -> int:
@@ -44,8 +47,8 @@ def test_delete_of_a_running_thread_is_refused(store, settings):
 def test_a_live_lease_of_another_process_blocks(store):
     with store.transaction() as cursor:
         cursor.execute(
-            "INSERT INTO thread_leases VALUES ('t', 'other', ?, ?, strftime('%s','now'))",
-            (HOST, 1),  # pid 1 is alive
+            "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES ('t', 'other', ?, ?, ?)",
+            (HOST, 1, time.time()),  # pid 1 is alive
         )
     with pytest.raises(ThreadBusyError), thread_lease(store, "t", wait=False):
         pass
@@ -54,8 +57,8 @@ def test_a_live_lease_of_another_process_blocks(store):
 def test_the_lease_of_a_killed_process_is_taken_over(store):
     with store.transaction() as cursor:
         cursor.execute(
-            "INSERT INTO thread_leases VALUES ('t', 'gone', ?, ?, strftime('%s','now'))",
-            (HOST, _dead_pid()),
+            "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES ('t', 'gone', ?, ?, ?)",
+            (HOST, _dead_pid(), time.time()),
         )
     with thread_lease(store, "t", wait=False):
         with store.read() as cursor:

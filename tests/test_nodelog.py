@@ -70,7 +70,7 @@ def test_kill_mid_run_loses_no_row(db_path):
         sys.path.insert(0, {str(PROJECT_ROOT)!r})
         from typing import TypedDict
         from langgraph.graph import END, START, StateGraph
-        from agents.db import Store
+        from agents.db import SqliteStore
         from agents.nodelog import logged_node
 
         class S(TypedDict):
@@ -81,7 +81,7 @@ def test_kill_mid_run_loses_no_row(db_path):
                 os.kill(os.getpid(), signal.SIGKILL)
             return {{"count": state["count"] + 1}}
 
-        store = Store({str(db_path)!r})
+        store = SqliteStore({str(db_path)!r})
         builder = StateGraph(S)
         builder.add_node("tick", logged_node(store, "bench", tick))
         builder.add_edge(START, "tick")

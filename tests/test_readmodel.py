@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents import readmodel, runs
 from agents.nodelog import node_runs
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def _paused(store, settings, thread_id="hitl_demo"):

@@ -9,6 +9,8 @@ from agents.common import MissingCheckpointerError
 from agents.errors import NotWaitingError, StaleFormError, ThreadNotFoundError
 from agents.robot.graph import build_graph
 
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 def test_run_pauses_at_approval_with_the_question(store, settings):
     result = runs.start_run(store, settings, "robot", {})
@@ -82,6 +84,6 @@ def test_stale_resume_is_refused_and_changes_nothing(store, settings):
 def test_every_checkpoint_is_tagged_with_the_agent(store, settings):
     runs.start_run(store, settings, "robot", {})
     runs.resume_thread(store, settings, "hitl_demo", "yes")
-    with store.read() as cursor:
-        cursor.execute("SELECT DISTINCT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints")
-        assert cursor.fetchall() == [("robot",)]
+    saved = list(store.saver.list({"configurable": {"thread_id": "hitl_demo"}}))
+    assert len(saved) == 5
+    assert {entry.metadata.get("agent") for entry in saved} == {"robot"}

@@ -40,12 +40,12 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with every command module's sub-commands."""
-    from agents.cli import core, explorer, refund, timeline
+    from agents.cli import core, explorer, migrate, refund, timeline
 
     parser = _Parser(prog="python -m agents", description=__doc__.splitlines()[0])
     parser.add_argument("--db", metavar="PATH", help="database file (default: HITL_DB or data/checkpoints.sqlite)")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for module in (core, explorer, refund, timeline):
+    for module in (core, explorer, refund, timeline, migrate):
         module.add_commands(subparsers)
     return parser
 

@@ -19,8 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from agents.db import is_postgres_url
 from agents.errors import InputError
 from agents.lecture.brains import MAX_SUBTOPICS, MIN_SUBTOPICS, Subtopic
+from agents.settings import DEFAULT_DB_PATH
 from agents.validation import validate_text, validate_thread_id
 
 PLANS_FOLDER = "plans"
@@ -123,7 +125,10 @@ def apply_plan_edit(
 
 
 def plans_dir_for(db_path: str | Path) -> Path:
-    """The folder of saved plans for a database file: ``<its folder>/plans``."""
+    """The folder of saved plans: ``<the database file's folder>/plans``, or ``data/plans``
+    for a PostgreSQL database (plans are files, local to each replica)."""
+    if is_postgres_url(db_path):
+        return DEFAULT_DB_PATH.parent / PLANS_FOLDER
     return Path(db_path).resolve().parent / PLANS_FOLDER
 
 

@@ -14,7 +14,6 @@ A payout whose thread was deleted still shows (from the ledger alone).
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -22,20 +21,6 @@ from agents import readmodel
 from agents.db import Store
 
 AGENT_NAME = "refund"
-
-#: The ledger table; the same statement is in ``agents.db._PROJECT_SCHEMA`` (a test keeps them equal).
-LEDGER_SCHEMA = """
-CREATE TABLE IF NOT EXISTS refund_ledger (
-    case_id TEXT PRIMARY KEY,
-    thread_id TEXT NOT NULL,
-    customer TEXT NOT NULL,
-    requested_amount INTEGER NOT NULL,
-    paid_amount INTEGER NOT NULL CHECK (paid_amount > 0),
-    approver TEXT NOT NULL,
-    paid_at TEXT NOT NULL,
-    repeat_attempts INTEGER NOT NULL DEFAULT 0
-);
-"""
 
 LEDGER_COLUMNS = (
     "case_id", "thread_id", "customer", "requested_amount", "paid_amount",
@@ -83,8 +68,6 @@ def pay(
         The case's ledger row; ``created`` is False when it was already paid.
     """
     with store.transaction() as cursor:
-        # Idempotent; creates the table in a database set up before the refund agent existed.
-        cursor.execute(LEDGER_SCHEMA)
         cursor.execute(
             "INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
             " approver, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (case_id) DO NOTHING",
@@ -103,16 +86,9 @@ def pay(
 
 def ledger_rows(store: Store) -> list[dict[str, Any]]:
     """Every payout (keys :data:`LEDGER_COLUMNS`), newest first; empty when nothing was paid yet."""
-    try:
-        with store.read() as cursor:
-            cursor.execute(
-                f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger ORDER BY paid_at DESC, case_id"
-            )
-            return [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
-    except sqlite3.OperationalError as error:
-        if "no such table" in str(error):
-            return []  # a database from before the refund agent, nothing paid yet
-        raise
+    with store.read() as cursor:
+        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger ORDER BY paid_at DESC, case_id")
+        return [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
 
 
 def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:

@@ -10,12 +10,12 @@ flags that keep it off the network; no browser is ever downloaded.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +47,7 @@ class Dashboard:
     """A running dashboard: its URL and its database file."""
 
     url: str
-    db_path: Path
+    db_path: str | Path  # a SQLite file, or a PostgreSQL URL
     env: dict[str, str]
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
@@ -73,14 +73,11 @@ def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
         assert answer.read().strip() == b"ok"
 
 
-@pytest.fixture
-def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
-    """Starts ``streamlit run streamlit_app.py`` on a free port with a fresh database."""
-    if not shutil.which("streamlit") and not (Path(sys.executable).parent / "streamlit").exists():
-        pytest.fail("streamlit is not installed")
+@contextmanager
+def serve_dashboard(db_location: str | Path) -> Iterator[Dashboard]:
+    """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``."""
     port = _free_port()
-    db_path = tmp_path / "dashboard.sqlite"
-    env = {**os.environ, "HITL_DB": str(db_path), "HITL_MODEL_LATENCY": "0.05",
+    env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": "0.05",
            "PYTHONUNBUFFERED": "1"}
     for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
         env.pop(name, None)
@@ -93,13 +90,20 @@ def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_listening(process, url)
-        yield Dashboard(url=url, db_path=db_path, env=env)
+        yield Dashboard(url=url, db_path=db_location, env=env)
     finally:
         process.terminate()
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture
+def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
+    """The dashboard on a free port with a fresh SQLite database."""
+    with serve_dashboard(tmp_path / "dashboard.sqlite") as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,141 @@
+"""The PostgreSQL backend: ``PostgresSaver`` on a connection pool, and the project's tables.
+
+Used when the database location (``HITL_DB``, ``--db`` or the secrets entry)
+is a ``postgresql://`` URL. LangGraph's ``PostgresSaver`` keeps its own tables
+(``checkpoints``, ``checkpoint_blobs``, ``checkpoint_writes``); the project's
+tables (node log, refund ledger, leases) are created beside them in the same
+database, from the same schema text as SQLite's (:data:`agents.db.PROJECT_SCHEMA_TEMPLATE`).
+
+Project SQL is written once, with ``?`` placeholders and syntax both backends
+share; :class:`_QmarkCursor` turns the placeholders into psycopg's ``%s``.
+Unlike the SQLite store there is no process-wide lock: every transaction
+takes its own pooled connection, and PostgreSQL serialises the writers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from langgraph.checkpoint.postgres import PostgresSaver
+from psycopg.rows import dict_row, tuple_row
+from psycopg_pool import ConnectionPool
+
+from agents.db import (
+    PROJECT_SCHEMA_TEMPLATE,
+    SCHEMA_VERSION,
+    DatabaseError,
+    Store,
+    check_schema_version,
+)
+from agents.readsql import PostgresQueries
+
+POOL_MAX_SIZE = 10
+CONNECT_TIMEOUT_SECONDS = 10
+PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="BIGSERIAL PRIMARY KEY", float_type="DOUBLE PRECISION")
+_FINGERPRINT = hashlib.sha256(PROJECT_SCHEMA.encode()).hexdigest()[:16]
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class _QmarkCursor:
+    """A psycopg cursor that takes the project's ``?`` placeholders."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _QmarkCursor:
+        self._cursor.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
+        return self
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._cursor.executemany(sql.replace("?", "%s"), [tuple(r) for r in rows])  # type: ignore[arg-type]
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return self._cursor.fetchall()
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+
+class PostgresStore(Store):
+    """A PostgreSQL database shared by every replica of the dashboard."""
+
+    backend = "postgres"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.path = redact(url)
+        self.queries = PostgresQueries()
+        # PostgresSaver needs autocommit connections that return dict rows.
+        self.pool = ConnectionPool(
+            url, min_size=1, max_size=POOL_MAX_SIZE, open=False,
+            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
+                    "connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        )
+        try:
+            # One plain connection first: a wrong URL or a server that is down fails at once,
+            # where the pool would keep retrying until its timeout.
+            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECONDS).close()
+            self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_SECONDS)
+            self.saver = PostgresSaver(self.pool)  # type: ignore[arg-type]
+            self._setup()
+        except (psycopg.Error, TimeoutError) as error:
+            self.pool.close()
+            raise DatabaseError(f"{self.path} cannot be used: {type(error).__name__}: {error}") from None
+
+    def _setup(self) -> None:
+        with self.read() as cursor:
+            cursor.execute("SELECT to_regclass('hitl_meta') IS NOT NULL")
+            has_meta = cursor.fetchone()[0]
+            found = fingerprint = None
+            if has_meta:
+                cursor.execute("SELECT key, value FROM hitl_meta")
+                meta = dict(cursor.fetchall())
+                found = int(meta["schema_version"]) if "schema_version" in meta else None
+                fingerprint = meta.get("schema_fingerprint")
+        check_schema_version(self.path, found)
+        if found == SCHEMA_VERSION and fingerprint == _FINGERPRINT:
+            return
+        self.saver.setup()
+        with self.transaction() as cursor:
+            # One statement at a time: the text is shared with SQLite's executescript.
+            for statement in filter(str.strip, PROJECT_SCHEMA.split(";")):
+                cursor.execute(statement)
+            cursor.executemany(
+                "INSERT INTO hitl_meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", _FINGERPRINT)],
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[_QmarkCursor]:
+        """A cursor inside one committed-or-rolled-back transaction on a pooled connection."""
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
+            yield _QmarkCursor(cursor)
+
+    @contextmanager
+    def read(self) -> Iterator[_QmarkCursor]:
+        """A cursor for reads: one repeatable-read snapshot per ``with`` block."""
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield _QmarkCursor(cursor)
+
+    def close(self) -> None:
+        """Closes the pool."""
+        self.pool.close()
