@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents import runs
-from agents.db import DatabaseError, Store, open_store
+from agents.db import DatabaseError, SqliteStore, open_store
 from agents.errors import UserError
 from agents.lecture.brains import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
@@ -145,7 +145,7 @@ CALL_CASES = [
      "checkpoint_id"),
     ("runs-stale-form", lambda s, st: runs.resume_thread(s, st, "hitl_demo", "yes", expected_head="old"), "thread"),
     ("refund-request-reused", lambda s, st: request_refund(s, st, {**GOOD_START, "case_id": "c2"}), "case_id"),
-    ("readonly-store", lambda s, st: runs.resume_thread(Store(s.path, read_only=True), st, "hitl_demo", "yes"),
+    ("readonly-store", lambda s, st: runs.resume_thread(SqliteStore(s.path, read_only=True), st, "hitl_demo", "yes"),
      "read-only"),
 ]
 

@@ -1,0 +1,80 @@
+"""Browser flow of the refund agent: request, inbox, edit in update_state, approve, stale second tab."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Dashboard, wait_for_app
+
+
+def _open(page: Page, dashboard: Dashboard, path: str) -> None:
+    page.goto(f"{dashboard.url}/{path}")
+    wait_for_app(page)
+
+
+def _submit_request(page: Page, case: str, amount: str, reason: str) -> None:
+    form = page.get_by_test_id("stForm").filter(has_text="Submit request")
+    form.get_by_label("Case id", exact=True).fill(case)
+    form.get_by_label("Customer", exact=True).fill("Kim")
+    form.get_by_label("Amount (KRW)", exact=True).fill(amount)
+    form.get_by_label("Reason", exact=True).fill(reason)
+    form.get_by_role("button", name="Submit request").click()
+    expect(page.get_by_text(f"Case {case} submitted: waiting.")).to_be_visible()
+
+
+def _ledger(dashboard: Dashboard) -> list[dict]:
+    done = dashboard.cli("ledger", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, dashboard: Dashboard):
+    _open(page, dashboard, "refund")
+    _submit_request(page, "c500", "500,000", "broken on arrival")
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
+    expect(main.get_by_test_id("stMetric").filter(has_text="Requested")).to_contain_text("500,000")
+
+    # The home inbox lists the waiting case.
+    home = page.context.new_page()
+    _open(home, dashboard, "home")
+    expect(home.get_by_text("refund-c500", exact=False).first).to_be_visible()
+    expect(home.get_by_text("pay 500,000 KRW", exact=False)).to_be_visible()
+    home.close()
+
+    # Edit the amount with the sidebar update_state form and continue the run.
+    sidebar = page.get_by_test_id("stSidebar")
+    update = sidebar.get_by_test_id("stForm").filter(has_text="Update state")
+    update.get_by_label("Amount (KRW)", exact=True).fill("50000")
+    update.get_by_text("Continue the run after the update").click()
+    update.get_by_role("button", name="Update state").click()
+    expect(page.get_by_text("Updated thread refund-c500: waiting.")).to_be_visible()
+    expect(main.get_by_test_id("stMetric").filter(has_text="To pay")).to_contain_text("50,000")
+
+    # A second tab drawn now, before the approval: its controls become stale.
+    second = page.context.new_page()
+    second.set_default_timeout(30_000)
+    _open(second, dashboard, "refund?thread=refund-c500")
+    expect(second.get_by_text("Waiting for an approver.")).to_be_visible()
+
+    main.get_by_label("Approver", exact=True).fill("lee")
+    main.get_by_role("button", name="Approve", exact=True).click()
+    expect(page.get_by_text("Case c500: approve by lee", exact=False)).to_be_visible()
+    expect(main.get_by_text("Outcome: paid")).to_be_visible()
+    expect(main.get_by_test_id("stMetric").filter(has_text="Requested")).to_contain_text("500,000")
+    expect(main.get_by_test_id("stMetric").filter(has_text="Executed (ledger)")).to_contain_text("50,000")
+    payouts = _ledger(dashboard)
+    assert [(p["requested_amount"], p["paid_amount"]) for p in payouts] == [(500000, 50000)]
+
+    second_main = second.get_by_test_id("stMain")
+    second_main.get_by_label("Approver", exact=True).fill("park")
+    second_main.get_by_role("button", name="Approve", exact=True).click()
+    refusal = second_main.get_by_text("Nothing was done:", exact=False)
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text(re.compile(r"changed since this form was drawn|not waiting|already paid"))
+    assert len(_ledger(dashboard)) == 1
+    assert _ledger(dashboard)[0]["paid_amount"] == 50000
+    second.close()
