@@ -14,18 +14,16 @@ import streamlit as st
 
 from agents import readmodel, runs
 from agents.chain_layout import orphan_ids, short_checkpoint_id
-from agents.errors import UserError
 from agents.registry import AGENTS
-from agents.validation import parse_json_object, validate_thread_id
+from agents.validation import parse_json_object
 from dashboard import resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms
 from dashboard.i18n import t, t_or
-from dashboard.views import show_table
+from dashboard.views import preselect_query_thread, show_table
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
-QUERY_APPLIED_KEY = "explorer:query-thread"
 SELECT_HEAD_KEY = "explorer:select-head"
 
 store, settings = resources.store(), resources.settings()
@@ -36,25 +34,6 @@ st.caption(t("explorer.root_only"))
 show_flash()
 
 
-def _apply_query_thread(known: dict[str, readmodel.ThreadSummary]) -> None:
-    """Preselects ``?thread=`` once per link; an invalid or unknown id gets a clear message."""
-    requested = st.query_params.get("thread")
-    if not requested:
-        return
-    try:
-        thread_id = validate_thread_id(requested)
-    except UserError as error:
-        st.error(t("explorer.bad_thread", error=error))
-        return
-    if thread_id not in known or known[thread_id].agent not in AGENTS:
-        st.warning(t("explorer.unknown_thread", thread=thread_id))
-        return
-    if st.session_state.get(QUERY_APPLIED_KEY) != thread_id:
-        st.session_state[QUERY_APPLIED_KEY] = thread_id
-        st.session_state[AGENT_KEY] = known[thread_id].agent
-        st.session_state[THREAD_KEY] = thread_id
-
-
 def _keep_valid(key: str, options: list[str], default: str) -> None:
     """A selectbox's remembered value must be one of its current options."""
     if st.session_state.get(key) not in options:
@@ -63,7 +42,8 @@ def _keep_valid(key: str, options: list[str], default: str) -> None:
 
 def _pick_thread(threads: list[readmodel.ThreadSummary]) -> str | None:
     """Agent and thread pickers; returns the chosen thread id (None: the agent has no threads)."""
-    _apply_query_thread({x.thread_id: x for x in threads})
+    preselect_query_thread({x.thread_id: x for x in threads}, page="explorer", agent_key=AGENT_KEY,
+                           thread_key=THREAD_KEY)
     agents = list(AGENTS)
     newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
     _keep_valid(AGENT_KEY, agents, newest_agent)

@@ -16,19 +16,16 @@ import pandas as pd
 import streamlit as st
 
 from agents import readmodel
-from agents.errors import UserError
 from agents.nodelog import node_runs
 from agents.registry import AGENTS
 from agents.timing import node_calls, run_summaries, superstep_stats, timeline_csv
-from agents.validation import validate_thread_id
 from dashboard import resources
 from dashboard.i18n import t, t_or
 from dashboard.timeline_figure import compare_figure, timeline_figure
-from dashboard.views import show_table
+from dashboard.views import preselect_query_thread, show_table
 
 AGENT_KEY = "timeline-agent"
 THREAD_KEY = "timeline-thread"
-QUERY_APPLIED_KEY = "timeline:query-thread"
 ALL_RUNS = "__all_runs__"
 SIDES = ("A", "B")
 
@@ -43,25 +40,6 @@ def _keep_valid(key: str, options: Sequence[str], default: str) -> None:
     """A selectbox's remembered value must be one of its current options."""
     if st.session_state.get(key) not in options:
         st.session_state[key] = default
-
-
-def _apply_query_thread(known: dict[str, readmodel.ThreadSummary]) -> None:
-    """Preselects ``?thread=`` once per link; a bad or unknown id gets a clear message."""
-    requested = st.query_params.get("thread")
-    if not requested:
-        return
-    try:
-        thread_id = validate_thread_id(requested)
-    except UserError as error:
-        st.error(t("timeline.bad_thread", error=error))
-        return
-    if thread_id not in known or known[thread_id].agent not in AGENTS:
-        st.warning(t("timeline.unknown_thread", thread=thread_id))
-        return
-    if st.session_state.get(QUERY_APPLIED_KEY) != thread_id:
-        st.session_state[QUERY_APPLIED_KEY] = thread_id
-        st.session_state[AGENT_KEY] = known[thread_id].agent
-        st.session_state[THREAD_KEY] = thread_id
 
 
 def _clock(epoch_seconds: float) -> str:
@@ -123,7 +101,8 @@ def _translated(frame: pd.DataFrame) -> pd.DataFrame:
 def _pick_thread(threads: list[readmodel.ThreadSummary]) -> tuple[str, str | None, Any]:
     """Agent and thread pickers; returns the agent, the thread (None: the agent has none) and
     the column left for the run picker."""
-    _apply_query_thread({x.thread_id: x for x in threads})
+    preselect_query_thread({x.thread_id: x for x in threads}, page="timeline", agent_key=AGENT_KEY,
+                           thread_key=THREAD_KEY)
     agents = list(AGENTS)
     newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
     _keep_valid(AGENT_KEY, agents, newest_agent)

@@ -8,7 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from agents import readmodel
-from agents.errors import short_id
+from agents.errors import UserError, short_id
+from agents.registry import AGENTS
+from agents.validation import validate_thread_id
 from dashboard.i18n import t
 
 
@@ -68,6 +70,32 @@ def thread_writes(store: Any, thread_id: str) -> list[tuple[str, readmodel.Write
         detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
         found += [(entry.checkpoint_id, w) for w in (detail.writes if detail else ())]
     return found
+
+
+def preselect_query_thread(
+    known: dict[str, readmodel.ThreadSummary], *, page: str, agent_key: str, thread_key: str
+) -> None:
+    """Preselects the agent and thread named by ``?thread=``, once per link.
+
+    An invalid or unknown id gets a clear message (``<page>.bad_thread`` /
+    ``<page>.unknown_thread``) and selects nothing.
+    """
+    requested = st.query_params.get("thread")
+    if not requested:
+        return
+    try:
+        thread_id = validate_thread_id(requested)
+    except UserError as error:
+        st.error(t(f"{page}.bad_thread", error=error))
+        return
+    if thread_id not in known or known[thread_id].agent not in AGENTS:
+        st.warning(t(f"{page}.unknown_thread", thread=thread_id))
+        return
+    applied_key = f"{page}:query-thread"
+    if st.session_state.get(applied_key) != thread_id:
+        st.session_state[applied_key] = thread_id
+        st.session_state[agent_key] = known[thread_id].agent
+        st.session_state[thread_key] = thread_id
 
 
 def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:
