@@ -14,12 +14,16 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from agents import readmodel, runs
 from agents.errors import NotWaitingError, ThreadNotFoundError
 from agents.leases import ThreadBusyError
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.spec import decide, request_refund
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 THREADS = 8
@@ -44,9 +48,9 @@ print(" ".join(map(str, codes)))
 """
 
 
-def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, db_path):
+def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, db_location):
     children = [
-        subprocess.Popen([sys.executable, "-c", CLI_CHILD, str(db_path), f"cli{k}", str(CLI_RUNS)],
+        subprocess.Popen([sys.executable, "-c", CLI_CHILD, db_location, f"cli{k}", str(CLI_RUNS)],
                          cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          stdin=subprocess.DEVNULL)
         for k in range(CLI_PROCESSES)

@@ -16,6 +16,8 @@ from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.spec import request_refund
 
+pytestmark = pytest.mark.usefixtures("backend")
+
 REPEATS = 20
 
 
