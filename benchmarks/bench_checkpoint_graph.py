@@ -29,7 +29,6 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -87,21 +86,6 @@ def build_thread(store: Store, checkpoints: int) -> Any:
     return graph
 
 
-@dataclass(frozen=True)
-class HistoryPoint:
-    """A `ChainPoint` built from a `StateSnapshot`."""
-
-    checkpoint_id: str
-    parent_checkpoint_id: str | None
-    step: int
-    source: str
-    writers: tuple[str, ...]
-    next: tuple[str, ...]
-    is_head: bool
-    is_waiting: bool
-    checkpoint_ns: str = ""
-
-
 def path_ours(store: Store, graph: Any) -> Any:
     return checkpoint_figure(readmodel.checkpoint_chain(store, THREAD))
 
@@ -110,7 +94,7 @@ def path_history(store: Store, graph: Any) -> Any:
     points = []
     for index, snapshot in enumerate(graph.get_state_history({"configurable": {"thread_id": THREAD}})):
         parent = (snapshot.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-        points.append(HistoryPoint(
+        points.append(readmodel.ChainCheckpoint(
             checkpoint_id=snapshot.config["configurable"]["checkpoint_id"],
             parent_checkpoint_id=parent,
             step=snapshot.metadata.get("step", -1),
