@@ -8,7 +8,7 @@ share (database, strings, forms) lives in ``dashboard/`` and ``agents/``.
 
 import streamlit as st
 
-from agents.db import DatabaseError
+from agents.errors import UserError
 from dashboard import resources
 from dashboard.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
 from dashboard.navigation import PAGES
@@ -21,7 +21,7 @@ with st.sidebar:
 
 try:
     store = resources.store()
-except DatabaseError as error:
+except UserError as error:  # the database or the settings cannot be used
     st.error(t("app.db_error", error=error))
     st.stop()
 if store.read_only:

@@ -29,6 +29,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from agents.errors import UserError
 from agents.readsql import ReadQueries, SqliteQueries
 
 #: Version of the project's own tables; a database from a newer release is refused.
@@ -79,8 +80,8 @@ _PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="INTEGER PRIMARY KEY 
 
 
 
-class DatabaseError(Exception):
-    """The database file cannot be used (not a database, newer schema, read-only)."""
+class DatabaseError(UserError):
+    """The database cannot be used (not a database, newer schema, read-only, unreachable)."""
 
 
 class Store(ABC):
@@ -224,13 +225,16 @@ def check_schema_version(location: str, found: int | None) -> None:
 
 
 def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
-    if not read_only:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        target, uri = path, False
-    else:
-        target, uri = f"file:{Path(path).resolve()}?mode=ro", True
-    # check_same_thread=False is safe: every use goes through Store.lock.
-    conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, uri=uri)
+    try:
+        if not read_only:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            target, uri = path, False
+        else:
+            target, uri = f"file:{Path(path).resolve()}?mode=ro", True
+        # check_same_thread=False is safe: every use goes through Store.lock.
+        conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, uri=uri)
+    except (OSError, sqlite3.Error) as error:
+        raise DatabaseError(f"{path} cannot be opened: {error}") from None
     try:
         if not read_only:
             conn.execute("PRAGMA journal_mode=WAL")

@@ -41,12 +41,15 @@ _FINGERPRINT = hashlib.sha256(PROJECT_SCHEMA.encode()).hexdigest()[:16]
 
 
 def redact(url: str) -> str:
-    """The URL without its password, for messages."""
+    """The URL without its password (in the user part or a ``password=`` parameter), for messages."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@")
+    query = "&".join(
+        "password=***" if item.lower().startswith("password=") else item for item in parts.query.split("&")
+    ) if parts.query else ""
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 class _QmarkCursor:

@@ -20,7 +20,7 @@ from agents.db import Store
 from agents.errors import UserError
 
 HOST = socket.gethostname()
-#: A lease older than this is taken over even if its process seems alive (pid reuse).
+#: A lease of another machine's process (which cannot be checked) is taken over after this long.
 LEASE_MAX_AGE_SECONDS = 3600.0
 #: How long an operation waits for another process's lease before giving up.
 LEASE_WAIT_SECONDS = 120.0
@@ -70,7 +70,7 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
         if row is None:
             return False  # released in between; the next attempt inserts
         holder, host, pid, acquired_at = row
-        if _alive(host, pid) and now - acquired_at < LEASE_MAX_AGE_SECONDS:
+        if _alive(host, pid) and (host == HOST or now - acquired_at < LEASE_MAX_AGE_SECONDS):
             return False
         cursor.execute(
             "UPDATE thread_leases SET owner = ?, host = ?, pid = ?, acquired_at = ?"

@@ -165,6 +165,9 @@ def start_run(
     graph_input = spec.make_input(clean)
     with thread_guard(store, target):
         if spec.fresh_start:
+            owner = readmodel.thread_agent(store, target)
+            if owner not in (None, spec.name):
+                raise InputError("thread_id", f"thread {target!r} belongs to the {owner} agent; pick another id")
             _delete(store, target)
         elif readmodel.head_checkpoint_id(store, target) is not None:
             raise InputError("thread_id", f"thread {target!r} already exists; pick another id")
@@ -275,9 +278,11 @@ def continue_thread(
 
 
 def _delete(store: Store, thread_id: str) -> None:
-    store.saver.delete_thread(thread_id)
+    # The node log goes first: if the process dies in between, the checkpoints are still
+    # there and a second delete finishes the job; no orphan log rows can outlive the thread.
     with store.transaction() as cursor:
         delete_node_runs(cursor, thread_id)
+    store.saver.delete_thread(thread_id)
 
 
 def delete_thread(store: Store, thread_id: str, *, expected_head: str | None = None) -> None:

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agents.errors import UserError
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
 SECRETS_PATH = PROJECT_ROOT / ".streamlit" / "secrets.toml"
@@ -34,7 +36,7 @@ def read_secrets_file(path: Path = SECRETS_PATH) -> dict[str, str]:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path} is not valid TOML: {error}") from None
+        raise UserError(f"{path} is not valid TOML: {error}") from None
     return {key: str(value) for key, value in data.items() if isinstance(value, str | int | float)}
 
 

@@ -14,7 +14,7 @@ from agents.registry import get_agent
 from dashboard import resources
 from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms
 from dashboard.i18n import t
-from dashboard.views import show_table
+from dashboard.views import inert_markdown, show_table
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -178,8 +178,8 @@ def show_thread(thread_id: str) -> None:
         st.download_button(t("lecture.download"), data=document.encode("utf-8"), file_name=f"{thread_id}.md",
                            mime="text/markdown", key=f"lecture-download-{thread_id}")
         with st.container(border=True):
-            # Model text: st.markdown renders Markdown but never raw HTML (no unsafe_allow_html).
-            st.markdown(document)
+            # Model text: Streamlit escapes raw HTML; inert_markdown also drops images and links.
+            st.markdown(inert_markdown(document))
 
     with st.expander(t("lecture.node_log")):
         log = node_runs(store, thread_id=thread_id)

@@ -6,18 +6,28 @@ from agents import readmodel, runs
 from agents.errors import UserError
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
+from agents.validation import validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, show_flash, sidebar_forms
 from dashboard.i18n import t
 from dashboard.views import checkpoints_frame, show_table, thread_writes, writes_frame
 
 store, settings = resources.store(), resources.settings()
-thread_id = st.query_params.get("thread", DEFAULT_THREAD_ID)
 
 st.title(t("robot.title"))
 st.caption(t("robot.intro"))
 st.info(t("robot.rule"))
 show_flash()
+thread_id = DEFAULT_THREAD_ID
+try:
+    thread_id = validate_thread_id(st.query_params.get("thread", DEFAULT_THREAD_ID))
+except UserError as error:
+    st.error(str(error))
+    st.stop()
+owner = readmodel.thread_agent(store, thread_id)
+if owner not in (None, "robot"):
+    st.error(t("robot.other_agent", thread=thread_id, agent=owner))
+    st.stop()
 head = readmodel.head_checkpoint_id(store, thread_id)
 expected = drawn_head("robot-page", thread_id, head)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pandas as pd
@@ -12,6 +13,20 @@ from agents.errors import UserError, short_id
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard.i18n import t
+
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)]*)\)")
+
+
+def inert_markdown(text: str) -> str:
+    """Model-written Markdown made safe to render: no images, no clickable links.
+
+    Streamlit already escapes raw HTML; this also stops an image from making
+    every viewer's browser fetch a URL planted in the text, and shows a link's
+    target as plain text instead of a link.
+    """
+    text = _IMAGE.sub(lambda m: f"[image: {m.group(1)}]", text)
+    return _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2).replace('://', ':// ')})", text)
 
 
 def payload_summary(payload: Any) -> str:

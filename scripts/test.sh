@@ -16,6 +16,10 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing Debian packages: ${missing[*]}; install them as root (apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
@@ -24,7 +28,7 @@ pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d)
 pg_port=${HITL_TEST_PG_PORT:-55432}
 # initdb refuses to run as root; the Debian package provides the postgres user.
-chown postgres:postgres "$pg_dir"
+if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$pg_dir"; fi
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 stop_postgres() {
   as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true

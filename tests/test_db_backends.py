@@ -26,6 +26,9 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password():
 def test_redact_hides_the_password_only():
     assert redact("postgresql://user:s3cret@host:5432/db") == "postgresql://user:***@host:5432/db"
     assert redact("postgresql://user@host/db") == "postgresql://user@host/db"
+    assert redact("postgresql://user@host/db?password=s3cret&sslmode=require") == (
+        "postgresql://user@host/db?password=***&sslmode=require"
+    )
 
 
 def test_plans_live_beside_a_sqlite_file_and_under_data_for_postgres(tmp_path):

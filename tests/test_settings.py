@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents.errors import UserError
 from agents.settings import DEFAULT_DB_PATH, load_settings, read_secrets_file
 
 
@@ -24,7 +25,7 @@ def test_secrets_file_is_read_and_a_broken_one_is_named(tmp_path):
     path.write_text('HITL_DB = "x.sqlite"\nGOOGLE_API_KEY = "fake-key-123"\n')
     assert read_secrets_file(path) == {"HITL_DB": "x.sqlite", "GOOGLE_API_KEY": "fake-key-123"}
     path.write_text("not = = toml")
-    with pytest.raises(ValueError, match="secrets.toml is not valid TOML"):
+    with pytest.raises(UserError, match="secrets.toml is not valid TOML"):
         read_secrets_file(path)
     assert read_secrets_file(tmp_path / "missing.toml") == {}
 

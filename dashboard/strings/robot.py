@@ -8,6 +8,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "재시작하더라도 사람이 답할 때까지 기다립니다."),
     "robot.rule": ("Only the exact lowercase answer `yes` executes. `Yes`, `y`, `네` and anything else mean no.",
                    "정확히 소문자 `yes`만 실행합니다. `Yes`, `y`, `네` 등 다른 답은 모두 거절입니다."),
+    "robot.other_agent": ("Thread {thread} belongs to the {agent} agent; the robot page only shows robot threads.",
+                          "스레드 {thread}는 {agent} 에이전트의 것입니다. 로봇 페이지는 로봇 스레드만 보여 줍니다."),
     "robot.thread": ("Thread {thread}", "스레드 {thread}"),
     "robot.start_over": ("Start over", "처음부터 다시"),
     "robot.start_over.help": ("Deletes this thread (delete_thread) and runs the robot until it asks. "
