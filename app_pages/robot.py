@@ -10,7 +10,7 @@ from agents.validation import validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, show_flash, sidebar_forms
 from dashboard.i18n import t
-from dashboard.views import checkpoints_frame, show_table, thread_writes, writes_frame
+from dashboard.views import checkpoints_frame, show_table, thread_details, thread_writes, writes_frame
 
 store, settings = resources.store(), resources.settings()
 
@@ -94,8 +94,9 @@ else:
     counts = readmodel.table_counts(store, thread_id)
     st.markdown(t("robot.counts", **counts))
     st.subheader(t("robot.checkpoints"))
-    show_table(checkpoints_frame(store, thread_id), t("robot.no_rows"))
+    details = thread_details(store, thread_id)  # each checkpoint decoded once for both tables
+    show_table(checkpoints_frame(details), t("robot.no_rows"))
     st.subheader(t("robot.writes"))
-    show_table(writes_frame(thread_writes(store, thread_id)), t("robot.no_rows"))
+    show_table(writes_frame(thread_writes(details)), t("robot.no_rows"))
 
 sidebar_forms(store, settings, thread_id)

@@ -49,20 +49,29 @@ def threads_frame(threads: list[readmodel.ThreadSummary]) -> pd.DataFrame:
     )
 
 
-def checkpoints_frame(store: Any, thread_id: str) -> pd.DataFrame:
-    """The save-file view's checkpoints table: one decoded row per checkpoint, oldest first."""
-    rows = []
+def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
+    """Every checkpoint of a thread with its decoded detail, oldest first; decoded once per draw."""
+    found = []
     for entry in readmodel.checkpoint_chain(store, thread_id):
         detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
-        rows.append({
+        if detail is not None:
+            found.append((entry, detail))
+    return found
+
+
+def checkpoints_frame(details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]) -> pd.DataFrame:
+    """The save-file view's checkpoints table: one decoded row per checkpoint, oldest first."""
+    return pd.DataFrame([
+        {
             t("col.step"): entry.step,
             t("col.source"): entry.source,
             t("col.checkpoint_id"): entry.checkpoint_id,
             t("col.parent_id"): entry.parent_checkpoint_id or "",
             t("col.next"): ", ".join(entry.next),
-            t("col.state"): readmodel.to_json(detail.values if detail else {}).replace("\n", " "),
-        })
-    return pd.DataFrame(rows)
+            t("col.state"): readmodel.to_json(detail.values).replace("\n", " "),
+        }
+        for entry, detail in details
+    ])
 
 
 def writes_frame(writes: list[tuple[str, readmodel.WriteRecord]]) -> pd.DataFrame:
@@ -78,13 +87,11 @@ def writes_frame(writes: list[tuple[str, readmodel.WriteRecord]]) -> pd.DataFram
     )
 
 
-def thread_writes(store: Any, thread_id: str) -> list[tuple[str, readmodel.WriteRecord]]:
+def thread_writes(
+    details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]],
+) -> list[tuple[str, readmodel.WriteRecord]]:
     """Every write of a thread, decoded, oldest checkpoint first."""
-    found = []
-    for entry in readmodel.checkpoint_chain(store, thread_id):
-        detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
-        found += [(entry.checkpoint_id, w) for w in (detail.writes if detail else ())]
-    return found
+    return [(entry.checkpoint_id, write) for entry, detail in details for write in detail.writes]
 
 
 def preselect_query_thread(
