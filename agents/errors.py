@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from agents.chain_layout import short_checkpoint_id
+
 
 class UserError(Exception):
     """Something the user asked for cannot be done; nothing was changed."""
@@ -52,7 +54,5 @@ class StaleFormError(UserError):
 
 
 def short_id(checkpoint_id: str | None) -> str:
-    """A readable short form of a checkpoint id: its last 8 hex digits."""
-    if not checkpoint_id:
-        return "none"
-    return checkpoint_id.replace("-", "")[-8:]
+    """The readable short form of a checkpoint id used everywhere in the UI and CLI."""
+    return short_checkpoint_id(checkpoint_id) if checkpoint_id else "none"

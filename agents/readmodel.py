@@ -266,6 +266,7 @@ def pending_interrupts(store: Store) -> list[PendingInterrupt]:
     with store.read() as cursor:
         waiting = _waiting_heads(store, cursor)
         known: dict[str, dict[str, str]] = {t: _task_nodes(cursor, t) for t in waiting}
+        owners = {t: store.queries.agent(cursor, t) or "unknown" for t in waiting}
         found = []
         for thread_id, entries in waiting.items():
             for checkpoint_id, task_id, task_path in entries:
@@ -277,7 +278,7 @@ def pending_interrupts(store: Store) -> list[PendingInterrupt]:
             result.append(
                 PendingInterrupt(
                     thread_id=thread_id,
-                    agent=thread_agent(store, thread_id) or "unknown",
+                    agent=owners[thread_id],
                     checkpoint_id=checkpoint_id,
                     node=_node_of(task_id, task_path, known[thread_id]),
                     payload=item.value if isinstance(item, Interrupt) else item,

@@ -163,14 +163,19 @@ def start_run(
     requested = validate_thread_id(thread_id) if thread_id else None
     target = validate_thread_id(spec.thread_for(clean, requested))
     graph_input = spec.make_input(clean)
-    with thread_guard(store, target):
+
+    def check() -> None:
         if spec.fresh_start:
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):
                 raise InputError("thread_id", f"thread {target!r} belongs to the {owner} agent; pick another id")
-            _delete(store, target)
         elif readmodel.head_checkpoint_id(store, target) is not None:
             raise InputError("thread_id", f"thread {target!r} already exists; pick another id")
+        spec.check_start(store, clean)
+
+    with thread_guard(store, target, check=check):
+        if spec.fresh_start:
+            _delete(store, target)
         _drive(_graph(store, settings, spec), graph_input, run_config(spec, target), on_event)
     return current_result(store, settings, target)
 

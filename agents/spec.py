@@ -100,6 +100,10 @@ def _any_update(values: dict[str, Any], update: dict[str, Any]) -> None:
     return None
 
 
+def _any_start(store: Any, values: dict[str, Any]) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """An agent as the dashboard and CLI see it.
@@ -120,6 +124,8 @@ class AgentSpec:
         state_fields: State keys ``update_state`` may set, with their types.
         as_nodes: Nodes an update may be attributed to.
         options_from_settings: Graph build options read from the settings.
+        check_start: ``(store, validated start values)``; raises InputError when the agent
+            refuses to start with them (e.g. a refund case id that was already paid).
         check_update: ``(current values, validated update)``; raises InputError when the
             agent refuses an update of its head in that state (e.g. a settled refund).
         max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
@@ -141,6 +147,7 @@ class AgentSpec:
     as_nodes: tuple[str, ...]
     fresh_start: bool = False
     options_from_settings: Callable[[Settings], dict[str, Any]] = field(default=_no_options)
+    check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
     check_update: Callable[[dict[str, Any], dict[str, Any]], None] = field(default=_any_update)
     max_concurrency: int | None = None
     default_thread_id: str | None = None

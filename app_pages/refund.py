@@ -74,7 +74,7 @@ if submitted:
 
 # --- Queue -----------------------------------------------------------------------------------------
 audit = ledger.audit_rows(store)
-queue = ledger.waiting_queue(store)
+queue = ledger.waiting_queue(store, audit)
 st.header(t("refund.queue.header"))
 show_table(audit_frame(queue)[[t(f"refund.col.{c}") for c in ("case", "customer", "requested", "amount",
                                                               "requested_at")]],

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from agents.db import DatabaseError, Store, open_store
 from agents.errors import UserError
@@ -30,6 +31,18 @@ class Context:
     def store(self) -> Store:
         """The database, opened once."""
         return open_store(self.settings.db)
+
+
+def thread_command(
+    subparsers: Any, name: str, help_text: str, handler: Any, *, json_help: str | None = "print JSON"
+) -> argparse.ArgumentParser:
+    """Adds a command that acts on one thread: ``NAME THREAD [--json]``; returns its parser."""
+    parser = subparsers.add_parser(name, help=help_text)
+    parser.add_argument("thread")
+    if json_help is not None:
+        parser.add_argument("--json", action="store_true", help=json_help)
+    parser.set_defaults(handler=handler)
+    return parser
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from agents import readmodel, runs
-from agents.cli import EXIT_BAD_INPUT, Context
+from agents.cli import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
 from agents.validation import parse_json_object, validate_thread_id
@@ -175,31 +175,16 @@ def add_commands(subparsers: Any) -> None:
         p.add_argument("--json", action="store_true")
         p.set_defaults(handler=cmd_run)
 
-    p = subparsers.add_parser("resume", help="answer a waiting thread")
-    p.add_argument("thread")
+    p = thread_command(subparsers, "resume", "answer a waiting thread", cmd_resume)
     p.add_argument("value", help="a JSON object, or text")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=cmd_resume)
 
-    p = subparsers.add_parser("update", help="update_state on a thread (or fork an older checkpoint)")
-    p.add_argument("thread")
+    p = thread_command(subparsers, "update", "update_state on a thread (or fork an older checkpoint)", cmd_update)
     p.add_argument("--values", required=True, help="JSON object of state keys")
     p.add_argument("--as-node", dest="as_node")
     p.add_argument("--checkpoint", help="fork from this checkpoint instead of the head")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=cmd_update)
 
-    p = subparsers.add_parser("continue", help="run a thread on from its head with no new input (after update)")
-    p.add_argument("thread")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=cmd_continue)
-
-    p = subparsers.add_parser("delete", help="delete a thread")
-    p.add_argument("thread")
+    thread_command(subparsers, "continue", "run a thread on from its head with no new input (after update)",
+                   cmd_continue)
+    p = thread_command(subparsers, "delete", "delete a thread", cmd_delete, json_help=None)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    p.set_defaults(handler=cmd_delete)
-
-    p = subparsers.add_parser("inspect", help="readable dump of a thread's checkpoints and writes")
-    p.add_argument("thread")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=cmd_inspect)
+    thread_command(subparsers, "inspect", "readable dump of a thread's checkpoints and writes", cmd_inspect)

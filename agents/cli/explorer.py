@@ -15,7 +15,7 @@ from typing import Any
 
 from agents import readmodel, runs
 from agents.chain_layout import chain_to_json
-from agents.cli import Context
+from agents.cli import Context, thread_command
 from agents.cli.core import print_json, print_result
 from agents.errors import ThreadNotFoundError
 from agents.validation import validate_thread_id
@@ -81,13 +81,7 @@ def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
 
 def add_commands(subparsers: Any) -> None:
     """Adds ``graph`` and ``rerun``."""
-    p = subparsers.add_parser("graph", help="print a thread's parent-chained checkpoint graph")
-    p.add_argument("thread")
-    p.add_argument("--json", action="store_true", help="the chain as JSON (what the explorer's figure draws)")
-    p.set_defaults(handler=cmd_graph)
-
-    p = subparsers.add_parser("rerun", help="re-run a thread from an older checkpoint (a new branch)")
-    p.add_argument("thread")
+    thread_command(subparsers, "graph", "print a thread's parent-chained checkpoint graph", cmd_graph,
+                   json_help="the chain as JSON (what the explorer's figure draws)")
+    p = thread_command(subparsers, "rerun", "re-run a thread from an older checkpoint (a new branch)", cmd_rerun)
     p.add_argument("--checkpoint", required=True, help="full checkpoint id (see `graph THREAD`)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=cmd_rerun)

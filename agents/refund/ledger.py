@@ -93,7 +93,10 @@ def ledger_rows(store: Store) -> list[dict[str, Any]]:
 
 def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
     """The ledger row of one case, or None."""
-    return next((row for row in ledger_rows(store) if row["case_id"] == case_id), None)
+    with store.read() as cursor:
+        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
+        row = cursor.fetchone()
+    return dict(zip(LEDGER_COLUMNS, row, strict=True)) if row else None
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,7 @@ def audit_rows(store: Store) -> list[AuditRow]:
     return rows
 
 
-def waiting_queue(store: Store) -> list[AuditRow]:
-    """Cases waiting for a human decision, largest amount first."""
-    waiting = [row for row in audit_rows(store) if row.status == "waiting"]
+def waiting_queue(store: Store, audit: list[AuditRow] | None = None) -> list[AuditRow]:
+    """Cases waiting for a human decision, largest amount first (from ``audit`` when already read)."""
+    waiting = [row for row in (audit_rows(store) if audit is None else audit) if row.status == "waiting"]
     return sorted(waiting, key=lambda row: (-(row.amount or 0), row.case_id))

@@ -117,6 +117,14 @@ def check_update(values: dict[str, Any], update: dict[str, Any]) -> None:
         raise InputError(field, f"the case is already {outcome}; a finished case cannot be edited")
 
 
+def check_start(store: Store, values: dict[str, Any]) -> None:
+    """A case id is used once: one that was already paid is refused (``case_id``), even after
+    its thread was deleted. Run by ``runs.start_run`` for the page and the CLI alike."""
+    case_id = validate_thread_id(values["case_id"], field="case_id")
+    if ledger.payout_for(store, case_id) is not None:
+        raise InputError("case_id", f"case {case_id!r} was already paid; use a new case id")
+
+
 SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Refund agent",
@@ -131,24 +139,13 @@ SPEC = AgentSpec(
     check_resume=check_resume,
     state_fields=STATE_FIELDS,
     as_nodes=("assess", "review", "settle", "reject"),
+    check_start=check_start,
     check_update=check_update,
     options_from_settings=options_from_settings,
 )
 
 
-def request_refund(
-    store: Store, settings: Settings, values: dict[str, Any], **kwargs: Any
-) -> RunResult:
-    """Starts a case; a case id that has a thread, or a payout, is refused (``case_id``)."""
-    from agents import runs  # not at import time: runs imports the registry, which imports this module
 
-    clean = validate_fields(START_FIELDS, values)
-    case_id = validate_thread_id(clean["case_id"], field="case_id")
-    if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
-        raise InputError("case_id", f"case {case_id!r} already exists; use a new case id")
-    if ledger.payout_for(store, case_id) is not None:
-        raise InputError("case_id", f"case {case_id!r} was already paid; use a new case id")
-    return runs.start_run(store, settings, AGENT_NAME, values, **kwargs)
 
 
 def decide(
@@ -189,3 +186,16 @@ def decide(
 def t_status(status: str) -> str:
     """A thread status in words, for messages."""
     return {"ready": "an update waits to be continued", "done": "finished"}.get(status, status)
+
+
+def request_refund(
+    store: Store, settings: Settings, values: dict[str, Any], **kwargs: Any
+) -> RunResult:
+    """Starts a case; a case id that has a thread is refused naming the form's ``case_id`` field
+    (a paid one is refused by :func:`check_start`)."""
+    from agents import runs  # not at import time: runs imports the registry, which imports this module
+
+    case_id = validate_thread_id(validate_fields(START_FIELDS, values)["case_id"], field="case_id")
+    if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
+        raise InputError("case_id", f"case {case_id!r} already exists; use a new case id")
+    return runs.start_run(store, settings, AGENT_NAME, values, **kwargs)

@@ -111,3 +111,13 @@ def test_update_of_a_settled_case_is_refused_and_changes_nothing(run_cli, db_pat
     assert result.code == 2
     assert "amount" in result.err and "already paid" in result.err
     assert db_path.read_bytes() == before
+
+
+def test_run_refuses_the_case_id_of_a_paid_case_whose_thread_was_deleted(run_cli, db_path):
+    assert run_cli("run", "refund", "--case", "P1", "--customer", "kim", "--amount", "50000",
+                   "--reason", "broken").code == 0
+    assert run_cli("delete", "refund-P1", "--yes").code == 0
+    before = db_path.read_bytes()
+    result = run_cli("run", "refund", "--case", "P1", "--customer", "kim", "--amount", "70000", "--reason", "again")
+    assert result.code == 2 and "case_id" in result.err and "already paid" in result.err
+    assert db_path.read_bytes() == before
