@@ -56,3 +56,20 @@ class StaleFormError(UserError):
 def short_id(checkpoint_id: str | None) -> str:
     """The readable short form of a checkpoint id used everywhere in the UI and CLI."""
     return short_checkpoint_id(checkpoint_id) if checkpoint_id else "none"
+
+
+class RunFailedError(Exception):
+    """A node raised while a run went on: what had finished is saved, the thread needs attention.
+
+    Not a :class:`UserError`: the thread may have changed (the steps before the
+    failure are saved). The thread's status is ``attention`` with the error as
+    its reason, so it shows in every inbox until someone re-runs or continues it.
+    """
+
+    def __init__(self, thread_id: str, error: BaseException) -> None:
+        super().__init__(
+            f"thread {thread_id!r}: a step failed ({type(error).__name__}: {error}). What finished "
+            "before it is saved; the thread is in the inbox, needing attention."
+        )
+        self.thread_id = thread_id
+        self.error = error

@@ -80,6 +80,16 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
         return cursor.rowcount == 1
 
 
+def live_leases(store: Store) -> set[str]:
+    """The threads whose lease is held by a live process right now (they are ``running``)."""
+    now = time.time()
+    with store.read() as cursor:
+        cursor.execute("SELECT thread_id, host, pid, acquired_at FROM thread_leases")
+        rows = cursor.fetchall()
+    return {thread_id for thread_id, host, pid, acquired_at in rows
+            if _alive(host, pid) and (host == HOST or now - acquired_at < LEASE_MAX_AGE_SECONDS)}
+
+
 @contextmanager
 def thread_lease(store: Store, thread_id: str, *, wait: bool = True) -> Iterator[None]:
     """Holds the thread's lease for the duration of the block.

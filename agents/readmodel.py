@@ -54,7 +54,6 @@ class ThreadSummary:
 
     thread_id: str
     agent: str
-    status: str  # "waiting", "done" or "ready" (can continue: after an update or a crash)
     updated_at: dt.datetime
     checkpoint_count: int
     head_checkpoint_id: str
@@ -165,7 +164,11 @@ def _scheduled_nodes(store: Store, thread_id: str, checkpoint_id: str) -> tuple[
     )
     if saved is None:
         return ()
-    values = saved.checkpoint.get("channel_values", {})
+    return scheduled_nodes_of(saved.checkpoint.get("channel_values", {}))
+
+
+def scheduled_nodes_of(values: dict[str, Any]) -> tuple[str, ...]:
+    """Nodes a leaf checkpoint schedules, from its decoded channel values (empty: the run ended)."""
     names = ["__start__"] if "__start__" in values else []
     names += [channel.removeprefix("branch:to:") for channel in values if channel.startswith("branch:to:")]
     names += [task.node for task in values.get("__pregel_tasks", []) if isinstance(task, Send)]
@@ -242,29 +245,26 @@ def _waiting_heads(store: Store, cursor: Any) -> dict[str, list[tuple[str, str, 
 
 
 def list_threads(store: Store, agent: str | None = None) -> list[ThreadSummary]:
-    """Every thread (or one agent's), newest first, with status and checkpoint count."""
+    """Every thread (or one agent's), newest first, with its checkpoint count (no blob is decoded).
+
+    A thread's status is the lifecycle's (:mod:`agents.lifecycle`), which needs the agents' rules.
+    """
     with store.read() as cursor:
         rows = store.queries.threads(cursor)
-        waiting = _waiting_heads(store, cursor)
-    summaries = []
-    for thread_id, count, head, agent_name in rows:
-        if agent is not None and agent_name != agent:
-            continue
-        if thread_id in waiting:
-            status = "waiting"
-        else:
-            status = "ready" if _scheduled_nodes(store, thread_id, head) else "done"
-        summaries.append(
-            ThreadSummary(thread_id, agent_name or "unknown", status,
-                          checkpoint_time(head), int(count), head)
-        )
+    summaries = [
+        ThreadSummary(thread_id, agent_name or "unknown", checkpoint_time(head), int(count), head)
+        for thread_id, count, head, agent_name in rows
+        if agent is None or agent_name == agent
+    ]
     return sorted(summaries, key=lambda s: s.head_checkpoint_id, reverse=True)
 
 
-def pending_interrupts(store: Store) -> list[PendingInterrupt]:
-    """Everything waiting for a human, across agents, oldest first."""
+def pending_interrupts(store: Store, thread_id: str | None = None) -> list[PendingInterrupt]:
+    """Everything waiting for a human, across agents (or in one thread), oldest first."""
     with store.read() as cursor:
         waiting = _waiting_heads(store, cursor)
+        if thread_id is not None:
+            waiting = {thread_id: waiting[thread_id]} if thread_id in waiting else {}
         known: dict[str, dict[str, str]] = {t: _task_nodes(cursor, t) for t in waiting}
         owners = {t: store.queries.agent(cursor, t) or "unknown" for t in waiting}
         found = []
@@ -305,7 +305,7 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
         for task_id, path, channel, type_, blob in rows
     )
     channel_values = saved.checkpoint.get("channel_values", {})
-    values = {k: v for k, v in channel_values.items() if not _is_internal_channel(k)}
+    values = {k: v for k, v in channel_values.items() if not is_internal_channel(k)}
     next_nodes = _unique(w.node for w in writes if w.task_id != NULL_TASK_ID)
     if not next_nodes and not _has_children(store, thread_id, checkpoint_id):
         next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
@@ -331,7 +331,8 @@ def _has_children(store: Store, thread_id: str, checkpoint_id: str) -> bool:
         return cursor.fetchone() is not None
 
 
-def _is_internal_channel(name: str) -> bool:
+def is_internal_channel(name: str) -> bool:
+    """Whether a channel is LangGraph's bookkeeping (branches, ``__start__``...), not agent state."""
     return name.startswith("branch:") or name.startswith("__")
 
 

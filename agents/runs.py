@@ -8,6 +8,7 @@ takes effect and the other gets :class:`~agents.errors.StaleFormError`.
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -17,15 +18,17 @@ from typing import Any
 
 from langgraph.types import Command
 
-from agents import readmodel
-from agents.db import Store
-from agents.errors import InputError, NotWaitingError, StaleFormError, ThreadNotFoundError
+from agents import lifecycle, readmodel
+from agents.db import DatabaseError, Store
+from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, ThreadNotFoundError
 from agents.leases import ThreadBusyError, thread_lease
 from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
-from agents.spec import AgentSpec, validate_fields
+from agents.spec import AgentSpec, UpdateRequest, validate_fields
 from agents.validation import validate_thread_id
+
+logger = logging.getLogger(__name__)
 
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
@@ -74,21 +77,32 @@ def thread_guard(
 
 @dataclass(frozen=True)
 class RunResult:
-    """Where a thread stands after an operation."""
+    """Where a thread stands after an operation.
+
+    ``status`` is the thread's one lifecycle status (:mod:`agents.lifecycle`):
+    ``waiting``, ``attention``, ``running`` or ``done``; ``outcome`` is the
+    agent's outcome when done, ``reason`` why it is not.
+    """
 
     thread_id: str
     agent: str
-    status: str  # "waiting" or "done" (or "ready" after an update without continuing)
+    status: str
     next: tuple[str, ...]
     interrupts: tuple[Any, ...]
     values: dict[str, Any]
     head_checkpoint_id: str | None
+    outcome: str = ""
+    reason: str = ""
+    action: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` shape."""
         return {
             "thread_id": self.thread_id,
             "status": self.status,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "action": self.action,
             "next": list(self.next),
             "interrupts": readmodel.to_jsonable(list(self.interrupts)),
             "values": readmodel.to_jsonable(self.values),
@@ -113,15 +127,30 @@ def _graph(store: Store, settings: Settings, spec: AgentSpec) -> Any:
     return store.graph(spec.name, **spec.options_from_settings(settings))
 
 
+def _snapshot(store: Store, settings: Settings, spec: AgentSpec, thread_id: str,
+              checkpoint_id: str | None = None) -> Any:
+    configurable = {"thread_id": thread_id}
+    if checkpoint_id:
+        configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
+    return _graph(store, settings, spec).get_state({"configurable": configurable})
+
+
 def current_result(store: Store, settings: Settings, thread_id: str) -> RunResult:
-    """The thread's current state, as :class:`RunResult`."""
+    """The thread's current state, as :class:`RunResult`, with its lifecycle status."""
     spec = _thread_spec(store, thread_id)
-    snapshot = _graph(store, settings, spec).get_state({"configurable": {"thread_id": thread_id}})
-    interrupts = tuple(i.value for i in snapshot.interrupts)
-    status = "waiting" if interrupts else ("ready" if snapshot.next else "done")
+    snapshot = _snapshot(store, settings, spec, thread_id)
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None:
+        raise ThreadNotFoundError(thread_id)
     head = (snapshot.config or {}).get("configurable", {}).get("checkpoint_id")
-    return RunResult(thread_id, spec.name, status, tuple(snapshot.next), interrupts,
-                     dict(snapshot.values), head)
+    return RunResult(thread_id, spec.name, status.status, tuple(snapshot.next),
+                     tuple(i.value for i in snapshot.interrupts), dict(snapshot.values), head,
+                     outcome=status.outcome, reason=status.reason, action=status.action)
+
+
+def _is_waiting(store: Store, settings: Settings, spec: AgentSpec, thread_id: str) -> bool:
+    """Whether the head asks a question (read directly: under our own lease the status says running)."""
+    return bool(_snapshot(store, settings, spec, thread_id).interrupts)
 
 
 def _thread_spec(store: Store, thread_id: str) -> AgentSpec:
@@ -143,9 +172,18 @@ def _check_head(store: Store, thread_id: str, expected_head: str | None) -> str:
 def _drive(graph: Any, payload: Any, config: dict[str, Any], on_event: EventCallback | None) -> None:
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
-    for event in graph.stream(payload, config, stream_mode="tasks", durability="sync"):
-        if on_event is not None:
-            on_event(event)
+    try:
+        for event in graph.stream(payload, config, stream_mode="tasks", durability="sync"):
+            if on_event is not None:
+                on_event(event)
+    except (DatabaseError, ThreadBusyError):
+        raise
+    except Exception as error:
+        # A node raised. LangGraph saved what finished and the error against the head, so the
+        # thread's status is now "attention" with this error as its reason (shown in every inbox).
+        thread_id = str(config["configurable"]["thread_id"])
+        logger.info("thread %s: a step failed: %s: %s", thread_id, type(error).__name__, error)
+        raise RunFailedError(thread_id, error) from error
 
 
 def start_run(
@@ -196,8 +234,10 @@ def resume_thread(
 
     def check() -> None:
         _check_head(store, thread_id, expected_head)
-        if current_result(store, settings, thread_id).status != "waiting":
+        snapshot = _snapshot(store, settings, spec, thread_id)
+        if not snapshot.interrupts:
             raise NotWaitingError(thread_id)
+        spec.check_answer(dict(snapshot.values), answer)
 
     with thread_guard(store, thread_id, check=check):
         _drive(_graph(store, settings, spec), Command(resume=answer),
@@ -219,7 +259,8 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
     if not values:
         raise InputError("values", "give at least one state key to change")
     if as_node is not None and as_node not in (*spec.as_nodes, "__copy__"):
-        raise InputError("as_node", f"unknown node {as_node!r}; known: {', '.join(spec.as_nodes)}")
+        raise InputError("as_node", f"an update cannot be made as {as_node!r}; allowed: "
+                                    f"{', '.join(spec.as_nodes)}{spec.as_node_note}")
     known = {f.name: f for f in spec.state_fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
@@ -241,16 +282,56 @@ def update_thread(
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
     clean = validate_update(spec, values, as_node)
+    prepared: dict[str, Any] = {}
 
     def check() -> None:
         _check_head(store, thread_id, expected_head)
         _check_checkpoint(store, thread_id, checkpoint_id)
-        if checkpoint_id is None:
-            spec.check_update(current_result(store, settings, thread_id).values, clean)
+        head = dict(_snapshot(store, settings, spec, thread_id).values)
+        target = head if checkpoint_id is None else dict(
+            _snapshot(store, settings, spec, thread_id, checkpoint_id).values)
+        if checkpoint_id is not None:
+            spec.check_rerun(store, head)
+        request = UpdateRequest(head=head, target=target, values=dict(clean), as_node=as_node,
+                                forking=checkpoint_id is not None)
+        prepared.clear()
+        prepared.update(spec.check_update(store, request))
+
+    with thread_guard(store, thread_id, check=check):
+        graph = _graph(store, settings, spec)
+        written = graph.update_state(run_config(spec, thread_id, checkpoint_id), prepared, as_node=as_node)
+        if spec.continue_after_update:
+            # The agent never rests edited and unseen: it runs on from the new checkpoint at once
+            # (a refund goes straight back to its approver, or, under ``reroute``, settles).
+            _drive(graph, None, run_config(spec, thread_id, written["configurable"]["checkpoint_id"]), None)
+    return current_result(store, settings, thread_id)
+
+
+def restore_checkpoint(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    checkpoint_id: str,
+    *,
+    expected_head: str | None = None,
+) -> RunResult:
+    """Makes an older checkpoint the head again, as a copy (LangGraph's ``__copy__`` update).
+
+    The way back after a fork or re-run went wrong: the failed branch stays in
+    the history, and the thread continues from the copy. The agent's re-run rule
+    applies (a paid refund is final).
+    """
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+
+    def check() -> None:
+        _check_head(store, thread_id, expected_head)
+        _check_checkpoint(store, thread_id, checkpoint_id)
+        spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id)
-        _graph(store, settings, spec).update_state(config, clean, as_node=as_node)
+        _graph(store, settings, spec).update_state(config, None, as_node="__copy__")
     return current_result(store, settings, thread_id)
 
 
@@ -275,6 +356,12 @@ def continue_thread(
     def check() -> None:
         _check_head(store, thread_id, expected_head)
         _check_checkpoint(store, thread_id, checkpoint_id)
+        if checkpoint_id is None:
+            if _is_waiting(store, settings, spec, thread_id):
+                raise InputError("thread_id", f"thread {thread_id!r} is waiting for an answer; answer it "
+                                              "(resume) instead of continuing it")
+        else:
+            spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id)

@@ -92,12 +92,43 @@ def validate_fields(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dic
     return result
 
 
+@dataclass(frozen=True)
+class UpdateRequest:
+    """An ``update_state`` as the agent's rules see it, after the fields were validated.
+
+    Attributes:
+        head: The thread's values at its head checkpoint.
+        target: The values at the checkpoint being updated (the head, unless forking).
+        values: The validated update.
+        as_node: The node the update is attributed to (None: LangGraph's choice).
+        forking: Whether an older checkpoint is updated (a fork) instead of the head.
+    """
+
+    head: dict[str, Any]
+    target: dict[str, Any]
+    values: dict[str, Any]
+    as_node: str | None
+    forking: bool
+
+
 def _no_options(settings: Settings) -> dict[str, Any]:
     return {}
 
 
-def _any_update(values: dict[str, Any], update: dict[str, Any]) -> None:
+def _any_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
+    return request.values
+
+
+def _any_answer(values: dict[str, Any], answer: Any) -> None:
     return None
+
+
+def _any_rerun(store: Any, head: dict[str, Any]) -> None:
+    return None
+
+
+def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+    return "finished", ""
 
 
 def _any_start(store: Any, values: dict[str, Any]) -> None:
@@ -126,8 +157,18 @@ class AgentSpec:
         options_from_settings: Graph build options read from the settings.
         check_start: ``(store, validated start values)``; raises InputError when the agent
             refuses to start with them (e.g. a refund case id that was already paid).
-        check_update: ``(current values, validated update)``; raises InputError when the
-            agent refuses an update of its head in that state (e.g. a settled refund).
+        check_update: ``(store, UpdateRequest) -> update``; raises InputError when the agent
+            refuses the update (e.g. of a settled refund) and returns the update to apply (an
+            agent may add to it, e.g. when a decision was made and a trace line).
+        check_answer: ``(current values, checked resume value)``; raises InputError when the
+            answer is invalid for this thread's state (e.g. an edit above the requested amount).
+        check_rerun: ``(store, head values)``; raises InputError when the thread may not be
+            re-run or forked from an older checkpoint (e.g. a refund that was paid).
+        finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
+            the agent's outcome, or, when the end is not believable, a problem in words.
+        as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
+        continue_after_update: Whether an update runs the thread on at once, so that it never
+            rests edited and unseen (the refund agent goes straight back to its approver).
         max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
         default_thread_id: The thread the page opens first.
     """
@@ -148,6 +189,11 @@ class AgentSpec:
     fresh_start: bool = False
     options_from_settings: Callable[[Settings], dict[str, Any]] = field(default=_no_options)
     check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
-    check_update: Callable[[dict[str, Any], dict[str, Any]], None] = field(default=_any_update)
+    check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
+    check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
+    check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
+    finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str]] = field(default=_finished)
+    continue_after_update: bool = False
+    as_node_note: str = ""
     max_concurrency: int | None = None
     default_thread_id: str | None = None

@@ -44,6 +44,32 @@ def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = 
     return text
 
 
+#: Plain ASCII digits, or digits grouped by commas in threes (``500000``, ``500,000``).
+_WHOLE_NUMBER = re.compile(r"-?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)")
+
+
+def parse_whole_number(text: str, field: str, *, allow_negative: bool = False) -> int:
+    """Reads a whole number typed by a person: the one grammar of amounts for the CLI and the forms.
+
+    Accepted: plain ASCII digits (``500000``) or digits grouped by commas in
+    threes (``500,000``), with spaces around them. Refused, naming the field:
+    misplaced commas (``500,00``, ``1,0,0``), underscores (``1_0``), non-ASCII
+    digits (``１０００``), a sign (a minus only where negatives are allowed),
+    decimals and spaces inside. Python's own ``int()`` accepts several of these,
+    which is why it is not used on the raw text.
+    """
+    stripped = text.strip()
+    if len(stripped) > 40:  # far beyond any amount; also keeps int() off its digit limit
+        raise InputError(field, f"is {len(stripped)} characters long; no whole number here needs more than 40")
+    if _WHOLE_NUMBER.fullmatch(stripped) and (allow_negative or not stripped.startswith("-")):
+        return int(stripped.replace(",", ""))
+    raise InputError(
+        field,
+        f"must be a whole number written with the digits 0-9, plainly (500000) or grouped by commas "
+        f"in threes (500,000), without a sign, decimals or spaces inside; got {text!r}",
+    )
+
+
 def validate_int(value: Any, field: str, *, minimum: int, maximum: int) -> int:
     """Returns an integer within bounds; refuses fractions, text and booleans."""
     if isinstance(value, bool):
@@ -53,10 +79,7 @@ def validate_int(value: Any, field: str, *, minimum: int, maximum: int) -> int:
             raise InputError(field, f"must be a whole number, got {value}")
         value = int(value)
     if isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        if not re.fullmatch(r"[+-]?\d+", text):
-            raise InputError(field, f"must be a whole number, got {value!r}")
-        value = int(text)
+        value = parse_whole_number(value, field, allow_negative=minimum < 0)
     if not isinstance(value, int):
         raise InputError(field, f"must be a whole number, got {type(value).__name__}")
     if value < minimum or value > maximum:

@@ -7,24 +7,28 @@ writes, and re-run or fork from it. The chain is read with plain SQL
 """
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.chain_layout import orphan_ids, short_checkpoint_id
+from agents.errors import RunFailedError
 from agents.registry import AGENTS
 from agents.validation import parse_json_object
 from dashboard import resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
-from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms
+from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t, t_or
-from dashboard.views import preselect_query_thread, show_table
+from dashboard.views import preselect_query_thread, show_table, status_text
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
 SELECT_HEAD_KEY = "explorer:select-head"
+BACK_TO_KEY = "explorer:back-to"  # (thread, earlier head) selected after a failed re-run or fork
 
 store, settings = resources.store(), resources.settings()
 
@@ -40,7 +44,7 @@ def _keep_valid(key: str, options: list[str], default: str) -> None:
         st.session_state[key] = default
 
 
-def _pick_thread(threads: list[readmodel.ThreadSummary]) -> str | None:
+def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> str | None:
     """Agent and thread pickers; returns the chosen thread id (None: the agent has no threads)."""
     preselect_query_thread({x.thread_id: x for x in threads}, page="explorer", agent_key=AGENT_KEY,
                            thread_key=THREAD_KEY)
@@ -56,7 +60,7 @@ def _pick_thread(threads: list[readmodel.ThreadSummary]) -> str | None:
         return None
     _keep_valid(THREAD_KEY, list(own), next(iter(own)))
     return right.selectbox(t("explorer.thread"), list(own), key=THREAD_KEY,
-                           format_func=lambda tid: f"{tid} · {t(f'status.{own[tid].status}')}")
+                           format_func=lambda tid: f"{tid} · {status_text(own[tid])}")
 
 
 def _option_label(point: readmodel.ChainCheckpoint) -> str:
@@ -86,6 +90,10 @@ def _sync_selection(thread_id: str, chain: list[readmodel.ChainCheckpoint], char
     head = next(c.checkpoint_id for c in chain if c.is_head)
     if st.session_state.pop(SELECT_HEAD_KEY, False):
         st.session_state[select_key] = head
+    back_to = st.session_state.pop(BACK_TO_KEY, None)
+    if back_to and back_to[0] == thread_id and back_to[1] in ids:
+        st.session_state[select_key] = back_to[1]
+        st.info(t("explorer.back_to", checkpoint=short_checkpoint_id(back_to[1])))
     clicked = _clicked_checkpoint(chart_key)
     last_click_key = f"explorer:last-click-{thread_id}"
     if clicked in ids and clicked != st.session_state.get(last_click_key):
@@ -133,18 +141,27 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
     short = short_checkpoint_id(checkpoint_id)
     expected_rerun = drawn_head("explorer-rerun", thread_id, head)
     expected_fork = drawn_head("explorer-fork", thread_id, head)
+    expected_restore = drawn_head("explorer-restore", thread_id, head)
     st.subheader(t("explorer.actions"))
     st.caption(t("explorer.actions.help"))
     rerun_col, fork_col = st.columns([1, 2])
     if rerun_col.button(t("explorer.rerun"), key="explorer-rerun", help=t("explorer.rerun.help"), type="primary"):
         def rerun(expected: str | None) -> str:
-            result = runs.continue_thread(store, settings, thread_id, checkpoint_id=checkpoint_id,
-                                          expected_head=expected)
+            with back_to_head_on_failure(thread_id, head):
+                result = runs.continue_thread(store, settings, thread_id, checkpoint_id=checkpoint_id,
+                                              expected_head=expected)
             st.session_state[SELECT_HEAD_KEY] = True
-            return t("explorer.rerun.done", thread=thread_id, checkpoint=short,
-                     status=t(f"status.{result.status}"))
+            return t("explorer.rerun.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         act(expected_rerun, rerun)
+    if checkpoint_id != head and rerun_col.button(t("explorer.restore"), key="explorer-restore",
+                                                  help=t("explorer.restore.help")):
+        def restore(expected: str | None) -> str:
+            result = runs.restore_checkpoint(store, settings, thread_id, checkpoint_id, expected_head=expected)
+            st.session_state[SELECT_HEAD_KEY] = True
+            return t("explorer.restore.done", thread=thread_id, checkpoint=short, status=status_word(result))
+
+        act(expected_restore, restore)
     with fork_col, st.form(f"explorer-fork-{thread_id}"):
         st.markdown(f"**{t('explorer.fork.title')}**")
         raw = st.text_area(t("explorer.fork.values"), value=_editable_values(spec, detail.values),
@@ -158,23 +175,33 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
         def fork(expected: str | None) -> str:
             values = parse_json_object(raw, "values")
             node = None if as_node == UNCHANGED else as_node
-            result = runs.update_thread(store, settings, thread_id, values, as_node=node,
-                                        checkpoint_id=checkpoint_id, expected_head=expected)
-            if continue_after:
-                result = runs.continue_thread(store, settings, thread_id,
-                                              expected_head=result.head_checkpoint_id)
+            with back_to_head_on_failure(thread_id, head):
+                result = runs.update_thread(store, settings, thread_id, values, as_node=node,
+                                            checkpoint_id=checkpoint_id, expected_head=expected)
+                if continue_after and result.status == "attention" and result.next:
+                    result = runs.continue_thread(store, settings, thread_id,
+                                                  expected_head=result.head_checkpoint_id)
             st.session_state[SELECT_HEAD_KEY] = True
-            return t("explorer.fork.done", thread=thread_id, checkpoint=short,
-                     status=t(f"status.{result.status}"))
+            return t("explorer.fork.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         act(expected_fork, fork)
+
+
+@contextmanager
+def back_to_head_on_failure(thread_id: str, head: str) -> Iterator[None]:
+    """When a re-run or fork fails, selects the earlier head, so "restore as head" is one click away."""
+    try:
+        yield
+    except RunFailedError:
+        st.session_state[BACK_TO_KEY] = (thread_id, head)
+        raise
 
 
 def _figure_labels() -> dict[str, str]:
     return {name: t(f"explorer.fig.{name}") for name in DEFAULT_LABELS}
 
 
-threads = readmodel.list_threads(store)
+threads = lifecycle.thread_statuses(store)
 thread_id = _pick_thread(threads) if threads else None
 if not threads:
     st.info(t("explorer.empty_db"))

@@ -5,16 +5,16 @@ import json
 import pandas as pd
 import streamlit as st
 
-from agents import readmodel, runs
+from agents import lifecycle, runs
 from agents.errors import InputError, UserError
 from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import TaskProgress, review_rows, score_rows, subtopic_rows
 from agents.nodelog import node_runs
 from agents.registry import get_agent
 from dashboard import resources
-from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms
+from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import inert_markdown, show_table
+from dashboard.views import inert_markdown, show_inbox, show_table, status_text
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -48,7 +48,7 @@ def follow(run) -> runs.RunResult:
         except BaseException:
             status.update(label=t("lecture.run_failed"), state="error")
             raise
-        status.update(label=t("lecture.run_done", status=t(f"status.{result.status}")), state="complete",
+        status.update(label=t("lecture.run_done", status=status_word(result)), state="complete",
                       expanded=False)
     return result
 
@@ -74,13 +74,22 @@ if started:
         st.query_params["thread"] = result.thread_id
 
 st.header(t("lecture.threads"))
-thread_ids = [x.thread_id for x in readmodel.list_threads(store, agent=AGENT_NAME)]
+own_statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=AGENT_NAME)}
+with st.expander(t("lecture.queue", count=sum(x.status != "done" for x in own_statuses.values()))):
+    show_inbox(lifecycle.unfinished(list(own_statuses.values())), t("lecture.queue_empty"))
+thread_ids = list(own_statuses)
 thread_id = st.query_params.get("thread") or (thread_ids[0] if thread_ids else None)
+if thread_id and thread_id not in own_statuses:
+    st.warning(t("lecture.thread_missing", thread=thread_id))
+    thread_id = None
 if not thread_ids:
     st.caption(t("lecture.no_threads"))
-elif thread_id in thread_ids:
-    picked = st.selectbox(t("lecture.pick_thread"), thread_ids, index=thread_ids.index(thread_id))
-    if picked != thread_id:
+else:
+    picked = st.selectbox(t("lecture.pick_thread"), thread_ids,
+                          index=thread_ids.index(thread_id) if thread_id else None,
+                          format_func=lambda tid: f"{tid} · {status_text(own_statuses[tid])}",
+                          placeholder=t("lecture.pick_placeholder"))
+    if picked is not None and picked != thread_id:
         st.query_params["thread"] = picked
         st.rerun()
 
@@ -109,7 +118,7 @@ def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -
         def resume(head_seen: str | None) -> str:
             done = follow(lambda on_event: runs.resume_thread(
                 store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
-            return t("lecture.decided", action=action, status=t(f"status.{done.status}"))
+            return t("lecture.decided", action=action, status=status_word(done))
 
         act(expected, resume)
 
@@ -137,7 +146,7 @@ def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None
             done = follow(lambda on_event: runs.resume_thread(
                 store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
             return t("lecture.decided", action="approve" if approve else "edit_plan",
-                     status=t(f"status.{done.status}"))
+                     status=status_word(done))
 
         act(expected, resume)
 
@@ -149,6 +158,8 @@ def show_thread(thread_id: str) -> None:
     expected = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
     status_col, outcome_col, round_col, version_col = st.columns(4)
     status_col.metric(t("lecture.status"), t(f"status.{result.status}"))
+    if result.status == "attention":
+        st.error(t("lecture.attention", reason=result.reason))
     outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
@@ -191,9 +202,7 @@ def show_thread(thread_id: str) -> None:
         } for row in log]), t("lecture.no_rows"))
 
 
-if thread_id and thread_id in thread_ids:
+if thread_id:
     show_thread(thread_id)
-elif thread_id:
-    st.caption(t("lecture.thread_missing", thread=thread_id))
 
 sidebar_forms(store, settings, thread_id if thread_id in thread_ids else None)

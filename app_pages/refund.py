@@ -1,21 +1,23 @@
 """Refund agent: new requests, the approval queue, decisions, the audit, the ledger, the pitfall demo."""
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.errors import UserError, short_id
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.refund.graph import DEFAULT_THRESHOLD, MAX_AMOUNT, krw, run_unsaved_pitfall
+from agents.refund.graph import DEFAULT_THRESHOLD, check_edit_amount, krw, run_unsaved_pitfall
 from agents.refund.spec import decide, policy_from_settings, request_refund
+from agents.validation import parse_whole_number
 from dashboard import resources
-from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms
+from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import show_table
+from dashboard.views import show_table, status_text
 
-SELECT_KEY = "refund-case"  # the case selector widget
-SELECT_NEXT_KEY = "refund:select-next"  # a case to select on the next run (after a new request)
+SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 PITFALL_KEY = "refund:pitfall"
 
 store, settings = resources.store(), resources.settings()
@@ -34,7 +36,7 @@ def audit_frame(rows: list[ledger.AuditRow]) -> pd.DataFrame:
     """The audit table; customer, reason and trace are cells of text."""
     return pd.DataFrame({
         t("refund.col.case"): [r.case_id for r in rows],
-        t("refund.col.status"): [t(f"status.{r.status}") if r.status in ("waiting", "ready", "done") else r.status
+        t("refund.col.status"): [t(f"status.{r.status}") if r.status in lifecycle.STATUSES else r.status
                                  for r in rows],
         t("refund.col.customer"): [r.customer for r in rows],
         t("refund.col.requested"): [r.requested_amount for r in rows],
@@ -48,6 +50,147 @@ def audit_frame(rows: list[ledger.AuditRow]) -> pd.DataFrame:
         t("refund.col.paid_at"): [r.paid_at for r in rows],
         t("refund.col.trace"): [" | ".join(r.trace) for r in rows],
     })
+
+
+def queue_frame(queue: list[ledger.AuditRow], statuses: dict[str, lifecycle.ThreadStatus]) -> pd.DataFrame:
+    """The queue: every unfinished case, with its status and, when it needs attention, why."""
+    return pd.DataFrame({
+        t("refund.col.case"): [r.case_id for r in queue],
+        t("refund.col.status"): [status_text(statuses[r.thread_id]) for r in queue],
+        t("refund.col.customer"): [r.customer for r in queue],
+        t("refund.col.requested"): [r.requested_amount for r in queue],
+        t("refund.col.amount"): [r.amount for r in queue],
+        t("refund.col.requested_at"): [r.requested_at for r in queue],
+        t("col.reason"): ["" if statuses[r.thread_id].status == "waiting" else statuses[r.thread_id].reason
+                          for r in queue],
+    })
+
+
+def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
+    """A case in the picker: id, amount and its status (fresh on every run)."""
+    return f"{row.case_id} · {krw(row.amount)} KRW · {status_text(status)}"
+
+
+def _follow_picker() -> None:
+    """The picker's choice goes to the URL, which is what selects a case."""
+    picked = st.session_state.get(SELECT_KEY)
+    if picked:
+        st.query_params["thread"] = picked
+
+
+def pick_case(
+    cases: dict[str, ledger.AuditRow], statuses: dict[str, lifecycle.ThreadStatus], options: list[str]
+) -> str | None:
+    """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
+    requested = st.query_params.get("thread")
+    if requested and requested not in cases:
+        st.warning(t("refund.case.unknown", thread=requested))
+        selected = None
+    else:
+        selected = requested or (options[0] if options else None)
+    if not options:
+        return None
+    if selected and not requested:
+        st.query_params["thread"] = selected
+    st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
+    st.selectbox(t("refund.case.select"), options, key=SELECT_KEY, on_change=_follow_picker,
+                 format_func=lambda tid: case_label(cases[tid], statuses[tid]), placeholder=t("refund.case.pick"))
+    return selected
+
+
+def remembered_input(widget_key: str, label: str, **kwargs: Any) -> str:
+    """A text input whose value outlives reruns in which it is not drawn (a decided case, another case)."""
+    memory = f"refund:memory:{widget_key}"
+    if widget_key not in st.session_state:
+        st.session_state[widget_key] = st.session_state.get(memory, "")
+    value = st.text_input(label, key=widget_key, **kwargs)
+    st.session_state[memory] = value
+    return value
+
+
+def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
+    """The approver's new amount, checked by the same rule as every path; None (and why) when unusable."""
+    edit_col, preview_col = st.columns(2)
+    text = remembered_input(f"refund-edit-amount-{thread_id}", t("refund.edit.amount"),
+                            placeholder=f"{current:,}", help=t("refund.edit.help", requested=krw(requested)))
+    if not text.strip():
+        edit_col.caption(t("refund.edit.type_amount"))
+        return None
+    try:
+        amount = check_edit_amount(parse_whole_number(text, "amount"), requested)
+    except UserError as error:
+        edit_col.error(t("refund.edit.invalid", error=error))
+        return None
+    # The difference is shown before anything is sent.
+    preview_col.metric(t("refund.edit.preview"), krw(amount), delta=f"{amount - current:+,}")
+    return amount
+
+
+def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> None:
+    """One case: amounts, text, its status and the controls that fit it, and its trace."""
+    result = runs.current_result(store, settings, thread_id)
+    values = result.values
+    expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
+    st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    requested_col, amount_col, executed_col = st.columns(3)
+    requested_col.metric(t("refund.metric.requested"), krw(values.get("requested_amount")))
+    amount_col.metric(t("refund.metric.amount"), krw(values.get("amount")))
+    executed_col.metric(t("refund.metric.executed"), krw(row.executed_amount))
+    st.caption(t("refund.case.customer"))
+    st.text(values.get("customer", ""))
+    st.caption(t("refund.case.reason"))
+    st.text(values.get("reason", ""))
+    had_controls_key = f"refund:had-controls:{thread_id}"
+
+    def send(answer: dict) -> None:
+        """Sends a decision, refusing it if the page is stale or the case is not waiting."""
+
+        def action(head_seen: str | None) -> str:
+            done = decide(store, settings, thread_id, answer, expected_head=head_seen)
+            st.session_state.pop(had_controls_key, None)  # our own decision: its controls go away
+            return t("refund.decided", case=values["case_id"], action=t(f"refund.action.{answer['action']}"),
+                     approver=answer.get("approver") or "?", status=status_word(done))
+
+        act(expected, action)
+
+    # A page drawn while the case waited keeps its controls for one more run, so that a click
+    # made after another tab acted is refused with a message instead of silently vanishing.
+    stale = expected != result.head_checkpoint_id and st.session_state.get(had_controls_key, False)
+    st.session_state[had_controls_key] = result.status == "waiting"
+    if result.status == "waiting" or stale:
+        if result.status == "waiting":
+            st.warning(t("refund.case.waiting"))
+        approver = remembered_input("refund-approver", t("field.approver"))
+        note = st.text_input(t("field.note"), key=f"refund-note-{thread_id}")
+        approve_col, reject_col = st.columns(2)
+        if approve_col.button(t("refund.approve"), key="refund-approve", type="primary", width="stretch"):
+            send({"action": "approve", "approver": approver, "note": note})
+        if reject_col.button(t("refund.reject"), key="refund-reject", width="stretch"):
+            send({"action": "reject", "approver": approver, "note": note})
+        new_amount = edit_amount(thread_id, int(values["amount"]), int(values["requested_amount"]))
+        if st.button(t("refund.edit.submit"), key="refund-edit", disabled=new_amount is None):
+            send({"action": "edit", "amount": new_amount, "approver": approver, "note": note})
+    elif result.status == "attention":
+        st.error(t("refund.case.attention", reason=status.reason))
+        if status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
+            def carry_on(head_seen: str | None) -> str:
+                done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen)
+                return t("refund.continued", thread=thread_id, status=status_word(done))
+
+            act(expected, carry_on)
+        elif status.action == "rerun":
+            st.page_link("app_pages/explorer.py", label=t("refund.case.open_explorer"),
+                         icon=":material/account_tree:", query_params={"thread": thread_id})
+    elif result.status == "running":
+        st.info(t("refund.case.running"))
+    else:
+        st.success(t("refund.case.outcome", outcome=status_text(status)))
+
+    st.subheader(t("refund.trace"))
+    st.code("\n".join(values.get("trace", [])) or "—", language=None)
+    reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
+    st.caption(t("refund.review_entries", count=len(reviews),
+                 statuses=", ".join(r["status"] for r in reviews) or "—"))
 
 
 # --- New request ---------------------------------------------------------------------------------
@@ -68,102 +211,30 @@ if submitted:
     except UserError as error:
         st.error(f"{t('forms.refused')} {error}")
     else:
-        st.session_state[SELECT_NEXT_KEY] = created.thread_id
-        flash("success", t("refund.new.done", case=created.values["case_id"], status=t(f"status.{created.status}")))
+        st.query_params["thread"] = created.thread_id
+        flash("success", t("refund.new.done", case=created.values["case_id"], status=status_word(created)))
         st.rerun()
 
 # --- Queue -----------------------------------------------------------------------------------------
-audit = ledger.audit_rows(store)
-queue = ledger.waiting_queue(store, audit)
+statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
+audit = ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()})
+queue = ledger.open_cases(audit)
 st.header(t("refund.queue.header"))
-show_table(audit_frame(queue)[[t(f"refund.col.{c}") for c in ("case", "customer", "requested", "amount",
-                                                              "requested_at")]],
-           t("refund.queue.empty"))
+show_table(queue_frame(queue, statuses), t("refund.queue.empty"))
 
 # --- Selected case -------------------------------------------------------------------------------
+# The selected case lives in the URL (?thread=): reruns, a language switch, reload and
+# back/forward keep it, and nothing else (a new queue order, a finished case) can change it.
 st.header(t("refund.case.header"))
 cases = {r.thread_id: r for r in audit if r.status != "thread deleted"}
 options = [r.thread_id for r in queue] + [tid for tid in cases if tid not in {r.thread_id for r in queue}]
-if SELECT_NEXT_KEY in st.session_state:
-    st.session_state[SELECT_KEY] = st.session_state.pop(SELECT_NEXT_KEY)
-elif SELECT_KEY not in st.session_state and st.query_params.get("thread") in cases:
-    st.session_state[SELECT_KEY] = st.query_params.get("thread")
-if st.session_state.get(SELECT_KEY) not in options:
-    st.session_state[SELECT_KEY] = options[0] if options else None
-thread_id = st.selectbox(
-    t("refund.case.select"), options, key=SELECT_KEY,
-    format_func=lambda tid: f"{cases[tid].case_id} · {krw(cases[tid].amount)} KRW · {t(f'status.{cases[tid].status}')}",
-)
+thread_id = pick_case(cases, statuses, options)
 
 if thread_id is None:
-    st.caption(t("refund.case.none"))
+    if not cases:
+        st.caption(t("refund.case.none"))
 else:
-    result = runs.current_result(store, settings, thread_id)
-    values = result.values
-    expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
-    row = cases[thread_id]
-    st.markdown(t("refund.case.status", status=t(f"status.{result.status}")) + f" · `{thread_id}`")
-    requested_col, amount_col, executed_col = st.columns(3)
-    requested_col.metric(t("refund.metric.requested"), krw(values.get("requested_amount")))
-    amount_col.metric(t("refund.metric.amount"), krw(values.get("amount")))
-    executed_col.metric(t("refund.metric.executed"), krw(row.executed_amount))
-    st.caption(t("refund.case.customer"))
-    st.text(values.get("customer", ""))
-    st.caption(t("refund.case.reason"))
-    st.text(values.get("reason", ""))
-    if values.get("amount") != values.get("recorded_amount"):
-        st.warning(t("refund.case.pending_edit", old=krw(values.get("recorded_amount")),
-                     new=krw(values.get("amount"))))
-
-    def send(answer: dict) -> None:
-        """Sends a decision, refusing it if the page is stale or the case is not waiting."""
-
-        def action(head_seen: str | None) -> str:
-            done = decide(store, settings, thread_id, answer, expected_head=head_seen)
-            return t("refund.decided", case=values["case_id"], action=answer["action"],
-                     approver=answer.get("approver") or "?", status=done.values.get("outcome") or done.status)
-
-        act(expected, action)
-
-    # A page drawn while the case waited keeps its controls for one more run, so that a click
-    # made after another tab acted is refused with a message instead of silently vanishing.
-    had_controls_key = f"refund:had-controls:{thread_id}"
-    stale = expected != result.head_checkpoint_id and st.session_state.get(had_controls_key, False)
-    st.session_state[had_controls_key] = result.status == "waiting"
-    if result.status == "waiting" or stale:
-        if result.status == "waiting":
-            st.warning(t("refund.case.waiting"))
-        approver = st.text_input(t("field.approver"), key=f"refund-approver-{thread_id}")
-        note = st.text_input(t("field.note"), key=f"refund-note-{thread_id}")
-        approve_col, reject_col = st.columns(2)
-        if approve_col.button(t("refund.approve"), key="refund-approve", type="primary", width="stretch"):
-            send({"action": "approve", "approver": approver, "note": note})
-        if reject_col.button(t("refund.reject"), key="refund-reject", width="stretch"):
-            send({"action": "reject", "approver": approver, "note": note})
-        current = int(values["amount"])
-        edit_col, preview_col = st.columns(2)
-        new_value = edit_col.number_input(t("refund.edit.amount"), min_value=1, max_value=MAX_AMOUNT, step=1000,
-                                          value=current, key=f"refund-edit-amount-{thread_id}")
-        # The difference is shown before anything is sent.
-        preview_col.metric(t("refund.edit.preview"), krw(int(new_value)), delta=f"{int(new_value) - current:+,}")
-        if st.button(t("refund.edit.submit"), key="refund-edit"):
-            send({"action": "edit", "amount": int(new_value), "approver": approver, "note": note})
-    if result.status == "ready":
-        st.info(t("refund.case.ready"))
-        if st.button(t("refund.continue"), key="refund-continue"):
-            def carry_on(head_seen: str | None) -> str:
-                done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen)
-                return t("refund.continued", thread=thread_id, status=t(f"status.{done.status}"))
-
-            act(expected, carry_on)
-    if result.status == "done":
-        st.success(t("refund.case.outcome", outcome=values.get("outcome") or "—"))
-
-    st.subheader(t("refund.trace"))
-    st.code("\n".join(values.get("trace", [])) or "—", language=None)
-    reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
-    st.caption(t("refund.review_entries", count=len(reviews),
-                 statuses=", ".join(r["status"] for r in reviews) or "—"))
+    show_case(thread_id, cases[thread_id], statuses[thread_id])
 
 # --- Audit and ledger ------------------------------------------------------------------------------
 st.header(t("refund.audit.header"))

@@ -2,15 +2,22 @@
 
 import streamlit as st
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.errors import UserError
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
 from dashboard import resources
-from dashboard.forms import act, drawn_head, show_flash, sidebar_forms
+from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import checkpoints_frame, show_table, thread_details, thread_writes, writes_frame
+from dashboard.views import (
+    checkpoints_frame,
+    show_inbox,
+    show_table,
+    thread_details,
+    thread_writes,
+    writes_frame,
+)
 
 store, settings = resources.store(), resources.settings()
 
@@ -58,7 +65,9 @@ else:
     result = runs.current_result(store, settings, thread_id)
     state_col, explain_col = st.columns([3, 2])
     with state_col:
-        st.metric(t("robot.status"), t(f"status.{result.status}"))
+        st.metric(t("robot.status"), status_word(result))
+        if result.status == "attention":
+            st.error(t("robot.attention", reason=result.reason))
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
         if result.status == "waiting":
             payload = result.interrupts[0]
@@ -98,5 +107,9 @@ else:
     show_table(checkpoints_frame(details), t("robot.no_rows"))
     st.subheader(t("robot.writes"))
     show_table(writes_frame(thread_writes(details)), t("robot.no_rows"))
+
+robot_threads = lifecycle.thread_statuses(store, agent="robot")
+with st.expander(t("robot.queue", count=sum(x.status != "done" for x in robot_threads))):
+    show_inbox(lifecycle.unfinished(robot_threads), t("robot.queue_empty"))
 
 sidebar_forms(store, settings, thread_id)

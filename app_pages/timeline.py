@@ -15,14 +15,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import readmodel
+from agents import lifecycle
 from agents.nodelog import node_runs
 from agents.registry import AGENTS
 from agents.timing import node_calls, run_summaries, superstep_stats, timeline_csv
 from dashboard import resources
 from dashboard.i18n import t, t_or
 from dashboard.timeline_figure import compare_figure, timeline_figure
-from dashboard.views import preselect_query_thread, show_table
+from dashboard.views import preselect_query_thread, show_table, status_text
 
 AGENT_KEY = "timeline-agent"
 THREAD_KEY = "timeline-thread"
@@ -98,7 +98,7 @@ def _translated(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.rename(columns={key: t(key) for key in frame.columns})
 
 
-def _pick_thread(threads: list[readmodel.ThreadSummary]) -> tuple[str, str | None, Any]:
+def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> tuple[str, str | None, Any]:
     """Agent and thread pickers; returns the agent, the thread (None: the agent has none) and
     the column left for the run picker."""
     preselect_query_thread({x.thread_id: x for x in threads}, page="timeline", agent_key=AGENT_KEY,
@@ -115,7 +115,7 @@ def _pick_thread(threads: list[readmodel.ThreadSummary]) -> tuple[str, str | Non
         return agent, None, right
     _keep_valid(THREAD_KEY, list(own), next(iter(own)))
     thread_id = middle.selectbox(t("timeline.thread"), list(own), key=THREAD_KEY,
-                                 format_func=lambda tid: f"{tid} · {t(f'status.{own[tid].status}')}")
+                                 format_func=lambda tid: f"{tid} · {status_text(own[tid])}")
     return agent, thread_id, right
 
 
@@ -179,7 +179,7 @@ def _show_compare(agent: str, current: str | None) -> None:
             show_table(summary_table(picked[side]), t("timeline.no_calls"))
 
 
-agent, thread_id, run_column = _pick_thread(readmodel.list_threads(store))
+agent, thread_id, run_column = _pick_thread(lifecycle.thread_statuses(store))
 if thread_id is not None:
     thread_rows = node_runs(store, thread_id=thread_id)
     if thread_rows:

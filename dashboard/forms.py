@@ -16,7 +16,7 @@ import streamlit as st
 
 from agents import readmodel, runs
 from agents.db import Store
-from agents.errors import UserError, short_id
+from agents.errors import RunFailedError, UserError, short_id
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
@@ -68,8 +68,20 @@ def act(expected: str | None, action: Callable[[str | None], str]) -> None:
     except UserError as error:
         st.error(f"{t('forms.refused')} {error}")
         return
+    except RunFailedError as error:  # what finished is saved; the thread is in the inbox
+        st.error(f"{t('forms.run_failed')} {error}")
+        return
     flash("success", message)
     st.rerun()
+
+
+def status_word(result: runs.RunResult) -> str:
+    """Where an operation left the thread, in words: ``done · paid``, ``needs attention: …``."""
+    if result.status == "done":
+        return f"{t('status.done')} · {t_or(f'outcome.{result.outcome}', result.outcome)}"
+    if result.status == "attention":
+        return f"{t('status.attention')}: {result.reason}"
+    return t(f"status.{result.status}")
 
 
 def _typed_input(field: Field, key: str, optional: bool) -> Any:
@@ -113,7 +125,7 @@ def resume_form(
                 fields = {k: v for k, v in typed.items() if v is not None}
                 result = runs.resume_from_fields(store, settings, thread_id, fields,
                                                  expected_head=expected)
-            return t("forms.resume.done", thread=thread_id, status=t(f"status.{result.status}"))
+            return t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
 
@@ -142,10 +154,10 @@ def update_form(
             node = None if as_node == UNCHANGED else as_node
             result = runs.update_thread(store, settings, thread_id, values, as_node=node,
                                         expected_head=expected)
-            if continue_after:
+            if continue_after and result.status == "attention" and result.next:
                 result = runs.continue_thread(store, settings, thread_id,
                                               expected_head=result.head_checkpoint_id)
-            return t("forms.update.done", thread=thread_id, status=t(f"status.{result.status}"))
+            return t("forms.update.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
 

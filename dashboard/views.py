@@ -8,11 +8,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import readmodel
+from agents import lifecycle, readmodel
 from agents.errors import UserError, short_id
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard.i18n import t
+from dashboard.i18n import t, t_or
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)]*)\)")
@@ -36,17 +36,48 @@ def payload_summary(payload: Any) -> str:
     return readmodel.to_json(payload).replace("\n", " ")
 
 
-def threads_frame(threads: list[readmodel.ThreadSummary]) -> pd.DataFrame:
+def status_text(status: lifecycle.ThreadStatus) -> str:
+    """A thread's status in words: ``done · paid``, ``needs attention · a step failed``, ``waiting``."""
+    if status.status == "done":
+        return f"{t('status.done')} · {t_or(f'outcome.{status.outcome}', status.outcome)}"
+    if status.status == "attention":
+        return f"{t('status.attention')} · {t_or(f'reason.{status.reason_code}', status.reason_code)}"
+    return t(f"status.{status.status}")
+
+
+def threads_frame(threads: list[lifecycle.ThreadStatus]) -> pd.DataFrame:
     """The threads table, with translated headers and statuses."""
     return pd.DataFrame(
         {
             t("col.thread"): [x.thread_id for x in threads],
             t("col.agent"): [x.agent for x in threads],
-            t("col.status"): [t(f"status.{x.status}") for x in threads],
+            t("col.status"): [status_text(x) for x in threads],
             t("col.updated"): [x.updated_at.strftime("%Y-%m-%d %H:%M:%S") for x in threads],
             t("col.checkpoints"): [x.checkpoint_count for x in threads],
         }
     )
+
+
+def show_inbox(items: list[lifecycle.ThreadStatus], empty_text: str, *, link: bool = True) -> None:
+    """The inbox: each unfinished thread with its status, its reason (as text) and a link to act."""
+    if not items:
+        st.info(empty_text)
+        return
+    counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
+    keys = {"waiting": "home.inbox_count", "attention": "home.inbox_attention", "running": "home.inbox_running"}
+    st.caption(" · ".join(t(keys[kind], count=count) for kind, count in counts.items() if count))
+    for item in items:
+        spec = AGENTS.get(item.agent)
+        with st.container(border=True):
+            left, right = st.columns([4, 1])
+            title = t_or(f"agent.{item.agent}.title", item.agent)
+            left.markdown(f"**{title}** · `{item.thread_id}` · {status_text(item)}")
+            left.text(item.reason)
+            if item.action:
+                left.caption(t(f"action.{item.action}"))
+            if link and spec is not None:
+                right.page_link(spec.page, label=t("home.open"), icon=":material/open_in_new:",
+                                query_params={"thread": item.thread_id})
 
 
 def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
@@ -95,7 +126,7 @@ def thread_writes(
 
 
 def preselect_query_thread(
-    known: dict[str, readmodel.ThreadSummary], *, page: str, agent_key: str, thread_key: str
+    known: dict[str, lifecycle.ThreadStatus], *, page: str, agent_key: str, thread_key: str
 ) -> None:
     """Preselects the agent and thread named by ``?thread=``, once per link.
 

@@ -49,7 +49,7 @@ def test_update_with_checkpoint_forks_and_keeps_the_history(run_cli):
                      "--values", '{"decision": "no"}', "--as-node", "approval", "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["status"] == "ready" and data["next"] == ["execute"] and data["values"]["decision"] == "no"
+    assert data["status"] == "attention" and data["next"] == ["execute"] and data["values"]["decision"] == "no"
     after = _graph(run_cli)
     assert [r["checkpoint_id"] for r in after if r["lane"] == 0] == [r["checkpoint_id"] for r in before]
     fork = next(r for r in after if r["source"] == "update")
@@ -103,7 +103,7 @@ def test_bad_input_exits_2_with_a_message(run_cli):
         ("update", "hitl_demo", "--checkpoint", step0, "--values", "{oops"): "values: is not valid JSON",
         ("update", "hitl_demo", "--checkpoint", step0, "--values", '{"colour": 1}'): "colour: is not a state key",
         ("update", "hitl_demo", "--checkpoint", step0, "--values", '{"decision": "no"}',
-         "--as-node", "nobody"): "as_node: unknown node 'nobody'",
+         "--as-node", "nobody"): "as_node: an update cannot be made as 'nobody'",
     }
     for args, message in cases.items():
         result = run_cli(*args)

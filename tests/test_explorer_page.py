@@ -134,7 +134,7 @@ def test_fork_with_edited_state_and_continue(app, store, settings):
     at.checkbox(key="explorer-fork-continue-hitl_demo").check()
     at.button(key="FormSubmitter:explorer-fork-hitl_demo-Fork").click().run()
     assert not at.exception, at.exception
-    assert "Forked hitl_demo at" in _messages(at) and ": done." in _messages(at)
+    assert "Forked hitl_demo at" in _messages(at) and ": done · refused." in _messages(at)
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
     assert [c.checkpoint_id for c in chain][: len(before)] == before  # history intact
     update = next(c for c in chain if c.source == "update")
@@ -173,4 +173,4 @@ def test_sidebar_forms_act_on_the_chosen_thread(app, store, settings):
     assert any("Thread other · checkpoint" in c.value for c in at.sidebar.caption)
     at.sidebar.text_input(key="resume-answer-other").input("yes")
     at.sidebar.button[0].click().run()
-    assert "Resumed thread other: done." in _messages(at)
+    assert "Resumed thread other: done · executed." in _messages(at)

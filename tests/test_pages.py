@@ -36,7 +36,7 @@ def test_home_lists_the_inbox_and_threads(app, store, settings):
 
 def test_home_with_an_empty_database(app):
     at = app()
-    assert [i.value for i in at.info] == ["Nothing is waiting for a human."]
+    assert [i.value for i in at.info] == ["Nothing is waiting for a human and nothing needs attention."]
 
 
 def test_robot_start_over_yes_and_counts(app):
@@ -70,7 +70,7 @@ def test_resume_form_in_sidebar(app, store, settings):
     at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
     at.sidebar.button[0].click().run()  # the resume form's submit
     assert not at.exception
-    assert "Resumed thread hitl_demo: done." in _sidebar_text(at)
+    assert "Resumed thread hitl_demo: done · executed." in _sidebar_text(at)
     assert runs.current_result(store, settings, "hitl_demo").status == "done"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.nodelog import node_runs
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -62,8 +62,9 @@ def test_list_threads_with_status_and_counts(store, settings):
     _paused(store, settings, "b")
     runs.resume_thread(store, settings, "b", "no")
     threads = {t.thread_id: t for t in readmodel.list_threads(store)}
-    assert threads["a"].status == "waiting" and threads["a"].checkpoint_count == 3
-    assert threads["b"].status == "done" and threads["b"].checkpoint_count == 5
+    assert threads["a"].checkpoint_count == 3 and threads["b"].checkpoint_count == 5
+    statuses = lifecycle.status_map(store)
+    assert statuses == {"a": "waiting", "b": "done"}
     assert {t.agent for t in threads.values()} == {"robot"}
     assert readmodel.list_threads(store, agent="refund") == []
 
@@ -77,7 +78,7 @@ def test_pending_interrupts_across_threads(store, settings):
     assert waiting[0].payload["question"] == "execute this? (yes/no)"
 
 
-def test_update_then_ready_status(store, settings):
+def test_update_then_attention_status(store, settings):
     _paused(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "no")
     first = readmodel.checkpoint_chain(store, "hitl_demo")[2]
@@ -86,7 +87,8 @@ def test_update_then_ready_status(store, settings):
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
     assert chain[-1].source == "update" and chain[-1].parent_checkpoint_id == first.checkpoint_id
     assert chain[-1].next == ("execute",)
-    assert readmodel.list_threads(store)[0].status == "ready"
+    (status,) = lifecycle.thread_statuses(store)
+    assert (status.status, status.reason_code, status.action) == ("attention", "edited", "continue")
     done = runs.continue_thread(store, settings, "hitl_demo")
     assert done.values["messages"][-1].content.startswith("Executed")
 

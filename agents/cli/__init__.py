@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from agents.db import DatabaseError, Store, open_store
-from agents.errors import UserError
+from agents.errors import RunFailedError, UserError
 from agents.settings import Settings, load_settings
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, DatabaseError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except RunFailedError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERNAL

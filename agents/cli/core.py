@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.cli import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
@@ -24,7 +24,10 @@ def print_result(result: runs.RunResult, as_json: bool) -> None:
     if as_json:
         print_json(result.to_json())
         return
-    print(f"thread {result.thread_id} ({result.agent}): {result.status}")
+    state = f"{result.status} ({result.outcome})" if result.status == "done" else result.status
+    print(f"thread {result.thread_id} ({result.agent}): {state}")
+    if result.reason and result.status != "waiting":
+        print(f"reason: {result.reason}")
     if result.next:
         print(f"next: {', '.join(result.next)}")
     for payload in result.interrupts:
@@ -47,15 +50,34 @@ def parse_value(text: str) -> Any:
 def cmd_threads(args: argparse.Namespace, context: Context) -> int:
     if args.agent:
         get_agent(args.agent)
-    threads = readmodel.list_threads(context.store, agent=args.agent)
+    threads = lifecycle.thread_statuses(context.store, agent=args.agent)
     if args.json:
-        print_json([t.__dict__ | {"updated_at": t.updated_at.isoformat()} for t in threads])
+        print_json([_thread_json(t) for t in threads])
         return 0
     if not threads:
         print("no threads")
     for t in threads:
-        print(f"{t.thread_id}\t{t.agent}\t{t.status}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z"
+        state = f"{t.status} ({t.outcome})" if t.status == "done" else t.status
+        print(f"{t.thread_id}\t{t.agent}\t{state}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z"
               f"\t{t.checkpoint_count} checkpoints")
+    return 0
+
+
+def _thread_json(status: lifecycle.ThreadStatus) -> dict[str, Any]:
+    data = status.to_json()
+    del data["payload"]
+    return data
+
+
+def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
+    items = lifecycle.inbox(context.store, agent=args.agent)
+    if args.json:
+        print_json([_thread_json(item) for item in items])
+        return 0
+    if not items:
+        print("nothing is waiting for a human")
+    for item in items:
+        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{item.reason}")
     return 0
 
 
@@ -163,6 +185,11 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--agent", help="only this agent's threads")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_threads)
+
+    p = subparsers.add_parser("inbox", help="every thread that needs a human: waiting, attention, running")
+    p.add_argument("--agent", help="only this agent's threads")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_inbox)
 
     run = subparsers.add_parser("run", help="start a run of an agent")
     agents = run.add_subparsers(dest="agent", required=True, parser_class=type(run))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from agents import lifecycle
 from agents.cli import Context
 from agents.cli.core import print_json
 from agents.refund import ledger
@@ -19,7 +20,8 @@ from agents.refund.graph import krw
 
 def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
     if args.audit:
-        rows = [row.to_json() for row in ledger.audit_rows(context.store)]
+        statuses = lifecycle.status_map(context.store, agent=ledger.AGENT_NAME)
+        rows = [row.to_json() for row in ledger.audit_rows(context.store, statuses)]
         if args.json:
             print_json(rows)
             return 0

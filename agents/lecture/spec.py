@@ -98,6 +98,16 @@ def options_from_settings(settings: Settings) -> dict[str, Any]:
     }
 
 
+def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+    """``saved``, ``saved_as_is`` or ``rejected``; any other end is inconsistent."""
+    outcome = values.get("outcome")
+    if outcome in ("saved", "saved_as_is") and values.get("final_plan"):
+        return str(outcome), ""
+    if outcome == "rejected":
+        return "rejected", ""
+    return "", "the run ended with neither a saved plan nor a rejection"
+
+
 SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Lecture planner",
@@ -115,6 +125,7 @@ SPEC = AgentSpec(
     as_nodes=("validate", "plan", "plan_review", "research", "write", "review_content",
               "review_time_allocation", "review_difficulty", "gate", "decide", "save"),
     options_from_settings=options_from_settings,
+    finished_outcome=finished_outcome,
     max_concurrency=MAX_CONCURRENCY,
 )
 

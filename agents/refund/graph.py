@@ -53,6 +53,7 @@ DEFAULT_POLICY = "strict"
 AUTOMATIC_APPROVER = "automatic"
 UPDATE_STATE_EDITOR = "update_state"
 ACTIONS = ("approve", "reject", "edit")
+RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
 
 
 def krw(amount: int | None) -> str:
@@ -90,7 +91,26 @@ def check_answer(answer: Any) -> dict[str, Any]:
         raise InputError("amount", f"is only taken with action edit, not {action}")
     if not answer.get("approver"):
         raise InputError("approver", "is required: who decides?")
+    check_approver_name(answer["approver"])
     return answer
+
+
+def check_approver_name(approver: str) -> None:
+    """A human decision is never recorded under the names the agent itself writes."""
+    if approver.strip().casefold() in RESERVED_APPROVERS:
+        raise InputError("approver", f"{approver!r} is reserved for what the agent writes itself; "
+                                     "give the name of the person who decides")
+
+
+def check_edit_amount(amount: Any, requested: Any) -> int:
+    """An edited amount is a whole number from 1 up to the requested amount (never more)."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InputError("amount", f"must be a whole number of KRW, got {amount!r}")
+    if not isinstance(requested, int):
+        raise InputError("amount", "the case has no requested amount to compare the edit with")
+    if not 1 <= amount <= requested:
+        raise InputError("amount", f"must be between 1 and the requested {krw(requested)} KRW, got {krw(amount)}")
+    return amount
 
 
 def make_assess(threshold: int, policy: str) -> Callable[[RefundInput], dict[str, Any]]:
@@ -132,9 +152,11 @@ def review(state: RefundState) -> dict[str, Any]:
     lines, recorded = edit_lines(state)
     decided = state.get("decision")
     if decided in ("approve", "reject"):
-        who = state.get("approver") or UPDATE_STATE_EDITOR
+        who = state.get("approver")
+        if not who:  # every path checks this first; here it keeps a nameless decision from paying
+            raise ValueError(f"case {state['case_id']}: a {decided} decision without an approver")
         lines.append(f"review: {decided} set by update_state, recorded for {who}; not asking again")
-        return {**recorded, "approver": who, "decided_at": ledger.now_iso(), "trace": lines}
+        return {**recorded, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
     answer = check_answer(interrupt({
         "question": (f"Refund {state['case_id']} for {state['customer']}: pay {krw(state['amount'])} KRW "
                      f"(requested {krw(state['requested_amount'])})? approve / reject / edit"),
@@ -150,7 +172,7 @@ def review(state: RefundState) -> dict[str, Any]:
     update: dict[str, Any] = {"approver": approver, "note": answer.get("note") or "",
                               "decided_at": ledger.now_iso(), **recorded}
     if answer["action"] == "edit":
-        new_amount = answer["amount"]
+        new_amount = check_edit_amount(answer["amount"], state["requested_amount"])
         lines.append(f"amount {krw(state['amount'])} → {krw(new_amount)} by {approver}")
         update.update(amount=new_amount, recorded_amount=new_amount)
     decision = "reject" if answer["action"] == "reject" else "approve"
@@ -179,13 +201,17 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
         if store is None:
             raise RuntimeError("settle needs the database that holds the ledger (build_graph(store=...))")
         lines, recorded = edit_lines(state)
-        approver = state.get("approver") or AUTOMATIC_APPROVER
+        approver = _settling_approver(state)
         payout = ledger.pay(
             store, case_id=state["case_id"], thread_id=str(config["configurable"]["thread_id"]),
             customer=state["customer"], requested_amount=state["requested_amount"],
             amount=state["amount"], approver=approver,
         )
-        if payout.created:
+        if payout.created and approver == AUTOMATIC_APPROVER:
+            lines.append(f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
+                         f"settled automatically: at or under the threshold {krw(state['threshold'])} "
+                         f"(policy {state.get('policy', DEFAULT_POLICY)})")
+        elif payout.created:
             lines.append(f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
                          f"approved by {approver}")
         else:
@@ -200,10 +226,35 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
     return settle
 
 
+def _settling_approver(state: RefundState) -> str:
+    """Who the payout is recorded for; refuses (raises) a payout that no rule allows.
+
+    Every path checks its input first; these checks keep a state that slipped
+    past them (a crafted fork, a future path) from paying: the node raises, so
+    the case needs attention and is shown in the inbox instead of paying wrongly.
+    """
+    amount, requested = state.get("amount"), state["requested_amount"]
+    if not isinstance(amount, int) or not 1 <= amount <= requested:
+        raise ValueError(f"case {state['case_id']}: refusing to pay {amount!r} KRW "
+                         f"(must be 1 to the requested {krw(requested)})")
+    decision = state.get("decision")
+    if decision == "approve":
+        if not state.get("approver"):
+            raise ValueError(f"case {state['case_id']}: an approval without an approver")
+        return str(state["approver"])
+    routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
+    if decision is None and routed_on <= state["threshold"]:
+        return AUTOMATIC_APPROVER
+    raise ValueError(f"case {state['case_id']}: settle reached without an approval "
+                     f"({krw(routed_on)} KRW is above the threshold {krw(state['threshold'])})")
+
+
 def reject(state: RefundState) -> dict[str, Any]:
     """Ends the case with a recorded rejection; nothing is paid."""
     lines, recorded = edit_lines(state)
-    lines.append(f"reject: rejected by {state.get('approver') or UPDATE_STATE_EDITOR}; no payout")
+    if state.get("decision") != "reject" or not state.get("approver"):
+        raise ValueError(f"case {state['case_id']}: reject reached without a rejection by a named approver")
+    lines.append(f"reject: rejected by {state['approver']}; no payout")
     return {**recorded, "outcome": "rejected", "trace": lines}
 
 

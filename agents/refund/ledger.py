@@ -14,6 +14,7 @@ A payout whose thread was deleted still shows (from the ledger alone).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -105,7 +106,7 @@ class AuditRow:
 
     case_id: str
     thread_id: str
-    status: str  # thread status: waiting / ready / done, or "thread deleted"
+    status: str  # the thread's lifecycle status (waiting / attention / running / done), or "thread deleted"
     customer: str
     reason: str
     requested_amount: int | None
@@ -124,8 +125,15 @@ class AuditRow:
         return asdict(self) | {"trace": list(self.trace)}
 
 
-def audit_rows(store: Store) -> list[AuditRow]:
-    """All refund cases, newest first: one per refund thread, plus ledger rows whose thread is gone."""
+def audit_rows(store: Store, statuses: Mapping[str, str] | None = None) -> list[AuditRow]:
+    """All refund cases, newest first: one per refund thread, plus ledger rows whose thread is gone.
+
+    Args:
+        store: The database.
+        statuses: Each thread's lifecycle status (``agents.lifecycle``, which sits above the
+            agents); a thread missing from it shows an empty status.
+    """
+    statuses = statuses or {}
     payouts = {row["case_id"]: row for row in ledger_rows(store)}
     rows: list[AuditRow] = []
     seen: set[str] = set()
@@ -138,7 +146,7 @@ def audit_rows(store: Store) -> list[AuditRow]:
         rows.append(AuditRow(
             case_id=case_id,
             thread_id=thread.thread_id,
-            status=thread.status,
+            status=statuses.get(thread.thread_id, ""),
             customer=str(values.get("customer", "")),
             reason=str(values.get("reason", "")),
             requested_amount=values.get("requested_amount"),
@@ -164,7 +172,8 @@ def audit_rows(store: Store) -> list[AuditRow]:
     return rows
 
 
-def waiting_queue(store: Store, audit: list[AuditRow] | None = None) -> list[AuditRow]:
-    """Cases waiting for a human decision, largest amount first (from ``audit`` when already read)."""
-    waiting = [row for row in (audit_rows(store) if audit is None else audit) if row.status == "waiting"]
-    return sorted(waiting, key=lambda row: (-(row.amount or 0), row.case_id))
+def open_cases(audit: list[AuditRow]) -> list[AuditRow]:
+    """The refund queue: every case that is not done (waiting for a decision, needing attention,
+    running), largest amount first, so that no case can drop out of sight."""
+    unfinished = [row for row in audit if row.status in ("waiting", "attention", "running")]
+    return sorted(unfinished, key=lambda row: (row.status != "waiting", -(row.amount or 0), row.case_id))

@@ -20,11 +20,15 @@ from agents.refund.graph import (
     DEFAULT_POLICY,
     MAX_AMOUNT,
     POLICIES,
+    UPDATE_STATE_EDITOR,
     build_graph,
     check_answer,
+    check_approver_name,
+    check_edit_amount,
+    krw,
 )
 from agents.settings import Settings
-from agents.spec import AgentSpec, Field, validate_fields
+from agents.spec import AgentSpec, Field, UpdateRequest, validate_fields
 from agents.validation import validate_thread_id
 
 if TYPE_CHECKING:
@@ -33,6 +37,8 @@ if TYPE_CHECKING:
 THREAD_PREFIX = "refund-"
 POLICY_SETTING = "HITL_REFUND_POLICY"
 CASE_ID_MAX = 40
+#: The nodes a human's update may be attributed to: never ``settle`` or ``reject``.
+UPDATE_AS_NODES = ("assess", "review")
 
 START_FIELDS = (
     Field(name="case_id", label="Case id", max_length=CASE_ID_MAX, cli_flag="--case",
@@ -96,6 +102,12 @@ def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     return check_answer(dict(values))
 
 
+def check_answer_for_case(values: dict[str, Any], answer: Any) -> None:
+    """An edit pays from 1 up to the requested amount; checked against the case on every path."""
+    if isinstance(answer, dict) and answer.get("action") == "edit":
+        check_edit_amount(answer["amount"], values.get("requested_amount"))
+
+
 def options_from_settings(settings: Settings) -> dict[str, Any]:
     """The routing policy from ``HITL_REFUND_POLICY`` (``strict`` or ``reroute``)."""
     return {"policy": policy_from_settings(settings)}
@@ -109,12 +121,84 @@ def policy_from_settings(settings: Settings) -> str:
     return policy
 
 
-def check_update(values: dict[str, Any], update: dict[str, Any]) -> None:
-    """A settled or rejected case is final: its amount and decision cannot be edited."""
-    outcome = values.get("outcome")
+def _case_final(store: Store, head: dict[str, Any]) -> str:
+    """Why a case may no longer change ('' when it may): it was paid or rejected."""
+    outcome = head.get("outcome")
     if outcome:
-        field = next(iter(update), "values")
-        raise InputError(field, f"the case is already {outcome}; a finished case cannot be edited")
+        return f"the case is already {outcome}; a finished case cannot be changed"
+    case_id = head.get("case_id")
+    if case_id and ledger.payout_for(store, str(case_id)) is not None:
+        return "the case was paid; a paid case cannot be changed (continue it to record the payout)"
+    return ""
+
+
+def check_rerun(store: Store, head: dict[str, Any]) -> None:
+    """A paid or rejected case is final: no re-run or fork from an older checkpoint can reopen it."""
+    problem = _case_final(store, head)
+    if problem:
+        raise InputError("checkpoint_id", problem)
+
+
+def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
+    """The rules of a human's ``update_state`` on a case, whichever form or command sends it.
+
+    * Payment and rejection happen only through a decision: ``as_node`` may be
+      ``assess`` or ``review`` (or LangGraph's choice), never ``settle`` or ``reject``.
+    * A finished (paid or rejected) case cannot be changed.
+    * An amount is a whole number from 1 up to the requested amount.
+    * A decision names its approver in the same update; the time and a trace line are added.
+    * A case that was already decided is not edited: continue it instead.
+
+    Returns:
+        The update to write (the validated values, plus ``decided_at`` and a trace line
+        when it carries a decision).
+    """
+    update = dict(request.values)
+    field = next(iter(update), "values")
+    if request.as_node not in (None, *UPDATE_AS_NODES):
+        raise InputError("as_node", f"a refund update may be made as {' or '.join(UPDATE_AS_NODES)} only; "
+                                    "payment and rejection happen only through a decision")
+    problem = _case_final(store, request.head)
+    if problem:
+        raise InputError(field, problem)
+    decided = request.target.get("decision")
+    if decided and ("amount" in update or "decision" in update):
+        raise InputError(field, f"the case was already decided ({decided} by {request.target.get('approver')}); "
+                                "continue it instead of editing it")
+    trace: list[str] = []
+    if "approver" in update:
+        check_approver_name(update["approver"])
+    if "amount" in update:
+        # The trace line is written with the edit itself: the case waits again at ``review``,
+        # whose interrupt returns nothing, so no node would write it before the approver looks.
+        old = request.target.get("amount")
+        check_edit_amount(update["amount"], request.target.get("requested_amount"))
+        editor = f"{update['approver']} (update_state)" if update.get("approver") else UPDATE_STATE_EDITOR
+        trace.append(f"amount {krw(old)} → {krw(update['amount'])} by {editor}")
+        update["recorded_amount"] = update["amount"]
+    if "decision" in update:
+        if not update.get("approver"):
+            raise InputError("approver", "is required with a decision: who decides?")
+        update["decided_at"] = ledger.now_iso()
+        trace.append(f"update_state: {update['decision']} by {update['approver']}")
+    if trace:
+        update["trace"] = trace
+    return update
+
+
+def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+    """``paid`` (exactly one ledger row) or ``rejected`` (none); anything else is inconsistent."""
+    outcome = values.get("outcome")
+    case_id = str(values.get("case_id", ""))
+    payout = ledger.payout_for(store, case_id) if case_id else None
+    if outcome in ("paid", "already paid") and payout is not None:
+        return "paid", ""
+    if outcome == "rejected" and values.get("decision") == "reject" and payout is None:
+        return "rejected", ""
+    if payout is not None:
+        return "", (f"the case is marked {outcome or 'finished'} but the ledger holds a payout of "
+                    f"{payout['paid_amount']:,} KRW for it")
+    return "", f"the case is marked {outcome or 'finished'} with neither a payout nor a rejection"
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
@@ -138,9 +222,14 @@ SPEC = AgentSpec(
     make_resume=make_resume,
     check_resume=check_resume,
     state_fields=STATE_FIELDS,
-    as_nodes=("assess", "review", "settle", "reject"),
+    as_nodes=UPDATE_AS_NODES,
     check_start=check_start,
     check_update=check_update,
+    check_answer=check_answer_for_case,
+    check_rerun=check_rerun,
+    finished_outcome=finished_outcome,
+    continue_after_update=True,
+    as_node_note=" (payment and rejection happen only through a decision, never as settle or reject)",
     options_from_settings=options_from_settings,
 )
 
@@ -177,15 +266,10 @@ def decide(
     if result.agent != AGENT_NAME:
         raise InputError("thread_id", f"thread {thread_id!r} is not a refund case")
     if result.status != "waiting":
-        outcome = result.values.get("outcome") or t_status(result.status)
+        where = result.outcome if result.status == "done" else f"{result.status}: {result.reason}"
         raise InputError("action", f"case {result.values.get('case_id')!r} is not waiting for a decision "
-                                   f"({outcome}); nothing was changed")
+                                   f"({where}); nothing was changed")
     return runs.resume_thread(store, settings, thread_id, value, expected_head=expected_head)
-
-
-def t_status(status: str) -> str:
-    """A thread status in words, for messages."""
-    return {"ready": "an update waits to be continued", "done": "finished"}.get(status, status)
 
 
 def request_refund(

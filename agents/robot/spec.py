@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.errors import InputError
-from agents.robot.graph import AGENT_NAME, build_graph
+from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph
 from agents.spec import AgentSpec, Field
 from agents.validation import validate_text
 
@@ -28,6 +28,15 @@ def check_answer(value: Any) -> str:
             raise InputError("answer", "the robot takes a text answer or {\"answer\": \"...\"}")
         value = value["answer"]
     return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
+
+
+def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+    """``executed`` or ``refused``; a robot that ended without its final message is inconsistent."""
+    messages = values.get("messages") or []
+    last = messages[-1] if messages else None
+    if "decision" not in values or getattr(last, "type", "") != "ai":
+        return "", "the run ended without the robot's final message (execute did not run)"
+    return ("executed" if values["decision"] == APPROVING_ANSWER else "refused"), ""
 
 
 def thread_for(values: dict[str, Any], requested: str | None) -> str:
@@ -55,5 +64,6 @@ SPEC = AgentSpec(
     ),
     as_nodes=("propose", "approval", "execute"),
     fresh_start=True,
+    finished_outcome=finished_outcome,
     default_thread_id=DEFAULT_THREAD_ID,
 )

@@ -58,7 +58,7 @@ def test_run_waits_at_the_gate_then_rework_passes_and_saves(app, store, settings
     at.text_area(key=f"lecture-notes-{thread_id}").input("점심 이후 실습을 늘려 주세요")
     _button(at, "Send decision").click().run()
     assert not at.exception, at.exception
-    assert "Sent rework: done." in _messages(at, "success")
+    assert "Sent rework: done · saved." in _messages(at, "success")
     assert "saved (passed the gate)" in [m.value for m in at.metric]
     assert len(at.get("download_button")) == 1
     assert any("점심 이후 실습을 늘려 주세요" in m.value for m in at.markdown)

@@ -25,12 +25,11 @@ def test_threshold_amount_settles_at_once(run_cli):
 
 def test_resume_update_inspect_and_ledger(run_cli):
     run_cli(*START)
-    updated = json.loads(run_cli("update", "refund-C1", "--values", '{"amount": 50000}', "--json").out)
-    assert updated["next"] == ["review"] and updated["values"]["amount"] == 50_000
-    refused = run_cli("resume", "refund-C1", '{"action": "approve", "approver": "kim"}')
-    assert refused.code == 2 and "not waiting" in refused.err  # an update is applied by continuing
-    asked = json.loads(run_cli("continue", "refund-C1", "--json").out)
+    asked = json.loads(run_cli("update", "refund-C1", "--values", '{"amount": 50000}', "--json").out)
+    # The update brings the case straight back to the approver: it waits again.
     assert asked["status"] == "waiting" and asked["interrupts"][0]["amount"] == 50_000
+    refused = run_cli("continue", "refund-C1")
+    assert refused.code == 2 and "is waiting for an answer" in refused.err
     done = json.loads(run_cli("resume", "refund-C1", '{"action": "approve", "approver": "kim"}', "--json").out)
     assert done["values"]["outcome"] == "paid"
     assert "amount 500,000 → 50,000 by update_state" in done["values"]["trace"]

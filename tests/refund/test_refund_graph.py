@@ -89,10 +89,10 @@ def test_edit_then_approve_pays_the_edited_amount_and_keeps_the_request(store, s
 
 def test_strict_policy_keeps_an_edited_case_on_the_approval_path(store, settings):
     _request(store, settings)
-    updated = runs.update_thread(store, settings, "refund-C1", {"amount": 50_000})
-    assert updated.status == "ready" and updated.next == ("review",)
-    asked = runs.continue_thread(store, settings, "refund-C1")
+    # An update brings the case straight back to the approver: it waits again, the edit in its trace.
+    asked = runs.update_thread(store, settings, "refund-C1", {"amount": 50_000})
     assert asked.status == "waiting" and asked.interrupts[0]["amount"] == 50_000
+    assert asked.values["trace"][-1] == "amount 500,000 → 50,000 by update_state"
     assert ledger.ledger_rows(store) == []
     done = decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     assert "amount 500,000 → 50,000 by update_state" in done.values["trace"]
@@ -103,12 +103,13 @@ def test_reroute_policy_lets_an_edit_drop_the_case_to_the_automatic_path(store, 
     monkeypatch.setenv("HITL_REFUND_POLICY", "reroute")
     reroute = load_settings(db_override=str(db_path), secrets={})
     _request(store, reroute)
-    # update_state counts as a write by the last node (assess): its route runs again, on the amount.
-    updated = runs.update_thread(store, reroute, "refund-C1", {"amount": 50_000})
-    assert updated.next == ("settle",)
-    done = runs.continue_thread(store, reroute, "refund-C1")
+    # update_state counts as a write by the last node (assess): its route runs again, on the amount,
+    # and the case settles at once, as documented; the trace says it was automatic.
+    done = runs.update_thread(store, reroute, "refund-C1", {"amount": 50_000})
+    assert done.status == "done" and done.outcome == "paid"
     assert done.values["outcome"] == "paid" and done.values["approver"] == "automatic"
     assert done.values["policy"] == "reroute"
+    assert "settled automatically: at or under the threshold 100,000 (policy reroute)" in done.values["trace"][-1]
     assert _review_statuses(store, "refund-C1") == ["interrupted"]
     assert ledger.ledger_rows(store)[0]["paid_amount"] == 50_000
 
@@ -121,18 +122,17 @@ def test_unknown_policy_setting_is_refused_by_name(store, monkeypatch, db_path):
 
 def test_a_decision_set_by_update_state_is_recorded_not_asked_again(store, settings):
     _request(store, settings)
-    runs.update_thread(store, settings, "refund-C1", {"decision": "reject", "approver": "lee"})
-    result = runs.continue_thread(store, settings, "refund-C1")
-    assert result.status == "done" and result.values["outcome"] == "rejected"
+    result = runs.update_thread(store, settings, "refund-C1", {"decision": "reject", "approver": "lee"})
+    assert result.status == "done" and result.outcome == "rejected"
     assert "review: reject set by update_state, recorded for lee; not asking again" in result.values["trace"]
+    assert result.values["decided_at"]
     assert _review_statuses(store, "refund-C1") == ["interrupted", "ok"]
 
 
 def test_update_as_review_without_a_decision_asks_again(store, settings):
     _request(store, settings)
     updated = runs.update_thread(store, settings, "refund-C1", {"amount": 70_000}, as_node="review")
-    assert updated.next == ("review",)
-    assert runs.continue_thread(store, settings, "refund-C1").status == "waiting"
+    assert updated.status == "waiting" and updated.interrupts[0]["amount"] == 70_000
 
 
 def test_two_tabs_approving_at_once_pay_exactly_once(store, settings):
@@ -179,16 +179,16 @@ def test_two_processes_resuming_the_same_pause_pay_once(store, settings, db_path
     assert len(rows) == 1 and rows[0]["repeat_attempts"] == 1
 
 
-def test_rerunning_settle_from_its_checkpoint_reports_already_paid(store, settings):
+def test_a_paid_case_cannot_be_rerun_from_an_older_checkpoint(store, settings):
     _request(store, settings)
     decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
-    before_settle = [c for c in readmodel.checkpoint_chain(store, "refund-C1") if c.next == ("settle",)][-1]
-    # As after a crash between the payout and the checkpoint: settle runs again from the saved step.
-    again = runs.continue_thread(store, settings, "refund-C1", checkpoint_id=before_settle.checkpoint_id)
-    assert again.values["outcome"] == "already paid"
-    assert again.values["paid_amount"] == 500_000
+    head = readmodel.head_checkpoint_id(store, "refund-C1")
+    for checkpoint in readmodel.checkpoint_chain(store, "refund-C1")[:-1]:
+        with pytest.raises(InputError, match="checkpoint_id: the case is already paid"):
+            runs.continue_thread(store, settings, "refund-C1", checkpoint_id=checkpoint.checkpoint_id)
+    assert readmodel.head_checkpoint_id(store, "refund-C1") == head
     rows = ledger.ledger_rows(store)
-    assert len(rows) == 1 and rows[0]["repeat_attempts"] == 1
+    assert len(rows) == 1 and rows[0]["repeat_attempts"] == 0
 
 
 def test_calling_the_settle_node_twice_pays_once(store):

@@ -7,9 +7,10 @@ import sqlite3
 import psycopg
 import pytest
 
-from agents import db, runs
+from agents import db, lifecycle, runs
 from agents.refund import ledger
 from agents.refund.spec import decide, request_refund
+from agents.registry import get_agent
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -50,21 +51,29 @@ def test_audit_lists_every_case_with_its_decision(store, settings):
                                          "reason": "r"})
     decide(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
     decide(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
-    audit = {row.case_id: row for row in ledger.audit_rows(store)}
+    audit = {row.case_id: row for row in ledger.audit_rows(store, lifecycle.status_map(store))}
     assert (audit["A"].requested_amount, audit["A"].executed_amount, audit["A"].approver) == (50_000, 50_000,
                                                                                             "automatic")
     assert (audit["B"].status, audit["B"].executed_amount) == ("waiting", None)
     assert (audit["C"].requested_amount, audit["C"].executed_amount, audit["C"].decision) == (300_000, 30_000,
                                                                                             "approve")
     assert audit["C"].decided_at and "amount 300,000 → 30,000 by kim" in audit["C"].trace
-    assert (audit["D"].outcome, audit["D"].executed_amount) == ("rejected", None)
+    assert (audit["D"].outcome, audit["D"].executed_amount, audit["D"].status) == ("rejected", None, "done")
     assert set(audit["C"].to_json()) >= {"requested_amount", "executed_amount", "approver", "trace"}
 
 
-def test_queue_holds_waiting_cases_largest_first(store, settings):
-    for case, amount in (("S", 150_000), ("L", 900_000), ("M", 400_000), ("AUTO", 10_000)):
+def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(store, settings):
+    for case, amount in (("S", 150_000), ("L", 900_000), ("M", 400_000), ("AUTO", 10_000), ("X", 990_000)):
         request_refund(store, settings, {"case_id": case, "customer": "c", "amount": amount, "reason": "r"})
-    assert [row.case_id for row in ledger.waiting_queue(store)] == ["L", "M", "S"]
+    # X is stopped part-way, as after a crash between review and settle: it needs attention.
+    approved = runs.current_result(store, settings, "refund-X")
+    graph = store.graph("refund")
+    graph.update_state(runs.run_config(get_agent("refund"), "refund-X"),
+                       {"decision": "approve", "approver": "kim", "decided_at": "t"}, as_node="review")
+    assert approved.status == "waiting"
+    queue = ledger.open_cases(ledger.audit_rows(store, lifecycle.status_map(store)))
+    assert [(row.case_id, row.status) for row in queue] == [
+        ("L", "waiting"), ("M", "waiting"), ("S", "waiting"), ("X", "attention")]
 
 
 def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, settings):

@@ -66,10 +66,10 @@ def test_queue_is_largest_first_and_text_is_shown_as_text(app, store, settings):
 def test_approve_pays_once_and_shows_the_ledger(app, store, settings):
     _request(store, settings)
     at = app(PAGE)
-    at.text_input(key="refund-approver-refund-C1").input("kim")
+    at.text_input(key="refund-approver").input("kim")
     _button(at, "refund-approve").click().run()
     assert not at.exception, at.exception
-    assert "Case C1: approve by kim → paid." in _messages(at)
+    assert "Case C1: approve by kim → done · paid." in _messages(at)
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(500_000, "kim")]
     assert any("entered 2 time(s) (node log: interrupted, ok)" in c.value for c in at.caption)
     assert "settle: paid 500,000 KRW (requested 500,000), approved by kim" in at.code[0].value
@@ -86,8 +86,8 @@ def test_approve_without_an_approver_is_refused(app, store, settings):
 def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings):
     _request(store, settings)
     at = app(PAGE)
-    at.text_input(key="refund-approver-refund-C1").input("kim")
-    at.number_input(key="refund-edit-amount-refund-C1").set_value(50_000).run()
+    at.text_input(key="refund-approver").input("kim")
+    at.text_input(key="refund-edit-amount-refund-C1").input("50,000").run()
     preview = next(m for m in at.metric if m.label == "After the edit")
     assert preview.value == "50,000" and preview.delta == "-450,000"
     _button(at, "refund-edit").click().run()
@@ -100,11 +100,11 @@ def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings
 def test_reject_records_the_rejection(app, store, settings):
     _request(store, settings)
     at = app(PAGE)
-    at.text_input(key="refund-approver-refund-C1").input("lee")
+    at.text_input(key="refund-approver").input("lee")
     _button(at, "refund-reject").click().run()
-    assert "Case C1: reject by lee → rejected." in _messages(at)
+    assert "Case C1: reject by lee → done · rejected." in _messages(at)
     assert ledger.ledger_rows(store) == []
-    assert any(s.value == "Outcome: rejected" for s in at.success)
+    assert any(s.value == "Outcome: done · rejected" for s in at.success)
 
 
 def test_a_stale_page_is_refused_and_pays_nothing_more(app, store, settings):
@@ -112,7 +112,7 @@ def test_a_stale_page_is_refused_and_pays_nothing_more(app, store, settings):
     at = app(PAGE)
     # Another tab approves first.
     runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})
-    at.text_input(key="refund-approver-refund-C1").input("kim")
+    at.text_input(key="refund-approver").input("kim")
     _button(at, "refund-approve").click().run()
     assert "changed since this form was drawn" in _messages(at)
     assert [r["approver"] for r in ledger.ledger_rows(store)] == ["lee"]
@@ -156,5 +156,5 @@ def test_sidebar_resume_form_takes_typed_fields(app, store, settings):
     at.sidebar.text_input(key="resume-approver-refund-C1").input("park")
     at.sidebar.button[0].click().run()
     assert not at.exception, at.exception
-    assert "Resumed thread refund-C1: done." in _messages(at)
+    assert "Resumed thread refund-C1: done · paid." in _messages(at)
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(70_000, "park")]

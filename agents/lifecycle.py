@@ -1,0 +1,181 @@
+"""The thread lifecycle: one status per thread, computed the same way everywhere.
+
+Home's inbox, every agent page, the explorer, the CLI (``threads``, ``inbox``)
+and every operation's result read a thread's status from here, so a thread
+can never be "waiting" on one screen and missing from another.
+
+| status      | meaning                                                          |
+|-------------|------------------------------------------------------------------|
+| ``waiting`` | an interrupt awaits a human: the question and how to answer      |
+| ``attention``| it can neither finish nor ask by itself (edited and not continued,|
+|             | stopped by a crash, a node raised, or inconsistent): a reason and |
+|             | the action that resolves it                                      |
+| ``running`` | a live process holds its lease                                   |
+| ``done``    | finished, with the agent's outcome                               |
+
+"Inconsistent" is the agent's word: each :class:`~agents.spec.AgentSpec` says,
+from a finished thread's values, what its outcome is or why it is not a
+believable end (a refund marked finished with neither a payout nor a rejection).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from agents import readmodel
+from agents.db import Store
+from agents.leases import live_leases
+from agents.readsql import NULL_TASK_ID
+from agents.registry import AGENTS
+
+STATUSES = ("waiting", "attention", "running", "done")
+#: What resolves an unfinished thread.
+ACTIONS = ("answer", "continue", "rerun", "wait")
+
+
+@dataclass(frozen=True)
+class ThreadStatus:
+    """Where one thread stands.
+
+    Attributes:
+        thread_id: The thread.
+        agent: The agent it belongs to (``unknown`` when its metadata names none).
+        status: One of :data:`STATUSES`.
+        outcome: The agent's outcome when ``done`` (e.g. ``paid``), else empty.
+        reason_code: Why it is not done, as a code (``question``, ``edited``, ``stopped``,
+            ``error``, ``inconsistent``, ``running``); empty when done.
+        reason: The same in words, with the details (the question, the error text).
+        action: What resolves it (one of :data:`ACTIONS`); empty when done.
+        updated_at: When its head checkpoint was written.
+        checkpoint_count: Its root-namespace checkpoints.
+        head_checkpoint_id: Its latest checkpoint.
+        payload: The interrupt value when ``waiting`` (the question and its details).
+    """
+
+    thread_id: str
+    agent: str
+    status: str
+    outcome: str
+    reason_code: str
+    reason: str
+    action: str
+    updated_at: dt.datetime
+    checkpoint_count: int
+    head_checkpoint_id: str
+    payload: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``--json`` shape (``threads`` and ``inbox``)."""
+        data = asdict(self)
+        data["updated_at"] = self.updated_at.isoformat()
+        data["payload"] = readmodel.to_jsonable(self.payload)
+        return data
+
+
+def _question(payload: Any) -> str:
+    if isinstance(payload, dict) and isinstance(payload.get("question"), str):
+        return payload["question"]
+    return readmodel.to_json(payload).replace("\n", " ")
+
+
+def _head_errors(store: Store, thread_id: str, head: str) -> list[str]:
+    """The error texts written against the head by tasks that raised (``__error__`` writes)."""
+    with store.read() as cursor:
+        rows = store.queries.writes(cursor, thread_id, head)
+    errors = []
+    for task_id, _path, channel, type_, blob in rows:
+        if channel == "__error__" and task_id != NULL_TASK_ID:
+            error = store.saver.serde.loads_typed((type_, blob))
+            errors.append(f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(error))
+    return errors
+
+
+def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> tuple[str, str, str]:
+    """(reason code, reason, action) of a thread that has nodes left to run and asks nothing."""
+    nodes = ", ".join(next_nodes)
+    if errors:
+        return ("error", f"a node raised: {errors[0]}. Fix the cause, then continue it, or re-run it "
+                         "from an earlier checkpoint", "rerun")
+    if source in ("update", "fork"):
+        return ("edited", f"its state was edited (update_state) and the run was not continued; "
+                          f"continue it to run {nodes}", "continue")
+    return ("stopped", f"its run stopped before {nodes} finished (the process ended); "
+                       "continue it to finish", "continue")
+
+
+def _settled(
+    store: Store, thread_id: str, agent: str, head: str, count: int, running: bool,
+    pending: dict[str, Any],
+) -> ThreadStatus:
+    updated = readmodel.checkpoint_time(head)
+
+    def status(kind: str, outcome: str = "", code: str = "", reason: str = "", action: str = "",
+               payload: Any = None) -> ThreadStatus:
+        return ThreadStatus(thread_id, agent, kind, outcome, code, reason, action, updated, count, head, payload)
+
+    if running:
+        return status("running", code="running", reason="a process is running it now", action="wait")
+    if thread_id in pending:
+        payload = pending[thread_id]
+        return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
+    saved = store.saver.get_tuple(
+        {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
+    )
+    channel_values = saved.checkpoint.get("channel_values", {}) if saved else {}
+    next_nodes = readmodel.scheduled_nodes_of(channel_values)
+    if next_nodes:
+        source = str((saved.metadata if saved else {}).get("source", ""))
+        code, reason, action = _unfinished(source, next_nodes, _head_errors(store, thread_id, head))
+        return status("attention", code=code, reason=reason, action=action)
+    spec = AGENTS.get(agent)
+    if spec is None:
+        return status("done", outcome="finished")
+    values = {k: v for k, v in channel_values.items() if not readmodel.is_internal_channel(k)}
+    outcome, problem = spec.finished_outcome(store, thread_id, values)
+    if problem:
+        return status("attention", code="inconsistent", reason=problem, action="rerun")
+    return status("done", outcome=outcome)
+
+
+def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:
+    """Every thread (or one agent's), newest first, each with its one status."""
+    with store.read() as cursor:
+        rows = store.queries.threads(cursor)
+    running = live_leases(store)
+    pending = {p.thread_id: p.payload for p in reversed(readmodel.pending_interrupts(store))}
+    found = [
+        _settled(store, thread_id, agent_name or "unknown", head, int(count), thread_id in running, pending)
+        for thread_id, count, head, agent_name in rows
+        if agent is None or agent_name == agent
+    ]
+    return sorted(found, key=lambda s: s.head_checkpoint_id, reverse=True)
+
+
+def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
+    """One thread's status, or None when there is no such thread."""
+    head = readmodel.head_checkpoint_id(store, thread_id)
+    if head is None:
+        return None
+    with store.read() as cursor:
+        agent = store.queries.agent(cursor, thread_id)
+        count, _writes = store.queries.counts(cursor, thread_id)
+    running = thread_id in live_leases(store)
+    pending = {p.thread_id: p.payload for p in reversed(readmodel.pending_interrupts(store, thread_id))}
+    return _settled(store, thread_id, agent or "unknown", head, int(count), running, pending)
+
+
+def status_map(store: Store, agent: str | None = None) -> dict[str, str]:
+    """Thread id → status word, e.g. for the refund audit (which sits below this module)."""
+    return {s.thread_id: s.status for s in thread_statuses(store, agent)}
+
+
+def unfinished(statuses: list[ThreadStatus]) -> list[ThreadStatus]:
+    """The inbox of already-read statuses: every thread not done, oldest first."""
+    return sorted((s for s in statuses if s.status != "done"), key=lambda s: s.head_checkpoint_id)
+
+
+def inbox(store: Store, agent: str | None = None) -> list[ThreadStatus]:
+    """Every thread that is not done (waiting, attention, running), oldest first: nothing waits unseen."""
+    return unfinished(thread_statuses(store, agent))
