@@ -27,7 +27,6 @@ from typing import Any
 from agents import readmodel
 from agents.db import Store
 from agents.leases import live_leases
-from agents.readsql import NULL_TASK_ID
 from agents.registry import AGENTS
 
 STATUSES = ("waiting", "attention", "running", "done")
@@ -80,16 +79,8 @@ def _question(payload: Any) -> str:
     return readmodel.to_json(payload).replace("\n", " ")
 
 
-def _head_errors(store: Store, thread_id: str, head: str) -> list[str]:
-    """The error texts written against the head by tasks that raised (``__error__`` writes)."""
-    with store.read() as cursor:
-        rows = store.queries.writes(cursor, thread_id, head)
-    errors = []
-    for task_id, _path, channel, type_, blob in rows:
-        if channel == "__error__" and task_id != NULL_TASK_ID:
-            error = store.saver.serde.loads_typed((type_, blob))
-            errors.append(f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(error))
-    return errors
+def _error_text(error: Any) -> str:
+    return f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(error)
 
 
 def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> tuple[str, str, str]:
@@ -120,20 +111,17 @@ def _settled(
     if thread_id in pending:
         payload = pending[thread_id]
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
-    saved = store.saver.get_tuple(
-        {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
-    )
-    channel_values = saved.checkpoint.get("channel_values", {}) if saved else {}
-    next_nodes = readmodel.scheduled_nodes_of(channel_values)
-    if next_nodes:
-        source = str((saved.metadata if saved else {}).get("source", ""))
-        code, reason, action = _unfinished(source, next_nodes, _head_errors(store, thread_id, head))
-        return status("attention", code=code, reason=reason, action=action)
     spec = AGENTS.get(agent)
     if spec is None:
         return status("done", outcome="finished")
-    values = {k: v for k, v in channel_values.items() if not readmodel.is_internal_channel(k)}
-    outcome, problem = spec.finished_outcome(store, thread_id, values)
+    # LangGraph itself says what runs next (branches, joins, Sends) and which task raised.
+    snapshot = store.graph(agent).get_state({"configurable": {"thread_id": thread_id}})
+    if snapshot.next:
+        source = str((snapshot.metadata or {}).get("source", ""))
+        errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
+        code, reason, action = _unfinished(source, tuple(snapshot.next), errors)
+        return status("attention", code=code, reason=reason, action=action)
+    outcome, problem = spec.finished_outcome(store, thread_id, dict(snapshot.values))
     if problem:
         return status("attention", code="inconsistent", reason=problem, action="rerun")
     return status("done", outcome=outcome)

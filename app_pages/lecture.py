@@ -75,10 +75,12 @@ if started:
 
 st.header(t("lecture.threads"))
 own_statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=AGENT_NAME)}
-with st.expander(t("lecture.queue", count=sum(x.status != "done" for x in own_statuses.values()))):
-    show_inbox(lifecycle.unfinished(list(own_statuses.values())), t("lecture.queue_empty"))
 thread_ids = list(own_statuses)
 thread_id = st.query_params.get("thread") or (thread_ids[0] if thread_ids else None)
+# The queue of this agent, without the thread shown below.
+queue = [x for x in lifecycle.unfinished(list(own_statuses.values())) if x.thread_id != thread_id]
+with st.expander(t("lecture.queue", count=len(queue))):
+    show_inbox(queue, t("lecture.queue_empty"))
 if thread_id and thread_id not in own_statuses:
     st.warning(t("lecture.thread_missing", thread=thread_id))
     thread_id = None

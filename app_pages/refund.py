@@ -14,7 +14,7 @@ from agents.refund.spec import decide, policy_from_settings, request_refund
 from agents.validation import parse_whole_number
 from dashboard import resources
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
-from dashboard.i18n import t
+from dashboard.i18n import t, t_or
 from dashboard.views import show_table, status_text
 
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
@@ -184,7 +184,7 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
     elif result.status == "running":
         st.info(t("refund.case.running"))
     else:
-        st.success(t("refund.case.outcome", outcome=status_text(status)))
+        st.success(t("refund.case.outcome", outcome=t_or(f"outcome.{status.outcome}", status.outcome)))
 
     st.subheader(t("refund.trace"))
     st.code("\n".join(values.get("trace", [])) or "—", language=None)

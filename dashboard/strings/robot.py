@@ -62,6 +62,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "저장합니다. 재개하면 `approval`이 처음부터 다시 실행되고, `interrupt()`는 멈추는 대신 답 "
         "(`__resume__` 쓰기)을 돌려줍니다."),
     "robot.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
-    "robot.queue": ("Queue: robot threads that need a human ({count})", "대기열: 사람이 봐야 할 로봇 스레드 ({count})"),
-    "robot.queue_empty": ("No robot thread waits or needs attention.", "기다리거나 확인이 필요한 로봇 스레드가 없습니다."),
+    "robot.queue": ("Other robot threads that need a human ({count})", "사람이 봐야 할 다른 로봇 스레드 ({count})"),
+    "robot.queue_empty": ("No other robot thread waits or needs attention.", "기다리거나 확인이 필요한 다른 로봇 스레드가 없습니다."),
 }

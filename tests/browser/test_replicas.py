@@ -46,7 +46,7 @@ def test_an_approval_in_one_replica_is_seen_in_the_other_and_pays_once(browser: 
 
     page_b.goto(f"{second.url}/home")
     wait_for_app(page_b)
-    expect(page_b.get_by_text("Nothing is waiting for a human.")).to_be_visible()
+    expect(page_b.get_by_text("Nothing is waiting for a human and nothing needs attention.")).to_be_visible()
 
     ledger = json.loads(second.cli("ledger", "--json").stdout)
     assert [(row["case_id"], row["paid_amount"], row["approver"]) for row in ledger] == [("R1", 500_000, "kim")]

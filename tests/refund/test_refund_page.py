@@ -104,7 +104,7 @@ def test_reject_records_the_rejection(app, store, settings):
     _button(at, "refund-reject").click().run()
     assert "Case C1: reject by lee → done · rejected." in _messages(at)
     assert ledger.ledger_rows(store) == []
-    assert any(s.value == "Outcome: done · rejected" for s in at.success)
+    assert any(s.value == "Outcome: rejected" for s in at.success)
 
 
 def test_a_stale_page_is_refused_and_pays_nothing_more(app, store, settings):

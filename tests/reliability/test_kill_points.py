@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.db import open_store
 from agents.nodelog import node_runs
 from agents.refund import ledger
@@ -91,6 +91,14 @@ def test_killed_run_resumes_in_a_new_process_and_loses_nothing(db_path, agent, t
         elif phase == "after":
             assert killed is not None and killed["status"] in ("ok", "interrupted")
 
+        # Nothing waits unseen: the killed thread is in the inbox, waiting or needing attention
+        # (a kill between review and settle leaves an approved case to be continued, not hidden).
+        status = lifecycle.thread_status(store, thread)
+        assert status is not None and status.status in ("waiting", "attention"), status
+        assert thread in {item.thread_id for item in lifecycle.inbox(store)}
+        if status.status == "attention":
+            assert (status.reason_code, status.action) == ("stopped", "continue"), status
+
         result = runs.current_result(store, settings, thread)
         for _ in range(3):  # at most: continue after the kill, answer the pause, and done
             if result.status == "done":
@@ -100,6 +108,9 @@ def test_killed_run_resumes_in_a_new_process_and_loses_nothing(db_path, agent, t
             else:
                 result = runs.continue_thread(store, settings, thread)
         assert result.status == "done"
+        assert lifecycle.thread_status(store, thread).outcome == {
+            "yes": "executed", "auto": "paid", "approve": "paid", "reject": "rejected", "save": "saved_as_is",
+        }[scenario]
 
         after = node_runs(store, thread_id=thread)
         assert not [r for r in after if r["status"] == "error"], after

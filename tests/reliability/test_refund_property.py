@@ -1,0 +1,751 @@
+"""Random sequences of operations on refund cases keep the refund rules, on SQLite and PostgreSQL.
+
+A hypothesis state machine drives each sequence through the public functions
+every page, form, CLI command and API call uses: ``request_refund``,
+``runs.update_thread`` (on the head, or on an older checkpoint to fork),
+``runs.continue_thread`` (on, or from an older checkpoint to re-run),
+``decide`` and raw ``runs.resume_thread``, ``runs.restore_checkpoint`` and
+``runs.delete_thread``, with good and bad values, on real case threads and on
+unknown or malformed thread ids. A refusal (:class:`~agents.errors.UserError`)
+is a valid outcome; so is :class:`~agents.errors.RunFailedError` (a node raised).
+Every sequence runs on its own fresh database (a new SQLite file, or a new
+PostgreSQL schema), so no example sees another's cases.
+
+Checked after every step (``@invariant``):
+
+* the ledger holds at most one row per case, for a case that was started, on
+  the case's own thread; a row, once written, never changes (but for
+  ``repeat_attempts``) and never disappears;
+* every refund thread is ``done`` (``lifecycle.thread_status``) and not in the
+  inbox, or it is in ``lifecycle.inbox`` as ``waiting`` or ``attention``;
+  no lease is left behind;
+* ``done``/``paid``: exactly one ledger row, paying 1 to the requested amount,
+  on an approval (``decision`` approve) by a named approver who is the one in
+  the state, and whom the last decision line of the trace names; ``automatic``
+  only when the case was at or under the threshold under the routing rule it
+  was assessed with (``strict``: the requested amount; ``reroute``: the amount);
+  an executed amount that differs from the requested one has its edit in the trace;
+* ``done``/``rejected``: no ledger row, a reject decision by a named approver;
+* a finished case stays finished with the same outcome; a waiting case was never paid.
+
+Checked after each operation:
+
+* a refusal changed nothing: every refund thread's head checkpoint, checkpoint
+  and write counts, the ledger (with ``repeat_attempts``), the node log and the
+  leases are as they were before it;
+* input that breaks a rule whatever the case's state is refused: an unknown key,
+  an ``as_node`` other than assess/review/none, an amount outside 1..requested,
+  a decision or an answer without a valid approver (empty, ``automatic``,
+  ``update_state``), approve/reject with an amount, edit without one, an
+  unknown or foreign checkpoint id, a stale ``expected_head``, an unknown thread,
+  any change to a finished case, and a decision on a case that is not waiting;
+* a valid decision on a waiting case with a fresh head is taken (not refused, no
+  node raising) and finishes the case: approve/edit → paid, reject → rejected;
+  a valid update of a waiting case is taken; a new small case is paid
+  automatically at once, a new big case waits;
+* after ``RunFailedError`` the thread needs attention, with the error as its reason.
+
+Crashes, simulated in-process (real SIGKILLs are in ``test_kill_points.py``):
+
+* ``arm_kill(point)`` makes the next operation "die" at one point: right after
+  a node's ``running`` row in the node log (before its body runs), right after
+  its end row (its body finished, LangGraph has not yet saved its checkpoint),
+  or inside ``settle`` right after the ledger's payout commit. Dying is raising
+  :class:`SimulatedKill`, a ``BaseException``: LangGraph's runner and
+  ``runs._drive`` catch only ``Exception``, so no error write and no checkpoint
+  is saved after that point, exactly as when the process is killed there (the
+  ``durability="sync"`` checkpoints written before it are already in the
+  database). From then on the dying "process" writes nothing (the node log's
+  error row is suppressed); the one difference from a real kill is that the
+  in-process lock and the lease are given back on the way out, which is what a
+  new process does anyway with a dead owner's lease. The store is then closed
+  and a NEW store is opened on the same database, like a restarted process.
+  The thread is then ``attention``/``stopped`` with nothing lost, as after a
+  real kill, and must still end paid once or rejected.
+* ``checkpoint_after_review`` writes, through the compiled graph's
+  ``update_state(..., as_node="review")``, onto a waiting case the checkpoint
+  ``review`` would save after an approval or rejection, before ``settle`` or
+  ``reject`` ran (a process killed between the two), then restarts the store.
+  Its metadata says ``update`` instead of ``loop`` (the lifecycle says
+  "edited", not "stopped"); both put the case in the inbox to be continued.
+* ``restart(policy)`` reopens the store, possibly with the other routing policy
+  (an operator restarting with ``HITL_REFUND_POLICY`` changed).
+
+Run counts: 200 sequences on SQLite and 50 on PostgreSQL, each up to
+:data:`STEPS_PER_SEQUENCE` steps, deterministic (``derandomize=True``).
+``test_sequence_counts`` prints the counts and per-operation outcomes (``-s``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import unicodedata
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, Phase
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    consumes,
+    initialize,
+    invariant,
+    multiple,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from agents import lifecycle, nodelog, readmodel, runs
+from agents.db import open_store
+from agents.errors import RunFailedError, UserError
+from agents.refund import ledger
+from agents.refund.graph import AUTOMATIC_APPROVER, MAX_AMOUNT, POLICIES, RESERVED_APPROVERS, krw
+from agents.refund.spec import SPEC, decide, options_from_settings, request_refund
+from agents.settings import load_settings
+
+MAX_EXAMPLES = {"sqlite": 200, "postgres": 50}
+STEPS_PER_SEQUENCE = 30
+THRESHOLD = 100_000  # the default threshold; the routing rule reads it from the case's state
+
+#: Sequences and steps run per backend, and what each operation ended as.
+SEQUENCES: Counter[str] = Counter()
+STEPS: Counter[str] = Counter()
+OUTCOMES: dict[str, Counter[str]] = defaultdict(Counter)
+RUN_FAILURES: dict[str, Counter[str]] = defaultdict(Counter)
+RAN: set[str] = set()
+
+
+class SimulatedKill(BaseException):  # noqa: N818 - it is a kill, not an error
+    """The "process" dies here: nothing after this point is written by it."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Values drawn
+# ---------------------------------------------------------------------------------------------
+
+#: A start's fields are good, but for at most one, spoiled with a bad value (``SPOILS``).
+CASE_IDS = st.sampled_from(["c1", "c2", "c3", "C.4"])
+CUSTOMERS = st.sampled_from(["lee", "이순신", "Ana"])
+REASONS = st.sampled_from(["late", "broken", "두 번 청구됨"])
+START_AMOUNTS = st.one_of(
+    st.sampled_from([1, 99_999, 100_000, 100_001, 500_000, MAX_AMOUNT]),
+    st.integers(THRESHOLD + 1, 2_000_000),
+    st.integers(1, MAX_AMOUNT),
+    st.sampled_from(["500,000", "100000", " 100,001 ", 100_000.0]),
+)
+#: (field, bad value) for a start; ``None`` for the case id is not judged: SPEC §6 allows ids in any
+#: language, the thread-id validator today takes ASCII letters and digits only.
+SPOILS = st.sampled_from([
+    ("case_id", ""), ("case_id", "  "), ("case_id", "bad id"), ("case_id", "a/b"), ("case_id", "x" * 41),
+    ("case_id", None), ("customer", ""), ("customer", "x" * 101), ("customer", "a\x00b"), ("reason", ""),
+    ("reason", "r" * 501), *[("amount", bad) for bad in (
+        0, -5, MAX_AMOUNT + 1, 10**15, "500,00", "1_0", "-5", "１０００", "1e5", "1,0,0", 1.5, True, None, "", [1])],
+])
+SOMETIMES = 3  # a spoiled start, a stale expected_head, ...: one draw in SOMETIMES + 1
+#: Edited amounts, resolved against the case's requested amount when the step runs.
+EDIT_KINDS = st.sampled_from(["zero", "neg", "one", "half", "below", "equal", "above", "threshold",
+                              "over-threshold", "max", "huge", "bad-text", "good-text", "float", "bool",
+                              "fraction"])
+DECISIONS = st.sampled_from(["approve", "reject", " reject ", "maybe", "", "APPROVE"])
+APPROVERS = st.sampled_from(["kim", "kim", "이순신", "Ana", " kim ", "", "  ", None, "automatic", " Automatic",
+                             "update_state", "x" * 61, 5])
+EXTRA_KEYS = st.sampled_from([None, None, None, None, "bogus", "outcome", "paid_amount", "requested_amount"])
+AS_NODES = st.sampled_from([None, "assess", "review", "settle", "reject", "__copy__", "nonsense"])
+ACTIONS = st.sampled_from(["approve", "approve", "reject", "edit", "edit", "maybe", "", None, "APPROVE"])
+NOTES = st.sampled_from(["", "ok", " ", "n" * 301, "a\x07b"])
+#: expected_head: none given, the head the user saw (current), or an older one (stale).
+HEADS = st.sampled_from([None, None, "current", "current", "current", "stale"])
+#: A checkpoint of the thread (index into its chain, modulo), an unknown id (-1), another thread's (-2).
+PICKS = st.one_of(st.integers(0, 40), st.sampled_from([-1, -2]))
+KILL_POINTS = st.sampled_from([
+    ("before", "assess"), ("after", "assess"), ("before", "review"), ("after", "review"),
+    ("before", "settle"), ("mid-settle", "settle"), ("after", "settle"), ("before", "reject"), ("after", "reject"),
+])
+GHOST_THREADS = st.sampled_from(["refund-nope", "", "bad id", "refund-c1' OR 1=1", "x" * 129, "refund-"])
+UNKNOWN_CHECKPOINT = "1f000000-0000-6000-8000-000000000000"
+NOT_AN_ANSWER = st.sampled_from(["approve", None, 5, [], '{"action": "approve", "approver": "kim"}'])
+ALWAYS_BAD_AMOUNTS = ("zero", "neg", "above", "huge", "bad-text", "bool", "fraction")
+
+
+def edit_amount(kind: str, requested: int) -> Any:
+    """The edited amount a kind stands for, for a case that asked for ``requested``."""
+    return {
+        "zero": 0, "neg": -5, "one": 1, "half": max(1, requested // 2), "below": requested - 1,
+        "equal": requested, "above": requested + 1, "threshold": THRESHOLD, "over-threshold": THRESHOLD + 1,
+        "max": MAX_AMOUNT, "huge": 10**12, "bad-text": "500,00", "good-text": f"{requested:,}",
+        "float": float(requested), "bool": True, "fraction": 1.5,
+    }[kind]
+
+
+def amount_is_valid(kind: str, value: Any, requested: int) -> bool:
+    """Whether an edit to this amount keeps the rule: a whole number from 1 up to the requested amount."""
+    if kind in ALWAYS_BAD_AMOUNTS:
+        return False
+    return 1 <= whole(value) <= requested
+
+
+def whole(value: Any) -> int:
+    """A valid amount as the validators read it (``"500,000"``, ``500000.0`` and ``500000`` alike)."""
+    return int(value.replace(",", "")) if isinstance(value, str) else int(value)
+
+
+def approver_is_valid(value: Any) -> bool:
+    """A person's name: text, not blank, at most 60 characters, not a name the agent writes itself."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 60:
+        return False
+    if any(unicodedata.category(char) == "Cc" for char in value.strip()):
+        return False
+    return value.strip().casefold() not in RESERVED_APPROVERS
+
+
+def note_is_valid(value: Any) -> bool:
+    text = str(value).strip()
+    return len(text) <= 300 and not any(unicodedata.category(char) == "Cc" for char in text)
+
+
+def answer_is_valid(answer: Any, requested: int, amount_kind: str | None) -> bool:
+    """Whether a resume answer keeps every rule whatever the case's state."""
+    if not isinstance(answer, dict) or answer.get("action") not in ("approve", "reject", "edit"):
+        return False
+    if not approver_is_valid(answer.get("approver")) or not note_is_valid(answer.get("note", "")):
+        return False
+    if answer["action"] == "edit":
+        return amount_kind is not None and amount_is_valid(amount_kind, answer["amount"], requested)
+    return "amount" not in answer
+
+
+# ---------------------------------------------------------------------------------------------
+# A fresh database per sequence, and the simulated kill
+# ---------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def fresh_database(backend: str) -> Iterator[str]:
+    """A new SQLite file in a new temp folder, or a new PostgreSQL schema (as tests/conftest.py makes)."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="refund-property-") as folder:
+            yield str(Path(folder) / "checkpoints.sqlite")
+        return
+    import psycopg
+
+    url = os.environ["HITL_TEST_POSTGRES_URL"]
+    schema = f"prop_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextmanager
+def kill_switch(point: tuple[str, str] | None) -> Iterator[None]:
+    """While active, the process "dies" (raises :class:`SimulatedKill`) at ``point``, its first time.
+
+    ``("before", node)``: right after the node's ``running`` row; ``("after", node)``: right
+    after its end row (before LangGraph saves its checkpoint); ``("mid-settle", "settle")``:
+    right after the payout's commit. After dying, no more node-log writes happen.
+    """
+    if point is None:
+        yield
+        return
+    phase, node = point
+    original_start, original_finish, original_pay = nodelog._start, nodelog._finish, ledger.pay
+    names: dict[int, str] = {}
+    dead = False
+
+    def die() -> None:
+        nonlocal dead
+        dead = True
+        raise SimulatedKill(f"{phase} {node}")
+
+    def start(store: Any, agent: str, name: str, label: str, config: Any) -> int:
+        row_id = original_start(store, agent, name, label, config)
+        names[row_id] = name
+        if phase == "before" and name == node:
+            die()
+        return row_id
+
+    def finish(store: Any, row_id: int, status: str, error: str = "") -> None:
+        if dead:
+            return  # a killed process writes nothing more
+        original_finish(store, row_id, status, error)
+        if phase == "after" and names.get(row_id) == node:
+            die()
+
+    def pay(store: Any, **kwargs: Any) -> Any:
+        payout = original_pay(store, **kwargs)
+        if phase == "mid-settle":
+            die()
+        return payout
+
+    with mock.patch.object(nodelog, "_start", start), mock.patch.object(nodelog, "_finish", finish), \
+            mock.patch.object(ledger, "pay", pay):
+        yield
+
+
+DECISION_LINE = re.compile(r"^(review|update_state): (approve|reject)\b")
+
+
+# ---------------------------------------------------------------------------------------------
+# The state machine
+# ---------------------------------------------------------------------------------------------
+
+
+class RefundCases(RuleBasedStateMachine):
+    """Refund cases on one fresh database, driven by random operations."""
+
+    backend: ClassVar[str] = "sqlite"
+    cases = Bundle("cases")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._resources = ExitStack()
+        self.location = self._resources.enter_context(fresh_database(self.backend))
+        self.store: Any = None
+        self.policy = "strict"
+        self.threads: set[str] = set()  # refund threads that exist
+        self.started_cases: set[str] = set()
+        self.ledger_seen: dict[str, dict[str, Any]] = {}
+        self.final: dict[str, str] = {}  # thread → its done outcome
+        self.statuses: dict[str, lifecycle.ThreadStatus] = {}  # as of the last invariant check (before each rule)
+        self.kill_point: tuple[str, str] | None = None
+        self.steps = 0
+        self.settings: Any = None
+
+    def teardown(self) -> None:
+        try:
+            if self.store is not None:
+                self.store.close()
+        finally:
+            self._resources.close()
+            SEQUENCES[self.backend] += 1
+            STEPS[self.backend] += self.steps
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _open(self, policy: str | None = None) -> None:
+        """Opens a new store on the database (a restarted process), closing the old one."""
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        self.policy = policy or self.policy
+        self.store = open_store(self.location)
+        self.settings = load_settings(db_override=self.location, environ={"HITL_REFUND_POLICY": self.policy},
+                                      secrets={})
+
+    def _tally(self, what: str) -> None:
+        OUTCOMES[self.backend][what] += 1
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        """Everything a refused operation must leave as it was."""
+        with self.store.read() as cursor:
+            counts = {t: tuple(self.store.queries.counts(cursor, t)) for t in sorted(self.threads)}
+            cursor.execute("SELECT COUNT(*) FROM node_log")
+            node_rows = cursor.fetchone()[0]
+            cursor.execute("SELECT COUNT(*) FROM thread_leases")
+            leases = cursor.fetchone()[0]
+        heads = {t.thread_id: t.head_checkpoint_id for t in readmodel.list_threads(self.store)}
+        return heads, counts, ledger.ledger_rows(self.store), node_rows, leases
+
+    def _status(self, thread: str) -> lifecycle.ThreadStatus | None:
+        return lifecycle.thread_status(self.store, thread)
+
+    def _values(self, thread: str) -> dict[str, Any]:
+        graph = self.store.graph("refund", **options_from_settings(self.settings))
+        return dict(graph.get_state({"configurable": {"thread_id": thread}}).values)
+
+    def _paid(self, thread: str) -> bool:
+        return ledger.payout_for(self.store, thread.removeprefix("refund-")) is not None
+
+    def _requested(self, thread: str) -> int:
+        requested = self._values(thread).get("requested_amount") if thread in self.threads else None
+        return requested if isinstance(requested, int) else 500_000
+
+    def _chain(self, thread: str) -> list[str]:
+        return [c.checkpoint_id for c in readmodel.checkpoint_chain(self.store, thread)]
+
+    def _expected_head(self, thread: str, mode: str | None) -> tuple[str | None, bool]:
+        """(expected_head to pass, whether it is stale)."""
+        if mode is None or thread not in self.threads:
+            return None, False
+        head = readmodel.head_checkpoint_id(self.store, thread)
+        if mode == "current":
+            return head, False
+        oldest = self._chain(thread)[0]
+        return oldest, oldest != head
+
+    def _checkpoint(self, thread: str, pick: int) -> tuple[str | None, bool]:
+        """(checkpoint id to pass, whether it is foreign to the thread)."""
+        if pick == -1:
+            return UNKNOWN_CHECKPOINT, True
+        if pick == -2:
+            others = sorted(self.threads - {thread})
+            return (self._chain(others[0])[0], True) if others else (UNKNOWN_CHECKPOINT, True)
+        chain = self._chain(thread) if thread in self.threads else []
+        return (chain[pick % len(chain)], False) if chain else (UNKNOWN_CHECKPOINT, True)
+
+    def _act(self, kind: str, call: Callable[[], Any], *, thread: str | None = None,
+             must_refuse: bool = False) -> tuple[str, Any]:
+        """Runs one operation; checks that a refusal changed nothing. Returns (outcome, result)."""
+        self.steps += 1
+        point, self.kill_point = self.kill_point, None
+        before = self._snapshot()
+        result: Any = None
+        try:
+            with kill_switch(point):
+                result = call()
+        except SimulatedKill:
+            outcome = "killed"
+            self._open()  # a new process on the same database
+        except UserError as error:
+            outcome = "refused"
+            assert self._snapshot() == before, f"{kind} was refused ({error}) but changed the database"
+        except RunFailedError as error:
+            outcome = "failed"
+            RUN_FAILURES[self.backend][f"{kind}: {type(error.error).__name__}: {error.error}"[:160]] += 1
+            status = self._status(error.thread_id)
+            assert status is not None and (status.status, status.reason_code) == ("attention", "error"), status
+        except Exception as error:  # EXPLORE
+            outcome = "crashed"
+            RUN_FAILURES[self.backend][f"CRASH {kind}: {type(error).__name__}: {error}"[:160]] += 1
+            assert self._snapshot() == before, f"{kind} crashed ({error!r}) and changed the database"
+        else:
+            outcome = "ok"
+        if point is not None:
+            self._tally(f"kill {point[0]} {point[1]}: {'fired' if outcome == 'killed' else 'not reached'}")
+        self._tally(f"{kind}: {outcome}")
+        if thread is not None and thread in self.threads and self._status(thread) is None:
+            self.threads.discard(thread)  # only a delete removes a thread
+            assert kind == "delete" and outcome == "ok", f"{kind} ({outcome}) removed thread {thread}"
+        if must_refuse:
+            assert outcome in ("refused", "crashed"), f"{kind} should have been refused, but it ended {outcome}"  # EXPLORE
+        return outcome, result
+
+    # -- rules --------------------------------------------------------------------------------
+
+    @initialize(policy=st.sampled_from(POLICIES))
+    def choose_policy(self, policy: str) -> None:
+        self._open(policy)
+
+    @rule(target=cases, case_id=CASE_IDS, customer=CUSTOMERS, amount=START_AMOUNTS, reason=REASONS,
+          spoil=st.one_of(*[st.none()] * SOMETIMES, SPOILS))
+    def start(self, case_id: str, customer: str, amount: Any, reason: str, spoil: tuple[str, Any] | None) -> Any:
+        """``request_refund``: the page's and the CLI's way to open a case."""
+        values = {"case_id": case_id, "customer": customer, "amount": amount, "reason": reason}
+        if spoil is not None:
+            values[spoil[0]] = "사건1" if spoil == ("case_id", None) else spoil[1]
+        case, judged = values["case_id"], spoil != ("case_id", None)
+        thread = f"refund-{case}"
+        existed = thread in self.threads
+        paid_before = spoil is None and ledger.payout_for(self.store, case) is not None  # its thread was deleted
+        must_refuse = existed or paid_before or (spoil is not None and judged)
+        outcome, result = self._act("start", lambda: request_refund(self.store, self.settings, values),
+                                    must_refuse=must_refuse)
+        if not must_refuse and judged:
+            assert outcome in ("ok", "killed"), f"a valid new case {values} ended {outcome}"
+        if outcome == "ok":
+            requested = result.values["requested_amount"]
+            if requested <= THRESHOLD:
+                assert (result.status, result.outcome, result.values["approver"]) == ("done", "paid", "automatic")
+                assert result.values["paid_amount"] == requested
+            else:
+                assert result.status == "waiting", result
+        if not existed and readmodel.head_checkpoint_id(self.store, thread) is not None:
+            self.threads.add(thread)
+            self.started_cases.add(case)
+            return thread
+        return multiple()
+
+    @rule(thread=cases, amount=st.one_of(st.none(), EDIT_KINDS), decision=st.one_of(st.none(), DECISIONS),
+          approver=st.one_of(st.none(), APPROVERS), extra=EXTRA_KEYS, as_node=AS_NODES, head=HEADS,
+          pick=st.one_of(st.none(), PICKS))
+    def update(self, thread: str, amount: str | None, decision: str | None, approver: Any, extra: str | None,
+               as_node: str | None, head: str | None, pick: int | None) -> None:
+        """update_state on the head, or (with ``pick``) a fork from an older checkpoint."""
+        requested = self._requested(thread)
+        values: dict[str, Any] = {}
+        if amount is not None:
+            values["amount"] = edit_amount(amount, requested)
+        if decision is not None:
+            values["decision"] = decision
+        if approver is not None:
+            values["approver"] = approver
+        if extra is not None:
+            values[extra] = "paid" if extra == "outcome" else 1
+        expected, stale = self._expected_head(thread, head)
+        checkpoint, foreign = self._checkpoint(thread, pick) if pick is not None else (None, False)
+        invalid = (
+            not values or extra is not None or as_node not in (None, "assess", "review")
+            or (amount is not None and not amount_is_valid(amount, values["amount"], requested))
+            or (decision is not None and decision.strip() not in ("approve", "reject"))
+            or ("approver" in values and not approver_is_valid(approver))
+            or (decision is not None and "approver" not in values)
+        )
+        status = self.statuses.get(thread)
+        must_refuse = (invalid or stale or foreign or thread not in self.threads or self._paid(thread)
+                       or (status is not None and status.status == "done"))
+        kind = "fork" if pick is not None else "update"
+        outcome, _ = self._act(kind, lambda: runs.update_thread(
+            self.store, self.settings, thread, values, as_node=as_node, checkpoint_id=checkpoint,
+            expected_head=expected), thread=thread, must_refuse=must_refuse)
+        if kind == "update" and not must_refuse and status is not None and status.status == "waiting":
+            assert outcome != "refused", f"a valid update {values} as {as_node} of a waiting case was refused"
+
+    @rule(thread=cases, head=HEADS, pick=st.one_of(st.none(), PICKS))
+    def continue_(self, thread: str, head: str | None, pick: int | None) -> None:
+        """Continue on (no ``pick``), or re-run from a checkpoint of the thread."""
+        expected, stale = self._expected_head(thread, head)
+        checkpoint, foreign = self._checkpoint(thread, pick) if pick is not None else (None, False)
+        status = self.statuses.get(thread)
+        done = status is not None and status.status == "done"
+        waiting = status is not None and status.status == "waiting"
+        must_refuse = stale or foreign or thread not in self.threads or (
+            pick is not None and (done or self._paid(thread))) or (pick is None and waiting)
+        before = self._snapshot() if done else None
+        kind = "rerun" if pick is not None else "continue"
+        outcome, _ = self._act(kind, lambda: runs.continue_thread(
+            self.store, self.settings, thread, checkpoint_id=checkpoint, expected_head=expected),
+            thread=thread, must_refuse=must_refuse)
+        if done and outcome == "ok":  # continuing a finished case has nothing to run and changes nothing
+            assert self._snapshot()[:3] == before[:3], "continuing a finished case changed it"
+
+    @rule(thread=cases, pick=PICKS, head=HEADS)
+    def restore(self, thread: str, pick: int, head: str | None) -> None:
+        expected, stale = self._expected_head(thread, head)
+        checkpoint, foreign = self._checkpoint(thread, pick)
+        status = self.statuses.get(thread)
+        must_refuse = stale or foreign or thread not in self.threads or self._paid(thread) or (
+            status is not None and status.status == "done")
+        self._act("restore", lambda: runs.restore_checkpoint(
+            self.store, self.settings, thread, checkpoint, expected_head=expected),
+            thread=thread, must_refuse=must_refuse)
+
+    def _answer(self, thread: str, action: Any, amount: str | None, approver: Any, note: str | None,
+                ) -> tuple[dict[str, Any], bool]:
+        requested = self._requested(thread)
+        answer: dict[str, Any] = {"action": action, "approver": approver}
+        if amount is not None:
+            answer["amount"] = edit_amount(amount, requested)
+        if note is not None:
+            answer["note"] = note
+        return answer, answer_is_valid(answer, requested, amount)
+
+    def _decision_step(self, kind: str, thread: str, answer: Any, valid: bool, head: str | None,
+                       call: Callable[[str | None], Any]) -> None:
+        expected, stale = self._expected_head(thread, head)
+        status = self.statuses.get(thread)
+        waiting = status is not None and status.status == "waiting"
+        must_refuse = not valid or stale or not waiting
+        outcome, result = self._act(kind, lambda: call(expected), thread=thread, must_refuse=must_refuse)
+        if not must_refuse:  # a valid decision on a waiting case with a fresh head is taken and finishes it
+            assert outcome in ("ok", "killed"), f"{kind} {answer} on a waiting case ended {outcome}"
+            if outcome == "ok":
+                wanted = "rejected" if answer["action"] == "reject" else "paid"
+                assert (result.status, result.outcome) == ("done", wanted), result
+                assert result.values["approver"] == answer["approver"].strip()
+                if answer["action"] == "edit":
+                    assert result.values["paid_amount"] == whole(answer["amount"]), (answer, result.values)
+
+    @rule(thread=cases, action=ACTIONS, amount=st.one_of(st.none(), EDIT_KINDS), approver=APPROVERS,
+          note=st.one_of(st.none(), NOTES), head=HEADS)
+    def decide_(self, thread: str, action: Any, amount: str | None, approver: Any, note: str | None,
+                head: str | None) -> None:
+        """The approver's form: ``refund.spec.decide`` (empty fields are dropped, as the form does)."""
+        answer, valid = self._answer(thread, action, amount, approver, note)
+        self._decision_step("decide", thread, answer, valid, head, lambda expected: decide(
+            self.store, self.settings, thread, answer, expected_head=expected))
+
+    @rule(thread=cases, action=ACTIONS, amount=st.one_of(st.none(), EDIT_KINDS), approver=APPROVERS,
+          note=st.one_of(st.none(), NOTES), head=HEADS, raw=st.one_of(st.none(), NOT_AN_ANSWER))
+    def resume(self, thread: str, action: Any, amount: str | None, approver: Any, note: str | None,
+               head: str | None, raw: Any) -> None:
+        """Raw ``runs.resume_thread`` (the generic form's JSON mode, the CLI, the API)."""
+        answer, valid = self._answer(thread, action, amount, approver, note)
+        if raw is not None:
+            answer, valid = raw, False
+        self._decision_step("resume", thread, answer, valid, head, lambda expected: runs.resume_thread(
+            self.store, self.settings, thread, answer, expected_head=expected))
+
+    @rule(target=cases, thread=consumes(cases), head=HEADS)
+    def delete(self, thread: str, head: str | None) -> Any:
+        """``runs.delete_thread``; a paid case stays paid in the ledger and its case id stays used."""
+        expected, stale = self._expected_head(thread, head)
+        outcome, _ = self._act("delete", lambda: runs.delete_thread(self.store, thread, expected_head=expected),
+                               thread=thread, must_refuse=stale or thread not in self.threads)
+        if outcome == "ok":
+            self.final.pop(thread, None)
+            return multiple()
+        return thread
+
+    @precondition(lambda self: bool(self.threads))
+    @rule(thread=GHOST_THREADS, op=st.sampled_from(["update", "continue", "rerun", "restore", "decide", "resume",
+                                                    "delete"]))
+    def unknown_thread(self, thread: str, op: str) -> None:
+        """Every operation on an unknown or malformed thread id is refused."""
+        approve = {"action": "approve", "approver": "kim"}
+        calls: dict[str, Callable[[], Any]] = {
+            "update": lambda: runs.update_thread(self.store, self.settings, thread, {"approver": "kim"}),
+            "continue": lambda: runs.continue_thread(self.store, self.settings, thread),
+            "rerun": lambda: runs.continue_thread(self.store, self.settings, thread, checkpoint_id=UNKNOWN_CHECKPOINT),
+            "restore": lambda: runs.restore_checkpoint(self.store, self.settings, thread, UNKNOWN_CHECKPOINT),
+            "decide": lambda: decide(self.store, self.settings, thread, approve),
+            "resume": lambda: runs.resume_thread(self.store, self.settings, thread, approve),
+            "delete": lambda: runs.delete_thread(self.store, thread),
+        }
+        self._act(f"unknown-thread {op}", calls[op], must_refuse=True)
+
+    @precondition(lambda self: self.kill_point is None)
+    @rule(point=KILL_POINTS)
+    def arm_kill(self, point: tuple[str, str]) -> None:
+        """The next operation's process dies at ``point`` (if it gets there)."""
+        self.kill_point = point
+
+    @precondition(lambda self: any(s.status == "waiting" for s in self.statuses.values()))
+    @rule(pick=st.integers(0, 10), decision=st.sampled_from(["approve", "reject"]))
+    def checkpoint_after_review(self, pick: int, decision: str) -> None:
+        """The checkpoint ``review`` saves on a decision, before settle/reject ran; then a restart."""
+        waiting = sorted(t for t, s in self.statuses.items() if s.status == "waiting")
+        thread = waiting[pick % len(waiting)]
+        self.steps += 1
+        graph = self.store.graph("refund", **options_from_settings(self.settings))
+        graph.update_state(runs.run_config(SPEC, thread), {
+            "approver": "kim", "note": "", "decided_at": ledger.now_iso(), "decision": decision,
+            "trace": [f"review: {decision} by kim"],
+        }, as_node="review")
+        self._open()
+        self._tally("checkpoint after review: written")
+
+    @precondition(lambda self: bool(self.threads))
+    @rule(policy=st.sampled_from(POLICIES))
+    def restart(self, policy: str) -> None:
+        """A new process, possibly with the other routing policy."""
+        self._open(policy)
+        self._tally(f"restart: {policy}")
+
+    # -- invariants -----------------------------------------------------------------------------
+
+    @invariant()
+    def ledger_pays_each_case_at_most_once(self) -> None:
+        rows = ledger.ledger_rows(self.store)
+        per_case = Counter(row["case_id"] for row in rows)
+        assert all(count == 1 for count in per_case.values()), per_case
+        payouts = {row["case_id"]: row for row in rows}
+        for case_id, row in payouts.items():
+            assert case_id in self.started_cases, f"a payout for a case never started: {row}"
+            assert row["thread_id"] == f"refund-{case_id}", row
+            fixed = {key: value for key, value in row.items() if key != "repeat_attempts"}
+            assert self.ledger_seen.setdefault(case_id, fixed) == fixed, f"ledger row changed: {row}"
+        assert set(self.ledger_seen) <= set(payouts), "a ledger row disappeared"
+
+    @invariant()
+    def every_case_is_settled_or_in_the_inbox(self) -> None:
+        threads = {t.thread_id for t in readmodel.list_threads(self.store, agent="refund")}
+        assert threads == self.threads, (threads, self.threads)
+        with self.store.read() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM thread_leases")
+            assert cursor.fetchone()[0] == 0, "a lease was left behind"
+        inbox = {s.thread_id: s for s in lifecycle.inbox(self.store)}
+        statuses: dict[str, lifecycle.ThreadStatus] = {}
+        for thread in sorted(threads):
+            status = self._status(thread)
+            assert status is not None, thread
+            values = self._values(thread)
+            payout = ledger.payout_for(self.store, str(values.get("case_id", "")))
+            if status.status == "done":
+                assert thread not in inbox, status
+                assert status.outcome in ("paid", "rejected"), status
+                if status.outcome == "paid":
+                    self._check_paid(thread, values, payout)
+                else:
+                    self._check_rejected(thread, values, payout)
+                assert self.final.setdefault(thread, status.outcome) == status.outcome, "a finished case changed"
+            else:
+                assert status.status in ("waiting", "attention"), status
+                assert thread in inbox and inbox[thread].status == status.status, (status, inbox.get(thread))
+                assert thread not in self.final, f"the finished case {thread} reopened: {status}"
+                if status.status == "waiting":
+                    assert payout is None, f"{thread} waits for a decision but was paid: {payout}"
+            statuses[thread] = status
+        self.statuses = statuses
+
+    def _check_paid(self, thread: str, values: dict[str, Any], payout: dict[str, Any] | None) -> None:
+        assert payout is not None, (thread, values)
+        requested, paid, approver = values["requested_amount"], payout["paid_amount"], payout["approver"]
+        assert payout["requested_amount"] == requested and 1 <= paid <= requested, payout
+        assert values.get("outcome") in ("paid", "already paid") and values.get("paid_amount") == paid, values
+        assert values.get("decision") == "approve", values
+        assert approver and approver == values.get("approver"), (payout, values.get("approver"))
+        trace = values.get("trace", [])
+        if approver == AUTOMATIC_APPROVER:
+            routed_on = requested if values.get("policy", "strict") == "strict" else paid
+            assert routed_on <= values["threshold"], f"paid automatically above the threshold: {payout}, {values}"
+        else:
+            assert approver.strip() == approver and approver.casefold() not in RESERVED_APPROVERS, payout
+            self._check_decider(trace, "approve", approver, thread)
+        if paid != requested:
+            assert any(f"→ {krw(paid)} by " in line for line in trace), f"{thread}: edit not in trace {trace}"
+
+    def _check_rejected(self, thread: str, values: dict[str, Any], payout: dict[str, Any] | None) -> None:
+        assert payout is None, (thread, payout)
+        assert values.get("outcome") == "rejected" and values.get("decision") == "reject", values
+        approver = values.get("approver")
+        assert isinstance(approver, str) and approver_is_valid(approver), values
+        self._check_decider(values.get("trace", []), "reject", approver, thread)
+
+    @staticmethod
+    def _check_decider(trace: list[str], decision: str, approver: str, thread: str) -> None:
+        """The record says who decided: the last decision line of the trace names the approver of record."""
+        lines = [line for line in trace if DECISION_LINE.match(line)]
+        assert lines, f"{thread}: no decision line in the trace {trace}"
+        last = lines[-1]
+        assert DECISION_LINE.match(last).group(2) == decision and (  # type: ignore[union-attr]
+            f" by {approver}" in last or f" for {approver};" in last), (
+            f"{thread}: {decision} by {approver!r} on record, but the trace's last decision says {last!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The tests
+# ---------------------------------------------------------------------------------------------
+
+
+def test_random_operation_sequences_keep_the_refund_rules(backend: str) -> None:
+    machine = type(f"RefundCases_{backend}", (RefundCases,), {"backend": backend})
+    run_state_machine_as_test(machine, settings=hypothesis_settings(
+        max_examples=MAX_EXAMPLES[backend],
+        stateful_step_count=STEPS_PER_SEQUENCE,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        print_blob=False,
+    ))
+    RAN.add(backend)
+
+
+def test_sequence_counts() -> None:
+    """Prints how many sequences ran per backend (visible with ``-s``) and that they reached the targets."""
+    for backend in sorted(RAN):
+        outcomes = OUTCOMES[backend]
+        print(f"\nrefund property ({backend}): {SEQUENCES[backend]} sequences, {STEPS[backend]} operations")
+        for what, count in sorted(outcomes.items()):
+            print(f"  {what}: {count}")
+        for message, count in RUN_FAILURES[backend].most_common():
+            print(f"  RunFailedError x{count}: {message}")
+        assert SEQUENCES[backend] >= MAX_EXAMPLES[backend]
+    if not RAN:
+        pytest.skip("the property test did not run in this session")

@@ -1,0 +1,146 @@
+"""The thread lifecycle: every status of every agent, and every unfinished one in the inbox."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents import lifecycle, readmodel, runs
+from agents.errors import RunFailedError
+from agents.leases import thread_lease
+from agents.refund import ledger
+from agents.refund.spec import request_refund
+from agents.registry import get_agent
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def _robot(store, settings, thread="hitl_demo", answer=None):
+    result = runs.start_run(store, settings, "robot", {}, thread_id=thread)
+    return runs.resume_thread(store, settings, thread, answer) if answer is not None else result
+
+
+def _refund(store, settings, case, amount=500_000):
+    return request_refund(store, settings, {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
+
+
+def _write_as(store, agent, thread, values, as_node):
+    """A raw update_state through the compiled graph: what no product path may do, to make a bad state."""
+    graph = store.graph(agent)
+    graph.update_state(runs.run_config(get_agent(agent), thread), values, as_node=as_node)
+
+
+def _status(store, thread):
+    found = lifecycle.thread_status(store, thread)
+    assert found is not None
+    return found
+
+
+def _inbox_ids(store):
+    return [item.thread_id for item in lifecycle.inbox(store)]
+
+
+def test_every_status_of_every_agent_and_each_unfinished_one_is_in_the_inbox(store, settings):
+    _robot(store, settings, "r-waiting")
+    _robot(store, settings, "r-yes", "yes")
+    _robot(store, settings, "r-no", "Yes")
+    _robot(store, settings, "r-edited", "no")
+    first_pause = readmodel.checkpoint_chain(store, "r-edited")[2]
+    runs.update_thread(store, settings, "r-edited", {"decision": "yes"}, as_node="approval",
+                       checkpoint_id=first_pause.checkpoint_id)
+    _robot(store, settings, "r-raised", "yes")
+    input_checkpoint = readmodel.checkpoint_chain(store, "r-raised")[0]
+    runs.update_thread(store, settings, "r-raised", {"decision": "x"}, as_node="approval",
+                       checkpoint_id=input_checkpoint.checkpoint_id)
+    with pytest.raises(RunFailedError, match="KeyError"):
+        runs.continue_thread(store, settings, "r-raised")
+    _robot(store, settings, "r-skipped")
+    runs.update_thread(store, settings, "r-skipped", {"decision": "yes"}, as_node="execute")  # execute skipped
+    _refund(store, settings, "W")
+    _refund(store, settings, "P", 50_000)
+    _refund(store, settings, "J")
+    runs.resume_thread(store, settings, "refund-J", {"action": "reject", "approver": "lee"})
+    _refund(store, settings, "Q")
+    _write_as(store, "refund", "refund-Q", {"decision": "approve", "approver": "kim"}, "review")  # a crash
+    _refund(store, settings, "Z")
+    _write_as(store, "refund", "refund-Z", {"outcome": "paid"}, "settle")  # "done" with nothing paid
+
+    expected = {
+        "r-waiting": ("waiting", "", "question", "answer"),
+        "r-yes": ("done", "executed", "", ""),
+        "r-no": ("done", "refused", "", ""),
+        "r-edited": ("attention", "", "edited", "continue"),
+        "r-raised": ("attention", "", "error", "rerun"),
+        "r-skipped": ("attention", "", "inconsistent", "rerun"),
+        "refund-W": ("waiting", "", "question", "answer"),
+        "refund-P": ("done", "paid", "", ""),
+        "refund-J": ("done", "rejected", "", ""),
+        "refund-Q": ("attention", "", "edited", "continue"),
+        "refund-Z": ("attention", "", "inconsistent", "rerun"),
+    }
+    for thread, want in expected.items():
+        status = _status(store, thread)
+        assert (status.status, status.outcome, status.reason_code, status.action) == want, thread
+    assert "neither a payout nor a rejection" in _status(store, "refund-Z").reason
+    assert "KeyError" in _status(store, "r-raised").reason
+    assert _status(store, "r-waiting").reason == "execute this? (yes/no)"
+    assert "without the robot's final message" in _status(store, "r-skipped").reason
+
+    inbox = _inbox_ids(store)
+    unfinished = {t for t, (status, *_) in expected.items() if status != "done"}
+    assert set(inbox) == unfinished
+    assert inbox == sorted(inbox, key=lambda t: _status(store, t).head_checkpoint_id)  # oldest first
+
+
+def test_a_thread_with_a_live_lease_is_running_and_shown(store, settings):
+    _robot(store, settings)
+    with thread_lease(store, "hitl_demo"):
+        status = _status(store, "hitl_demo")
+        assert (status.status, status.action) == ("running", "wait")
+        assert _inbox_ids(store) == ["hitl_demo"]
+    assert _status(store, "hitl_demo").status == "waiting"
+
+
+def test_a_refund_finished_as_paid_without_a_ledger_row_is_inconsistent_and_so_is_a_paid_rejection(store, settings):
+    _refund(store, settings, "A")
+    _write_as(store, "refund", "refund-A", {"decision": "reject", "approver": "kim", "outcome": "rejected"},
+              "reject")
+    assert _status(store, "refund-A").outcome == "rejected"
+    ledger.pay(store, case_id="A", thread_id="refund-A", customer="c", requested_amount=500_000, amount=1,
+               approver="kim")
+    status = _status(store, "refund-A")
+    assert status.status == "attention" and "the ledger holds a payout of 1 KRW" in status.reason
+
+
+def test_the_lecture_planner_is_done_only_with_a_saved_plan_or_a_rejection(store, settings):
+    spec = get_agent("lecture")
+    values = {field.name: field.default for field in spec.start_fields}
+    result = runs.start_run(store, settings, "lecture", values, thread_id="lec")
+    if result.status == "waiting":
+        result = runs.resume_thread(store, settings, "lec", {"action": "save"})
+    assert result.status == "done" and result.outcome in ("saved", "saved_as_is")
+    _write_as(store, "lecture", "lec", {"outcome": None, "final_plan": None}, "save")
+    assert _status(store, "lec").reason_code == "inconsistent"
+
+
+def test_cli_inbox_and_threads_use_the_same_statuses(run_cli, store, settings):
+    _robot(store, settings, "r-yes", "yes")
+    _robot(store, settings, "r-waiting")
+    _refund(store, settings, "L1", 9_000_000)
+    runs.update_thread(store, settings, "refund-L1", {"amount": 50_000})
+    result = run_cli("inbox", "--json")
+    assert result.code == 0, result.err
+    items = json.loads(result.out)
+    assert [(i["thread_id"], i["agent"], i["status"]) for i in items] == [
+        ("r-waiting", "robot", "waiting"), ("refund-L1", "refund", "waiting")]
+    assert {"thread_id", "agent", "status", "reason", "action"} <= set(items[0])
+    assert "pay 50,000 KRW (requested 9,000,000)" in items[1]["reason"]
+    threads = {t["thread_id"]: t for t in json.loads(run_cli("threads", "--json").out)}
+    assert threads["r-yes"]["status"] == "done" and threads["r-yes"]["outcome"] == "executed"
+    assert threads["refund-L1"]["status"] == "waiting"
+    text = run_cli("inbox").out
+    assert "refund-L1\trefund\twaiting\tanswer\tRefund L1" in text
+    run_cli("resume", "r-waiting", "yes")
+    run_cli("resume", "refund-L1", '{"action": "approve", "approver": "kim"}')
+    assert run_cli("inbox").out.strip() == "nothing is waiting for a human"
