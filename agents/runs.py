@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph.errors import InvalidUpdateError
 from langgraph.types import Command
 
 from agents import lifecycle, readmodel
@@ -299,7 +300,10 @@ def update_thread(
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
-        written = graph.update_state(run_config(spec, thread_id, checkpoint_id), prepared, as_node=as_node)
+        try:
+            written = graph.update_state(run_config(spec, thread_id, checkpoint_id), prepared, as_node=as_node)
+        except InvalidUpdateError as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
+            raise InputError("as_node", f"LangGraph refused the update: {error}") from None
         if spec.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).

@@ -133,12 +133,18 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput], dict[str
 
 
 def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["review", "settle"]]:
-    """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``."""
+    """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``.
+
+    A decision already in the state (set by ``update_state``) always goes to ``review``, which records
+    it and routes it: a rejection must reach ``reject`` even when the amount would settle automatically.
+    """
     if policy not in POLICIES:
         raise InputError("HITL_REFUND_POLICY", f"must be one of {', '.join(POLICIES)}; got {policy!r}")
     key = "requested_amount" if policy == "strict" else "amount"
 
     def route_after_assess(state: RefundState) -> Literal["review", "settle"]:
+        if state.get("decision"):  # a decision set by update_state is recorded by review, then routed
+            return "review"
         return "review" if state[key] > state["threshold"] else "settle"  # type: ignore[literal-required]
 
     return route_after_assess
@@ -242,8 +248,10 @@ def _settling_approver(state: RefundState) -> str:
         if not state.get("approver"):
             raise ValueError(f"case {state['case_id']}: an approval without an approver")
         return str(state["approver"])
+    if decision is not None:
+        raise ValueError(f"case {state['case_id']}: settle reached with the decision {decision!r}")
     routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
-    if decision is None and routed_on <= state["threshold"]:
+    if routed_on <= state["threshold"]:
         return AUTOMATIC_APPROVER
     raise ValueError(f"case {state['case_id']}: settle reached without an approval "
                      f"({krw(routed_on)} KRW is above the threshold {krw(state['threshold'])})")

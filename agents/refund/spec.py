@@ -161,6 +161,10 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     problem = _case_final(store, request.head)
     if problem:
         raise InputError(field, problem)
+    if "threshold" not in request.target or "requested_amount" not in request.target:
+        where = "the checkpoint chosen is from before" if request.forking else "the case stopped before"
+        raise InputError(field, f"{where} assess opened the case; continue it (or pick a later checkpoint) "
+                                "before editing it")
     decided = request.target.get("decision")
     if decided:  # not even the approver: the payout is recorded for whoever decided
         raise InputError(field, f"the case was already decided ({decided} by {request.target.get('approver')}); "

@@ -386,3 +386,56 @@ def test_a_failing_fork_is_a_message_the_thread_needs_attention_and_the_old_head
     robot = app("app_pages/robot.py")
     assert not robot.exception
     assert any(x.value.startswith("Executed") for x in robot.text)
+
+
+# --- Found by the property test ------------------------------------------------------------------------
+
+
+def _stopped_before(store, case, node, amount=400_000):
+    """A case whose process stopped before ``node`` ran (as after a kill there)."""
+    from agents.refund.spec import make_input
+    from agents.registry import get_agent
+
+    config = runs.run_config(get_agent("refund"), f"refund-{case}")
+    store.graph("refund").invoke(make_input({"case_id": case, "customer": "c", "amount": amount, "reason": "r"}),
+                                 config, interrupt_before=[node])
+    return f"refund-{case}"
+
+
+@pytest.mark.parametrize("values", [{"amount": 1}, {"approver": "kim"}, {"decision": "reject", "approver": "kim"}])
+@pytest.mark.parametrize("as_node", [None, "assess", "review"])
+def test_a_case_not_yet_assessed_cannot_be_edited(store, settings, values, as_node):
+    thread = _stopped_before(store, "N", "assess")
+    head = readmodel.head_checkpoint_id(store, thread)
+    with pytest.raises(InputError, match="before assess opened the case"):
+        runs.update_thread(store, settings, thread, values, as_node=as_node)
+    assert readmodel.head_checkpoint_id(store, thread) == head
+    done = runs.continue_thread(store, settings, thread)
+    assert done.status == "waiting"
+
+
+def test_a_fork_from_before_assess_is_refused(store, settings):
+    _request(store, settings)
+    first = readmodel.checkpoint_chain(store, "refund-C1")[0]
+    with pytest.raises(InputError, match="from before assess"):
+        runs.update_thread(store, settings, "refund-C1", {"amount": 5}, as_node="assess",
+                           checkpoint_id=first.checkpoint_id)
+
+
+def test_a_rejection_by_update_reaches_reject_even_when_the_amount_would_settle(store, monkeypatch, db_path):
+    from agents.settings import load_settings
+
+    monkeypatch.setenv("HITL_REFUND_POLICY", "reroute")
+    reroute = load_settings(db_override=str(db_path), secrets={})
+    _request(store, reroute)
+    done = runs.update_thread(store, reroute, "refund-C1", {"amount": 50_000, "decision": "reject", "approver": "kim"})
+    assert (done.status, done.outcome) == ("done", "rejected")
+    assert ledger.ledger_rows(store) == []
+
+
+def test_a_small_case_stopped_before_settle_can_still_be_rejected(store, settings):
+    thread = _stopped_before(store, "S", "settle", amount=50_000)
+    assert lifecycle.thread_status(store, thread).status == "attention"
+    done = runs.update_thread(store, settings, thread, {"decision": "reject", "approver": "kim"})
+    assert (done.status, done.outcome) == ("done", "rejected")
+    assert ledger.ledger_rows(store) == []

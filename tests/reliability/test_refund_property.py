@@ -1,79 +1,90 @@
 """Random sequences of operations on refund cases keep the refund rules, on SQLite and PostgreSQL.
 
-A hypothesis state machine drives each sequence through the public functions
-every page, form, CLI command and API call uses: ``request_refund``,
-``runs.update_thread`` (on the head, or on an older checkpoint to fork),
-``runs.continue_thread`` (on, or from an older checkpoint to re-run),
-``decide`` and raw ``runs.resume_thread``, ``runs.restore_checkpoint`` and
-``runs.delete_thread``, with good and bad values, on real case threads and on
-unknown or malformed thread ids. A refusal (:class:`~agents.errors.UserError`)
-is a valid outcome; so is :class:`~agents.errors.RunFailedError` (a node raised).
-Every sequence runs on its own fresh database (a new SQLite file, or a new
-PostgreSQL schema), so no example sees another's cases.
+A hypothesis state machine (:class:`RefundCases`) drives each sequence through
+the public functions every page, form, CLI command and API call uses:
+``request_refund``; ``runs.update_thread`` on the head, or on a checkpoint of
+the thread (a fork); ``runs.continue_thread`` on, or from a checkpoint of the
+thread (a re-run); ``refund.spec.decide`` and raw ``runs.resume_thread``;
+``runs.restore_checkpoint``; ``runs.delete_thread``; each with good values or,
+one draw in four, spoiled by one bad one (amounts 0, -5, above the request,
+huge, ``"500,00"``, ``"1_0"``, ``"１０００"``, booleans, fractions; decisions and
+actions that do not exist; approvers empty, ``automatic``, ``update_state``,
+too long; ``as_node`` settle, reject, ``__copy__``, nonsense; unknown keys;
+approve with an amount, edit without one; non-object answers; unknown or
+another thread's checkpoint ids; a stale ``expected_head``), and on unknown or
+malformed thread ids. A refusal (:class:`~agents.errors.UserError`) is a valid
+outcome. :class:`~agents.errors.RunFailedError` (a node raised) fails the test,
+as any other exception does: the rules refuse every state a refund node could
+fail on. Every sequence runs on its own fresh database (a new SQLite file in a
+new temp folder, or a new PostgreSQL schema), so no example sees another's
+cases; each starts under a drawn routing policy.
 
 Checked after every step (``@invariant``):
 
-* the ledger holds at most one row per case, for a case that was started, on
-  the case's own thread; a row, once written, never changes (but for
-  ``repeat_attempts``) and never disappears;
+* the ledger (``ledger.ledger_rows``) holds at most one row per case, for a case
+  that was started, on the case's own thread; a row, once written, never changes
+  (but for ``repeat_attempts``) and never disappears, even when its thread is deleted;
 * every refund thread is ``done`` (``lifecycle.thread_status``) and not in the
-  inbox, or it is in ``lifecycle.inbox`` as ``waiting`` or ``attention``;
-  no lease is left behind;
+  inbox, or it is in ``lifecycle.inbox`` as ``waiting`` or ``attention`` (never
+  ``running``, and no lease is left behind);
 * ``done``/``paid``: exactly one ledger row, paying 1 to the requested amount,
-  on an approval (``decision`` approve) by a named approver who is the one in
-  the state, and whom the last decision line of the trace names; ``automatic``
-  only when the case was at or under the threshold under the routing rule it
-  was assessed with (``strict``: the requested amount; ``reroute``: the amount);
-  an executed amount that differs from the requested one has its edit in the trace;
+  on an approval by a non-empty approver who is the one in the state and whom the
+  trace's last decision line names; ``automatic`` only when the case was at or
+  under the threshold under the routing rule it was assessed with (``strict``: the
+  requested amount; ``reroute``: the amount paid); an executed amount other than
+  the requested one has its edit in the trace;
 * ``done``/``rejected``: no ledger row, a reject decision by a named approver;
 * a finished case stays finished with the same outcome; a waiting case was never paid.
 
 Checked after each operation:
 
-* a refusal changed nothing: every refund thread's head checkpoint, checkpoint
-  and write counts, the ledger (with ``repeat_attempts``), the node log and the
-  leases are as they were before it;
-* input that breaks a rule whatever the case's state is refused: an unknown key,
-  an ``as_node`` other than assess/review/none, an amount outside 1..requested,
-  a decision or an answer without a valid approver (empty, ``automatic``,
-  ``update_state``), approve/reject with an amount, edit without one, an
-  unknown or foreign checkpoint id, a stale ``expected_head``, an unknown thread,
-  any change to a finished case, and a decision on a case that is not waiting;
-* a valid decision on a waiting case with a fresh head is taken (not refused, no
-  node raising) and finishes the case: approve/edit → paid, reject → rejected;
-  a valid update of a waiting case is taken; a new small case is paid
-  automatically at once, a new big case waits;
-* after ``RunFailedError`` the thread needs attention, with the error as its reason.
+* a refusal changed nothing: every thread's head checkpoint id, every refund
+  thread's checkpoint and write counts, the ledger (with ``repeat_attempts``),
+  the node log and the leases are as they were;
+* what breaks a rule whatever the case's state is refused: the spoiled values
+  above, an unknown thread, any change to a paid or rejected case (update, fork,
+  re-run, restore), a decision on a case that is not waiting, a second start
+  of a case id (also after its paid thread was deleted);
+* a valid decision on a waiting case with a fresh head is taken and finishes
+  it (approve/edit → paid the right amount, reject → rejected, the approver
+  recorded); a valid update of a waiting case is taken; a valid new case is
+  started (small: paid automatically at once; big: waiting); continuing a
+  finished case changes nothing;
+* no operation makes a node raise (``RunFailedError``); were one to, the thread
+  would need attention with the error as its reason, which is checked before failing.
 
 Crashes, simulated in-process (real SIGKILLs are in ``test_kill_points.py``):
 
-* ``arm_kill(point)`` makes the next operation "die" at one point: right after
-  a node's ``running`` row in the node log (before its body runs), right after
-  its end row (its body finished, LangGraph has not yet saved its checkpoint),
-  or inside ``settle`` right after the ledger's payout commit. Dying is raising
-  :class:`SimulatedKill`, a ``BaseException``: LangGraph's runner and
-  ``runs._drive`` catch only ``Exception``, so no error write and no checkpoint
-  is saved after that point, exactly as when the process is killed there (the
-  ``durability="sync"`` checkpoints written before it are already in the
-  database). From then on the dying "process" writes nothing (the node log's
-  error row is suppressed); the one difference from a real kill is that the
-  in-process lock and the lease are given back on the way out, which is what a
-  new process does anyway with a dead owner's lease. The store is then closed
-  and a NEW store is opened on the same database, like a restarted process.
-  The thread is then ``attention``/``stopped`` with nothing lost, as after a
-  real kill, and must still end paid once or rejected.
-* ``checkpoint_after_review`` writes, through the compiled graph's
-  ``update_state(..., as_node="review")``, onto a waiting case the checkpoint
-  ``review`` would save after an approval or rejection, before ``settle`` or
-  ``reject`` ran (a process killed between the two), then restarts the store.
-  Its metadata says ``update`` instead of ``loop`` (the lifecycle says
-  "edited", not "stopped"); both put the case in the inbox to be continued.
-* ``restart(policy)`` reopens the store, possibly with the other routing policy
-  (an operator restarting with ``HITL_REFUND_POLICY`` changed).
+* ``arm_kill(point)``: the next operation that gets to ``point`` "dies" there:
+  right after a node's ``running`` row in the node log (before its body runs),
+  right after its end row (its body finished, LangGraph has not saved its
+  checkpoint yet), or inside ``settle`` right after the ledger's payout commit
+  (the points of ``crash_child.py``). Dying is raising :class:`SimulatedKill`, a
+  ``BaseException``: LangGraph's runner and ``runs._drive`` handle only
+  ``Exception``, so no error write and no further checkpoint is saved, as when
+  the process is killed there; the ``durability="sync"`` checkpoints written
+  before are in the database, as they are on disk before a kill. The dying
+  "process" writes nothing more (the node log's end row is suppressed). The one
+  difference from a kill: the in-process lock and the lease are given back on
+  the way out, which is what the next process does with a dead owner's lease.
+  The store is then closed and a NEW store is opened on the same database, as a
+  restarted process would. The thread is then ``attention``/``stopped`` (or
+  unchanged), as after a real kill, and the invariants must still hold.
+* ``checkpoint_after_review``: on a waiting case, writes through the compiled
+  graph (``update_state(..., as_node="review")``) the checkpoint ``review``
+  saves after an approval or rejection (decision, approver, time, trace line)
+  before ``settle``/``reject`` ran: what a process killed between the two
+  leaves. Then a restart. Only its metadata differs (``update``, not ``loop``):
+  the lifecycle says "edited" rather than "stopped"; both are in the inbox, to
+  be continued.
+* ``restart(policy)``: a new store, possibly with the other routing policy (an
+  operator restarting with ``HITL_REFUND_POLICY`` changed).
 
-Run counts: 200 sequences on SQLite and 50 on PostgreSQL, each up to
-:data:`STEPS_PER_SEQUENCE` steps, deterministic (``derandomize=True``).
-``test_sequence_counts`` prints the counts and per-operation outcomes (``-s``).
+Runs 200 sequences on SQLite and 50 on PostgreSQL (``HITL_TEST_POSTGRES_URL``,
+as ``scripts/test.sh`` sets it; skipped without it), each up to
+:data:`STEPS_PER_SEQUENCE` rules, deterministic (``derandomize=True``, no example
+database). ``test_sequence_counts`` prints the counts and what each operation
+ended as (visible with ``-s``).
 """
 
 from __future__ import annotations
@@ -114,11 +125,13 @@ from agents.refund.graph import AUTOMATIC_APPROVER, MAX_AMOUNT, POLICIES, RESERV
 from agents.refund.spec import SPEC, decide, options_from_settings, request_refund
 from agents.settings import load_settings
 
-MAX_EXAMPLES = {"sqlite": 200, "postgres": 50}
+#: Sequences wanted per backend; hypothesis is asked for a few more, as some sequences draw no operation.
+SEQUENCES_WANTED = {"sqlite": 200, "postgres": 50}
+MAX_EXAMPLES = {"sqlite": 215, "postgres": 56}
 STEPS_PER_SEQUENCE = 30
 THRESHOLD = 100_000  # the default threshold; the routing rule reads it from the case's state
 
-#: Sequences and steps run per backend, and what each operation ended as.
+#: Sequences (with at least one operation) and operations run per backend, and what each ended as.
 SEQUENCES: Counter[str] = Counter()
 STEPS: Counter[str] = Counter()
 OUTCOMES: dict[str, Counter[str]] = defaultdict(Counter)
@@ -134,8 +147,9 @@ class SimulatedKill(BaseException):  # noqa: N818 - it is a kill, not an error
 # Values drawn
 # ---------------------------------------------------------------------------------------------
 
-#: A start's fields are good, but for at most one, spoiled with a bad value (``SPOILS``).
-CASE_IDS = st.sampled_from(["c1", "c2", "c3", "C.4"])
+#: A start's fields are good, but for at most one, spoiled with a bad value (``START_SPOILS``).
+#: ``None``: a new case id (``c1``, ``c2``, ... in order); or one of a few ids, maybe used already.
+CASE_IDS = st.deferred(lambda: sometimes(st.sampled_from(["c1", "c2", "C.3", "c-4"])))
 CUSTOMERS = st.sampled_from(["lee", "이순신", "Ana"])
 REASONS = st.sampled_from(["late", "broken", "두 번 청구됨"])
 START_AMOUNTS = st.one_of(
@@ -144,38 +158,53 @@ START_AMOUNTS = st.one_of(
     st.integers(1, MAX_AMOUNT),
     st.sampled_from(["500,000", "100000", " 100,001 ", 100_000.0]),
 )
-#: (field, bad value) for a start; ``None`` for the case id is not judged: SPEC §6 allows ids in any
-#: language, the thread-id validator today takes ASCII letters and digits only.
-SPOILS = st.sampled_from([
+#: (field, bad value) for a start. ``("case_id", None)`` stands for a non-ASCII case id, which is not
+#: judged: SPEC §6 allows ids in any language, the thread-id validator today takes ASCII only.
+START_SPOILS = st.sampled_from([
     ("case_id", ""), ("case_id", "  "), ("case_id", "bad id"), ("case_id", "a/b"), ("case_id", "x" * 41),
     ("case_id", None), ("customer", ""), ("customer", "x" * 101), ("customer", "a\x00b"), ("reason", ""),
     ("reason", "r" * 501), *[("amount", bad) for bad in (
         0, -5, MAX_AMOUNT + 1, 10**15, "500,00", "1_0", "-5", "１０００", "1e5", "1,0,0", 1.5, True, None, "", [1])],
 ])
-SOMETIMES = 3  # a spoiled start, a stale expected_head, ...: one draw in SOMETIMES + 1
 #: Edited amounts, resolved against the case's requested amount when the step runs.
-EDIT_KINDS = st.sampled_from(["zero", "neg", "one", "half", "below", "equal", "above", "threshold",
-                              "over-threshold", "max", "huge", "bad-text", "good-text", "float", "bool",
-                              "fraction"])
-DECISIONS = st.sampled_from(["approve", "reject", " reject ", "maybe", "", "APPROVE"])
-APPROVERS = st.sampled_from(["kim", "kim", "이순신", "Ana", " kim ", "", "  ", None, "automatic", " Automatic",
-                             "update_state", "x" * 61, 5])
-EXTRA_KEYS = st.sampled_from([None, None, None, None, "bogus", "outcome", "paid_amount", "requested_amount"])
-AS_NODES = st.sampled_from([None, "assess", "review", "settle", "reject", "__copy__", "nonsense"])
-ACTIONS = st.sampled_from(["approve", "approve", "reject", "edit", "edit", "maybe", "", None, "APPROVE"])
-NOTES = st.sampled_from(["", "ok", " ", "n" * 301, "a\x07b"])
+GOOD_EDITS = ["one", "half", "below", "equal", "threshold", "good-text", "float"]
+BAD_EDITS = ["zero", "neg", "above", "over-threshold", "max", "huge", "bad-text", "bool", "fraction"]
+GOOD_APPROVERS = st.sampled_from(["kim", "이순신", "Ana", " kim "])
+BAD_APPROVERS = ["", "  ", None, "automatic", " Automatic", "update_state", "x" * 61, 5]
+#: What can spoil an update: (what, value).
+UPDATE_SPOILS = st.sampled_from([
+    ("empty", None), *[("extra", key) for key in ("bogus", "outcome", "paid_amount", "requested_amount")],
+    *[("amount", kind) for kind in BAD_EDITS], *[("decision", bad) for bad in ("maybe", "", "APPROVE", None)],
+    *[("approver", bad) for bad in BAD_APPROVERS],
+    *[("as_node", bad) for bad in ("settle", "reject", "__copy__", "nonsense")],
+])
+#: What can spoil an answer: (what, value).
+ANSWER_SPOILS = st.sampled_from([
+    *[("action", bad) for bad in ("maybe", "", None, "APPROVE")], *[("approver", bad) for bad in BAD_APPROVERS],
+    ("amount-misplaced", None), *[("amount", kind) for kind in BAD_EDITS], ("note", "n" * 301), ("note", "a\x07b"),
+])
+NOT_AN_ANSWER = st.sampled_from(["approve", None, 5, [], '{"action": "approve", "approver": "kim"}'])
+#: One draw in SOMETIMES + 1 is spoiled (a bad field, a stale expected_head, ...).
+SOMETIMES = 3
 #: expected_head: none given, the head the user saw (current), or an older one (stale).
-HEADS = st.sampled_from([None, None, "current", "current", "current", "stale"])
+HEADS = st.sampled_from([None, "current", "current", "stale"])
 #: A checkpoint of the thread (index into its chain, modulo), an unknown id (-1), another thread's (-2).
-PICKS = st.one_of(st.integers(0, 40), st.sampled_from([-1, -2]))
+PICKS = st.tuples(st.integers(0, 9), st.integers(0, 40)).map(lambda d: {8: -1, 9: -2}.get(d[0], d[1]))
 KILL_POINTS = st.sampled_from([
     ("before", "assess"), ("after", "assess"), ("before", "review"), ("after", "review"),
     ("before", "settle"), ("mid-settle", "settle"), ("after", "settle"), ("before", "reject"), ("after", "reject"),
 ])
+#: Act on the drawn case (None), or on a case waiting for a decision (or, for an update, any case in the
+#: inbox; for a continue, one needing attention): an index into them, if there is one.
+WAITING_PICKS = st.tuples(st.integers(0, 3), st.integers(0, 10)).map(lambda d: None if d[0] == 0 else d[1])
 GHOST_THREADS = st.sampled_from(["refund-nope", "", "bad id", "refund-c1' OR 1=1", "x" * 129, "refund-"])
 UNKNOWN_CHECKPOINT = "1f000000-0000-6000-8000-000000000000"
-NOT_AN_ANSWER = st.sampled_from(["approve", None, 5, [], '{"action": "approve", "approver": "kim"}'])
 ALWAYS_BAD_AMOUNTS = ("zero", "neg", "above", "huge", "bad-text", "bool", "fraction")
+
+
+def sometimes(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """None mostly; a value of ``strategy`` one time in SOMETIMES + 1 (None is what a failure shrinks to)."""
+    return st.tuples(st.integers(0, SOMETIMES), strategy).map(lambda drawn: drawn[1] if drawn[0] == SOMETIMES else None)
 
 
 def edit_amount(kind: str, requested: int) -> Any:
@@ -321,6 +350,8 @@ class RefundCases(RuleBasedStateMachine):
         self.started_cases: set[str] = set()
         self.ledger_seen: dict[str, dict[str, Any]] = {}
         self.final: dict[str, str] = {}  # thread → its done outcome
+        self.deleted: set[str] = set()
+        self.fresh_process = True  # no operation since the store was (re)opened
         self.statuses: dict[str, lifecycle.ThreadStatus] = {}  # as of the last invariant check (before each rule)
         self.kill_point: tuple[str, str] | None = None
         self.steps = 0
@@ -329,10 +360,12 @@ class RefundCases(RuleBasedStateMachine):
     def teardown(self) -> None:
         try:
             if self.store is not None:
+                for status in self.statuses.values():
+                    self._tally(f"case at the end: {status.status} {status.outcome}".rstrip())
                 self.store.close()
         finally:
             self._resources.close()
-            SEQUENCES[self.backend] += 1
+            SEQUENCES[self.backend] += self.steps > 0
             STEPS[self.backend] += self.steps
 
     # -- helpers ----------------------------------------------------------------------------
@@ -344,6 +377,7 @@ class RefundCases(RuleBasedStateMachine):
             self.store = None
         self.policy = policy or self.policy
         self.store = open_store(self.location)
+        self.fresh_process = True
         self.settings = load_settings(db_override=self.location, environ={"HITL_REFUND_POLICY": self.policy},
                                       secrets={})
 
@@ -367,6 +401,11 @@ class RefundCases(RuleBasedStateMachine):
     def _values(self, thread: str) -> dict[str, Any]:
         graph = self.store.graph("refund", **options_from_settings(self.settings))
         return dict(graph.get_state({"configurable": {"thread_id": thread}}).values)
+
+    def _target(self, thread: str, pick: int | None, statuses: tuple[str, ...] = ("waiting",)) -> str:
+        """The drawn thread, or (with ``pick``) one of the cases with one of ``statuses``, if any."""
+        found = sorted(t for t, s in self.statuses.items() if s.status in statuses)
+        return found[pick % len(found)] if pick is not None and found else thread
 
     def _paid(self, thread: str) -> bool:
         return ledger.payout_for(self.store, thread.removeprefix("refund-")) is not None
@@ -402,7 +441,8 @@ class RefundCases(RuleBasedStateMachine):
              must_refuse: bool = False) -> tuple[str, Any]:
         """Runs one operation; checks that a refusal changed nothing. Returns (outcome, result)."""
         self.steps += 1
-        point, self.kill_point = self.kill_point, None
+        self.fresh_process = False
+        point = self.kill_point
         before = self._snapshot()
         result: Any = None
         try:
@@ -410,29 +450,27 @@ class RefundCases(RuleBasedStateMachine):
                 result = call()
         except SimulatedKill:
             outcome = "killed"
+            self.kill_point = None
+            self._tally(f"kill {point[0]} {point[1]}: fired")  # type: ignore[index]
             self._open()  # a new process on the same database
         except UserError as error:
             outcome = "refused"
             assert self._snapshot() == before, f"{kind} was refused ({error}) but changed the database"
         except RunFailedError as error:
-            outcome = "failed"
             RUN_FAILURES[self.backend][f"{kind}: {type(error.error).__name__}: {error.error}"[:160]] += 1
             status = self._status(error.thread_id)
             assert status is not None and (status.status, status.reason_code) == ("attention", "error"), status
-        except Exception as error:  # EXPLORE
-            outcome = "crashed"
-            RUN_FAILURES[self.backend][f"CRASH {kind}: {type(error).__name__}: {error}"[:160]] += 1
-            assert self._snapshot() == before, f"{kind} crashed ({error!r}) and changed the database"
+            # The rules refuse, before anything runs, every state a node could fail on: no
+            # sequence of product operations may make a refund node raise.
+            raise AssertionError(f"{kind} made a node raise: {error}") from error
         else:
             outcome = "ok"
-        if point is not None:
-            self._tally(f"kill {point[0]} {point[1]}: {'fired' if outcome == 'killed' else 'not reached'}")
         self._tally(f"{kind}: {outcome}")
         if thread is not None and thread in self.threads and self._status(thread) is None:
             self.threads.discard(thread)  # only a delete removes a thread
             assert kind == "delete" and outcome == "ok", f"{kind} ({outcome}) removed thread {thread}"
         if must_refuse:
-            assert outcome in ("refused", "crashed"), f"{kind} should have been refused, but it ended {outcome}"  # EXPLORE
+            assert outcome == "refused", f"{kind} should have been refused, but it ended {outcome}"
         return outcome, result
 
     # -- rules --------------------------------------------------------------------------------
@@ -442,9 +480,12 @@ class RefundCases(RuleBasedStateMachine):
         self._open(policy)
 
     @rule(target=cases, case_id=CASE_IDS, customer=CUSTOMERS, amount=START_AMOUNTS, reason=REASONS,
-          spoil=st.one_of(*[st.none()] * SOMETIMES, SPOILS))
-    def start(self, case_id: str, customer: str, amount: Any, reason: str, spoil: tuple[str, Any] | None) -> Any:
+          spoil=sometimes(START_SPOILS))
+    def start(self, case_id: str | None, customer: str, amount: Any, reason: str,
+              spoil: tuple[str, Any] | None) -> Any:
         """``request_refund``: the page's and the CLI's way to open a case."""
+        if case_id is None:
+            case_id = next(f"c{n}" for n in range(1, 100) if f"refund-c{n}" not in self.threads | self.deleted)
         values = {"case_id": case_id, "customer": customer, "amount": amount, "reason": reason}
         if spoil is not None:
             values[spoil[0]] = "사건1" if spoil == ("case_id", None) else spoil[1]
@@ -470,34 +511,37 @@ class RefundCases(RuleBasedStateMachine):
             return thread
         return multiple()
 
-    @rule(thread=cases, amount=st.one_of(st.none(), EDIT_KINDS), decision=st.one_of(st.none(), DECISIONS),
-          approver=st.one_of(st.none(), APPROVERS), extra=EXTRA_KEYS, as_node=AS_NODES, head=HEADS,
-          pick=st.one_of(st.none(), PICKS))
-    def update(self, thread: str, amount: str | None, decision: str | None, approver: Any, extra: str | None,
-               as_node: str | None, head: str | None, pick: int | None) -> None:
-        """update_state on the head, or (with ``pick``) a fork from an older checkpoint."""
+    @rule(thread=cases, keys=st.sets(st.sampled_from(["amount", "decision", "approver"]), min_size=1),
+          amount=st.sampled_from(GOOD_EDITS), decision=st.sampled_from(["approve", "reject", " reject "]),
+          approver=GOOD_APPROVERS, as_node=st.sampled_from([None, "assess", "review"]), head=HEADS,
+          pick=sometimes(PICKS), spoil=sometimes(UPDATE_SPOILS), waiting=WAITING_PICKS)
+    def update(self, thread: str, keys: set[str], amount: str, decision: str, approver: str, as_node: str | None,
+               head: str | None, pick: int | None, spoil: tuple[str, Any] | None, waiting: int | None) -> None:
+        """``runs.update_thread`` on the head, or (with ``pick``) a fork from a checkpoint of the thread."""
+        thread = self._target(thread, waiting, ("waiting", "attention"))
         requested = self._requested(thread)
-        values: dict[str, Any] = {}
-        if amount is not None:
-            values["amount"] = edit_amount(amount, requested)
-        if decision is not None:
-            values["decision"] = decision
-        if approver is not None:
-            values["approver"] = approver
-        if extra is not None:
-            values[extra] = "paid" if extra == "outcome" else 1
+        drawn = {"amount": amount, "decision": decision, "approver": approver}
+        if spoil is not None and spoil[0] in drawn:
+            keys, drawn[spoil[0]] = keys | {spoil[0]}, spoil[1]
+        if spoil is not None and spoil[0] == "as_node":
+            as_node = spoil[1]
+        values = {key: edit_amount(drawn[key], requested) if key == "amount" else drawn[key] for key in sorted(keys)}
+        if spoil is not None and spoil[0] == "extra":
+            values[spoil[1]] = "paid" if spoil[1] == "outcome" else 1
+        if spoil == ("empty", None):
+            values = {}
+        invalid = (
+            not values or any(key not in drawn for key in values) or as_node not in (None, "assess", "review")
+            or ("amount" in values and not amount_is_valid(drawn["amount"], values["amount"], requested))
+            or ("decision" in values and str(values["decision"]).strip() not in ("approve", "reject"))
+            or ("approver" in values and not approver_is_valid(values["approver"]))
+            or ("decision" in values and "approver" not in values)
+        )
         expected, stale = self._expected_head(thread, head)
         checkpoint, foreign = self._checkpoint(thread, pick) if pick is not None else (None, False)
-        invalid = (
-            not values or extra is not None or as_node not in (None, "assess", "review")
-            or (amount is not None and not amount_is_valid(amount, values["amount"], requested))
-            or (decision is not None and decision.strip() not in ("approve", "reject"))
-            or ("approver" in values and not approver_is_valid(approver))
-            or (decision is not None and "approver" not in values)
-        )
         status = self.statuses.get(thread)
-        must_refuse = (invalid or stale or foreign or thread not in self.threads or self._paid(thread)
-                       or (status is not None and status.status == "done"))
+        done = status is not None and status.status == "done"
+        must_refuse = invalid or stale or foreign or thread not in self.threads or done or self._paid(thread)
         kind = "fork" if pick is not None else "update"
         outcome, _ = self._act(kind, lambda: runs.update_thread(
             self.store, self.settings, thread, values, as_node=as_node, checkpoint_id=checkpoint,
@@ -505,9 +549,10 @@ class RefundCases(RuleBasedStateMachine):
         if kind == "update" and not must_refuse and status is not None and status.status == "waiting":
             assert outcome != "refused", f"a valid update {values} as {as_node} of a waiting case was refused"
 
-    @rule(thread=cases, head=HEADS, pick=st.one_of(st.none(), PICKS))
-    def continue_(self, thread: str, head: str | None, pick: int | None) -> None:
-        """Continue on (no ``pick``), or re-run from a checkpoint of the thread."""
+    @rule(thread=cases, head=HEADS, pick=sometimes(PICKS), open_case=WAITING_PICKS)
+    def continue_(self, thread: str, head: str | None, pick: int | None, open_case: int | None) -> None:
+        """``runs.continue_thread``: on (no ``pick``), or a re-run from a checkpoint of the thread."""
+        thread = self._target(thread, open_case, ("attention",))
         expected, stale = self._expected_head(thread, head)
         checkpoint, foreign = self._checkpoint(thread, pick) if pick is not None else (None, False)
         status = self.statuses.get(thread)
@@ -521,10 +566,11 @@ class RefundCases(RuleBasedStateMachine):
             self.store, self.settings, thread, checkpoint_id=checkpoint, expected_head=expected),
             thread=thread, must_refuse=must_refuse)
         if done and outcome == "ok":  # continuing a finished case has nothing to run and changes nothing
-            assert self._snapshot()[:3] == before[:3], "continuing a finished case changed it"
+            assert before is not None and self._snapshot()[:3] == before[:3], "continuing a finished case changed it"
 
     @rule(thread=cases, pick=PICKS, head=HEADS)
     def restore(self, thread: str, pick: int, head: str | None) -> None:
+        """``runs.restore_checkpoint``: a checkpoint of the thread becomes its head again (a copy)."""
         expected, stale = self._expected_head(thread, head)
         checkpoint, foreign = self._checkpoint(thread, pick)
         status = self.statuses.get(thread)
@@ -534,15 +580,28 @@ class RefundCases(RuleBasedStateMachine):
             self.store, self.settings, thread, checkpoint, expected_head=expected),
             thread=thread, must_refuse=must_refuse)
 
-    def _answer(self, thread: str, action: Any, amount: str | None, approver: Any, note: str | None,
-                ) -> tuple[dict[str, Any], bool]:
+    def _answer(self, thread: str, action: str, amount: str, approver: str, note: str | None,
+                spoil: tuple[str, Any] | None) -> tuple[dict[str, Any], bool]:
+        """An approver's answer (good, or spoiled in one way), and whether it keeps every rule."""
         requested = self._requested(thread)
         answer: dict[str, Any] = {"action": action, "approver": approver}
-        if amount is not None:
-            answer["amount"] = edit_amount(amount, requested)
+        kind: str | None = amount if action == "edit" else None
+        what, bad = spoil if spoil is not None else (None, None)
+        if what == "action":
+            answer["action"] = bad
+        elif what == "approver":
+            answer["approver"] = bad
+        elif what == "amount":
+            kind = bad
+        elif what == "amount-misplaced":
+            kind = None if action == "edit" else "half"  # edit without an amount; approve/reject with one
+        elif what == "note":
+            note = bad
+        if kind is not None:
+            answer["amount"] = edit_amount(kind, requested)
         if note is not None:
             answer["note"] = note
-        return answer, answer_is_valid(answer, requested, amount)
+        return answer, answer_is_valid(answer, requested, kind)
 
     def _decision_step(self, kind: str, thread: str, answer: Any, valid: bool, head: str | None,
                        call: Callable[[str | None], Any]) -> None:
@@ -560,34 +619,41 @@ class RefundCases(RuleBasedStateMachine):
                 if answer["action"] == "edit":
                     assert result.values["paid_amount"] == whole(answer["amount"]), (answer, result.values)
 
-    @rule(thread=cases, action=ACTIONS, amount=st.one_of(st.none(), EDIT_KINDS), approver=APPROVERS,
-          note=st.one_of(st.none(), NOTES), head=HEADS)
-    def decide_(self, thread: str, action: Any, amount: str | None, approver: Any, note: str | None,
-                head: str | None) -> None:
-        """The approver's form: ``refund.spec.decide`` (empty fields are dropped, as the form does)."""
-        answer, valid = self._answer(thread, action, amount, approver, note)
+    @rule(thread=cases, action=st.sampled_from(["approve", "reject", "edit"]), amount=st.sampled_from(GOOD_EDITS),
+          approver=GOOD_APPROVERS, note=st.sampled_from([None, "", "ok", " "]), head=HEADS,
+          spoil=sometimes(ANSWER_SPOILS), waiting=WAITING_PICKS)
+    def decide_(self, thread: str, action: str, amount: str, approver: str, note: str | None, head: str | None,
+                spoil: tuple[str, Any] | None, waiting: int | None) -> None:
+        """The approver's form: ``refund.spec.decide`` (it drops empty fields, as the form does)."""
+        thread = self._target(thread, waiting)
+        answer, valid = self._answer(thread, action, amount, approver, note, spoil)
         self._decision_step("decide", thread, answer, valid, head, lambda expected: decide(
             self.store, self.settings, thread, answer, expected_head=expected))
 
-    @rule(thread=cases, action=ACTIONS, amount=st.one_of(st.none(), EDIT_KINDS), approver=APPROVERS,
-          note=st.one_of(st.none(), NOTES), head=HEADS, raw=st.one_of(st.none(), NOT_AN_ANSWER))
-    def resume(self, thread: str, action: Any, amount: str | None, approver: Any, note: str | None,
-               head: str | None, raw: Any) -> None:
+    @rule(thread=cases, action=st.sampled_from(["approve", "reject", "edit"]), amount=st.sampled_from(GOOD_EDITS),
+          approver=GOOD_APPROVERS, note=st.sampled_from([None, "", "ok", " "]), head=HEADS,
+          spoil=sometimes(st.one_of(ANSWER_SPOILS, NOT_AN_ANSWER.map(lambda raw: ("raw", raw)))),
+          waiting=WAITING_PICKS)
+    def resume(self, thread: str, action: str, amount: str, approver: str, note: str | None, head: str | None,
+               spoil: tuple[str, Any] | None, waiting: int | None) -> None:
         """Raw ``runs.resume_thread`` (the generic form's JSON mode, the CLI, the API)."""
-        answer, valid = self._answer(thread, action, amount, approver, note)
-        if raw is not None:
-            answer, valid = raw, False
+        thread = self._target(thread, waiting)
+        answer, valid = self._answer(thread, action, amount, approver, note, spoil)
+        if spoil is not None and spoil[0] == "raw":
+            answer, valid = spoil[1], False
         self._decision_step("resume", thread, answer, valid, head, lambda expected: runs.resume_thread(
             self.store, self.settings, thread, answer, expected_head=expected))
 
+    @precondition(lambda self: len(self.threads) >= 3)
     @rule(target=cases, thread=consumes(cases), head=HEADS)
     def delete(self, thread: str, head: str | None) -> Any:
-        """``runs.delete_thread``; a paid case stays paid in the ledger and its case id stays used."""
+        """``runs.delete_thread``; a paid case stays in the ledger and its case id stays used."""
         expected, stale = self._expected_head(thread, head)
         outcome, _ = self._act("delete", lambda: runs.delete_thread(self.store, thread, expected_head=expected),
                                thread=thread, must_refuse=stale or thread not in self.threads)
         if outcome == "ok":
             self.final.pop(thread, None)
+            self.deleted.add(thread)
             return multiple()
         return thread
 
@@ -611,7 +677,7 @@ class RefundCases(RuleBasedStateMachine):
     @precondition(lambda self: self.kill_point is None)
     @rule(point=KILL_POINTS)
     def arm_kill(self, point: tuple[str, str]) -> None:
-        """The next operation's process dies at ``point`` (if it gets there)."""
+        """The process dies at ``point`` the next time an operation gets there."""
         self.kill_point = point
 
     @precondition(lambda self: any(s.status == "waiting" for s in self.statuses.values()))
@@ -629,7 +695,7 @@ class RefundCases(RuleBasedStateMachine):
         self._open()
         self._tally("checkpoint after review: written")
 
-    @precondition(lambda self: bool(self.threads))
+    @precondition(lambda self: bool(self.threads) and not self.fresh_process)
     @rule(policy=st.sampled_from(POLICIES))
     def restart(self, policy: str) -> None:
         """A new process, possibly with the other routing policy."""
@@ -746,6 +812,6 @@ def test_sequence_counts() -> None:
             print(f"  {what}: {count}")
         for message, count in RUN_FAILURES[backend].most_common():
             print(f"  RunFailedError x{count}: {message}")
-        assert SEQUENCES[backend] >= MAX_EXAMPLES[backend]
+        assert SEQUENCES[backend] >= SEQUENCES_WANTED[backend]
     if not RAN:
         pytest.skip("the property test did not run in this session")
