@@ -16,7 +16,20 @@ from tests.browser.conftest import Dashboard, wait_for_app
 
 def _open(page: Page, dashboard: Dashboard, path: str) -> None:
     page.goto(f"{dashboard.url}/{path}")
+    _drawn(page)
+
+
+def _drawn(page: Page) -> None:
+    """Waits until a freshly loaded page's first script run has reached its end.
+
+    ``wait_for_app`` can return before the run has drawn anything below the title (the status
+    widget is also absent before it appears), and the first run in a freshly started server is
+    slow (it imports the agents). The sidebar's forms header is drawn by the page's last call,
+    so its presence means the whole page is there. ``wait_for`` uses the page's default timeout
+    (30 s, set by the ``page`` fixture) for this cold start; assertions keep ``expect``'s own.
+    """
     wait_for_app(page)
+    page.get_by_test_id("stSidebar").get_by_role("heading", name="Act on this thread", exact=True).wait_for()
 
 
 def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
@@ -45,6 +58,28 @@ def _case_picker(main: Locator) -> Locator:
     return main.get_by_role("combobox", name=re.compile(r"^(Selected case|선택한 사례)$"))
 
 
+def _run_finished(page: Page) -> None:
+    """Waits until no element of the previous script run is left (Streamlit marks them stale).
+
+    Call it after seeing something the current run drew: from then on, a check that something
+    is absent or unchanged is made on this run's page, not on what the previous run left.
+    """
+    expect(page.locator("[data-testid='stElementContainer'][data-stale='true']")).to_have_count(0)
+
+
+def _open_picker(combobox: Locator) -> None:
+    """Opens a selectbox's list of options.
+
+    Streamlit's selectbox (react-aria) closes its list when the page scrolls. A plain click on a
+    picker at the bottom edge of the viewport, where Playwright's own scrolling leaves it, opens the
+    list and the focus then scrolls the page by a few pixels, which closes it at once. Centring the
+    picker first leaves nothing to scroll.
+    """
+    combobox.evaluate("element => element.scrollIntoView({block: 'center'})")
+    combobox.click()
+    expect(combobox).to_have_attribute("aria-expanded", "true")
+
+
 def _type(field: Locator, text: str) -> None:
     """Types into a Streamlit text input and commits it (Enter), which reruns the script."""
     field.fill(text)
@@ -68,6 +103,7 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
                          ("500,00", "got '500,00'"), ("400,001", "got 400,001")]:
         _type(amount, typed)
         expect(refusal).to_have_text(re.compile(r"^Cannot edit to this amount: amount: .*" + re.escape(named) + "$"))
+        _run_finished(page)
         expect(edit_button).to_be_disabled()
         expect(main.get_by_test_id("stMetric").filter(has_text="After the edit")).to_have_count(0)
         assert _ledger(dashboard) == [], typed
@@ -77,14 +113,17 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
     preview = main.get_by_test_id("stMetric").filter(has_text="After the edit")
     expect(preview).to_contain_text("50,000")
     expect(preview).to_contain_text("-350,000")  # the difference from the amount to pay now
+    _run_finished(page)
     expect(refusal).to_have_count(0)
     expect(edit_button).to_be_enabled()
     assert _ledger(dashboard) == []
 
     edit_button.click()
     expect(page.get_by_text("Case E4: edit and approve by kim → done · paid.", exact=True)).to_be_visible()
+    _run_finished(page)
     expect(main.get_by_text("Outcome: paid", exact=True)).to_be_visible()
     expect(main.get_by_test_id("stMetric").filter(has_text="Executed (ledger)")).to_contain_text("50,000")
+    expect(main.get_by_test_id("stCode")).to_have_count(1)
     expect(main.get_by_test_id("stCode")).to_contain_text("400,000 → 50,000")
     payouts = _ledger(dashboard)
     assert [(p["case_id"], p["requested_amount"], p["paid_amount"]) for p in payouts] == [("E4", 400000, 50000)]
@@ -103,6 +142,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     main.get_by_label("Approver", exact=True).fill("kim")
     main.get_by_role("button", name="Approve", exact=True).click()
     expect(page.get_by_text("Case B8: approve by kim → done · paid.", exact=True)).to_be_visible()
+    _run_finished(page)
     expect(main.get_by_text("Outcome: paid", exact=True)).to_be_visible()
     expect(_status_line(main)).to_have_text("Status: done · paid · refund-B8")
     expect(main.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
@@ -115,6 +155,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     # An unrelated button reruns the page; B8 (no longer first in the queue) is still the case shown.
     main.get_by_role("button", name="Run the pitfall demo", exact=True).click()
     expect(main.get_by_text("Asking for its saved state to resume:", exact=False)).to_be_visible()
+    _run_finished(page)
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-B8(&|$)"))
     expect(_status_line(main)).to_have_text("Status: done · paid · refund-B8")
     expect(_case_picker(main)).to_have_value("B8 · 900,000 KRW · done · paid")
@@ -125,9 +166,10 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     _open(page, dashboard, f"refund?thread={small}")
     expect(_status_line(main)).to_have_text("Status: waiting · refund-X5")
     _type(main.get_by_label("Approver", exact=True), "lee")
-    sidebar.get_by_role("combobox", name="Language", exact=True).click()
+    _open_picker(sidebar.get_by_role("combobox", name="Language", exact=True))
     page.get_by_role("option", name="한국어").click()
     expect(main.get_by_role("heading", name="환불 에이전트")).to_be_visible()
+    _run_finished(page)
     expect(_status_line(main)).to_have_text("상태: 대기 중 · refund-X5")
     expect(_case_picker(main)).to_have_value("X5 · 400,000 KRW · 대기 중")
     expect(main.get_by_label("승인자", exact=True)).to_have_value("lee")
@@ -136,7 +178,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
 
     # A reload (a new session) still shows X5.
     page.reload()
-    wait_for_app(page)
+    _drawn(page)
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-X5(&|$)"))
     expect(_status_line(main)).to_contain_text("refund-X5")
     expect(_case_picker(main)).to_have_value(re.compile(r"^X5 · 400,000 KRW · "))
@@ -182,7 +224,7 @@ def test_links_to_a_missing_thread_select_nothing(page: Page, dashboard: Dashboa
     expect(main.get_by_role("button", name="Send decision", exact=True)).to_have_count(0)
 
     # The picker still offers the lecture thread, and picking it shows that thread.
-    thread_picker.click()
+    _open_picker(thread_picker)
     page.get_by_role("option", name=re.compile("^" + re.escape(lecture_thread) + " · ")).click()
     expect(page).to_have_url(re.compile(r"[?&]thread=" + re.escape(lecture_thread) + "(&|$)"))
     expect(sidebar.get_by_text(f"Thread {lecture_thread} · checkpoint", exact=False)).to_be_visible()
