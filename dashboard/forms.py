@@ -22,6 +22,7 @@ from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import parse_json_object
 from dashboard.i18n import t, t_or
+from dashboard.views import describe_status
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
@@ -76,12 +77,8 @@ def act(expected: str | None, action: Callable[[str | None], str]) -> None:
 
 
 def status_word(result: runs.RunResult) -> str:
-    """Where an operation left the thread, in words: ``done · paid``, ``needs attention: …``."""
-    if result.status == "done":
-        return f"{t('status.done')} · {t_or(f'outcome.{result.outcome}', result.outcome)}"
-    if result.status == "attention":
-        return f"{t('status.attention')}: {result.reason}"
-    return t(f"status.{result.status}")
+    """Where an operation left the thread, with the full reason when it needs attention."""
+    return describe_status(result.status, result.outcome, result.reason)
 
 
 def _typed_input(field: Field, key: str, optional: bool) -> Any:

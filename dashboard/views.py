@@ -36,13 +36,19 @@ def payload_summary(payload: Any) -> str:
     return readmodel.to_json(payload).replace("\n", " ")
 
 
+def describe_status(status: str, outcome: str, why: str) -> str:
+    """A status in words: ``done · paid``, ``needs attention · <why>``, ``waiting``."""
+    if status == "done":
+        return f"{t('status.done')} · {t_or(f'outcome.{outcome}', outcome)}"
+    if status == "attention":
+        return f"{t('status.attention')} · {why}"
+    return t(f"status.{status}")
+
+
 def status_text(status: lifecycle.ThreadStatus) -> str:
-    """A thread's status in words: ``done · paid``, ``needs attention · a step failed``, ``waiting``."""
-    if status.status == "done":
-        return f"{t('status.done')} · {t_or(f'outcome.{status.outcome}', status.outcome)}"
-    if status.status == "attention":
-        return f"{t('status.attention')} · {t_or(f'reason.{status.reason_code}', status.reason_code)}"
-    return t(f"status.{status.status}")
+    """A thread's status in a few words, e.g. ``needs attention · a step failed`` (for lists)."""
+    return describe_status(status.status, status.outcome,
+                           t_or(f"reason.{status.reason_code}", status.reason_code))
 
 
 def threads_frame(threads: list[lifecycle.ThreadStatus]) -> pd.DataFrame:
