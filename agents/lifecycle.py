@@ -99,7 +99,8 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
 def _settled(
     store: Store, thread_id: str, agent: str, head: str, count: int, running: bool,
     pending: dict[str, Any],
-) -> ThreadStatus:
+) -> ThreadStatus | None:
+    """The status of one thread (None: it was deleted while it was being read)."""
     updated = readmodel.checkpoint_time(head)
 
     def status(kind: str, outcome: str = "", code: str = "", reason: str = "", action: str = "",
@@ -116,6 +117,8 @@ def _settled(
         return status("done", outcome="finished")
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised.
     snapshot = store.graph(agent).get_state({"configurable": {"thread_id": thread_id}})
+    if snapshot.created_at is None:  # deleted while it was being read
+        return None
     if snapshot.next:
         source = str((snapshot.metadata or {}).get("source", ""))
         errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
@@ -138,7 +141,7 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
         for thread_id, count, head, agent_name in rows
         if agent is None or agent_name == agent
     ]
-    return sorted(found, key=lambda s: s.head_checkpoint_id, reverse=True)
+    return sorted((s for s in found if s is not None), key=lambda s: s.head_checkpoint_id, reverse=True)
 
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
@@ -149,6 +152,8 @@ def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     with store.read() as cursor:
         agent = store.queries.agent(cursor, thread_id)
         count, _writes = store.queries.counts(cursor, thread_id)
+    if not count:  # deleted since its head was read
+        return None
     running = thread_id in live_leases(store)
     pending = {p.thread_id: p.payload for p in reversed(readmodel.pending_interrupts(store, thread_id))}
     return _settled(store, thread_id, agent or "unknown", head, int(count), running, pending)

@@ -144,3 +144,12 @@ def test_cli_inbox_and_threads_use_the_same_statuses(run_cli, store, settings):
     run_cli("resume", "r-waiting", "yes")
     run_cli("resume", "refund-L1", '{"action": "approve", "approver": "kim"}')
     assert run_cli("inbox").out.strip() == "nothing is waiting for a human"
+
+
+def test_a_thread_deleted_while_its_status_is_read_is_gone_not_inconsistent(store, settings, monkeypatch):
+    _robot(store, settings, "r-yes", "yes")
+    head = readmodel.head_checkpoint_id(store, "r-yes")
+    runs.delete_thread(store, "r-yes")
+    # As when another session deletes it between reading the head and reading the state.
+    monkeypatch.setattr(readmodel, "head_checkpoint_id", lambda store, thread_id: head)
+    assert lifecycle.thread_status(store, "r-yes") is None
