@@ -19,6 +19,7 @@ SQLite connection settings, and why:
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -32,7 +33,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from agents.errors import UserError
 from agents.readsql import ReadQueries, SqliteQueries
 
-#: Version of the project's own tables; a database from a newer release is refused.
+#: Version of the project's own tables; a database from a newer release is refused. Added tables and
+#: added nullable columns (:data:`ADDED_COLUMNS`) keep it: the previous release still reads and writes
+#: such a database, so it must not refuse it. Only a change that release cannot live with raises it.
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 
@@ -72,9 +75,20 @@ CREATE TABLE IF NOT EXISTS thread_leases (
     owner TEXT NOT NULL,
     host TEXT NOT NULL,
     pid INTEGER NOT NULL,
-    acquired_at {float_type} NOT NULL
+    acquired_at {float_type} NOT NULL,
+    process_start TEXT
 );
 """
+
+#: Columns added to a table after its first release, as (table, column, type); each is also in the
+#: table's CREATE TABLE above (which changes the schema fingerprint). CREATE TABLE IF NOT EXISTS leaves
+#: an existing table as it is, so opening a database of an older release adds them with ALTER TABLE.
+#: They are nullable: rows of an older release (and rows it still writes) have NULL there.
+#:
+#: * ``thread_leases.process_start``: the lease owner's start time, ``"<boot id>:<clock ticks since
+#:   boot>"`` (``/proc/<pid>/stat`` field 22), so a reused PID is not taken for the owner
+#:   (:mod:`agents.leases`); NULL in rows of the previous release and where there is no ``/proc``.
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("thread_leases", "process_start", "TEXT"),)
 
 _PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="INTEGER PRIMARY KEY AUTOINCREMENT", float_type="REAL")
 
@@ -98,6 +112,7 @@ class Store(ABC):
         saver: The LangGraph checkpointer.
         read_only: True when nothing may be written.
         queries: The read-model's SQL for this backend (:mod:`agents.readsql`).
+        missing_columns: Added columns (:data:`ADDED_COLUMNS`) a read-only older file lacks.
     """
 
     backend: str = ""
@@ -105,6 +120,8 @@ class Store(ABC):
     saver: Any
     read_only: bool = False
     queries: ReadQueries
+    #: (table, column) of :data:`ADDED_COLUMNS` this database lacks: only a read-only file of an older release.
+    missing_columns: frozenset[tuple[str, str]] = frozenset()
 
     def __init__(self) -> None:
         self._graphs: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
@@ -165,15 +182,22 @@ class SqliteStore(Store):
 
     def _setup(self) -> None:
         with self.lock:
-            found = _schema_version(self.conn)
+            found = _schema_version(self.conn, self.path)
             check_schema_version(self.path, found)
+            current = found is not None and _schema_fingerprint(self.conn) == _FINGERPRINT
+            check_tables(self.path, _sqlite_tables(self.conn), expected_tables(), set_up=current)
             if self.read_only or (found == SCHEMA_VERSION and _schema_fingerprint(self.conn) == _FINGERPRINT):
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
+                self.missing_columns = frozenset(
+                    (table, column) for table, column, _type in ADDED_COLUMNS
+                    if (present := _columns(self.conn, table)) and column not in present
+                )
                 return
         with self.lock:
             self.saver.setup()
             self.conn.executescript(_PROJECT_SCHEMA)
+            _add_columns(self.conn)
             self.conn.executemany(
                 "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
                 [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", _FINGERPRINT)],
@@ -225,6 +249,8 @@ def check_schema_version(location: str, found: int | None) -> None:
 
 
 def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
+    if not read_only and not _writable(path):
+        raise DatabaseError(f"{path} is read-only")  # open_store then opens it read-only
     try:
         if not read_only:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -245,8 +271,40 @@ def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
     return conn
 
 
+def _writable(path: str) -> bool:
+    """Whether an existing file can really be opened for writing.
+
+    SQLite silently opens a file it cannot write read-only, and the permission bits do not tell
+    (an immutable file, ``chattr +i``, refuses even root): so the file is opened for writing once.
+    """
+    try:
+        handle = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return True  # created on connect
+    except OSError:  # EPERM (immutable), EACCES, EROFS
+        return False
+    os.close(handle)
+    return True
+
+
 #: Changes whenever a table is added to the schema, so older files get the new tables.
 _FINGERPRINT = hashlib.sha256(_PROJECT_SCHEMA.encode()).hexdigest()[:16]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """Adds the :data:`ADDED_COLUMNS` a table of an older release lacks (SQLite has no ADD COLUMN IF NOT EXISTS)."""
+    for table, column, column_type in ADDED_COLUMNS:
+        if column in _columns(conn, table):
+            continue
+        try:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {column_type}")
+        except sqlite3.OperationalError as error:
+            if "duplicate column" not in str(error):  # another process added it in between
+                raise
 
 
 def _schema_fingerprint(conn: sqlite3.Connection) -> str | None:
@@ -254,14 +312,73 @@ def _schema_fingerprint(conn: sqlite3.Connection) -> str | None:
     return row[0] if row else None
 
 
-def _schema_version(conn: sqlite3.Connection) -> int | None:
+def _schema_version(conn: sqlite3.Connection, location: str) -> int | None:
     has_meta = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type='table' AND name='hitl_meta'"
     ).fetchone()
     if not has_meta:
         return None
-    row = conn.execute("SELECT value FROM hitl_meta WHERE key='schema_version'").fetchone()
-    return int(row[0]) if row else None
+    try:
+        row = conn.execute("SELECT value FROM hitl_meta WHERE key='schema_version'").fetchone()
+    except sqlite3.OperationalError as error:
+        raise damaged(location, f"hitl_meta cannot be read ({error})") from None
+    return parse_schema_version(location, row[0]) if row else None
+
+
+def damaged(location: str, detail: str) -> DatabaseError:
+    """The error for a database whose tables are not the ones this project (and LangGraph) wrote."""
+    return DatabaseError(f"{location}: this database is damaged or was written by something else: {detail}")
+
+
+def parse_schema_version(location: str, raw: Any) -> int:
+    """``hitl_meta.schema_version`` as a number; anything else means the file is not ours as written."""
+    try:
+        return int(str(raw))
+    except ValueError:
+        raise damaged(location, f"hitl_meta.schema_version is {raw!r}, not a version number") from None
+
+
+def _sqlite_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
+    names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"
+                                            " AND name NOT LIKE 'sqlite_%'")]  # SQLite's own tables
+    return {name: _columns(conn, name) for name in names}
+
+
+_EXPECTED: dict[str, set[str]] = {}
+
+
+def expected_tables() -> dict[str, set[str]]:
+    """Every table LangGraph's ``SqliteSaver`` and this project create, with their columns.
+
+    Read from a schema made the same way in memory, so it always matches the
+    installed LangGraph release; the PostgreSQL store compares the project's
+    tables (same column names) and the columns the read-model uses.
+    """
+    if not _EXPECTED:
+        with sqlite3.connect(":memory:", check_same_thread=False) as probe:
+            SqliteSaver(probe).setup()
+            probe.executescript(_PROJECT_SCHEMA)
+            _EXPECTED.update(_sqlite_tables(probe))
+    return _EXPECTED
+
+
+def check_tables(location: str, present: dict[str, set[str]], expected: dict[str, set[str]], *, set_up: bool) -> None:
+    """Refuses a database whose tables lack what is read and written (a dropped table, a renamed column).
+
+    A table that is missing altogether is created by setup on a fresh, LangGraph-only or older
+    database; on one this release already set up (``set_up``: its schema fingerprint is this
+    release's) it means the file was damaged.
+    Columns added since a table's first release (:data:`ADDED_COLUMNS`) are added by setup.
+    """
+    added = {(table, column) for table, column, _type in ADDED_COLUMNS}
+    for table, columns in sorted(expected.items()):
+        if table not in present:
+            if set_up:
+                raise damaged(location, f"the table {table!r} is missing")
+            continue
+        lacking = sorted(c for c in columns - present[table] if (table, c) not in added)
+        if lacking:
+            raise damaged(location, f"the table {table!r} lacks the column(s) {', '.join(lacking)}")
 
 
 def _explain(path: str, error: sqlite3.DatabaseError) -> str:

@@ -15,6 +15,7 @@ takes its own pooled connection, and PostgreSQL serialises the writers.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -26,15 +27,21 @@ from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
 from agents.db import (
+    ADDED_COLUMNS,
     PROJECT_SCHEMA_TEMPLATE,
     SCHEMA_VERSION,
     DatabaseError,
     Store,
     check_schema_version,
+    check_tables,
+    expected_tables,
+    parse_schema_version,
 )
 from agents.readsql import PostgresQueries
 
 POOL_MAX_SIZE = 10
+#: The user part (``user:password@``) of any URL in a message.
+_USER_PART = re.compile(r"(\w+://)[^@\s\"']*@")
 CONNECT_TIMEOUT_SECONDS = 10
 PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="BIGSERIAL PRIMARY KEY", float_type="DOUBLE PRECISION")
 _FINGERPRINT = hashlib.sha256(PROJECT_SCHEMA.encode()).hexdigest()[:16]
@@ -42,7 +49,12 @@ _FINGERPRINT = hashlib.sha256(PROJECT_SCHEMA.encode()).hexdigest()[:16]
 
 def redact(url: str) -> str:
     """The URL without its password (in the user part or a ``password=`` parameter), for messages."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a malformed host or port, like the connection would
+    except ValueError:  # unparseable: hide everything between the scheme and the host
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://***@{rest.rpartition('@')[2]}" if "@" in rest else f"{scheme}://{rest}"
     netloc = parts.netloc
     if parts.password is not None:
         netloc = netloc.replace(f":{parts.password}@", ":***@")
@@ -50,6 +62,22 @@ def redact(url: str) -> str:
         "password=***" if item.lower().startswith("password=") else item for item in parts.query.split("&")
     ) if parts.query else ""
     return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+#: LangGraph's PostgreSQL tables, with the columns the read-model and the saver rely on.
+_LANGGRAPH_TABLES = {
+    "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id", "type", "checkpoint",
+                    "metadata"},
+    "checkpoint_blobs": {"thread_id", "checkpoint_ns", "channel", "version", "type", "blob"},
+    "checkpoint_writes": {"thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx", "channel", "type",
+                          "blob", "task_path"},
+}
+
+
+def _expected_tables() -> dict[str, set[str]]:
+    """LangGraph's tables and the project's (whose column names are the same on both backends)."""
+    project = {name: columns for name, columns in expected_tables().items() if name not in ("checkpoints", "writes")}
+    return {**_LANGGRAPH_TABLES, **project}
 
 
 class _QmarkCursor:
@@ -100,7 +128,9 @@ class PostgresStore(Store):
             self._setup()
         except (psycopg.Error, TimeoutError) as error:
             self.pool.close()
-            raise DatabaseError(f"{self.path} cannot be used: {type(error).__name__}: {error}") from None
+            # libpq quotes the URL it could not parse: never show its password.
+            detail = _USER_PART.sub(r"\1***@", str(error).replace(url, self.path))
+            raise DatabaseError(f"HITL_DB ({self.path}) cannot be used: {type(error).__name__}: {detail}") from None
 
     def _setup(self) -> None:
         with self.read() as cursor:
@@ -110,9 +140,15 @@ class PostgresStore(Store):
             if has_meta:
                 cursor.execute("SELECT key, value FROM hitl_meta")
                 meta = dict(cursor.fetchall())
-                found = int(meta["schema_version"]) if "schema_version" in meta else None
+                found = parse_schema_version(self.path, meta["schema_version"]) if "schema_version" in meta else None
                 fingerprint = meta.get("schema_fingerprint")
+            cursor.execute("SELECT table_name, column_name FROM information_schema.columns"
+                           " WHERE table_schema = current_schema()")
+            present: dict[str, set[str]] = {}
+            for table, column in cursor.fetchall():
+                present.setdefault(table, set()).add(column)
         check_schema_version(self.path, found)
+        check_tables(self.path, present, _expected_tables(), set_up=found is not None and fingerprint == _FINGERPRINT)
         if found == SCHEMA_VERSION and fingerprint == _FINGERPRINT:
             return
         self.saver.setup()
@@ -120,6 +156,9 @@ class PostgresStore(Store):
             # One statement at a time: the text is shared with SQLite's executescript.
             for statement in filter(str.strip, PROJECT_SCHEMA.split(";")):
                 cursor.execute(statement)
+            # A table of an older release gets the columns added since (agents.db.ADDED_COLUMNS).
+            for table, column, column_type in ADDED_COLUMNS:
+                cursor.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {column_type}")
             cursor.executemany(
                 "INSERT INTO hitl_meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -2,9 +2,26 @@
 
 The in-process lock in :mod:`agents.runs` serialises threads of one process;
 a lease row in the shared database serialises processes (the dashboard and
-the CLI, or two dashboards). A lease names its owner's host and process id,
-so a lease left behind by a killed process is taken over at once rather than
-after a timeout: crash recovery never waits, and nothing is lost.
+the CLI, or two dashboards). A lease names its owner's host, process id and
+process start time, so a lease left behind by a killed process is taken over
+at once rather than after a timeout: crash recovery never waits, and nothing
+is lost.
+
+Liveness rule (the same for taking a lease and for :func:`live_leases`):
+
+* Another host's lease is live until :data:`LEASE_MAX_AGE_SECONDS` have passed
+  (its process cannot be checked from here).
+* On this host a lease is live while a process with its PID exists **and** is
+  the same process: its start time (``/proc/<pid>/stat`` field 22, in clock
+  ticks since boot, qualified by the boot id) equals the one recorded. A PID
+  that was reused (certain for PID 1 after a container restart, possible for
+  any PID after a reboot) is another process, and its lease is taken over.
+* A lease row of the previous release has no start time: it is live while
+  the PID exists and that process started no later than the lease was taken
+  (plus :data:`START_SLACK_SECONDS`); a process that started afterwards cannot
+  be its owner.
+* Without ``/proc`` (not Linux), or when the process's entry cannot be read
+  (``hidepid``), the PID alone decides, as before.
 """
 
 from __future__ import annotations
@@ -15,6 +32,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from agents.db import Store
 from agents.errors import UserError
@@ -24,6 +42,19 @@ HOST = socket.gethostname()
 LEASE_MAX_AGE_SECONDS = 3600.0
 #: How long an operation waits for another process's lease before giving up.
 LEASE_WAIT_SECONDS = 120.0
+#: Clock jitter allowed when a previous-release lease (no start time) is compared with its process's start.
+START_SLACK_SECONDS = 1.0
+
+
+def _read_boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+
+
+#: Changes at every boot: start times in clock ticks since boot are only comparable within one boot.
+BOOT_ID = _read_boot_id()
 
 
 class ThreadBusyError(UserError):
@@ -37,16 +68,50 @@ class ThreadBusyError(UserError):
         self.thread_id = thread_id
 
 
-def _alive(host: str, pid: int) -> bool:
+def _start_ticks(pid: int | str) -> int | None:
+    """The process's start time in clock ticks since boot (``/proc/<pid>/stat`` field 22), or None.
+
+    ``pid`` may be ``"self"``: the calling process, even where ``/proc`` belongs to a parent PID namespace.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+        # Field 2 (the command name, in parentheses) may hold spaces and parentheses; field 3 follows the last ')'.
+        return int(stat[stat.rindex(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _process_start(ticks: int | None) -> str | None:
+    """A start time as recorded with a lease: the boot id and the clock ticks since that boot."""
+    return None if ticks is None else f"{BOOT_ID}:{ticks}"
+
+
+def _started_after(ticks: int, moment: float) -> bool:
+    """Whether a process that started ``ticks`` after boot started after the wall-clock ``moment``."""
+    try:
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        started = time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return False
+    return started > moment + START_SLACK_SECONDS
+
+
+def _alive(host: str, pid: int, process_start: str | None, acquired_at: float) -> bool:
+    """Whether the lease's owner may still be running (the rule in the module docstring)."""
     if host != HOST:
-        return True  # another machine's process cannot be checked; rely on the age limit
+        return time.time() - acquired_at < LEASE_MAX_AGE_SECONDS
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass  # another user's process: it exists
+    ticks = _start_ticks(pid)
+    if ticks is None:
+        return True  # no /proc, or the entry is hidden: the PID alone decides
+    if process_start is not None:
+        return process_start == _process_start(ticks)
+    return not _started_after(ticks, acquired_at)  # a lease row of the previous release
 
 
 def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
@@ -56,38 +121,40 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
     processes racing for the same lease, exactly one insert or one update
     matches, on SQLite and PostgreSQL alike.
     """
-    now = time.time()
+    now, pid = time.time(), os.getpid()
+    process_start = _process_start(_start_ticks("self"))
     with store.transaction() as cursor:
         cursor.execute(
-            "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (thread_id) DO NOTHING",
-            (thread_id, owner, HOST, os.getpid(), now),
+            "INSERT INTO thread_leases (thread_id, owner, host, pid, process_start, acquired_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (thread_id) DO NOTHING",
+            (thread_id, owner, HOST, pid, process_start, now),
         )
         if cursor.rowcount == 1:
             return True
-        cursor.execute("SELECT owner, host, pid, acquired_at FROM thread_leases WHERE thread_id = ?", (thread_id,))
+        cursor.execute("SELECT owner, host, pid, process_start, acquired_at FROM thread_leases WHERE thread_id = ?",
+                       (thread_id,))
         row = cursor.fetchone()
         if row is None:
             return False  # released in between; the next attempt inserts
-        holder, host, pid, acquired_at = row
-        if _alive(host, pid) and (host == HOST or now - acquired_at < LEASE_MAX_AGE_SECONDS):
+        holder, *held = row
+        if _alive(*held):
             return False
         cursor.execute(
-            "UPDATE thread_leases SET owner = ?, host = ?, pid = ?, acquired_at = ?"
+            "UPDATE thread_leases SET owner = ?, host = ?, pid = ?, process_start = ?, acquired_at = ?"
             " WHERE thread_id = ? AND owner = ?",
-            (owner, HOST, os.getpid(), now, thread_id, holder),
+            (owner, HOST, pid, process_start, now, thread_id, holder),
         )
         return cursor.rowcount == 1
 
 
 def live_leases(store: Store) -> set[str]:
     """The threads whose lease is held by a live process right now (they are ``running``)."""
-    now = time.time()
+    # A read-only file of the previous release has no start-time column: its rows read as that release's.
+    started = "NULL" if ("thread_leases", "process_start") in store.missing_columns else "process_start"
     with store.read() as cursor:
-        cursor.execute("SELECT thread_id, host, pid, acquired_at FROM thread_leases")
+        cursor.execute(f"SELECT thread_id, host, pid, {started}, acquired_at FROM thread_leases")
         rows = cursor.fetchall()
-    return {thread_id for thread_id, host, pid, acquired_at in rows
-            if _alive(host, pid) and (host == HOST or now - acquired_at < LEASE_MAX_AGE_SECONDS)}
+    return {thread_id for thread_id, *held in rows if _alive(*held)}
 
 
 @contextmanager

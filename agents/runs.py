@@ -27,9 +27,11 @@ from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, UpdateRequest, validate_fields
-from agents.validation import validate_thread_id
+from agents.validation import JSON_MAX_BYTES, check_json_value, validate_thread_id
 
 logger = logging.getLogger(__name__)
+#: The size limit of one whole update_state, encoded as JSON.
+UPDATE_MAX_BYTES = JSON_MAX_BYTES
 
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
@@ -212,10 +214,11 @@ def start_run(
             raise InputError("thread_id", f"thread {target!r} already exists; pick another id")
         spec.check_start(store, clean)
 
+    graph = _graph(store, settings, spec)  # a bad setting is refused before anything is written
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
             _delete(store, target)
-        _drive(_graph(store, settings, spec), graph_input, run_config(spec, target), on_event)
+        _drive(graph, graph_input, run_config(spec, target), on_event)
     return current_result(store, settings, target)
 
 
@@ -259,6 +262,7 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
     """Checks an update_state request: known keys, right types, an existing node."""
     if not values:
         raise InputError("values", "give at least one state key to change")
+    check_json_value(values, "values", max_bytes=UPDATE_MAX_BYTES)  # keys and values storable at all
     if as_node is not None and as_node not in (*spec.as_nodes, "__copy__"):
         raise InputError("as_node", f"an update cannot be made as {as_node!r}; allowed: "
                                     f"{', '.join(spec.as_nodes)}{spec.as_node_note}")
@@ -266,7 +270,9 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise InputError(unknown[0], f"is not a state key that can be updated; known: {', '.join(known)}")
-    return {key: known[key].validate(value) for key, value in values.items()}
+    clean = {key: known[key].validate(value) for key, value in values.items()}
+    check_json_value(clean, "values", max_bytes=UPDATE_MAX_BYTES)
+    return clean
 
 
 def update_thread(

@@ -15,9 +15,11 @@ from typing import Any, Literal
 
 from agents.errors import InputError
 from agents.settings import Settings
-from agents.validation import parse_json_object, validate_int, validate_text
+from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
 
 FieldKind = Literal["text", "textarea", "int", "choice", "object"]
+#: The size limit of an ``object`` field's value, encoded as JSON.
+OBJECT_MAX_BYTES = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class Field:
                 value = parse_json_object(value, self.name)
             if not isinstance(value, dict):
                 raise InputError(self.name, f"must be a JSON object, got {type(value).__name__}")
-            return value
+            return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
         return validate_text(value, self.name, max_length=self.max_length,
                              multiline=self.kind == "textarea")
 

@@ -9,22 +9,48 @@ from typing import Any
 
 from agents.errors import InputError
 
-THREAD_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 THREAD_ID_MAX = 128
 
 
+#: Punctuation a thread id may hold besides letters and digits.
+THREAD_ID_PUNCTUATION = "_.:-"
+
+
 def validate_thread_id(value: Any, field: str = "thread_id") -> str:
-    """Returns a safe thread id: letters, digits, ``_ . : -``, at most 128 characters."""
-    text = str(value if value is not None else "").strip()
+    """Returns a safe thread id, NFC-normalised: letters and digits of any script, and ``_ . : -``.
+
+    ``건-1042``, ``案件_7`` and ``café.1`` are accepted (with the combining marks
+    some scripts need after a letter); whitespace, control and
+    format characters, quotes, slashes and other symbols are refused, and so is
+    an id over 128 characters. It starts with a letter or a digit.
+    """
+    if isinstance(value, str):
+        check_encodable(value, field)
+    text = unicodedata.normalize("NFC", str(value if value is not None else "").strip())
     if not text:
         raise InputError(field, "is empty; give a thread id")
     if len(text) > THREAD_ID_MAX:
         raise InputError(field, f"is {len(text)} characters long; the limit is {THREAD_ID_MAX}")
-    if not THREAD_ID_PATTERN.fullmatch(text):
-        raise InputError(
-            field,
-            "may contain only letters, digits and _ . : - (no spaces, quotes, slashes or SQL)",
-        )
+    for position, char in enumerate(text):
+        kind = unicodedata.category(char)[0]
+        allowed = kind in "LN" or (position > 0 and (kind == "M" or char in THREAD_ID_PUNCTUATION))
+        if not allowed:  # marks (M) combine with the letter before them, as in many scripts
+            raise InputError(
+                field,
+                f"may contain only letters, digits and _ . : - and must start with a letter or a digit "
+                f"(no spaces, quotes, slashes or other symbols); found {char!r} (U+{ord(char):04X})",
+            )
+    return text
+
+
+def check_encodable(text: str, field: str) -> str:
+    """Refuses text that cannot be stored as UTF-8: a lone surrogate, e.g. from non-UTF-8 command-line bytes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = text[error.start]
+        raise InputError(field, f"contains U+{ord(bad):04X}, which is not a character (text that is not valid "
+                                "UTF-8, e.g. a lone surrogate or undecodable bytes)") from None
     return text
 
 
@@ -32,7 +58,7 @@ def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = 
     """Returns trimmed text; refuses empty, oversized, and control characters."""
     if not isinstance(value, str):
         raise InputError(field, f"must be text, got {type(value).__name__}")
-    text = value.strip()
+    text = check_encodable(value, field).strip()
     if not text:
         raise InputError(field, "is empty")
     if len(text) > max_length:
@@ -87,12 +113,107 @@ def validate_int(value: Any, field: str, *, minimum: int, maximum: int) -> int:
     return value
 
 
-def parse_json_object(text: str, field: str) -> dict[str, Any]:
-    """Parses a JSON object, with a message that names the field and the position."""
+#: How deeply JSON given by a person may nest, and how large a whole value may be once encoded.
+JSON_MAX_DEPTH = 32
+JSON_MAX_BYTES = 512 * 1024
+#: Integers inside JSON values must fit a signed 64-bit integer (the checkpoint serializer's limit).
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def parse_json(text: str, field: str, *, max_bytes: int = JSON_MAX_BYTES) -> Any:
+    """Parses JSON typed by a person; refuses, naming the field, what no state could hold.
+
+    Refused: invalid JSON (with the position), text over ``max_bytes``, nesting
+    deeper than :data:`JSON_MAX_DEPTH` (Python's parser would otherwise die of a
+    ``RecursionError``), integers outside 64 bits, and strings that are not
+    valid UTF-8 (lone surrogates such as ``"\ud800"``).
+    """
+    check_encodable(text, field)
+    size = len(text.encode("utf-8"))
+    if size > max_bytes:
+        raise InputError(field, f"is {size:,} bytes of JSON; the limit is {max_bytes:,}")
+    if _nesting_depth(text) > JSON_MAX_DEPTH:
+        raise InputError(field, f"nests deeper than {JSON_MAX_DEPTH} levels")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputError(field, f"is not valid JSON ({error.msg} at position {error.pos})") from None
+        raise JsonSyntaxError(field, f"is not valid JSON ({error.msg} at position {error.pos})") from None
+    except RecursionError:  # the depth check above should make this unreachable
+        raise InputError(field, f"nests deeper than {JSON_MAX_DEPTH} levels") from None
+    return check_json_value(value, field, max_bytes=max_bytes)
+
+
+def _nesting_depth(text: str) -> int:
+    """The deepest bracket nesting outside strings (a scan, so no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def check_json_value(value: Any, field: str, *, max_bytes: int = JSON_MAX_BYTES) -> Any:
+    """Checks a JSON-like value (from a form or parsed text) as :func:`parse_json` does; returns it."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:  # iterative, so a deep value cannot exhaust the stack
+        item, depth = stack.pop()
+        if depth > JSON_MAX_DEPTH:
+            raise InputError(field, f"nests deeper than {JSON_MAX_DEPTH} levels")
+        if isinstance(item, bool) or item is None or isinstance(item, float):
+            continue
+        if isinstance(item, int):
+            if not INT64_MIN <= item <= INT64_MAX:
+                raise InputError(field, "holds a whole number beyond 64 bits; the limit is ±9,223,372,036,854,775,807")
+        elif isinstance(item, str):
+            check_encodable(item, field)
+        elif isinstance(item, dict):
+            for key, nested in item.items():
+                if not isinstance(key, str):
+                    raise InputError(field, f"has a key that is not text: {key!r}")
+                check_encodable(key, field)
+                stack.append((nested, depth + 1))
+        elif isinstance(item, list | tuple):
+            stack.extend((nested, depth + 1) for nested in item)
+        else:
+            raise InputError(field, f"holds a {type(item).__name__}, which is not a JSON value")
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    if size > max_bytes:
+        raise InputError(field, f"is {size:,} bytes once encoded; the limit is {max_bytes:,}")
+    return value
+
+
+class JsonSyntaxError(InputError):
+    """The text is not JSON at all (as opposed to JSON that breaks a limit)."""
+
+
+def parse_answer(text: str, field: str = "value") -> Any:
+    """A resume answer typed as text: a JSON object when the text is one, otherwise the text itself.
+
+    JSON that breaks a limit of :func:`parse_json` is refused rather than taken as text.
+    """
+    try:
+        value = parse_json(text, field)
+    except JsonSyntaxError:
+        return text
+    return value if isinstance(value, dict) else text
+
+
+def parse_json_object(text: str, field: str) -> dict[str, Any]:
+    """Parses a JSON object, with a message that names the field and the position."""
+    value = parse_json(text, field)
     if not isinstance(value, dict):
         raise InputError(field, f"must be a JSON object, got {type(value).__name__}")
     return value

@@ -20,6 +20,27 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
 
 
+#: Test files that take more than a few seconds on their own (subprocesses, kills, property runs).
+SLOW_FILES = {"test_kill_points.py", "test_concurrency.py", "test_refund_property.py", "test_crash_resume.py",
+              "test_double_submit.py"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks by place: tests/browser → ``browser`` and ``slow``; tests/reliability → ``reliability``.
+
+    So ``-m browser``, ``-m reliability`` and ``-m "not slow"`` select what they say.
+    """
+    for item in items:
+        parts = item.path.relative_to(PROJECT_ROOT).parts
+        if "browser" in parts[:2]:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+        if "reliability" in parts[:2]:
+            item.add_marker(pytest.mark.reliability)
+        if item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
+
+
 #: A PostgreSQL server for the persistence tests' second backend (``scripts/test.sh`` starts one).
 POSTGRES_URL = os.environ.get("HITL_TEST_POSTGRES_URL", "")
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import queue
+import shutil
+import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from agents import readmodel, runs
-from agents.leases import HOST, ThreadBusyError, thread_lease
+from agents import leases, lifecycle, readmodel, runs
+from agents.db import open_store
+from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
+from agents.settings import load_settings
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -45,6 +52,7 @@ def test_delete_of_a_running_thread_is_refused(store, settings):
 
 
 def test_a_live_lease_of_another_process_blocks(store):
+    # A row as the previous release wrote it (no start time): pid 1 is alive and started before the lease.
     with store.transaction() as cursor:
         cursor.execute(
             "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES ('t', 'other', ?, ?, ?)",
@@ -52,6 +60,7 @@ def test_a_live_lease_of_another_process_blocks(store):
         )
     with pytest.raises(ThreadBusyError), thread_lease(store, "t", wait=False):
         pass
+    assert live_leases(store) == {"t"}
 
 
 def test_the_lease_of_a_killed_process_is_taken_over(store):
@@ -67,3 +76,223 @@ def test_the_lease_of_a_killed_process_is_taken_over(store):
     with store.read() as cursor:
         cursor.execute("SELECT COUNT(*) FROM thread_leases")
         assert cursor.fetchone()[0] == 0
+
+
+# --- PID reuse: the owner is its PID and its start time -------------------------------------------------------
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+                                reason="no /proc here: a lease's owner is recognised by its PID alone")
+
+
+def _insert_lease(store, pid: int, process_start: str | None, acquired_at: float | None = None) -> None:
+    with store.transaction() as cursor:
+        cursor.execute(
+            "INSERT INTO thread_leases (thread_id, owner, host, pid, process_start, acquired_at)"
+            " VALUES ('t', 'other', ?, ?, ?, ?)",
+            (HOST, pid, process_start, time.time() if acquired_at is None else acquired_at),
+        )
+
+
+def _lease_row(store, thread_id: str = "t") -> tuple | None:
+    with store.read() as cursor:
+        cursor.execute("SELECT owner, pid, process_start FROM thread_leases WHERE thread_id = ?", (thread_id,))
+        return cursor.fetchone()
+
+
+def _ticks(pid: int | str) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[19])
+
+
+@needs_proc
+def test_a_lease_records_its_owners_start_time(store):
+    with thread_lease(store, "t", wait=False):
+        _owner, pid, process_start = _lease_row(store)
+        assert (pid, process_start) == (os.getpid(), f"{BOOT_ID}:{_ticks('self')}")
+        assert live_leases(store) == {"t"}
+
+
+@needs_proc
+def test_a_live_lease_with_its_owners_start_time_blocks(store):
+    _insert_lease(store, 1, f"{BOOT_ID}:{_ticks(1)}")
+    assert live_leases(store) == {"t"}
+    with pytest.raises(ThreadBusyError), thread_lease(store, "t", wait=False):
+        pass
+
+
+@needs_proc
+@pytest.mark.parametrize("reused", ["same-boot", "after-reboot"])
+def test_the_lease_of_a_reused_pid_is_taken_over_at_once(store, reused):
+    # PID 1 is alive, but it is not the process that took the lease: another start time (a container
+    # restart), or the same clock ticks counted from another boot (a reboot).
+    ticks = _ticks(1)
+    recorded = f"{BOOT_ID}:{ticks + 1}" if reused == "same-boot" else f"another-boot:{ticks}"
+    _insert_lease(store, 1, recorded)
+    os.kill(1, 0)  # alive: the PID alone would keep this lease forever
+    assert live_leases(store) == set()
+    with thread_lease(store, "t", wait=False):
+        owner, pid, process_start = _lease_row(store)
+        assert owner != "other" and pid == os.getpid() and process_start == f"{BOOT_ID}:{_ticks('self')}"
+    assert _lease_row(store) is None
+
+
+@needs_proc
+def test_a_previous_release_lease_of_a_pid_started_after_it_is_taken_over(store):
+    # No start time recorded (the previous release): PID 1 started after the lease was taken, so it is not its owner.
+    uptime = float(Path("/proc/uptime").read_text().split()[0])
+    pid1_started = time.time() - uptime + _ticks(1) / os.sysconf("SC_CLK_TCK")
+    _insert_lease(store, 1, None, acquired_at=pid1_started - 60)
+    assert live_leases(store) == set()
+    with thread_lease(store, "t", wait=False):
+        assert _lease_row(store)[0] != "other"
+
+
+def test_without_proc_the_pid_alone_decides(store, monkeypatch):
+    monkeypatch.setattr(leases, "_start_ticks", lambda pid: None)  # as on a platform without /proc
+    _insert_lease(store, 1, f"{BOOT_ID}:-1")  # a start time that cannot be checked
+    assert live_leases(store) == {"t"}
+    with pytest.raises(ThreadBusyError), thread_lease(store, "t", wait=False):
+        pass
+    with store.transaction() as cursor:
+        cursor.execute("UPDATE thread_leases SET pid = ?", (_dead_pid(),))
+    assert live_leases(store) == set()
+    with thread_lease(store, "t", wait=False):
+        assert _lease_row(store)[2] is None
+
+
+_PREVIOUS_LEASES_TABLE = ("CREATE TABLE thread_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
+                          " host TEXT NOT NULL, pid INTEGER NOT NULL, acquired_at DOUBLE PRECISION NOT NULL)")
+_PREVIOUS_INSERT = "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES (?, ?, ?, ?, ?)"
+
+
+def _make_previous_release(store, rows) -> None:
+    """Turns the test's database into one the previous release wrote: its leases table, its fingerprint."""
+    with store.transaction() as cursor:
+        cursor.execute("DROP TABLE thread_leases")
+        cursor.execute(_PREVIOUS_LEASES_TABLE)
+        cursor.executemany(_PREVIOUS_INSERT, rows)
+        cursor.execute("UPDATE hitl_meta SET value = 'older' WHERE key = 'schema_fingerprint'")
+    store.close()
+
+
+def test_a_database_of_the_previous_release_gets_the_column_when_opened(store, db_location):
+    _make_previous_release(store, [("dead", "gone", HOST, _dead_pid(), time.time()),
+                                   ("live", "other", HOST, 1, time.time())])
+    reopened = open_store(db_location)
+    try:
+        with reopened.read() as cursor:
+            cursor.execute("SELECT thread_id, process_start FROM thread_leases ORDER BY thread_id")
+            assert cursor.fetchall() == [("dead", None), ("live", None)]  # the rows are kept
+        assert live_leases(reopened) == {"live"}
+        with thread_lease(reopened, "dead", wait=False):
+            assert _lease_row(reopened, "dead")[1] == os.getpid()
+        with reopened.transaction() as cursor:  # the previous release still writes its rows
+            cursor.execute(_PREVIOUS_INSERT, ("old", "o", HOST, _dead_pid(), time.time()))
+        assert live_leases(reopened) == {"live"}
+    finally:
+        reopened.close()
+    open_store(db_location).close()  # opening it again is a no-op
+
+
+def test_a_read_only_file_of_the_previous_release_reads_its_leases(store, db_location, backend):
+    if backend != "sqlite":
+        pytest.skip("only a SQLite file is opened read-only")
+    from agents.db import SqliteStore
+
+    _make_previous_release(store, [("live", "other", HOST, 1, time.time())])
+    read_only = SqliteStore(db_location, read_only=True)
+    try:
+        assert read_only.missing_columns == {("thread_leases", "process_start")}
+        assert live_leases(read_only) == {"live"}
+    finally:
+        read_only.close()
+
+
+# --- The reproduction: PID 1 of a PID namespace, SIGKILLed while it holds the lease ----------------------------
+
+#: Runs a lecture; at its first ``plan`` node (so under the thread's lease) says HOLDING and blocks until killed.
+_PID1_CHILD = """
+import os, sys
+from agents import nodelog, runs
+from agents.db import open_store
+from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.settings import load_settings
+
+db, thread = sys.argv[1:3]
+original = nodelog._start
+
+def start(store, agent, node, label, config):
+    row = original(store, agent, node, label, config)
+    if node == "plan":
+        print("HOLDING", os.getpid(), flush=True)
+        sys.stdin.readline()  # until SIGKILL
+    return row
+
+nodelog._start = start
+store = open_store(db)
+runs.start_run(store, load_settings(db_override=db, secrets={}), "lecture", dict(DEFAULT_LECTURE_INPUT),
+               thread_id=thread)
+print("NOT KILLED", flush=True)
+"""
+_UNSHARE = ["unshare", "--pid", "--fork", "--mount-proc"]
+
+
+def _pid_namespace_unavailable() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "PID namespaces are Linux only"
+    if shutil.which("unshare") is None:
+        return "unshare (util-linux) is not installed"
+    if os.geteuid() != 0:
+        return "unshare --pid --mount-proc needs root (CAP_SYS_ADMIN)"
+    probe = subprocess.run([*_UNSHARE, "true"], capture_output=True, text=True, check=False)
+    if probe.returncode != 0:
+        return f"unshare --pid --fork --mount-proc fails here: {probe.stderr.strip()}"
+    return None
+
+
+def test_a_killed_pid_1_of_another_pid_namespace_does_not_lock_its_thread(db_location):
+    reason = _pid_namespace_unavailable()
+    if reason:
+        pytest.skip(reason)
+    thread = "lecture-pid1"
+    unshare = subprocess.Popen([*_UNSHARE, sys.executable, "-c", _PID1_CHILD, db_location, thread],
+                               cwd=PROJECT_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in unshare.stdout], daemon=True)
+    reader.start()
+    output = []
+    try:
+        while not (output and output[-1].startswith("HOLDING")):
+            output.append(lines.get(timeout=120))
+        assert output[-1].split() == ["HOLDING", "1"], output  # PID 1 in its namespace
+        # "kill -9" the child (unshare's only child) from outside its namespace; unshare then exits too.
+        child = int(Path(f"/proc/{unshare.pid}/task/{unshare.pid}/children").read_text().split()[0])
+        os.kill(child, signal.SIGKILL)
+        unshare.wait(timeout=60)
+    finally:
+        if unshare.poll() is None:
+            unshare.kill()
+            unshare.wait()
+    reader.join(timeout=60)
+    assert not any("NOT KILLED" in line for line in output), output
+
+    store = open_store(db_location)
+    try:
+        # The lease is left behind; its PID is alive here (this namespace's PID 1), but it is another process.
+        owner, pid, process_start = _lease_row(store, thread)
+        assert pid == 1 and process_start.startswith(f"{BOOT_ID}:")
+        os.kill(1, 0)
+        assert process_start != f"{BOOT_ID}:{_ticks(1)}"
+        assert thread not in live_leases(store)
+        status = lifecycle.thread_status(store, thread)
+        assert status is not None and status.status == "attention", status
+
+        settings = load_settings(db_override=db_location, secrets={})
+        result = runs.continue_thread(store, settings, thread)
+        assert result.status == "waiting", result  # it ran on to the lecture's gate
+        assert _lease_row(store, thread) is None
+        runs.delete_thread(store, thread)
+        assert readmodel.head_checkpoint_id(store, thread) is None
+    finally:
+        store.close()

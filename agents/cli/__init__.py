@@ -8,6 +8,7 @@ changed); 1 an internal error. Each command module adds its sub-commands with
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from agents.errors import RunFailedError, UserError
 from agents.settings import Settings, load_settings
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+#: As a Unix tool killed by SIGPIPE reports it (128 + 13).
+EXIT_BROKEN_PIPE = 141
 
 
 @dataclass
@@ -60,15 +63,27 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in (core, explorer, refund, timeline, migrate):
         module.add_commands(subparsers)
+    _accept_db_anywhere(subparsers)
     return parser
+
+
+def _accept_db_anywhere(subparsers: Any) -> None:
+    """Every command (and sub-command) also takes ``--db`` after its name, as the README says."""
+    for command in subparsers.choices.values():
+        command.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
+                             help="database file (also accepted before the command)")
+        for action in command._actions:  # sub-commands such as ``run robot``
+            if isinstance(action, argparse._SubParsersAction):
+                _accept_db_anywhere(action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command and returns its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    context = Context(load_settings(db_override=args.db))
+    context: Context | None = None
     try:
+        context = Context(load_settings(db_override=args.db))
         return int(args.handler(args, context) or EXIT_OK)
     except (UserError, DatabaseError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -79,6 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERNAL
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as Unix tools do, and keep Python's
+        # final flush of stdout from raising again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     finally:
-        if "store" in context.__dict__:
+        if context is not None and "store" in context.__dict__:
             context.store.close()

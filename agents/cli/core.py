@@ -11,7 +11,7 @@ from agents import lifecycle, readmodel, runs
 from agents.cli import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
-from agents.validation import parse_json_object, validate_thread_id
+from agents.validation import parse_answer, parse_json_object, validate_thread_id
 
 
 def print_json(data: Any) -> None:
@@ -40,11 +40,7 @@ def print_result(result: runs.RunResult, as_json: bool) -> None:
 
 def parse_value(text: str) -> Any:
     """A resume value: a JSON object when the text parses as one, otherwise the text."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return text
-    return value if isinstance(value, dict) else text
+    return parse_answer(text, "value")
 
 
 def cmd_threads(args: argparse.Namespace, context: Context) -> int:

@@ -62,6 +62,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from agents.errors import InputError
 from agents.lecture.prompts import (
     DAY_MINUTES,
     LUNCH_MINUTES,
@@ -1262,9 +1263,9 @@ def latency_from_env(environ: Mapping[str, str] | None = None) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise ValueError(f"{LATENCY_ENV} must be a number of seconds, got {raw!r}") from None
+        raise InputError(LATENCY_ENV, f"must be a number of seconds, got {raw!r}") from None
     if value < 0 or not math.isfinite(value):
-        raise ValueError(f"{LATENCY_ENV} must be zero or more seconds, got {raw!r}")
+        raise InputError(LATENCY_ENV, f"must be zero or more seconds (a finite number), got {raw!r}")
     return value
 
 

@@ -33,7 +33,8 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 SERVER_START_TIMEOUT = 60.0
 
-pytestmark = pytest.mark.browser
+# The ``browser`` and ``slow`` markers are given to every test in this folder by
+# ``pytest_collection_modifyitems`` in tests/conftest.py (a conftest's ``pytestmark`` marks nothing).
 
 
 def _free_port() -> int:

@@ -35,7 +35,7 @@ def test_html_in_a_refund_reason_stays_text(page: Page, dashboard: Dashboard):
     _assert_inert(page, dialogs)
 
     # Home: the inbox line quotes the customer; the thread table shows the case.
-    page.goto(f"{dashboard.url}/home")
+    page.goto(f"{dashboard.url}/")  # home is the default page, at the root
     wait_for_app(page)
     expect(page.get_by_text("<b>bold</b> Kim", exact=False).first).to_be_visible()
     expect(page.get_by_text("refund-x1", exact=False).first).to_be_visible()

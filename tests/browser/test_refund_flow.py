@@ -40,7 +40,7 @@ def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, dashbo
 
     # The home inbox lists the waiting case.
     home = page.context.new_page()
-    _open(home, dashboard, "home")
+    _open(home, dashboard, "")  # home is the default page, at the root
     expect(home.get_by_text("refund-c500", exact=False).first).to_be_visible()
     expect(home.get_by_text("pay 500,000 KRW", exact=False)).to_be_visible()
     home.close()

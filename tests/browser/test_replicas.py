@@ -26,7 +26,7 @@ def test_an_approval_in_one_replica_is_seen_in_the_other_and_pays_once(browser: 
 
     page_a, page_b = browser.new_page(), browser.new_page()
     for page, replica in ((page_a, first), (page_b, second)):
-        page.goto(f"{replica.url}/home")
+        page.goto(f"{replica.url}/")  # home is the default page, at the root
         wait_for_app(page)
         expect(page.get_by_text("refund-R1").first).to_be_visible()
     # Both approvers open the case while it waits: the same view in two processes.
@@ -44,7 +44,7 @@ def test_an_approval_in_one_replica_is_seen_in_the_other_and_pays_once(browser: 
     page_b.get_by_test_id("stMain").get_by_role("button", name="Approve", exact=True).click()
     expect(page_b.get_by_text("changed since this form was drawn", exact=False)).to_be_visible()
 
-    page_b.goto(f"{second.url}/home")
+    page_b.goto(f"{second.url}/")
     wait_for_app(page_b)
     expect(page_b.get_by_text("Nothing is waiting for a human and nothing needs attention.")).to_be_visible()
 

@@ -303,12 +303,14 @@ def test_research_and_reviewers_of_one_fan_out_start_together(store, db_path, mo
     assert result.status == "waiting"
     research_rows = rows(store, "research")
     assert len(research_rows) == 5
-    starts = [r["started_at"] for r in research_rows]
-    assert max(starts) - min(starts) < 0.05, starts
+    # Parallel, not a clock reading: every task started before any of them ended (all intervals
+    # overlap), which a sequential run could not do however fast or loaded the machine is.
+    assert max(r["started_at"] for r in research_rows) < min(r["ended_at"] for r in research_rows)
     durations = [r["ended_at"] - r["started_at"] for r in research_rows]
     assert min(durations) >= 0.15  # the simulated latency was really waited, in parallel
-    review_starts = [r["started_at"] for r in rows(store) if r["node"].startswith("review_")]
-    assert len(review_starts) == 3 and max(review_starts) - min(review_starts) < 0.05
+    reviews = [r for r in rows(store) if r["node"].startswith("review_")]
+    assert len(reviews) == 3
+    assert max(r["started_at"] for r in reviews) < min(r["ended_at"] for r in reviews)
 
 
 def test_runs_path_generates_a_thread_id_and_resumes(store, settings):
