@@ -6,6 +6,7 @@ No other exception type may escape, whatever the value (text, numbers, lists, No
 from __future__ import annotations
 
 import string
+import unicodedata
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,7 +100,10 @@ def test_validate_thread_id_refuses_with_the_field(text):
     except InputError as error:
         assert error.field == "thread_id"
         return
-    assert len(result) <= THREAD_ID_MAX and set(result) <= set(THREAD_ID_CHARS) and result[0].isalnum()
+    # Letters, digits (and the marks that combine with them) of any script, NFC, and _ . : - only.
+    assert len(result) <= THREAD_ID_MAX and result == unicodedata.normalize("NFC", result)
+    assert unicodedata.category(result[0])[0] in "LN"
+    assert all(unicodedata.category(c)[0] in "LNM" or c in "_.:-" for c in result), result
     assert not set(result) & set("'\"/\\; ")
 
 
