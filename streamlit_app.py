@@ -12,8 +12,9 @@ from agents.errors import UserError
 from dashboard import resources
 from dashboard.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
 from dashboard.navigation import PAGES
+from dashboard.views import escape_markdown
 
-st.set_page_config(page_title="HITL Dashboard", page_icon=":material/front_hand:", layout="wide")
+st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
 st.session_state.setdefault(LANGUAGE_KEY, DEFAULT_LANGUAGE)
 
 with st.sidebar:
@@ -22,7 +23,7 @@ with st.sidebar:
 try:
     store = resources.store()
 except UserError as error:  # the database or the settings cannot be used
-    st.error(t("app.db_error", error=error))
+    st.error(escape_markdown(t("app.db_error", error=error)))
     st.stop()
 if store.read_only:
     st.warning(t("app.read_only"))

@@ -11,10 +11,11 @@ from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import TaskProgress, review_rows, score_rows, subtopic_rows
 from agents.nodelog import node_runs
 from agents.registry import get_agent
+from agents.validation import parse_json, validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import inert_markdown, show_inbox, show_table, status_text
+from dashboard.views import escape_markdown, inert_markdown, show_inbox, show_table, status_text
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -24,7 +25,7 @@ st.caption(t("lecture.intro"))
 try:
     options = spec.options_from_settings(settings)
 except InputError as error:
-    st.error(t("lecture.settings_error", error=error))
+    st.error(escape_markdown(t("lecture.settings_error", error=error)))
     st.stop()
 services = options["services"]
 st.caption(t("lecture.model", model=services.describe_model()))
@@ -48,7 +49,7 @@ def follow(run) -> runs.RunResult:
         except BaseException:
             status.update(label=t("lecture.run_failed"), state="error")
             raise
-        status.update(label=t("lecture.run_done", status=status_word(result)), state="complete",
+        status.update(label=escape_markdown(t("lecture.run_done", status=status_word(result))), state="complete",
                       expanded=False)
     return result
 
@@ -69,21 +70,29 @@ if started:
             store, settings, AGENT_NAME, values, thread_id=requested_thread.strip() or None,
             on_event=on_event))
     except UserError as error:
-        st.error(t("lecture.bad_input", error=error))
+        st.error(escape_markdown(t("lecture.bad_input", error=error)))
     else:
         st.query_params["thread"] = result.thread_id
 
 st.header(t("lecture.threads"))
 own_statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=AGENT_NAME)}
 thread_ids = list(own_statuses)
-thread_id = st.query_params.get("thread") or (thread_ids[0] if thread_ids else None)
+thread_id = thread_ids[0] if thread_ids else None
+missing = None  # a link's thread id that is malformed or not a lecture thread: named below, as text
+requested = st.query_params.get("thread")
+if requested:
+    try:  # checked before anything uses it
+        thread_id = validate_thread_id(requested)
+    except UserError:
+        thread_id, missing = None, requested
+    if thread_id is not None and thread_id not in own_statuses:
+        thread_id, missing = None, thread_id
 # The queue of this agent, without the thread shown below.
 queue = [x for x in lifecycle.unfinished(list(own_statuses.values())) if x.thread_id != thread_id]
 with st.expander(t("lecture.queue", count=len(queue))):
     show_inbox(queue, t("lecture.queue_empty"))
-if thread_id and thread_id not in own_statuses:
-    st.warning(t("lecture.thread_missing", thread=thread_id))
-    thread_id = None
+if missing is not None:
+    st.warning(escape_markdown(t("lecture.thread_missing", thread=missing)))
 if not thread_ids:
     st.caption(t("lecture.no_threads"))
 else:
@@ -104,7 +113,7 @@ def frame(rows: list[dict]) -> pd.DataFrame:
 def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -> None:
     """The gate's decision: rework (with notes), save as is, or reject."""
     if payload.get("error"):
-        st.error(t("lecture.refused_answer", error=payload["error"]))
+        st.error(escape_markdown(t("lecture.refused_answer", error=payload["error"])))
     actions = [a for a in payload.get("options", []) if a in ("rework", "save", "reject")]
     if "rework" not in actions:
         st.caption(t("lecture.limit_reached"))
@@ -128,7 +137,7 @@ def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -
 def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None) -> None:
     """The optional plan review: approve, or edit the subtopics as a JSON list."""
     if payload.get("error"):
-        st.error(t("lecture.refused_answer", error=payload["error"]))
+        st.error(escape_markdown(t("lecture.refused_answer", error=payload["error"])))
     current = [{"id": s["id"], "title": s["title"], "description": s["description"]}
                for s in payload.get("subtopics", [])]
     with st.form(f"lecture-plan-{result.thread_id}"):
@@ -141,10 +150,7 @@ def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None
             if approve:
                 answer: object = "approve"
             else:
-                try:
-                    answer = {"action": "edit_plan", "subtopics": json.loads(edited)}
-                except json.JSONDecodeError as error:
-                    raise InputError("subtopics", f"is not valid JSON ({error.msg})") from None
+                answer = {"action": "edit_plan", "subtopics": parse_json(edited, "subtopics")}
             done = follow(lambda on_event: runs.resume_thread(
                 store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
             return t("lecture.decided", action="approve" if approve else "edit_plan",
@@ -161,7 +167,7 @@ def show_thread(thread_id: str) -> None:
     status_col, outcome_col, round_col, version_col = st.columns(4)
     status_col.metric(t("lecture.status"), t(f"status.{result.status}"))
     if result.status == "attention":
-        st.error(t("lecture.attention", reason=result.reason))
+        st.error(escape_markdown(t("lecture.attention", reason=result.reason)))
     outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
@@ -169,11 +175,11 @@ def show_thread(thread_id: str) -> None:
     if result.status == "waiting":
         payload = result.interrupts[0]
         if payload.get("stage") == "plan_review":
-            st.warning(t("lecture.waiting_plan", version=payload.get("plan_version")))
+            st.warning(escape_markdown(t("lecture.waiting_plan", version=payload.get("plan_version"))))
             plan_review_form(result, payload, expected)
         else:
-            st.warning(t("lecture.waiting_gate", round=payload.get("round"), score=payload.get("score"),
-                         threshold=payload.get("threshold")))
+            st.warning(escape_markdown(t("lecture.waiting_gate", round=payload.get("round"), score=payload.get("score"),
+                                       threshold=payload.get("threshold"))))
             decision_form(result, payload, expected)
 
     st.subheader(t("lecture.plan"))
@@ -187,11 +193,11 @@ def show_thread(thread_id: str) -> None:
     if document:
         st.subheader(t("lecture.final_plan" if values.get("final_plan") else "lecture.draft"))
         if values.get("plan_path"):
-            st.caption(t("lecture.saved_to", path=values["plan_path"]))
+            st.caption(escape_markdown(t("lecture.saved_to", path=values["plan_path"])))
         st.download_button(t("lecture.download"), data=document.encode("utf-8"), file_name=f"{thread_id}.md",
                            mime="text/markdown", key=f"lecture-download-{thread_id}")
         with st.container(border=True):
-            # Model text: Streamlit escapes raw HTML; inert_markdown also drops images and links.
+            # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
             st.markdown(inert_markdown(document))
 
     with st.expander(t("lecture.node_log")):

@@ -11,14 +11,15 @@ from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import DEFAULT_THRESHOLD, check_edit_amount, krw, run_unsaved_pitfall
 from agents.refund.spec import decide, policy_from_settings, request_refund
-from agents.validation import parse_whole_number
+from agents.validation import parse_whole_number, validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t, t_or
-from dashboard.views import show_table, status_text
+from dashboard.views import escape_markdown, show_table, status_text
 
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 PITFALL_KEY = "refund:pitfall"
+VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 
 store, settings = resources.store(), resources.settings()
 st.title(t("refund.title"))
@@ -83,8 +84,13 @@ def pick_case(
 ) -> str | None:
     """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
     requested = st.query_params.get("thread")
-    if requested and requested not in cases:
-        st.warning(t("refund.case.unknown", thread=requested))
+    try:  # a link's id is checked before anything uses it
+        requested = validate_thread_id(requested) if requested else None
+        unknown = requested is not None and requested not in cases
+    except UserError:
+        unknown = True
+    if unknown:
+        st.warning(escape_markdown(t("refund.case.unknown", thread=requested)))
         selected = None
     else:
         selected = requested or (options[0] if options else None)
@@ -119,7 +125,7 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     try:
         amount = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
-        edit_col.error(t("refund.edit.invalid", error=error))
+        edit_col.error(escape_markdown(t("refund.edit.invalid", error=error)))
         return None
     # The difference is shown before anything is sent.
     preview_col.metric(t("refund.edit.preview"), krw(amount), delta=f"{amount - current:+,}")
@@ -140,26 +146,33 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))
     st.text(values.get("reason", ""))
-    had_controls_key = f"refund:had-controls:{thread_id}"
+    # The head the approver's decision controls were drawn for. While the case waits it follows
+    # the head; when the case moves on elsewhere (another tab, another approver) it stays, so the
+    # controls stay, with a notice, through any rerun (typing a name) until the approver clicks:
+    # the click is then refused with a message instead of landing on controls that vanished.
+    view = st.session_state.get(VIEW_KEY)
+    if result.status == "waiting" or not view or view[0] != thread_id:
+        view = (thread_id, result.head_checkpoint_id if result.status == "waiting" else None)
+        st.session_state[VIEW_KEY] = view
+    stale = view[1] is not None and view[1] != result.head_checkpoint_id
+    decision_head = view[1] if stale else expected
 
     def send(answer: dict) -> None:
         """Sends a decision, refusing it if the page is stale or the case is not waiting."""
+        st.session_state.pop(VIEW_KEY, None)  # decided or refused: the next run shows the case as it is
 
         def action(head_seen: str | None) -> str:
             done = decide(store, settings, thread_id, answer, expected_head=head_seen)
-            st.session_state.pop(had_controls_key, None)  # our own decision: its controls go away
             return t("refund.decided", case=values["case_id"], action=t(f"refund.action.{answer['action']}"),
                      approver=answer.get("approver") or "?", status=status_word(done))
 
-        act(expected, action)
+        act(decision_head, action)
 
-    # A page drawn while the case waited keeps its controls for one more run, so that a click
-    # made after another tab acted is refused with a message instead of silently vanishing.
-    stale = expected != result.head_checkpoint_id and st.session_state.get(had_controls_key, False)
-    st.session_state[had_controls_key] = result.status == "waiting"
     if result.status == "waiting" or stale:
         if result.status == "waiting":
             st.warning(t("refund.case.waiting"))
+        else:
+            st.warning(t("refund.case.moved_on", status=status_text(status)))
         approver = remembered_input("refund-approver", t("field.approver"))
         note = st.text_input(t("field.note"), key=f"refund-note-{thread_id}")
         approve_col, reject_col = st.columns(2)
@@ -171,7 +184,7 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
         if st.button(t("refund.edit.submit"), key="refund-edit", disabled=new_amount is None):
             send({"action": "edit", "amount": new_amount, "approver": approver, "note": note})
     elif result.status == "attention":
-        st.error(t("refund.case.attention", reason=status.reason))
+        st.error(escape_markdown(t("refund.case.attention", reason=status.reason)))
         if status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
             def carry_on(head_seen: str | None) -> str:
                 done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen)
@@ -184,7 +197,7 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
     elif result.status == "running":
         st.info(t("refund.case.running"))
     else:
-        st.success(t("refund.case.outcome", outcome=t_or(f"outcome.{status.outcome}", status.outcome)))
+        st.success(escape_markdown(t("refund.case.outcome", outcome=t_or(f"outcome.{status.outcome}", status.outcome))))
 
     st.subheader(t("refund.trace"))
     st.code("\n".join(values.get("trace", [])) or "—", language=None)
@@ -209,7 +222,7 @@ if submitted:
         created = request_refund(store, settings, {"case_id": new_case, "customer": new_customer,
                                                    "amount": new_amount, "reason": new_reason})
     except UserError as error:
-        st.error(f"{t('forms.refused')} {error}")
+        st.error(escape_markdown(f"{t('forms.refused')} {error}"))
     else:
         st.query_params["thread"] = created.thread_id
         flash("success", t("refund.new.done", case=created.values["case_id"], status=status_word(created)))

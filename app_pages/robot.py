@@ -12,6 +12,7 @@ from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_w
 from dashboard.i18n import t
 from dashboard.views import (
     checkpoints_frame,
+    escape_markdown,
     show_inbox,
     show_table,
     thread_details,
@@ -29,11 +30,11 @@ thread_id = DEFAULT_THREAD_ID
 try:
     thread_id = validate_thread_id(st.query_params.get("thread", DEFAULT_THREAD_ID))
 except UserError as error:
-    st.error(str(error))
+    st.error(escape_markdown(str(error)))
     st.stop()
 owner = readmodel.thread_agent(store, thread_id)
 if owner not in (None, "robot"):
-    st.error(t("robot.other_agent", thread=thread_id, agent=owner))
+    st.error(escape_markdown(t("robot.other_agent", thread=thread_id, agent=owner)))
     st.stop()
 head = readmodel.head_checkpoint_id(store, thread_id)
 expected = drawn_head("robot-page", thread_id, head)
@@ -44,7 +45,7 @@ if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type
     try:
         runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
     except UserError as error:
-        st.error(str(error))
+        st.error(escape_markdown(str(error)))
     else:
         st.rerun()
 
@@ -65,9 +66,9 @@ else:
     result = runs.current_result(store, settings, thread_id)
     state_col, explain_col = st.columns([3, 2])
     with state_col:
-        st.metric(t("robot.status"), status_word(result))
+        st.metric(t("robot.status"), escape_markdown(status_word(result)))  # a metric value is Markdown too
         if result.status == "attention":
-            st.error(t("robot.attention", reason=result.reason))
+            st.error(escape_markdown(t("robot.attention", reason=result.reason)))
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
         if result.status == "waiting":
             payload = result.interrupts[0]

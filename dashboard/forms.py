@@ -8,7 +8,6 @@ approver) acted is refused with a clear message instead of acting twice.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -20,9 +19,9 @@ from agents.errors import RunFailedError, UserError, short_id
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
-from agents.validation import parse_json_object
+from agents.validation import parse_answer, parse_json_object
 from dashboard.i18n import t, t_or
-from dashboard.views import describe_status
+from dashboard.views import describe_status, escape_markdown
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
@@ -34,11 +33,11 @@ def flash(kind: str, message: str) -> None:
 
 
 def show_flash(container: Any = st) -> None:
-    """Shows, once, the message queued by :func:`flash` (as text, never HTML)."""
+    """Shows, once, the message queued by :func:`flash`, as text (no Markdown, HTML, images or links)."""
     queued = st.session_state.pop(FLASH_KEY, None)
     if queued:
         kind, message = queued
-        getattr(container, kind)(message)
+        getattr(container, kind)(escape_markdown(message))
 
 
 def field_label(field: Field) -> str:
@@ -67,10 +66,10 @@ def act(expected: str | None, action: Callable[[str | None], str]) -> None:
     try:
         message = action(expected)
     except UserError as error:
-        st.error(f"{t('forms.refused')} {error}")
+        st.error(escape_markdown(f"{t('forms.refused')} {error}"))
         return
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
-        st.error(f"{t('forms.run_failed')} {error}")
+        st.error(escape_markdown(f"{t('forms.run_failed')} {error}"))
         return
     flash("success", message)
     st.rerun()
@@ -111,12 +110,7 @@ def resume_form(
     if submitted:
         def action(expected: str | None) -> str:
             if raw_mode:
-                value: Any = raw
-                try:
-                    parsed = json.loads(raw)
-                    value = parsed if isinstance(parsed, dict) else raw
-                except json.JSONDecodeError:
-                    pass
+                value = parse_answer(raw, "value")
                 result = runs.resume_thread(store, settings, thread_id, value, expected_head=expected)
             else:
                 fields = {k: v for k, v in typed.items() if v is not None}
@@ -163,7 +157,8 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
     """The delete_thread form: the user types the thread id to confirm."""
     with st.form(f"delete-{thread_id}"):
         st.markdown(f"**{t('forms.delete.title')}**")
-        confirm = st.text_input(t("forms.delete.confirm", thread=thread_id), key=f"delete-confirm-{thread_id}")
+        confirm = st.text_input(escape_markdown(t("forms.delete.confirm", thread=thread_id)),
+                                key=f"delete-confirm-{thread_id}")
         submitted = st.form_submit_button(t("forms.delete.submit"), type="primary")
     if submitted:
         def action(expected: str | None) -> str:
@@ -186,9 +181,9 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None) -> No
         head = readmodel.head_checkpoint_id(store, thread_id)
         agent = readmodel.thread_agent(store, thread_id)
         if head is None or agent is None:
-            st.caption(t("forms.thread_missing", thread=thread_id))
+            st.caption(escape_markdown(t("forms.thread_missing", thread=thread_id)))
             return
-        st.caption(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head)))
+        st.caption(escape_markdown(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head))))
         spec = get_agent(agent)
         resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
         update_form(store, settings, spec, thread_id, drawn_head("update", thread_id, head))

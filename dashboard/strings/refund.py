@@ -38,6 +38,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.metric.amount": ("To pay", "지급할 금액"),
     "refund.metric.executed": ("Executed (ledger)", "실제 지급 (원장)"),
     "refund.case.waiting": ("Waiting for an approver.", "승인자를 기다리는 중입니다."),
+    "refund.case.moved_on": ("This case changed since your controls were drawn (now {status}); a decision from them will be refused. Pick the case again to see it as it is.",
+                             "컨트롤이 그려진 뒤 이 사례가 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 거부됩니다. 현재 상태를 보려면 사례를 다시 고르세요."),
     "refund.case.attention": ("This case needs attention: {reason}", "이 사례는 확인이 필요합니다: {reason}"),
     "refund.case.running": ("A process is working on this case right now; reload in a moment.",
                             "지금 다른 프로세스가 이 사례를 처리하고 있습니다. 잠시 후 새로 고치세요."),

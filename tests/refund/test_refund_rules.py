@@ -439,3 +439,18 @@ def test_a_small_case_stopped_before_settle_can_still_be_rejected(store, setting
     done = runs.update_thread(store, settings, thread, {"decision": "reject", "approver": "kim"})
     assert (done.status, done.outcome) == ("done", "rejected")
     assert ledger.ledger_rows(store) == []
+
+
+def test_stale_controls_survive_a_rerun_from_typing_so_the_late_click_is_refused_not_lost(app, store, settings):
+    _request(store, settings)
+    at = app(PAGE)
+    decide(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})  # another tab, first
+    at.text_input(key="refund-approver").input("park").run()  # typing reruns the page before the click
+    assert not at.exception, at.exception
+    assert "This case changed since your controls were drawn" in _messages(at)
+    _button(at, "refund-approve").click().run()
+    assert "changed since this form was drawn" in _messages(at) or "not waiting" in _messages(at)
+    assert [r["approver"] for r in ledger.ledger_rows(store)] == ["lee"]
+    at.run()  # after the refusal the case is shown as it is: no controls
+    assert "refund-approve" not in _buttons(at)
+    assert any(s.value == "Outcome: paid" for s in at.success)
