@@ -89,11 +89,9 @@ ended as (visible with ``-s``).
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 import unicodedata
-import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -124,6 +122,7 @@ from agents.refund import ledger
 from agents.refund.graph import AUTOMATIC_APPROVER, MAX_AMOUNT, POLICIES, RESERVED_APPROVERS, krw
 from agents.refund.spec import SPEC, decide, options_from_settings, request_refund
 from agents.settings import load_settings
+from tests.conftest import _postgres_schema
 
 #: Sequences wanted per backend; hypothesis is asked for a few more, as some sequences draw no operation.
 SEQUENCES_WANTED = {"sqlite": 200, "postgres": 50}
@@ -266,18 +265,8 @@ def fresh_database(backend: str) -> Iterator[str]:
         with tempfile.TemporaryDirectory(prefix="refund-property-") as folder:
             yield str(Path(folder) / "checkpoints.sqlite")
         return
-    import psycopg
-
-    url = os.environ["HITL_TEST_POSTGRES_URL"]
-    schema = f"prop_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    separator = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with _postgres_schema() as url:
+        yield url
 
 
 @contextmanager
