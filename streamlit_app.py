@@ -11,7 +11,7 @@ import streamlit as st
 from agents.errors import UserError
 from dashboard import resources
 from dashboard.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
-from dashboard.navigation import PAGES
+from dashboard.navigation import pages
 from dashboard.views import escape_markdown
 
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
@@ -21,8 +21,13 @@ with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
 
 try:
+    resources.settings()
+except UserError as error:  # a setting has a value it cannot take (named in the message)
+    st.error(escape_markdown(t("app.settings_error", error=error)))
+    st.stop()
+try:
     store = resources.store()
-except UserError as error:  # the database or the settings cannot be used
+except UserError as error:  # the database cannot be used
     st.error(escape_markdown(t("app.db_error", error=error)))
     st.stop()
 if store.read_only:
@@ -32,7 +37,7 @@ navigation = st.navigation(
     [
         st.Page(page.path, title=t(page.title_key), icon=page.icon, url_path=page.url_path,
                 default=index == 0)
-        for index, page in enumerate(PAGES)
+        for index, page in enumerate(pages())
     ]
 )
 navigation.run()

@@ -48,7 +48,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 ROOT_NAMESPACE = ""
-SHORT_ID_LENGTH = 8
 
 
 class ChainPoint(Protocol):
@@ -128,23 +127,6 @@ class _Walk:
     xs: dict[str, int]
     orphans: list[str]
     children_count: dict[str, int]
-
-
-def short_checkpoint_id(checkpoint_id: str) -> str:
-    """Return a readable short form of a checkpoint id.
-
-    LangGraph ids are uuid6 strings whose leading groups encode the time and
-    are nearly identical within one thread; the last group is random, so its
-    first 8 characters tell checkpoints apart at a glance. Ids without a '-'
-    are cut to their first 8 characters.
-
-    Args:
-        checkpoint_id: Full checkpoint id.
-
-    Returns:
-        Up to 8 characters identifying the checkpoint for humans.
-    """
-    return checkpoint_id.rsplit("-", 1)[-1][:SHORT_ID_LENGTH]
 
 
 def root_namespace_points(chain: Iterable[ChainPoint]) -> list[ChainPoint]:

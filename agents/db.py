@@ -23,8 +23,9 @@ import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +40,38 @@ from agents.readsql import ReadQueries, SqliteQueries
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 
-#: The project's tables, one text for both backends; only two column types differ.
-PROJECT_SCHEMA_TEMPLATE = """
+@dataclass(frozen=True)
+class TableSchema:
+    """One of the project's tables: its DDL and what a migration copies.
+
+    An agent that keeps its own table declares it in its package
+    (``AgentSpec.tables``); the store creates it beside the core tables.
+
+    Attributes:
+        name: The table name.
+        ddl: ``CREATE TABLE IF NOT EXISTS`` (and its indexes) in SQL both backends share; the two
+            column types that differ are written ``{id_column}`` and ``{float_type}``.
+        migrated_columns: The columns ``migrate`` copies to another database; empty for tables that
+            are per process rather than data (leases, the schema's own metadata).
+    """
+
+    name: str
+    ddl: str
+    migrated_columns: tuple[str, ...] = ()
+
+
+#: The node log's columns, in table order (``agents.nodelog`` reads them in this order).
+NODE_LOG_COLUMNS = (
+    "id", "agent", "thread_id", "run_id", "node", "task_id", "step",
+    "label", "started_at", "ended_at", "status", "error",
+)  # fmt: skip
+
+META_TABLE = TableSchema("hitl_meta", """
 CREATE TABLE IF NOT EXISTS hitl_meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
-);
+);""")
+NODE_LOG_TABLE = TableSchema("node_log", """
 CREATE TABLE IF NOT EXISTS node_log (
     id {id_column},
     agent TEXT NOT NULL,
@@ -59,17 +86,9 @@ CREATE TABLE IF NOT EXISTS node_log (
     status TEXT NOT NULL,
     error TEXT NOT NULL DEFAULT ''
 );
-CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);
-CREATE TABLE IF NOT EXISTS refund_ledger (
-    case_id TEXT PRIMARY KEY,
-    thread_id TEXT NOT NULL,
-    customer TEXT NOT NULL,
-    requested_amount INTEGER NOT NULL,
-    paid_amount INTEGER NOT NULL CHECK (paid_amount > 0),
-    approver TEXT NOT NULL,
-    paid_at TEXT NOT NULL,
-    repeat_attempts INTEGER NOT NULL DEFAULT 0
-);
+CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);""",
+    migrated_columns=NODE_LOG_COLUMNS[1:])  # the id is the target's own
+LEASES_TABLE = TableSchema("thread_leases", """
 CREATE TABLE IF NOT EXISTS thread_leases (
     thread_id TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
@@ -77,8 +96,27 @@ CREATE TABLE IF NOT EXISTS thread_leases (
     pid INTEGER NOT NULL,
     acquired_at {float_type} NOT NULL,
     process_start TEXT
-);
-"""
+);""")
+
+
+def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchema, ...]:
+    """The core tables with the agents' own between them.
+
+    The order is the order of the first release's single schema text (the refund ledger sat
+    between the node log and the leases), so a database it set up keeps its fingerprint.
+    """
+    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE)
+
+
+def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:
+    """The DDL of ``tables`` for one backend's two differing column types."""
+    return "".join(table.ddl for table in tables).format(id_column=id_column, float_type=float_type) + "\n"
+
+
+def fingerprint(schema: str) -> str:
+    """Changes whenever a table is added to the schema, so older files get the new tables."""
+    return hashlib.sha256(schema.encode()).hexdigest()[:16]
+
 
 #: Columns added to a table after its first release, as (table, column, type); each is also in the
 #: table's CREATE TABLE above (which changes the schema fingerprint). CREATE TABLE IF NOT EXISTS leaves
@@ -90,8 +128,7 @@ CREATE TABLE IF NOT EXISTS thread_leases (
 #:   (:mod:`agents.leases`); NULL in rows of the previous release and where there is no ``/proc``.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("thread_leases", "process_start", "TEXT"),)
 
-_PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="INTEGER PRIMARY KEY AUTOINCREMENT", float_type="REAL")
-
+SQLITE_TYPES = {"id_column": "INTEGER PRIMARY KEY AUTOINCREMENT", "float_type": "REAL"}
 
 
 class DatabaseError(UserError):
@@ -123,9 +160,8 @@ class Store(ABC):
     #: (table, column) of :data:`ADDED_COLUMNS` this database lacks: only a read-only file of an older release.
     missing_columns: frozenset[tuple[str, str]] = frozenset()
 
-    def __init__(self) -> None:
-        self._graphs: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
-        self._graphs_lock = threading.Lock()
+    #: The project's tables in this database (the core ones and the registered agents').
+    tables: tuple[TableSchema, ...] = ()
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Any]:
@@ -139,19 +175,6 @@ class Store(ABC):
     def close(self) -> None:
         """Releases the connection(s)."""
 
-    def graph(self, agent_name: str, **options: Any) -> Any:
-        """The compiled graph of an agent on this store's checkpointer, built once."""
-        from agents.registry import get_agent
-
-        key = (agent_name, tuple(sorted(options.items())))
-        with self._graphs_lock:
-            if key not in self._graphs:
-                self._graphs[key] = get_agent(agent_name).build_graph(
-                    self.saver, store=self, **options
-                )
-            return self._graphs[key]
-
-
 class SqliteStore(Store):
     """One SQLite file; one connection shared by the ``SqliteSaver`` and the project's tables.
 
@@ -162,8 +185,12 @@ class SqliteStore(Store):
 
     backend = "sqlite"
 
-    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
-        super().__init__()
+    def __init__(
+        self, path: str | Path, *, tables: Sequence[TableSchema] | None = None, read_only: bool = False
+    ) -> None:
+        self.tables = tuple(tables) if tables is not None else project_tables()
+        self.schema = schema_text(self.tables, **SQLITE_TYPES)
+        self.fingerprint = fingerprint(self.schema)
         self.path = str(path)
         self.read_only = read_only
         self.conn = _connect(self.path, read_only=read_only)
@@ -184,9 +211,9 @@ class SqliteStore(Store):
         with self.lock:
             found = _schema_version(self.conn, self.path)
             check_schema_version(self.path, found)
-            current = found is not None and _schema_fingerprint(self.conn) == _FINGERPRINT
-            check_tables(self.path, _sqlite_tables(self.conn), expected_tables(), set_up=current)
-            if self.read_only or (found == SCHEMA_VERSION and _schema_fingerprint(self.conn) == _FINGERPRINT):
+            current = found is not None and _schema_fingerprint(self.conn) == self.fingerprint
+            check_tables(self.path, _sqlite_tables(self.conn), expected_tables(self.tables), set_up=current)
+            if self.read_only or (found == SCHEMA_VERSION and _schema_fingerprint(self.conn) == self.fingerprint):
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
                 self.missing_columns = frozenset(
@@ -196,11 +223,11 @@ class SqliteStore(Store):
                 return
         with self.lock:
             self.saver.setup()
-            self.conn.executescript(_PROJECT_SCHEMA)
+            self.conn.executescript(self.schema)
             _add_columns(self.conn)
             self.conn.executemany(
                 "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
-                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", _FINGERPRINT)],
+                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
             )
             self.conn.commit()
 
@@ -287,10 +314,6 @@ def _writable(path: str) -> bool:
     return True
 
 
-#: Changes whenever a table is added to the schema, so older files get the new tables.
-_FINGERPRINT = hashlib.sha256(_PROJECT_SCHEMA.encode()).hexdigest()[:16]
-
-
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
@@ -344,22 +367,23 @@ def _sqlite_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
     return {name: _columns(conn, name) for name in names}
 
 
-_EXPECTED: dict[str, set[str]] = {}
+_EXPECTED: dict[tuple[TableSchema, ...], dict[str, set[str]]] = {}
 
 
-def expected_tables() -> dict[str, set[str]]:
+def expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
     """Every table LangGraph's ``SqliteSaver`` and this project create, with their columns.
 
     Read from a schema made the same way in memory, so it always matches the
     installed LangGraph release; the PostgreSQL store compares the project's
     tables (same column names) and the columns the read-model uses.
     """
-    if not _EXPECTED:
+    key = tuple(tables)
+    if key not in _EXPECTED:
         with sqlite3.connect(":memory:", check_same_thread=False) as probe:
             SqliteSaver(probe).setup()
-            probe.executescript(_PROJECT_SCHEMA)
-            _EXPECTED.update(_sqlite_tables(probe))
-    return _EXPECTED
+            probe.executescript(schema_text(key, **SQLITE_TYPES))
+            _EXPECTED[key] = _sqlite_tables(probe)
+    return _EXPECTED[key]
 
 
 def check_tables(location: str, present: dict[str, set[str]], expected: dict[str, set[str]], *, set_up: bool) -> None:
@@ -395,22 +419,17 @@ def is_postgres_url(location: str | Path) -> bool:
     return str(location).startswith(("postgresql://", "postgres://"))
 
 
-def open_store(location: str | Path) -> Store:
-    """Opens the database: a ``postgresql://`` URL, or a SQLite file.
+def open_sqlite(location: str | Path, tables: Sequence[TableSchema] | None = None) -> SqliteStore:
+    """Opens a SQLite file (``agents.runtime.open_store`` chooses the backend and the tables).
 
-    A SQLite file that cannot be written is opened read-only.
+    A file that cannot be written is opened read-only.
 
     Raises:
-        DatabaseError: The file is not a database, is from a newer schema, or
-            the server cannot be reached.
+        DatabaseError: The file is not a database or is from a newer schema.
     """
-    if is_postgres_url(location):
-        from agents.db_postgres import PostgresStore
-
-        return PostgresStore(str(location))
     try:
-        return SqliteStore(location)
+        return SqliteStore(location, tables=tables)
     except DatabaseError as error:
         if "read-only" not in str(error) or not Path(location).exists():
             raise
-        return SqliteStore(location, read_only=True)
+        return SqliteStore(location, tables=tables, read_only=True)

@@ -4,7 +4,7 @@ Used when the database location (``HITL_DB``, ``--db`` or the secrets entry)
 is a ``postgresql://`` URL. LangGraph's ``PostgresSaver`` keeps its own tables
 (``checkpoints``, ``checkpoint_blobs``, ``checkpoint_writes``); the project's
 tables (node log, refund ledger, leases) are created beside them in the same
-database, from the same schema text as SQLite's (:data:`agents.db.PROJECT_SCHEMA_TEMPLATE`).
+database, from the same table definitions as SQLite's (:class:`agents.db.TableSchema`).
 
 Project SQL is written once, with ``?`` placeholders and syntax both backends
 share; :class:`_QmarkCursor` turns the placeholders into psycopg's ``%s``.
@@ -14,7 +14,6 @@ takes its own pooled connection, and PostgreSQL serialises the writers.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -28,14 +27,17 @@ from psycopg_pool import ConnectionPool
 
 from agents.db import (
     ADDED_COLUMNS,
-    PROJECT_SCHEMA_TEMPLATE,
     SCHEMA_VERSION,
     DatabaseError,
     Store,
+    TableSchema,
     check_schema_version,
     check_tables,
     expected_tables,
+    fingerprint,
     parse_schema_version,
+    project_tables,
+    schema_text,
 )
 from agents.readsql import PostgresQueries
 
@@ -43,8 +45,7 @@ POOL_MAX_SIZE = 10
 #: The user part (``user:password@``) of any URL in a message.
 _USER_PART = re.compile(r"(\w+://)[^@\s\"']*@")
 CONNECT_TIMEOUT_SECONDS = 10
-PROJECT_SCHEMA = PROJECT_SCHEMA_TEMPLATE.format(id_column="BIGSERIAL PRIMARY KEY", float_type="DOUBLE PRECISION")
-_FINGERPRINT = hashlib.sha256(PROJECT_SCHEMA.encode()).hexdigest()[:16]
+POSTGRES_TYPES = {"id_column": "BIGSERIAL PRIMARY KEY", "float_type": "DOUBLE PRECISION"}
 
 
 def redact(url: str) -> str:
@@ -74,9 +75,10 @@ _LANGGRAPH_TABLES = {
 }
 
 
-def _expected_tables() -> dict[str, set[str]]:
+def _expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
     """LangGraph's tables and the project's (whose column names are the same on both backends)."""
-    project = {name: columns for name, columns in expected_tables().items() if name not in ("checkpoints", "writes")}
+    project = {name: columns for name, columns in expected_tables(tables).items()
+               if name not in ("checkpoints", "writes")}
     return {**_LANGGRAPH_TABLES, **project}
 
 
@@ -109,8 +111,10 @@ class PostgresStore(Store):
 
     backend = "postgres"
 
-    def __init__(self, url: str) -> None:
-        super().__init__()
+    def __init__(self, url: str, *, tables: Sequence[TableSchema] | None = None) -> None:
+        self.tables = tuple(tables) if tables is not None else project_tables()
+        self.schema = schema_text(self.tables, **POSTGRES_TYPES)
+        self.fingerprint = fingerprint(self.schema)
         self.path = redact(url)
         self.queries = PostgresQueries()
         # PostgresSaver needs autocommit connections that return dict rows.
@@ -136,25 +140,26 @@ class PostgresStore(Store):
         with self.read() as cursor:
             cursor.execute("SELECT to_regclass('hitl_meta') IS NOT NULL")
             has_meta = cursor.fetchone()[0]
-            found = fingerprint = None
+            found = found_fingerprint = None
             if has_meta:
                 cursor.execute("SELECT key, value FROM hitl_meta")
                 meta = dict(cursor.fetchall())
                 found = parse_schema_version(self.path, meta["schema_version"]) if "schema_version" in meta else None
-                fingerprint = meta.get("schema_fingerprint")
+                found_fingerprint = meta.get("schema_fingerprint")
             cursor.execute("SELECT table_name, column_name FROM information_schema.columns"
                            " WHERE table_schema = current_schema()")
             present: dict[str, set[str]] = {}
             for table, column in cursor.fetchall():
                 present.setdefault(table, set()).add(column)
         check_schema_version(self.path, found)
-        check_tables(self.path, present, _expected_tables(), set_up=found is not None and fingerprint == _FINGERPRINT)
-        if found == SCHEMA_VERSION and fingerprint == _FINGERPRINT:
+        current = found is not None and found_fingerprint == self.fingerprint
+        check_tables(self.path, present, _expected_tables(self.tables), set_up=current)
+        if found == SCHEMA_VERSION and found_fingerprint == self.fingerprint:
             return
         self.saver.setup()
         with self.transaction() as cursor:
             # One statement at a time: the text is shared with SQLite's executescript.
-            for statement in filter(str.strip, PROJECT_SCHEMA.split(";")):
+            for statement in filter(str.strip, self.schema.split(";")):
                 cursor.execute(statement)
             # A table of an older release gets the columns added since (agents.db.ADDED_COLUMNS).
             for table, column, column_type in ADDED_COLUMNS:
@@ -162,7 +167,7 @@ class PostgresStore(Store):
             cursor.executemany(
                 "INSERT INTO hitl_meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", _FINGERPRINT)],
+                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
             )
 
     @contextmanager

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agents.chain_layout import short_checkpoint_id
+#: Characters of a checkpoint id's random tail shown to humans.
+SHORT_ID_LENGTH = 8
 
 
 class UserError(Exception):
@@ -34,8 +35,9 @@ class ThreadNotFoundError(UserError):
 class NotWaitingError(UserError):
     """A resume was asked of a thread that is not waiting for a human."""
 
-    def __init__(self, thread_id: str) -> None:
-        super().__init__(f"thread_id: thread {thread_id!r} is not waiting for an answer")
+    def __init__(self, thread_id: str, where: str = "") -> None:
+        detail = f" ({where})" if where else ""
+        super().__init__(f"thread_id: thread {thread_id!r} is not waiting for an answer{detail}; nothing was changed")
         self.thread_id = thread_id
 
 
@@ -51,6 +53,23 @@ class StaleFormError(UserError):
         self.thread_id = thread_id
         self.expected = expected
         self.found = found
+
+
+def short_checkpoint_id(checkpoint_id: str) -> str:
+    """Return a readable short form of a checkpoint id.
+
+    LangGraph ids are uuid6 strings whose leading groups encode the time and
+    are nearly identical within one thread; the last group is random, so its
+    first 8 characters tell checkpoints apart at a glance. Ids without a '-'
+    are cut to their first 8 characters.
+
+    Args:
+        checkpoint_id: Full checkpoint id.
+
+    Returns:
+        Up to 8 characters identifying the checkpoint for humans.
+    """
+    return checkpoint_id.rsplit("-", 1)[-1][:SHORT_ID_LENGTH]
 
 
 def short_id(checkpoint_id: str | None) -> str:

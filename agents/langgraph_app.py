@@ -1,25 +1,39 @@
-"""The three graphs at module level, for LangGraph's own tooling (``langgraph.json``).
+"""Every registered agent's graph as a module attribute, for LangGraph's own tooling (``langgraph.json``).
 
-``langgraph dev`` / LangGraph Studio and the LangGraph server load these
-names. They are built by the same factories as the dashboard's, on the
-configured database (``HITL_DB`` or ``data/checkpoints.sqlite``), so their
-nodes write the same node log. LangGraph's server replaces the checkpointer
-with its own when it serves a graph; run through the dashboard or the CLI,
-the graphs persist to the configured database.
+``langgraph dev`` / LangGraph Studio and the LangGraph server load ``agents/langgraph_app.py:<agent>``.
+Importing this module has no side effect: the first attribute read opens the configured database
+(``HITL_DB`` or ``data/checkpoints.sqlite``) and builds that agent's graph with the same factory,
+settings and node log as the dashboard's. LangGraph's server replaces the checkpointer with its own
+when it serves a graph; run through the dashboard or the CLI, the graphs persist to the configured
+database. ``tests/test_langgraph_json.py`` keeps ``langgraph.json`` in step with the registry.
 """
 
-from agents.db import open_store
-from agents.registry import get_agent
-from agents.settings import load_settings
+from __future__ import annotations
 
-_settings = load_settings()
-_store = open_store(_settings.db)
+import threading
+from functools import cache
+from typing import Any
+
+from agents import runtime
+from agents.db import Store
+from agents.registry import AGENTS
+
+_lock = threading.Lock()
 
 
-def _graph(name: str):  # noqa: ANN202 - the compiled graph type is LangGraph's
-    return _store.graph(name, **get_agent(name).options_from_settings(_settings))
+@cache
+def _store() -> Store:
+    return runtime.open_store(runtime.load_settings().db)
 
 
-robot = _graph("robot")
-refund = _graph("refund")
-lecture = _graph("lecture")
+def __getattr__(name: str) -> Any:
+    """``langgraph_app.<agent>``: the agent's compiled graph, built on first use."""
+    if name not in AGENTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _lock:
+        store = _store()
+        return runtime.graph(store, name, **runtime.graph_options(runtime.load_settings(), name))
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *AGENTS])

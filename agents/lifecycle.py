@@ -24,7 +24,7 @@ import datetime as dt
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import readmodel
+from agents import readmodel, runtime
 from agents.db import Store
 from agents.leases import live_leases
 from agents.registry import AGENTS
@@ -116,7 +116,7 @@ def _settled(
     if spec is None:
         return status("done", outcome="finished")
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised.
-    snapshot = store.graph(agent).get_state({"configurable": {"thread_id": thread_id}})
+    snapshot = runtime.graph(store, agent).get_state({"configurable": {"thread_id": thread_id}})
     if snapshot.created_at is None:  # deleted while it was being read
         return None
     if snapshot.next:

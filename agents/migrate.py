@@ -15,13 +15,11 @@ from typing import Any
 
 from agents.db import Store
 
-#: The project's tables that move with the threads (leases are per running process, not data).
-PROJECT_TABLES = {
-    "node_log": ("agent", "thread_id", "run_id", "node", "task_id", "step", "label", "started_at",
-                 "ended_at", "status", "error"),
-    "refund_ledger": ("case_id", "thread_id", "customer", "requested_amount", "paid_amount", "approver",
-                      "paid_at", "repeat_attempts"),
-}
+
+def migrated_tables(store: Store) -> dict[str, tuple[str, ...]]:
+    """The project's tables that move with the threads, with their columns: the core tables' and every
+    agent's that declare migrated columns (leases are per running process, not data)."""
+    return {table.name: table.migrated_columns for table in store.tables if table.migrated_columns}
 
 
 class MigrationError(Exception):
@@ -104,14 +102,15 @@ def migrate(source: Store, target: Store) -> MigrationReport:
     threads = _thread_ids(source)
     for thread_id in threads:
         copy_thread(source, target, thread_id)
-    for table, columns in PROJECT_TABLES.items():
+    tables = migrated_tables(target)
+    for table, columns in tables.items():
         _copy_table(source, target, table, columns)
     write_tables = {"sqlite": "writes", "postgres": "checkpoint_writes"}
     counts = {
         "threads": (len(threads), len(_thread_ids(target))),
         "checkpoints": (_count(source, "checkpoints"), _count(target, "checkpoints")),
         "writes": (_count(source, write_tables[source.backend]), _count(target, write_tables[target.backend])),
-        **{table: (_count(source, table), _count(target, table)) for table in PROJECT_TABLES},
+        **{table: (_count(source, table), _count(target, table)) for table in tables},
     }
     wrong = {name: pair for name, pair in counts.items() if pair[0] != pair[1]}
     if wrong:

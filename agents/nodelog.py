@@ -21,12 +21,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphBubbleUp
 
-from agents.db import Store
-
-NODE_LOG_COLUMNS = (
-    "id", "agent", "thread_id", "run_id", "node", "task_id", "step",
-    "label", "started_at", "ended_at", "status", "error",
-)  # fmt: skip
+from agents.db import NODE_LOG_COLUMNS, Store
 
 #: How a node names its call in the log: ``label_of(state) -> str``.
 LabelFunction = Callable[[Any], str]

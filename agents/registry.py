@@ -1,6 +1,9 @@
 """The agent registry: name → :class:`~agents.spec.AgentSpec`.
 
-Pages and the CLI look agents up here and never import an agent directly.
+One line per agent. Everything generic is built from here: the dashboard's
+navigation and string catalogue, the inbox, the sidebar forms, the CLI's
+``run`` commands, ``langgraph_app``, the database's tables and the settings.
+An agent's own page may import its package; nothing generic does.
 """
 
 from __future__ import annotations
@@ -24,8 +27,3 @@ def get_agent(name: str) -> AgentSpec:
         return AGENTS[name]
     except KeyError:
         raise InputError("agent", f"unknown agent {name!r}; known: {', '.join(AGENTS)}") from None
-
-
-def agent_names() -> list[str]:
-    """The registered agent names, in registry order."""
-    return list(AGENTS)

@@ -19,7 +19,7 @@ from typing import Any
 from langgraph.errors import InvalidUpdateError
 from langgraph.types import Command
 
-from agents import lifecycle, readmodel
+from agents import lifecycle, readmodel, runtime
 from agents.db import DatabaseError, Store
 from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, ThreadNotFoundError
 from agents.leases import ThreadBusyError, thread_lease
@@ -127,7 +127,7 @@ def run_config(spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None
 
 
 def _graph(store: Store, settings: Settings, spec: AgentSpec) -> Any:
-    return store.graph(spec.name, **spec.options_from_settings(settings))
+    return runtime.graph(store, spec.name, **runtime.graph_options(settings, spec.name))
 
 
 def _snapshot(store: Store, settings: Settings, spec: AgentSpec, thread_id: str,
@@ -206,13 +206,13 @@ def start_run(
     graph_input = spec.make_input(clean)
 
     def check() -> None:
+        spec.check_start(store, clean)  # first: the agent's refusal names its own field
         if spec.fresh_start:
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):
                 raise InputError("thread_id", f"thread {target!r} belongs to the {owner} agent; pick another id")
         elif readmodel.head_checkpoint_id(store, target) is not None:
             raise InputError("thread_id", f"thread {target!r} already exists; pick another id")
-        spec.check_start(store, clean)
 
     graph = _graph(store, settings, spec)  # a bad setting is refused before anything is written
     with thread_guard(store, target, check=check):
@@ -240,7 +240,7 @@ def resume_thread(
         _check_head(store, thread_id, expected_head)
         snapshot = _snapshot(store, settings, spec, thread_id)
         if not snapshot.interrupts:
-            raise NotWaitingError(thread_id)
+            raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
         spec.check_answer(dict(snapshot.values), answer)
 
     with thread_guard(store, thread_id, check=check):
@@ -249,12 +249,34 @@ def resume_thread(
     return current_result(store, settings, thread_id)
 
 
+def _where(store: Store, spec: AgentSpec, thread_id: str, snapshot: Any) -> str:
+    """Where a thread that asks nothing stands, in words: what runs next, or how it ended."""
+    if snapshot.next:
+        return f"{', '.join(snapshot.next)} runs next"
+    outcome, problem = spec.finished_outcome(store, thread_id, dict(snapshot.values))
+    return outcome or problem
+
+
 def resume_from_fields(
-    store: Store, settings: Settings, thread_id: str, fields: dict[str, Any], **kwargs: Any
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    fields: dict[str, Any],
+    *,
+    agent: str | None = None,
+    **kwargs: Any,
 ) -> RunResult:
-    """Resumes with the agent's typed resume fields (the form's typed mode)."""
-    spec = _thread_spec(store, validate_thread_id(thread_id))
-    value = spec.make_resume(validate_fields(spec.resume_fields, fields))
+    """Resumes with the agent's typed resume fields (the form's typed mode, an approver's decision).
+
+    Blank values count as not given. ``agent`` refuses a thread of another agent (a refund
+    decision sent to a robot thread).
+    """
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+    if agent is not None and spec.name != agent:
+        raise InputError("thread_id", f"thread {thread_id!r} belongs to the {spec.name} agent, not {agent}")
+    given = {key: value for key, value in fields.items() if value not in (None, "")}
+    value = spec.make_resume(validate_fields(spec.resume_fields, given))
     return resume_thread(store, settings, thread_id, value, **kwargs)
 
 

@@ -1,27 +1,54 @@
 """Settings in one typed place.
 
 Every setting is read, in order of precedence, from an explicit override (the
-CLI's ``--db``), the process environment, and ``.streamlit/secrets.toml``.
-Secrets are looked up the same way and never printed: :class:`Settings`
-keeps them out of its ``repr``.
+CLI's ``--db``), the process environment, and ``.streamlit/secrets.toml``. This
+module is the only one that reads ``os.environ``. The raw strings are parsed
+once, when the process starts, into one frozen :class:`Settings`: the core
+settings here, and each agent's own typed settings from the parser its
+``AgentSpec.settings_from`` declares. A bad value is refused at that moment,
+naming the setting, and the typed object is passed down from there.
+
+Secrets are :class:`Secret` values: shown as ``***`` and read only with
+:meth:`Secret.reveal`, so no ``repr``, log line or page can print one.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-from agents.errors import UserError
+from agents.errors import InputError, UserError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
 SECRETS_PATH = PROJECT_ROOT / ".streamlit" / "secrets.toml"
+DB_SETTING = "HITL_DB"
 
-#: Names whose values are secrets: looked up like any setting, never shown.
-SECRET_NAMES = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY")
+#: Parses the raw setting values into one agent's frozen, typed settings; raises
+#: :class:`~agents.errors.InputError` naming the setting for a bad value.
+SettingsParser = Callable[[Mapping[str, str]], Any]
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A secret setting value (an API key): never shown, only revealed to the client that needs it."""
+
+    _value: str = field(repr=False)
+
+    def reveal(self) -> str:
+        """The secret itself, for the one call that sends it (e.g. the Gemini client)."""
+        return self._value
+
+    def __str__(self) -> str:
+        return "***"
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
 
 
 def read_secrets_file(path: Path = SECRETS_PATH) -> dict[str, str]:
@@ -42,46 +69,92 @@ def read_secrets_file(path: Path = SECRETS_PATH) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Settings:
-    """The resolved settings of one process.
+    """The resolved, validated settings of one process.
 
     Attributes:
-        db: The database location (a file path; see :func:`resolve_db`).
-        values: Every other setting by name (environment over secrets file).
+        db: The database location (a file path or a ``postgresql://`` URL).
+        agents: Each registered agent's typed settings by agent name (``None`` for an agent
+            without settings); see ``AgentSpec.settings_from``.
     """
 
     db: str
-    values: Mapping[str, str] = field(default_factory=dict, repr=False)
+    agents: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
-    def get(self, name: str, default: str | None = None) -> str | None:
-        """Returns a setting or ``default`` when it is unset or empty."""
-        value = self.values.get(name)
-        return value if value not in (None, "") else default
+    def agent(self, name: str) -> Any:
+        """The typed settings of the agent ``name``.
 
-    def get_float(self, name: str, default: float) -> float:
-        """Returns a numeric setting; a malformed value is a loud error."""
-        raw = self.get(name)
-        if raw is None:
-            return default
-        try:
-            return float(raw)
-        except ValueError:
-            raise ValueError(f"setting {name} must be a number, got {raw!r}") from None
+        Raises:
+            KeyError: The settings were loaded without that agent (a programming error: load
+                them through ``agents.runtime.load_settings``, which knows every agent).
+        """
+        if name not in self.agents:
+            raise KeyError(f"settings were loaded without the {name!r} agent's")
+        return self.agents[name]
 
 
-def load_settings(
+def merged_sources(
+    environ: Mapping[str, str] | None = None, secrets: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The raw setting values: non-empty environment entries over the secrets file's."""
+    environ = os.environ if environ is None else environ
+    secrets = read_secrets_file() if secrets is None else secrets
+    return {**secrets, **{key: value for key, value in environ.items() if value != ""}}
+
+
+def resolve_settings(
+    parsers: Mapping[str, SettingsParser],
     db_override: str | None = None,
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, str] | None = None,
 ) -> Settings:
-    """Resolves the settings: ``--db`` over ``HITL_DB`` over the secrets file.
+    """Resolves and validates every setting: ``--db`` over ``HITL_DB`` over the default.
 
     Args:
+        parsers: Each agent's settings parser by agent name.
         db_override: The CLI's ``--db`` value, if given.
         environ: The environment (defaults to ``os.environ``).
         secrets: The secrets file entries (defaults to reading the file).
+
+    Raises:
+        InputError: A setting has a value it cannot take (the setting is named).
     """
-    environ = os.environ if environ is None else environ
-    secrets = read_secrets_file() if secrets is None else secrets
-    merged: dict[str, str] = {**secrets, **{k: v for k, v in environ.items() if v != ""}}
-    db = db_override or merged.get("HITL_DB") or str(DEFAULT_DB_PATH)
-    return Settings(db=db, values=merged)
+    merged = merged_sources(environ, secrets)
+    db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
+    agents = {name: parse(merged) for name, parse in parsers.items()}
+    return Settings(db=db, agents=MappingProxyType(agents))
+
+
+def text_setting(values: Mapping[str, str], name: str, default: str = "") -> str:
+    """A setting as stripped text; unset or blank gives ``default``."""
+    return str(values.get(name) or "").strip() or default
+
+
+def secret_setting(values: Mapping[str, str], *names: str) -> Secret | None:
+    """The first of ``names`` that is set, as a :class:`Secret` (None when none is)."""
+    for name in names:
+        value = text_setting(values, name)
+        if value:
+            return Secret(value)
+    return None
+
+
+def int_setting(values: Mapping[str, str], name: str, default: int, *, minimum: int, maximum: int) -> int:
+    """A whole-number setting within bounds; anything else is refused, naming the setting."""
+    raw = text_setting(values, name)
+    if not raw:
+        return default
+    try:
+        number = int(raw)
+    except ValueError:
+        raise InputError(name, f"must be a whole number from {minimum} to {maximum}; got {raw!r}") from None
+    if not minimum <= number <= maximum:
+        raise InputError(name, f"must be from {minimum} to {maximum}; got {number}")
+    return number
+
+
+def choice_setting(values: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    """One of ``choices`` (case-insensitive); anything else is refused, naming the setting."""
+    raw = text_setting(values, name, default).lower()
+    if raw not in choices:
+        raise InputError(name, f"must be one of {', '.join(choices)}; got {raw!r}")
+    return raw

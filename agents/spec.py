@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agents.db import TableSchema
 from agents.errors import InputError
-from agents.settings import Settings
 from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
 
 FieldKind = Literal["text", "textarea", "int", "choice", "object"]
@@ -113,8 +113,12 @@ class UpdateRequest:
     forking: bool
 
 
-def _no_options(settings: Settings) -> dict[str, Any]:
+def _no_options(agent_settings: Any) -> dict[str, Any]:
     return {}
+
+
+def _no_settings(values: Mapping[str, str]) -> None:
+    return None
 
 
 def _any_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
@@ -138,6 +142,21 @@ def _any_start(store: Any, values: dict[str, Any]) -> None:
 
 
 @dataclass(frozen=True)
+class AgentPage:
+    """Where an agent's page is: the dashboard's navigation is built from these.
+
+    Attributes:
+        path: The page script, relative to the project root.
+        icon: A Streamlit icon (``:material/...:`` or an emoji).
+        url_path: The page's URL path.
+    """
+
+    path: str
+    icon: str
+    url_path: str
+
+
+@dataclass(frozen=True)
 class AgentSpec:
     """An agent as the dashboard and CLI see it.
 
@@ -146,7 +165,7 @@ class AgentSpec:
         title: English title (the UI translates ``agent.<name>.title``).
         description: English one-line description.
         build_graph: ``(checkpointer, *, store=None, **options) -> compiled graph``.
-        page: The page script that shows this agent, for links.
+        page: The agent's page (script, icon, URL path); its navigation title is ``nav.<name>``.
         start_fields: Typed fields that start a run.
         make_input: ``validated start values -> graph input``.
         thread_for: ``(validated start values, requested thread id or None) -> thread id``.
@@ -156,7 +175,11 @@ class AgentSpec:
         check_resume: Validates a raw resume value (text or dict) and returns it.
         state_fields: State keys ``update_state`` may set, with their types.
         as_nodes: Nodes an update may be attributed to.
-        options_from_settings: Graph build options read from the settings.
+        settings_from: Parses the raw setting values into the agent's frozen, typed settings
+            (``Settings.agent(name)``), refusing a bad value with the setting named.
+        options_from_settings: ``agent settings -> graph build options`` (hashable values).
+        strings: The agent's UI strings, ``{key: (english, korean)}``, merged into the catalogue.
+        tables: The agent's own tables, created by the store beside the core ones.
         check_start: ``(store, validated start values)``; raises InputError when the agent
             refuses to start with them (e.g. a refund case id that was already paid).
         check_update: ``(store, UpdateRequest) -> update``; raises InputError when the agent
@@ -179,7 +202,7 @@ class AgentSpec:
     title: str
     description: str
     build_graph: Callable[..., Any]
-    page: str
+    page: AgentPage
     start_fields: tuple[Field, ...]
     make_input: Callable[[dict[str, Any]], dict[str, Any]]
     thread_for: Callable[[dict[str, Any], str | None], str]
@@ -189,7 +212,10 @@ class AgentSpec:
     state_fields: tuple[Field, ...]
     as_nodes: tuple[str, ...]
     fresh_start: bool = False
-    options_from_settings: Callable[[Settings], dict[str, Any]] = field(default=_no_options)
+    settings_from: Callable[[Mapping[str, str]], Any] = field(default=_no_settings)
+    options_from_settings: Callable[[Any], dict[str, Any]] = field(default=_no_options)
+    strings: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    tables: tuple[TableSchema, ...] = ()
     check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
     check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)

@@ -15,8 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from agents import lifecycle, readmodel, runs
-from agents.chain_layout import orphan_ids, short_checkpoint_id
-from agents.errors import RunFailedError
+from agents.chain_layout import orphan_ids
+from agents.errors import RunFailedError, short_checkpoint_id
 from agents.registry import AGENTS
 from agents.validation import parse_json_object
 from dashboard import resources

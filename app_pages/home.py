@@ -22,5 +22,5 @@ for spec in AGENTS.values():
     with st.container(border=True):
         st.subheader(t(f"agent.{spec.name}.title"))
         st.caption(t(f"agent.{spec.name}.description"))
-        st.page_link(spec.page, label=t("home.open"), icon=":material/arrow_forward:")
+        st.page_link(spec.page.path, label=t("home.open"), icon=":material/arrow_forward:")
         show_table(threads_frame(own), t("home.no_threads"))

@@ -23,7 +23,7 @@ spec = get_agent(AGENT_NAME)
 st.title(t("lecture.title"))
 st.caption(t("lecture.intro"))
 try:
-    options = spec.options_from_settings(settings)
+    options = spec.options_from_settings(settings.agent(AGENT_NAME))
 except InputError as error:
     st.error(escape_markdown(t("lecture.settings_error", error=error)))
     st.stop()

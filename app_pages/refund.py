@@ -9,8 +9,7 @@ from agents import lifecycle, readmodel, runs
 from agents.errors import UserError, short_id
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.refund.graph import DEFAULT_THRESHOLD, check_edit_amount, krw, run_unsaved_pitfall
-from agents.refund.spec import decide, policy_from_settings, request_refund
+from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, check_edit_amount, krw, run_unsaved_pitfall
 from agents.validation import parse_whole_number, validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
@@ -25,11 +24,7 @@ store, settings = resources.store(), resources.settings()
 st.title(t("refund.title"))
 st.caption(t("refund.intro"))
 show_flash()
-try:
-    policy = policy_from_settings(settings)
-except UserError as error:
-    st.error(str(error))
-    st.stop()
+policy = settings.agent(AGENT_NAME).policy
 st.info(t(f"refund.policy.{policy}", threshold=krw(DEFAULT_THRESHOLD)))
 
 
@@ -162,7 +157,7 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
         st.session_state.pop(VIEW_KEY, None)  # decided or refused: the next run shows the case as it is
 
         def action(head_seen: str | None) -> str:
-            done = decide(store, settings, thread_id, answer, expected_head=head_seen)
+            done = runs.resume_from_fields(store, settings, thread_id, answer, agent=AGENT_NAME, expected_head=head_seen)
             return t("refund.decided", case=values["case_id"], action=t(f"refund.action.{answer['action']}"),
                      approver=answer.get("approver") or "?", status=status_word(done))
 
@@ -219,8 +214,8 @@ with st.form("refund-new"):
     submitted = st.form_submit_button(t("refund.new.submit"), type="primary")
 if submitted:
     try:
-        created = request_refund(store, settings, {"case_id": new_case, "customer": new_customer,
-                                                   "amount": new_amount, "reason": new_reason})
+        created = runs.start_run(store, settings, AGENT_NAME, {"case_id": new_case, "customer": new_customer,
+                                                               "amount": new_amount, "reason": new_reason})
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {error}"))
     else:

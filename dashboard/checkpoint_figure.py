@@ -38,8 +38,8 @@ from agents.chain_layout import (
     ChainPoint,
     LaidOutCheckpoint,
     layout_chain,
-    short_checkpoint_id,
 )
+from agents.errors import short_checkpoint_id
 
 # Above this many points, text labels are left out: they cost render time and
 # overlap into noise long before WebGL is needed.

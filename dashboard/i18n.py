@@ -1,7 +1,8 @@
 """The UI string catalogue (English and Korean) and the ``t()`` lookup.
 
-Strings live in the modules of :mod:`dashboard.strings`, each a
-``STRINGS = {key: (english, korean)}`` dict, so a feature adds its own module
+Strings live in the modules of :mod:`dashboard.strings` (the frame and the
+generic pages) and in each registered agent's ``AgentSpec.strings`` (its page),
+each a ``{key: (english, korean)}`` dict, so a feature adds its own module
 instead of editing a shared one. Every UI string goes through :func:`t`.
 """
 
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from functools import cache
 
 import streamlit as st
 
+from agents.registry import AGENTS
+from agents.spec import AgentSpec
 from dashboard import strings as strings_package
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
@@ -20,15 +22,28 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_KEY = "lang"
 
 
-@cache
 def catalogue() -> dict[str, tuple[str, str]]:
-    """Every string of every module in :mod:`dashboard.strings`; duplicate keys are a bug."""
-    merged: dict[str, tuple[str, str]] = {}
+    """Every string of :mod:`dashboard.strings` and of every registered agent; duplicate keys are a bug."""
+    key = tuple(id(spec) for spec in AGENTS.values())  # rebuilt only when an agent is (un)registered
+    if key not in _catalogues:
+        _catalogues[key] = _merged(tuple(AGENTS.values()))
+    return _catalogues[key]
+
+
+_catalogues: dict[tuple[int, ...], dict[str, tuple[str, str]]] = {}
+
+
+def _merged(agents: tuple[AgentSpec, ...]) -> dict[str, tuple[str, str]]:
+    sources: list[tuple[str, dict[str, tuple[str, str]]]] = []
     for module_info in pkgutil.iter_modules(strings_package.__path__):
         module = importlib.import_module(f"{strings_package.__name__}.{module_info.name}")
-        for key, pair in module.STRINGS.items():
+        sources.append((module_info.name, module.STRINGS))
+    sources.extend((f"the {spec.name} agent", dict(spec.strings)) for spec in agents)
+    merged: dict[str, tuple[str, str]] = {}
+    for source, strings in sources:
+        for key, pair in strings.items():
             if key in merged:
-                raise KeyError(f"UI string {key!r} is defined twice (again in {module_info.name})")
+                raise KeyError(f"UI string {key!r} is defined twice (again in {source})")
             merged[key] = pair
     return merged
 

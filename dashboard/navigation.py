@@ -1,8 +1,10 @@
-"""The dashboard's pages, in navigation order."""
+"""The dashboard's pages, in navigation order: home, one page per registered agent, the tools."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from agents.registry import AGENTS
 
 
 @dataclass(frozen=True)
@@ -15,11 +17,17 @@ class PageEntry:
     url_path: str
 
 
-PAGES: tuple[PageEntry, ...] = (
-    PageEntry("app_pages/home.py", "nav.home", ":material/home:", "home"),
-    PageEntry("app_pages/robot.py", "nav.robot", ":material/smart_toy:", "robot"),
-    PageEntry("app_pages/refund.py", "nav.refund", ":material/currency_exchange:", "refund"),
-    PageEntry("app_pages/lecture.py", "nav.lecture", ":material/school:", "lecture"),
+HOME = PageEntry("app_pages/home.py", "nav.home", ":material/home:", "home")
+TOOLS = (
     PageEntry("app_pages/explorer.py", "nav.explorer", ":material/account_tree:", "explorer"),
     PageEntry("app_pages/timeline.py", "nav.timeline", ":material/timeline:", "timeline"),
 )
+
+
+def pages() -> tuple[PageEntry, ...]:
+    """Home, then each registered agent's page (``AgentSpec.page``), then the explorer and timeline."""
+    agent_pages = tuple(
+        PageEntry(spec.page.path, f"nav.{spec.name}", spec.page.icon, spec.page.url_path)
+        for spec in AGENTS.values()
+    )
+    return (HOME, *agent_pages, *TOOLS)

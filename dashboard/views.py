@@ -211,7 +211,7 @@ def show_inbox(items: list[lifecycle.ThreadStatus], empty_text: str, *, link: bo
             if item.action:
                 left.caption(t(f"action.{item.action}"))
             if link and spec is not None:
-                right.page_link(spec.page, label=t("home.open"), icon=":material/open_in_new:",
+                right.page_link(spec.page.path, label=t("home.open"), icon=":material/open_in_new:",
                                 query_params={"thread": item.thread_id})
 
 

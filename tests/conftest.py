@@ -13,8 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agents.cli import main as cli_main
-from agents.db import Store, open_store
-from agents.settings import Settings, load_settings
+from agents.db import Store
+from agents.runtime import load_settings, open_store
+from agents.settings import Settings
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")

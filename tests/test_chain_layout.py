@@ -14,8 +14,8 @@ from agents.chain_layout import (
     chain_to_json,
     layout_chain,
     orphan_ids,
-    short_checkpoint_id,
 )
+from agents.errors import short_checkpoint_id
 
 
 @dataclass(frozen=True)

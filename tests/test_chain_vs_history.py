@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents import readmodel, runs
+from agents import readmodel, runs, runtime
 from agents.chain_layout import layout_chain
 
 
@@ -21,7 +21,7 @@ def _forked_robot_thread(store, settings):
 
 
 def _history(store):
-    graph = store.graph("robot")
+    graph = runtime.graph(store, "robot")
     return list(graph.get_state_history({"configurable": {"thread_id": "hitl_demo"}}))[::-1]
 
 

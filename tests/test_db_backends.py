@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.db import DatabaseError, SqliteStore, is_postgres_url, open_store
+from agents.db import DatabaseError, SqliteStore, is_postgres_url
 from agents.db_postgres import redact
 from agents.lecture.plans import plans_dir_for
+from agents.runtime import open_store
 from agents.settings import DEFAULT_DB_PATH
 from tests.conftest import POSTGRES_URL
 

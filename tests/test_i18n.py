@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from dashboard.i18n import catalogue, t
-from dashboard.navigation import PAGES
+from dashboard.navigation import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,5 +30,5 @@ def test_every_literal_key_used_in_the_ui_exists():
 
 
 def test_navigation_titles_are_translated():
-    for page in PAGES:
+    for page in pages():
         assert t(page.title_key, lang="en") != t(page.title_key, lang="ko")

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from agents import leases, lifecycle, readmodel, runs
-from agents.db import open_store
 from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
-from agents.settings import load_settings
+from agents.runtime import load_settings, open_store
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -214,9 +213,9 @@ def test_a_read_only_file_of_the_previous_release_reads_its_leases(store, db_loc
 _PID1_CHILD = """
 import os, sys
 from agents import nodelog, runs
-from agents.db import open_store
+from agents.runtime import open_store
 from agents.lecture.brains import DEFAULT_LECTURE_INPUT
-from agents.settings import load_settings
+from agents.runtime import load_settings
 
 db, thread = sys.argv[1:3]
 original = nodelog._start

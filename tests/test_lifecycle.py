@@ -6,11 +6,10 @@ import json
 
 import pytest
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, runtime
 from agents.errors import RunFailedError
 from agents.leases import thread_lease
 from agents.refund import ledger
-from agents.refund.spec import request_refund
 from agents.registry import get_agent
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -22,12 +21,12 @@ def _robot(store, settings, thread="hitl_demo", answer=None):
 
 
 def _refund(store, settings, case, amount=500_000):
-    return request_refund(store, settings, {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
+    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
 
 
 def _write_as(store, agent, thread, values, as_node):
     """A raw update_state through the compiled graph: what no product path may do, to make a bad state."""
-    graph = store.graph(agent)
+    graph = runtime.graph(store, agent)
     graph.update_state(runs.run_config(get_agent(agent), thread), values, as_node=as_node)
 
 

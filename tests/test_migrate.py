@@ -9,8 +9,7 @@ import pytest
 
 from agents import readmodel, runs
 from agents.cli import main as cli_main
-from agents.db import open_store
-from agents.settings import load_settings
+from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents import readmodel, runs
-from dashboard.navigation import PAGES
+from dashboard.navigation import pages
 
 
 def _button(at, label=None, key=None):
@@ -20,7 +20,7 @@ def _sidebar_text(at):
     return " ".join(e.value for e in [*at.error, *at.success, *at.sidebar.caption])
 
 
-@pytest.mark.parametrize("page", [p.path for p in PAGES])
+@pytest.mark.parametrize("page", [p.path for p in pages()])
 def test_every_page_runs_without_exception(app, page):
     at = app(page)
     assert not at.exception, at.exception

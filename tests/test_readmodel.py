@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, runtime
 from agents.nodelog import node_runs
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -30,7 +30,7 @@ def test_chain_of_a_paused_thread(store, settings):
 def test_chain_matches_get_state_history(store, settings):
     _paused(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "yes")
-    graph = store.graph("robot")
+    graph = runtime.graph(store, "robot")
     history = list(graph.get_state_history({"configurable": {"thread_id": "hitl_demo"}}))[::-1]
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
     assert [c.checkpoint_id for c in chain] == [h.config["configurable"]["checkpoint_id"] for h in history]

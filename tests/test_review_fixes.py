@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from agents import readmodel, runs
-from agents.db import DatabaseError, open_store
+from agents.db import DatabaseError
 from agents.errors import InputError, UserError
+from agents.runtime import open_store
 from dashboard.views import inert_markdown
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents.errors import UserError
-from agents.settings import DEFAULT_DB_PATH, load_settings, read_secrets_file
+from agents.runtime import load_settings
+from agents.settings import DEFAULT_DB_PATH, read_secrets_file
 
 
 def test_default_database_path():
@@ -32,12 +33,12 @@ def test_secrets_file_is_read_and_a_broken_one_is_named(tmp_path):
 
 def test_secret_values_are_not_in_the_repr():
     settings = load_settings(environ={"GOOGLE_API_KEY": "fake-key-123"}, secrets={})
-    assert settings.get("GOOGLE_API_KEY") == "fake-key-123"
+    assert settings.agent("lecture").get("GOOGLE_API_KEY") == "fake-key-123"
     assert "fake-key-123" not in repr(settings)
 
 
 def test_database_folder_is_created_on_demand(tmp_path):
-    from agents.db import open_store
+    from agents.runtime import open_store
 
     store = open_store(tmp_path / "new" / "folder" / "db.sqlite")
     assert (tmp_path / "new" / "folder" / "db.sqlite").exists()

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from agents import runs
+from agents import runs, runtime
 from agents.nodelog import node_runs
 from agents.timing import CSV_COLUMNS, timeline_csv, timeline_json
 
@@ -98,7 +98,7 @@ def test_csv_has_the_subagent_log_columns_and_start_end_lines(run_cli, store, se
 
 def test_thread_without_node_calls_says_so(run_cli, store):
     # A thread that exists only as checkpoints (written by the saver directly, no node log).
-    graph = store.graph("robot")
+    graph = runtime.graph(store, "robot")
     graph.update_state({"configurable": {"thread_id": "bare"}}, {"decision": "no"}, as_node="approval")
     result = run_cli("timeline", "bare")
     assert result.code == 0

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from agents import lifecycle, readmodel, runs
-from agents.cli import EXIT_BAD_INPUT, Context, thread_command
+from agents.cli.base import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
 from agents.validation import parse_answer, parse_json_object, validate_thread_id

@@ -15,7 +15,7 @@ from typing import Any
 
 from agents import readmodel, runs
 from agents.chain_layout import chain_to_json
-from agents.cli import Context, thread_command
+from agents.cli.base import Context, thread_command
 from agents.cli.core import print_json, print_result
 from agents.errors import ThreadNotFoundError
 from agents.validation import validate_thread_id

@@ -6,11 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from agents.cli import Context
+from agents.cli.base import Context
 from agents.cli.core import print_json
-from agents.db import is_postgres_url, open_store
+from agents.db import is_postgres_url
 from agents.errors import InputError
 from agents.migrate import MigrationError, migrate
+from agents.runtime import open_store
 
 
 def cmd_migrate(args: argparse.Namespace, context: Context) -> int:

@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from agents import lifecycle
-from agents.cli import Context
+from agents.cli.base import Context
 from agents.cli.core import print_json
 from agents.refund import ledger
 from agents.refund.graph import krw

@@ -62,7 +62,7 @@ from agents.lecture.brains import (
 from agents.lecture.plans import apply_plan_edit, plans_dir_for, save_plan_file
 from agents.lecture.research import ResearchSource
 from agents.lecture.state import LectureRequest, LectureState, ResearchTask, RoundReview, RoundScore
-from agents.settings import Settings, load_settings
+from agents.settings import Settings
 
 AGENT_NAME = "lecture"
 DEFAULT_THRESHOLD = PASS_THRESHOLD
@@ -245,7 +245,7 @@ def build_graph(
             plans are saved next to its database (``<db folder>/plans``).
         model: The chat model; default from ``services``.
         research_source: Where research looks; default from ``services``.
-        services: Model and research settings; default read by ``load_settings()``.
+        services: Model and research settings; default the embedded model and the bundled corpus.
         threshold: The gate's pass mark (0-100).
         max_rounds: Most drafts per run (the first included); at the limit the
             human may only save or reject.
@@ -261,7 +261,7 @@ def build_graph(
     if not 0 <= threshold <= 100 or max_rounds < 1:
         raise ValueError(f"threshold must be 0-100 and max_rounds at least 1; got {threshold}, {max_rounds}")
     if model is None or research_source is None:
-        services = services or LectureServices.from_settings(load_settings())
+        services = services or LectureServices()  # the embedded model and the bundled corpus
     chat = model if model is not None else services.chat_model()  # type: ignore[union-attr]
     source = research_source if research_source is not None else services.research_source()  # type: ignore[union-attr]
     folder = Path(plans_dir) if plans_dir is not None else (plans_dir_for(store.path) if store else None)

@@ -12,6 +12,8 @@ Settings (environment or ``.streamlit/secrets.toml``):
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from agents.lecture.brains import (
@@ -32,8 +34,8 @@ from agents.lecture.graph import (
     parse_bool_setting,
     parse_int_setting,
 )
-from agents.settings import Settings
-from agents.spec import AgentSpec, Field
+from agents.lecture.strings import STRINGS
+from agents.spec import AgentPage, AgentSpec, Field
 
 THRESHOLD_SETTING = "HITL_GATE_THRESHOLD"
 MAX_ROUNDS_SETTING = "HITL_MAX_ROUNDS"
@@ -88,7 +90,23 @@ def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     return check_answer({key: value for key, value in values.items() if value not in (None, "")})
 
 
-def options_from_settings(settings: Settings) -> dict[str, Any]:
+@dataclass(frozen=True)
+class LectureSettingValues:
+    """The raw values of the lecture's settings, read once at start."""
+
+    values: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        """A setting, or ``default`` when it is unset or empty."""
+        return dict(self.values).get(name) or default
+
+
+def settings_from(values: Mapping[str, str]) -> LectureSettingValues:
+    """Keeps the lecture's settings."""
+    return LectureSettingValues(tuple((key, str(value)) for key, value in values.items() if value))
+
+
+def options_from_settings(settings: LectureSettingValues) -> dict[str, Any]:
     """Gate threshold, round limit, plan review and the model/research choice, from the settings."""
     return {
         "threshold": parse_int_setting(settings, THRESHOLD_SETTING, DEFAULT_THRESHOLD, 0, 100),
@@ -114,7 +132,7 @@ SPEC = AgentSpec(
     description="Six fields → plan → parallel research → draft → three parallel reviewers → score gate "
                 "→ a human decision on a low score.",
     build_graph=build_graph,
-    page="app_pages/lecture.py",
+    page=AgentPage("app_pages/lecture.py", ":material/school:", "lecture"),
     start_fields=START_FIELDS,
     make_input=lambda values: {"request": dict(values)},
     thread_for=thread_for,
@@ -124,7 +142,9 @@ SPEC = AgentSpec(
     state_fields=STATE_FIELDS,
     as_nodes=("validate", "plan", "plan_review", "research", "write", "review_content",
               "review_time_allocation", "review_difficulty", "gate", "decide", "save"),
+    settings_from=settings_from,
     options_from_settings=options_from_settings,
+    strings=STRINGS,
     finished_outcome=finished_outcome,
     max_concurrency=MAX_CONCURRENCY,
 )

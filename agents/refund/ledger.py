@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from agents import readmodel
-from agents.db import Store
+from agents.db import Store, TableSchema
 
 AGENT_NAME = "refund"
 
@@ -27,6 +27,19 @@ LEDGER_COLUMNS = (
     "case_id", "thread_id", "customer", "requested_amount", "paid_amount",
     "approver", "paid_at", "repeat_attempts",
 )  # fmt: skip
+
+#: The ledger's table, created by the store beside the core tables (``AgentSpec.tables``).
+LEDGER_TABLE = TableSchema("refund_ledger", """
+CREATE TABLE IF NOT EXISTS refund_ledger (
+    case_id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL,
+    customer TEXT NOT NULL,
+    requested_amount INTEGER NOT NULL,
+    paid_amount INTEGER NOT NULL CHECK (paid_amount > 0),
+    approver TEXT NOT NULL,
+    paid_at TEXT NOT NULL,
+    repeat_attempts INTEGER NOT NULL DEFAULT 0
+);""", migrated_columns=LEDGER_COLUMNS)
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,21 @@
 """The refund agent as the dashboard and CLI see it, and the approver's actions.
 
 A case's thread id is derived from its case id (``refund-<case id>``), so a
-case id can be used once. The page and the CLI go through the same functions:
-``runs.start_run`` for a request, :func:`decide` (or ``runs.resume_thread``)
-for a decision.
+case id can be used once. The rules are hooks that ``agents.runs`` calls on
+every path (page, generic form, raw mode, CLI): :func:`check_start` for a
+request, ``check_resume`` / :func:`check_answer_for_case` for a decision,
+:func:`check_update` and :func:`check_rerun` for the explorer's actions.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from agents import readmodel
 from agents.db import Store
-from agents.errors import InputError, StaleFormError, ThreadNotFoundError
+from agents.errors import InputError
 from agents.refund import ledger
 from agents.refund.graph import (
     ACTIONS,
@@ -27,12 +30,10 @@ from agents.refund.graph import (
     check_edit_amount,
     krw,
 )
-from agents.settings import Settings
-from agents.spec import AgentSpec, Field, UpdateRequest, validate_fields
+from agents.refund.strings import STRINGS
+from agents.settings import choice_setting
+from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, validate_fields
 from agents.validation import validate_thread_id
-
-if TYPE_CHECKING:
-    from agents.runs import RunResult
 
 THREAD_PREFIX = "refund-"
 POLICY_SETTING = "HITL_REFUND_POLICY"
@@ -108,17 +109,26 @@ def check_answer_for_case(values: dict[str, Any], answer: Any) -> None:
         check_edit_amount(answer["amount"], values.get("requested_amount"))
 
 
-def options_from_settings(settings: Settings) -> dict[str, Any]:
-    """The routing policy from ``HITL_REFUND_POLICY`` (``strict`` or ``reroute``)."""
-    return {"policy": policy_from_settings(settings)}
+@dataclass(frozen=True)
+class RefundSettings:
+    """The refund agent's settings.
+
+    Attributes:
+        policy: ``strict`` (routed on the requested amount) or ``reroute`` (LangGraph's own
+            behaviour: an edit is routed again), from ``HITL_REFUND_POLICY``.
+    """
+
+    policy: str = DEFAULT_POLICY
 
 
-def policy_from_settings(settings: Settings) -> str:
-    """The configured routing policy; an unknown value is refused, naming the setting."""
-    policy = (settings.get(POLICY_SETTING, DEFAULT_POLICY) or DEFAULT_POLICY).strip().lower()
-    if policy not in POLICIES:
-        raise InputError(POLICY_SETTING, f"must be one of {', '.join(POLICIES)}; got {policy!r}")
-    return policy
+def settings_from(values: Mapping[str, str]) -> RefundSettings:
+    """Reads ``HITL_REFUND_POLICY``; an unknown policy is refused, naming the setting."""
+    return RefundSettings(policy=choice_setting(values, POLICY_SETTING, POLICIES, DEFAULT_POLICY))
+
+
+def options_from_settings(settings: RefundSettings) -> dict[str, Any]:
+    """The graph's build options: the routing policy."""
+    return {"policy": settings.policy}
 
 
 def _case_final(store: Store, head: dict[str, Any]) -> str:
@@ -206,9 +216,11 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
-    """A case id is used once: one that was already paid is refused (``case_id``), even after
-    its thread was deleted. Run by ``runs.start_run`` for the page and the CLI alike."""
+    """A case id is used once: one that has a thread, or was already paid (even after its thread
+    was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path."""
     case_id = validate_thread_id(values["case_id"], field="case_id")
+    if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
+        raise InputError("case_id", f"case {case_id!r} already exists; use a new case id")
     if ledger.payout_for(store, case_id) is not None:
         raise InputError("case_id", f"case {case_id!r} was already paid; use a new case id")
 
@@ -218,7 +230,7 @@ SPEC = AgentSpec(
     title="Refund agent",
     description="Refunds above 100,000 KRW wait for an approver, who approves, rejects or edits; paid once.",
     build_graph=build_graph,
-    page="app_pages/refund.py",
+    page=AgentPage("app_pages/refund.py", ":material/currency_exchange:", "refund"),
     start_fields=START_FIELDS,
     make_input=make_input,
     thread_for=thread_for,
@@ -234,56 +246,8 @@ SPEC = AgentSpec(
     finished_outcome=finished_outcome,
     continue_after_update=True,
     as_node_note=" (payment and rejection happen only through a decision, never as settle or reject)",
+    settings_from=settings_from,
     options_from_settings=options_from_settings,
+    strings=STRINGS,
+    tables=(ledger.LEDGER_TABLE,),
 )
-
-
-
-
-
-def decide(
-    store: Store,
-    settings: Settings,
-    thread_id: str,
-    answer: dict[str, Any],
-    *,
-    expected_head: str | None = None,
-) -> RunResult:
-    """An approver's decision on a waiting case (approve, reject, or edit then approve).
-
-    Raises:
-        InputError: A field is wrong (named), e.g. an edit without an amount.
-        InputError: (``action``) The case is not waiting for a decision (settled, rejected).
-        StaleFormError: The case changed since the approver's page was drawn.
-    """
-    from agents import runs
-
-    fields = {key: value for key, value in answer.items() if value not in (None, "")}
-    value = make_resume(validate_fields(RESUME_FIELDS, fields))
-    thread_id = validate_thread_id(thread_id)
-    head = readmodel.head_checkpoint_id(store, thread_id)
-    if head is None:
-        raise ThreadNotFoundError(thread_id)
-    if expected_head is not None and head != expected_head:
-        raise StaleFormError(thread_id, expected_head, head)  # checked again, under the lock, by resume
-    result = runs.current_result(store, settings, thread_id)
-    if result.agent != AGENT_NAME:
-        raise InputError("thread_id", f"thread {thread_id!r} is not a refund case")
-    if result.status != "waiting":
-        where = result.outcome if result.status == "done" else f"{result.status}: {result.reason}"
-        raise InputError("action", f"case {result.values.get('case_id')!r} is not waiting for a decision "
-                                   f"({where}); nothing was changed")
-    return runs.resume_thread(store, settings, thread_id, value, expected_head=expected_head)
-
-
-def request_refund(
-    store: Store, settings: Settings, values: dict[str, Any], **kwargs: Any
-) -> RunResult:
-    """Starts a case; a case id that has a thread is refused naming the form's ``case_id`` field
-    (a paid one is refused by :func:`check_start`)."""
-    from agents import runs  # not at import time: runs imports the registry, which imports this module
-
-    case_id = validate_thread_id(validate_fields(START_FIELDS, values)["case_id"], field="case_id")
-    if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
-        raise InputError("case_id", f"case {case_id!r} already exists; use a new case id")
-    return runs.start_run(store, settings, AGENT_NAME, values, **kwargs)

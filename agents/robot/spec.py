@@ -6,7 +6,8 @@ from typing import Any
 
 from agents.errors import InputError
 from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph
-from agents.spec import AgentSpec, Field
+from agents.robot.strings import STRINGS
+from agents.spec import AgentPage, AgentSpec, Field
 from agents.validation import validate_text
 
 DEFAULT_THREAD_ID = "hitl_demo"
@@ -49,7 +50,7 @@ SPEC = AgentSpec(
     title="Approval robot",
     description="Proposes a business trip, pauses, and acts only on an exact 'yes'.",
     build_graph=build_graph,
-    page="app_pages/robot.py",
+    page=AgentPage("app_pages/robot.py", ":material/smart_toy:", "robot"),
     start_fields=(),
     make_input=lambda values: {"messages": [("human", START_MESSAGE)]},
     thread_for=thread_for,
@@ -66,4 +67,5 @@ SPEC = AgentSpec(
     fresh_start=True,
     finished_outcome=finished_outcome,
     default_thread_id=DEFAULT_THREAD_ID,
+    strings=STRINGS,
 )

@@ -24,11 +24,11 @@ BLOCKED = "프롬프트 작성 기본"
 CHILD = """
 import sys, threading
 from agents import runs
-from agents.db import open_store
+from agents.runtime import open_store
 from agents.lecture import graph as lecture_graph
 from agents.lecture.brains import DEFAULT_LECTURE_INPUT
 from agents.lecture.research import CorpusResearch
-from agents.settings import load_settings
+from agents.runtime import load_settings
 
 db, thread, blocked = sys.argv[1], sys.argv[2], sys.argv[3]
 

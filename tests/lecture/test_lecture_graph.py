@@ -23,7 +23,7 @@ from agents.lecture.prompts import task_of
 from agents.lecture.research import CorpusResearch
 from agents.lecture.spec import SPEC, options_from_settings
 from agents.nodelog import node_runs
-from agents.settings import load_settings
+from agents.runtime import load_settings
 
 THREAD = "lecture-test"
 
@@ -175,19 +175,19 @@ def test_a_lower_threshold_lets_the_first_draft_pass(store):
 def test_threshold_rounds_and_plan_review_come_from_the_settings(db_path):
     settings = load_settings(db_override=str(db_path), secrets={}, environ={
         "HITL_GATE_THRESHOLD": "70", "HITL_MAX_ROUNDS": "5", "HITL_PLAN_REVIEW": "on"})
-    options = options_from_settings(settings)
+    options = options_from_settings(settings.agent("lecture"))
     assert (options["threshold"], options["max_rounds"], options["plan_review"]) == (70, 5, True)
-    default = options_from_settings(load_settings(db_override=str(db_path), secrets={}, environ={}))
+    default = options_from_settings(load_settings(db_override=str(db_path), secrets={}, environ={}).agent("lecture"))
     assert (default["threshold"], default["max_rounds"], default["plan_review"]) == (80, 3, False)
     for name, bad in (("HITL_GATE_THRESHOLD", "101"), ("HITL_MAX_ROUNDS", "0"), ("HITL_PLAN_REVIEW", "maybe")):
         with pytest.raises(InputError, match=name):
-            options_from_settings(load_settings(db_override=str(db_path), secrets={}, environ={name: bad}))
+            options_from_settings(load_settings(db_override=str(db_path), secrets={}, environ={name: bad}).agent("lecture"))
 
 
 def test_services_never_show_keys(db_path):
     settings = load_settings(db_override=str(db_path), secrets={},
                              environ={"GOOGLE_API_KEY": "sk-secret-123", "TAVILY_API_KEY": "tv-secret-456"})
-    services = LectureServices.from_settings(settings)
+    services = LectureServices.from_settings(settings.agent("lecture"))
     shown = " ".join([repr(services), services.describe_model(), services.describe_research()])
     assert "Gemini" in shown and "Tavily" in shown
     assert "secret" not in shown

@@ -8,17 +8,15 @@ import pytest
 
 from agents import readmodel, runs
 from agents.common import MissingCheckpointerError
-from agents.db import open_store
 from agents.errors import InputError, StaleFormError, UserError
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import build_graph, build_unsaved_pitfall_graph, make_settle, run_unsaved_pitfall
-from agents.refund.spec import decide, request_refund
-from agents.settings import load_settings
+from agents.runtime import load_settings, open_store
 
 
 def _request(store, settings, case="C1", amount=500_000, customer="홍길동"):
-    return request_refund(store, settings, {"case_id": case, "customer": customer,
+    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": customer,
                                             "amount": amount, "reason": "파손된 상품"})
 
 
@@ -45,7 +43,7 @@ def test_one_won_above_the_threshold_waits_for_review(store, settings):
 
 def test_approve_pays_and_records_requested_and_executed_side_by_side(store, settings):
     _request(store, settings)
-    result = decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim", "note": "ok"})
+    result = runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim", "note": "ok"})
     assert result.status == "done"
     assert result.values["outcome"] == "paid" and result.values["decision"] == "approve"
     row = ledger.ledger_rows(store)[0]
@@ -61,13 +59,13 @@ def test_approve_pays_and_records_requested_and_executed_side_by_side(store, set
 def test_review_is_entered_once_before_the_pause_and_again_on_resume(store, settings):
     _request(store, settings)
     assert _review_statuses(store, "refund-C1") == ["interrupted"]
-    decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
+    runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     assert _review_statuses(store, "refund-C1") == ["interrupted", "ok"]
 
 
 def test_reject_ends_with_a_recorded_rejection_and_no_payout(store, settings):
     _request(store, settings)
-    result = decide(store, settings, "refund-C1", {"action": "reject", "approver": "lee", "note": "사진 없음"})
+    result = runs.resume_from_fields(store, settings, "refund-C1", {"action": "reject", "approver": "lee", "note": "사진 없음"})
     assert result.status == "done" and result.next == ()
     assert result.values["outcome"] == "rejected" and result.values["decision"] == "reject"
     assert result.values["trace"][-1] == "reject: rejected by lee; no payout"
@@ -79,7 +77,7 @@ def test_reject_ends_with_a_recorded_rejection_and_no_payout(store, settings):
 
 def test_edit_then_approve_pays_the_edited_amount_and_keeps_the_request(store, settings):
     _request(store, settings)
-    result = decide(store, settings, "refund-C1", {"action": "edit", "amount": 50_000, "approver": "kim"})
+    result = runs.resume_from_fields(store, settings, "refund-C1", {"action": "edit", "amount": 50_000, "approver": "kim"})
     values = result.values
     assert values["requested_amount"] == 500_000 and values["amount"] == 50_000
     assert "amount 500,000 → 50,000 by kim" in values["trace"]
@@ -94,7 +92,7 @@ def test_strict_policy_keeps_an_edited_case_on_the_approval_path(store, settings
     assert asked.status == "waiting" and asked.interrupts[0]["amount"] == 50_000
     assert asked.values["trace"][-1] == "amount 500,000 → 50,000 by update_state"
     assert ledger.ledger_rows(store) == []
-    done = decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
+    done = runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     assert "amount 500,000 → 50,000 by update_state" in done.values["trace"]
     assert ledger.ledger_rows(store)[0]["paid_amount"] == 50_000
 
@@ -143,7 +141,7 @@ def test_two_tabs_approving_at_once_pay_exactly_once(store, settings):
     def approve(approver):
         barrier.wait()
         try:
-            outcomes.append(decide(store, settings, "refund-C1", {"action": "approve", "approver": approver},
+            outcomes.append(runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": approver},
                                    expected_head=waiting.head_checkpoint_id))
         except UserError as error:
             outcomes.append(error)
@@ -181,7 +179,7 @@ def test_two_processes_resuming_the_same_pause_pay_once(store, settings, db_path
 
 def test_a_paid_case_cannot_be_rerun_from_an_older_checkpoint(store, settings):
     _request(store, settings)
-    decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
+    runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     for checkpoint in readmodel.checkpoint_chain(store, "refund-C1")[:-1]:
         with pytest.raises(InputError, match="checkpoint_id: the case is already paid"):
@@ -233,18 +231,18 @@ def test_pitfall_graph_returns_half_finished_state_with_nothing_to_resume(store)
 def test_bad_decisions_name_the_field_and_change_nothing(store, settings, answer, field):
     waiting = _request(store, settings)
     with pytest.raises(InputError) as caught:
-        decide(store, settings, "refund-C1", answer)
+        runs.resume_from_fields(store, settings, "refund-C1", answer)
     assert caught.value.field == field
     assert readmodel.head_checkpoint_id(store, "refund-C1") == waiting.head_checkpoint_id
 
 
 def test_approve_or_edit_on_a_settled_case_is_refused(store, settings):
     _request(store, settings)
-    decide(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
+    runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     for answer in ({"action": "approve", "approver": "kim"}, {"action": "edit", "amount": 1, "approver": "kim"}):
-        with pytest.raises(InputError, match="not waiting for a decision \\(paid\\)"):
-            decide(store, settings, "refund-C1", answer)
+        with pytest.raises(UserError, match="not waiting for an answer \\(paid\\)"):
+            runs.resume_from_fields(store, settings, "refund-C1", answer)
     assert readmodel.head_checkpoint_id(store, "refund-C1") == head
     assert len(ledger.ledger_rows(store)) == 1
 
@@ -265,7 +263,7 @@ def test_approve_or_edit_on_a_settled_case_is_refused(store, settings):
 def test_bad_requests_name_the_field_and_start_nothing(store, settings, values, field):
     request = {"case_id": "C2", "customer": "홍길동", "amount": 500_000, "reason": "r"} | values
     with pytest.raises(InputError) as caught:
-        request_refund(store, settings, request)
+        runs.start_run(store, settings, "refund", request)
     assert caught.value.field == field
     assert readmodel.list_threads(store) == []
 

@@ -7,9 +7,8 @@ import sqlite3
 import psycopg
 import pytest
 
-from agents import db, lifecycle, runs
+from agents import lifecycle, runs, runtime
 from agents.refund import ledger
-from agents.refund.spec import decide, request_refund
 from agents.registry import get_agent
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -39,7 +38,7 @@ def test_a_database_from_before_the_refund_agent_gets_the_table_when_opened(stor
         cursor.execute("DROP TABLE refund_ledger")
         cursor.execute("UPDATE hitl_meta SET value = 'older' WHERE key = 'schema_fingerprint'")
     store.close()
-    reopened = db.open_store(db_location)
+    reopened = runtime.open_store(db_location)
     assert ledger.ledger_rows(reopened) == []
     assert _pay(reopened).created
     reopened.close()
@@ -47,10 +46,10 @@ def test_a_database_from_before_the_refund_agent_gets_the_table_when_opened(stor
 
 def test_audit_lists_every_case_with_its_decision(store, settings):
     for case, amount in (("A", 50_000), ("B", 700_000), ("C", 300_000), ("D", 200_000)):
-        request_refund(store, settings, {"case_id": case, "customer": f"고객 {case}", "amount": amount,
+        runs.start_run(store, settings, "refund", {"case_id": case, "customer": f"고객 {case}", "amount": amount,
                                          "reason": "r"})
-    decide(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
-    decide(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
+    runs.resume_from_fields(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
+    runs.resume_from_fields(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
     audit = {row.case_id: row for row in ledger.audit_rows(store, lifecycle.status_map(store))}
     assert (audit["A"].requested_amount, audit["A"].executed_amount, audit["A"].approver) == (50_000, 50_000,
                                                                                             "automatic")
@@ -64,10 +63,10 @@ def test_audit_lists_every_case_with_its_decision(store, settings):
 
 def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(store, settings):
     for case, amount in (("S", 150_000), ("L", 900_000), ("M", 400_000), ("AUTO", 10_000), ("X", 990_000)):
-        request_refund(store, settings, {"case_id": case, "customer": "c", "amount": amount, "reason": "r"})
+        runs.start_run(store, settings, "refund", {"case_id": case, "customer": "c", "amount": amount, "reason": "r"})
     # X is stopped part-way, as after a crash between review and settle: it needs attention.
     approved = runs.current_result(store, settings, "refund-X")
-    graph = store.graph("refund")
+    graph = runtime.graph(store, "refund")
     graph.update_state(runs.run_config(get_agent("refund"), "refund-X"),
                        {"decision": "approve", "approver": "kim", "decided_at": "t"}, as_node="review")
     assert approved.status == "waiting"
@@ -77,7 +76,7 @@ def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(st
 
 
 def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, settings):
-    request_refund(store, settings, {"case_id": "Z", "customer": "c", "amount": 5_000, "reason": "r"})
+    runs.start_run(store, settings, "refund", {"case_id": "Z", "customer": "c", "amount": 5_000, "reason": "r"})
     runs.delete_thread(store, "refund-Z")
     (row,) = ledger.audit_rows(store)
     assert (row.case_id, row.status, row.executed_amount) == ("Z", "thread deleted", 5_000)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from agents import runs
 from agents.refund import ledger
-from agents.refund.spec import request_refund
 
 PAGE = "app_pages/refund.py"
 
 
 def _request(store, settings, case="C1", amount=500_000):
-    return request_refund(store, settings, {"case_id": case, "customer": "홍길동", "amount": amount,
+    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount,
                                             "reason": "<b>broken</b>"})
 
 

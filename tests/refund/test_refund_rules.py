@@ -12,17 +12,16 @@ import json
 
 import pytest
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, runtime
 from agents.errors import InputError
 from agents.refund import ledger
-from agents.refund.spec import decide, request_refund
 
 PAGE = "app_pages/refund.py"
 L1 = ("run", "refund", "--case", "L1", "--customer", "kim", "--amount", "9000000", "--reason", "r")
 
 
 def _request(store, settings, case="C1", amount=400_000):
-    return request_refund(store, settings, {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
+    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
 
 
 def _messages(at):
@@ -94,8 +93,8 @@ def test_a_case_is_done_only_when_paid_or_rejected(store, settings):
     _request(store, settings, "A")
     _request(store, settings, "B")
     _request(store, settings, "S", 30_000)
-    decide(store, settings, "refund-A", {"action": "approve", "approver": "kim"})
-    decide(store, settings, "refund-B", {"action": "reject", "approver": "lee"})
+    runs.resume_from_fields(store, settings, "refund-A", {"action": "approve", "approver": "kim"})
+    runs.resume_from_fields(store, settings, "refund-B", {"action": "reject", "approver": "lee"})
     payouts = {row["case_id"]: row for row in ledger.ledger_rows(store)}
     for thread, outcome in (("refund-A", "paid"), ("refund-B", "rejected"), ("refund-S", "paid")):
         status = lifecycle.thread_status(store, thread)
@@ -199,7 +198,7 @@ def test_an_edit_outside_1_to_the_requested_amount_is_refused_on_every_path(stor
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     answer = {"action": "edit", "amount": amount, "approver": "kim"}
     for attempt in (
-        lambda: decide(store, settings, "refund-C1", answer),
+        lambda: runs.resume_from_fields(store, settings, "refund-C1", answer),
         lambda: runs.resume_thread(store, settings, "refund-C1", answer),
         lambda: runs.update_thread(store, settings, "refund-C1", {"amount": amount}),
         lambda: runs.update_thread(store, settings, "refund-C1", {"amount": amount}, as_node="review"),
@@ -214,7 +213,7 @@ def test_an_edit_outside_1_to_the_requested_amount_is_refused_on_every_path(stor
 
 def test_the_requested_amount_itself_is_a_valid_edit(store, settings):
     _request(store, settings)
-    done = decide(store, settings, "refund-C1", {"action": "edit", "amount": 400_000, "approver": "kim"})
+    done = runs.resume_from_fields(store, settings, "refund-C1", {"action": "edit", "amount": 400_000, "approver": "kim"})
     assert done.outcome == "paid" and ledger.ledger_rows(store)[0]["paid_amount"] == 400_000
 
 
@@ -233,7 +232,7 @@ def test_the_cli_refuses_amounts_that_are_not_plain_or_grouped_digits(run_cli, t
 @pytest.mark.parametrize(("typed", "amount"), [("500,000", 500_000), ("500000", 500_000), (" 1,000,000 ", 1_000_000),
                                                ("100", 100)])
 def test_plain_and_comma_grouped_amounts_are_read(store, settings, typed, amount):
-    result = request_refund(store, settings, {"case_id": "A", "customer": "kim", "amount": typed, "reason": "r"})
+    result = runs.start_run(store, settings, "refund", {"case_id": "A", "customer": "kim", "amount": typed, "reason": "r"})
     assert result.values["requested_amount"] == amount
 
 
@@ -283,7 +282,7 @@ def test_the_picker_selects_through_the_url_and_the_approver_name_survives(app, 
     assert at.query_params["thread"] == "refund-X5"
     assert any("`refund-X5`" in m.value for m in at.markdown)
     assert at.text_input(key="refund-approver").value == "kim"
-    decide(store, settings, "refund-X5", {"action": "approve", "approver": "lee"})  # another tab
+    runs.resume_from_fields(store, settings, "refund-X5", {"action": "approve", "approver": "lee"})  # another tab
     _button(at, "refund-approve").click().run()
     assert at.query_params["thread"] == "refund-X5"
     assert "changed since this form was drawn" in _messages(at) or "not waiting" in _messages(at)
@@ -342,7 +341,7 @@ def test_a_link_to_a_missing_lecture_thread_keeps_the_picker(app, store, setting
 
 def test_a_case_stopped_before_settle_is_shown_and_continued_from_the_page(app, store, settings):
     _request(store, settings)
-    graph = store.graph("refund")
+    graph = runtime.graph(store, "refund")
     from agents.registry import get_agent
 
     # What a process killed between review and settle leaves (the real kill: test_kill_points).
@@ -397,7 +396,7 @@ def _stopped_before(store, case, node, amount=400_000):
     from agents.registry import get_agent
 
     config = runs.run_config(get_agent("refund"), f"refund-{case}")
-    store.graph("refund").invoke(make_input({"case_id": case, "customer": "c", "amount": amount, "reason": "r"}),
+    runtime.graph(store, "refund").invoke(make_input({"case_id": case, "customer": "c", "amount": amount, "reason": "r"}),
                                  config, interrupt_before=[node])
     return f"refund-{case}"
 
@@ -423,7 +422,7 @@ def test_a_fork_from_before_assess_is_refused(store, settings):
 
 
 def test_a_rejection_by_update_reaches_reject_even_when_the_amount_would_settle(store, monkeypatch, db_path):
-    from agents.settings import load_settings
+    from agents.runtime import load_settings
 
     monkeypatch.setenv("HITL_REFUND_POLICY", "reroute")
     reroute = load_settings(db_override=str(db_path), secrets={})
@@ -444,7 +443,7 @@ def test_a_small_case_stopped_before_settle_can_still_be_rejected(store, setting
 def test_stale_controls_survive_a_rerun_from_typing_so_the_late_click_is_refused_not_lost(app, store, settings):
     _request(store, settings)
     at = app(PAGE)
-    decide(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})  # another tab, first
+    runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})  # another tab, first
     at.text_input(key="refund-approver").input("park").run()  # typing reruns the page before the click
     assert not at.exception, at.exception
     assert "This case changed since your controls were drawn" in _messages(at)

@@ -22,9 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from agents import nodelog, runs  # noqa: E402
-from agents.db import open_store  # noqa: E402
 from agents.refund import ledger  # noqa: E402
-from agents.settings import load_settings  # noqa: E402
+from agents.runtime import (
+    load_settings,  # noqa: E402
+    open_store,  # noqa: E402
+)
 
 ANSWERS = {
     "yes": "yes",

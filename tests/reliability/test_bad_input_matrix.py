@@ -17,15 +17,14 @@ from pathlib import Path
 import pytest
 
 from agents import runs
-from agents.db import DatabaseError, SqliteStore, open_store
+from agents.db import DatabaseError, SqliteStore
 from agents.errors import UserError
 from agents.lecture.brains import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.spec import SPEC as REFUND
 from agents.refund.spec import START_FIELDS as REFUND_START
-from agents.refund.spec import request_refund
 from agents.robot.spec import SPEC as ROBOT
-from agents.settings import load_settings
+from agents.runtime import load_settings, open_store
 from agents.spec import validate_fields
 
 NEW_CASE = ("run", "refund", "--case", "n1", "--customer", "lee", "--reason", "late")
@@ -85,7 +84,7 @@ CLI_CASES = [
     ("refund-case-too-long", ("run", "refund", "--case", "c" * 41, "--customer", "lee", "--amount", "5",
                               "--reason", "r"), "case_id"),
     ("refund-case-reused", ("run", "refund", "--case", "c1", "--customer", "lee", "--amount", "5",
-                            "--reason", "r"), "thread_id"),
+                            "--reason", "r"), "case_id"),
     ("refund-update-settled", ("update", "refund-c2", "--values", '{"amount": 5}'), "amount"),
     ("refund-update-wrong-type", ("update", WAITING_REFUND, "--values", '{"amount": "many"}'), "amount"),
     ("refund-update-bad-choice", ("update", WAITING_REFUND, "--values", '{"decision": "maybe"}'), "decision"),
@@ -144,7 +143,7 @@ CALL_CASES = [
     ("runs-continue-bad-checkpoint", lambda s, st: runs.continue_thread(s, st, "hitl_demo", checkpoint_id="x"),
      "checkpoint_id"),
     ("runs-stale-form", lambda s, st: runs.resume_thread(s, st, "hitl_demo", "yes", expected_head="old"), "thread"),
-    ("refund-request-reused", lambda s, st: request_refund(s, st, {**GOOD_START, "case_id": "c2"}), "case_id"),
+    ("refund-request-reused", lambda s, st: runs.start_run(s, st, "refund", {**GOOD_START, "case_id": "c2"}), "case_id"),
     ("readonly-store", lambda s, st: runs.resume_thread(SqliteStore(s.path, read_only=True), st, "hitl_demo", "yes"),
      "read-only"),
 ]
@@ -167,8 +166,8 @@ def _fill(path: Path) -> None:
     runs.start_run(store, settings, "robot", {}, thread_id="hitl_demo")
     runs.start_run(store, settings, "robot", {}, thread_id="robot-done")
     runs.resume_thread(store, settings, "robot-done", "yes")
-    request_refund(store, settings, {"case_id": "c1", "customer": "lee", "amount": 500_000, "reason": "late"})
-    request_refund(store, settings, {"case_id": "c2", "customer": "lee", "amount": 5_000, "reason": "late"})
+    runs.start_run(store, settings, "refund", {"case_id": "c1", "customer": "lee", "amount": 500_000, "reason": "late"})
+    runs.start_run(store, settings, "refund", {"case_id": "c2", "customer": "lee", "amount": 5_000, "reason": "late"})
     assert runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT),
                           thread_id="lecture-x").status == "waiting"
     store.close()

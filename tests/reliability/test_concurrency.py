@@ -21,7 +21,6 @@ from agents.errors import NotWaitingError, ThreadNotFoundError
 from agents.leases import ThreadBusyError
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.refund.spec import decide, request_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -76,10 +75,10 @@ def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, 
                     vanished.append(thread)
             for j in range(REFUND_RUNS):
                 case = f"c{index}-{j}"
-                result = request_refund(store, settings, {"case_id": case, "customer": "lee",
+                result = runs.start_run(store, settings, "refund", {"case_id": case, "customer": "lee",
                                                           "amount": 500_000, "reason": "late"})
                 assert result.status == "waiting"
-                result = decide(store, settings, f"refund-{case}", {"action": "approve", "approver": "kim"})
+                result = runs.resume_from_fields(store, settings, f"refund-{case}", {"action": "approve", "approver": "kim"})
                 assert result.values["outcome"] == "paid"
         except BaseException as error:  # noqa: BLE001 - collected and reported by the test
             errors.append(error)

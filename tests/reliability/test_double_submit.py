@@ -14,7 +14,6 @@ from agents.errors import NotWaitingError, StaleFormError, ThreadNotFoundError
 from agents.leases import ThreadBusyError
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.refund.spec import request_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -61,7 +60,7 @@ def test_two_resumes_of_the_same_head(store, settings, repeat):
 @pytest.mark.parametrize("repeat", range(REPEATS))
 def test_two_refund_approvals_pay_once(store, settings, repeat):
     case = f"dbl{repeat}"
-    result = request_refund(store, settings, {"case_id": case, "customer": "lee", "amount": 500_000,
+    result = runs.start_run(store, settings, "refund", {"case_id": case, "customer": "lee", "amount": 500_000,
                                               "reason": "late"})
     head, thread = result.head_checkpoint_id, result.thread_id
     answers = ({"action": "approve", "approver": "kim"}, {"action": "edit", "amount": 1_000, "approver": "park"})

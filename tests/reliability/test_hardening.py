@@ -19,7 +19,6 @@ import pytest
 from agents import lifecycle, readmodel, runs
 from agents.errors import InputError
 from agents.refund import ledger
-from agents.refund.spec import request_refund
 from agents.validation import parse_json, validate_thread_id
 from tests.conftest import PROJECT_ROOT
 
@@ -73,7 +72,7 @@ def test_object_fields_and_whole_updates_have_a_size_limit(run_cli, store, setti
 
 
 def test_a_lone_surrogate_in_an_approver_is_refused_before_anything_is_saved(run_cli, store, settings, db_path):
-    request_refund(store, settings, {"case_id": "W1", "customer": "kim", "amount": 500_000, "reason": "r"})
+    runs.start_run(store, settings, "refund", {"case_id": "W1", "customer": "kim", "amount": 500_000, "reason": "r"})
     _refused_unchanged(run_cli, db_path, "resume", "refund-W1", '{"action": "approve", "approver": "\\ud800"}',
                        message="U+D800")
     assert lifecycle.thread_status(store, "refund-W1").status == "waiting"
@@ -159,7 +158,7 @@ def test_korean_and_japanese_ids_through_the_cli(run_cli):
 
 
 def test_unicode_ids_on_the_pages_and_in_links(app, store, settings):
-    request_refund(store, settings, {"case_id": "건-1042", "customer": "홍길동", "amount": 500_000, "reason": "r"})
+    runs.start_run(store, settings, "refund", {"case_id": "건-1042", "customer": "홍길동", "amount": 500_000, "reason": "r"})
     runs.start_run(store, settings, "robot", {}, thread_id="café-1")
     refund = app("app_pages/refund.py")
     refund.query_params["thread"] = "refund-건-1042"
@@ -201,7 +200,7 @@ def test_a_damaged_sqlite_database_is_refused_with_a_clear_message(run_cli, stor
                                                                     message):
     import sqlite3
 
-    request_refund(store, settings, {"case_id": "D1", "customer": "kim", "amount": 500_000, "reason": "r"})
+    runs.start_run(store, settings, "refund", {"case_id": "D1", "customer": "kim", "amount": 500_000, "reason": "r"})
     store.close()
     with sqlite3.connect(db_path) as conn:
         conn.execute(damage)
@@ -217,8 +216,8 @@ def test_a_damaged_sqlite_database_is_refused_with_a_clear_message(run_cli, stor
 def test_a_damaged_postgres_database_is_refused_with_a_clear_message(postgres_location):
     import psycopg
 
-    from agents.db import DatabaseError, open_store
-
+    from agents.db import DatabaseError
+    from agents.runtime import open_store
     open_store(postgres_location).close()
     with psycopg.connect(postgres_location, autocommit=True) as conn:
         conn.execute("UPDATE hitl_meta SET value = 'abc' WHERE key = 'schema_version'")

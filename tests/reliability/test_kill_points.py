@@ -24,10 +24,9 @@ from pathlib import Path
 import pytest
 
 from agents import lifecycle, readmodel, runs
-from agents.db import open_store
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.settings import load_settings
+from agents.runtime import load_settings, open_store
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ANSWERS = {"yes": "yes", "approve": {"action": "approve", "approver": "kim"},

@@ -115,13 +115,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from agents import lifecycle, nodelog, readmodel, runs
-from agents.db import open_store
+from agents import lifecycle, nodelog, readmodel, runs, runtime
 from agents.errors import RunFailedError, UserError
 from agents.refund import ledger
 from agents.refund.graph import AUTOMATIC_APPROVER, MAX_AMOUNT, POLICIES, RESERVED_APPROVERS, krw
-from agents.refund.spec import SPEC, decide, options_from_settings, request_refund
-from agents.settings import load_settings
+from agents.refund.spec import SPEC
+from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
 
 #: Sequences wanted per backend; hypothesis is asked for a few more, as some sequences draw no operation.
@@ -388,7 +387,7 @@ class RefundCases(RuleBasedStateMachine):
         return lifecycle.thread_status(self.store, thread)
 
     def _values(self, thread: str) -> dict[str, Any]:
-        graph = self.store.graph("refund", **options_from_settings(self.settings))
+        graph = runtime.graph(self.store, "refund", **runtime.graph_options(self.settings, "refund"))
         return dict(graph.get_state({"configurable": {"thread_id": thread}}).values)
 
     def _target(self, thread: str, pick: int | None, statuses: tuple[str, ...] = ("waiting",)) -> str:
@@ -483,7 +482,7 @@ class RefundCases(RuleBasedStateMachine):
         existed = thread in self.threads
         paid_before = spoil is None and ledger.payout_for(self.store, case) is not None  # its thread was deleted
         must_refuse = existed or paid_before or (spoil is not None and judged)
-        outcome, result = self._act("start", lambda: request_refund(self.store, self.settings, values),
+        outcome, result = self._act("start", lambda: runs.start_run(self.store, self.settings, "refund", values),
                                     must_refuse=must_refuse)
         if not must_refuse and judged:
             assert outcome in ("ok", "killed"), f"a valid new case {values} ended {outcome}"
@@ -616,7 +615,7 @@ class RefundCases(RuleBasedStateMachine):
         """The approver's form: ``refund.spec.decide`` (it drops empty fields, as the form does)."""
         thread = self._target(thread, waiting)
         answer, valid = self._answer(thread, action, amount, approver, note, spoil)
-        self._decision_step("decide", thread, answer, valid, head, lambda expected: decide(
+        self._decision_step("decide", thread, answer, valid, head, lambda expected: runs.resume_from_fields(
             self.store, self.settings, thread, answer, expected_head=expected))
 
     @rule(thread=cases, action=st.sampled_from(["approve", "reject", "edit"]), amount=st.sampled_from(GOOD_EDITS),
@@ -657,7 +656,7 @@ class RefundCases(RuleBasedStateMachine):
             "continue": lambda: runs.continue_thread(self.store, self.settings, thread),
             "rerun": lambda: runs.continue_thread(self.store, self.settings, thread, checkpoint_id=UNKNOWN_CHECKPOINT),
             "restore": lambda: runs.restore_checkpoint(self.store, self.settings, thread, UNKNOWN_CHECKPOINT),
-            "decide": lambda: decide(self.store, self.settings, thread, approve),
+            "decide": lambda: runs.resume_from_fields(self.store, self.settings, thread, approve),
             "resume": lambda: runs.resume_thread(self.store, self.settings, thread, approve),
             "delete": lambda: runs.delete_thread(self.store, thread),
         }
@@ -676,7 +675,7 @@ class RefundCases(RuleBasedStateMachine):
         waiting = sorted(t for t, s in self.statuses.items() if s.status == "waiting")
         thread = waiting[pick % len(waiting)]
         self.steps += 1
-        graph = self.store.graph("refund", **options_from_settings(self.settings))
+        graph = runtime.graph(self.store, "refund", **runtime.graph_options(self.settings, "refund"))
         graph.update_state(runs.run_config(SPEC, thread), {
             "approver": "kim", "note": "", "decided_at": ledger.now_iso(), "decision": decision,
             "trace": [f"review: {decision} by kim"],

@@ -1,6 +1,10 @@
 """Strings of the approval robot's page."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    "nav.robot": ("Approval robot", "승인 로봇"),
+    "agent.robot.title": ("Approval robot", "승인 로봇"),
+    "agent.robot.description": ("Proposes a business trip, pauses, and acts only on an exact 'yes'.",
+                                "출장 신청을 제안하고 멈춘 뒤, 정확히 'yes'라고 답할 때만 실행합니다."),
     "robot.title": ("Approval robot", "승인 로봇"),
     "robot.intro": ("The robot proposes a business trip and asks before it acts. The question is saved, "
                     "so it waits, even across a restart, until a person answers.",

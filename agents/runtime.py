@@ -1,0 +1,80 @@
+"""The process's runtime: the database and settings as the registered agents need them, and the
+compiled graphs.
+
+The store (:mod:`agents.db`) persists and knows nothing of agents; the registry knows the agents
+and nothing of databases. This module joins them: it opens the store with every agent's tables,
+loads the settings with every agent's parser, and caches one compiled graph per (store, agent,
+options), built on the store's checkpointer.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agents.db import Store, is_postgres_url, open_sqlite, project_tables
+from agents.registry import AGENTS, get_agent
+from agents.settings import Settings, resolve_settings
+
+_graphs: weakref.WeakKeyDictionary[Store, dict[tuple[str, tuple[tuple[str, Any], ...]], Any]] = (
+    weakref.WeakKeyDictionary()
+)
+_graphs_lock = threading.Lock()
+
+
+def open_store(location: str | Path) -> Store:
+    """Opens the database with the core tables and every registered agent's.
+
+    A ``postgresql://`` URL opens a :class:`~agents.db_postgres.PostgresStore`; anything else is a
+    SQLite file (opened read-only when it cannot be written).
+
+    Raises:
+        DatabaseError: The file is not a database, is from a newer schema, or the server cannot be
+            reached.
+    """
+    tables = project_tables([table for spec in AGENTS.values() for table in spec.tables])
+    if is_postgres_url(location):
+        # The one deliberate late import (named in pyproject.toml): psycopg and LangGraph's
+        # PostgreSQL saver add about 90 ms to every start, and only a postgresql:// location
+        # needs them.
+        from agents.db_postgres import PostgresStore
+
+        return PostgresStore(str(location), tables=tables)
+    return open_sqlite(location, tables)
+
+
+def load_settings(
+    db_override: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    secrets: Mapping[str, str] | None = None,
+) -> Settings:
+    """The process's settings, validated once: the core ones and every registered agent's.
+
+    Args:
+        db_override: The CLI's ``--db`` value, if given.
+        environ: The environment (defaults to ``os.environ``).
+        secrets: The secrets file entries (defaults to reading ``.streamlit/secrets.toml``).
+
+    Raises:
+        InputError: A setting has a value it cannot take (the setting is named).
+    """
+    parsers = {name: spec.settings_from for name, spec in AGENTS.items()}
+    return resolve_settings(parsers, db_override, environ, secrets)
+
+
+def graph_options(settings: Settings, agent: str) -> dict[str, Any]:
+    """The build options of ``agent``'s graph under ``settings``."""
+    return get_agent(agent).options_from_settings(settings.agent(agent))
+
+
+def graph(store: Store, agent: str, **options: Any) -> Any:
+    """The compiled graph of ``agent`` on the store's checkpointer, built once per options."""
+    key = (agent, tuple(sorted(options.items())))
+    with _graphs_lock:
+        built = _graphs.setdefault(store, {})
+        if key not in built:
+            built[key] = get_agent(agent).build_graph(store.saver, store=store, **options)
+        return built[key]
