@@ -30,36 +30,42 @@ st.info(t(f"refund.policy.{policy}", threshold=krw(DEFAULT_THRESHOLD)))
 
 def audit_frame(rows: list[ledger.AuditRow]) -> pd.DataFrame:
     """The audit table; customer, reason and trace are cells of text."""
-    return pd.DataFrame({
-        t("refund.col.case"): [r.case_id for r in rows],
-        t("refund.col.status"): [t(f"status.{r.status}") if r.status in lifecycle.STATUSES else r.status
-                                 for r in rows],
-        t("refund.col.customer"): [r.customer for r in rows],
-        t("refund.col.requested"): [r.requested_amount for r in rows],
-        t("refund.col.amount"): [r.amount for r in rows],
-        t("refund.col.executed"): [r.executed_amount for r in rows],
-        t("refund.col.decision"): [r.decision for r in rows],
-        t("refund.col.approver"): [r.approver for r in rows],
-        t("refund.col.outcome"): [r.outcome for r in rows],
-        t("refund.col.requested_at"): [r.requested_at for r in rows],
-        t("refund.col.decided_at"): [r.decided_at for r in rows],
-        t("refund.col.paid_at"): [r.paid_at for r in rows],
-        t("refund.col.trace"): [" | ".join(r.trace) for r in rows],
-    })
+    return pd.DataFrame(
+        {
+            t("refund.col.case"): [r.case_id for r in rows],
+            t("refund.col.status"): [
+                t(f"status.{r.status}") if r.status in lifecycle.STATUSES else r.status for r in rows
+            ],
+            t("refund.col.customer"): [r.customer for r in rows],
+            t("refund.col.requested"): [r.requested_amount for r in rows],
+            t("refund.col.amount"): [r.amount for r in rows],
+            t("refund.col.executed"): [r.executed_amount for r in rows],
+            t("refund.col.decision"): [r.decision for r in rows],
+            t("refund.col.approver"): [r.approver for r in rows],
+            t("refund.col.outcome"): [r.outcome for r in rows],
+            t("refund.col.requested_at"): [r.requested_at for r in rows],
+            t("refund.col.decided_at"): [r.decided_at for r in rows],
+            t("refund.col.paid_at"): [r.paid_at for r in rows],
+            t("refund.col.trace"): [" | ".join(r.trace) for r in rows],
+        }
+    )
 
 
 def queue_frame(queue: list[ledger.AuditRow], statuses: dict[str, lifecycle.ThreadStatus]) -> pd.DataFrame:
     """The queue: every unfinished case, with its status and, when it needs attention, why."""
-    return pd.DataFrame({
-        t("refund.col.case"): [r.case_id for r in queue],
-        t("refund.col.status"): [status_text(statuses[r.thread_id]) for r in queue],
-        t("refund.col.customer"): [r.customer for r in queue],
-        t("refund.col.requested"): [r.requested_amount for r in queue],
-        t("refund.col.amount"): [r.amount for r in queue],
-        t("refund.col.requested_at"): [r.requested_at for r in queue],
-        t("col.reason"): ["" if statuses[r.thread_id].status == "waiting" else statuses[r.thread_id].reason
-                          for r in queue],
-    })
+    return pd.DataFrame(
+        {
+            t("refund.col.case"): [r.case_id for r in queue],
+            t("refund.col.status"): [status_text(statuses[r.thread_id]) for r in queue],
+            t("refund.col.customer"): [r.customer for r in queue],
+            t("refund.col.requested"): [r.requested_amount for r in queue],
+            t("refund.col.amount"): [r.amount for r in queue],
+            t("refund.col.requested_at"): [r.requested_at for r in queue],
+            t("col.reason"): [
+                "" if statuses[r.thread_id].status == "waiting" else statuses[r.thread_id].reason for r in queue
+            ],
+        }
+    )
 
 
 def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
@@ -94,8 +100,14 @@ def pick_case(
     if selected and not requested:
         st.query_params["thread"] = selected
     st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
-    st.selectbox(t("refund.case.select"), options, key=SELECT_KEY, on_change=_follow_picker,
-                 format_func=lambda tid: case_label(cases[tid], statuses[tid]), placeholder=t("refund.case.pick"))
+    st.selectbox(
+        t("refund.case.select"),
+        options,
+        key=SELECT_KEY,
+        on_change=_follow_picker,
+        format_func=lambda tid: case_label(cases[tid], statuses[tid]),
+        placeholder=t("refund.case.pick"),
+    )
     return selected
 
 
@@ -112,8 +124,12 @@ def remembered_input(widget_key: str, label: str, **kwargs: Any) -> str:
 def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     """The approver's new amount, checked by the same rule as every path; None (and why) when unusable."""
     edit_col, preview_col = st.columns(2)
-    text = remembered_input(f"refund-edit-amount-{thread_id}", t("refund.edit.amount"),
-                            placeholder=f"{current:,}", help=t("refund.edit.help", requested=krw(requested)))
+    text = remembered_input(
+        f"refund-edit-amount-{thread_id}",
+        t("refund.edit.amount"),
+        placeholder=f"{current:,}",
+        help=t("refund.edit.help", requested=krw(requested)),
+    )
     if not text.strip():
         edit_col.caption(t("refund.edit.type_amount"))
         return None
@@ -157,9 +173,16 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
         st.session_state.pop(VIEW_KEY, None)  # decided or refused: the next run shows the case as it is
 
         def action(head_seen: str | None) -> str:
-            done = runs.resume_from_fields(store, settings, thread_id, answer, agent=AGENT_NAME, expected_head=head_seen)
-            return t("refund.decided", case=values["case_id"], action=t(f"refund.action.{answer['action']}"),
-                     approver=answer.get("approver") or "?", status=status_word(done))
+            done = runs.resume_from_fields(
+                store, settings, thread_id, answer, agent=AGENT_NAME, expected_head=head_seen
+            )
+            return t(
+                "refund.decided",
+                case=values["case_id"],
+                action=t(f"refund.action.{answer['action']}"),
+                approver=answer.get("approver") or "?",
+                status=status_word(done),
+            )
 
         act(decision_head, action)
 
@@ -181,14 +204,19 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
     elif result.status == "attention":
         st.error(escape_markdown(t("refund.case.attention", reason=status.reason)))
         if status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
+
             def carry_on(head_seen: str | None) -> str:
                 done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen)
                 return t("refund.continued", thread=thread_id, status=status_word(done))
 
             act(expected, carry_on)
         elif status.action == "rerun":
-            st.page_link("app_pages/explorer.py", label=t("refund.case.open_explorer"),
-                         icon=":material/account_tree:", query_params={"thread": thread_id})
+            st.page_link(
+                "app_pages/explorer.py",
+                label=t("refund.case.open_explorer"),
+                icon=":material/account_tree:",
+                query_params={"thread": thread_id},
+            )
     elif result.status == "running":
         st.info(t("refund.case.running"))
     else:
@@ -197,8 +225,7 @@ def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStat
     st.subheader(t("refund.trace"))
     st.code("\n".join(values.get("trace", [])) or "—", language=None)
     reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
-    st.caption(t("refund.review_entries", count=len(reviews),
-                 statuses=", ".join(r["status"] for r in reviews) or "—"))
+    st.caption(t("refund.review_entries", count=len(reviews), statuses=", ".join(r["status"] for r in reviews) or "—"))
 
 
 # --- New request ---------------------------------------------------------------------------------
@@ -208,14 +235,19 @@ with st.form("refund-new"):
     left, right = st.columns(2)
     new_case = left.text_input(t("field.case_id"), key="refund-new-case")
     new_customer = right.text_input(t("field.customer"), key="refund-new-customer")
-    new_amount = left.text_input(t("field.amount"), key="refund-new-amount",
-                                 placeholder=t("refund.new.amount_placeholder"))
+    new_amount = left.text_input(
+        t("field.amount"), key="refund-new-amount", placeholder=t("refund.new.amount_placeholder")
+    )
     new_reason = st.text_area(t("field.reason"), key="refund-new-reason")
     submitted = st.form_submit_button(t("refund.new.submit"), type="primary")
 if submitted:
     try:
-        created = runs.start_run(store, settings, AGENT_NAME, {"case_id": new_case, "customer": new_customer,
-                                                               "amount": new_amount, "reason": new_reason})
+        created = runs.start_run(
+            store,
+            settings,
+            AGENT_NAME,
+            {"case_id": new_case, "customer": new_customer, "amount": new_amount, "reason": new_reason},
+        )
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {error}"))
     else:
@@ -249,15 +281,20 @@ st.header(t("refund.audit.header"))
 show_table(audit_frame(audit), t("refund.no_rows"))
 st.header(t("refund.ledger.header"))
 payouts = ledger.ledger_rows(store)
-show_table(pd.DataFrame({
-    t("refund.col.case"): [p["case_id"] for p in payouts],
-    t("refund.col.customer"): [p["customer"] for p in payouts],
-    t("refund.col.requested"): [p["requested_amount"] for p in payouts],
-    t("refund.col.executed"): [p["paid_amount"] for p in payouts],
-    t("refund.col.approver"): [p["approver"] for p in payouts],
-    t("refund.col.paid_at"): [p["paid_at"] for p in payouts],
-    t("refund.col.repeat_attempts"): [p["repeat_attempts"] for p in payouts],
-}), t("refund.no_rows"))
+show_table(
+    pd.DataFrame(
+        {
+            t("refund.col.case"): [p["case_id"] for p in payouts],
+            t("refund.col.customer"): [p["customer"] for p in payouts],
+            t("refund.col.requested"): [p["requested_amount"] for p in payouts],
+            t("refund.col.executed"): [p["paid_amount"] for p in payouts],
+            t("refund.col.approver"): [p["approver"] for p in payouts],
+            t("refund.col.paid_at"): [p["paid_at"] for p in payouts],
+            t("refund.col.repeat_attempts"): [p["repeat_attempts"] for p in payouts],
+        }
+    ),
+    t("refund.no_rows"),
+)
 
 # --- Pitfall demo ----------------------------------------------------------------------------------
 st.header(t("refund.pitfall.header"))
@@ -275,8 +312,14 @@ with saved_col, st.container(border=True):
     st.markdown(f"**{t('refund.pitfall.saved')}**")
     waiting = [p for p in readmodel.pending_interrupts(store) if p.agent == ledger.AGENT_NAME]
     if waiting:
-        st.text(t("refund.pitfall.saved_item", thread=waiting[0].thread_id, node=waiting[0].node,
-                  checkpoint=short_id(waiting[0].checkpoint_id)))
+        st.text(
+            t(
+                "refund.pitfall.saved_item",
+                thread=waiting[0].thread_id,
+                node=waiting[0].node,
+                checkpoint=short_id(waiting[0].checkpoint_id),
+            )
+        )
     else:
         st.caption(t("refund.pitfall.no_saved"))
 

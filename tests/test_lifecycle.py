@@ -21,7 +21,9 @@ def _robot(store, settings, thread="hitl_demo", answer=None):
 
 
 def _refund(store, settings, case, amount=500_000):
-    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
+    return runs.start_run(
+        store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"}
+    )
 
 
 def _write_as(store, agent, thread, values, as_node):
@@ -46,12 +48,14 @@ def test_every_status_of_every_agent_and_each_unfinished_one_is_in_the_inbox(sto
     _robot(store, settings, "r-no", "Yes")
     _robot(store, settings, "r-edited", "no")
     first_pause = readmodel.checkpoint_chain(store, "r-edited")[2]
-    runs.update_thread(store, settings, "r-edited", {"decision": "yes"}, as_node="approval",
-                       checkpoint_id=first_pause.checkpoint_id)
+    runs.update_thread(
+        store, settings, "r-edited", {"decision": "yes"}, as_node="approval", checkpoint_id=first_pause.checkpoint_id
+    )
     _robot(store, settings, "r-raised", "yes")
     input_checkpoint = readmodel.checkpoint_chain(store, "r-raised")[0]
-    runs.update_thread(store, settings, "r-raised", {"decision": "x"}, as_node="approval",
-                       checkpoint_id=input_checkpoint.checkpoint_id)
+    runs.update_thread(
+        store, settings, "r-raised", {"decision": "x"}, as_node="approval", checkpoint_id=input_checkpoint.checkpoint_id
+    )
     with pytest.raises(RunFailedError, match="KeyError"):
         runs.continue_thread(store, settings, "r-raised")
     _robot(store, settings, "r-skipped")
@@ -103,11 +107,11 @@ def test_a_thread_with_a_live_lease_is_running_and_shown(store, settings):
 
 def test_a_refund_finished_as_paid_without_a_ledger_row_is_inconsistent_and_so_is_a_paid_rejection(store, settings):
     _refund(store, settings, "A")
-    _write_as(store, "refund", "refund-A", {"decision": "reject", "approver": "kim", "outcome": "rejected"},
-              "reject")
+    _write_as(store, "refund", "refund-A", {"decision": "reject", "approver": "kim", "outcome": "rejected"}, "reject")
     assert _status(store, "refund-A").outcome == "rejected"
-    ledger.pay(store, case_id="A", thread_id="refund-A", customer="c", requested_amount=500_000, amount=1,
-               approver="kim")
+    ledger.pay(
+        store, case_id="A", thread_id="refund-A", customer="c", requested_amount=500_000, amount=1, approver="kim"
+    )
     status = _status(store, "refund-A")
     assert status.status == "attention" and "the ledger holds a payout of 1 KRW" in status.reason
 
@@ -132,7 +136,9 @@ def test_cli_inbox_and_threads_use_the_same_statuses(run_cli, store, settings):
     assert result.code == 0, result.err
     items = json.loads(result.out)
     assert [(i["thread_id"], i["agent"], i["status"]) for i in items] == [
-        ("r-waiting", "robot", "waiting"), ("refund-L1", "refund", "waiting")]
+        ("r-waiting", "robot", "waiting"),
+        ("refund-L1", "refund", "waiting"),
+    ]
     assert {"thread_id", "agent", "status", "reason", "action"} <= set(items[0])
     assert "pay 50,000 KRW (requested 9,000,000)" in items[1]["reason"]
     threads = {t["thread_id"]: t for t in json.loads(run_cli("threads", "--json").out)}

@@ -181,7 +181,8 @@ def test_threshold_rounds_and_plan_review_come_from_the_settings(db_path):
     assert (default["threshold"], default["max_rounds"], default["plan_review"]) == (80, 3, False)
     for name, bad in (("HITL_GATE_THRESHOLD", "101"), ("HITL_MAX_ROUNDS", "0"), ("HITL_PLAN_REVIEW", "maybe")):
         with pytest.raises(InputError, match=name):
-            options_from_settings(load_settings(db_override=str(db_path), secrets={}, environ={name: bad}).agent("lecture"))
+            refused = load_settings(db_override=str(db_path), secrets={}, environ={name: bad})  # typed: refused here
+            options_from_settings(refused.agent("lecture"))
 
 
 def test_services_never_show_keys(db_path):

@@ -16,8 +16,9 @@ from agents.runtime import load_settings, open_store
 
 
 def _request(store, settings, case="C1", amount=500_000, customer="홍길동"):
-    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": customer,
-                                            "amount": amount, "reason": "파손된 상품"})
+    return runs.start_run(
+        store, settings, "refund", {"case_id": case, "customer": customer, "amount": amount, "reason": "파손된 상품"}
+    )
 
 
 def _review_statuses(store, thread_id):
@@ -43,12 +44,18 @@ def test_one_won_above_the_threshold_waits_for_review(store, settings):
 
 def test_approve_pays_and_records_requested_and_executed_side_by_side(store, settings):
     _request(store, settings)
-    result = runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim", "note": "ok"})
+    result = runs.resume_from_fields(
+        store, settings, "refund-C1", {"action": "approve", "approver": "kim", "note": "ok"}
+    )
     assert result.status == "done"
     assert result.values["outcome"] == "paid" and result.values["decision"] == "approve"
     row = ledger.ledger_rows(store)[0]
     assert (row["case_id"], row["requested_amount"], row["paid_amount"], row["approver"]) == (
-        "C1", 500_000, 500_000, "kim")
+        "C1",
+        500_000,
+        500_000,
+        "kim",
+    )
     assert row["paid_at"] and row["repeat_attempts"] == 0
     assert result.values["trace"][-2:] == [
         "review: approve by kim (note: ok)",
@@ -65,19 +72,22 @@ def test_review_is_entered_once_before_the_pause_and_again_on_resume(store, sett
 
 def test_reject_ends_with_a_recorded_rejection_and_no_payout(store, settings):
     _request(store, settings)
-    result = runs.resume_from_fields(store, settings, "refund-C1", {"action": "reject", "approver": "lee", "note": "사진 없음"})
+    result = runs.resume_from_fields(
+        store, settings, "refund-C1", {"action": "reject", "approver": "lee", "note": "사진 없음"}
+    )
     assert result.status == "done" and result.next == ()
     assert result.values["outcome"] == "rejected" and result.values["decision"] == "reject"
     assert result.values["trace"][-1] == "reject: rejected by lee; no payout"
     assert ledger.ledger_rows(store) == []
     audit = ledger.audit_rows(store)[0]
-    assert (audit.decision, audit.approver, audit.executed_amount, audit.outcome) == ("reject", "lee", None,
-                                                                                      "rejected")
+    assert (audit.decision, audit.approver, audit.executed_amount, audit.outcome) == ("reject", "lee", None, "rejected")
 
 
 def test_edit_then_approve_pays_the_edited_amount_and_keeps_the_request(store, settings):
     _request(store, settings)
-    result = runs.resume_from_fields(store, settings, "refund-C1", {"action": "edit", "amount": 50_000, "approver": "kim"})
+    result = runs.resume_from_fields(
+        store, settings, "refund-C1", {"action": "edit", "amount": 50_000, "approver": "kim"}
+    )
     values = result.values
     assert values["requested_amount"] == 500_000 and values["amount"] == 50_000
     assert "amount 500,000 → 50,000 by kim" in values["trace"]
@@ -141,8 +151,15 @@ def test_two_tabs_approving_at_once_pay_exactly_once(store, settings):
     def approve(approver):
         barrier.wait()
         try:
-            outcomes.append(runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": approver},
-                                   expected_head=waiting.head_checkpoint_id))
+            outcomes.append(
+                runs.resume_from_fields(
+                    store,
+                    settings,
+                    "refund-C1",
+                    {"action": "approve", "approver": approver},
+                    expected_head=waiting.head_checkpoint_id,
+                )
+            )
         except UserError as error:
             outcomes.append(error)
 
@@ -164,8 +181,14 @@ def test_two_processes_resuming_the_same_pause_pay_once(store, settings, db_path
     waiting = _request(store, settings)
     other = open_store(db_path)
     try:
-        config = {"configurable": {"thread_id": "refund-C1", "checkpoint_id": waiting.head_checkpoint_id,
-                                   "checkpoint_ns": ""}, "metadata": {"agent": "refund"}}
+        config = {
+            "configurable": {
+                "thread_id": "refund-C1",
+                "checkpoint_id": waiting.head_checkpoint_id,
+                "checkpoint_ns": "",
+            },
+            "metadata": {"agent": "refund"},
+        }
         answer = {"action": "approve", "approver": "kim"}
         first = build_graph(store.saver, store=store).invoke(Command(resume=answer), config)
         second = build_graph(other.saver, store=other).invoke(Command(resume=answer), config)
@@ -191,8 +214,15 @@ def test_a_paid_case_cannot_be_rerun_from_an_older_checkpoint(store, settings):
 
 def test_calling_the_settle_node_twice_pays_once(store):
     settle = make_settle(store)
-    state = {"case_id": "X9", "customer": "박", "requested_amount": 300_000, "amount": 250_000,
-             "recorded_amount": 250_000, "approver": "kim", "decision": "approve"}
+    state = {
+        "case_id": "X9",
+        "customer": "박",
+        "requested_amount": 300_000,
+        "amount": 250_000,
+        "recorded_amount": 250_000,
+        "approver": "kim",
+        "decision": "approve",
+    }
     config = {"configurable": {"thread_id": "refund-X9"}}
     first, second = settle(state, config), settle(state, config)
     assert first["outcome"] == "paid" and second["outcome"] == "already paid"
@@ -208,8 +238,7 @@ def test_factory_refuses_to_build_without_a_checkpointer(store):
 def test_pitfall_graph_returns_half_finished_state_with_nothing_to_resume(store):
     demo = run_unsaved_pitfall(store)
     state = demo["state"]
-    assert state["trace"] == ["assess: requested 50,000 KRW, threshold 100,000 → settles automatically "
-                              "(policy strict)"]
+    assert state["trace"] == ["assess: requested 50,000 KRW, threshold 100,000 → settles automatically (policy strict)"]
     assert "outcome" not in state and "__interrupt__" not in state
     assert demo["resume_error"] == "No checkpointer set"
     assert build_unsaved_pitfall_graph().checkpointer is None

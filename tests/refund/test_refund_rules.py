@@ -21,7 +21,9 @@ L1 = ("run", "refund", "--case", "L1", "--customer", "kim", "--amount", "9000000
 
 
 def _request(store, settings, case="C1", amount=400_000):
-    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"})
+    return runs.start_run(
+        store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"}
+    )
 
 
 def _messages(at):
@@ -54,8 +56,9 @@ def test_an_edited_case_waits_again_and_stays_in_every_queue(run_cli, store, set
     home = app()
     assert "Nothing is waiting" not in _messages(home)
     assert any("pay 50,000 KRW (requested 9,000,000)" in x.value for x in home.text)
-    assert "amount 9,000,000 → 50,000 by update_state" in runs.current_result(store, settings,
-                                                                                "refund-L1").values["trace"]
+    assert (
+        "amount 9,000,000 → 50,000 by update_state" in runs.current_result(store, settings, "refund-L1").values["trace"]
+    )
 
 
 def test_the_sidebar_update_without_continue_also_brings_the_case_back(app, store, settings):
@@ -72,13 +75,16 @@ def test_the_sidebar_update_without_continue_also_brings_the_case_back(app, stor
 # --- 2. "done" with nothing paid ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("values", "as_node"), [
-    ('{"amount": 9000000}', "settle"),
-    ('{"decision": "approve"}', "reject"),
-    ('{"decision": "approve", "approver": "kim"}', "reject"),
-    ('{"decision": "reject", "approver": "kim"}', "settle"),
-    ('{"amount": 100}', "__copy__"),
-])
+@pytest.mark.parametrize(
+    ("values", "as_node"),
+    [
+        ('{"amount": 9000000}', "settle"),
+        ('{"decision": "approve"}', "reject"),
+        ('{"decision": "approve", "approver": "kim"}', "reject"),
+        ('{"decision": "reject", "approver": "kim"}', "settle"),
+        ('{"amount": 100}', "__copy__"),
+    ],
+)
 def test_an_update_as_settle_or_reject_is_refused_and_changes_nothing(run_cli, store, values, as_node):
     run_cli(*L1)
     head = readmodel.head_checkpoint_id(store, "refund-L1")
@@ -134,13 +140,16 @@ def test_a_decision_by_update_state_records_its_approver_and_when(app, store, se
     assert result.values["trace"][-1] == "settle: paid 400,000 KRW (requested 400,000), approved by park"
 
 
-@pytest.mark.parametrize("values", [
-    {"decision": "approve"},
-    {"decision": "reject", "approver": ""},
-    {"decision": "approve", "approver": "automatic"},
-    {"decision": "approve", "approver": "update_state"},
-    {"approver": "Automatic"},
-])
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"decision": "approve"},
+        {"decision": "reject", "approver": ""},
+        {"decision": "approve", "approver": "automatic"},
+        {"decision": "approve", "approver": "update_state"},
+        {"approver": "Automatic"},
+    ],
+)
 def test_every_update_path_needs_a_real_approver_name(store, settings, values):
     _request(store, settings)
     head = readmodel.head_checkpoint_id(store, "refund-C1")
@@ -149,12 +158,15 @@ def test_every_update_path_needs_a_real_approver_name(store, settings, values):
     assert readmodel.head_checkpoint_id(store, "refund-C1") == head
 
 
-@pytest.mark.parametrize("answer", [
-    {"action": "approve", "approver": "automatic"},
-    {"action": "reject", "approver": " "},
-    {"action": "approve"},
-    "approve",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"action": "approve", "approver": "automatic"},
+        {"action": "reject", "approver": " "},
+        {"action": "approve"},
+        "approve",
+    ],
+)
 def test_every_resume_path_needs_a_real_approver_name(store, settings, answer):
     _request(store, settings)
     with pytest.raises(InputError):
@@ -213,15 +225,32 @@ def test_an_edit_outside_1_to_the_requested_amount_is_refused_on_every_path(stor
 
 def test_the_requested_amount_itself_is_a_valid_edit(store, settings):
     _request(store, settings)
-    done = runs.resume_from_fields(store, settings, "refund-C1", {"action": "edit", "amount": 400_000, "approver": "kim"})
+    done = runs.resume_from_fields(
+        store, settings, "refund-C1", {"action": "edit", "amount": 400_000, "approver": "kim"}
+    )
     assert done.outcome == "paid" and ledger.ledger_rows(store)[0]["paid_amount"] == 400_000
 
 
 # --- 10. Amounts read wrongly -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", ["500,00", "1,0,0", "1_0", "１０００００", "+500000", "500000.0", "500 000",
-                                   "5e5", "٥٠٠٠٠٠", ",500", "500,", "0x10"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "500,00",
+        "1,0,0",
+        "1_0",
+        "１０００００",
+        "+500000",
+        "500000.0",
+        "500 000",
+        "5e5",
+        "٥٠٠٠٠٠",
+        ",500",
+        "500,",
+        "0x10",
+    ],
+)
 def test_the_cli_refuses_amounts_that_are_not_plain_or_grouped_digits(run_cli, typed):
     result = run_cli("run", "refund", "--case", "A", "--customer", "kim", "--amount", typed, "--reason", "r")
     assert result.code == 2 and "amount: must be a whole number" in result.err, result.err
@@ -229,10 +258,13 @@ def test_the_cli_refuses_amounts_that_are_not_plain_or_grouped_digits(run_cli, t
     assert run_cli("threads", "--json").out.strip() == "[]"
 
 
-@pytest.mark.parametrize(("typed", "amount"), [("500,000", 500_000), ("500000", 500_000), (" 1,000,000 ", 1_000_000),
-                                               ("100", 100)])
+@pytest.mark.parametrize(
+    ("typed", "amount"), [("500,000", 500_000), ("500000", 500_000), (" 1,000,000 ", 1_000_000), ("100", 100)]
+)
 def test_plain_and_comma_grouped_amounts_are_read(store, settings, typed, amount):
-    result = runs.start_run(store, settings, "refund", {"case_id": "A", "customer": "kim", "amount": typed, "reason": "r"})
+    result = runs.start_run(
+        store, settings, "refund", {"case_id": "A", "customer": "kim", "amount": typed, "reason": "r"}
+    )
     assert result.values["requested_amount"] == amount
 
 
@@ -345,8 +377,11 @@ def test_a_case_stopped_before_settle_is_shown_and_continued_from_the_page(app, 
     from agents.registry import get_agent
 
     # What a process killed between review and settle leaves (the real kill: test_kill_points).
-    graph.update_state(runs.run_config(get_agent("refund"), "refund-C1"),
-                       {"decision": "approve", "approver": "kim", "decided_at": "t"}, as_node="review")
+    graph.update_state(
+        runs.run_config(get_agent("refund"), "refund-C1"),
+        {"decision": "approve", "approver": "kim", "decided_at": "t"},
+        as_node="review",
+    )
     at = app(PAGE)
     assert "This case needs attention" in _messages(at)
     _button(at, "refund-continue").click().run()
@@ -359,7 +394,8 @@ def test_a_case_stopped_before_settle_is_shown_and_continued_from_the_page(app, 
 
 
 def test_a_failing_fork_is_a_message_the_thread_needs_attention_and_the_old_head_is_one_click_away(
-        app, store, settings):
+    app, store, settings
+):
     runs.start_run(store, settings, "robot", {})
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     old_head = readmodel.head_checkpoint_id(store, "hitl_demo")
@@ -396,8 +432,9 @@ def _stopped_before(store, case, node, amount=400_000):
     from agents.registry import get_agent
 
     config = runs.run_config(get_agent("refund"), f"refund-{case}")
-    runtime.graph(store, "refund").invoke(make_input({"case_id": case, "customer": "c", "amount": amount, "reason": "r"}),
-                                 config, interrupt_before=[node])
+    runtime.graph(store, "refund").invoke(
+        make_input({"case_id": case, "customer": "c", "amount": amount, "reason": "r"}), config, interrupt_before=[node]
+    )
     return f"refund-{case}"
 
 
@@ -417,8 +454,9 @@ def test_a_fork_from_before_assess_is_refused(store, settings):
     _request(store, settings)
     first = readmodel.checkpoint_chain(store, "refund-C1")[0]
     with pytest.raises(InputError, match="from before assess"):
-        runs.update_thread(store, settings, "refund-C1", {"amount": 5}, as_node="assess",
-                           checkpoint_id=first.checkpoint_id)
+        runs.update_thread(
+            store, settings, "refund-C1", {"amount": 5}, as_node="assess", checkpoint_id=first.checkpoint_id
+        )
 
 
 def test_a_rejection_by_update_reaches_reject_even_when_the_amount_would_settle(store, monkeypatch, db_path):
@@ -443,7 +481,9 @@ def test_a_small_case_stopped_before_settle_can_still_be_rejected(store, setting
 def test_stale_controls_survive_a_rerun_from_typing_so_the_late_click_is_refused_not_lost(app, store, settings):
     _request(store, settings)
     at = app(PAGE)
-    runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})  # another tab, first
+    runs.resume_from_fields(
+        store, settings, "refund-C1", {"action": "approve", "approver": "lee"}
+    )  # another tab, first
     at.text_input(key="refund-approver").input("park").run()  # typing reruns the page before the click
     assert not at.exception, at.exception
     assert "This case changed since your controls were drawn" in _messages(at)

@@ -36,8 +36,11 @@ GOOD_START = {"case_id": "n2", "customer": "lee", "amount": 5_000, "reason": "la
 def _lecture(**changes: str) -> tuple[str, ...]:
     """``run lecture`` with every field given (good defaults), some replaced."""
     values = {**DEFAULT_LECTURE_INPUT, **changes}
-    return ("run", "lecture", *[part for name, value in values.items()
-                                for part in ("--" + name.replace("_", "-"), value)])
+    return (
+        "run",
+        "lecture",
+        *[part for name, value in values.items() for part in ("--" + name.replace("_", "-"), value)],
+    )
 
 
 def _edit(amount):
@@ -65,26 +68,56 @@ CLI_CASES = [
     ("refund-approver-missing", ("resume", WAITING_REFUND, '{"action": "approve"}'), "approver"),
     ("refund-answer-unknown-key", ("resume", WAITING_REFUND, '{"action": "approve", "approver": "k", "x": 1}'), "x"),
     # refund: text fields and the case id
-    ("refund-customer-empty", ("run", "refund", "--case", "n1", "--customer", "", "--amount", "5",
-                               "--reason", "r"), "customer"),
-    ("refund-customer-blank", ("run", "refund", "--case", "n1", "--customer", "   ", "--amount", "5",
-                               "--reason", "r"), "customer"),
-    ("refund-customer-oversized", ("run", "refund", "--case", "n1", "--customer", "x" * 101, "--amount", "5",
-                                   "--reason", "r"), "customer"),
-    ("refund-customer-control", ("run", "refund", "--case", "n1", "--customer", "lee\x07", "--amount", "5",
-                                 "--reason", "r"), "customer"),
-    ("refund-reason-oversized", ("run", "refund", "--case", "n1", "--customer", "lee", "--amount", "5",
-                                 "--reason", "r" * 501), "reason"),
-    ("refund-case-quote", ("run", "refund", "--case", "a'b", "--customer", "lee", "--amount", "5",
-                           "--reason", "r"), "case_id"),
-    ("refund-case-sql", ("run", "refund", "--case", "x;DROP TABLE checkpoints", "--customer", "lee",
-                         "--amount", "5", "--reason", "r"), "case_id"),
-    ("refund-case-path", ("run", "refund", "--case", "../etc", "--customer", "lee", "--amount", "5",
-                          "--reason", "r"), "case_id"),
-    ("refund-case-too-long", ("run", "refund", "--case", "c" * 41, "--customer", "lee", "--amount", "5",
-                              "--reason", "r"), "case_id"),
-    ("refund-case-reused", ("run", "refund", "--case", "c1", "--customer", "lee", "--amount", "5",
-                            "--reason", "r"), "case_id"),
+    (
+        "refund-customer-empty",
+        ("run", "refund", "--case", "n1", "--customer", "", "--amount", "5", "--reason", "r"),
+        "customer",
+    ),
+    (
+        "refund-customer-blank",
+        ("run", "refund", "--case", "n1", "--customer", "   ", "--amount", "5", "--reason", "r"),
+        "customer",
+    ),
+    (
+        "refund-customer-oversized",
+        ("run", "refund", "--case", "n1", "--customer", "x" * 101, "--amount", "5", "--reason", "r"),
+        "customer",
+    ),
+    (
+        "refund-customer-control",
+        ("run", "refund", "--case", "n1", "--customer", "lee\x07", "--amount", "5", "--reason", "r"),
+        "customer",
+    ),
+    (
+        "refund-reason-oversized",
+        ("run", "refund", "--case", "n1", "--customer", "lee", "--amount", "5", "--reason", "r" * 501),
+        "reason",
+    ),
+    (
+        "refund-case-quote",
+        ("run", "refund", "--case", "a'b", "--customer", "lee", "--amount", "5", "--reason", "r"),
+        "case_id",
+    ),
+    (
+        "refund-case-sql",
+        ("run", "refund", "--case", "x;DROP TABLE checkpoints", "--customer", "lee", "--amount", "5", "--reason", "r"),
+        "case_id",
+    ),
+    (
+        "refund-case-path",
+        ("run", "refund", "--case", "../etc", "--customer", "lee", "--amount", "5", "--reason", "r"),
+        "case_id",
+    ),
+    (
+        "refund-case-too-long",
+        ("run", "refund", "--case", "c" * 41, "--customer", "lee", "--amount", "5", "--reason", "r"),
+        "case_id",
+    ),
+    (
+        "refund-case-reused",
+        ("run", "refund", "--case", "c1", "--customer", "lee", "--amount", "5", "--reason", "r"),
+        "case_id",
+    ),
     ("refund-update-settled", ("update", "refund-c2", "--values", '{"amount": 5}'), "amount"),
     ("refund-update-wrong-type", ("update", WAITING_REFUND, "--values", '{"amount": "many"}'), "amount"),
     ("refund-update-bad-choice", ("update", WAITING_REFUND, "--values", '{"decision": "maybe"}'), "decision"),
@@ -102,16 +135,21 @@ CLI_CASES = [
     ("robot-thread-empty", ("resume", " ", "yes"), "thread_id"),
     ("robot-not-waiting", ("resume", "robot-done", "yes"), "thread_id"),
     ("robot-update-unknown-key", ("update", "hitl_demo", "--values", '{"colour": "red"}'), "colour"),
-    ("robot-update-wrong-type", ("update", "hitl_demo", "--values", '{"pending_action": [1, 2]}'),
-     "pending_action"),
+    ("robot-update-wrong-type", ("update", "hitl_demo", "--values", '{"pending_action": [1, 2]}'), "pending_action"),
     ("robot-update-empty-text", ("update", "hitl_demo", "--values", '{"decision": " "}'), "decision"),
-    ("robot-update-as-node", ("update", "hitl_demo", "--values", '{"decision": "yes"}', "--as-node", "nope"),
-     "as_node"),
+    (
+        "robot-update-as-node",
+        ("update", "hitl_demo", "--values", '{"decision": "yes"}', "--as-node", "nope"),
+        "as_node",
+    ),
     ("robot-update-not-json", ("update", "hitl_demo", "--values", "{decision: yes"), "values"),
     ("robot-update-json-list", ("update", "hitl_demo", "--values", '["decision"]'), "values"),
     ("robot-update-no-keys", ("update", "hitl_demo", "--values", "{}"), "values"),
-    ("robot-update-checkpoint", ("update", "hitl_demo", "--values", '{"decision": "yes"}', "--checkpoint",
-                                 "1f0-none"), "checkpoint_id"),
+    (
+        "robot-update-checkpoint",
+        ("update", "hitl_demo", "--values", '{"decision": "yes"}', "--checkpoint", "1f0-none"),
+        "checkpoint_id",
+    ),
     ("robot-delete-unknown", ("delete", "ghost", "--yes"), "thread_id"),
     # lecture: the six fields, answers at the gate, updates
     ("lecture-topic-empty", _lecture(topic=""), "topic"),
@@ -123,15 +161,21 @@ CLI_CASES = [
     ("lecture-notes-with-save", ("resume", "lecture-x", '{"action": "save", "notes": "x"}'), "notes"),
     ("lecture-answer-unknown-key", ("resume", "lecture-x", '{"action": "save", "foo": 1}'), "foo"),
     ("lecture-update-wrong-type", ("update", "lecture-x", "--values", '{"draft": 5}'), "draft"),
-    ("lecture-update-as-node", ("update", "lecture-x", "--values", '{"human_notes": "ok"}', "--as-node", "x"),
-     "as_node"),
+    (
+        "lecture-update-as-node",
+        ("update", "lecture-x", "--values", '{"human_notes": "ok"}', "--as-node", "x"),
+        "as_node",
+    ),
 ]
 
 # Validator and runs-level calls: (id, call(store, settings), field)
 CALL_CASES = [
     ("fields-unknown-key", lambda s, st: validate_fields(REFUND_START, {**GOOD_START, "extra": 1}), "extra"),
-    ("fields-missing", lambda s, st: validate_fields(REFUND_START, {"case_id": "a", "amount": 5, "reason": "r"}),
-     "customer"),
+    (
+        "fields-missing",
+        lambda s, st: validate_fields(REFUND_START, {"case_id": "a", "amount": 5, "reason": "r"}),
+        "customer",
+    ),
     ("field-int-bool", lambda s, st: REFUND_START[2].validate(True), "amount"),
     ("field-int-none-object", lambda s, st: REFUND_START[2].validate([5]), "amount"),
     ("update-no-values", lambda s, st: runs.validate_update(ROBOT, {}, None), "values"),
@@ -140,12 +184,22 @@ CALL_CASES = [
     ("check-resume-refund", lambda s, st: REFUND.check_resume(["approve"]), "action"),
     ("check-resume-lecture", lambda s, st: LECTURE.check_resume(5), "action"),
     ("runs-resume-unknown", lambda s, st: runs.resume_thread(s, st, "ghost", "yes"), "thread_id"),
-    ("runs-continue-bad-checkpoint", lambda s, st: runs.continue_thread(s, st, "hitl_demo", checkpoint_id="x"),
-     "checkpoint_id"),
+    (
+        "runs-continue-bad-checkpoint",
+        lambda s, st: runs.continue_thread(s, st, "hitl_demo", checkpoint_id="x"),
+        "checkpoint_id",
+    ),
     ("runs-stale-form", lambda s, st: runs.resume_thread(s, st, "hitl_demo", "yes", expected_head="old"), "thread"),
-    ("refund-request-reused", lambda s, st: runs.start_run(s, st, "refund", {**GOOD_START, "case_id": "c2"}), "case_id"),
-    ("readonly-store", lambda s, st: runs.resume_thread(SqliteStore(s.path, read_only=True), st, "hitl_demo", "yes"),
-     "read-only"),
+    (
+        "refund-request-reused",
+        lambda s, st: runs.start_run(s, st, "refund", {**GOOD_START, "case_id": "c2"}),
+        "case_id",
+    ),
+    (
+        "readonly-store",
+        lambda s, st: runs.resume_thread(SqliteStore(s.path, read_only=True), st, "hitl_demo", "yes"),
+        "read-only",
+    ),
 ]
 
 
@@ -168,8 +222,10 @@ def _fill(path: Path) -> None:
     runs.resume_thread(store, settings, "robot-done", "yes")
     runs.start_run(store, settings, "refund", {"case_id": "c1", "customer": "lee", "amount": 500_000, "reason": "late"})
     runs.start_run(store, settings, "refund", {"case_id": "c2", "customer": "lee", "amount": 5_000, "reason": "late"})
-    assert runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT),
-                          thread_id="lecture-x").status == "waiting"
+    assert (
+        runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-x").status
+        == "waiting"
+    )
     store.close()
 
 
@@ -222,8 +278,11 @@ def _not_a_database(path: Path) -> str:
 
 
 @pytest.mark.parametrize("spoil", [_future_schema, _not_a_database], ids=["future-schema", "not-a-database"])
-@pytest.mark.parametrize("args", [("threads",), ("run", "robot", "--answer", "yes"), ("resume", "hitl_demo", "yes")],
-                         ids=["threads", "run", "resume"])
+@pytest.mark.parametrize(
+    "args",
+    [("threads",), ("run", "robot", "--answer", "yes"), ("resume", "hitl_demo", "yes")],
+    ids=["threads", "run", "resume"],
+)
 def test_an_unusable_file_is_refused_untouched(prepared, run_cli, spoil, args):
     message = spoil(prepared)
     before = _snapshot(prepared)

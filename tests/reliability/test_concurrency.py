@@ -49,9 +49,14 @@ print(" ".join(map(str, codes)))
 
 def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, db_location):
     children = [
-        subprocess.Popen([sys.executable, "-c", CLI_CHILD, db_location, f"cli{k}", str(CLI_RUNS)],
-                         cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         stdin=subprocess.DEVNULL)
+        subprocess.Popen(
+            [sys.executable, "-c", CLI_CHILD, db_location, f"cli{k}", str(CLI_RUNS)],
+            cwd=PROJECT_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
         for k in range(CLI_PROCESSES)
     ]
     errors: list[BaseException] = []
@@ -75,10 +80,13 @@ def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, 
                     vanished.append(thread)
             for j in range(REFUND_RUNS):
                 case = f"c{index}-{j}"
-                result = runs.start_run(store, settings, "refund", {"case_id": case, "customer": "lee",
-                                                          "amount": 500_000, "reason": "late"})
+                result = runs.start_run(
+                    store, settings, "refund", {"case_id": case, "customer": "lee", "amount": 500_000, "reason": "late"}
+                )
                 assert result.status == "waiting"
-                result = runs.resume_from_fields(store, settings, f"refund-{case}", {"action": "approve", "approver": "kim"})
+                result = runs.resume_from_fields(
+                    store, settings, f"refund-{case}", {"action": "approve", "approver": "kim"}
+                )
                 assert result.values["outcome"] == "paid"
         except BaseException as error:  # noqa: BLE001 - collected and reported by the test
             errors.append(error)
@@ -133,5 +141,7 @@ def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, 
     with store.read() as cursor:
         cursor.execute("SELECT COUNT(*) FROM thread_leases")
         assert cursor.fetchone()[0] == 0  # every lease was given back
-    print(f"concurrent runs completed: {finished} robot + {len(paid)} refund; "
-          f"deletes won {len(deleted)}, refused (busy) {len(refused)}, runs lost 0")
+    print(
+        f"concurrent runs completed: {finished} robot + {len(paid)} refund; "
+        f"deletes won {len(deleted)}, refused (busy) {len(refused)}, runs lost 0"
+    )

@@ -55,8 +55,15 @@ def test_deeply_nested_json_is_refused_on_every_command(run_cli, store, settings
 
 def test_integers_beyond_64_bits_are_refused_and_change_nothing(run_cli, store, settings, db_path):
     _paused_robot(store, settings)
-    _refused_unchanged(run_cli, db_path, "update", "hitl_demo", "--values",
-                       '{"pending_action": {"x": 99999999999999999999999999}}', message="beyond 64 bits")
+    _refused_unchanged(
+        run_cli,
+        db_path,
+        "update",
+        "hitl_demo",
+        "--values",
+        '{"pending_action": {"x": 99999999999999999999999999}}',
+        message="beyond 64 bits",
+    )
     with pytest.raises(InputError, match="beyond 64 bits"):
         runs.update_thread(store, settings, "hitl_demo", {"pending_action": {"x": -(2**64)}})
 
@@ -73,8 +80,9 @@ def test_object_fields_and_whole_updates_have_a_size_limit(run_cli, store, setti
 
 def test_a_lone_surrogate_in_an_approver_is_refused_before_anything_is_saved(run_cli, store, settings, db_path):
     runs.start_run(store, settings, "refund", {"case_id": "W1", "customer": "kim", "amount": 500_000, "reason": "r"})
-    _refused_unchanged(run_cli, db_path, "resume", "refund-W1", '{"action": "approve", "approver": "\\ud800"}',
-                       message="U+D800")
+    _refused_unchanged(
+        run_cli, db_path, "resume", "refund-W1", '{"action": "approve", "approver": "\\ud800"}', message="U+D800"
+    )
     assert lifecycle.thread_status(store, "refund-W1").status == "waiting"
     assert ledger.ledger_rows(store) == []
     with pytest.raises(InputError, match="approver: contains U\\+DC80"):
@@ -83,21 +91,55 @@ def test_a_lone_surrogate_in_an_approver_is_refused_before_anything_is_saved(run
 
 def test_command_line_bytes_that_are_not_utf8_are_refused_not_garbled(db_path):
     env = {**os.environ, "HITL_DB": str(db_path), "PYTHONIOENCODING": "utf-8"}
-    args = [os.fsencode(sys.executable), b"-m", b"agents", b"run", b"refund", b"--case", b"N1",
-            b"--customer", b"\xc7\xd1\xb1\xdb", b"--amount", b"500000", b"--reason", b"r"]  # EUC-KR bytes
+    args = [
+        os.fsencode(sys.executable),
+        b"-m",
+        b"agents",
+        b"run",
+        b"refund",
+        b"--case",
+        b"N1",
+        b"--customer",
+        b"\xc7\xd1\xb1\xdb",
+        b"--amount",
+        b"500000",
+        b"--reason",
+        b"r",
+    ]  # EUC-KR bytes
     done = subprocess.run(args, cwd=PROJECT_ROOT, env=env, capture_output=True, check=False, timeout=120)
     err = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 2 and "customer: contains U+DCC7" in err and "Traceback" not in err, err
-    listed = subprocess.run([sys.executable, "-m", "agents", "threads", "--json"], cwd=PROJECT_ROOT, env=env,
-                            capture_output=True, text=True, check=False, timeout=120)
+    listed = subprocess.run(
+        [sys.executable, "-m", "agents", "threads", "--json"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert json.loads(listed.stdout) == []
 
 
 @pytest.mark.parametrize("value", ["-1", "nan", "inf", "abc"])
 def test_a_bad_latency_setting_is_refused_naming_it(run_cli, monkeypatch, value):
     monkeypatch.setenv("HITL_MODEL_LATENCY", value)
-    result = run_cli("run", "lecture", "--topic", "t", "--audience-level", "a", "--duration", "1일 8시간",
-                     "--delivery-method", "d", "--platform-tools", "p", "--constraints", "c")
+    result = run_cli(
+        "run",
+        "lecture",
+        "--topic",
+        "t",
+        "--audience-level",
+        "a",
+        "--duration",
+        "1일 8시간",
+        "--delivery-method",
+        "d",
+        "--platform-tools",
+        "p",
+        "--constraints",
+        "c",
+    )
     assert result.code == 2 and "HITL_MODEL_LATENCY:" in result.err, result.err
     assert run_cli("threads", "--json").out.strip() == "[]"
 
@@ -108,8 +150,16 @@ def test_a_pipe_closed_before_the_output_gives_exit_141_and_no_traceback(store, 
     read_end, write_end = os.pipe()
     os.close(read_end)  # nobody reads: the first flush of stdout fails with EPIPE
     env = {**os.environ, "HITL_DB": str(db_path)}
-    done = subprocess.run([sys.executable, "-m", "agents", "threads"], cwd=PROJECT_ROOT, env=env,
-                          stdout=write_end, stderr=subprocess.PIPE, text=True, check=False, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "agents", "threads"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     os.close(write_end)
     assert done.returncode == 141, done.stderr
     assert done.stderr == ""
@@ -137,16 +187,44 @@ def test_thread_ids_are_nfc_normalised():
     assert validate_thread_id("cafe\u0301") == "caf\u00e9"
 
 
-@pytest.mark.parametrize("thread_id", ["a b", "a\tb", "a/b", "a\\b", "'x'", '"x"', "a\u200bb", "a\u202eb",
-                                       "-x", "x" * 129, "a\x00b", "건 1042", "a;b", "\ud800x"])
+@pytest.mark.parametrize(
+    "thread_id",
+    [
+        "a b",
+        "a\tb",
+        "a/b",
+        "a\\b",
+        "'x'",
+        '"x"',
+        "a\u200bb",
+        "a\u202eb",
+        "-x",
+        "x" * 129,
+        "a\x00b",
+        "건 1042",
+        "a;b",
+        "\ud800x",
+    ],
+)
 def test_whitespace_controls_formats_quotes_slashes_and_long_ids_are_refused(thread_id):
     with pytest.raises(InputError, match="thread_id"):
         validate_thread_id(thread_id)
 
 
 def test_korean_and_japanese_ids_through_the_cli(run_cli):
-    started = run_cli("run", "refund", "--case", "건-1042", "--customer", "홍길동", "--amount", "500,000",
-                      "--reason", "파손", "--json")
+    started = run_cli(
+        "run",
+        "refund",
+        "--case",
+        "건-1042",
+        "--customer",
+        "홍길동",
+        "--amount",
+        "500,000",
+        "--reason",
+        "파손",
+        "--json",
+    )
     assert started.code == 0, started.err
     assert json.loads(started.out)["thread_id"] == "refund-건-1042"
     done = run_cli("resume", "refund-건-1042", '{"action": "approve", "approver": "김"}', "--json")
@@ -158,7 +236,9 @@ def test_korean_and_japanese_ids_through_the_cli(run_cli):
 
 
 def test_unicode_ids_on_the_pages_and_in_links(app, store, settings):
-    runs.start_run(store, settings, "refund", {"case_id": "건-1042", "customer": "홍길동", "amount": 500_000, "reason": "r"})
+    runs.start_run(
+        store, settings, "refund", {"case_id": "건-1042", "customer": "홍길동", "amount": 500_000, "reason": "r"}
+    )
     runs.start_run(store, settings, "robot", {}, thread_id="café-1")
     refund = app("app_pages/refund.py")
     refund.query_params["thread"] = "refund-건-1042"
@@ -188,16 +268,20 @@ def test_parse_json_refuses_what_no_state_could_hold():
 # --- A damaged, foreign, immutable or unreachable database ---------------------------------------------
 
 
-@pytest.mark.parametrize(("damage", "message"), [
-    ("UPDATE hitl_meta SET value = 'abc' WHERE key = 'schema_version'", "schema_version is 'abc'"),
-    ("DROP TABLE refund_ledger", "the table 'refund_ledger' is missing"),
-    ("DROP TABLE checkpoints", "the table 'checkpoints' is missing"),
-    ("ALTER TABLE refund_ledger RENAME COLUMN paid_amount TO paid",
-     "'refund_ledger' lacks the column(s) paid_amount"),
-    ("ALTER TABLE writes RENAME COLUMN channel TO chan", "'writes' lacks the column(s) channel"),
-])
-def test_a_damaged_sqlite_database_is_refused_with_a_clear_message(run_cli, store, settings, db_path, damage,
-                                                                    message):
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("UPDATE hitl_meta SET value = 'abc' WHERE key = 'schema_version'", "schema_version is 'abc'"),
+        ("DROP TABLE refund_ledger", "the table 'refund_ledger' is missing"),
+        ("DROP TABLE checkpoints", "the table 'checkpoints' is missing"),
+        (
+            "ALTER TABLE refund_ledger RENAME COLUMN paid_amount TO paid",
+            "'refund_ledger' lacks the column(s) paid_amount",
+        ),
+        ("ALTER TABLE writes RENAME COLUMN channel TO chan", "'writes' lacks the column(s) channel"),
+    ],
+)
+def test_a_damaged_sqlite_database_is_refused_with_a_clear_message(run_cli, store, settings, db_path, damage, message):
     import sqlite3
 
     runs.start_run(store, settings, "refund", {"case_id": "D1", "customer": "kim", "amount": 500_000, "reason": "r"})
@@ -218,6 +302,7 @@ def test_a_damaged_postgres_database_is_refused_with_a_clear_message(postgres_lo
 
     from agents.db import DatabaseError
     from agents.runtime import open_store
+
     open_store(postgres_location).close()
     with psycopg.connect(postgres_location, autocommit=True) as conn:
         conn.execute("UPDATE hitl_meta SET value = 'abc' WHERE key = 'schema_version'")
