@@ -89,11 +89,11 @@ class _QmarkCursor:
         self._cursor = cursor
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _QmarkCursor:
-        self._cursor.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
+        self._cursor.execute(sql.replace("?", "%s"), tuple(params))
         return self
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self._cursor.executemany(sql.replace("?", "%s"), [tuple(r) for r in rows])  # type: ignore[arg-type]
+        self._cursor.executemany(sql.replace("?", "%s"), [tuple(r) for r in rows])
 
     def fetchone(self) -> tuple[Any, ...] | None:
         return self._cursor.fetchone()
@@ -128,6 +128,8 @@ class PostgresStore(Store):
             # where the pool would keep retrying until its timeout.
             psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECONDS).close()
             self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_SECONDS)
+            # The pool's connections return dict rows, as PostgresSaver needs; its type parameter
+            # cannot say so (psycopg's ConnectionPool is typed on the plain connection).
             self.saver = PostgresSaver(self.pool)  # type: ignore[arg-type]
             self._setup()
         except (psycopg.Error, TimeoutError) as error:
@@ -139,7 +141,8 @@ class PostgresStore(Store):
     def _setup(self) -> None:
         with self.read() as cursor:
             cursor.execute("SELECT to_regclass('hitl_meta') IS NOT NULL")
-            has_meta = cursor.fetchone()[0]
+            row = cursor.fetchone()
+            has_meta = row is not None and row[0]
             found = found_fingerprint = None
             if has_meta:
                 cursor.execute("SELECT key, value FROM hitl_meta")

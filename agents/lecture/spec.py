@@ -60,7 +60,7 @@ START_FIELDS = tuple(
         kind="textarea" if name == "constraints" else "text",
         label=_LABELS[name][0],
         max_length=CONSTRAINTS_MAX_LENGTH if name == "constraints" else FIELD_MAX_LENGTH,
-        default=DEFAULT_LECTURE_INPUT[name],  # type: ignore[literal-required]
+        default=DEFAULT_LECTURE_INPUT[name],  # type: ignore[literal-required]  # name runs over the TypedDict's keys
         help=_LABELS[name][1],
     )
     for name in LECTURE_FIELDS

@@ -145,6 +145,7 @@ def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["rev
     def route_after_assess(state: RefundState) -> Literal["review", "settle"]:
         if state.get("decision"):  # a decision set by update_state is recorded by review, then routed
             return "review"
+        # key is one of two literal keys chosen by the policy; mypy cannot follow a variable key.
         return "review" if state[key] > state["threshold"] else "settle"  # type: ignore[literal-required]
 
     return route_after_assess
@@ -330,7 +331,7 @@ def run_unsaved_pitfall(store: Store | None = None) -> dict[str, Any]:
         ``resume_error``: what LangGraph says when asked for the saved state to resume.
     """
     graph = build_unsaved_pitfall_graph(store)
-    config = {"configurable": {"thread_id": "pitfall-demo"}}
+    config: RunnableConfig = {"configurable": {"thread_id": "pitfall-demo"}}
     state = graph.invoke(dict(PITFALL_REQUEST), config)
     try:
         graph.get_state(config)
