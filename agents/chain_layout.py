@@ -212,21 +212,23 @@ def _walk(chain: Iterable[ChainPoint]) -> _Walk:
     lane_count = 0
     for point in order:
         node_id, parent = point.checkpoint_id, point.parent_checkpoint_id
+        inherited_lane: int | None = None
         # `parent in lanes` is False for a missing parent and for a cycle.
-        has_parent = parent is not None and parent in lanes
-        if has_parent:
+        if parent is not None and parent in lanes:
             children_count[parent] += 1
             xs[node_id] = max(point.step, xs[parent] + 1)
+            # Only the parent's first (oldest) child stays in the parent's lane.
+            if children_count[parent] == 1:
+                inherited_lane = lanes[parent]
         else:
             xs[node_id] = point.step
             if parent is not None:
                 orphans.append(node_id)
-        # Only the parent's first (oldest) child stays in the parent's lane.
-        if has_parent and children_count[parent] == 1:
-            lanes[node_id] = lanes[parent]
-        else:
+        if inherited_lane is None:
             lanes[node_id] = lane_count
             lane_count += 1
+        else:
+            lanes[node_id] = inherited_lane
     return _Walk(order, lanes, xs, orphans, dict(children_count))
 
 
