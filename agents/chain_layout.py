@@ -86,15 +86,8 @@ class LaidOutCheckpoint:
     """A checkpoint with its place in the drawing.
 
     Attributes:
-        checkpoint_id: Full checkpoint id.
-        parent_checkpoint_id: Parent id, or None for the thread's first one.
-        step: LangGraph metadata `step`.
-        source: LangGraph metadata `source` (`input`, `loop`, `update`, `fork`).
-        writers: Nodes whose writes lead from this checkpoint to the next.
-        next: Nodes scheduled from this checkpoint.
-        is_head: Latest checkpoint of the thread.
-        is_waiting: Has a pending interrupt (waits for a human).
-        checkpoint_ns: Always '' (root namespace).
+        checkpoint: The checkpoint as given (a `ChainCheckpoint` from the
+            read-model, or anything else shaped like a `ChainPoint`).
         lane: Lane number, 0 is the main line (see module docstring).
         x: Horizontal position, step pushed right to stay after the parent.
         is_fork_point: Has more than one child.
@@ -102,15 +95,7 @@ class LaidOutCheckpoint:
         is_orphan: Its parent is missing from the chain.
     """
 
-    checkpoint_id: str
-    parent_checkpoint_id: str | None
-    step: int
-    source: str
-    writers: tuple[str, ...]
-    next: tuple[str, ...]
-    is_head: bool
-    is_waiting: bool
-    checkpoint_ns: str
+    checkpoint: ChainPoint
     lane: int
     x: int
     is_fork_point: bool
@@ -194,21 +179,23 @@ def _walk(chain: Iterable[ChainPoint]) -> _Walk:
     lane_count = 0
     for point in order:
         node_id, parent = point.checkpoint_id, point.parent_checkpoint_id
+        inherited_lane: int | None = None
         # `parent in lanes` is False for a missing parent and for a cycle.
-        has_parent = parent is not None and parent in lanes
-        if has_parent:
+        if parent is not None and parent in lanes:
             children_count[parent] += 1
             xs[node_id] = max(point.step, xs[parent] + 1)
+            # Only the parent's first (oldest) child stays in the parent's lane.
+            if children_count[parent] == 1:
+                inherited_lane = lanes[parent]
         else:
             xs[node_id] = point.step
             if parent is not None:
                 orphans.append(node_id)
-        # Only the parent's first (oldest) child stays in the parent's lane.
-        if has_parent and children_count[parent] == 1:
-            lanes[node_id] = lanes[parent]
-        else:
+        if inherited_lane is None:
             lanes[node_id] = lane_count
             lane_count += 1
+        else:
+            lanes[node_id] = inherited_lane
     return _Walk(order, lanes, xs, orphans, dict(children_count))
 
 
@@ -264,15 +251,7 @@ def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:
         children = walk.children_count.get(node_id, 0)
         laid_out.append(
             LaidOutCheckpoint(
-                checkpoint_id=node_id,
-                parent_checkpoint_id=point.parent_checkpoint_id,
-                step=point.step,
-                source=point.source,
-                writers=tuple(point.writers),
-                next=tuple(point.next),
-                is_head=point.is_head,
-                is_waiting=point.is_waiting,
-                checkpoint_ns=point.checkpoint_ns,
+                checkpoint=point,
                 lane=walk.lanes[node_id],
                 x=walk.xs[node_id],
                 is_fork_point=children > 1,
@@ -296,17 +275,19 @@ def chain_to_json(chain: Iterable[ChainPoint]) -> list[dict[str, Any]]:
         `checkpoint_id`, `parent_checkpoint_id`, `step`, `source`, `lane`,
         `writers` (list), `next` (list), `is_head` and `is_waiting`.
     """
-    return [
-        {
-            "checkpoint_id": point.checkpoint_id,
-            "parent_checkpoint_id": point.parent_checkpoint_id,
-            "step": point.step,
-            "source": point.source,
-            "lane": point.lane,
-            "writers": list(point.writers),
-            "next": list(point.next),
-            "is_head": point.is_head,
-            "is_waiting": point.is_waiting,
-        }
-        for point in layout_chain(chain)
-    ]
+    return [_json_row(laid) for laid in layout_chain(chain)]
+
+
+def _json_row(laid: LaidOutCheckpoint) -> dict[str, Any]:
+    point = laid.checkpoint
+    return {
+        "checkpoint_id": point.checkpoint_id,
+        "parent_checkpoint_id": point.parent_checkpoint_id,
+        "step": point.step,
+        "source": point.source,
+        "lane": laid.lane,
+        "writers": list(point.writers),
+        "next": list(point.next),
+        "is_head": point.is_head,
+        "is_waiting": point.is_waiting,
+    }

@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import pandas as pd
-
 NodeLogRow = Mapping[str, Any]
 
 CSV_LEAD_COLUMNS = ("timestamp", "event", "subagent_name", "duration_sec")
@@ -313,58 +311,6 @@ def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
     """
     calls = node_calls(rows)
     return [_run_summary(group) for group in _group_in_order(calls, lambda c: c.run_id)]
-
-
-def run_summary(rows: Iterable[NodeLogRow], run_id: str | None = None) -> RunSummary:
-    """Summary row for one whole run.
-
-    Args:
-        rows: Node-log row dicts.
-        run_id: The run to summarise; may be omitted when the rows hold
-            exactly one run.
-
-    Returns:
-        The run's ``RunSummary`` (wall = first start to last end of the run,
-        summed = all its calls).
-
-    Raises:
-        ValueError: No rows for the run, or several runs and no ``run_id``.
-    """
-    calls = node_calls(rows)
-    if run_id is not None:
-        calls = [call for call in calls if call.run_id == run_id]
-    run_ids = {call.run_id for call in calls}
-    if not calls:
-        raise ValueError(f"no node calls logged for run {run_id!r}")
-    if len(run_ids) > 1:
-        raise ValueError(f"rows hold {len(run_ids)} runs; pass run_id or use run_summaries()")
-    return _run_summary(calls)
-
-
-def stats_frame(
-    stats: Sequence[SuperstepStats] | Sequence[RunSummary],
-    *,
-    kind: type[SuperstepStats | RunSummary] = SuperstepStats,
-) -> pd.DataFrame:
-    """Table of superstep stats or run summaries for the page.
-
-    Args:
-        stats: Output of ``superstep_stats`` or ``run_summaries``.
-        kind: Which columns an *empty* ``stats`` should produce; ignored
-            otherwise (the type of the first item decides).
-
-    Returns:
-        One row per item, one column per dataclass field in declaration
-        order. Tuples (``nodes``) are joined with ", " because Arrow, which
-        Streamlit uses to ship frames, handles plain strings best.
-    """
-    item_type = type(stats[0]) if stats else kind
-    columns = [field.name for field in dataclasses.fields(item_type)]
-    records = []
-    for item in stats:
-        record = dataclasses.asdict(item)
-        records.append({key: ", ".join(value) if isinstance(value, tuple) else value for key, value in record.items()})
-    return pd.DataFrame.from_records(records, columns=columns)
 
 
 def iso_utc(epoch_seconds: float) -> str:

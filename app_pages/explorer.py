@@ -208,7 +208,7 @@ if not threads:
 chain = readmodel.checkpoint_chain(store, thread_id) if thread_id else []
 if thread_id and not chain:  # deleted since the list was read
     st.warning(t("explorer.unknown_thread", thread=thread_id))
-if chain:
+if thread_id and chain:  # chain implies thread_id; tested again so mypy knows it is a str
     head = next(c.checkpoint_id for c in chain if c.is_head)
     by_id = {c.checkpoint_id: c for c in chain}
     chart_key = f"explorer-chart-{thread_id}"

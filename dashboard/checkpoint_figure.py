@@ -102,16 +102,16 @@ def checkpoint_figure(
     if not points:
         return _empty_figure(text["empty"])
     scatter: ScatterType = go.Scattergl if len(points) > webgl_threshold else go.Scatter
-    hover = {p.checkpoint_id: _hover_text(p, text) for p in points}
+    hover = {p.checkpoint.checkpoint_id: _hover_text(p, text) for p in points}
     traces = [_link_trace(points, scatter, text["links"])]
-    selected = [p for p in points if p.checkpoint_id == selected_id]
+    selected = [p for p in points if p.checkpoint.checkpoint_id == selected_id]
     if selected:
         # Drawn before the source markers so the halo sits behind the point.
         halo = {"size": 30, "color": "rgba(255, 200, 0, 0.55)", "symbol": "circle"}
         traces.append(_overlay_trace(selected, scatter, text["selected"], halo, hover))
     traces += _source_traces(points, scatter, hover)
     for name, wanted, marker in _ring_specs(text):
-        ringed = [p for p in points if getattr(p, wanted)]
+        ringed = [p for p in points if getattr(p.checkpoint, wanted)]
         if ringed:
             traces.append(_overlay_trace(ringed, scatter, name, marker, hover))
     # One Figure(data=...) call: add_trace would copy every trace's arrays again.
@@ -122,7 +122,7 @@ def checkpoint_figure(
 
 
 def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
-    """Legend name, LaidOutCheckpoint flag and marker of each ring overlay.
+    """Legend name, checkpoint flag and marker of each ring overlay.
 
     Plotly strokes an `-open` symbol with `marker.color` (its `line.color` is
     ignored), so the ring colour goes there and `line.width` sets the stroke.
@@ -135,20 +135,21 @@ def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
     ]
 
 
-def _hover_text(point: LaidOutCheckpoint, text: Mapping[str, str]) -> str:
+def _hover_text(laid: LaidOutCheckpoint, text: Mapping[str, str]) -> str:
     """Hover lines of one checkpoint; names are escaped, never read as HTML."""
+    point = laid.checkpoint
     lines = [
         f"<b>{text['step']} {point.step}</b> · {html.escape(point.source)}",
         f"id {html.escape(short_checkpoint_id(point.checkpoint_id))}",
         f"{text['writers']}: {_names(point.writers)}",
         f"{text['next']}: {_names(point.next)}",
-        f"{text['lane']}: {html.escape(_lane_label(point.lane, text))}",
+        f"{text['lane']}: {html.escape(_lane_label(laid.lane, text))}",
     ]
     if point.is_waiting:
         lines.append(text["waiting"])
     if point.is_head:
         lines.append(text["head"])
-    if point.is_orphan:
+    if laid.is_orphan:
         lines.append(text["orphan"])
     return "<br>".join(lines)
 
@@ -174,11 +175,11 @@ def _link_trace(
 
     One trace instead of one per edge keeps 10,000-checkpoint threads fast.
     """
-    position = {p.checkpoint_id: (p.x, p.lane) for p in points}
+    position = {p.checkpoint.checkpoint_id: (p.x, p.lane) for p in points}
     xs: list[int | None] = []
     ys: list[int | None] = []
     for point in points:
-        parent = position.get(point.parent_checkpoint_id or "")
+        parent = position.get(point.checkpoint.parent_checkpoint_id or "")
         if parent is None:
             continue  # roots and orphans have no link to draw
         xs.extend((parent[0], point.x, None))
@@ -200,7 +201,7 @@ def _source_traces(
     """One marker trace per source present, known sources first."""
     by_source: dict[str, list[LaidOutCheckpoint]] = {}
     for point in points:
-        by_source.setdefault(point.source, []).append(point)
+        by_source.setdefault(point.checkpoint.source, []).append(point)
     known = [s for s in SOURCE_STYLES if s in by_source]
     unknown = sorted(s for s in by_source if s not in SOURCE_STYLES)
     with_text = len(points) <= TEXT_LABEL_LIMIT
@@ -222,7 +223,7 @@ def _source_traces(
                     "symbol": symbol,
                     "line": {"width": outline, "color": "#FFFFFF"},
                 },
-                text=[_names(p.writers) if p.writers else "" for p in group]
+                text=[_names(p.checkpoint.writers) if p.checkpoint.writers else "" for p in group]
                 if with_text
                 else None,
                 textposition="top center",
@@ -255,8 +256,8 @@ def _point_columns(
     return {
         "x": np.fromiter((p.x for p in points), dtype=np.int64, count=len(points)),
         "y": np.fromiter((p.lane for p in points), dtype=np.int64, count=len(points)),
-        "customdata": np.array([p.checkpoint_id for p in points], dtype=object),
-        "hovertext": np.array([hover[p.checkpoint_id] for p in points], dtype=object),
+        "customdata": np.array([p.checkpoint.checkpoint_id for p in points], dtype=object),
+        "hovertext": np.array([hover[p.checkpoint.checkpoint_id] for p in points], dtype=object),
         "hovertemplate": "%{hovertext}<extra></extra>",
     }
 

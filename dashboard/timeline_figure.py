@@ -3,16 +3,12 @@
 Pure functions ``node-log rows -> plotly.graph_objects.Figure``; no
 Streamlit, so they are unit-tested directly.
 
-X axis design: the x coordinate is *seconds since the first node start* of
-the rows shown, not a date axis. Several runs of one thread (pause, human
-answer, resume) follow each other on that axis. An idle gap between two runs
-longer than ``compress_waits_over`` seconds is drawn with a small fixed width
-(``WAIT_FRACTION`` of the active time, never wider than the threshold itself)
-and marked by a dashed grey band with its real length ("human wait 12 min
-3 s"). Inside a run the scale is exactly 1 display unit = 1 real second, so
-bar lengths are true durations; tick labels always give the *real* elapsed
-time since the first start, so they jump across a compressed wait instead of
-lying about it. Hover texts give the wall-clock start and end in UTC.
+The x axis is *seconds since the first node start*, laid out by
+:mod:`dashboard.timeline_axis`: inside a run 1 display unit = 1 real second,
+and an idle gap between two runs longer than ``compress_waits_over`` seconds
+is drawn narrow. Here such a wait is marked by a dashed grey band with its
+real length ("human wait 12 min 3 s"); tick labels give the real elapsed time,
+so they jump across it. Hover texts give the wall-clock start and end in UTC.
 
 User-supplied text (labels, errors, titles) is HTML-escaped because Plotly
 renders a subset of HTML in tick labels, hover boxes and annotations.
@@ -20,11 +16,9 @@ renders a subset of HTML in tick labels, hover boxes and annotations.
 
 from __future__ import annotations
 
-import bisect
 import html
-import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,6 +32,7 @@ from agents.timing import (
     node_calls,
     superstep_stats_of_calls,
 )
+from dashboard.timeline_axis import TimeAxis, axis_ticks, build_time_axis, lane_name
 
 STATUS_ORDER = ("ok", "error", "interrupted", "running")
 STATUS_COLORS = {
@@ -47,9 +42,6 @@ STATUS_COLORS = {
     "running": "#1f77b4",
 }
 UNKNOWN_STATUS_COLOR = "#7f7f7f"
-LANE_SEPARATOR = " · "
-#: A compressed wait takes this share of the active (non-compressed) time.
-WAIT_FRACTION = 0.08
 EMPTY_MESSAGE = "no node calls logged"
 STEP_BAND_COLOR = "rgba(99, 110, 250, 0.07)"
 STEP_LINE_COLOR = "rgba(0, 0, 0, 0.12)"
@@ -63,147 +55,6 @@ _HOVER = (
     "duration: %{customdata[4]}<br>step: %{customdata[5]} (run %{customdata[6]})<br>"
     "status: %{customdata[7]}%{customdata[8]}<extra></extra>"
 )
-
-
-@dataclass(frozen=True)
-class AxisSegment:
-    """A stretch of real time and where it lands on the x axis.
-
-    Attributes:
-        real_start: Start, Unix epoch seconds.
-        real_end: End, Unix epoch seconds.
-        display_start: x coordinate of ``real_start``.
-        display_end: x coordinate of ``real_end``.
-        compressed: True for a compressed wait between runs.
-        kind: ``run``, ``gap`` (short wait kept to scale), ``human wait``
-            (the run before paused on ``interrupt()``) or ``idle``.
-    """
-
-    real_start: float
-    real_end: float
-    display_start: float
-    display_end: float
-    compressed: bool
-    kind: str
-
-
-@dataclass(frozen=True)
-class TimeAxis:
-    """Piecewise-linear map from epoch seconds to x coordinates.
-
-    Attributes:
-        origin: Epoch seconds of the first start (x = 0).
-        segments: Contiguous segments in time order.
-    """
-
-    origin: float
-    segments: tuple[AxisSegment, ...]
-    _starts: tuple[float, ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_starts", tuple(s.real_start for s in self.segments))
-
-    @property
-    def span(self) -> float:
-        """Width of the whole axis in display units."""
-        return self.segments[-1].display_end if self.segments else 0.0
-
-    @property
-    def waits(self) -> list[AxisSegment]:
-        """The compressed waits, in time order."""
-        return [segment for segment in self.segments if segment.compressed]
-
-    def to_display(self, epoch_seconds: float) -> float:
-        """x coordinate of a moment (clamped to the axis ends)."""
-        if not self.segments:
-            return 0.0
-        index = max(bisect.bisect_right(self._starts, epoch_seconds) - 1, 0)
-        segment = self.segments[index]
-        real = segment.real_end - segment.real_start
-        fraction = (epoch_seconds - segment.real_start) / real if real > 0 else 0.0
-        fraction = min(max(fraction, 0.0), 1.0)
-        return segment.display_start + fraction * (segment.display_end - segment.display_start)
-
-
-def lane_name(call: NodeCall) -> str:
-    """Lane of a call: the node, or ``node · label`` for a labelled task."""
-    return f"{call.node}{LANE_SEPARATOR}{call.label}" if call.label else call.node
-
-
-def _run_intervals(calls: Sequence[NodeCall]) -> list[tuple[float, float, bool]]:
-    """Merged ``(start, end, paused)`` intervals of the runs, in time order.
-
-    ``paused`` says a run in the interval has an interrupted call, so the gap
-    after it is a wait for a human. Overlapping runs (two processes on one
-    thread) merge into one interval so the axis stays monotonic.
-    """
-    runs: dict[str, list[NodeCall]] = {}
-    for call in calls:
-        runs.setdefault(call.run_id, []).append(call)
-    spans = sorted(
-        (
-            min(call.started_at for call in group),
-            max(call.ended_at for call in group),
-            any(call.status == "interrupted" for call in group),
-        )
-        for group in runs.values()
-    )
-    merged: list[tuple[float, float, bool]] = []
-    for start, end, paused in spans:
-        if merged and start <= merged[-1][1]:
-            last_start, last_end, last_paused = merged[-1]
-            merged[-1] = (last_start, max(last_end, end), last_paused or paused)
-        else:
-            merged.append((start, end, paused))
-    return merged
-
-
-def _axis_pieces(
-    intervals: Sequence[tuple[float, float, bool]], compress_waits_over: float
-) -> list[tuple[float, float, str]]:
-    """``(start, end, kind)`` for each run interval and each gap between them."""
-    pieces: list[tuple[float, float, str]] = []
-    for index, (start, end, _) in enumerate(intervals):
-        if index:
-            _, previous_end, paused = intervals[index - 1]
-            long_wait = start - previous_end > compress_waits_over
-            kind = ("human wait" if paused else "idle") if long_wait else "gap"
-            pieces.append((previous_end, start, kind))
-        pieces.append((start, end, "run"))
-    return pieces
-
-
-def build_time_axis(calls: Sequence[NodeCall], compress_waits_over: float = 5.0) -> TimeAxis:
-    """Lay the runs of ``calls`` one after another, compressing long waits.
-
-    Args:
-        calls: Resolved node calls (``agents.timing.node_calls``).
-        compress_waits_over: Gaps between runs longer than this many seconds
-            are compressed; ``math.inf`` keeps every gap to scale.
-
-    Returns:
-        The axis; empty when there are no calls.
-
-    Raises:
-        ValueError: ``compress_waits_over`` is negative or NaN.
-    """
-    if not compress_waits_over >= 0:
-        raise ValueError(f"compress_waits_over must be >= 0, got {compress_waits_over!r}")
-    intervals = _run_intervals(calls)
-    if not intervals:
-        return TimeAxis(origin=0.0, segments=())
-    pieces = _axis_pieces(intervals, compress_waits_over)
-    active = sum(end - start for start, end, kind in pieces if kind in ("run", "gap"))
-    # Never wider than the threshold, so a compressed wait cannot look longer
-    # than a gap that was kept to scale.
-    wait_width = min(compress_waits_over, WAIT_FRACTION * active if active > 0 else 1.0)
-    segments, cursor = [], 0.0
-    for start, end, kind in pieces:
-        compressed = kind not in ("run", "gap")
-        width = wait_width if compressed else end - start
-        segments.append(AxisSegment(start, end, cursor, cursor + width, compressed, kind))
-        cursor += width
-    return TimeAxis(origin=intervals[0][0], segments=tuple(segments))
 
 
 def _clock(epoch_seconds: float) -> str:
@@ -371,72 +222,6 @@ def _wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], 
         font = {"size": 11, "color": "#444"}
         annotations.append(_note(text, xref, (x0 + x1) / 2, 0.5, font=font, **style))
     return shapes, annotations
-
-
-def _nice_step(span: float, target_ticks: int = 8) -> float:
-    """Smallest 1/2/5 x 10^k step giving at most ``target_ticks`` ticks."""
-    raw = span / target_ticks
-    magnitude = 10 ** math.floor(math.log10(raw))
-    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
-
-
-def _elapsed_label(seconds: float, decimals: int) -> str:
-    """``12.5 s``, ``15m 01s`` or ``1h 00m 03.5s``: never mistakable for a clock."""
-    seconds = round(seconds, decimals)  # so 59.96 s reads "1m 00.0s", not "60.0 s"
-    if seconds < 60:
-        return f"{seconds:.{decimals}f} s"
-    minutes, secs = divmod(seconds, 60)
-    width = 3 + decimals if decimals else 2
-    secs_text = f"{secs:0{width}.{decimals}f}s"
-    if minutes < 60:
-        return f"{int(minutes)}m {secs_text}"
-    hours, minutes = divmod(int(minutes), 60)
-    return f"{hours}h {minutes:02d}m {secs_text}"
-
-
-def _tick_candidates(axis: TimeAxis, step: float) -> list[tuple[float, bool]]:
-    """``(elapsed, forced)`` tick candidates; run starts after a wait are forced."""
-    candidates: list[tuple[float, bool]] = []
-    previous_compressed = True  # the axis start deserves a tick too
-    for segment in axis.segments:
-        if segment.compressed:
-            previous_compressed = True
-            continue
-        low, high = segment.real_start - axis.origin, segment.real_end - axis.origin
-        if previous_compressed:
-            candidates.append((low, True))
-        first, last = math.ceil(low / step), math.floor(high / step)
-        candidates.extend((k * step, False) for k in range(first, last + 1))
-        previous_compressed = False
-    return sorted(candidates)
-
-
-def axis_ticks(axis: TimeAxis) -> tuple[list[float], list[str]]:
-    """Tick positions and labels giving real elapsed time since the first start.
-
-    Ticks fall on round elapsed values inside each to-scale stretch, and every
-    run start after a compressed wait gets a tick of its own, so the jump
-    across the wait shows in the labels.
-
-    Args:
-        axis: The time axis of a panel.
-
-    Returns:
-        ``(tickvals, ticktext)`` for the x axis.
-    """
-    if axis.span <= 0:
-        return [0.0], [_elapsed_label(0.0, 0)]
-    step = _nice_step(axis.span)
-    decimals = max(0, -math.floor(math.log10(step)))
-    ticks: list[tuple[float, str, bool]] = []
-    for elapsed, forced in _tick_candidates(axis, step):
-        position = axis.to_display(axis.origin + elapsed)
-        if ticks and position - ticks[-1][0] < 0.5 * step:
-            if not forced or ticks[-1][2]:
-                continue  # too close to the previous tick to read
-            ticks.pop()  # a run start matters more than a round number
-        ticks.append((position, _elapsed_label(elapsed, decimals), forced))
-    return [tick[0] for tick in ticks], [tick[1] for tick in ticks]
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def test_linear_chain_stays_in_main_lane() -> None:
 
 def test_linear_chain_x_is_step_and_links_count_one_less() -> None:
     laid = layout_chain(linear_chain(6))
-    assert [p.x for p in laid] == [p.step for p in laid] == list(range(-1, 5))
+    assert [p.x for p in laid] == [p.checkpoint.step for p in laid] == list(range(-1, 5))
     assert sum(p.children_count for p in laid) == 5
     assert not any(p.is_fork_point for p in laid)
 
@@ -82,11 +82,11 @@ def test_update_state_on_old_checkpoint_opens_lane_one() -> None:
 
 
 def test_fork_point_and_flags_are_reported() -> None:
-    laid = {p.checkpoint_id: p for p in layout_chain(update_fork_chain())}
+    laid = {p.checkpoint.checkpoint_id: p for p in layout_chain(update_fork_chain())}
     assert laid[cid(1)].is_fork_point
     assert laid[cid(1)].children_count == 2
-    assert laid[cid(6)].is_head and laid[cid(6)].is_waiting
-    assert laid[cid(5)].writers == ("approval",)
+    assert laid[cid(6)].checkpoint.is_head and laid[cid(6)].checkpoint.is_waiting
+    assert laid[cid(5)].checkpoint.writers == ("approval",)
     assert laid[cid(5)].x == 1 and laid[cid(6)].x == 2
 
 
@@ -127,9 +127,9 @@ def test_orphan_starts_own_lane_and_is_reported() -> None:
     lanes = assign_lanes(chain)
     assert orphan_ids(chain) == [cid(4)]
     assert lanes[cid(4)] == lanes[cid(5)] == 1
-    laid = {p.checkpoint_id: p for p in layout_chain(chain)}
+    laid = {p.checkpoint.checkpoint_id: p for p in layout_chain(chain)}
     assert laid[cid(4)].is_orphan and not laid[cid(5)].is_orphan
-    assert laid[cid(4)].x == laid[cid(4)].step
+    assert laid[cid(4)].x == laid[cid(4)].checkpoint.step
 
 
 def test_child_repeating_parent_step_is_pushed_right() -> None:
@@ -144,7 +144,7 @@ def test_child_repeating_parent_step_is_pushed_right() -> None:
 def test_input_order_does_not_matter() -> None:
     chain = update_fork_chain()
     assert assign_lanes(reversed(chain)) == assign_lanes(chain)
-    assert [p.checkpoint_id for p in layout_chain(reversed(chain))] == [
+    assert [p.checkpoint.checkpoint_id for p in layout_chain(reversed(chain))] == [
         cid(i) for i in range(7)
     ]
 
@@ -156,7 +156,7 @@ def test_child_with_older_id_than_parent_is_walked_after_parent() -> None:
         Point(cid(9), cid(2), step=2),
     ]
     laid = layout_chain(chain)
-    assert [p.checkpoint_id for p in laid] == [cid(5), cid(2), cid(9)]
+    assert [p.checkpoint.checkpoint_id for p in laid] == [cid(5), cid(2), cid(9)]
     assert {p.lane for p in laid} == {0}
     assert orphan_ids(chain) == []
 
@@ -164,7 +164,7 @@ def test_child_with_older_id_than_parent_is_walked_after_parent() -> None:
 def test_parent_cycle_is_drawn_once_without_hanging() -> None:
     chain = [Point(cid(1), cid(2), step=0), Point(cid(2), cid(1), step=1)]
     laid = layout_chain(chain)
-    assert sorted(p.checkpoint_id for p in laid) == [cid(1), cid(2)]
+    assert sorted(p.checkpoint.checkpoint_id for p in laid) == [cid(1), cid(2)]
     assert orphan_ids(chain) == [cid(1)]
 
 
@@ -184,9 +184,11 @@ def test_duplicate_checkpoint_id_is_an_error() -> None:
         layout_chain(chain)
 
 
-def test_laid_out_checkpoint_is_frozen() -> None:
-    point = layout_chain(linear_chain(1))[0]
+def test_laid_out_checkpoint_is_frozen_and_holds_the_given_checkpoint() -> None:
+    chain = linear_chain(1)
+    point = layout_chain(chain)[0]
     assert isinstance(point, LaidOutCheckpoint)
+    assert point.checkpoint is chain[0]
     with pytest.raises(AttributeError):
         point.lane = 3  # type: ignore[misc]
 

@@ -52,7 +52,7 @@ def test_the_forks_are_drawn_as_two_branches(store, settings):
     laid_out = layout_chain(readmodel.checkpoint_chain(store, "hitl_demo"))
     sources_by_lane: dict[int, list[str]] = {}
     for point in laid_out:
-        sources_by_lane.setdefault(point.lane, []).append(point.source)
+        sources_by_lane.setdefault(point.lane, []).append(point.checkpoint.source)
     assert sources_by_lane == {
         0: [c.source for c in main],
         1: ["update", "loop"],  # update_state at the pause, then execute

@@ -7,15 +7,11 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from agents.timing import node_calls
 from dashboard.timeline_figure import (
     EMPTY_MESSAGE,
     STATUS_COLORS,
     WAIT_BAND_COLOR,
-    build_time_axis,
     compare_figure,
     timeline_figure,
 )
@@ -282,31 +278,3 @@ def test_compare_figure_notes_an_empty_side():
 
     notes = [a for a in figure.layout.annotations if a.text == EMPTY_MESSAGE]
     assert [note.xref for note in notes] == ["x2 domain"]
-
-
-@given(
-    st.lists(
-        st.tuples(
-            st.floats(min_value=0.0, max_value=10_000.0, allow_nan=False),
-            st.floats(min_value=0.0, max_value=50.0, allow_nan=False),
-        ),
-        min_size=1,
-        max_size=8,
-    ),
-    st.floats(min_value=0.0, max_value=60.0, allow_nan=False),
-)
-def test_time_axis_is_monotonic_and_keeps_durations(runs: list[tuple[float, float]], threshold: float):
-    rows = [make_row(i, "node", start, start + length, run_id=f"run-{i}") for i, (start, length) in enumerate(runs)]
-    calls = node_calls(rows)
-    axis = build_time_axis(calls, threshold)
-
-    moments = sorted({call.started_at for call in calls} | {call.ended_at for call in calls})
-    positions = [axis.to_display(moment) for moment in moments]
-    assert positions == sorted(positions)
-    assert positions[0] == 0.0
-    for call in calls:
-        length = axis.to_display(call.ended_at) - axis.to_display(call.started_at)
-        assert length == pytest.approx(call.duration, abs=1e-5)
-    for wait in axis.waits:
-        assert wait.display_end - wait.display_start <= threshold + 1e-9
-        assert wait.real_end - wait.real_start > threshold

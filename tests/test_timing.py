@@ -20,8 +20,6 @@ from agents.timing import (
     format_duration,
     node_calls,
     run_summaries,
-    run_summary,
-    stats_frame,
     superstep_stats,
     timeline_csv,
     timeline_json,
@@ -148,7 +146,7 @@ def test_run_summary_covers_first_start_to_last_end_of_the_run():
         make_row(5, "write", 3.0, 4.0, step=3, status="error", error="boom"),
     ]
 
-    summary = run_summary(rows)
+    [summary] = run_summaries(rows)
 
     assert summary == RunSummary(
         run_id="run-1",
@@ -168,16 +166,6 @@ def test_run_summary_covers_first_start_to_last_end_of_the_run():
     )
 
 
-def test_run_summary_needs_a_run_id_when_rows_hold_several_runs():
-    rows = [make_row(1, "a", 0.0, 1.0), make_row(2, "b", 9.0, 12.0, run_id="run-2")]
-
-    with pytest.raises(ValueError, match="2 runs"):
-        run_summary(rows)
-    assert run_summary(rows, run_id="run-2").wall_seconds == pytest.approx(3.0)
-    with pytest.raises(ValueError, match="no node calls"):
-        run_summary(rows, run_id="missing")
-
-
 def test_run_summaries_give_one_row_per_run_of_a_resumed_thread():
     rows = [
         make_row(1, "propose", 0.0, 1.0, step=1),
@@ -192,34 +180,6 @@ def test_run_summaries_give_one_row_per_run_of_a_resumed_thread():
     assert first.wall_seconds == pytest.approx(1.5)
     assert (second.run_id, second.tasks, second.supersteps) == ("run-2", 2, 2)
     assert second.wall_seconds == pytest.approx(2.0)
-
-
-def test_stats_frame_has_one_column_per_field_and_readable_nodes():
-    rows = [make_row(1, "content", 0.0, 2.0), make_row(2, "difficulty", 0.0, 1.0)]
-
-    frame = stats_frame(superstep_stats(rows))
-
-    assert list(frame.columns) == [
-        "run_id",
-        "step",
-        "tasks",
-        "started_at",
-        "ended_at",
-        "wall_seconds",
-        "summed_seconds",
-        "speedup",
-        "efficiency",
-        "nodes",
-        "open_tasks",
-    ]
-    assert frame.loc[0, "nodes"] == "content, difficulty"
-    assert frame.loc[0, "speedup"] == pytest.approx(1.5)
-
-
-def test_stats_frame_of_nothing_is_empty_with_the_requested_columns():
-    assert list(stats_frame([]).columns)[:3] == ["run_id", "step", "tasks"]
-    assert "supersteps" in stats_frame([], kind=RunSummary).columns
-    assert "agent" in stats_frame(run_summaries([make_row(1, "a", 0, 1)])).columns
 
 
 def _csv_records(text: str) -> list[dict[str, str]]:
@@ -349,7 +309,7 @@ def test_ratios_stay_within_bounds_for_well_formed_rows(
     ]
 
     stats: list[SuperstepStats] = superstep_stats(rows)
-    summary = run_summary(rows)
+    [summary] = run_summaries(rows)
 
     assert {s.step: s.tasks for s in stats} == dict(enumerate(map(len, steps)))
     for item in [*stats, summary]:
