@@ -22,8 +22,8 @@ from agents.validation import parse_json_object
 from dashboard import resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
-from dashboard.i18n import t, t_or
-from dashboard.views import preselect_query_thread, show_table, status_text
+from dashboard.i18n import t
+from dashboard.views import keep_valid, pick_thread, show_table
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
@@ -38,29 +38,11 @@ st.caption(t("explorer.root_only"))
 show_flash()
 
 
-def _keep_valid(key: str, options: list[str], default: str) -> None:
-    """A selectbox's remembered value must be one of its current options."""
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
-
-
 def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> str | None:
     """Agent and thread pickers; returns the chosen thread id (None: the agent has no threads)."""
-    preselect_query_thread({x.thread_id: x for x in threads}, page="explorer", agent_key=AGENT_KEY,
-                           thread_key=THREAD_KEY)
-    agents = list(AGENTS)
-    newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
-    _keep_valid(AGENT_KEY, agents, newest_agent)
-    left, right = st.columns(2)
-    agent = left.selectbox(t("explorer.agent"), agents, key=AGENT_KEY,
-                           format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title))
-    own = {x.thread_id: x for x in threads if x.agent == agent}
-    if not own:
-        st.info(t("explorer.no_threads_for_agent"))
-        return None
-    _keep_valid(THREAD_KEY, list(own), next(iter(own)))
-    return right.selectbox(t("explorer.thread"), list(own), key=THREAD_KEY,
-                           format_func=lambda tid: f"{tid} · {status_text(own[tid])}")
+    _agent, thread_id, _rest = pick_thread(threads, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY,
+                                           empty_key="explorer.no_threads_for_agent")
+    return thread_id
 
 
 def _option_label(point: readmodel.ChainCheckpoint) -> str:
@@ -99,7 +81,7 @@ def _sync_selection(thread_id: str, chain: list[readmodel.ChainCheckpoint], char
     if clicked in ids and clicked != st.session_state.get(last_click_key):
         st.session_state[select_key] = clicked
     st.session_state[last_click_key] = clicked
-    _keep_valid(select_key, ids, head)
+    keep_valid(select_key, ids, head)
     return select_key
 
 

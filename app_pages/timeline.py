@@ -8,7 +8,6 @@ statistics and exports come from ``agents.timing``, the figures from
 ``dashboard.timeline_figure``; this script only picks and draws.
 """
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,12 +16,11 @@ import streamlit as st
 
 from agents import lifecycle
 from agents.nodelog import node_runs
-from agents.registry import AGENTS
 from agents.timing import node_calls, run_summaries, superstep_stats, timeline_csv
 from dashboard import resources
-from dashboard.i18n import t, t_or
+from dashboard.i18n import t
 from dashboard.timeline_figure import compare_figure, timeline_figure
-from dashboard.views import preselect_query_thread, show_table, status_text
+from dashboard.views import keep_valid, pick_thread, show_table
 
 AGENT_KEY = "timeline-agent"
 THREAD_KEY = "timeline-thread"
@@ -34,12 +32,6 @@ Rows = list[dict[str, Any]]
 store = resources.store()
 st.title(t("timeline.title"))
 st.caption(t("timeline.intro"))
-
-
-def _keep_valid(key: str, options: Sequence[str], default: str) -> None:
-    """A selectbox's remembered value must be one of its current options."""
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
 
 
 def _clock(epoch_seconds: float) -> str:
@@ -101,22 +93,9 @@ def _translated(frame: pd.DataFrame) -> pd.DataFrame:
 def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> tuple[str, str | None, Any]:
     """Agent and thread pickers; returns the agent, the thread (None: the agent has none) and
     the column left for the run picker."""
-    preselect_query_thread({x.thread_id: x for x in threads}, page="timeline", agent_key=AGENT_KEY,
-                           thread_key=THREAD_KEY)
-    agents = list(AGENTS)
-    newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
-    _keep_valid(AGENT_KEY, agents, newest_agent)
-    left, middle, right = st.columns(3)
-    agent = left.selectbox(t("timeline.agent"), agents, key=AGENT_KEY,
-                           format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title))
-    own = {x.thread_id: x for x in threads if x.agent == agent}
-    if not own:
-        st.info(t("timeline.no_threads"))
-        return agent, None, right
-    _keep_valid(THREAD_KEY, list(own), next(iter(own)))
-    thread_id = middle.selectbox(t("timeline.thread"), list(own), key=THREAD_KEY,
-                                 format_func=lambda tid: f"{tid} · {status_text(own[tid])}")
-    return agent, thread_id, right
+    agent, thread_id, (run_column,) = pick_thread(threads, page="timeline", agent_key=AGENT_KEY,
+                                                  thread_key=THREAD_KEY, empty_key="timeline.no_threads", columns=3)
+    return agent, thread_id, run_column
 
 
 def _show_thread(thread_id: str, rows: Rows, run_column: Any) -> None:
@@ -124,7 +103,7 @@ def _show_thread(thread_id: str, rows: Rows, run_column: Any) -> None:
     runs = _runs_of(rows)
     run_key = f"timeline-run-{thread_id}"
     options = [ALL_RUNS, *runs]
-    _keep_valid(run_key, options, ALL_RUNS)
+    keep_valid(run_key, options, ALL_RUNS)
     run_id = run_column.selectbox(t("timeline.run"), options, key=run_key,
                                   format_func=lambda r: t("timeline.all_runs") if r == ALL_RUNS else runs[r])
     shown = _of_run(rows, run_id)
@@ -145,11 +124,11 @@ def _pick_run(side: str, by_thread: dict[str, Rows], default: tuple[str, str], c
     """Thread and run pickers of one side of the comparison; returns that run's rows."""
     thread_key, run_key = f"timeline-compare-thread-{side}", f"timeline-compare-run-{side}"
     column.markdown(f"**{t('timeline.compare.side', side=side)}**")
-    _keep_valid(thread_key, list(by_thread), default[0])
+    keep_valid(thread_key, list(by_thread), default[0])
     thread_id = column.selectbox(t("timeline.thread"), list(by_thread), key=thread_key)
     runs = _runs_of(by_thread[thread_id])
     fallback = default[1] if default[1] in runs else next(iter(runs))
-    _keep_valid(run_key, list(runs), fallback)
+    keep_valid(run_key, list(runs), fallback)
     run_id = column.selectbox(t("timeline.run"), list(runs), key=run_key, format_func=runs.get)
     return _of_run(by_thread[thread_id], run_id)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -284,6 +285,40 @@ def preselect_query_thread(
         st.session_state[applied_key] = thread_id
         st.session_state[agent_key] = known[thread_id].agent
         st.session_state[thread_key] = thread_id
+
+
+def keep_valid(key: str, options: Sequence[str], default: str) -> None:
+    """A selectbox's remembered value must be one of its current options."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def pick_thread(
+    threads: list[lifecycle.ThreadStatus], *, page: str, agent_key: str, thread_key: str, empty_key: str,
+    columns: int = 2,
+) -> tuple[str, str | None, list[Any]]:
+    """The agent and thread pickers of the explorer and the timeline, preselected by ``?thread=``.
+
+    Returns:
+        The agent, the chosen thread (None: the agent has none, and ``empty_key`` is shown) and
+        the columns after the two pickers (``columns`` in all).
+    """
+    preselect_query_thread({x.thread_id: x for x in threads}, page=page, agent_key=agent_key,
+                           thread_key=thread_key)
+    agents = list(AGENTS)
+    newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
+    keep_valid(agent_key, agents, newest_agent)
+    left, middle, *rest = st.columns(columns)
+    agent = left.selectbox(t(f"{page}.agent"), agents, key=agent_key,
+                           format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title))
+    own = {x.thread_id: x for x in threads if x.agent == agent}
+    if not own:
+        st.info(t(empty_key))
+        return agent, None, rest
+    keep_valid(thread_key, list(own), next(iter(own)))
+    thread_id = middle.selectbox(t(f"{page}.thread"), list(own), key=thread_key,
+                                 format_func=lambda tid: f"{tid} · {status_text(own[tid])}")
+    return agent, thread_id, rest
 
 
 def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:
