@@ -40,5 +40,9 @@ as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
   -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
 export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres"
 
+# Quality gates before the tests: lint, format, the layer contracts, types.
 python -m ruff check .
+python -m ruff format --check .
+lint-imports --no-cache
+python -m mypy
 python -m pytest "$@"

@@ -1,0 +1,82 @@
+"""The architecture as documented: small modules, and a document whose every path and name exists."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+
+from tests.conftest import PROJECT_ROOT
+
+SOURCE_ROOTS = ("agents", "dashboard", "app_pages")
+MAX_MODULE_LINES = 500
+DOC = PROJECT_ROOT / "docs" / "ARCHITECTURE.md"
+#: A backticked path: has a slash or a file suffix, and no spaces or call syntax.
+PATH = re.compile(r"^[\w./-]+(/|\.(py|md|toml|json))$|^[\w.-]+/[\w./-]*$")
+#: A backticked dotted name in the project's packages, e.g. ``agents.runs.RunResult``.
+NAME = re.compile(r"^(agents|dashboard)(\.\w+)+")
+#: Paths the document names that a checkout does not hold, and why.
+NOT_IN_A_CHECKOUT = {".streamlit/secrets.toml": "git-ignored; the operator writes it (see its .example)"}
+AGENT_PACKAGES = ("robot", "refund", "lecture")
+
+
+def _sources() -> list:
+    files = [PROJECT_ROOT / "streamlit_app.py"]
+    for root in SOURCE_ROOTS:
+        files += sorted((PROJECT_ROOT / root).rglob("*.py"))
+    return files
+
+
+@pytest.mark.parametrize("path", _sources(), ids=lambda path: str(path.relative_to(PROJECT_ROOT)))
+def test_no_source_module_is_over_500_lines(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PROJECT_ROOT)} has {lines} lines"
+
+
+def _backticked() -> list[str]:
+    text = re.sub(r"```.*?```", "", DOC.read_text(encoding="utf-8"), flags=re.S)
+    return re.findall(r"`([^`\n]+)`", text)
+
+
+def _picture_paths() -> list[str]:
+    picture = re.search(r"```\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+    assert picture, "the layer picture is missing"
+    return re.findall(r"[\w./]+(?:\.py|/)", picture.group(1))
+
+
+def test_every_path_in_the_architecture_document_exists():
+    paths = [token for token in _backticked() if PATH.match(token)] + _picture_paths()
+    assert len(paths) > 20  # the pattern found the document's paths at all
+    missing = sorted({path for path in paths if path not in NOT_IN_A_CHECKOUT and not _exists(path)})
+    assert missing == []
+
+
+def _exists(path: str) -> bool:
+    """A path from the project root; a bare file name not at the root (the agent package table) is in every
+    agent's package."""
+    if "/" not in path and not (PROJECT_ROOT / path).exists():
+        return all((PROJECT_ROOT / "agents" / agent / path).exists() for agent in AGENT_PACKAGES)
+    return (PROJECT_ROOT / path.split(":")[0]).exists()
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            target = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(target, attribute):
+                return False
+            target = getattr(target, attribute)
+        return True
+    return False
+
+
+def test_every_name_in_the_architecture_document_exists():
+    names = [match.group(0) for token in _backticked() if (match := NAME.match(token))]
+    assert len(names) > 20
+    missing = sorted({name for name in names if not _resolves(name)})
+    assert missing == []
