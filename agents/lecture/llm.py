@@ -8,7 +8,7 @@ wrapped models are chained with ``with_fallbacks`` so that a model that keeps
 failing hands the request to the next. The Google SDK's own retries are turned
 off (``max_retries=1``) so that one policy, ours, decides.
 
-Without a key, the model is :class:`~agents.lecture.model.EmbeddedChatModel`
+Without a key, the model is :class:`~agents.lecture.model.chat.EmbeddedChatModel`
 (``HITL_MODEL_LATENCY`` sets its simulated latency).
 
 Keys go into the Gemini client only (as ``SecretStr``); :func:`describe_model`
@@ -24,7 +24,7 @@ from langchain_core.exceptions import ModelError
 from langchain_core.language_models import BaseChatModel
 
 from agents.lecture.brains import ChatModel
-from agents.lecture.model import EmbeddedChatModel, latency_from_env
+from agents.lecture.model.chat import EmbeddedChatModel, latency_from_env
 
 KEY_NAMES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
 MODELS_SETTING = "HITL_GEMINI_MODELS"

@@ -35,7 +35,7 @@ from agents.lecture.brains import (
     validate_lecture_input,
     write_draft,
 )
-from agents.lecture.model import EmbeddedChatModel
+from agents.lecture.model.chat import EmbeddedChatModel
 from agents.lecture.prompts import extract_json
 from agents.lecture.research import CorpusResearch
 

@@ -17,7 +17,7 @@ from agents.common import MissingCheckpointerError
 from agents.errors import InputError
 from agents.lecture.brains import DEFAULT_LECTURE_INPUT, REVIEWERS
 from agents.lecture.graph import LectureServices, build_graph, check_answer, gate_verdict
-from agents.lecture.model import EmbeddedChatModel, answer
+from agents.lecture.model.chat import EmbeddedChatModel, answer
 from agents.lecture.plans import PlanEditError, apply_plan_edit, plans_dir_for
 from agents.lecture.prompts import task_of
 from agents.lecture.research import CorpusResearch

@@ -23,7 +23,7 @@ from agents.lecture.llm import (
     is_retryable,
     with_rate_limit_retry,
 )
-from agents.lecture.model import EmbeddedChatModel
+from agents.lecture.model.chat import EmbeddedChatModel
 
 FAKE_KEY = "AIzaFAKE-test-key-0123456789"
 NO_WAIT = RetryPolicy(attempts=3, initial=0, maximum=0, jitter=0)

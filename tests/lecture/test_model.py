@@ -11,19 +11,13 @@ from hypothesis import strategies as st
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from agents.lecture import model as model_module
-from agents.lecture.model import (
-    EmbeddedChatModel,
-    audience_level,
-    day_layout,
-    latency_from_env,
-    parse_duration,
-    parse_schedule,
-    review_content,
-    review_difficulty,
-    review_time_allocation,
-    write_draft_markdown,
-)
+from agents.lecture.model import chat as chat_module
+from agents.lecture.model.chat import EmbeddedChatModel, latency_from_env
+from agents.lecture.model.duration import parse_duration
+from agents.lecture.model.reviewers import review_content, review_difficulty, review_time_allocation
+from agents.lecture.model.schedule import day_layout, parse_schedule
+from agents.lecture.model.words import audience_level
+from agents.lecture.model.writer import write_draft_markdown
 from agents.lecture.prompts import detect_language, draft_messages, plan_messages, review_messages
 
 KOREAN_LECTURE = {
@@ -125,8 +119,8 @@ def test_sync_and_async_calls_wait_the_simulated_latency(monkeypatch: pytest.Mon
     async def fake_async_sleep(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr(model_module.time, "sleep", waits.append)
-    monkeypatch.setattr(model_module.asyncio, "sleep", fake_async_sleep)
+    monkeypatch.setattr(chat_module.time, "sleep", waits.append)
+    monkeypatch.setattr(chat_module.asyncio, "sleep", fake_async_sleep)
     chat = EmbeddedChatModel(latency=0.5)
     messages = plan_messages(KOREAN_LECTURE)
     sync_text = chat.invoke(messages).text
