@@ -215,7 +215,7 @@ _PID1_CHILD = """
 import os, sys
 from agents import nodelog, runs
 from agents.db import open_store
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.settings import load_settings
 
 db, thread = sys.argv[1:3]

@@ -5,7 +5,7 @@ subtopic (``Send``) → ``write`` → ``review_content`` ‖ ``review_time_alloc
 ‖ ``review_difficulty`` → ``gate`` → ``save`` on a pass, else ``decide``.
 
 The gate rule: the combined score of a round is the mean of that round's three
-review scores, rounded half up (:func:`~agents.lecture.brains.combined_score`),
+review scores, rounded half up (:func:`combined_score`),
 recomputed from the round's own reviews every round; the round passes when it
 is at least the threshold (default 80, setting ``HITL_GATE_THRESHOLD``).
 
@@ -31,7 +31,8 @@ subtopic again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -45,27 +46,24 @@ from agents.common import node_decorator, require_checkpointer
 from agents.db import Store
 from agents.errors import InputError
 from agents.lecture import llm, research
-from agents.lecture.brains import (
-    PASS_THRESHOLD,
-    REVIEWERS,
-    ChatModel,
-    ResearchResult,
-    Review,
-    combined_score,
-    make_plan,
-    research_subtopic,
-    review_draft,
-    validate_human_notes,
-    validate_lecture_input,
-    write_draft,
-)
+from agents.lecture.brains import ChatModel, make_plan, research_subtopic, review_draft, write_draft
+from agents.lecture.inputs import validate_human_notes, validate_lecture_input
 from agents.lecture.plans import apply_plan_edit, plans_dir_for, save_plan_file
+from agents.lecture.prompts import REVIEWERS
 from agents.lecture.research import ResearchSource
-from agents.lecture.state import LectureRequest, LectureState, ResearchTask, RoundReview, RoundScore
+from agents.lecture.state import (
+    LectureRequest,
+    LectureState,
+    ResearchResult,
+    ResearchTask,
+    Review,
+    RoundReview,
+    RoundScore,
+)
 from agents.settings import Settings, load_settings
 
 AGENT_NAME = "lecture"
-DEFAULT_THRESHOLD = PASS_THRESHOLD
+DEFAULT_THRESHOLD = 80
 DEFAULT_MAX_ROUNDS = 3
 GATE_QUESTION = "The draft scored below the threshold. Rework, edit the plan, save as is, or reject?"
 PLAN_QUESTION = "Review the plan: approve it, or edit the subtopics (add, remove, rename)."
@@ -211,6 +209,17 @@ def fan_out(state: LectureState) -> list[Send] | Literal["write"]:
 def round_reviews(state: LectureState, round_number: int) -> list[RoundReview]:
     """The reviews of one round."""
     return [review for review in state.get("reviews", []) if review["round"] == round_number]
+
+
+def combined_score(reviews: Sequence[Review]) -> int:
+    """The gate's score: the mean of one round's review scores, rounded half up.
+
+    Raises:
+        ValueError: No reviews.
+    """
+    if not reviews:
+        raise ValueError("combined_score needs at least one review")
+    return math.floor(sum(review["score"] for review in reviews) / len(reviews) + 0.5)
 
 
 def gate_verdict(reviews: list[RoundReview], round_number: int, threshold: int) -> RoundScore:

@@ -14,13 +14,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from agents.lecture.brains import (
-    CONSTRAINTS_MAX_LENGTH,
-    DEFAULT_LECTURE_INPUT,
-    FIELD_MAX_LENGTH,
-    HUMAN_NOTES_MAX_LENGTH,
-    LECTURE_FIELDS,
-)
 from agents.lecture.graph import (
     ACTIONS,
     AGENT_NAME,
@@ -31,6 +24,13 @@ from agents.lecture.graph import (
     check_answer,
     parse_bool_setting,
     parse_int_setting,
+)
+from agents.lecture.inputs import (
+    CONSTRAINTS_MAX_LENGTH,
+    DEFAULT_LECTURE_INPUT,
+    FIELD_MAX_LENGTH,
+    HUMAN_NOTES_MAX_LENGTH,
+    LECTURE_FIELDS,
 )
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field

@@ -26,7 +26,7 @@ import sys, threading
 from agents import runs
 from agents.db import open_store
 from agents.lecture import graph as lecture_graph
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.lecture.research import CorpusResearch
 from agents.settings import load_settings
 

@@ -12,7 +12,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT, make_plan
+from agents.lecture.brains import make_plan
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.lecture.llm import (
     DEFAULT_GEMINI_MODELS,
     RetryPolicy,
