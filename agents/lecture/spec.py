@@ -14,17 +14,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from agents.lecture.graph import (
-    ACTIONS,
-    AGENT_NAME,
-    DEFAULT_MAX_ROUNDS,
-    DEFAULT_THRESHOLD,
-    LectureServices,
-    build_graph,
-    check_answer,
-    parse_bool_setting,
-    parse_int_setting,
-)
+from agents.lecture.answers import ACTIONS, check_answer
+from agents.lecture.graph import AGENT_NAME, DEFAULT_MAX_ROUNDS, DEFAULT_THRESHOLD, build_graph
 from agents.lecture.inputs import (
     CONSTRAINTS_MAX_LENGTH,
     DEFAULT_LECTURE_INPUT,
@@ -32,6 +23,8 @@ from agents.lecture.inputs import (
     HUMAN_NOTES_MAX_LENGTH,
     LECTURE_FIELDS,
 )
+from agents.lecture.services import LectureServices
+from agents.lecture.settings import parse_bool_setting, parse_int_setting
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 

@@ -6,12 +6,13 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.lecture.brains import make_plan, research_subtopic, review_draft, write_draft
-from agents.lecture.graph import DEFAULT_THRESHOLD, combined_score
+from agents.lecture.graph import DEFAULT_THRESHOLD
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.lecture.model.chat import EmbeddedChatModel
 from agents.lecture.parsing import parse_plan
 from agents.lecture.prompts import REVIEWERS, ModelOutputError
 from agents.lecture.research import CorpusResearch
+from agents.lecture.rounds import combined_score
 from agents.lecture.state import Review
 
 
