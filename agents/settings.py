@@ -158,3 +158,15 @@ def choice_setting(values: Mapping[str, str], name: str, choices: tuple[str, ...
     if raw not in choices:
         raise InputError(name, f"must be one of {', '.join(choices)}; got {raw!r}")
     return raw
+
+
+def bool_setting(values: Mapping[str, str], name: str, default: bool = False) -> bool:
+    """An on/off setting: 1/true/yes/on or 0/false/no/off (any case); anything else is refused by name."""
+    raw = text_setting(values, name).lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise InputError(name, f"must be on or off (1/0, true/false, yes/no); got {raw!r}")

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from agents import lifecycle, runs
-from agents.errors import InputError, UserError
+from agents.errors import UserError
 from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import TaskProgress, review_rows, score_rows, subtopic_rows
 from agents.nodelog import node_runs
@@ -22,15 +22,10 @@ spec = get_agent(AGENT_NAME)
 
 st.title(t("lecture.title"))
 st.caption(t("lecture.intro"))
-try:
-    options = spec.options_from_settings(settings.agent(AGENT_NAME))
-except InputError as error:
-    st.error(escape_markdown(t("lecture.settings_error", error=error)))
-    st.stop()
-services = options["services"]
-st.caption(t("lecture.model", model=services.describe_model()))
-st.caption(t("lecture.research", source=services.describe_research()))
-st.info(t("lecture.gate_rule", threshold=options["threshold"], max_rounds=options["max_rounds"]))
+lecture_settings = settings.agent(AGENT_NAME)  # typed and validated when the settings were loaded
+st.caption(t("lecture.model", model=lecture_settings.services.describe_model()))
+st.caption(t("lecture.research", source=lecture_settings.services.describe_research()))
+st.info(t("lecture.gate_rule", threshold=lecture_settings.threshold, max_rounds=lecture_settings.max_rounds))
 show_flash()
 
 

@@ -213,9 +213,8 @@ def test_a_read_only_file_of_the_previous_release_reads_its_leases(store, db_loc
 _PID1_CHILD = """
 import os, sys
 from agents import nodelog, runs
-from agents.runtime import open_store
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
-from agents.runtime import load_settings
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
+from agents.runtime import load_settings, open_store
 
 db, thread = sys.argv[1:3]
 original = nodelog._start

@@ -33,8 +33,9 @@ def test_secrets_file_is_read_and_a_broken_one_is_named(tmp_path):
 
 def test_secret_values_are_not_in_the_repr():
     settings = load_settings(environ={"GOOGLE_API_KEY": "fake-key-123"}, secrets={})
-    assert settings.agent("lecture").get("GOOGLE_API_KEY") == "fake-key-123"
-    assert "fake-key-123" not in repr(settings)
+    key = settings.agent("lecture").services.gemini_key
+    assert key.reveal() == "fake-key-123" and str(key) == "***"
+    assert "fake-key-123" not in repr(settings) and "fake-key-123" not in str(settings)
 
 
 def test_database_folder_is_created_on_demand(tmp_path):

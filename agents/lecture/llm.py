@@ -8,7 +8,7 @@ wrapped models are chained with ``with_fallbacks`` so that a model that keeps
 failing hands the request to the next. The Google SDK's own retries are turned
 off (``max_retries=1``) so that one policy, ours, decides.
 
-Without a key, the model is :class:`~agents.lecture.model.EmbeddedChatModel`
+Without a key, the model is :class:`~agents.lecture.model.chat.EmbeddedChatModel`
 (``HITL_MODEL_LATENCY`` sets its simulated latency).
 
 Keys go into the Gemini client only (as ``SecretStr``); :func:`describe_model`
@@ -24,7 +24,8 @@ from langchain_core.exceptions import ModelError
 from langchain_core.language_models import BaseChatModel
 
 from agents.lecture.brains import ChatModel
-from agents.lecture.model import EmbeddedChatModel, latency_from_env
+from agents.lecture.model.chat import DEFAULT_LATENCY, EmbeddedChatModel
+from agents.settings import Secret
 
 KEY_NAMES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
 MODELS_SETTING = "HITL_GEMINI_MODELS"
@@ -97,65 +98,50 @@ def fallback_chain(models: Sequence[ChatModel], policy: RetryPolicy = RetryPolic
     return wrapped[0].with_fallbacks(wrapped[1:])
 
 
-def _setting(settings: Mapping[str, str], name: str) -> str:
-    return str(settings.get(name) or "").strip()
-
-
-def gemini_key(settings: Mapping[str, str]) -> str | None:
-    """The Gemini key from the settings (``GOOGLE_API_KEY`` first), or None."""
-    for name in KEY_NAMES:
-        value = _setting(settings, name)
-        if value:
-            return value
-    return None
-
-
-def gemini_model_names(settings: Mapping[str, str]) -> list[str]:
-    """The Gemini models of the chain, in order, duplicates removed."""
-    raw = _setting(settings, MODELS_SETTING)
+def gemini_model_names(values: Mapping[str, str]) -> tuple[str, ...]:
+    """``HITL_GEMINI_MODELS`` from the setting values: the chain's models, in order, duplicates removed."""
+    raw = str(values.get(MODELS_SETTING) or "").strip()
     names = [name.strip() for name in raw.split(",") if name.strip()] if raw else list(DEFAULT_GEMINI_MODELS)
-    return list(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names))
 
 
-def build_gemini_models(names: Sequence[str], api_key: str) -> list[BaseChatModel]:
+def build_gemini_models(names: Sequence[str], api_key: Secret) -> list[BaseChatModel]:
     """One ``ChatGoogleGenerativeAI`` per model name (no network until invoked)."""
     from langchain_google_genai import ChatGoogleGenerativeAI  # heavy import; only with a key
 
     return [
-        ChatGoogleGenerativeAI(model=name, api_key=api_key, temperature=GEMINI_TEMPERATURE, max_retries=1)
+        ChatGoogleGenerativeAI(
+            model=name, api_key=api_key.reveal(), temperature=GEMINI_TEMPERATURE, max_retries=1
+        )
         for name in names
     ]
 
 
-def _embedded_latency(settings: Mapping[str, str]) -> float | None:
-    """The latency setting, or None to let the model read the environment."""
-    if not _setting(settings, "HITL_MODEL_LATENCY"):
-        return None
-    return latency_from_env({"HITL_MODEL_LATENCY": _setting(settings, "HITL_MODEL_LATENCY")})
-
-
-def chat_model_from_settings(settings: Mapping[str, str], retry_policy: RetryPolicy = RetryPolicy()) -> ChatModel:
+def chat_model(
+    key: Secret | None,
+    models: Sequence[str] = DEFAULT_GEMINI_MODELS,
+    latency: float = DEFAULT_LATENCY,
+    retry_policy: RetryPolicy = RetryPolicy(),
+) -> ChatModel:
     """The planner's model: the Gemini chain with a key, the embedded model without.
 
     Args:
-        settings: Environment-like mapping (environment merged with secrets).
+        key: The Gemini key (``GOOGLE_API_KEY`` or ``GEMINI_API_KEY``), or None.
+        models: The Gemini models of the chain, first = primary.
+        latency: The embedded model's simulated seconds per call.
         retry_policy: Backoff of each Gemini model (tests pass tiny waits).
 
     Returns:
         A runnable that takes messages and returns a message, like a chat model.
     """
-    key = gemini_key(settings)
     if key is None:
-        return EmbeddedChatModel(latency=_embedded_latency(settings))
-    return fallback_chain(build_gemini_models(gemini_model_names(settings), key), retry_policy)
+        return EmbeddedChatModel(latency=latency)
+    return fallback_chain(build_gemini_models(models, key), retry_policy)
 
 
-def describe_model(settings: Mapping[str, str]) -> str:
-    """Names the model :func:`chat_model_from_settings` would choose (never a key)."""
-    if gemini_key(settings) is None:
-        latency = _embedded_latency(settings)
-        seconds = latency if latency is not None else latency_from_env()
-        return f"Embedded offline model (deterministic, simulated latency {seconds:g} s)"
-    names = gemini_model_names(settings)
-    chain = " → ".join(names)
-    return f"Gemini ({chain}; retry with backoff on rate limits, then fall back)"
+def describe_model(key: Secret | None, models: Sequence[str] = DEFAULT_GEMINI_MODELS,
+                   latency: float = DEFAULT_LATENCY) -> str:
+    """Names the model :func:`chat_model` would choose (never a key)."""
+    if key is None:
+        return f"Embedded offline model (deterministic, simulated latency {latency:g} s)"
+    return f"Gemini ({' → '.join(models)}; retry with backoff on rate limits, then fall back)"

@@ -21,7 +21,7 @@ from typing import Any
 
 from agents.db import is_postgres_url
 from agents.errors import InputError
-from agents.lecture.brains import MAX_SUBTOPICS, MIN_SUBTOPICS, Subtopic
+from agents.lecture.state import MAX_SUBTOPICS, MIN_SUBTOPICS, Subtopic
 from agents.settings import DEFAULT_DB_PATH
 from agents.validation import validate_text, validate_thread_id
 

@@ -24,6 +24,10 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from agents.lecture.inputs import LectureInput
+from agents.lecture.research import SourceDocument
+from agents.lecture.state import Subtopic
+
 Language = Literal["ko", "en"]
 
 TASK_PLAN = "plan"
@@ -122,9 +126,9 @@ def _language_rule(language: Language) -> str:
     return f"Write every sentence in {_LANGUAGE_NAMES[language]}, the language of the input."
 
 
-def plan_messages(lecture: Mapping[str, str]) -> list[BaseMessage]:
+def plan_messages(lecture: LectureInput) -> list[BaseMessage]:
     """Messages asking for the plan: 3 to 5 subtopics as JSON."""
-    language = detect_language(" ".join(lecture.values()))
+    language = detect_language(" ".join(str(value) for value in lecture.values()))
     instructions = f"""
 You are an instructional designer planning a lecture for adult learners.
 Split the lecture described in the input into 3 to 5 subtopics that follow a
@@ -137,12 +141,12 @@ Answer with JSON only, in this shape:
 
 
 def research_messages(
-    lecture: Mapping[str, str] | None,
-    subtopic: Mapping[str, str],
-    documents: Sequence[Mapping[str, str]],
+    lecture: LectureInput | None,
+    subtopic: Subtopic,
+    documents: Sequence[SourceDocument],
 ) -> list[BaseMessage]:
     """Messages asking for a research summary of one subtopic from given documents."""
-    language = detect_language(subtopic["title"] + " " + " ".join((lecture or {}).values()))
+    language = detect_language(subtopic["title"] + " " + " ".join(str(value) for value in (lecture or {}).values()))
     instructions = f"""
 You are a research assistant preparing material for one lecture subtopic.
 Summarise only what the given documents say that is useful for teaching the

@@ -20,10 +20,11 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
+
+from agents.settings import Secret
 
 logger = logging.getLogger(__name__)
 
@@ -233,20 +234,11 @@ class TavilyResearch:
         return "Tavily web search (falls back to the bundled corpus on errors)"
 
 
-def _setting(settings: Mapping[str, str], name: str) -> str:
-    return str(settings.get(name) or "").strip()
-
-
-def research_source_from_settings(settings: Mapping[str, str]) -> ResearchSource:
-    """Chooses Tavily when ``TAVILY_API_KEY`` is set (non-empty), else the corpus.
-
-    Args:
-        settings: Environment-like mapping (environment merged with secrets).
-    """
+def research_source(tavily_key: Secret | None) -> ResearchSource:
+    """Tavily with a key (``TAVILY_API_KEY``), falling back to the corpus; the bundled corpus without."""
     corpus = CorpusResearch()
-    key = _setting(settings, TAVILY_KEY_NAME)
-    if key:
-        return TavilyResearch(key, fallback=corpus)
+    if tavily_key is not None:
+        return TavilyResearch(tavily_key.reveal(), fallback=corpus)
     return corpus
 
 

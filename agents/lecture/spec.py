@@ -1,46 +1,27 @@
 """The lecture planner as the dashboard and CLI see it.
 
-Settings (environment or ``.streamlit/secrets.toml``):
-
-* ``HITL_GATE_THRESHOLD``: the gate's pass mark, 0-100 (default 80);
-* ``HITL_MAX_ROUNDS``: most drafts per run, 1-10 (default 3);
-* ``HITL_PLAN_REVIEW``: ``on`` pauses after ``plan`` for a human plan edit (default off);
-* the model and research settings of :mod:`agents.lecture.llm` and
-  :mod:`agents.lecture.research` (embedded model and bundled corpus without keys).
+Its settings are :class:`~agents.lecture.settings.LectureSettings` (gate threshold, round
+limit, plan review, model and research), read once by :func:`~agents.lecture.settings.settings_from`.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from agents.lecture.brains import (
+from agents.lecture.answers import ACTIONS, check_answer
+from agents.lecture.graph import AGENT_NAME, build_graph
+from agents.lecture.inputs import (
     CONSTRAINTS_MAX_LENGTH,
     DEFAULT_LECTURE_INPUT,
     FIELD_MAX_LENGTH,
     HUMAN_NOTES_MAX_LENGTH,
     LECTURE_FIELDS,
 )
-from agents.lecture.graph import (
-    ACTIONS,
-    AGENT_NAME,
-    DEFAULT_MAX_ROUNDS,
-    DEFAULT_THRESHOLD,
-    LectureServices,
-    build_graph,
-    check_answer,
-    parse_bool_setting,
-    parse_int_setting,
-)
+from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field
 
-THRESHOLD_SETTING = "HITL_GATE_THRESHOLD"
-MAX_ROUNDS_SETTING = "HITL_MAX_ROUNDS"
-PLAN_REVIEW_SETTING = "HITL_PLAN_REVIEW"
-MAX_ROUNDS_LIMIT = 10
 THREAD_PREFIX = "lecture-"
 #: Parallel tasks per superstep: above any fan-out (5 research tasks, 3 reviewers, 16 in the benchmark).
 MAX_CONCURRENCY = 32
@@ -60,7 +41,7 @@ START_FIELDS = tuple(
         kind="textarea" if name == "constraints" else "text",
         label=_LABELS[name][0],
         max_length=CONSTRAINTS_MAX_LENGTH if name == "constraints" else FIELD_MAX_LENGTH,
-        default=DEFAULT_LECTURE_INPUT[name],  # type: ignore[literal-required]  # name runs over the TypedDict's keys
+        default=DEFAULT_LECTURE_INPUT[name],  # type: ignore[literal-required]  # name runs over its keys
         help=_LABELS[name][1],
     )
     for name in LECTURE_FIELDS
@@ -88,32 +69,6 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
 def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     """The resume value of the typed resume fields."""
     return check_answer({key: value for key, value in values.items() if value not in (None, "")})
-
-
-@dataclass(frozen=True)
-class LectureSettingValues:
-    """The raw values of the lecture's settings, read once at start."""
-
-    values: tuple[tuple[str, str], ...] = field(default=(), repr=False)
-
-    def get(self, name: str, default: str | None = None) -> str | None:
-        """A setting, or ``default`` when it is unset or empty."""
-        return dict(self.values).get(name) or default
-
-
-def settings_from(values: Mapping[str, str]) -> LectureSettingValues:
-    """Keeps the lecture's settings."""
-    return LectureSettingValues(tuple((key, str(value)) for key, value in values.items() if value))
-
-
-def options_from_settings(settings: LectureSettingValues) -> dict[str, Any]:
-    """Gate threshold, round limit, plan review and the model/research choice, from the settings."""
-    return {
-        "threshold": parse_int_setting(settings, THRESHOLD_SETTING, DEFAULT_THRESHOLD, 0, 100),
-        "max_rounds": parse_int_setting(settings, MAX_ROUNDS_SETTING, DEFAULT_MAX_ROUNDS, 1, MAX_ROUNDS_LIMIT),
-        "plan_review": parse_bool_setting(settings, PLAN_REVIEW_SETTING),
-        "services": LectureServices.from_settings(settings),
-    }
 
 
 def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
@@ -144,8 +99,8 @@ SPEC = AgentSpec(
               "review_time_allocation", "review_difficulty", "gate", "decide", "save"),
     settings_from=settings_from,
     options_from_settings=options_from_settings,
-    strings=STRINGS,
     finished_outcome=finished_outcome,
+    strings=STRINGS,
     max_concurrency=MAX_CONCURRENCY,
 )
 

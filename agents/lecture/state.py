@@ -1,4 +1,8 @@
-"""State of the lecture planner.
+"""State of the lecture planner, and the plain-data pieces it holds.
+
+Every piece is a ``TypedDict`` of plain JSON values, so it sits in LangGraph
+state, passes through the checkpoint serializer and the ``update_state``
+forms unchanged.
 
 Lists declared with ``operator.add`` (``research``, ``reviews``, ``scores``)
 only ever receive *new* items: a research task returns its one result, a
@@ -12,9 +16,40 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, TypedDict
 
-from agents.lecture.brains import LectureInput, ResearchResult, Subtopic
+from agents.lecture.inputs import LectureInput
 
 Outcome = Literal["saved", "saved_as_is", "rejected"]
+#: A plan has 3 to 5 subtopics, whether the model planned it or a human edited it.
+MIN_SUBTOPICS = 3
+MAX_SUBTOPICS = 5
+
+
+class Subtopic(TypedDict):
+    """One planned subtopic; ``id`` is its stable slug (``s1`` ... ``s5``)."""
+
+    id: str
+    title: str
+    description: str
+
+
+class ResearchResult(TypedDict):
+    """What research found for one subtopic.
+
+    ``sources`` lists where the key points came from (corpus paths or URLs).
+    """
+
+    subtopic_id: str
+    summary: str
+    key_points: list[str]
+    sources: list[str]
+
+
+class Review(TypedDict):
+    """One reviewer's verdict on a draft: a score 0-100 and feedback items."""
+
+    reviewer: str
+    score: int
+    feedback: list[str]
 
 
 class RoundReview(TypedDict):

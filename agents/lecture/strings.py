@@ -21,7 +21,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "every round; it passes at {threshold} or more. At most {max_rounds} drafts per run.",
         "관문 규칙: 종합 점수는 세 검토자 점수의 평균(반올림)이며 매 라운드 새로 계산합니다. {threshold}점 "
         "이상이면 통과합니다. 한 실행에서 초안은 최대 {max_rounds}개입니다."),
-    "lecture.settings_error": ("The planner's settings are wrong: {error}", "강의 계획 설정이 잘못되었습니다: {error}"),
     "lecture.new_run": ("New lecture plan", "새 강의 계획"),
     "lecture.thread_id": ("Thread id (optional)", "스레드 ID (선택)"),
     "lecture.thread_id.help": ("Leave empty for a new lecture-<8 hex> id.",

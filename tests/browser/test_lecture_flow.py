@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.browser.conftest import Dashboard, wait_for_app
 
 SLOW = 30_000  # ms: a whole run, or Plotly's lazily loaded chart, on a busy machine

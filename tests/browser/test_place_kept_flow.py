@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.browser.conftest import Dashboard, wait_for_app
 
 

@@ -24,9 +24,9 @@ BLOCKED = "프롬프트 작성 기본"
 CHILD = """
 import sys, threading
 from agents import runs
+from agents.lecture import services as lecture_services
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.runtime import open_store
-from agents.lecture import graph as lecture_graph
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
 from agents.lecture.research import CorpusResearch
 from agents.runtime import load_settings
 
@@ -40,7 +40,7 @@ class BlockOne(CorpusResearch):
         return super().search(query, k)
 
 
-lecture_graph.LectureServices.research_source = lambda self: BlockOne()
+lecture_services.LectureServices.research_source = lambda self: BlockOne()
 store = open_store(db)
 
 

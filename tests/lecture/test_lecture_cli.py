@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.nodelog import node_runs
 
 FLAGS = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agents import runs
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.nodelog import node_runs
 
 PAGE = "app_pages/lecture.py"

@@ -12,18 +12,19 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT, make_plan
+from agents.lecture.brains import make_plan
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.lecture.llm import (
     DEFAULT_GEMINI_MODELS,
     RetryPolicy,
-    chat_model_from_settings,
-    describe_model,
+    chat_model,
     fallback_chain,
     gemini_model_names,
     is_retryable,
     with_rate_limit_retry,
 )
-from agents.lecture.model import EmbeddedChatModel
+from agents.lecture.model.chat import EmbeddedChatModel
+from agents.lecture.services import LectureServices
 
 FAKE_KEY = "AIzaFAKE-test-key-0123456789"
 NO_WAIT = RetryPolicy(attempts=3, initial=0, maximum=0, jitter=0)
@@ -66,34 +67,36 @@ def chain_models(chain: Any) -> list[Any]:
 
 
 def test_without_a_key_the_embedded_model_answers() -> None:
-    chosen = chat_model_from_settings({"HITL_MODEL_LATENCY": "0"})
+    chosen = LectureServices.from_values({"HITL_MODEL_LATENCY": "0"}).chat_model()
     assert isinstance(chosen, EmbeddedChatModel) and chosen.latency == 0
     assert len(make_plan(chosen, DEFAULT_LECTURE_INPUT)) == 5
-    assert describe_model({"HITL_MODEL_LATENCY": "0"}) == (
+    assert LectureServices.from_values({"HITL_MODEL_LATENCY": "0"}).describe_model() == (
         "Embedded offline model (deterministic, simulated latency 0 s)"
     )
 
 
 def test_an_empty_key_counts_as_no_key() -> None:
-    assert isinstance(chat_model_from_settings({"GOOGLE_API_KEY": "  "}), EmbeddedChatModel)
+    assert isinstance(LectureServices.from_values({"GOOGLE_API_KEY": "  "}).chat_model(), EmbeddedChatModel)
 
 
 @pytest.mark.parametrize("key_name", ["GOOGLE_API_KEY", "GEMINI_API_KEY"])
 def test_a_key_builds_the_default_gemini_chain_without_showing_the_key(key_name: str) -> None:
     settings = {key_name: FAKE_KEY}
-    chain = chat_model_from_settings(settings, retry_policy=NO_WAIT)
+    services = LectureServices.from_values(settings)
+    chain = chat_model(services.gemini_key, services.gemini_models, retry_policy=NO_WAIT)
     models = chain_models(chain)
     assert [model.model for model in models] == list(DEFAULT_GEMINI_MODELS)
     assert all(model.max_retries == 1 for model in models)  # our retry policy decides, not the SDK's
     assert chain.runnable.max_attempt_number == NO_WAIT.attempts
-    assert FAKE_KEY not in repr(chain) and FAKE_KEY not in describe_model(settings)
-    assert describe_model(settings).startswith("Gemini (gemini-2.5-flash → gemini-2.5-flash-lite")
+    assert FAKE_KEY not in repr(chain) and FAKE_KEY not in services.describe_model() + repr(services)
+    assert services.describe_model().startswith("Gemini (gemini-2.5-flash → gemini-2.5-flash-lite")
 
 
 def test_the_model_list_comes_from_the_setting() -> None:
     settings = {"GOOGLE_API_KEY": FAKE_KEY, "HITL_GEMINI_MODELS": " gemini-a, gemini-b ,gemini-a,"}
-    assert gemini_model_names(settings) == ["gemini-a", "gemini-b"]
-    assert [model.model for model in chain_models(chat_model_from_settings(settings))] == ["gemini-a", "gemini-b"]
+    assert gemini_model_names(settings) == ("gemini-a", "gemini-b")
+    chain = LectureServices.from_values(settings).chat_model()
+    assert [model.model for model in chain_models(chain)] == ["gemini-a", "gemini-b"]
 
 
 # --- retry and fallback ----------------------------------------------------------

@@ -11,19 +11,13 @@ from hypothesis import strategies as st
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from agents.lecture import model as model_module
-from agents.lecture.model import (
-    EmbeddedChatModel,
-    audience_level,
-    day_layout,
-    latency_from_env,
-    parse_duration,
-    parse_schedule,
-    review_content,
-    review_difficulty,
-    review_time_allocation,
-    write_draft_markdown,
-)
+from agents.lecture.model import chat as chat_module
+from agents.lecture.model.chat import EmbeddedChatModel, parse_latency
+from agents.lecture.model.duration import parse_duration
+from agents.lecture.model.reviewers import review_content, review_difficulty, review_time_allocation
+from agents.lecture.model.schedule import day_layout, parse_schedule
+from agents.lecture.model.words import audience_level
+from agents.lecture.model.writer import write_draft_markdown
 from agents.lecture.prompts import detect_language, draft_messages, plan_messages, review_messages
 
 KOREAN_LECTURE = {
@@ -106,17 +100,17 @@ def test_latency_is_fixed_per_prompt_and_within_twenty_percent() -> None:
     assert quiet_model().simulated_latency(plan) == 0.0
 
 
-def test_unset_latency_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_latency_setting_is_read_once_and_never_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    latency = parse_latency({"HITL_MODEL_LATENCY": "2"})
+    assert 1.6 <= EmbeddedChatModel(latency=latency).simulated_latency(plan_messages(KOREAN_LECTURE)) <= 2.4
     monkeypatch.setenv("HITL_MODEL_LATENCY", "2")
-    assert 1.6 <= EmbeddedChatModel().simulated_latency(plan_messages(KOREAN_LECTURE)) <= 2.4
-    monkeypatch.delenv("HITL_MODEL_LATENCY")
-    assert latency_from_env({}) == 0.3
+    assert parse_latency({}) == 0.3 and EmbeddedChatModel().latency == 0.3
 
 
 @pytest.mark.parametrize("raw", ["fast", "-1", "nan"])
 def test_a_bad_latency_setting_is_a_loud_error(raw: str) -> None:
     with pytest.raises(ValueError, match="HITL_MODEL_LATENCY"):
-        latency_from_env({"HITL_MODEL_LATENCY": raw})
+        parse_latency({"HITL_MODEL_LATENCY": raw})
 
 
 def test_sync_and_async_calls_wait_the_simulated_latency(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,8 +119,8 @@ def test_sync_and_async_calls_wait_the_simulated_latency(monkeypatch: pytest.Mon
     async def fake_async_sleep(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr(model_module.time, "sleep", waits.append)
-    monkeypatch.setattr(model_module.asyncio, "sleep", fake_async_sleep)
+    monkeypatch.setattr(chat_module.time, "sleep", waits.append)
+    monkeypatch.setattr(chat_module.asyncio, "sleep", fake_async_sleep)
     chat = EmbeddedChatModel(latency=0.5)
     messages = plan_messages(KOREAN_LECTURE)
     sync_text = chat.invoke(messages).text

@@ -15,9 +15,10 @@ from agents.lecture.research import (
     ResearchError,
     TavilyResearch,
     read_corpus,
-    research_source_from_settings,
+    research_source,
     tokenize,
 )
+from agents.lecture.services import LectureServices
 
 FAKE_KEY = "tvly-test-key-0123456789"
 
@@ -92,13 +93,13 @@ def test_the_bundled_corpus_is_thirty_short_titled_documents_in_two_languages() 
 
 
 def test_no_key_means_the_corpus() -> None:
-    assert isinstance(research_source_from_settings({}), CorpusResearch)
-    assert isinstance(research_source_from_settings({"TAVILY_API_KEY": "   "}), CorpusResearch)
-    assert "Bundled corpus (30 documents" in research_source_from_settings({}).describe()
+    assert isinstance(research_source(None), CorpusResearch)
+    assert LectureServices.from_values({"TAVILY_API_KEY": "   "}).tavily_key is None  # blank is no key
+    assert "Bundled corpus (30 documents" in research_source(None).describe()
 
 
 def test_a_key_means_tavily_and_the_key_is_never_shown() -> None:
-    source = research_source_from_settings({"TAVILY_API_KEY": FAKE_KEY})
+    source = LectureServices.from_values({"TAVILY_API_KEY": FAKE_KEY}).research_source()
     assert isinstance(source, TavilyResearch)
     assert "Tavily" in source.describe()
     assert FAKE_KEY not in source.describe() and FAKE_KEY not in repr(source)

@@ -41,7 +41,7 @@ def start_values(agent: str, thread: str) -> dict:
         amount = 50_000 if thread.endswith("-small") else 500_000
         return {"case_id": thread.removeprefix("refund-"), "customer": "lee", "amount": amount, "reason": "broken"}
     if agent == "lecture":
-        from agents.lecture.brains import DEFAULT_LECTURE_INPUT
+        from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 
         return dict(DEFAULT_LECTURE_INPUT)
     return {}

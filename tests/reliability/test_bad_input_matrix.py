@@ -19,7 +19,7 @@ import pytest
 from agents import runs
 from agents.db import DatabaseError, SqliteStore
 from agents.errors import UserError
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.spec import SPEC as REFUND
 from agents.refund.spec import START_FIELDS as REFUND_START

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.errors import InputError
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.graph import MAX_AMOUNT
 from agents.refund.spec import SPEC as REFUND

@@ -1,0 +1,133 @@
+"""The human's answers at the planner's two pauses: their shape, which ones a pause accepts, what they change.
+
+The gate (``decide``) offers ``rework``, ``edit_plan``, ``save`` and ``reject``
+while rounds remain, and only ``save`` and ``reject`` at the round limit
+(:func:`gate_options`); the plan review offers ``approve`` and ``edit_plan``
+(:data:`PLAN_ACTIONS`).
+
+* :func:`check_answer` checks the shape of any answer; as the spec's
+  ``check_resume``, every resume path calls it first;
+* :func:`require_offered` refuses an action the pause does not offer, saying why;
+* :func:`accept_plan_answer` and :func:`accept_gate_answer` turn an accepted
+  answer into the pause's state update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agents.errors import InputError
+from agents.lecture.inputs import validate_human_notes
+from agents.lecture.plans import apply_plan_edit
+from agents.lecture.rounds import researched_ids
+from agents.lecture.state import LectureState
+
+#: Every answer the planner understands; which ones a pause accepts depends on the pause.
+ACTIONS = ("rework", "edit_plan", "save", "reject", "approve")
+PLAN_ACTIONS = ("approve", "edit_plan")
+
+
+def check_answer(value: Any) -> dict[str, Any]:
+    """Checks the shape of an answer and returns it as ``{"action", "notes"[, "subtopics"]}``.
+
+    Accepted: ``rework``, ``save``, ``reject``, ``approve`` as text, or an object
+    ``{"action": ..., "notes": "..."}``; ``edit_plan`` needs an object with
+    ``"subtopics": [...]``. Whether the action fits the pause (and the round
+    limit) is checked by the pause itself.
+
+    Raises:
+        InputError: Naming ``action``, ``notes`` or ``subtopics``.
+    """
+    if isinstance(value, str):
+        value = {"action": value}
+    if not isinstance(value, Mapping):
+        raise InputError("action", f"answer one of {', '.join(ACTIONS)} (text or a JSON object)")
+    unknown = sorted(set(value) - {"action", "notes", "subtopics"})
+    if unknown:
+        raise InputError(unknown[0], "is not part of an answer; use action, notes, subtopics")
+    action = value.get("action")
+    action = action.strip() if isinstance(action, str) else action
+    if action not in ACTIONS:
+        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {value.get('action')!r}")
+    answer: dict[str, Any] = {"action": action, "notes": validate_human_notes(value.get("notes"))}
+    if answer["notes"] and action not in ("rework", "edit_plan"):
+        raise InputError("notes", "notes go with rework or edit_plan only")
+    if action == "edit_plan":
+        if not isinstance(value.get("subtopics"), list):
+            raise InputError("subtopics", 'edit_plan needs "subtopics": a JSON list of {id?, title, description?}')
+        answer["subtopics"] = value["subtopics"]
+    elif "subtopics" in value:
+        raise InputError("subtopics", "subtopics go with edit_plan only")
+    return answer
+
+
+def gate_options(round_number: int, max_rounds: int) -> list[str]:
+    """What the human may answer at the gate: rework and edit_plan only below the round limit."""
+    if round_number < max_rounds:
+        return ["rework", "edit_plan", "save", "reject"]
+    return ["save", "reject"]
+
+
+def _refusal(action: str, options: Sequence[str], round_number: int, max_rounds: int) -> str:
+    if action in ("rework", "edit_plan") and round_number >= max_rounds:
+        return (
+            f"{action} is not possible: the round limit is reached (draft {round_number} of {max_rounds}, "
+            f"HITL_MAX_ROUNDS); choose save or reject"
+        )
+    return f"{action!r} is not an answer to this question; choose {', '.join(options)}"
+
+
+def require_offered(action: str, options: Sequence[str], round_number: int, max_rounds: int) -> None:
+    """Refuses an action the pause does not offer.
+
+    Raises:
+        InputError: Naming ``action``; the message says why (the round limit,
+            or the options this pause offers).
+    """
+    if action not in options:
+        raise InputError("action", _refusal(action, options, round_number, max_rounds))
+
+
+def plan_edit(state: LectureState, answer: dict[str, Any]) -> dict[str, Any]:
+    """The state update of a human's plan edit: the new plan, the next id, the next version."""
+    subtopics, next_number = apply_plan_edit(
+        state["subtopics"], researched_ids(state), answer["subtopics"], state["next_subtopic"]
+    )
+    return {"subtopics": subtopics, "next_subtopic": next_number, "plan_version": state["plan_version"] + 1}
+
+
+def accept_plan_answer(state: LectureState, answer: dict[str, Any]) -> dict[str, Any]:
+    """The state update of an answer at the plan review: ``approve``, or an edited plan.
+
+    Raises:
+        InputError: An action the plan review does not offer, or a refused plan edit.
+    """
+    require_offered(answer["action"], PLAN_ACTIONS, 0, 1)  # round 0 of 1: no round limit at the plan review
+    if answer["action"] == "approve":
+        return {"decision": "approve"}
+    return {**plan_edit(state, answer), "decision": "edit_plan"}
+
+
+def accept_gate_answer(state: LectureState, max_rounds: int, answer: dict[str, Any]) -> dict[str, Any]:
+    """The state update of an answer at the gate; ``rework`` and ``edit_plan`` open the next round.
+
+    Raises:
+        InputError: An action the gate does not offer (``rework`` or
+            ``edit_plan`` at the round limit), or a refused plan edit.
+    """
+    round_number = state["round"]
+    action = answer["action"]
+    require_offered(action, gate_options(round_number, max_rounds), round_number, max_rounds)
+    if action == "save":
+        return {"decision": "save"}
+    if action == "reject":
+        return {"decision": "reject", "outcome": "rejected"}
+    update = plan_edit(state, answer) if action == "edit_plan" else {}
+    return {
+        **update,
+        "decision": action,
+        "round": round_number + 1,
+        "reworks": state.get("reworks", 0) + 1,
+        "human_notes": answer["notes"],
+    }

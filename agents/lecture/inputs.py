@@ -1,0 +1,82 @@
+"""The lecture request: its six fields, their limits, a default, and the checks of human text.
+
+All values are plain JSON (a ``TypedDict`` of strings), so a request sits in
+LangGraph state, passes through the checkpoint serializer and the
+``update_state`` forms unchanged. Bad user input raises
+:class:`~agents.errors.InputError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypedDict
+
+from agents.errors import InputError
+from agents.validation import validate_text
+
+LECTURE_FIELDS: tuple[str, ...] = (
+    "topic",
+    "audience_level",
+    "duration",
+    "delivery_method",
+    "platform_tools",
+    "constraints",
+)
+FIELD_MAX_LENGTH = 200
+CONSTRAINTS_MAX_LENGTH = 500
+HUMAN_NOTES_MAX_LENGTH = 1000
+
+
+class LectureInput(TypedDict):
+    """The six fields of a lecture request (all required, trimmed)."""
+
+    topic: str
+    audience_level: str
+    duration: str
+    delivery_method: str
+    platform_tools: str
+    constraints: str
+
+
+DEFAULT_LECTURE_INPUT: LectureInput = {
+    "topic": "업무에 바로 쓰는 AI 활용법",
+    "audience_level": "비개발자 직장인 초급",
+    "duration": "1일 8시간",
+    "delivery_method": "강의+실습 병행",
+    "platform_tools": "ChatGPT, Notion",
+    "constraints": "프로젝터 없음, 노트북 1인 1대",
+}
+
+
+def validate_lecture_input(raw: Mapping[str, object]) -> LectureInput:
+    """Checks and trims the six lecture fields.
+
+    Each field must be text, non-empty after trimming, at most 200 characters
+    (``constraints``: 500) and free of control characters; ``constraints`` may
+    span lines because it is typed into a text area.
+
+    Raises:
+        InputError: Naming the first bad field (unknown fields included).
+    """
+    unknown = sorted(set(raw) - set(LECTURE_FIELDS))
+    if unknown:
+        raise InputError(str(unknown[0]), f"is not a lecture field; expected {', '.join(LECTURE_FIELDS)}")
+    values: dict[str, str] = {}
+    for field in LECTURE_FIELDS:
+        if raw.get(field) is None:
+            raise InputError(field, "is required")
+        is_constraints = field == "constraints"
+        limit = CONSTRAINTS_MAX_LENGTH if is_constraints else FIELD_MAX_LENGTH
+        values[field] = validate_text(raw[field], field, max_length=limit, multiline=is_constraints)
+    return LectureInput(**values)  # type: ignore[typeddict-item]  # keys are LECTURE_FIELDS, checked above
+
+
+def validate_human_notes(notes: object) -> str:
+    """Checks the human's rework notes: optional text, at most 1000 characters.
+
+    Raises:
+        InputError: Naming ``human_notes``.
+    """
+    if notes is None or (isinstance(notes, str) and not notes.strip()):
+        return ""
+    return validate_text(notes, "human_notes", max_length=HUMAN_NOTES_MAX_LENGTH, multiline=True)

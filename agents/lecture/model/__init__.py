@@ -1,0 +1,21 @@
+"""The embedded chat model: a deterministic, offline stand-in for Gemini.
+
+One concern per module:
+
+* :mod:`~agents.lecture.model.chat`: :class:`EmbeddedChatModel` (the LangChain
+  chat model), reading the job from the prompt, the simulated latency;
+* :mod:`~agents.lecture.model.writer`: the plan, research summaries and the
+  Markdown draft;
+* :mod:`~agents.lecture.model.reviewers`: the ``content``, ``time_allocation``
+  and ``difficulty`` checks of a draft;
+* :mod:`~agents.lecture.model.schedule`: laying out a day's schedule and
+  reading schedule tables back from Markdown (and the demo's first-draft flaw);
+* :mod:`~agents.lecture.model.duration`: "1일 8시간", "2 days" as teaching
+  minutes per day;
+* :mod:`~agents.lecture.model.words`: reading the lecture's free text;
+* :mod:`~agents.lecture.model.texts`: every sentence the model writes, per language.
+"""
+
+from agents.lecture.model.chat import DEFAULT_LATENCY, EmbeddedChatModel, parse_latency
+
+__all__ = ["DEFAULT_LATENCY", "EmbeddedChatModel", "parse_latency"]

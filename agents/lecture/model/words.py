@@ -1,0 +1,35 @@
+"""Reading the lecture's free text: list items, the audience level, whole-word mentions."""
+
+from __future__ import annotations
+
+import re
+
+_BEGINNER = re.compile(r"초급|입문|초보|비개발자|처음|beginner|novice|introductory|\bintro\b|non-technical|basic", re.I)
+_ADVANCED = re.compile(r"고급|심화|전문가|숙련|advanced|expert|senior", re.I)
+
+
+def split_items(text: str) -> list[str]:
+    """Splits a list written as free text ("ChatGPT, Notion", "A 및 B") into items."""
+    parts = re.split(r"[,，、;/\n]|\s+(?:and|및|그리고)\s+", text)
+    return [part.strip() for part in parts if part.strip()]
+
+
+def audience_level(audience: str) -> str:
+    """Classifies an audience description as beginner, intermediate or advanced.
+
+    Beginner words are checked first: "비개발자" contains "개발자" and is a
+    beginner audience, not an expert one.
+    """
+    if _BEGINNER.search(audience):
+        return "beginner"
+    if _ADVANCED.search(audience):
+        return "advanced"
+    return "intermediate"
+
+
+def mentions(haystack: str, needle: str) -> bool:
+    """Case-insensitive containment; ASCII words must stand alone (plural allowed)."""
+    if re.fullmatch(r"[A-Za-z][A-Za-z -]*", needle):
+        pattern = r"(?<![A-Za-z])" + re.escape(needle) + r"s?(?![A-Za-z])"
+        return re.search(pattern, haystack, re.I) is not None
+    return needle.casefold() in haystack.casefold()
