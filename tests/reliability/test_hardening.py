@@ -141,7 +141,10 @@ def test_a_bad_latency_setting_is_refused_naming_it(run_cli, monkeypatch, value)
         "c",
     )
     assert result.code == 2 and "HITL_MODEL_LATENCY:" in result.err, result.err
-    assert run_cli("threads", "--json").out.strip() == "[]"
+    # Settings are validated when they are loaded: every command refuses the bad value, by name.
+    assert "HITL_MODEL_LATENCY:" in run_cli("threads", "--json").err
+    monkeypatch.delenv("HITL_MODEL_LATENCY")
+    assert run_cli("threads", "--json").out.strip() == "[]"  # and the refused run wrote nothing
 
 
 def test_a_pipe_closed_before_the_output_gives_exit_141_and_no_traceback(store, settings, db_path):
