@@ -39,7 +39,7 @@ from langgraph.graph import END, START, StateGraph  # noqa: E402
 from agents import readmodel  # noqa: E402
 from agents.chain_layout import chain_to_json, layout_chain  # noqa: E402
 from agents.db import Store  # noqa: E402
-from agents.runtime import open_store
+from agents.runtime import open_store  # noqa: E402
 from dashboard.checkpoint_figure import checkpoint_figure  # noqa: E402
 
 THREAD = "bench"

@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from langchain_core.messages import BaseMessage  # noqa: E402
 
 from agents.db import SqliteStore, Store  # noqa: E402
-from agents.lecture.brains import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.lecture.graph import build_graph  # noqa: E402
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.lecture.model import EmbeddedChatModel  # noqa: E402
 from agents.lecture.research import DEFAULT_CORPUS_DIR, CorpusResearch, read_corpus  # noqa: E402
 from agents.lecture.spec import SPEC  # noqa: E402

@@ -17,15 +17,13 @@ from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
-# Re-exported: benchmarks/bench_fanout.py imports the default request from here.
-from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, LectureInput
+from agents.lecture.inputs import LectureInput
 from agents.lecture.parsing import parse_draft, parse_plan, parse_research, parse_review
 from agents.lecture.prompts import draft_messages, plan_messages, research_messages, review_messages
 from agents.lecture.research import ResearchSource, SourceDocument, query_for
 from agents.lecture.state import ResearchResult, Review, Subtopic
 
 __all__ = [
-    "DEFAULT_LECTURE_INPUT",
     "ChatModel",
     "make_plan",
     "research_subtopic",
