@@ -14,6 +14,7 @@ Secrets are :class:`Secret` values: shown as ``***`` and read only with
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Callable, Mapping
@@ -149,6 +150,20 @@ def int_setting(values: Mapping[str, str], name: str, default: int, *, minimum: 
         raise InputError(name, f"must be a whole number from {minimum} to {maximum}; got {raw!r}") from None
     if not minimum <= number <= maximum:
         raise InputError(name, f"must be from {minimum} to {maximum}; got {number}")
+    return number
+
+
+def float_setting(values: Mapping[str, str], name: str, default: float, *, minimum: float = 0.0) -> float:
+    """A finite number setting of at least ``minimum``; anything else is refused, naming the setting."""
+    raw = text_setting(values, name)
+    if not raw:
+        return default
+    try:
+        number = float(raw)
+    except ValueError:
+        raise InputError(name, f"must be a number, got {raw!r}") from None
+    if number < minimum or not math.isfinite(number):
+        raise InputError(name, f"must be a finite number of at least {minimum:g}, got {raw!r}")
     return number
 
 

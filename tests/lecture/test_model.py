@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.lecture.model import chat as chat_module
 from agents.lecture.model.chat import EmbeddedChatModel, parse_latency
 from agents.lecture.model.duration import parse_duration
@@ -20,14 +21,7 @@ from agents.lecture.model.words import audience_level
 from agents.lecture.model.writer import write_draft_markdown
 from agents.lecture.prompts import detect_language, draft_messages, plan_messages, review_messages
 
-KOREAN_LECTURE = {
-    "topic": "업무에 바로 쓰는 AI 활용법",
-    "audience_level": "비개발자 직장인 초급",
-    "duration": "1일 8시간",
-    "delivery_method": "강의+실습 병행",
-    "platform_tools": "ChatGPT, Notion",
-    "constraints": "프로젝터 없음, 노트북 1인 1대",
-}
+KOREAN_LECTURE = dict(DEFAULT_LECTURE_INPUT)
 ENGLISH_LECTURE = {
     "topic": "Spreadsheet skills for team leads",
     "audience_level": "intermediate office staff",

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -39,7 +38,6 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from agents.errors import InputError
 from agents.lecture.model.reviewers import review_content, review_difficulty, review_time_allocation
 from agents.lecture.model.writer import write_draft_markdown, write_plan, write_research_summary
 from agents.lecture.prompts import (
@@ -52,6 +50,7 @@ from agents.lecture.prompts import (
     review_task,
     task_of,
 )
+from agents.settings import float_setting
 
 LATENCY_ENV = "HITL_MODEL_LATENCY"
 DEFAULT_LATENCY = 0.3
@@ -101,16 +100,7 @@ def json_dumps(value: Any) -> str:
 
 def parse_latency(values: Mapping[str, str]) -> float:
     """``HITL_MODEL_LATENCY`` from the setting values (seconds, default 0.3); a bad value is refused by name."""
-    raw = str(values.get(LATENCY_ENV) or "").strip()
-    if not raw:
-        return DEFAULT_LATENCY
-    try:
-        value = float(raw)
-    except ValueError:
-        raise InputError(LATENCY_ENV, f"must be a number of seconds, got {raw!r}") from None
-    if value < 0 or not math.isfinite(value):
-        raise InputError(LATENCY_ENV, f"must be zero or more seconds (a finite number), got {raw!r}")
-    return value
+    return float_setting(values, LATENCY_ENV, DEFAULT_LATENCY)
 
 
 class EmbeddedChatModel(BaseChatModel):
