@@ -6,8 +6,8 @@ from streamlit.testing.v1 import AppTest
 
 from agents import runs
 from agents.nodelog import node_runs
+from tests.agents.cli.test_timeline_cli import insert_parallel_run
 from tests.conftest import APP_FILE
-from tests.test_timeline_cli import insert_parallel_run
 
 PAGE = "app_pages/timeline.py"
 
