@@ -5,7 +5,7 @@ Importing this module has no side effect: the first attribute read opens the con
 (``HITL_DB`` or ``data/checkpoints.sqlite``) and builds that agent's graph with the same factory,
 settings and node log as the dashboard's. LangGraph's server replaces the checkpointer with its own
 when it serves a graph; run through the dashboard or the CLI, the graphs persist to the configured
-database. ``tests/test_langgraph_json.py`` keeps ``langgraph.json`` in step with the registry.
+database. ``tests/agents/test_langgraph_json.py`` keeps ``langgraph.json`` in step with the registry.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def t(key: str, lang: str | None = None, **values: object) -> str:
     """The string ``key`` in the session's language, formatted with ``values``.
 
     An unknown key is shown as the key itself, so a missing translation is
-    visible rather than fatal; ``tests/test_i18n.py`` keeps the catalogue whole.
+    visible rather than fatal; ``tests/dashboard/test_i18n.py`` keeps the catalogue whole.
     """
     pair = catalogue().get(key)
     if pair is None:

@@ -9,15 +9,11 @@ from agents.db import DatabaseError
 from agents.errors import InputError, UserError
 from agents.runtime import open_store
 from dashboard.views import inert_markdown
-
-
-def _refund_case(store, settings):
-    return runs.start_run(store, settings, "refund", {"case_id": "A1", "customer": "kim", "amount": 500_000,
-                                                      "reason": "broken"})
+from tests.factories import start_refund
 
 
 def test_start_over_refuses_a_thread_of_another_agent(store, settings):
-    _refund_case(store, settings)
+    start_refund(store, settings, "A1", customer="kim", reason="broken")
     head = readmodel.head_checkpoint_id(store, "refund-A1")
     with pytest.raises(InputError, match="belongs to the refund agent"):
         runs.start_run(store, settings, "robot", {}, thread_id="refund-A1")
@@ -26,13 +22,13 @@ def test_start_over_refuses_a_thread_of_another_agent(store, settings):
 
 
 def test_cli_run_robot_on_another_agents_thread_exits_2(run_cli, store, settings, db_path):
-    _refund_case(store, settings)
+    start_refund(store, settings, "A1", customer="kim", reason="broken")
     result = run_cli("run", "robot", "--thread", "refund-A1")
     assert result.code == 2 and "thread_id" in result.err
 
 
 def test_robot_page_refuses_other_agents_and_malformed_threads(app, store, settings):
-    _refund_case(store, settings)
+    start_refund(store, settings, "A1", customer="kim", reason="broken")
     at = app("app_pages/robot.py")
     at.query_params["thread"] = "refund-A1"
     at.run()

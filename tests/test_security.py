@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 from agents import runs
 from agents.nodelog import node_runs
+from tests.conftest import PROJECT_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-UI_SOURCES = [ROOT / "streamlit_app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("dashboard/**/*.py")]
+UI_SOURCES = [PROJECT_ROOT / "streamlit_app.py", *PROJECT_ROOT.glob("app_pages/*.py"),
+              *PROJECT_ROOT.glob("dashboard/**/*.py")]
 FAKE_KEY = "AIzaFAKE-test-key-0123456789"
 
 #: Streamlit calls that render HTML, and the argument that turns HTML on.

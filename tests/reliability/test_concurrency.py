@@ -12,7 +12,6 @@ import queue
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -21,10 +20,10 @@ from agents.errors import NotWaitingError, ThreadNotFoundError
 from agents.leases import ThreadBusyError
 from agents.nodelog import node_runs
 from agents.refund import ledger
+from tests.conftest import PROJECT_ROOT
 
 pytestmark = pytest.mark.usefixtures("backend")
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 THREADS = 8
 ROBOT_RUNS = 50  # per in-process thread
 REFUND_RUNS = 5  # per in-process thread

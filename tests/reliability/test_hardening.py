@@ -21,6 +21,7 @@ from agents.errors import InputError
 from agents.refund import ledger
 from agents.validation import parse_json, validate_thread_id
 from tests.conftest import PROJECT_ROOT
+from tests.factories import pause_robot as _paused_robot
 
 DEEP = "[" * 50_000 + "]" * 50_000
 DEEP_OBJECT = '{"a": ' * 5_000 + "1" + "}" * 5_000
@@ -28,10 +29,6 @@ DEEP_OBJECT = '{"a": ' * 5_000 + "1" + "}" * 5_000
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _paused_robot(store, settings, thread="hitl_demo"):
-    return runs.start_run(store, settings, "robot", {}, thread_id=thread)
 
 
 def _refused_unchanged(run_cli, db_path, *args, message):

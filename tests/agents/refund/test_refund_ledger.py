@@ -10,6 +10,7 @@ import pytest
 from agents import lifecycle, runs, runtime
 from agents.refund import ledger
 from agents.registry import get_agent
+from tests.factories import start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -46,8 +47,7 @@ def test_a_database_from_before_the_refund_agent_gets_the_table_when_opened(stor
 
 def test_audit_lists_every_case_with_its_decision(store, settings):
     for case, amount in (("A", 50_000), ("B", 700_000), ("C", 300_000), ("D", 200_000)):
-        runs.start_run(store, settings, "refund", {"case_id": case, "customer": f"고객 {case}", "amount": amount,
-                                         "reason": "r"})
+        start_refund(store, settings, case, amount, customer=f"고객 {case}")
     runs.resume_from_fields(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
     runs.resume_from_fields(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
     audit = {row.case_id: row for row in ledger.audit_rows(store, lifecycle.status_map(store))}
@@ -63,7 +63,7 @@ def test_audit_lists_every_case_with_its_decision(store, settings):
 
 def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(store, settings):
     for case, amount in (("S", 150_000), ("L", 900_000), ("M", 400_000), ("AUTO", 10_000), ("X", 990_000)):
-        runs.start_run(store, settings, "refund", {"case_id": case, "customer": "c", "amount": amount, "reason": "r"})
+        start_refund(store, settings, case, amount, customer="c")
     # X is stopped part-way, as after a crash between review and settle: it needs attention.
     approved = runs.current_result(store, settings, "refund-X")
     graph = runtime.graph(store, "refund")
@@ -76,7 +76,7 @@ def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(st
 
 
 def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, settings):
-    runs.start_run(store, settings, "refund", {"case_id": "Z", "customer": "c", "amount": 5_000, "reason": "r"})
+    start_refund(store, settings, "Z", 5_000, customer="c")
     runs.delete_thread(store, "refund-Z")
     (row,) = ledger.audit_rows(store)
     assert (row.case_id, row.status, row.executed_amount) == ("Z", "thread deleted", 5_000)

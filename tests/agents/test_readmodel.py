@@ -6,16 +6,13 @@ import pytest
 
 from agents import lifecycle, readmodel, runs, runtime
 from agents.nodelog import node_runs
+from tests.factories import pause_robot
 
 pytestmark = pytest.mark.usefixtures("backend")
 
 
-def _paused(store, settings, thread_id="hitl_demo"):
-    return runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
-
-
 def test_chain_of_a_paused_thread(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
     assert [c.step for c in chain] == [-1, 0, 1]
     assert [c.source for c in chain] == ["input", "loop", "loop"]
@@ -28,7 +25,7 @@ def test_chain_of_a_paused_thread(store, settings):
 
 
 def test_chain_matches_get_state_history(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     graph = runtime.graph(store, "robot")
     history = list(graph.get_state_history({"configurable": {"thread_id": "hitl_demo"}}))[::-1]
@@ -39,7 +36,7 @@ def test_chain_matches_get_state_history(store, settings):
 
 
 def test_writes_at_the_paused_checkpoint(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     head = readmodel.checkpoint_chain(store, "hitl_demo")[-1]
     detail = readmodel.checkpoint_detail(store, "hitl_demo", head.checkpoint_id)
     assert [(w.node, w.channel) for w in detail.writes] == [("approval", "__interrupt__")]
@@ -50,7 +47,7 @@ def test_writes_at_the_paused_checkpoint(store, settings):
 
 
 def test_writes_after_resume_include_the_resume_value(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     paused_id = readmodel.head_checkpoint_id(store, "hitl_demo")
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     channels = [w.channel for w in readmodel.checkpoint_detail(store, "hitl_demo", paused_id).writes]
@@ -58,8 +55,8 @@ def test_writes_after_resume_include_the_resume_value(store, settings):
 
 
 def test_list_threads_with_status_and_counts(store, settings):
-    _paused(store, settings, "a")
-    _paused(store, settings, "b")
+    pause_robot(store, settings, "a")
+    pause_robot(store, settings, "b")
     runs.resume_thread(store, settings, "b", "no")
     threads = {t.thread_id: t for t in readmodel.list_threads(store)}
     assert threads["a"].checkpoint_count == 3 and threads["b"].checkpoint_count == 5
@@ -70,8 +67,8 @@ def test_list_threads_with_status_and_counts(store, settings):
 
 
 def test_pending_interrupts_across_threads(store, settings):
-    _paused(store, settings, "a")
-    _paused(store, settings, "b")
+    pause_robot(store, settings, "a")
+    pause_robot(store, settings, "b")
     runs.resume_thread(store, settings, "b", "yes")
     waiting = readmodel.pending_interrupts(store)
     assert [(w.thread_id, w.agent, w.node) for w in waiting] == [("a", "robot", "approval")]
@@ -79,7 +76,7 @@ def test_pending_interrupts_across_threads(store, settings):
 
 
 def test_update_then_attention_status(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "no")
     first = readmodel.checkpoint_chain(store, "hitl_demo")[2]
     runs.update_thread(store, settings, "hitl_demo", {"decision": "yes"}, as_node="approval",
@@ -94,7 +91,7 @@ def test_update_then_attention_status(store, settings):
 
 
 def test_node_log_shows_interrupt_then_second_call(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     rows = node_runs(store, thread_id="hitl_demo")
     assert [(r["node"], r["status"]) for r in rows] == [
@@ -106,7 +103,7 @@ def test_node_log_shows_interrupt_then_second_call(store, settings):
 
 
 def test_checkpoint_time_is_decoded_from_the_id(store, settings):
-    _paused(store, settings)
+    pause_robot(store, settings)
     summary = readmodel.list_threads(store)[0]
     assert summary.updated_at.year >= 2024
     assert summary.updated_at == readmodel.checkpoint_time(summary.head_checkpoint_id)

@@ -11,6 +11,7 @@ from agents import readmodel, runs
 from agents.cli import main as cli_main
 from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
+from tests.factories import answer_robot, pause_robot, start_refund
 
 
 @pytest.fixture
@@ -22,11 +23,9 @@ def postgres_url():
 def _fill(sqlite_path: Path) -> None:
     store = open_store(sqlite_path)
     settings = load_settings(db_override=str(sqlite_path), secrets={})
-    runs.start_run(store, settings, "robot", {})
-    runs.start_run(store, settings, "robot", {}, thread_id="done-robot")
-    runs.resume_thread(store, settings, "done-robot", "yes")
-    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "amount": 50_000,
-                                               "reason": "broken"})
+    pause_robot(store, settings)
+    answer_robot(store, settings, "done-robot", "yes")
+    start_refund(store, settings, "M1", 50_000, customer="kim", reason="broken")
     store.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 
 import pytest
@@ -13,12 +14,10 @@ from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import build_graph, build_unsaved_pitfall_graph, make_settle, run_unsaved_pitfall
 from agents.runtime import load_settings, open_store
+from tests.factories import start_refund
 
-
-def _request(store, settings, case="C1", amount=500_000, customer="홍길동"):
-    return runs.start_run(
-        store, settings, "refund", {"case_id": case, "customer": customer, "amount": amount, "reason": "파손된 상품"}
-    )
+#: This file's cases give the reason a customer would type.
+start_case = functools.partial(start_refund, reason="파손된 상품")
 
 
 def _review_statuses(store, thread_id):
@@ -26,7 +25,7 @@ def _review_statuses(store, thread_id):
 
 
 def test_exactly_the_threshold_settles_automatically(store, settings):
-    result = _request(store, settings, amount=100_000)
+    result = start_case(store, settings, amount=100_000)
     assert result.status == "done"
     assert result.values["outcome"] == "paid"
     assert result.values["approver"] == "automatic"
@@ -35,7 +34,7 @@ def test_exactly_the_threshold_settles_automatically(store, settings):
 
 
 def test_one_won_above_the_threshold_waits_for_review(store, settings):
-    result = _request(store, settings, amount=100_001)
+    result = start_case(store, settings, amount=100_001)
     assert result.status == "waiting" and result.next == ("review",)
     assert result.interrupts[0]["amount"] == 100_001
     assert "approve / reject / edit" in result.interrupts[0]["question"]
@@ -43,7 +42,7 @@ def test_one_won_above_the_threshold_waits_for_review(store, settings):
 
 
 def test_approve_pays_and_records_requested_and_executed_side_by_side(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     result = runs.resume_from_fields(
         store, settings, "refund-C1", {"action": "approve", "approver": "kim", "note": "ok"}
     )
@@ -64,14 +63,14 @@ def test_approve_pays_and_records_requested_and_executed_side_by_side(store, set
 
 
 def test_review_is_entered_once_before_the_pause_and_again_on_resume(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     assert _review_statuses(store, "refund-C1") == ["interrupted"]
     runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     assert _review_statuses(store, "refund-C1") == ["interrupted", "ok"]
 
 
 def test_reject_ends_with_a_recorded_rejection_and_no_payout(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     result = runs.resume_from_fields(
         store, settings, "refund-C1", {"action": "reject", "approver": "lee", "note": "사진 없음"}
     )
@@ -84,7 +83,7 @@ def test_reject_ends_with_a_recorded_rejection_and_no_payout(store, settings):
 
 
 def test_edit_then_approve_pays_the_edited_amount_and_keeps_the_request(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     result = runs.resume_from_fields(
         store, settings, "refund-C1", {"action": "edit", "amount": 50_000, "approver": "kim"}
     )
@@ -96,7 +95,7 @@ def test_edit_then_approve_pays_the_edited_amount_and_keeps_the_request(store, s
 
 
 def test_strict_policy_keeps_an_edited_case_on_the_approval_path(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     # An update brings the case straight back to the approver: it waits again, the edit in its trace.
     asked = runs.update_thread(store, settings, "refund-C1", {"amount": 50_000})
     assert asked.status == "waiting" and asked.interrupts[0]["amount"] == 50_000
@@ -110,7 +109,7 @@ def test_strict_policy_keeps_an_edited_case_on_the_approval_path(store, settings
 def test_reroute_policy_lets_an_edit_drop_the_case_to_the_automatic_path(store, monkeypatch, db_path):
     monkeypatch.setenv("HITL_REFUND_POLICY", "reroute")
     reroute = load_settings(db_override=str(db_path), secrets={})
-    _request(store, reroute)
+    start_case(store, reroute)
     # update_state counts as a write by the last node (assess): its route runs again, on the amount,
     # and the case settles at once, as documented; the trace says it was automatic.
     done = runs.update_thread(store, reroute, "refund-C1", {"amount": 50_000})
@@ -125,11 +124,11 @@ def test_reroute_policy_lets_an_edit_drop_the_case_to_the_automatic_path(store, 
 def test_unknown_policy_setting_is_refused_by_name(store, monkeypatch, db_path):
     monkeypatch.setenv("HITL_REFUND_POLICY", "lenient")
     with pytest.raises(InputError, match="HITL_REFUND_POLICY"):
-        _request(store, load_settings(db_override=str(db_path), secrets={}))
+        start_case(store, load_settings(db_override=str(db_path), secrets={}))
 
 
 def test_a_decision_set_by_update_state_is_recorded_not_asked_again(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     result = runs.update_thread(store, settings, "refund-C1", {"decision": "reject", "approver": "lee"})
     assert result.status == "done" and result.outcome == "rejected"
     assert "review: reject set by update_state, recorded for lee; not asking again" in result.values["trace"]
@@ -138,13 +137,13 @@ def test_a_decision_set_by_update_state_is_recorded_not_asked_again(store, setti
 
 
 def test_update_as_review_without_a_decision_asks_again(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     updated = runs.update_thread(store, settings, "refund-C1", {"amount": 70_000}, as_node="review")
     assert updated.status == "waiting" and updated.interrupts[0]["amount"] == 70_000
 
 
 def test_two_tabs_approving_at_once_pay_exactly_once(store, settings):
-    waiting = _request(store, settings)
+    waiting = start_case(store, settings)
     barrier = threading.Barrier(2)
     outcomes: list[object] = []
 
@@ -178,7 +177,7 @@ def test_two_processes_resuming_the_same_pause_pay_once(store, settings, db_path
     """Bypasses the in-process lock: two connections resume from the same saved pause."""
     from langgraph.types import Command
 
-    waiting = _request(store, settings)
+    waiting = start_case(store, settings)
     other = open_store(db_path)
     try:
         config = {
@@ -201,7 +200,7 @@ def test_two_processes_resuming_the_same_pause_pay_once(store, settings, db_path
 
 
 def test_a_paid_case_cannot_be_rerun_from_an_older_checkpoint(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     for checkpoint in readmodel.checkpoint_chain(store, "refund-C1")[:-1]:
@@ -258,7 +257,7 @@ def test_pitfall_graph_returns_half_finished_state_with_nothing_to_resume(store)
     ],
 )
 def test_bad_decisions_name_the_field_and_change_nothing(store, settings, answer, field):
-    waiting = _request(store, settings)
+    waiting = start_case(store, settings)
     with pytest.raises(InputError) as caught:
         runs.resume_from_fields(store, settings, "refund-C1", answer)
     assert caught.value.field == field
@@ -266,7 +265,7 @@ def test_bad_decisions_name_the_field_and_change_nothing(store, settings, answer
 
 
 def test_approve_or_edit_on_a_settled_case_is_refused(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     for answer in ({"action": "approve", "approver": "kim"}, {"action": "edit", "amount": 1, "approver": "kim"}):
@@ -298,9 +297,9 @@ def test_bad_requests_name_the_field_and_start_nothing(store, settings, values, 
 
 
 def test_a_case_id_is_used_once(store, settings):
-    _request(store, settings, amount=1_000)
+    start_case(store, settings, amount=1_000)
     with pytest.raises(InputError, match="case_id: case 'C1' already exists"):
-        _request(store, settings)
+        start_case(store, settings)
     runs.delete_thread(store, "refund-C1")  # the payout outlives the thread
     with pytest.raises(InputError, match="already paid"):
-        _request(store, settings)
+        start_case(store, settings)

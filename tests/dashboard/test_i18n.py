@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from dashboard.i18n import catalogue, t
 from dashboard.navigation import pages
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import PROJECT_ROOT
 
 
 def test_every_string_has_english_and_korean():
@@ -23,7 +21,9 @@ def test_placeholders_match_between_languages():
 
 def test_every_literal_key_used_in_the_ui_exists():
     used = set()
-    for path in [ROOT / "streamlit_app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("dashboard/*.py")]:
+    ui_sources = [PROJECT_ROOT / "streamlit_app.py", *PROJECT_ROOT.glob("app_pages/*.py"),
+                  *PROJECT_ROOT.glob("dashboard/*.py")]
+    for path in ui_sources:
         used |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", path.read_text(encoding="utf-8")))
     missing = sorted(used - set(catalogue()))
     assert not missing

@@ -5,13 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 from agents import readmodel, runs
+from tests.factories import messages
 
 PAGE = "app_pages/explorer.py"
 SELECT = "explorer-checkpoint-hitl_demo"
-
-
-def _messages(at):
-    return " ".join(e.value for e in [*at.error, *at.warning, *at.success, *at.info])
 
 
 def _writes(at):
@@ -31,7 +28,7 @@ def _select_step(at, store, step, source="loop"):
 def test_empty_database_shows_a_clear_message(app):
     at = app(PAGE)
     assert not at.exception
-    assert "The database has no threads yet." in _messages(at)
+    assert "The database has no threads yet." in messages(at)
     assert not at.dataframe
 
 
@@ -41,10 +38,10 @@ def test_unknown_thread_in_the_link_shows_a_clear_message(app, store, settings):
     at.query_params["thread"] = "no_such_thread"
     at.run()
     assert not at.exception
-    assert "There is no thread named no_such_thread in the database." in _messages(at)
+    assert "There is no thread named no_such_thread in the database." in messages(at)
     at.query_params["thread"] = "bad id!"
     at.run()
-    assert "The link names an invalid thread id" in _messages(at)
+    assert "The link names an invalid thread id" in messages(at)
 
 
 def test_link_preselects_the_thread(app, store, settings):
@@ -112,7 +109,7 @@ def test_rerun_from_an_old_checkpoint_adds_a_branch(app, store, settings):
     target = _select_step(at, store, 0)
     at.button(key="explorer-rerun").click().run()
     assert not at.exception, at.exception
-    assert "Re-ran hitl_demo from" in _messages(at) and "waiting" in _messages(at)
+    assert "Re-ran hitl_demo from" in messages(at) and "waiting" in messages(at)
     after = readmodel.checkpoint_chain(store, "hitl_demo")
     assert after[: len(before)] == [*before[:-1], dataclasses.replace(before[-1], is_head=False)]  # history intact
     fork = after[len(before)]
@@ -134,7 +131,7 @@ def test_fork_with_edited_state_and_continue(app, store, settings):
     at.checkbox(key="explorer-fork-continue-hitl_demo").check()
     at.button(key="FormSubmitter:explorer-fork-hitl_demo-Fork").click().run()
     assert not at.exception, at.exception
-    assert "Forked hitl_demo at" in _messages(at) and ": done · refused." in _messages(at)
+    assert "Forked hitl_demo at" in messages(at) and ": done · refused." in messages(at)
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
     assert [c.checkpoint_id for c in chain][: len(before)] == before  # history intact
     update = next(c for c in chain if c.source == "update")
@@ -152,7 +149,7 @@ def test_fork_refuses_bad_json_and_unknown_keys(app, store, settings):
         at.text_area(key=f"explorer-fork-values-{head}").input(text)
         at.button(key="FormSubmitter:explorer-fork-hitl_demo-Fork").click().run()
         assert not at.exception
-        assert message in _messages(at)
+        assert message in messages(at)
     assert len(readmodel.checkpoint_chain(store, "hitl_demo")) == count
 
 
@@ -163,7 +160,7 @@ def test_a_stale_view_is_refused(app, store, settings):
     runs.resume_thread(store, settings, "hitl_demo", "no")  # another tab acts first
     count = len(readmodel.checkpoint_chain(store, "hitl_demo"))
     at.button(key="explorer-rerun").click().run()
-    assert "changed since this form was drawn" in _messages(at)
+    assert "changed since this form was drawn" in messages(at)
     assert len(readmodel.checkpoint_chain(store, "hitl_demo")) == count
 
 
@@ -173,4 +170,4 @@ def test_sidebar_forms_act_on_the_chosen_thread(app, store, settings):
     assert any("Thread other · checkpoint" in c.value for c in at.sidebar.caption)
     at.sidebar.text_input(key="resume-answer-other").input("yes")
     at.sidebar.button[0].click().run()
-    assert "Resumed thread other: done · executed." in _messages(at)
+    assert "Resumed thread other: done · executed." in messages(at)

@@ -5,15 +5,10 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from agents import runs
-from agents.nodelog import node_runs
 from tests.conftest import APP_FILE
-from tests.test_timeline_cli import insert_parallel_run
+from tests.factories import insert_parallel_run, run_ids
 
 PAGE = "app_pages/timeline.py"
-
-
-def _run_ids(store, thread_id="hitl_demo"):
-    return list(dict.fromkeys(row["run_id"] for row in node_runs(store, thread_id=thread_id)))
 
 
 def _stats(at):
@@ -30,7 +25,7 @@ def test_empty_log_explains_instead_of_failing(app):
 
 def test_one_run_shows_figure_table_and_download(app, store, settings):
     runs.start_run(store, settings, "robot", {})
-    (run_id,) = _run_ids(store)
+    (run_id,) = run_ids(store)
     at = app(PAGE)
     assert not at.exception
     assert at.selectbox(key="timeline-thread").value == "hitl_demo"
@@ -49,7 +44,7 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
 def test_several_runs_and_picking_one(app, store, settings):
     runs.start_run(store, settings, "robot", {})
     runs.resume_thread(store, settings, "hitl_demo", "yes")
-    first, second = _run_ids(store)
+    first, second = run_ids(store)
     at = app(PAGE)
     whole_runs = [r for r in _stats(at) if r["step"] == "whole run"]
     assert [r["run"] for r in whole_runs] == [first, second]
@@ -96,7 +91,7 @@ def test_thread_query_parameter_preselects_agent_and_thread(store, settings):
     at.run()
     at.switch_page(PAGE).run()
     assert at.selectbox(key="timeline-thread").value == "other"
-    assert {r["run"] for r in _stats(at)} == set(_run_ids(store, "other"))
+    assert {r["run"] for r in _stats(at)} == set(run_ids(store, "other"))
 
 
 def test_unknown_thread_in_the_link_is_reported(store, settings):

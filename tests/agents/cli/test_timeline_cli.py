@@ -11,32 +11,13 @@ import pytest
 from agents import runs, runtime
 from agents.nodelog import node_runs
 from agents.timing import CSV_COLUMNS, timeline_csv, timeline_json
-
-T0 = 1_750_000_000.0
+from tests.factories import answer_robot, insert_parallel_run, run_ids
 
 
 def _robot_two_runs(store, settings) -> list[str]:
     """The robot paused (run 1) and resumed with yes (run 2); returns the run ids in order."""
-    runs.start_run(store, settings, "robot", {})
-    runs.resume_thread(store, settings, "hitl_demo", "yes")
-    return list(dict.fromkeys(row["run_id"] for row in node_runs(store, thread_id="hitl_demo")))
-
-
-def insert_parallel_run(store, thread_id: str, run_id: str = "par-run", agent: str = "robot") -> None:
-    """Three research tasks that overlap fully (1 s each, step 2) after a 0.5 s plan (step 1)."""
-    rows = [
-        ("plan", "", 1, 0.0, 0.5),
-        ("research", "기초", 2, 0.5, 1.5),
-        ("research", "심화, \"quoted\"", 2, 0.5, 1.5),
-        ("research", "실습", 2, 0.5, 1.5),
-    ]
-    with store.transaction() as cursor:
-        for index, (node, label, step, start, end) in enumerate(rows):
-            cursor.execute(
-                "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label, started_at,"
-                " ended_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ok')",
-                (agent, thread_id, run_id, node, f"task-{index}", step, label, T0 + start, T0 + end),
-            )
+    answer_robot(store, settings)
+    return run_ids(store)
 
 
 def test_table_lists_calls_supersteps_and_one_summary_per_run(run_cli, store, settings):

@@ -8,6 +8,7 @@ controls, and an explorer fork that broke a thread.
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -15,31 +16,16 @@ import pytest
 from agents import lifecycle, readmodel, runs, runtime
 from agents.errors import InputError
 from agents.refund import ledger
+from tests.factories import button_by_key, inbox_ids, messages, start_refund
 
 PAGE = "app_pages/refund.py"
+#: This file's cases ask for 400,000 KRW unless a test gives another amount.
+start_case = functools.partial(start_refund, amount=400_000)
 L1 = ("run", "refund", "--case", "L1", "--customer", "kim", "--amount", "9000000", "--reason", "r")
-
-
-def _request(store, settings, case="C1", amount=400_000):
-    return runs.start_run(
-        store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"}
-    )
-
-
-def _messages(at):
-    return " ".join(e.value for e in [*at.error, *at.warning, *at.success, *at.info])
-
-
-def _button(at, key):
-    return next(b for b in at.button if b.key == key)
 
 
 def _buttons(at):
     return {b.key for b in at.button}
-
-
-def _inbox_ids(store):
-    return {item.thread_id for item in lifecycle.inbox(store)}
 
 
 # --- 1. A case leaves every queue ---------------------------------------------------------------------
@@ -50,11 +36,11 @@ def test_an_edited_case_waits_again_and_stays_in_every_queue(run_cli, store, set
     updated = run_cli("update", "refund-L1", "--values", '{"amount": 50000}', "--json")
     assert updated.code == 0, updated.err
     assert json.loads(updated.out)["status"] == "waiting"
-    assert "refund-L1" in _inbox_ids(store)
+    assert "refund-L1" in inbox_ids(store)
     queue = ledger.open_cases(ledger.audit_rows(store, lifecycle.status_map(store)))
     assert [row.thread_id for row in queue] == ["refund-L1"]
     home = app()
-    assert "Nothing is waiting" not in _messages(home)
+    assert "Nothing is waiting" not in messages(home)
     assert any("pay 50,000 KRW (requested 9,000,000)" in x.value for x in home.text)
     assert (
         "amount 9,000,000 → 50,000 by update_state" in runs.current_result(store, settings, "refund-L1").values["trace"]
@@ -62,14 +48,14 @@ def test_an_edited_case_waits_again_and_stays_in_every_queue(run_cli, store, set
 
 
 def test_the_sidebar_update_without_continue_also_brings_the_case_back(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.sidebar.number_input(key="update-amount-refund-C1").set_value(50_000)
     at.sidebar.button[1].click().run()
     assert not at.exception, at.exception
     result = runs.current_result(store, settings, "refund-C1")
     assert result.status == "waiting" and result.interrupts[0]["amount"] == 50_000
-    assert "refund-C1" in _inbox_ids(store)
+    assert "refund-C1" in inbox_ids(store)
 
 
 # --- 2. "done" with nothing paid ----------------------------------------------------------------------
@@ -96,9 +82,9 @@ def test_an_update_as_settle_or_reject_is_refused_and_changes_nothing(run_cli, s
 
 
 def test_a_case_is_done_only_when_paid_or_rejected(store, settings):
-    _request(store, settings, "A")
-    _request(store, settings, "B")
-    _request(store, settings, "S", 30_000)
+    start_case(store, settings, "A")
+    start_case(store, settings, "B")
+    start_case(store, settings, "S", amount=30_000)
     runs.resume_from_fields(store, settings, "refund-A", {"action": "approve", "approver": "kim"})
     runs.resume_from_fields(store, settings, "refund-B", {"action": "reject", "approver": "lee"})
     payouts = {row["case_id"]: row for row in ledger.ledger_rows(store)}
@@ -112,20 +98,20 @@ def test_a_case_is_done_only_when_paid_or_rejected(store, settings):
 
 
 def test_the_sidebar_update_state_cannot_approve_without_an_approver(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.sidebar.selectbox(key="update-decision-refund-C1").select("approve")
     at.sidebar.selectbox(key="update-asnode-refund-C1").select("review")
     at.sidebar.checkbox(key="update-continue-refund-C1").check()
     at.sidebar.button[1].click().run()
     assert not at.exception, at.exception
-    assert "approver: is required with a decision" in _messages(at)
+    assert "approver: is required with a decision" in messages(at)
     assert ledger.ledger_rows(store) == []
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
 
 
 def test_a_decision_by_update_state_records_its_approver_and_when(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.sidebar.selectbox(key="update-decision-refund-C1").select("approve")
     at.sidebar.selectbox(key="update-asnode-refund-C1").select("review")
@@ -151,7 +137,7 @@ def test_a_decision_by_update_state_records_its_approver_and_when(app, store, se
     ],
 )
 def test_every_update_path_needs_a_real_approver_name(store, settings, values):
-    _request(store, settings)
+    start_case(store, settings)
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     with pytest.raises(InputError, match="approver"):
         runs.update_thread(store, settings, "refund-C1", values, as_node="review")
@@ -168,7 +154,7 @@ def test_every_update_path_needs_a_real_approver_name(store, settings, values):
     ],
 )
 def test_every_resume_path_needs_a_real_approver_name(store, settings, answer):
-    _request(store, settings)
+    start_case(store, settings)
     with pytest.raises(InputError):
         runs.resume_thread(store, settings, "refund-C1", answer)
     assert lifecycle.thread_status(store, "refund-C1").status == "waiting"
@@ -179,34 +165,34 @@ def test_every_resume_path_needs_a_real_approver_name(store, settings, answer):
 
 @pytest.mark.parametrize("typed", ["99,999,999,999", "0", "-5", "400,001", "500,00", "１０００", "1_0", "12.5"])
 def test_an_invalid_edit_on_the_page_is_explained_and_cannot_be_sent(app, store, settings, typed):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.text_input(key="refund-approver").input("kim")
     at.text_input(key="refund-edit-amount-refund-C1").input(typed).run()
     assert not at.exception, at.exception
-    assert "Cannot edit to this amount: amount:" in _messages(at)
-    assert _button(at, "refund-edit").disabled
+    assert "Cannot edit to this amount: amount:" in messages(at)
+    assert button_by_key(at, "refund-edit").disabled
     assert not [m for m in at.metric if m.label == "After the edit"]  # no preview of another amount
-    _button(at, "refund-approve").click().run()  # approving plainly is still possible, at the shown amount
+    button_by_key(at, "refund-approve").click().run()  # approving plainly is still possible, at the shown amount
     assert [r["paid_amount"] for r in ledger.ledger_rows(store)] == [400_000]
 
 
 @pytest.mark.parametrize("typed", ["99,999,999,999", "0", "400,001"])
 def test_an_invalid_edit_pays_nothing(app, store, settings, typed):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.text_input(key="refund-approver").input("kim")
     at.text_input(key="refund-edit-amount-refund-C1").input(typed).run()
-    assert _button(at, "refund-edit").disabled
+    assert button_by_key(at, "refund-edit").disabled
     at.text_input(key="refund-note-refund-C1").input("typed after the bad amount").run()
-    assert _button(at, "refund-edit").disabled
+    assert button_by_key(at, "refund-edit").disabled
     assert ledger.ledger_rows(store) == []
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
 
 
 @pytest.mark.parametrize("amount", [0, -5, 400_001, 99_999_999_999, "400,001", "-1"])
 def test_an_edit_outside_1_to_the_requested_amount_is_refused_on_every_path(store, settings, run_cli, amount):
-    _request(store, settings)
+    start_case(store, settings)
     head = readmodel.head_checkpoint_id(store, "refund-C1")
     answer = {"action": "edit", "amount": amount, "approver": "kim"}
     for attempt in (
@@ -224,7 +210,7 @@ def test_an_edit_outside_1_to_the_requested_amount_is_refused_on_every_path(stor
 
 
 def test_the_requested_amount_itself_is_a_valid_edit(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     done = runs.resume_from_fields(
         store, settings, "refund-C1", {"action": "edit", "amount": 400_000, "approver": "kim"}
     )
@@ -262,9 +248,7 @@ def test_the_cli_refuses_amounts_that_are_not_plain_or_grouped_digits(run_cli, t
     ("typed", "amount"), [("500,000", 500_000), ("500000", 500_000), (" 1,000,000 ", 1_000_000), ("100", 100)]
 )
 def test_plain_and_comma_grouped_amounts_are_read(store, settings, typed, amount):
-    result = runs.start_run(
-        store, settings, "refund", {"case_id": "A", "customer": "kim", "amount": typed, "reason": "r"}
-    )
+    result = start_refund(store, settings, "A", typed, customer="kim")
     assert result.values["requested_amount"] == amount
 
 
@@ -276,7 +260,7 @@ def test_the_page_form_uses_the_same_amount_grammar(app, store):
         at.text_input(key="refund-new-amount").input(typed)
         at.text_area(key="refund-new-reason").input("r")
         next(b for b in at.button if b.label == "Submit request").click().run()
-        assert "amount: must be a whole number" in _messages(at)
+        assert "amount: must be a whole number" in messages(at)
     assert readmodel.list_threads(store) == []
 
 
@@ -284,29 +268,29 @@ def test_the_page_form_uses_the_same_amount_grammar(app, store):
 
 
 def test_after_a_decision_the_same_case_shows_its_outcome_without_controls(app, store, settings):
-    _request(store, settings, "B8", 900_000)
-    _request(store, settings, "X5", 400_000)
+    start_case(store, settings, "B8", amount=900_000)
+    start_case(store, settings, "X5", amount=400_000)
     at = app(PAGE)
     at.query_params["thread"] = "refund-B8"
     at.run()
     at.text_input(key="refund-approver").input("kim")
-    _button(at, "refund-approve").click().run()
+    button_by_key(at, "refund-approve").click().run()
     assert not at.exception, at.exception
-    assert "Case B8: approve by kim → done · paid." in _messages(at)
+    assert "Case B8: approve by kim → done · paid." in messages(at)
     assert at.selectbox(key="refund-case").value == "refund-B8"
     assert "refund-approve" not in _buttons(at) and "refund-reject" not in _buttons(at)
     assert any(s.value == "Outcome: paid" for s in at.success)
     labels = at.selectbox(key="refund-case").options  # as shown
     assert "B8 · 900,000 KRW · done · paid" in labels and "X5 · 400,000 KRW · waiting" in labels
-    _button(at, "refund-pitfall").click().run()  # an unrelated button
+    button_by_key(at, "refund-pitfall").click().run()  # an unrelated button
     assert at.selectbox(key="refund-case").value == "refund-B8"
     assert at.query_params["thread"] == "refund-B8"
     assert "refund-approve" not in _buttons(at)
 
 
 def test_the_picker_selects_through_the_url_and_the_approver_name_survives(app, store, settings):
-    _request(store, settings, "B8", 900_000)
-    _request(store, settings, "X5", 400_000)
+    start_case(store, settings, "B8", amount=900_000)
+    start_case(store, settings, "X5", amount=400_000)
     at = app(PAGE)
     assert at.selectbox(key="refund-case").value == "refund-B8"  # largest waiting first
     at.text_input(key="refund-approver").input("kim")
@@ -315,15 +299,15 @@ def test_the_picker_selects_through_the_url_and_the_approver_name_survives(app, 
     assert any("`refund-X5`" in m.value for m in at.markdown)
     assert at.text_input(key="refund-approver").value == "kim"
     runs.resume_from_fields(store, settings, "refund-X5", {"action": "approve", "approver": "lee"})  # another tab
-    _button(at, "refund-approve").click().run()
+    button_by_key(at, "refund-approve").click().run()
     assert at.query_params["thread"] == "refund-X5"
-    assert "changed since this form was drawn" in _messages(at) or "not waiting" in _messages(at)
+    assert "changed since this form was drawn" in messages(at) or "not waiting" in messages(at)
     assert [r["approver"] for r in ledger.ledger_rows(store)] == ["lee"]
 
 
 def test_a_language_switch_keeps_the_case_and_the_approver_name(app, store, settings):
-    _request(store, settings, "B8", 900_000)
-    _request(store, settings, "X5", 400_000)
+    start_case(store, settings, "B8", amount=900_000)
+    start_case(store, settings, "X5", amount=400_000)
     at = app(PAGE)
     at.query_params["thread"] = "refund-X5"
     at.run()
@@ -340,12 +324,12 @@ def test_a_language_switch_keeps_the_case_and_the_approver_name(app, store, sett
 
 
 def test_a_link_to_a_missing_case_shows_a_notice_and_the_picker_only(app, store, settings):
-    _request(store, settings, "B8", 900_000)
+    start_case(store, settings, "B8", amount=900_000)
     at = app(PAGE)
     at.query_params["thread"] = "nonexistent"
     at.run()
     assert not at.exception, at.exception
-    assert "There is no refund case with thread nonexistent" in _messages(at)
+    assert "There is no refund case with thread nonexistent" in messages(at)
     assert at.selectbox(key="refund-case").value is None
     assert "refund-approve" not in _buttons(at) and "refund-edit" not in _buttons(at)
     at.selectbox(key="refund-case").select("refund-B8").run()
@@ -361,7 +345,7 @@ def test_a_link_to_a_missing_lecture_thread_keeps_the_picker(app, store, setting
     at.query_params["thread"] = "nonexistent"
     at.run()
     assert not at.exception, at.exception
-    assert "There is no lecture thread named nonexistent" in _messages(at)
+    assert "There is no lecture thread named nonexistent" in messages(at)
     picker = next(s for s in at.selectbox if any(o.startswith("lec-1 · ") for o in s.options))
     assert picker.value is None
     picker.select("lec-1").run()
@@ -372,7 +356,7 @@ def test_a_link_to_a_missing_lecture_thread_keeps_the_picker(app, store, setting
 
 
 def test_a_case_stopped_before_settle_is_shown_and_continued_from_the_page(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     graph = runtime.graph(store, "refund")
     from agents.registry import get_agent
 
@@ -383,8 +367,8 @@ def test_a_case_stopped_before_settle_is_shown_and_continued_from_the_page(app, 
         as_node="review",
     )
     at = app(PAGE)
-    assert "This case needs attention" in _messages(at)
-    _button(at, "refund-continue").click().run()
+    assert "This case needs attention" in messages(at)
+    button_by_key(at, "refund-continue").click().run()
     assert not at.exception, at.exception
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(400_000, "kim")]
     assert lifecycle.thread_status(store, "refund-C1").outcome == "paid"
@@ -407,13 +391,13 @@ def test_a_failing_fork_is_a_message_the_thread_needs_attention_and_the_old_head
     at.checkbox(key="explorer-fork-continue-hitl_demo").check()
     at.button(key="FormSubmitter:explorer-fork-hitl_demo-Fork").click().run()
     assert not at.exception, at.exception
-    assert "A step failed" in _messages(at) and "KeyError" in _messages(at)
+    assert "A step failed" in messages(at) and "KeyError" in messages(at)
     status = lifecycle.thread_status(store, "hitl_demo")
     assert (status.status, status.reason_code) == ("attention", "error")
-    assert "hitl_demo" in _inbox_ids(store)
+    assert "hitl_demo" in inbox_ids(store)
     at.run()
     assert at.selectbox(key="explorer-checkpoint-hitl_demo").value == old_head
-    _button(at, "explorer-restore").click().run()
+    button_by_key(at, "explorer-restore").click().run()
     assert not at.exception, at.exception
     restored = runs.current_result(store, settings, "hitl_demo")
     assert (restored.status, restored.outcome) == ("done", "executed")
@@ -451,7 +435,7 @@ def test_a_case_not_yet_assessed_cannot_be_edited(store, settings, values, as_no
 
 
 def test_a_fork_from_before_assess_is_refused(store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     first = readmodel.checkpoint_chain(store, "refund-C1")[0]
     with pytest.raises(InputError, match="from before assess"):
         runs.update_thread(
@@ -464,7 +448,7 @@ def test_a_rejection_by_update_reaches_reject_even_when_the_amount_would_settle(
 
     monkeypatch.setenv("HITL_REFUND_POLICY", "reroute")
     reroute = load_settings(db_override=str(db_path), secrets={})
-    _request(store, reroute)
+    start_case(store, reroute)
     done = runs.update_thread(store, reroute, "refund-C1", {"amount": 50_000, "decision": "reject", "approver": "kim"})
     assert (done.status, done.outcome) == ("done", "rejected")
     assert ledger.ledger_rows(store) == []
@@ -479,16 +463,16 @@ def test_a_small_case_stopped_before_settle_can_still_be_rejected(store, setting
 
 
 def test_stale_controls_survive_a_rerun_from_typing_so_the_late_click_is_refused_not_lost(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     runs.resume_from_fields(
         store, settings, "refund-C1", {"action": "approve", "approver": "lee"}
     )  # another tab, first
     at.text_input(key="refund-approver").input("park").run()  # typing reruns the page before the click
     assert not at.exception, at.exception
-    assert "This case changed since your controls were drawn" in _messages(at)
-    _button(at, "refund-approve").click().run()
-    assert "changed since this form was drawn" in _messages(at) or "not waiting" in _messages(at)
+    assert "This case changed since your controls were drawn" in messages(at)
+    button_by_key(at, "refund-approve").click().run()
+    assert "changed since this form was drawn" in messages(at) or "not waiting" in messages(at)
     assert [r["approver"] for r in ledger.ledger_rows(store)] == ["lee"]
     at.run()  # after the refusal the case is shown as it is: no controls
     assert "refund-approve" not in _buttons(at)

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+
 from agents import runs
 from agents.refund import ledger
+from tests.factories import button_by_key, start_refund
 
 PAGE = "app_pages/refund.py"
-
-
-def _request(store, settings, case="C1", amount=500_000):
-    return runs.start_run(store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount,
-                                            "reason": "<b>broken</b>"})
+#: This file's cases give a reason that looks like HTML, to see it shown as text.
+start_case = functools.partial(start_refund, reason="<b>broken</b>")
 
 
 def _messages(at):
+    """The error and success messages only (``tests.factories.messages`` also reads warnings and info)."""
     return " ".join(e.value for e in [*at.error, *at.success])
-
-
-def _button(at, key):
-    return next(b for b in at.button if b.key == key)
 
 
 def _submit_new(at, case="C1", customer="홍길동", amount="500,000", reason="파손"):
@@ -53,8 +50,8 @@ def test_new_request_bad_amount_and_reused_case_are_refused(app, store, settings
 
 
 def test_queue_is_largest_first_and_text_is_shown_as_text(app, store, settings):
-    _request(store, settings, "SMALL", 200_000)
-    _request(store, settings, "BIG", 900_000)
+    start_case(store, settings, "SMALL", 200_000)
+    start_case(store, settings, "BIG", 900_000)
     at = app(PAGE)
     queue = at.dataframe[0].value
     assert list(queue.iloc[:, 0]) == ["BIG", "SMALL"]
@@ -63,10 +60,10 @@ def test_queue_is_largest_first_and_text_is_shown_as_text(app, store, settings):
 
 
 def test_approve_pays_once_and_shows_the_ledger(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.text_input(key="refund-approver").input("kim")
-    _button(at, "refund-approve").click().run()
+    button_by_key(at, "refund-approve").click().run()
     assert not at.exception, at.exception
     assert "Case C1: approve by kim → done · paid." in _messages(at)
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(500_000, "kim")]
@@ -75,21 +72,21 @@ def test_approve_pays_once_and_shows_the_ledger(app, store, settings):
 
 
 def test_approve_without_an_approver_is_refused(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
-    _button(at, "refund-approve").click().run()
+    button_by_key(at, "refund-approve").click().run()
     assert "approver: is required" in _messages(at)
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
 
 
 def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.text_input(key="refund-approver").input("kim")
     at.text_input(key="refund-edit-amount-refund-C1").input("50,000").run()
     preview = next(m for m in at.metric if m.label == "After the edit")
     assert preview.value == "50,000" and preview.delta == "-450,000"
-    _button(at, "refund-edit").click().run()
+    button_by_key(at, "refund-edit").click().run()
     assert not at.exception, at.exception
     row = ledger.ledger_rows(store)[0]
     assert (row["requested_amount"], row["paid_amount"]) == (500_000, 50_000)
@@ -97,28 +94,28 @@ def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings
 
 
 def test_reject_records_the_rejection(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.text_input(key="refund-approver").input("lee")
-    _button(at, "refund-reject").click().run()
+    button_by_key(at, "refund-reject").click().run()
     assert "Case C1: reject by lee → done · rejected." in _messages(at)
     assert ledger.ledger_rows(store) == []
     assert any(s.value == "Outcome: rejected" for s in at.success)
 
 
 def test_a_stale_page_is_refused_and_pays_nothing_more(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     # Another tab approves first.
     runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": "lee"})
     at.text_input(key="refund-approver").input("kim")
-    _button(at, "refund-approve").click().run()
+    button_by_key(at, "refund-approve").click().run()
     assert "changed since this form was drawn" in _messages(at)
     assert [r["approver"] for r in ledger.ledger_rows(store)] == ["lee"]
 
 
 def test_update_state_in_the_sidebar_then_continue(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.sidebar.number_input(key="update-amount-refund-C1").set_value(50_000)
     at.sidebar.checkbox(key="update-continue-refund-C1").check()
@@ -130,9 +127,9 @@ def test_update_state_in_the_sidebar_then_continue(app, store, settings):
 
 
 def test_pitfall_demo_beside_the_saved_run(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
-    _button(at, "refund-pitfall").click().run()
+    button_by_key(at, "refund-pitfall").click().run()
     assert not at.exception, at.exception
     texts = [x.value for x in at.text]
     assert "Asking for its saved state to resume: No checkpointer set" in texts
@@ -148,7 +145,7 @@ def test_korean_labels(app, store, settings):
 
 
 def test_sidebar_resume_form_takes_typed_fields(app, store, settings):
-    _request(store, settings)
+    start_case(store, settings)
     at = app(PAGE)
     at.sidebar.selectbox(key="resume-action-refund-C1").select("edit")
     at.sidebar.number_input(key="resume-amount-refund-C1").set_value(70_000)

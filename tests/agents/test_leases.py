@@ -17,6 +17,7 @@ import pytest
 from agents import leases, lifecycle, readmodel, runs
 from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
 from agents.runtime import load_settings, open_store
+from tests.conftest import PROJECT_ROOT
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -79,7 +80,6 @@ def test_the_lease_of_a_killed_process_is_taken_over(store):
 
 # --- PID reuse: the owner is its PID and its start time -------------------------------------------------------
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="no /proc here: a lease's owner is recognised by its PID alone")
 

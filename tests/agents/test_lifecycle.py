@@ -11,19 +11,9 @@ from agents.errors import RunFailedError
 from agents.leases import thread_lease
 from agents.refund import ledger
 from agents.registry import get_agent
+from tests.factories import answer_robot, inbox_ids, pause_robot, start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
-
-
-def _robot(store, settings, thread="hitl_demo", answer=None):
-    result = runs.start_run(store, settings, "robot", {}, thread_id=thread)
-    return runs.resume_thread(store, settings, thread, answer) if answer is not None else result
-
-
-def _refund(store, settings, case, amount=500_000):
-    return runs.start_run(
-        store, settings, "refund", {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "r"}
-    )
 
 
 def _write_as(store, agent, thread, values, as_node):
@@ -38,35 +28,31 @@ def _status(store, thread):
     return found
 
 
-def _inbox_ids(store):
-    return [item.thread_id for item in lifecycle.inbox(store)]
-
-
 def test_every_status_of_every_agent_and_each_unfinished_one_is_in_the_inbox(store, settings):
-    _robot(store, settings, "r-waiting")
-    _robot(store, settings, "r-yes", "yes")
-    _robot(store, settings, "r-no", "Yes")
-    _robot(store, settings, "r-edited", "no")
+    pause_robot(store, settings, "r-waiting")
+    answer_robot(store, settings, "r-yes", "yes")
+    answer_robot(store, settings, "r-no", "Yes")
+    answer_robot(store, settings, "r-edited", "no")
     first_pause = readmodel.checkpoint_chain(store, "r-edited")[2]
     runs.update_thread(
         store, settings, "r-edited", {"decision": "yes"}, as_node="approval", checkpoint_id=first_pause.checkpoint_id
     )
-    _robot(store, settings, "r-raised", "yes")
+    answer_robot(store, settings, "r-raised", "yes")
     input_checkpoint = readmodel.checkpoint_chain(store, "r-raised")[0]
     runs.update_thread(
         store, settings, "r-raised", {"decision": "x"}, as_node="approval", checkpoint_id=input_checkpoint.checkpoint_id
     )
     with pytest.raises(RunFailedError, match="KeyError"):
         runs.continue_thread(store, settings, "r-raised")
-    _robot(store, settings, "r-skipped")
+    pause_robot(store, settings, "r-skipped")
     runs.update_thread(store, settings, "r-skipped", {"decision": "yes"}, as_node="execute")  # execute skipped
-    _refund(store, settings, "W")
-    _refund(store, settings, "P", 50_000)
-    _refund(store, settings, "J")
+    start_refund(store, settings, "W")
+    start_refund(store, settings, "P", 50_000)
+    start_refund(store, settings, "J")
     runs.resume_thread(store, settings, "refund-J", {"action": "reject", "approver": "lee"})
-    _refund(store, settings, "Q")
+    start_refund(store, settings, "Q")
     _write_as(store, "refund", "refund-Q", {"decision": "approve", "approver": "kim"}, "review")  # a crash
-    _refund(store, settings, "Z")
+    start_refund(store, settings, "Z")
     _write_as(store, "refund", "refund-Z", {"outcome": "paid"}, "settle")  # "done" with nothing paid
 
     expected = {
@@ -90,23 +76,23 @@ def test_every_status_of_every_agent_and_each_unfinished_one_is_in_the_inbox(sto
     assert _status(store, "r-waiting").reason == "execute this? (yes/no)"
     assert "without the robot's final message" in _status(store, "r-skipped").reason
 
-    inbox = _inbox_ids(store)
+    inbox = inbox_ids(store)
     unfinished = {t for t, (status, *_) in expected.items() if status != "done"}
     assert set(inbox) == unfinished
     assert inbox == sorted(inbox, key=lambda t: _status(store, t).head_checkpoint_id)  # oldest first
 
 
 def test_a_thread_with_a_live_lease_is_running_and_shown(store, settings):
-    _robot(store, settings)
+    pause_robot(store, settings)
     with thread_lease(store, "hitl_demo"):
         status = _status(store, "hitl_demo")
         assert (status.status, status.action) == ("running", "wait")
-        assert _inbox_ids(store) == ["hitl_demo"]
+        assert inbox_ids(store) == ["hitl_demo"]
     assert _status(store, "hitl_demo").status == "waiting"
 
 
 def test_a_refund_finished_as_paid_without_a_ledger_row_is_inconsistent_and_so_is_a_paid_rejection(store, settings):
-    _refund(store, settings, "A")
+    start_refund(store, settings, "A")
     _write_as(store, "refund", "refund-A", {"decision": "reject", "approver": "kim", "outcome": "rejected"}, "reject")
     assert _status(store, "refund-A").outcome == "rejected"
     ledger.pay(
@@ -128,9 +114,9 @@ def test_the_lecture_planner_is_done_only_with_a_saved_plan_or_a_rejection(store
 
 
 def test_cli_inbox_and_threads_use_the_same_statuses(run_cli, store, settings):
-    _robot(store, settings, "r-yes", "yes")
-    _robot(store, settings, "r-waiting")
-    _refund(store, settings, "L1", 9_000_000)
+    answer_robot(store, settings, "r-yes", "yes")
+    pause_robot(store, settings, "r-waiting")
+    start_refund(store, settings, "L1", 9_000_000)
     runs.update_thread(store, settings, "refund-L1", {"amount": 50_000})
     result = run_cli("inbox", "--json")
     assert result.code == 0, result.err
@@ -152,7 +138,7 @@ def test_cli_inbox_and_threads_use_the_same_statuses(run_cli, store, settings):
 
 
 def test_a_thread_deleted_while_its_status_is_read_is_gone_not_inconsistent(store, settings, monkeypatch):
-    _robot(store, settings, "r-yes", "yes")
+    answer_robot(store, settings, "r-yes", "yes")
     head = readmodel.head_checkpoint_id(store, "r-yes")
     runs.delete_thread(store, "r-yes")
     # As when another session deletes it between reading the head and reading the state.

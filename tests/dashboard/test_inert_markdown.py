@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from dashboard.views import escape_markdown, inert_markdown
+from tests.conftest import PROJECT_ROOT
 
 PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 UNSAFE = {"image", "link", "html_inline", "html_block"}
@@ -271,6 +271,6 @@ def test_pages_render_planted_text_and_crafted_links_inertly(page, run_cli, monk
 
 def test_the_page_icon_is_not_fetched_from_a_font_server():
     """A ``:material/...:`` page icon makes every page load its SVG from fonts.gstatic.com."""
-    source = (Path(__file__).resolve().parent.parent / "streamlit_app.py").read_text(encoding="utf-8")
+    source = (PROJECT_ROOT / "streamlit_app.py").read_text(encoding="utf-8")
     icon = re.search(r"page_icon=([^,)]+)", source)
     assert icon and ":material/" not in icon.group(1)

@@ -1,0 +1,92 @@
+"""Factories the unit tests share: a refund case, a paused or answered robot, a logged parallel run,
+and what an AppTest page shows.
+
+Import them by name (``from tests.factories import start_refund``). A test file whose cases need other
+defaults passes the arguments, or binds them once with :func:`functools.partial`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import lifecycle, runs
+from agents.db import Store
+from agents.nodelog import node_runs
+from agents.settings import Settings
+
+#: The start time of :func:`insert_parallel_run`'s node-log rows (a fixed epoch second, so tests can compare).
+PARALLEL_RUN_T0 = 1_750_000_000.0
+
+
+def start_refund(
+    store: Store,
+    settings: Settings,
+    case: str = "C1",
+    amount: Any = 500_000,
+    *,
+    customer: str = "홍길동",
+    reason: str = "r",
+) -> runs.RunResult:
+    """Starts a refund case on thread ``refund-<case>`` and returns its first result.
+
+    500,000 KRW is above the automatic threshold, so by default the case waits for a human's decision;
+    ``amount`` is passed as given (a test may hand in a string to see how it is read).
+    """
+    return runs.start_run(
+        store, settings, "refund", {"case_id": case, "customer": customer, "amount": amount, "reason": reason}
+    )
+
+
+def pause_robot(store: Store, settings: Settings, thread: str = "hitl_demo") -> runs.RunResult:
+    """Starts the robot on ``thread``: it proposes and pauses at its question (status ``waiting``)."""
+    return runs.start_run(store, settings, "robot", {}, thread_id=thread)
+
+
+def answer_robot(store: Store, settings: Settings, thread: str = "hitl_demo", answer: str = "yes") -> runs.RunResult:
+    """Starts the robot on ``thread`` and answers its question: two runs, and a finished thread.
+
+    ``yes`` executes the proposal; any other answer (``Yes``, ``no``) is taken as it is typed.
+    """
+    pause_robot(store, settings, thread)
+    return runs.resume_thread(store, settings, thread, answer)
+
+
+def inbox_ids(store: Store) -> list[str]:
+    """The thread ids of the inbox, in its order (oldest first)."""
+    return [item.thread_id for item in lifecycle.inbox(store)]
+
+
+def run_ids(store: Store, thread_id: str = "hitl_demo") -> list[str]:
+    """The ids of the thread's runs in the node log, first run first."""
+    return list(dict.fromkeys(row["run_id"] for row in node_runs(store, thread_id=thread_id)))
+
+
+def insert_parallel_run(store: Store, thread_id: str, run_id: str = "par-run", agent: str = "robot") -> None:
+    """Logs a run whose three research tasks overlap fully (1 s each, step 2) after a 0.5 s plan (step 1).
+
+    The rows go straight into ``node_log``, starting at :data:`PARALLEL_RUN_T0`; no graph runs.
+    """
+    rows = [
+        ("plan", "", 1, 0.0, 0.5),
+        ("research", "기초", 2, 0.5, 1.5),
+        ("research", '심화, "quoted"', 2, 0.5, 1.5),
+        ("research", "실습", 2, 0.5, 1.5),
+    ]
+    with store.transaction() as cursor:
+        for index, (node, label, step, start, end) in enumerate(rows):
+            times = (PARALLEL_RUN_T0 + start, PARALLEL_RUN_T0 + end)
+            cursor.execute(
+                "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label, started_at,"
+                " ended_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ok')",
+                (agent, thread_id, run_id, node, f"task-{index}", step, label, *times),
+            )
+
+
+def messages(at: Any) -> str:
+    """Every error, warning, success and info message an AppTest page shows, joined by spaces."""
+    return " ".join(e.value for e in [*at.error, *at.warning, *at.success, *at.info])
+
+
+def button_by_key(at: Any, key: str) -> Any:
+    """The AppTest page's button with this widget key (``StopIteration`` when there is none)."""
+    return next(b for b in at.button if b.key == key)
