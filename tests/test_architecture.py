@@ -17,7 +17,10 @@ PATH = re.compile(r"^[\w./-]+(/|\.(py|md|toml|json))$|^[\w.-]+/[\w./-]*$")
 #: A backticked dotted name in the project's packages, e.g. ``agents.runs.RunResult``.
 NAME = re.compile(r"^(agents|dashboard)(\.\w+)+")
 #: Paths the document names that a checkout does not hold, and why.
-NOT_IN_A_CHECKOUT = {".streamlit/secrets.toml": "git-ignored; the operator writes it (see its .example)"}
+NOT_IN_A_CHECKOUT = {
+    ".streamlit/secrets.toml": "git-ignored; the operator writes it (see its .example)",
+    "data/checkpoints.sqlite": "git-ignored; the default database, created on first use",
+}
 AGENT_PACKAGES = ("robot", "refund", "lecture")
 
 

@@ -10,7 +10,7 @@ work is not redone, the refund ledger holds exactly one payout (none on a
 rejection), and the checkpoint chain has no gap.
 
 The kill inside the lecture's research fan-out is covered by
-``tests/lecture/test_crash_resume.py``.
+``tests/agents/lecture/test_crash_resume.py``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ KILL_POINTS = [
 
 
 def test_kill_point_count():
-    print(f"kill points covered: {len(KILL_POINTS)} (+1 mid fan-out in tests/lecture/test_crash_resume.py)")
+    print(f"kill points covered: {len(KILL_POINTS)} (+1 mid fan-out in tests/agents/lecture/test_crash_resume.py)")
     assert len(KILL_POINTS) >= 20
 
 

@@ -12,12 +12,11 @@ import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 from agents import runs
 from agents.nodelog import node_runs
+from tests.conftest import PROJECT_ROOT
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 THREAD = "lecture-crash"
 BLOCKED = "프롬프트 작성 기본"
 
