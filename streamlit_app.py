@@ -35,8 +35,7 @@ if store.read_only:
 
 navigation = st.navigation(
     [
-        st.Page(page.path, title=t(page.title_key), icon=page.icon, url_path=page.url_path,
-                default=index == 0)
+        st.Page(page.path, title=t(page.title_key), icon=page.icon, url_path=page.url_path, default=index == 0)
         for index, page in enumerate(pages())
     ]
 )

@@ -31,9 +31,7 @@ def require_checkpointer(checkpointer: Any, agent: str) -> BaseCheckpointSaver:
     return checkpointer
 
 
-def node_decorator(
-    store: Store | None, agent: str
-) -> Callable[..., Callable[..., Any]]:
+def node_decorator(store: Store | None, agent: str) -> Callable[..., Callable[..., Any]]:
     """Returns ``log(node, label_of=None)``: the node-log wrapper, or identity without a store."""
 
     def log(node: Callable[..., Any], label_of: LabelFunction | None = None) -> Callable[..., Any]:

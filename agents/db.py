@@ -40,6 +40,7 @@ from agents.readsql import ReadQueries, SqliteQueries
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 
+
 @dataclass(frozen=True)
 class TableSchema:
     """One of the project's tables: its DDL and what a migration copies.
@@ -66,12 +67,17 @@ NODE_LOG_COLUMNS = (
     "label", "started_at", "ended_at", "status", "error",
 )  # fmt: skip
 
-META_TABLE = TableSchema("hitl_meta", """
+META_TABLE = TableSchema(
+    "hitl_meta",
+    """
 CREATE TABLE IF NOT EXISTS hitl_meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
-);""")
-NODE_LOG_TABLE = TableSchema("node_log", """
+);""",
+)
+NODE_LOG_TABLE = TableSchema(
+    "node_log",
+    """
 CREATE TABLE IF NOT EXISTS node_log (
     id {id_column},
     agent TEXT NOT NULL,
@@ -87,8 +93,11 @@ CREATE TABLE IF NOT EXISTS node_log (
     error TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);""",
-    migrated_columns=NODE_LOG_COLUMNS[1:])  # the id is the target's own
-LEASES_TABLE = TableSchema("thread_leases", """
+    migrated_columns=NODE_LOG_COLUMNS[1:],
+)  # the id is the target's own
+LEASES_TABLE = TableSchema(
+    "thread_leases",
+    """
 CREATE TABLE IF NOT EXISTS thread_leases (
     thread_id TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
@@ -96,7 +105,8 @@ CREATE TABLE IF NOT EXISTS thread_leases (
     pid INTEGER NOT NULL,
     acquired_at {float_type} NOT NULL,
     process_start TEXT
-);""")
+);""",
+)
 
 
 def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchema, ...]:
@@ -175,6 +185,7 @@ class Store(ABC):
     def close(self) -> None:
         """Releases the connection(s)."""
 
+
 class SqliteStore(Store):
     """One SQLite file; one connection shared by the ``SqliteSaver`` and the project's tables.
 
@@ -217,7 +228,8 @@ class SqliteStore(Store):
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
                 self.missing_columns = frozenset(
-                    (table, column) for table, column, _type in ADDED_COLUMNS
+                    (table, column)
+                    for table, column, _type in ADDED_COLUMNS
                     if (present := _columns(self.conn, table)) and column not in present
                 )
                 return
@@ -336,9 +348,7 @@ def _schema_fingerprint(conn: sqlite3.Connection) -> str | None:
 
 
 def _schema_version(conn: sqlite3.Connection, location: str) -> int | None:
-    has_meta = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='hitl_meta'"
-    ).fetchone()
+    has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='hitl_meta'").fetchone()
     if not has_meta:
         return None
     try:
@@ -362,8 +372,9 @@ def parse_schema_version(location: str, raw: Any) -> int:
 
 
 def _sqlite_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
-    names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"
-                                            " AND name NOT LIKE 'sqlite_%'")]  # SQLite's own tables
+    names = [
+        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+    ]  # SQLite's own tables
     return {name: _columns(conn, name) for name in names}
 
 

@@ -59,26 +59,45 @@ def redact(url: str) -> str:
     netloc = parts.netloc
     if parts.password is not None:
         netloc = netloc.replace(f":{parts.password}@", ":***@")
-    query = "&".join(
-        "password=***" if item.lower().startswith("password=") else item for item in parts.query.split("&")
-    ) if parts.query else ""
+    query = (
+        "&".join("password=***" if item.lower().startswith("password=") else item for item in parts.query.split("&"))
+        if parts.query
+        else ""
+    )
     return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 #: LangGraph's PostgreSQL tables, with the columns the read-model and the saver rely on.
 _LANGGRAPH_TABLES = {
-    "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id", "type", "checkpoint",
-                    "metadata"},
+    "checkpoints": {
+        "thread_id",
+        "checkpoint_ns",
+        "checkpoint_id",
+        "parent_checkpoint_id",
+        "type",
+        "checkpoint",
+        "metadata",
+    },
     "checkpoint_blobs": {"thread_id", "checkpoint_ns", "channel", "version", "type", "blob"},
-    "checkpoint_writes": {"thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx", "channel", "type",
-                          "blob", "task_path"},
+    "checkpoint_writes": {
+        "thread_id",
+        "checkpoint_ns",
+        "checkpoint_id",
+        "task_id",
+        "idx",
+        "channel",
+        "type",
+        "blob",
+        "task_path",
+    },
 }
 
 
 def _expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
     """LangGraph's tables and the project's (whose column names are the same on both backends)."""
-    project = {name: columns for name, columns in expected_tables(tables).items()
-               if name not in ("checkpoints", "writes")}
+    project = {
+        name: columns for name, columns in expected_tables(tables).items() if name not in ("checkpoints", "writes")
+    }
     return {**_LANGGRAPH_TABLES, **project}
 
 
@@ -119,9 +138,16 @@ class PostgresStore(Store):
         self.queries = PostgresQueries()
         # PostgresSaver needs autocommit connections that return dict rows.
         self.pool = ConnectionPool(
-            url, min_size=1, max_size=POOL_MAX_SIZE, open=False,
-            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
-                    "connect_timeout": CONNECT_TIMEOUT_SECONDS},
+            url,
+            min_size=1,
+            max_size=POOL_MAX_SIZE,
+            open=False,
+            kwargs={
+                "autocommit": True,
+                "prepare_threshold": 0,
+                "row_factory": dict_row,
+                "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+            },
         )
         try:
             # One plain connection first: a wrong URL or a server that is down fails at once,
@@ -149,8 +175,9 @@ class PostgresStore(Store):
                 meta = dict(cursor.fetchall())
                 found = parse_schema_version(self.path, meta["schema_version"]) if "schema_version" in meta else None
                 found_fingerprint = meta.get("schema_fingerprint")
-            cursor.execute("SELECT table_name, column_name FROM information_schema.columns"
-                           " WHERE table_schema = current_schema()")
+            cursor.execute(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            )
             present: dict[str, set[str]] = {}
             for table, column in cursor.fetchall():
                 present.setdefault(table, set()).add(column)

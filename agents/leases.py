@@ -76,7 +76,7 @@ def _start_ticks(pid: int | str) -> int | None:
     try:
         stat = Path(f"/proc/{pid}/stat").read_bytes()
         # Field 2 (the command name, in parentheses) may hold spaces and parentheses; field 3 follows the last ')'.
-        return int(stat[stat.rindex(b")") + 2:].split()[19])
+        return int(stat[stat.rindex(b")") + 2 :].split()[19])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -131,8 +131,9 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
         )
         if cursor.rowcount == 1:
             return True
-        cursor.execute("SELECT owner, host, pid, process_start, acquired_at FROM thread_leases WHERE thread_id = ?",
-                       (thread_id,))
+        cursor.execute(
+            "SELECT owner, host, pid, process_start, acquired_at FROM thread_leases WHERE thread_id = ?", (thread_id,)
+        )
         row = cursor.fetchone()
         if row is None:
             return False  # released in between; the next attempt inserts

@@ -87,24 +87,39 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
     """(reason code, reason, action) of a thread that has nodes left to run and asks nothing."""
     nodes = ", ".join(next_nodes)
     if errors:
-        return ("error", f"a node raised: {errors[0]}. Fix the cause, then continue it, or re-run it "
-                         "from an earlier checkpoint", "rerun")
+        return (
+            "error",
+            f"a node raised: {errors[0]}. Fix the cause, then continue it, or re-run it from an earlier checkpoint",
+            "rerun",
+        )
     if source in ("update", "fork"):
-        return ("edited", f"its state was edited (update_state) and the run was not continued; "
-                          f"continue it to run {nodes}", "continue")
-    return ("stopped", f"its run stopped before {nodes} finished (the process ended); "
-                       "continue it to finish", "continue")
+        return (
+            "edited",
+            f"its state was edited (update_state) and the run was not continued; continue it to run {nodes}",
+            "continue",
+        )
+    return (
+        "stopped",
+        f"its run stopped before {nodes} finished (the process ended); continue it to finish",
+        "continue",
+    )
 
 
 def _settled(
-    store: Store, thread_id: str, agent: str, head: str, count: int, running: bool,
+    store: Store,
+    thread_id: str,
+    agent: str,
+    head: str,
+    count: int,
+    running: bool,
     pending: dict[str, Any],
 ) -> ThreadStatus | None:
     """The status of one thread (None: it was deleted while it was being read)."""
     updated = readmodel.checkpoint_time(head)
 
-    def status(kind: str, outcome: str = "", code: str = "", reason: str = "", action: str = "",
-               payload: Any = None) -> ThreadStatus:
+    def status(
+        kind: str, outcome: str = "", code: str = "", reason: str = "", action: str = "", payload: Any = None
+    ) -> ThreadStatus:
         return ThreadStatus(thread_id, agent, kind, outcome, code, reason, action, updated, count, head, payload)
 
     if running:

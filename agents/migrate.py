@@ -43,8 +43,9 @@ def _thread_ids(store: Store) -> list[str]:
 def _task_paths(source: Store, thread_id: str) -> dict[tuple[str, str, str], str]:
     """Task paths of a thread's writes; the savers' API hands writes over without them."""
     with source.read() as cursor:
-        cursor.execute("SELECT checkpoint_ns, checkpoint_id, task_id, task_path FROM writes WHERE thread_id = ?",
-                       (thread_id,))
+        cursor.execute(
+            "SELECT checkpoint_ns, checkpoint_id, task_id, task_path FROM writes WHERE thread_id = ?", (thread_id,)
+        )
         return {(ns, cp, task): path or "" for ns, cp, task, path in cursor.fetchall()}
 
 
@@ -55,10 +56,13 @@ def copy_thread(source: Store, target: Store, thread_id: str) -> None:
     for entry in sorted(saved, key=lambda e: e.config["configurable"]["checkpoint_id"]):
         configurable = entry.config["configurable"]
         parent = (entry.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-        put_config: dict[str, Any] = {"configurable": {
-            "thread_id": thread_id, "checkpoint_ns": configurable.get("checkpoint_ns", ""),
-            **({"checkpoint_id": parent} if parent else {}),
-        }}
+        put_config: dict[str, Any] = {
+            "configurable": {
+                "thread_id": thread_id,
+                "checkpoint_ns": configurable.get("checkpoint_ns", ""),
+                **({"checkpoint_id": parent} if parent else {}),
+            }
+        }
         checkpoint = entry.checkpoint
         stored = target.saver.put(put_config, checkpoint, entry.metadata, dict(checkpoint["channel_versions"]))
         by_task: dict[str, list[tuple[str, Any]]] = defaultdict(list)

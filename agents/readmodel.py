@@ -106,9 +106,7 @@ def checkpoint_time(checkpoint_id: str) -> dt.datetime:
 
 def _task_nodes(cursor: Any, thread_id: str) -> dict[str, str]:
     """Node names of a thread's tasks: from the node log, else from the task path."""
-    cursor.execute(
-        "SELECT task_id, node FROM node_log WHERE thread_id = ? AND task_id != ''", (thread_id,)
-    )
+    cursor.execute("SELECT task_id, node FROM node_log WHERE thread_id = ? AND task_id != ''", (thread_id,))
     return dict(cursor.fetchall())
 
 
@@ -116,10 +114,8 @@ def _node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
     if task_id in known:
         return known[task_id]
     if task_path.startswith(_PULL_PREFIX):
-        return task_path[len(_PULL_PREFIX):]
+        return task_path[len(_PULL_PREFIX) :]
     return "send" if task_path.startswith(_PUSH_PREFIX) else "(outside a node)"
-
-
 
 
 def _tasks_by_checkpoint(
@@ -300,8 +296,7 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
         rows = store.queries.writes(cursor, thread_id, checkpoint_id)
     serde = store.saver.serde
     writes = tuple(
-        WriteRecord(task_id, _node_of(task_id, path or "", known), channel,
-                    serde.loads_typed((type_, blob)))
+        WriteRecord(task_id, _node_of(task_id, path or "", known), channel, serde.loads_typed((type_, blob)))
         for task_id, path, channel, type_, blob in rows
     )
     channel_values = saved.checkpoint.get("channel_values", {})
@@ -324,8 +319,7 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
 def _has_children(store: Store, thread_id: str, checkpoint_id: str) -> bool:
     with store.read() as cursor:
         cursor.execute(
-            "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
-            " AND parent_checkpoint_id = ? LIMIT 1",
+            "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' AND parent_checkpoint_id = ? LIMIT 1",
             (thread_id, checkpoint_id),
         )
         return cursor.fetchone() is not None

@@ -59,51 +59,73 @@ class SqliteQueries:
     """``SqliteSaver``'s tables: ``checkpoints`` (JSON-text metadata) and ``writes``."""
 
     def chain(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(cursor, "SELECT checkpoint_id, parent_checkpoint_id,"
-                     " json_extract(CAST(metadata AS TEXT), '$.step'),"
-                     " json_extract(CAST(metadata AS TEXT), '$.source')"
-                     " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
-                     (thread_id,))
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, parent_checkpoint_id,"
+            " json_extract(CAST(metadata AS TEXT), '$.step'),"
+            " json_extract(CAST(metadata AS TEXT), '$.source')"
+            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
+            (thread_id,),
+        )
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
         # Grouped in primary-key order: one row per task, no sort of the whole table.
-        return _rows(cursor, "SELECT checkpoint_id, task_id, MIN(task_path),"
-                     f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
-                     " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-                     " GROUP BY checkpoint_id, task_id"
-                     " ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
-                     (thread_id, NULL_TASK_ID))
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, task_id, MIN(task_path),"
+            f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
+            " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
+            " GROUP BY checkpoint_id, task_id"
+            " ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
+            (thread_id, NULL_TASK_ID),
+        )
 
     def threads(self, cursor: Any) -> Rows:
-        return _rows(cursor, "SELECT thread_id, COUNT(*), MAX(checkpoint_id),"
-                     " MAX(json_extract(CAST(metadata AS TEXT), '$.agent'))"
-                     " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id")
+        return _rows(
+            cursor,
+            "SELECT thread_id, COUNT(*), MAX(checkpoint_id),"
+            " MAX(json_extract(CAST(metadata AS TEXT), '$.agent'))"
+            " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id",
+        )
 
     def waiting_heads(self, cursor: Any) -> Rows:
-        return _rows(cursor, "WITH heads AS (SELECT thread_id, MAX(checkpoint_id) AS head FROM checkpoints"
-                     "  WHERE checkpoint_ns = '' GROUP BY thread_id)"
-                     " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path FROM writes w"
-                     " JOIN heads h ON w.thread_id = h.thread_id AND w.checkpoint_id = h.head"
-                     " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
-                     " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
-                     "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
-                     f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))")
+        return _rows(
+            cursor,
+            "WITH heads AS (SELECT thread_id, MAX(checkpoint_id) AS head FROM checkpoints"
+            "  WHERE checkpoint_ns = '' GROUP BY thread_id)"
+            " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path FROM writes w"
+            " JOIN heads h ON w.thread_id = h.thread_id AND w.checkpoint_id = h.head"
+            " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
+            " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
+            "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
+            f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))",
+        )
 
     def interrupt_values(self, cursor: Any, thread_id: str, checkpoint_id: str, task_id: str) -> Rows:
-        return _rows(cursor, "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ''"
-                     " AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
-                     (thread_id, checkpoint_id, task_id))
+        return _rows(
+            cursor,
+            "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ''"
+            " AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
+            (thread_id, checkpoint_id, task_id),
+        )
 
     def writes(self, cursor: Any, thread_id: str, checkpoint_id: str) -> Rows:
-        return _rows(cursor, "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
-                     " AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_path, task_id, idx",
-                     (thread_id, checkpoint_id))
+        return _rows(
+            cursor,
+            "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
+            " AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_path, task_id, idx",
+            (thread_id, checkpoint_id),
+        )
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:
-        rows = _rows(cursor, "SELECT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints"
-                     " WHERE thread_id = ? AND checkpoint_ns = ''"
-                     " AND json_extract(CAST(metadata AS TEXT), '$.agent') IS NOT NULL"
-                     " ORDER BY checkpoint_id LIMIT 1", (thread_id,))
+        rows = _rows(
+            cursor,
+            "SELECT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints"
+            " WHERE thread_id = ? AND checkpoint_ns = ''"
+            " AND json_extract(CAST(metadata AS TEXT), '$.agent') IS NOT NULL"
+            " ORDER BY checkpoint_id LIMIT 1",
+            (thread_id,),
+        )
         return rows[0][0] if rows else None
 
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
@@ -116,48 +138,71 @@ class PostgresQueries:
     """``PostgresSaver``'s tables: ``checkpoints`` (jsonb metadata) and ``checkpoint_writes``."""
 
     def chain(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(cursor, "SELECT checkpoint_id, parent_checkpoint_id,"
-                     " (metadata->>'step')::int, metadata->>'source'"
-                     " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
-                     (thread_id,))
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, parent_checkpoint_id,"
+            " (metadata->>'step')::int, metadata->>'source'"
+            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
+            (thread_id,),
+        )
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(cursor, "SELECT checkpoint_id, task_id, MIN(task_path),"
-                     f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
-                     " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-                     " GROUP BY checkpoint_id, task_id"
-                     " ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
-                     (thread_id, NULL_TASK_ID))
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, task_id, MIN(task_path),"
+            f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
+            " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
+            " GROUP BY checkpoint_id, task_id"
+            " ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
+            (thread_id, NULL_TASK_ID),
+        )
 
     def threads(self, cursor: Any) -> Rows:
-        return _rows(cursor, "SELECT thread_id, COUNT(*), MAX(checkpoint_id), MAX(metadata->>'agent')"
-                     " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id")
+        return _rows(
+            cursor,
+            "SELECT thread_id, COUNT(*), MAX(checkpoint_id), MAX(metadata->>'agent')"
+            " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id",
+        )
 
     def waiting_heads(self, cursor: Any) -> Rows:
         # DISTINCT ON picks each thread's head without a self-join on MAX().
-        return _rows(cursor, "WITH heads AS (SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id"
-                     "  FROM checkpoints WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC)"
-                     " SELECT w.thread_id, w.checkpoint_id, w.task_id, MIN(w.task_path)"
-                     " FROM checkpoint_writes w JOIN heads h USING (thread_id, checkpoint_id)"
-                     " WHERE w.checkpoint_ns = '' AND w.task_id != ?"
-                     " GROUP BY w.thread_id, w.checkpoint_id, w.task_id"
-                     f" HAVING bool_or(w.channel = '__interrupt__') AND NOT bool_or(w.channel NOT IN ({_SPECIAL}))",
-                     (NULL_TASK_ID,))
+        return _rows(
+            cursor,
+            "WITH heads AS (SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id"
+            "  FROM checkpoints WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC)"
+            " SELECT w.thread_id, w.checkpoint_id, w.task_id, MIN(w.task_path)"
+            " FROM checkpoint_writes w JOIN heads h USING (thread_id, checkpoint_id)"
+            " WHERE w.checkpoint_ns = '' AND w.task_id != ?"
+            " GROUP BY w.thread_id, w.checkpoint_id, w.task_id"
+            f" HAVING bool_or(w.channel = '__interrupt__') AND NOT bool_or(w.channel NOT IN ({_SPECIAL}))",
+            (NULL_TASK_ID,),
+        )
 
     def interrupt_values(self, cursor: Any, thread_id: str, checkpoint_id: str, task_id: str) -> Rows:
-        return _rows(cursor, "SELECT type, blob FROM checkpoint_writes WHERE thread_id = ?"
-                     " AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
-                     (thread_id, checkpoint_id, task_id))
+        return _rows(
+            cursor,
+            "SELECT type, blob FROM checkpoint_writes WHERE thread_id = ?"
+            " AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
+            (thread_id, checkpoint_id, task_id),
+        )
 
     def writes(self, cursor: Any, thread_id: str, checkpoint_id: str) -> Rows:
-        return _rows(cursor, "SELECT task_id, task_path, channel, type, blob FROM checkpoint_writes"
-                     " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?"
-                     " ORDER BY task_path, task_id, idx", (thread_id, checkpoint_id))
+        return _rows(
+            cursor,
+            "SELECT task_id, task_path, channel, type, blob FROM checkpoint_writes"
+            " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?"
+            " ORDER BY task_path, task_id, idx",
+            (thread_id, checkpoint_id),
+        )
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:
-        rows = _rows(cursor, "SELECT metadata->>'agent' FROM checkpoints WHERE thread_id = ?"
-                     " AND checkpoint_ns = '' AND metadata->>'agent' IS NOT NULL"
-                     " ORDER BY checkpoint_id LIMIT 1", (thread_id,))
+        rows = _rows(
+            cursor,
+            "SELECT metadata->>'agent' FROM checkpoints WHERE thread_id = ?"
+            " AND checkpoint_ns = '' AND metadata->>'agent' IS NOT NULL"
+            " ORDER BY checkpoint_id LIMIT 1",
+            (thread_id,),
+        )
         return rows[0][0] if rows else None
 
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:

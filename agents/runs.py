@@ -130,8 +130,9 @@ def _graph(store: Store, settings: Settings, spec: AgentSpec) -> Any:
     return runtime.graph(store, spec.name, **runtime.graph_options(settings, spec.name))
 
 
-def _snapshot(store: Store, settings: Settings, spec: AgentSpec, thread_id: str,
-              checkpoint_id: str | None = None) -> Any:
+def _snapshot(
+    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None
+) -> Any:
     configurable = {"thread_id": thread_id}
     if checkpoint_id:
         configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
@@ -146,9 +147,18 @@ def current_result(store: Store, settings: Settings, thread_id: str) -> RunResul
     if status is None:
         raise ThreadNotFoundError(thread_id)
     head = (snapshot.config or {}).get("configurable", {}).get("checkpoint_id")
-    return RunResult(thread_id, spec.name, status.status, tuple(snapshot.next),
-                     tuple(i.value for i in snapshot.interrupts), dict(snapshot.values), head,
-                     outcome=status.outcome, reason=status.reason, action=status.action)
+    return RunResult(
+        thread_id,
+        spec.name,
+        status.status,
+        tuple(snapshot.next),
+        tuple(i.value for i in snapshot.interrupts),
+        dict(snapshot.values),
+        head,
+        outcome=status.outcome,
+        reason=status.reason,
+        action=status.action,
+    )
 
 
 def _is_waiting(store: Store, settings: Settings, spec: AgentSpec, thread_id: str) -> bool:
@@ -244,8 +254,7 @@ def resume_thread(
         spec.check_answer(dict(snapshot.values), answer)
 
     with thread_guard(store, thread_id, check=check):
-        _drive(_graph(store, settings, spec), Command(resume=answer),
-               run_config(spec, thread_id), on_event)
+        _drive(_graph(store, settings, spec), Command(resume=answer), run_config(spec, thread_id), on_event)
     return current_result(store, settings, thread_id)
 
 
@@ -286,8 +295,10 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
         raise InputError("values", "give at least one state key to change")
     check_json_value(values, "values", max_bytes=UPDATE_MAX_BYTES)  # keys and values storable at all
     if as_node is not None and as_node not in (*spec.as_nodes, "__copy__"):
-        raise InputError("as_node", f"an update cannot be made as {as_node!r}; allowed: "
-                                    f"{', '.join(spec.as_nodes)}{spec.as_node_note}")
+        raise InputError(
+            "as_node",
+            f"an update cannot be made as {as_node!r}; allowed: {', '.join(spec.as_nodes)}{spec.as_node_note}",
+        )
     known = {f.name: f for f in spec.state_fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
@@ -317,12 +328,14 @@ def update_thread(
         _check_head(store, thread_id, expected_head)
         _check_checkpoint(store, thread_id, checkpoint_id)
         head = dict(_snapshot(store, settings, spec, thread_id).values)
-        target = head if checkpoint_id is None else dict(
-            _snapshot(store, settings, spec, thread_id, checkpoint_id).values)
+        target = (
+            head if checkpoint_id is None else dict(_snapshot(store, settings, spec, thread_id, checkpoint_id).values)
+        )
         if checkpoint_id is not None:
             spec.check_rerun(store, head)
-        request = UpdateRequest(head=head, target=target, values=dict(clean), as_node=as_node,
-                                forking=checkpoint_id is not None)
+        request = UpdateRequest(
+            head=head, target=target, values=dict(clean), as_node=as_node, forking=checkpoint_id is not None
+        )
         prepared.clear()
         prepared.update(spec.check_update(store, request))
 
@@ -390,8 +403,10 @@ def continue_thread(
         _check_checkpoint(store, thread_id, checkpoint_id)
         if checkpoint_id is None:
             if _is_waiting(store, settings, spec, thread_id):
-                raise InputError("thread_id", f"thread {thread_id!r} is waiting for an answer; answer it "
-                                              "(resume) instead of continuing it")
+                raise InputError(
+                    "thread_id",
+                    f"thread {thread_id!r} is waiting for an answer; answer it (resume) instead of continuing it",
+                )
         else:
             spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 

@@ -73,8 +73,7 @@ class Field:
             if not isinstance(value, dict):
                 raise InputError(self.name, f"must be a JSON object, got {type(value).__name__}")
             return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
-        return validate_text(value, self.name, max_length=self.max_length,
-                             multiline=self.kind == "textarea")
+        return validate_text(value, self.name, max_length=self.max_length, multiline=self.kind == "textarea")
 
 
 def validate_fields(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dict[str, Any]:

@@ -49,8 +49,11 @@ def check_encodable(text: str, field: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
         bad = text[error.start]
-        raise InputError(field, f"contains U+{ord(bad):04X}, which is not a character (text that is not valid "
-                                "UTF-8, e.g. a lone surrogate or undecodable bytes)") from None
+        raise InputError(
+            field,
+            f"contains U+{ord(bad):04X}, which is not a character (text that is not valid "
+            "UTF-8, e.g. a lone surrogate or undecodable bytes)",
+        ) from None
     return text
 
 

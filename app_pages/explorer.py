@@ -40,17 +40,22 @@ show_flash()
 
 def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> str | None:
     """Agent and thread pickers; returns the chosen thread id (None: the agent has no threads)."""
-    _agent, thread_id, _rest = pick_thread(threads, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY,
-                                           empty_key="explorer.no_threads_for_agent")
+    _agent, thread_id, _rest = pick_thread(
+        threads, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY, empty_key="explorer.no_threads_for_agent"
+    )
     return thread_id
 
 
 def _option_label(point: readmodel.ChainCheckpoint) -> str:
     flags = [t("explorer.flag.head")] if point.is_head else []
     flags += [t("explorer.flag.waiting")] if point.is_waiting else []
-    return t("explorer.option", step=point.step, source=point.source,
-             short=short_checkpoint_id(point.checkpoint_id),
-             flags=f" · {', '.join(flags)}" if flags else "")
+    return t(
+        "explorer.option",
+        step=point.step,
+        source=point.source,
+        short=short_checkpoint_id(point.checkpoint_id),
+        flags=f" · {', '.join(flags)}" if flags else "",
+    )
 
 
 def _clicked_checkpoint(chart_key: str) -> str | None:
@@ -87,18 +92,26 @@ def _sync_selection(thread_id: str, chain: list[readmodel.ChainCheckpoint], char
 
 def _writes_frame(writes: tuple[readmodel.WriteRecord, ...]) -> pd.DataFrame:
     """Writes as text: task id, node, channel (``__interrupt__``, ``branch:to:*`` as stored), value."""
-    return pd.DataFrame({
-        t("col.task_id"): [w.task_id for w in writes],
-        t("col.node"): [w.node for w in writes],
-        t("col.channel"): [w.channel for w in writes],
-        t("col.value"): [json.dumps(readmodel.to_jsonable(w.value), ensure_ascii=False) for w in writes],
-    })
+    return pd.DataFrame(
+        {
+            t("col.task_id"): [w.task_id for w in writes],
+            t("col.node"): [w.node for w in writes],
+            t("col.channel"): [w.channel for w in writes],
+            t("col.value"): [json.dumps(readmodel.to_jsonable(w.value), ensure_ascii=False) for w in writes],
+        }
+    )
 
 
 def _show_detail(detail: readmodel.CheckpointDetail) -> None:
     st.subheader(t("explorer.selected", checkpoint=short_checkpoint_id(detail.checkpoint_id)))
-    st.markdown(t("explorer.ids", checkpoint=detail.checkpoint_id, parent=detail.parent_checkpoint_id or "-",
-                  next=", ".join(detail.next) or "-"))
+    st.markdown(
+        t(
+            "explorer.ids",
+            checkpoint=detail.checkpoint_id,
+            parent=detail.parent_checkpoint_id or "-",
+            next=", ".join(detail.next) or "-",
+        )
+    )
     state_col, meta_col = st.columns([3, 2])
     with state_col:
         st.markdown(f"**{t('explorer.state')}**")
@@ -128,16 +141,20 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
     st.caption(t("explorer.actions.help"))
     rerun_col, fork_col = st.columns([1, 2])
     if rerun_col.button(t("explorer.rerun"), key="explorer-rerun", help=t("explorer.rerun.help"), type="primary"):
+
         def rerun(expected: str | None) -> str:
             with back_to_head_on_failure(thread_id, head):
-                result = runs.continue_thread(store, settings, thread_id, checkpoint_id=checkpoint_id,
-                                              expected_head=expected)
+                result = runs.continue_thread(
+                    store, settings, thread_id, checkpoint_id=checkpoint_id, expected_head=expected
+                )
             st.session_state[SELECT_HEAD_KEY] = True
             return t("explorer.rerun.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         act(expected_rerun, rerun)
-    if checkpoint_id != head and rerun_col.button(t("explorer.restore"), key="explorer-restore",
-                                                  help=t("explorer.restore.help")):
+    if checkpoint_id != head and rerun_col.button(
+        t("explorer.restore"), key="explorer-restore", help=t("explorer.restore.help")
+    ):
+
         def restore(expected: str | None) -> str:
             result = runs.restore_checkpoint(store, settings, thread_id, checkpoint_id, expected_head=expected)
             st.session_state[SELECT_HEAD_KEY] = True
@@ -146,23 +163,37 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
         act(expected_restore, restore)
     with fork_col, st.form(f"explorer-fork-{thread_id}"):
         st.markdown(f"**{t('explorer.fork.title')}**")
-        raw = st.text_area(t("explorer.fork.values"), value=_editable_values(spec, detail.values),
-                           key=f"explorer-fork-values-{checkpoint_id}",
-                           help=t("explorer.fork.values.help", keys=", ".join(f.name for f in spec.state_fields)))
-        as_node = st.selectbox(t("explorer.fork.as_node"), [UNCHANGED, *spec.as_nodes],
-                               key=f"explorer-fork-asnode-{thread_id}", help=t("forms.as_node.help"))
+        raw = st.text_area(
+            t("explorer.fork.values"),
+            value=_editable_values(spec, detail.values),
+            key=f"explorer-fork-values-{checkpoint_id}",
+            help=t("explorer.fork.values.help", keys=", ".join(f.name for f in spec.state_fields)),
+        )
+        as_node = st.selectbox(
+            t("explorer.fork.as_node"),
+            [UNCHANGED, *spec.as_nodes],
+            key=f"explorer-fork-asnode-{thread_id}",
+            help=t("forms.as_node.help"),
+        )
         continue_after = st.checkbox(t("explorer.fork.continue"), key=f"explorer-fork-continue-{thread_id}")
         submitted = st.form_submit_button(t("explorer.fork.submit"))
     if submitted:
+
         def fork(expected: str | None) -> str:
             values = parse_json_object(raw, "values")
             node = None if as_node == UNCHANGED else as_node
             with back_to_head_on_failure(thread_id, head):
-                result = runs.update_thread(store, settings, thread_id, values, as_node=node,
-                                            checkpoint_id=checkpoint_id, expected_head=expected)
+                result = runs.update_thread(
+                    store,
+                    settings,
+                    thread_id,
+                    values,
+                    as_node=node,
+                    checkpoint_id=checkpoint_id,
+                    expected_head=expected,
+                )
                 if continue_after and result.status == "attention" and result.next:
-                    result = runs.continue_thread(store, settings, thread_id,
-                                                  expected_head=result.head_checkpoint_id)
+                    result = runs.continue_thread(store, settings, thread_id, expected_head=result.head_checkpoint_id)
             st.session_state[SELECT_HEAD_KEY] = True
             return t("explorer.fork.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
@@ -202,10 +233,16 @@ if thread_id and chain:  # chain implies thread_id; tested again so mypy knows i
     orphans = orphan_ids(chain)
     if orphans:
         st.warning(t("explorer.orphans", count=len(orphans)))
-    st.plotly_chart(figure, key=chart_key, on_select="rerun", selection_mode="points",
-                    config={"scrollZoom": True, "displaylogo": False})
-    st.selectbox(t("explorer.checkpoint"), list(by_id), key=select_key,
-                 format_func=lambda cid: _option_label(by_id[cid]))
+    st.plotly_chart(
+        figure,
+        key=chart_key,
+        on_select="rerun",
+        selection_mode="points",
+        config={"scrollZoom": True, "displaylogo": False},
+    )
+    st.selectbox(
+        t("explorer.checkpoint"), list(by_id), key=select_key, format_func=lambda cid: _option_label(by_id[cid])
+    )
     detail = readmodel.checkpoint_detail(store, thread_id, selected)
     if detail is None:
         st.warning(t("explorer.gone"))

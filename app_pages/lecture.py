@@ -44,8 +44,9 @@ def follow(run) -> runs.RunResult:
         except BaseException:
             status.update(label=t("lecture.run_failed"), state="error")
             raise
-        status.update(label=escape_markdown(t("lecture.run_done", status=status_word(result))), state="complete",
-                      expanded=False)
+        status.update(
+            label=escape_markdown(t("lecture.run_done", status=status_word(result))), state="complete", expanded=False
+        )
     return result
 
 
@@ -54,16 +55,18 @@ with st.form("lecture-start"):
     values = {}
     for field in spec.start_fields:
         widget = st.text_area if field.kind == "textarea" else st.text_input
-        values[field.name] = widget(field_label(field), value=field.default, key=f"lecture-field-{field.name}",
-                                    help=field.help or None)
-    requested_thread = st.text_input(t("lecture.thread_id"), key="lecture-thread-id",
-                                     help=t("lecture.thread_id.help"))
+        values[field.name] = widget(
+            field_label(field), value=field.default, key=f"lecture-field-{field.name}", help=field.help or None
+        )
+    requested_thread = st.text_input(t("lecture.thread_id"), key="lecture-thread-id", help=t("lecture.thread_id.help"))
     started = st.form_submit_button(t("lecture.start"), type="primary")
 if started:
     try:
-        result = follow(lambda on_event: runs.start_run(
-            store, settings, AGENT_NAME, values, thread_id=requested_thread.strip() or None,
-            on_event=on_event))
+        result = follow(
+            lambda on_event: runs.start_run(
+                store, settings, AGENT_NAME, values, thread_id=requested_thread.strip() or None, on_event=on_event
+            )
+        )
     except UserError as error:
         st.error(escape_markdown(t("lecture.bad_input", error=error)))
     else:
@@ -91,10 +94,13 @@ if missing is not None:
 if not thread_ids:
     st.caption(t("lecture.no_threads"))
 else:
-    picked = st.selectbox(t("lecture.pick_thread"), thread_ids,
-                          index=thread_ids.index(thread_id) if thread_id else None,
-                          format_func=lambda tid: f"{tid} · {status_text(own_statuses[tid])}",
-                          placeholder=t("lecture.pick_placeholder"))
+    picked = st.selectbox(
+        t("lecture.pick_thread"),
+        thread_ids,
+        index=thread_ids.index(thread_id) if thread_id else None,
+        format_func=lambda tid: f"{tid} · {status_text(own_statuses[tid])}",
+        placeholder=t("lecture.pick_placeholder"),
+    )
     if picked is not None and picked != thread_id:
         st.query_params["thread"] = picked
         st.rerun()
@@ -114,16 +120,23 @@ def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -
         st.caption(t("lecture.limit_reached"))
     with st.form(f"lecture-decision-{result.thread_id}"):
         st.markdown(f"**{t('lecture.decision')}**")
-        action = st.radio(t("lecture.action"), actions, format_func=lambda a: t(f"lecture.action.{a}"),
-                          key=f"lecture-action-{result.thread_id}")
+        action = st.radio(
+            t("lecture.action"),
+            actions,
+            format_func=lambda a: t(f"lecture.action.{a}"),
+            key=f"lecture-action-{result.thread_id}",
+        )
         notes = st.text_area(t("lecture.notes"), key=f"lecture-notes-{result.thread_id}")
         sent = st.form_submit_button(t("lecture.submit_decision"), type="primary")
     if sent:
         answer = {"action": action, "notes": notes} if action == "rework" else {"action": action}
 
         def resume(head_seen: str | None) -> str:
-            done = follow(lambda on_event: runs.resume_thread(
-                store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
+            done = follow(
+                lambda on_event: runs.resume_thread(
+                    store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event
+                )
+            )
             return t("lecture.decided", action=action, status=status_word(done))
 
         act(expected, resume)
@@ -133,23 +146,31 @@ def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None
     """The optional plan review: approve, or edit the subtopics as a JSON list."""
     if payload.get("error"):
         st.error(escape_markdown(t("lecture.refused_answer", error=payload["error"])))
-    current = [{"id": s["id"], "title": s["title"], "description": s["description"]}
-               for s in payload.get("subtopics", [])]
+    current = [
+        {"id": s["id"], "title": s["title"], "description": s["description"]} for s in payload.get("subtopics", [])
+    ]
     with st.form(f"lecture-plan-{result.thread_id}"):
-        edited = st.text_area(t("lecture.plan_edit"), value=json.dumps(current, ensure_ascii=False, indent=2),
-                              height=260, key=f"lecture-plan-edit-{result.thread_id}")
+        edited = st.text_area(
+            t("lecture.plan_edit"),
+            value=json.dumps(current, ensure_ascii=False, indent=2),
+            height=260,
+            key=f"lecture-plan-edit-{result.thread_id}",
+        )
         approve = st.form_submit_button(t("lecture.approve_plan"), type="primary")
         apply_edit = st.form_submit_button(t("lecture.save_plan_edit"))
     if approve or apply_edit:
+
         def resume(head_seen: str | None) -> str:
             if approve:
                 answer: object = "approve"
             else:
                 answer = {"action": "edit_plan", "subtopics": parse_json(edited, "subtopics")}
-            done = follow(lambda on_event: runs.resume_thread(
-                store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event))
-            return t("lecture.decided", action="approve" if approve else "edit_plan",
-                     status=status_word(done))
+            done = follow(
+                lambda on_event: runs.resume_thread(
+                    store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event
+                )
+            )
+            return t("lecture.decided", action="approve" if approve else "edit_plan", status=status_word(done))
 
         act(expected, resume)
 
@@ -173,8 +194,16 @@ def show_thread(thread_id: str) -> None:
             st.warning(escape_markdown(t("lecture.waiting_plan", version=payload.get("plan_version"))))
             plan_review_form(result, payload, expected)
         else:
-            st.warning(escape_markdown(t("lecture.waiting_gate", round=payload.get("round"), score=payload.get("score"),
-                                       threshold=payload.get("threshold"))))
+            st.warning(
+                escape_markdown(
+                    t(
+                        "lecture.waiting_gate",
+                        round=payload.get("round"),
+                        score=payload.get("score"),
+                        threshold=payload.get("threshold"),
+                    )
+                )
+            )
             decision_form(result, payload, expected)
 
     st.subheader(t("lecture.plan"))
@@ -189,8 +218,13 @@ def show_thread(thread_id: str) -> None:
         st.subheader(t("lecture.final_plan" if values.get("final_plan") else "lecture.draft"))
         if values.get("plan_path"):
             st.caption(escape_markdown(t("lecture.saved_to", path=values["plan_path"])))
-        st.download_button(t("lecture.download"), data=document.encode("utf-8"), file_name=f"{thread_id}.md",
-                           mime="text/markdown", key=f"lecture-download-{thread_id}")
+        st.download_button(
+            t("lecture.download"),
+            data=document.encode("utf-8"),
+            file_name=f"{thread_id}.md",
+            mime="text/markdown",
+            key=f"lecture-download-{thread_id}",
+        )
         with st.container(border=True):
             # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
             st.markdown(inert_markdown(document))
@@ -198,11 +232,22 @@ def show_thread(thread_id: str) -> None:
     with st.expander(t("lecture.node_log")):
         log = node_runs(store, thread_id=thread_id)
         first = min((row["started_at"] for row in log), default=0.0)
-        show_table(frame([{
-            "node": row["node"], "label": row["label"], "step": row["step"], "status": row["status"],
-            "start": round(row["started_at"] - first, 3),
-            "duration": round(row["ended_at"] - row["started_at"], 3) if row["ended_at"] else None,
-        } for row in log]), t("lecture.no_rows"))
+        show_table(
+            frame(
+                [
+                    {
+                        "node": row["node"],
+                        "label": row["label"],
+                        "step": row["step"],
+                        "status": row["status"],
+                        "start": round(row["started_at"] - first, 3),
+                        "duration": round(row["ended_at"] - row["started_at"], 3) if row["ended_at"] else None,
+                    }
+                    for row in log
+                ]
+            ),
+            t("lecture.no_rows"),
+        )
 
 
 if thread_id:

@@ -110,8 +110,7 @@ else:
     show_table(writes_frame(thread_writes(details)), t("robot.no_rows"))
 
 robot_threads = lifecycle.thread_statuses(store, agent="robot")
-with st.expander(t("robot.queue", count=sum(x.status != "done" and x.thread_id != thread_id
-                                            for x in robot_threads))):
+with st.expander(t("robot.queue", count=sum(x.status != "done" and x.thread_id != thread_id for x in robot_threads))):
     # The thread shown above is not repeated here.
     show_inbox([x for x in lifecycle.unfinished(robot_threads) if x.thread_id != thread_id], t("robot.queue_empty"))
 

@@ -41,8 +41,9 @@ def _clock(epoch_seconds: float) -> str:
 def _runs_of(rows: Rows) -> dict[str, str]:
     """Run id → option label, runs in order of their first start."""
     return {
-        summary.run_id: t("timeline.run_option", run=summary.run_id, start=_clock(summary.started_at),
-                          calls=summary.tasks)
+        summary.run_id: t(
+            "timeline.run_option", run=summary.run_id, start=_clock(summary.started_at), calls=summary.tasks
+        )
         for summary in run_summaries(rows)
     }
 
@@ -57,29 +58,54 @@ def stats_table(rows: Rows) -> pd.DataFrame:
     records = []
     for summary in run_summaries(rows):
         for item in (s for s in steps if s.run_id == summary.run_id):
-            records.append({
-                "tcol.run": item.run_id, "tcol.step": str(item.step), "tcol.tasks": item.tasks,
-                "tcol.wall": item.wall_seconds, "tcol.summed": item.summed_seconds, "tcol.speedup": item.speedup,
-                "tcol.efficiency": item.efficiency, "tcol.nodes": ", ".join(item.nodes),
-                "tcol.open": item.open_tasks,
-            })
-        records.append({
-            "tcol.run": summary.run_id, "tcol.step": t("timeline.run_total"), "tcol.tasks": summary.tasks,
-            "tcol.wall": summary.wall_seconds, "tcol.summed": summary.summed_seconds,
-            "tcol.speedup": summary.speedup, "tcol.efficiency": summary.efficiency,
-            "tcol.nodes": t("tcol.supersteps") + f": {summary.supersteps}", "tcol.open": summary.open_tasks,
-        })
+            records.append(
+                {
+                    "tcol.run": item.run_id,
+                    "tcol.step": str(item.step),
+                    "tcol.tasks": item.tasks,
+                    "tcol.wall": item.wall_seconds,
+                    "tcol.summed": item.summed_seconds,
+                    "tcol.speedup": item.speedup,
+                    "tcol.efficiency": item.efficiency,
+                    "tcol.nodes": ", ".join(item.nodes),
+                    "tcol.open": item.open_tasks,
+                }
+            )
+        records.append(
+            {
+                "tcol.run": summary.run_id,
+                "tcol.step": t("timeline.run_total"),
+                "tcol.tasks": summary.tasks,
+                "tcol.wall": summary.wall_seconds,
+                "tcol.summed": summary.summed_seconds,
+                "tcol.speedup": summary.speedup,
+                "tcol.efficiency": summary.efficiency,
+                "tcol.nodes": t("tcol.supersteps") + f": {summary.supersteps}",
+                "tcol.open": summary.open_tasks,
+            }
+        )
     return _translated(pd.DataFrame.from_records(records))
 
 
 def summary_table(rows: Rows) -> pd.DataFrame:
     """One row per run: the compare section's summaries."""
-    records = [{
-        "tcol.thread": s.thread_id, "tcol.run": s.run_id, "tcol.started": _clock(s.started_at),
-        "tcol.supersteps": s.supersteps, "tcol.tasks": s.tasks, "tcol.wall": s.wall_seconds,
-        "tcol.summed": s.summed_seconds, "tcol.speedup": s.speedup, "tcol.efficiency": s.efficiency,
-        "tcol.errors": s.errors, "tcol.interrupted": s.interrupted, "tcol.open": s.open_tasks,
-    } for s in run_summaries(rows)]
+    records = [
+        {
+            "tcol.thread": s.thread_id,
+            "tcol.run": s.run_id,
+            "tcol.started": _clock(s.started_at),
+            "tcol.supersteps": s.supersteps,
+            "tcol.tasks": s.tasks,
+            "tcol.wall": s.wall_seconds,
+            "tcol.summed": s.summed_seconds,
+            "tcol.speedup": s.speedup,
+            "tcol.efficiency": s.efficiency,
+            "tcol.errors": s.errors,
+            "tcol.interrupted": s.interrupted,
+            "tcol.open": s.open_tasks,
+        }
+        for s in run_summaries(rows)
+    ]
     return _translated(pd.DataFrame.from_records(records))
 
 
@@ -93,8 +119,9 @@ def _translated(frame: pd.DataFrame) -> pd.DataFrame:
 def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> tuple[str, str | None, Any]:
     """Agent and thread pickers; returns the agent, the thread (None: the agent has none) and
     the column left for the run picker."""
-    agent, thread_id, (run_column,) = pick_thread(threads, page="timeline", agent_key=AGENT_KEY,
-                                                  thread_key=THREAD_KEY, empty_key="timeline.no_threads", columns=3)
+    agent, thread_id, (run_column,) = pick_thread(
+        threads, page="timeline", agent_key=AGENT_KEY, thread_key=THREAD_KEY, empty_key="timeline.no_threads", columns=3
+    )
     return agent, thread_id, run_column
 
 
@@ -104,20 +131,29 @@ def _show_thread(thread_id: str, rows: Rows, run_column: Any) -> None:
     run_key = f"timeline-run-{thread_id}"
     options = [ALL_RUNS, *runs]
     keep_valid(run_key, options, ALL_RUNS)
-    run_id = run_column.selectbox(t("timeline.run"), options, key=run_key,
-                                  format_func=lambda r: t("timeline.all_runs") if r == ALL_RUNS else runs[r])
+    run_id = run_column.selectbox(
+        t("timeline.run"),
+        options,
+        key=run_key,
+        format_func=lambda r: t("timeline.all_runs") if r == ALL_RUNS else runs[r],
+    )
     shown = _of_run(rows, run_id)
-    title = t("timeline.figure_title", thread=thread_id,
-              runs=t("timeline.all_runs") if run_id == ALL_RUNS else run_id)
+    title = t("timeline.figure_title", thread=thread_id, runs=t("timeline.all_runs") if run_id == ALL_RUNS else run_id)
     st.plotly_chart(timeline_figure(shown, title=title), width="stretch", key=f"timeline-figure-{thread_id}")
     open_calls = sum(call.open for call in node_calls(shown))
     if open_calls:
         st.caption(t("timeline.open_calls", count=open_calls))
     st.subheader(t("timeline.stats"), help=t("timeline.stats.help"))
     show_table(stats_table(shown), t("timeline.no_calls"))
-    st.download_button(t("timeline.download"), timeline_csv(shown), help=t("timeline.download.help"),
-                       file_name=f"timeline_{thread_id}_{'all' if run_id == ALL_RUNS else run_id}.csv",
-                       mime="text/csv", key="timeline-download", icon=":material/download:")
+    st.download_button(
+        t("timeline.download"),
+        timeline_csv(shown),
+        help=t("timeline.download.help"),
+        file_name=f"timeline_{thread_id}_{'all' if run_id == ALL_RUNS else run_id}.csv",
+        mime="text/csv",
+        key="timeline-download",
+        icon=":material/download:",
+    )
 
 
 def _pick_run(side: str, by_thread: dict[str, Rows], default: tuple[str, str], column: Any) -> Rows:
@@ -147,11 +183,13 @@ def _show_compare(agent: str, current: str | None) -> None:
     home_runs = list(dict.fromkeys(row["run_id"] for row in by_thread[home]))
     defaults = {"A": (home, home_runs[0]), "B": (home, home_runs[-1])}
     columns = st.columns(2)
-    picked = {side: _pick_run(side, by_thread, defaults[side], column)
-              for side, column in zip(SIDES, columns, strict=True)}
+    picked = {
+        side: _pick_run(side, by_thread, defaults[side], column) for side, column in zip(SIDES, columns, strict=True)
+    }
     labels = [f"{side}: {rows[0]['thread_id']} · {rows[0]['run_id']}" for side, rows in picked.items()]
-    st.plotly_chart(compare_figure(picked["A"], picked["B"], labels=labels), width="stretch",
-                    key="timeline-compare-figure")
+    st.plotly_chart(
+        compare_figure(picked["A"], picked["B"], labels=labels), width="stretch", key="timeline-compare-figure"
+    )
     for side, column in zip(SIDES, st.columns(2), strict=True):
         column.markdown(f"**{t('timeline.summary', side=side)}**")
         with column:

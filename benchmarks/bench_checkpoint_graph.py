@@ -95,16 +95,18 @@ def path_history(store: Store, graph: Any) -> Any:
     points = []
     for index, snapshot in enumerate(graph.get_state_history({"configurable": {"thread_id": THREAD}})):
         parent = (snapshot.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-        points.append(readmodel.ChainCheckpoint(
-            checkpoint_id=snapshot.config["configurable"]["checkpoint_id"],
-            parent_checkpoint_id=parent,
-            step=snapshot.metadata.get("step", -1),
-            source=snapshot.metadata.get("source", "unknown"),
-            writers=tuple(dict.fromkeys(t.name for t in snapshot.tasks if t.result is not None)),
-            next=tuple(snapshot.next),
-            is_head=index == 0,
-            is_waiting=any(t.interrupts and t.result is None for t in snapshot.tasks),
-        ))
+        points.append(
+            readmodel.ChainCheckpoint(
+                checkpoint_id=snapshot.config["configurable"]["checkpoint_id"],
+                parent_checkpoint_id=parent,
+                step=snapshot.metadata.get("step", -1),
+                source=snapshot.metadata.get("source", "unknown"),
+                writers=tuple(dict.fromkeys(t.name for t in snapshot.tasks if t.result is not None)),
+                next=tuple(snapshot.next),
+                is_head=index == 0,
+                is_waiting=any(t.interrupts and t.result is None for t in snapshot.tasks),
+            )
+        )
     return checkpoint_figure(points)
 
 
@@ -119,8 +121,7 @@ def path_sql_floor(store: Store, graph: Any) -> Any:
         )
         checkpoints = cursor.fetchall()
         cursor.execute(
-            "SELECT checkpoint_id, task_id, task_path, channel FROM writes"
-            " WHERE thread_id = ? AND checkpoint_ns = ''",
+            "SELECT checkpoint_id, task_id, task_path, channel FROM writes WHERE thread_id = ? AND checkpoint_ns = ''",
             (THREAD,),
         )
         writes = cursor.fetchall()
@@ -157,8 +158,10 @@ def main() -> None:
         graph = build_thread(store, args.checkpoints)
         chain = readmodel.checkpoint_chain(store, THREAD)
         lanes = 1 + max(p["lane"] for p in chain_to_json(chain))
-        print(f"thread: {len(chain)} checkpoints, {lanes} lanes "
-              f"(built in {time.perf_counter() - started:.1f} s, not measured)")
+        print(
+            f"thread: {len(chain)} checkpoints, {lanes} lanes "
+            f"(built in {time.perf_counter() - started:.1f} s, not measured)"
+        )
         figure = path_ours(store, graph)
         assert type(figure.data[0]).__name__ == "Scattergl"
         history_figure = path_history(store, graph)
@@ -175,8 +178,9 @@ def main() -> None:
         print(f"b/a = {b / a:6.1f}   (goal >= 5)  {'met' if b / a >= 5 else 'MISSED'}")
         print(f"a/c = {a / c:6.1f}   (goal <= 2)  {'met' if a / c <= 2 else 'MISSED'}")
         split = {
-            "chain (SQL + Python)": best_time(lambda s, g: readmodel.checkpoint_chain(s, THREAD), store, graph,
-                                              args.repeat),
+            "chain (SQL + Python)": best_time(
+                lambda s, g: readmodel.checkpoint_chain(s, THREAD), store, graph, args.repeat
+            ),
             "figure (incl. layout)": best_time(lambda s, g: checkpoint_figure(chain), store, graph, args.repeat),
             "layout only": best_time(lambda s, g: layout_chain(chain), store, graph, args.repeat),
         }

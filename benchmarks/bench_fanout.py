@@ -62,10 +62,13 @@ class FixedLatencyModel(EmbeddedChatModel):
 def run_fan_out(store: Store, n: int, latency: float, max_concurrency: int | None) -> dict[str, Any]:
     """Runs one N-task research fan-out and returns its figures from the node log."""
     thread_id = f"bench-{n}-{max_concurrency or 'default'}"
-    graph = build_graph(store.saver, store=store, model=FixedLatencyModel(latency=latency),
-                        research_source=CorpusResearch())
-    config: dict[str, Any] = {"configurable": {"thread_id": thread_id},
-                              "metadata": {"agent": "lecture", "run_id": thread_id}}
+    graph = build_graph(
+        store.saver, store=store, model=FixedLatencyModel(latency=latency), research_source=CorpusResearch()
+    )
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": thread_id},
+        "metadata": {"agent": "lecture", "run_id": thread_id},
+    }
     if max_concurrency:
         config["max_concurrency"] = max_concurrency
     graph.invoke({"request": dict(DEFAULT_LECTURE_INPUT)}, config, interrupt_after=["plan"], durability="sync")
@@ -98,16 +101,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-fanout-"))
     store = SqliteStore(folder / "bench.sqlite")
     CorpusResearch().search("warm up", 1)  # the BM25 index is built once per process; not part of a fan-out
-    print(f"latency {args.latency:g} s per model call (fixed), max_concurrency {SPEC.max_concurrency}, "
-          f"database {store.path}")
+    print(
+        f"latency {args.latency:g} s per model call (fixed), max_concurrency {SPEC.max_concurrency}, "
+        f"database {store.path}"
+    )
     print(f"{'pool':<22}{'N':>4}{'wall s':>9}{'N×lat s':>9}{'efficiency':>12}{'wall eff.':>11}{'start spread':>14}")
     results = []
     for n in args.sizes:
         for label, concurrency in (("spec max_concurrency", SPEC.max_concurrency), ("LangGraph default", None)):
             r = run_fan_out(store, n, args.latency, concurrency)
             results.append((label, r))
-            print(f"{label:<22}{n:>4}{r['wall']:>9.3f}{n * args.latency:>9.2f}{r['efficiency']:>12.3f}"
-                  f"{r['wall_efficiency']:>11.3f}{r['start_spread_ms']:>11.1f} ms")
+            print(
+                f"{label:<22}{n:>4}{r['wall']:>9.3f}{n * args.latency:>9.2f}{r['efficiency']:>12.3f}"
+                f"{r['wall_efficiency']:>11.3f}{r['start_spread_ms']:>11.1f} ms"
+            )
     largest = max(args.sizes)
     best = next(r for label, r in results if label == "spec max_concurrency" and r["n"] == largest)
     verdict = "meets" if best["efficiency"] >= GOAL else "misses"

@@ -123,13 +123,17 @@ def main(argv: list[str] | None = None) -> int:
                 cpu_times[variant].append(cpu)
 
     plain = statistics.median(times[PLAIN])
-    print(f"loop graph, {args.steps} steps, {args.repeats} alternating repeats, "
-          "SqliteSaver (WAL, synchronous=NORMAL), stream_mode='tasks', durability='sync'")
+    print(
+        f"loop graph, {args.steps} steps, {args.repeats} alternating repeats, "
+        "SqliteSaver (WAL, synchronous=NORMAL), stream_mode='tasks', durability='sync'"
+    )
     for variant in variants:
         median = statistics.median(times[variant])
-        print(f"  {variant:<24} median {median:.3f} s  ({median / args.steps * 1e3:.3f} ms/step)"
-              f"  best {min(times[variant]):.3f} s  CPU median {statistics.median(cpu_times[variant]):.3f} s"
-              f"  runs {', '.join(f'{t:.3f}' for t in times[variant])}")
+        print(
+            f"  {variant:<24} median {median:.3f} s  ({median / args.steps * 1e3:.3f} ms/step)"
+            f"  best {min(times[variant]):.3f} s  CPU median {statistics.median(cpu_times[variant]):.3f} s"
+            f"  runs {', '.join(f'{t:.3f}' for t in times[variant])}"
+        )
     for variant in variants[1:]:
         ratio = statistics.median(times[variant]) / plain
         # Ratio within each repeat, then the median: robust to load that drifts during the run.
@@ -137,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
         best = min(times[variant]) / min(times[PLAIN])
         cpu = statistics.median(cpu_times[variant]) / statistics.median(cpu_times[PLAIN])
-        print(f"  overhead ratio ({variant}): {ratio:.3f} of medians (goal <= {GOAL_RATIO:.2f}: {verdict});"
-              f" {paired:.3f} median of paired runs, {best:.3f} best of each, {cpu:.3f} CPU medians")
+        print(
+            f"  overhead ratio ({variant}): {ratio:.3f} of medians (goal <= {GOAL_RATIO:.2f}: {verdict});"
+            f" {paired:.3f} median of paired runs, {best:.3f} best of each, {cpu:.3f} CPU medians"
+        )
     return 0
 
 

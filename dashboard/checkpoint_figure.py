@@ -168,9 +168,7 @@ def _lane_label(lane: int, text: Mapping[str, str]) -> str:
     return text["main"] if lane == 0 else text["branch"].format(n=lane)
 
 
-def _link_trace(
-    points: Sequence[LaidOutCheckpoint], scatter: ScatterType, name: str
-) -> go.Scatter | go.Scattergl:
+def _link_trace(points: Sequence[LaidOutCheckpoint], scatter: ScatterType, name: str) -> go.Scatter | go.Scattergl:
     """All parent links as one line trace, segments separated by None.
 
     One trace instead of one per edge keeps 10,000-checkpoint threads fast.
@@ -240,14 +238,10 @@ def _overlay_trace(
     hover: Mapping[str, str],
 ) -> go.Scatter | go.Scattergl:
     """Markers drawn on top of (or behind) existing points, clickable too."""
-    return scatter(
-        **_point_columns(points, hover), mode="markers", name=name, marker=marker
-    )
+    return scatter(**_point_columns(points, hover), mode="markers", name=name, marker=marker)
 
 
-def _point_columns(
-    points: Sequence[LaidOutCheckpoint], hover: Mapping[str, str]
-) -> dict[str, object]:
+def _point_columns(points: Sequence[LaidOutCheckpoint], hover: Mapping[str, str]) -> dict[str, object]:
     """Position, full-id customdata and hover of points, as trace arguments.
 
     NumPy arrays rather than lists, because Plotly validates a list element by
@@ -262,9 +256,7 @@ def _point_columns(
     }
 
 
-def _apply_layout(
-    figure: go.Figure, lane_count: int, x_span: int, text: Mapping[str, str]
-) -> None:
+def _apply_layout(figure: go.Figure, lane_count: int, x_span: int, text: Mapping[str, str]) -> None:
     """Axes, legend and interaction settings shared by every non-empty figure."""
     figure.update_layout(
         # Clicking a point selects it (Streamlit `on_select`); dragging pans,

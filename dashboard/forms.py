@@ -87,67 +87,68 @@ def _typed_input(field: Field, key: str, optional: bool) -> Any:
         value = st.selectbox(label, options, key=key, help=field.help or None)
         return None if value == UNCHANGED else value
     if field.kind == "int":
-        return st.number_input(label, min_value=field.minimum, max_value=field.maximum,
-                               value=None if optional else field.default, step=1, key=key,
-                               help=field.help or None)
+        return st.number_input(
+            label,
+            min_value=field.minimum,
+            max_value=field.maximum,
+            value=None if optional else field.default,
+            step=1,
+            key=key,
+            help=field.help or None,
+        )
     if field.kind in ("textarea", "object"):
         return st.text_area(label, key=key, help=field.help or None) or None
     return st.text_input(label, key=key, help=field.help or None) or None
 
 
-def resume_form(
-    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None
-) -> None:
+def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
     """The resume form: typed answer fields, or a raw value (JSON object or text)."""
     with st.form(f"resume-{thread_id}"):
         st.markdown(f"**{t('forms.resume.title')}**")
         raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
-        typed = {f.name: _typed_input(f, f"resume-{f.name}-{thread_id}", optional=False)
-                 for f in spec.resume_fields}
-        raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}",
-                           help=t("forms.raw_value.help"))
+        typed = {f.name: _typed_input(f, f"resume-{f.name}-{thread_id}", optional=False) for f in spec.resume_fields}
+        raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
         submitted = st.form_submit_button(t("forms.resume.submit"))
     if submitted:
+
         def action(expected: str | None) -> str:
             if raw_mode:
                 value = parse_answer(raw, "value")
                 result = runs.resume_thread(store, settings, thread_id, value, expected_head=expected)
             else:
                 fields = {k: v for k, v in typed.items() if v is not None}
-                result = runs.resume_from_fields(store, settings, thread_id, fields,
-                                                 expected_head=expected)
+                result = runs.resume_from_fields(store, settings, thread_id, fields, expected_head=expected)
             return t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
 
 
-def update_form(
-    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None
-) -> None:
+def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
     """The update_state form: typed known keys or raw JSON, and the ``as_node`` choice."""
     with st.form(f"update-{thread_id}"):
         st.markdown(f"**{t('forms.update.title')}**")
         raw_mode = st.toggle(t("forms.raw_mode"), key=f"update-raw-{thread_id}")
-        typed = {f.name: _typed_input(f, f"update-{f.name}-{thread_id}", optional=True)
-                 for f in spec.state_fields}
-        raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}",
-                           placeholder='{"key": "value"}')
-        as_node = st.selectbox(t("forms.as_node"), [UNCHANGED, *spec.as_nodes],
-                               key=f"update-asnode-{thread_id}", help=t("forms.as_node.help"))
+        typed = {f.name: _typed_input(f, f"update-{f.name}-{thread_id}", optional=True) for f in spec.state_fields}
+        raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}", placeholder='{"key": "value"}')
+        as_node = st.selectbox(
+            t("forms.as_node"),
+            [UNCHANGED, *spec.as_nodes],
+            key=f"update-asnode-{thread_id}",
+            help=t("forms.as_node.help"),
+        )
         continue_after = st.checkbox(t("forms.update.continue"), key=f"update-continue-{thread_id}")
         submitted = st.form_submit_button(t("forms.update.submit"))
     if submitted:
+
         def action(expected: str | None) -> str:
             if raw_mode:
                 values = parse_json_object(raw, "values")
             else:
                 values = {k: v for k, v in typed.items() if v is not None}
             node = None if as_node == UNCHANGED else as_node
-            result = runs.update_thread(store, settings, thread_id, values, as_node=node,
-                                        expected_head=expected)
+            result = runs.update_thread(store, settings, thread_id, values, as_node=node, expected_head=expected)
             if continue_after and result.status == "attention" and result.next:
-                result = runs.continue_thread(store, settings, thread_id,
-                                              expected_head=result.head_checkpoint_id)
+                result = runs.continue_thread(store, settings, thread_id, expected_head=result.head_checkpoint_id)
             return t("forms.update.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
@@ -157,10 +158,12 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
     """The delete_thread form: the user types the thread id to confirm."""
     with st.form(f"delete-{thread_id}"):
         st.markdown(f"**{t('forms.delete.title')}**")
-        confirm = st.text_input(escape_markdown(t("forms.delete.confirm", thread=thread_id)),
-                                key=f"delete-confirm-{thread_id}")
+        confirm = st.text_input(
+            escape_markdown(t("forms.delete.confirm", thread=thread_id)), key=f"delete-confirm-{thread_id}"
+        )
         submitted = st.form_submit_button(t("forms.delete.submit"), type="primary")
     if submitted:
+
         def action(expected: str | None) -> str:
             if confirm.strip() != thread_id:
                 raise UserError(t("forms.delete.mismatch", thread=thread_id))

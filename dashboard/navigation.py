@@ -27,7 +27,6 @@ TOOLS = (
 def pages() -> tuple[PageEntry, ...]:
     """Home, then each registered agent's page (``AgentSpec.page``), then the explorer and timeline."""
     agent_pages = tuple(
-        PageEntry(spec.page.path, f"nav.{spec.name}", spec.page.icon, spec.page.url_path)
-        for spec in AGENTS.values()
+        PageEntry(spec.page.path, f"nav.{spec.name}", spec.page.icon, spec.page.url_path) for spec in AGENTS.values()
     )
     return (HOME, *agent_pages, *TOOLS)

@@ -59,10 +59,7 @@ def _escape_line(line: str) -> str:
     out = []
     for index, char in enumerate(line):
         before, after = line[index - 1 : index], line[index + 1 : index + 2]
-        if (
-            char in _ALWAYS_ESCAPED
-            or (char == "_" and not (before.isalnum() and after.isalnum()))
-        ):
+        if char in _ALWAYS_ESCAPED or (char == "_" and not (before.isalnum() and after.isalnum())):
             out.append(f"\\{char}")
         else:
             out.append(char)
@@ -150,8 +147,14 @@ def _block(node: SyntaxTreeNode) -> str:
     if kind == "hr":
         return "***"
     if kind == "table":
-        rows = [[_inline(cell.children[0].children if cell.children else [], one_line=True, in_table=True)
-                 for cell in row.children] for section in node.children for row in section.children]
+        rows = [
+            [
+                _inline(cell.children[0].children if cell.children else [], one_line=True, in_table=True)
+                for cell in row.children
+            ]
+            for section in node.children
+            for row in section.children
+        ]
         header = node.children[0].children[0].children
         rule = [_ALIGN.get(str(cell.attrs.get("style", "")), "---") for cell in header]
         return "\n".join(f"| {' | '.join(cells)} |" for cells in [rows[0], rule, *rows[1:]])
@@ -177,8 +180,7 @@ def describe_status(status: str, outcome: str, why: str) -> str:
 
 def status_text(status: lifecycle.ThreadStatus) -> str:
     """A thread's status in a few words, e.g. ``needs attention · a step failed`` (for lists)."""
-    return describe_status(status.status, status.outcome,
-                           t_or(f"reason.{status.reason_code}", status.reason_code))
+    return describe_status(status.status, status.outcome, t_or(f"reason.{status.reason_code}", status.reason_code))
 
 
 def threads_frame(threads: list[lifecycle.ThreadStatus]) -> pd.DataFrame:
@@ -212,8 +214,12 @@ def show_inbox(items: list[lifecycle.ThreadStatus], empty_text: str, *, link: bo
             if item.action:
                 left.caption(t(f"action.{item.action}"))
             if link and spec is not None:
-                right.page_link(spec.page.path, label=t("home.open"), icon=":material/open_in_new:",
-                                query_params={"thread": item.thread_id})
+                right.page_link(
+                    spec.page.path,
+                    label=t("home.open"),
+                    icon=":material/open_in_new:",
+                    query_params={"thread": item.thread_id},
+                )
 
 
 def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
@@ -228,17 +234,19 @@ def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainChec
 
 def checkpoints_frame(details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]) -> pd.DataFrame:
     """The save-file view's checkpoints table: one decoded row per checkpoint, oldest first."""
-    return pd.DataFrame([
-        {
-            t("col.step"): entry.step,
-            t("col.source"): entry.source,
-            t("col.checkpoint_id"): entry.checkpoint_id,
-            t("col.parent_id"): entry.parent_checkpoint_id or "",
-            t("col.next"): ", ".join(entry.next),
-            t("col.state"): readmodel.to_json(detail.values).replace("\n", " "),
-        }
-        for entry, detail in details
-    ])
+    return pd.DataFrame(
+        [
+            {
+                t("col.step"): entry.step,
+                t("col.source"): entry.source,
+                t("col.checkpoint_id"): entry.checkpoint_id,
+                t("col.parent_id"): entry.parent_checkpoint_id or "",
+                t("col.next"): ", ".join(entry.next),
+                t("col.state"): readmodel.to_json(detail.values).replace("\n", " "),
+            }
+            for entry, detail in details
+        ]
+    )
 
 
 def writes_frame(writes: list[tuple[str, readmodel.WriteRecord]]) -> pd.DataFrame:
@@ -294,7 +302,12 @@ def keep_valid(key: str, options: Sequence[str], default: str) -> None:
 
 
 def pick_thread(
-    threads: list[lifecycle.ThreadStatus], *, page: str, agent_key: str, thread_key: str, empty_key: str,
+    threads: list[lifecycle.ThreadStatus],
+    *,
+    page: str,
+    agent_key: str,
+    thread_key: str,
+    empty_key: str,
     columns: int = 2,
 ) -> tuple[str, str | None, list[Any]]:
     """The agent and thread pickers of the explorer and the timeline, preselected by ``?thread=``.
@@ -303,21 +316,25 @@ def pick_thread(
         The agent, the chosen thread (None: the agent has none, and ``empty_key`` is shown) and
         the columns after the two pickers (``columns`` in all).
     """
-    preselect_query_thread({x.thread_id: x for x in threads}, page=page, agent_key=agent_key,
-                           thread_key=thread_key)
+    preselect_query_thread({x.thread_id: x for x in threads}, page=page, agent_key=agent_key, thread_key=thread_key)
     agents = list(AGENTS)
     newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
     keep_valid(agent_key, agents, newest_agent)
     left, middle, *rest = st.columns(columns)
-    agent = left.selectbox(t(f"{page}.agent"), agents, key=agent_key,
-                           format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title))
+    agent = left.selectbox(
+        t(f"{page}.agent"),
+        agents,
+        key=agent_key,
+        format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title),
+    )
     own = {x.thread_id: x for x in threads if x.agent == agent}
     if not own:
         st.info(t(empty_key))
         return agent, None, rest
     keep_valid(thread_key, list(own), next(iter(own)))
-    thread_id = middle.selectbox(t(f"{page}.thread"), list(own), key=thread_key,
-                                 format_func=lambda tid: f"{tid} · {status_text(own[tid])}")
+    thread_id = middle.selectbox(
+        t(f"{page}.thread"), list(own), key=thread_key, format_func=lambda tid: f"{tid} · {status_text(own[tid])}"
+    )
     return agent, thread_id, rest
 
 

@@ -22,8 +22,13 @@ APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
 
 
 #: Test files that take more than a few seconds on their own (subprocesses, kills, property runs).
-SLOW_FILES = {"test_kill_points.py", "test_concurrency.py", "test_refund_property.py", "test_crash_resume.py",
-              "test_double_submit.py"}
+SLOW_FILES = {
+    "test_kill_points.py",
+    "test_concurrency.py",
+    "test_refund_property.py",
+    "test_crash_resume.py",
+    "test_double_submit.py",
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

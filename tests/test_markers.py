@@ -14,8 +14,14 @@ from tests.conftest import PROJECT_ROOT
 
 @functools.cache
 def _collected(*args: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True, check=False, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return [line for line in done.stdout.splitlines() if re.match(r"tests/\S+::", line)]  # cached: one run each
 
@@ -34,7 +40,23 @@ def test_not_slow_leaves_out_the_browser_and_the_kill_tests():
 
 
 def test_an_unknown_marker_is_an_error():
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-m", "nonexistent_marker_typo", "tests/test_markers.py"],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True, check=False, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "nonexistent_marker_typo",
+            "tests/test_markers.py",
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
     assert done.returncode == 4 and "nonexistent_marker_typo" in done.stdout + done.stderr  # --strict-markers

@@ -9,8 +9,11 @@ from agents import runs
 from agents.nodelog import node_runs
 from tests.conftest import PROJECT_ROOT
 
-UI_SOURCES = [PROJECT_ROOT / "streamlit_app.py", *PROJECT_ROOT.glob("app_pages/*.py"),
-              *PROJECT_ROOT.glob("dashboard/**/*.py")]
+UI_SOURCES = [
+    PROJECT_ROOT / "streamlit_app.py",
+    *PROJECT_ROOT.glob("app_pages/*.py"),
+    *PROJECT_ROOT.glob("dashboard/**/*.py"),
+]
 FAKE_KEY = "AIzaFAKE-test-key-0123456789"
 
 #: Streamlit calls that render HTML, and the argument that turns HTML on.
@@ -48,8 +51,7 @@ def test_the_database_path_is_not_taken_from_the_browser():
         ), path.name
 
 
-def test_a_key_in_the_environment_never_reaches_pages_logs_or_errors(app, store, settings, monkeypatch,
-                                                                     capsys, caplog):
+def test_a_key_in_the_environment_never_reaches_pages_logs_or_errors(app, store, settings, monkeypatch, capsys, caplog):
     monkeypatch.setenv("GOOGLE_API_KEY", FAKE_KEY)
     monkeypatch.setenv("TAVILY_API_KEY", FAKE_KEY)
     runs.start_run(store, settings, "robot", {})
@@ -60,6 +62,5 @@ def test_a_key_in_the_environment_never_reaches_pages_logs_or_errors(app, store,
     captured = capsys.readouterr()
     assert FAKE_KEY not in captured.out + captured.err + caplog.text
     with store.read() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM checkpoints WHERE CAST(metadata AS TEXT) LIKE ?",
-                       (f"%{FAKE_KEY}%",))
+        cursor.execute("SELECT COUNT(*) FROM checkpoints WHERE CAST(metadata AS TEXT) LIKE ?", (f"%{FAKE_KEY}%",))
         assert cursor.fetchone()[0] == 0

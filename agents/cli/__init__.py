@@ -34,8 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _accept_db_anywhere(subparsers: Any) -> None:
     """Every command (and sub-command) also takes ``--db`` after its name, as the README says."""
     for command in subparsers.choices.values():
-        command.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
-                             help="database file (also accepted before the command)")
+        command.add_argument(
+            "--db", metavar="PATH", default=argparse.SUPPRESS, help="database file (also accepted before the command)"
+        )
         for action in command._actions:  # sub-commands such as ``run robot``
             if isinstance(action, argparse._SubParsersAction):
                 _accept_db_anywhere(action)

@@ -54,8 +54,7 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
         print("no threads")
     for t in threads:
         state = f"{t.status} ({t.outcome})" if t.status == "done" else t.status
-        print(f"{t.thread_id}\t{t.agent}\t{state}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z"
-              f"\t{t.checkpoint_count} checkpoints")
+        print(f"{t.thread_id}\t{t.agent}\t{state}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z\t{t.checkpoint_count} checkpoints")
     return 0
 
 
@@ -85,16 +84,22 @@ def cmd_run(args: argparse.Namespace, context: Context) -> int:
     spec = get_agent(args.agent)
     if args.answer is not None:
         spec.check_resume(parse_value(args.answer))  # refuse a bad answer before anything runs
-    result = runs.start_run(context.store, context.settings, spec.name,
-                            _start_values(spec, args), thread_id=args.thread)
+    result = runs.start_run(
+        context.store, context.settings, spec.name, _start_values(spec, args), thread_id=args.thread
+    )
     if result.status == "waiting":
         answer = args.answer
         if answer is None and sys.stdin.isatty() and not args.json:
             print_result(result, as_json=False)
             answer = input("your answer> ")
         if answer is not None:
-            result = runs.resume_thread(context.store, context.settings, result.thread_id,
-                                        parse_value(answer), expected_head=result.head_checkpoint_id)
+            result = runs.resume_thread(
+                context.store,
+                context.settings,
+                result.thread_id,
+                parse_value(answer),
+                expected_head=result.head_checkpoint_id,
+            )
     print_result(result, args.json)
     return 0
 
@@ -107,8 +112,9 @@ def cmd_resume(args: argparse.Namespace, context: Context) -> int:
 
 def cmd_update(args: argparse.Namespace, context: Context) -> int:
     values = parse_json_object(args.values, "values")
-    result = runs.update_thread(context.store, context.settings, args.thread, values,
-                                as_node=args.as_node, checkpoint_id=args.checkpoint)
+    result = runs.update_thread(
+        context.store, context.settings, args.thread, values, as_node=args.as_node, checkpoint_id=args.checkpoint
+    )
     print_result(result, args.json)
     return 0
 
@@ -144,18 +150,21 @@ def inspect_data(store: Any, thread_id: str) -> dict[str, Any]:
     for entry in chain:
         detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
         assert detail is not None  # listed a moment ago under the same store
-        checkpoints.append({
-            "checkpoint_id": entry.checkpoint_id,
-            "parent_checkpoint_id": entry.parent_checkpoint_id,
-            "step": entry.step,
-            "source": entry.source,
-            "next": list(entry.next),
-            "values": readmodel.to_jsonable(detail.values),
-            "writes": [{"task_id": w.task_id, "channel": w.channel,
-                        "value": readmodel.to_jsonable(w.value)} for w in detail.writes],
-        })
-    return {"thread_id": thread_id, "counts": readmodel.table_counts(store, thread_id),
-            "checkpoints": checkpoints}
+        checkpoints.append(
+            {
+                "checkpoint_id": entry.checkpoint_id,
+                "parent_checkpoint_id": entry.parent_checkpoint_id,
+                "step": entry.step,
+                "source": entry.source,
+                "next": list(entry.next),
+                "values": readmodel.to_jsonable(detail.values),
+                "writes": [
+                    {"task_id": w.task_id, "channel": w.channel, "value": readmodel.to_jsonable(w.value)}
+                    for w in detail.writes
+                ],
+            }
+        )
+    return {"thread_id": thread_id, "counts": readmodel.table_counts(store, thread_id), "checkpoints": checkpoints}
 
 
 def cmd_inspect(args: argparse.Namespace, context: Context) -> int:
@@ -164,8 +173,10 @@ def cmd_inspect(args: argparse.Namespace, context: Context) -> int:
         print_json(data)
         return 0
     for cp in data["checkpoints"]:
-        print(f"step {cp['step']}  source {cp['source']}  id {cp['checkpoint_id']}"
-              f"  parent {cp['parent_checkpoint_id'] or '-'}  next {', '.join(cp['next']) or '-'}")
+        print(
+            f"step {cp['step']}  source {cp['source']}  id {cp['checkpoint_id']}"
+            f"  parent {cp['parent_checkpoint_id'] or '-'}  next {', '.join(cp['next']) or '-'}"
+        )
         print("  state: " + json.dumps(cp["values"], ensure_ascii=False))
         for w in cp["writes"]:
             value = json.dumps(w["value"], ensure_ascii=False)
@@ -206,8 +217,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--as-node", dest="as_node")
     p.add_argument("--checkpoint", help="fork from this checkpoint instead of the head")
 
-    thread_command(subparsers, "continue", "run a thread on from its head with no new input (after update)",
-                   cmd_continue)
+    thread_command(
+        subparsers, "continue", "run a thread on from its head with no new input (after update)", cmd_continue
+    )
     p = thread_command(subparsers, "delete", "delete a thread", cmd_delete, json_help=None)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     thread_command(subparsers, "inspect", "readable dump of a thread's checkpoints and writes", cmd_inspect)

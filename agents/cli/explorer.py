@@ -73,15 +73,21 @@ def cmd_graph(args: argparse.Namespace, context: Context) -> int:
 
 
 def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
-    result = runs.continue_thread(context.store, context.settings, validate_thread_id(args.thread),
-                                  checkpoint_id=args.checkpoint)
+    result = runs.continue_thread(
+        context.store, context.settings, validate_thread_id(args.thread), checkpoint_id=args.checkpoint
+    )
     print_result(result, args.json)
     return 0
 
 
 def add_commands(subparsers: Any) -> None:
     """Adds ``graph`` and ``rerun``."""
-    thread_command(subparsers, "graph", "print a thread's parent-chained checkpoint graph", cmd_graph,
-                   json_help="the chain as JSON (what the explorer's figure draws)")
+    thread_command(
+        subparsers,
+        "graph",
+        "print a thread's parent-chained checkpoint graph",
+        cmd_graph,
+        json_help="the chain as JSON (what the explorer's figure draws)",
+    )
     p = thread_command(subparsers, "rerun", "re-run a thread from an older checkpoint (a new branch)", cmd_rerun)
     p.add_argument("--checkpoint", required=True, help="full checkpoint id (see `graph THREAD`)")

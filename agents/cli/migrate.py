@@ -28,8 +28,12 @@ def cmd_migrate(args: argparse.Namespace, context: Context) -> int:
         source.close()
         target.close()
     if args.json:
-        print_json({"threads": report.threads,
-                    "counts": {name: {"source": a, "target": b} for name, (a, b) in report.counts.items()}})
+        print_json(
+            {
+                "threads": report.threads,
+                "counts": {name: {"source": a, "target": b} for name, (a, b) in report.counts.items()},
+            }
+        )
         return 0
     print(f"copied {report.threads} threads to {target.path}")
     for name, (source_rows, target_rows) in report.counts.items():

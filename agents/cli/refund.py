@@ -28,9 +28,11 @@ def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
         if not rows:
             print("no refund cases")
         for row in rows:
-            print(f"{row['case_id']}\t{row['status']}\trequested {krw(row['requested_amount'])}"
-                  f"\texecuted {krw(row['executed_amount'])}\t{row['decision'] or '-'}"
-                  f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}")
+            print(
+                f"{row['case_id']}\t{row['status']}\trequested {krw(row['requested_amount'])}"
+                f"\texecuted {krw(row['executed_amount'])}\t{row['decision'] or '-'}"
+                f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}"
+            )
         return 0
     payouts = ledger.ledger_rows(context.store)
     if args.json:
@@ -39,9 +41,11 @@ def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
     if not payouts:
         print("no payouts")
     for row in payouts:
-        print(f"{row['case_id']}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
-              f"\tpaid {krw(row['paid_amount'])}\tby {row['approver']}\t{row['paid_at']}"
-              f"\trepeat attempts {row['repeat_attempts']}")
+        print(
+            f"{row['case_id']}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
+            f"\tpaid {krw(row['paid_amount'])}\tby {row['approver']}\t{row['paid_at']}"
+            f"\trepeat attempts {row['repeat_attempts']}"
+        )
     return 0
 
 

@@ -47,8 +47,10 @@ def timeline_rows(store: Any, thread_id: str, run_id: str | None = None) -> list
 def _table(headers: Sequence[str], lines: Sequence[Sequence[str]]) -> list[str]:
     """Plain text columns, left-aligned, two spaces apart."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *lines, strict=True)]
-    return ["  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
-            for line in (headers, *lines)]
+    return [
+        "  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+        for line in (headers, *lines)
+    ]
 
 
 def _duration(seconds: float) -> str:
@@ -66,22 +68,47 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
     if not calls:
         return "no node calls logged for this thread"
     call_lines = [
-        (iso_utc(c.started_at)[11:26], c.run_id, str(c.step), c.node, c.label or "-",
-         _duration(c.duration) + (" (no end logged)" if c.open else ""), c.status,
-         c.error.replace("\n", " ")[:80] or "-")
+        (
+            iso_utc(c.started_at)[11:26],
+            c.run_id,
+            str(c.step),
+            c.node,
+            c.label or "-",
+            _duration(c.duration) + (" (no end logged)" if c.open else ""),
+            c.status,
+            c.error.replace("\n", " ")[:80] or "-",
+        )
         for c in calls
     ]
     steps: list[SuperstepStats] = superstep_stats(rows)
     step_lines = [
-        (s.run_id, str(s.step), str(s.tasks), _duration(s.wall_seconds), _duration(s.summed_seconds),
-         _ratio(s.speedup), _ratio(s.efficiency), ", ".join(s.nodes))
+        (
+            s.run_id,
+            str(s.step),
+            str(s.tasks),
+            _duration(s.wall_seconds),
+            _duration(s.summed_seconds),
+            _ratio(s.speedup),
+            _ratio(s.efficiency),
+            ", ".join(s.nodes),
+        )
         for s in steps
     ]
     summaries: list[RunSummary] = run_summaries(rows)
     run_lines = [
-        (r.run_id, iso_utc(r.started_at)[:19].replace("T", " ") + "Z", str(r.supersteps), str(r.tasks),
-         _duration(r.wall_seconds), _duration(r.summed_seconds), _ratio(r.speedup),
-         _ratio(r.efficiency), str(r.errors), str(r.interrupted), str(r.open_tasks))
+        (
+            r.run_id,
+            iso_utc(r.started_at)[:19].replace("T", " ") + "Z",
+            str(r.supersteps),
+            str(r.tasks),
+            _duration(r.wall_seconds),
+            _duration(r.summed_seconds),
+            _ratio(r.speedup),
+            _ratio(r.efficiency),
+            str(r.errors),
+            str(r.interrupted),
+            str(r.open_tasks),
+        )
         for r in summaries
     ]
     out = [f"node calls ({len(calls)}; start times UTC)"]
@@ -89,8 +116,22 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
     out += ["", "supersteps"]
     out += _table(("run", "step", "tasks", "wall", "summed", "speed-up", "efficiency", "nodes"), step_lines)
     out += ["", "runs"]
-    out += _table(("run", "started", "supersteps", "tasks", "wall", "summed", "speed-up", "efficiency",
-                   "errors", "interrupted", "open"), run_lines)
+    out += _table(
+        (
+            "run",
+            "started",
+            "supersteps",
+            "tasks",
+            "wall",
+            "summed",
+            "speed-up",
+            "efficiency",
+            "errors",
+            "interrupted",
+            "open",
+        ),
+        run_lines,
+    )
     return "\n".join(out)
 
 

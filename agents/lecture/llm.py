@@ -110,9 +110,7 @@ def build_gemini_models(names: Sequence[str], api_key: Secret) -> list[BaseChatM
     from langchain_google_genai import ChatGoogleGenerativeAI  # heavy import; only with a key
 
     return [
-        ChatGoogleGenerativeAI(
-            model=name, api_key=api_key.reveal(), temperature=GEMINI_TEMPERATURE, max_retries=1
-        )
+        ChatGoogleGenerativeAI(model=name, api_key=api_key.reveal(), temperature=GEMINI_TEMPERATURE, max_retries=1)
         for name in names
     ]
 
@@ -139,8 +137,9 @@ def chat_model(
     return fallback_chain(build_gemini_models(models, key), retry_policy)
 
 
-def describe_model(key: Secret | None, models: Sequence[str] = DEFAULT_GEMINI_MODELS,
-                   latency: float = DEFAULT_LATENCY) -> str:
+def describe_model(
+    key: Secret | None, models: Sequence[str] = DEFAULT_GEMINI_MODELS, latency: float = DEFAULT_LATENCY
+) -> str:
     """Names the model :func:`chat_model` would choose (never a key)."""
     if key is None:
         return f"Embedded offline model (deterministic, simulated latency {latency:g} s)"

@@ -51,10 +51,15 @@ def _requested_item(item: Any, position: int) -> dict[str, str | None]:
     return {
         "id": None if subtopic_id in (None, "") else str(subtopic_id).strip(),
         "title": validate_text(item.get("title"), f"subtopics[{position}].title", max_length=TITLE_MAX_LENGTH),
-        "description": None if description is None else (
-            "" if isinstance(description, str) and not description.strip()
-            else validate_text(description, f"subtopics[{position}].description",
-                               max_length=DESCRIPTION_MAX_LENGTH, multiline=True)),
+        "description": None
+        if description is None
+        else (
+            ""
+            if isinstance(description, str) and not description.strip()
+            else validate_text(
+                description, f"subtopics[{position}].description", max_length=DESCRIPTION_MAX_LENGTH, multiline=True
+            )
+        ),
     }
 
 

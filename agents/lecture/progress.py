@@ -58,16 +58,16 @@ class TaskProgress:
 
     def text(self) -> str:
         """One line per call, in start order."""
-        return "\n".join(
-            f"{self._label[task_id]} — {self._ended.get(task_id, '▶ running')}" for task_id in self._order
-        )
+        return "\n".join(f"{self._label[task_id]} — {self._ended.get(task_id, '▶ running')}" for task_id in self._order)
 
 
 def review_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per review, rounds in order: round, reviewer, score, feedback (joined)."""
     reviews = sorted(values.get("reviews", []), key=lambda r: (r["round"], r["reviewer"]))
-    return [{"round": r["round"], "reviewer": r["reviewer"], "score": r["score"],
-             "feedback": " · ".join(r["feedback"])} for r in reviews]
+    return [
+        {"round": r["round"], "reviewer": r["reviewer"], "score": r["score"], "feedback": " · ".join(r["feedback"])}
+        for r in reviews
+    ]
 
 
 def score_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -78,5 +78,7 @@ def score_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:
 def subtopic_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The plan, with whether each subtopic has its research result."""
     done = {result["subtopic_id"] for result in values.get("research", [])}
-    return [{"id": s["id"], "title": s["title"], "description": s["description"], "researched": s["id"] in done}
-            for s in values.get("subtopics", [])]
+    return [
+        {"id": s["id"], "title": s["title"], "description": s["description"], "researched": s["id"] in done}
+        for s in values.get("subtopics", [])
+    ]

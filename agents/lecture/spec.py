@@ -47,17 +47,34 @@ START_FIELDS = tuple(
     for name in LECTURE_FIELDS
 )
 RESUME_FIELDS = (
-    Field(name="action", kind="choice", label="Action", choices=("rework", "save", "reject", "approve"),
-          help="At the gate: rework, save (as is) or reject. At the plan review: approve. "
-               "To edit the plan, use the raw value {\"action\": \"edit_plan\", \"subtopics\": [...]}."),
-    Field(name="notes", kind="textarea", label="Notes for the rework", max_length=HUMAN_NOTES_MAX_LENGTH,
-          required=False, help="Optional, with rework: what the writer should change."),
+    Field(
+        name="action",
+        kind="choice",
+        label="Action",
+        choices=("rework", "save", "reject", "approve"),
+        help="At the gate: rework, save (as is) or reject. At the plan review: approve. "
+        'To edit the plan, use the raw value {"action": "edit_plan", "subtopics": [...]}.',
+    ),
+    Field(
+        name="notes",
+        kind="textarea",
+        label="Notes for the rework",
+        max_length=HUMAN_NOTES_MAX_LENGTH,
+        required=False,
+        help="Optional, with rework: what the writer should change.",
+    ),
 )
 STATE_FIELDS = (
-    Field(name="human_notes", kind="textarea", label="Human notes", max_length=HUMAN_NOTES_MAX_LENGTH,
-          help="The notes the next rework receives."),
-    Field(name="draft", kind="textarea", label="Draft (Markdown)", max_length=100_000,
-          help="Replace the current draft."),
+    Field(
+        name="human_notes",
+        kind="textarea",
+        label="Human notes",
+        max_length=HUMAN_NOTES_MAX_LENGTH,
+        help="The notes the next rework receives.",
+    ),
+    Field(
+        name="draft", kind="textarea", label="Draft (Markdown)", max_length=100_000, help="Replace the current draft."
+    ),
 )
 
 
@@ -85,7 +102,7 @@ SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Lecture planner",
     description="Six fields → plan → parallel research → draft → three parallel reviewers → score gate "
-                "→ a human decision on a low score.",
+    "→ a human decision on a low score.",
     build_graph=build_graph,
     page=AgentPage("app_pages/lecture.py", ":material/school:", "lecture"),
     start_fields=START_FIELDS,
@@ -95,8 +112,19 @@ SPEC = AgentSpec(
     make_resume=make_resume,
     check_resume=check_answer,
     state_fields=STATE_FIELDS,
-    as_nodes=("validate", "plan", "plan_review", "research", "write", "review_content",
-              "review_time_allocation", "review_difficulty", "gate", "decide", "save"),
+    as_nodes=(
+        "validate",
+        "plan",
+        "plan_review",
+        "research",
+        "write",
+        "review_content",
+        "review_time_allocation",
+        "review_difficulty",
+        "gate",
+        "decide",
+        "save",
+    ),
     settings_from=settings_from,
     options_from_settings=options_from_settings,
     finished_outcome=finished_outcome,

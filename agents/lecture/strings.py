@@ -6,25 +6,29 @@ STRINGS: dict[str, tuple[str, str]] = {
     "agent.lecture.description": (
         "Six fields → plan → parallel research → draft → three parallel reviewers → score gate "
         "→ a human decision on a low score.",
-        "여섯 가지 입력 → 계획 → 병렬 조사 → 초안 → 세 명의 병렬 검토 → 점수 관문 "
-        "→ 점수가 낮으면 사람이 결정합니다."),
+        "여섯 가지 입력 → 계획 → 병렬 조사 → 초안 → 세 명의 병렬 검토 → 점수 관문 → 점수가 낮으면 사람이 결정합니다.",
+    ),
     "lecture.title": ("Lecture planner", "강의 계획 도우미"),
     "lecture.intro": (
         "Plans a lecture from six fields: subtopics are researched in parallel, a draft is written, and three "
         "reviewers score it in parallel. Below the threshold, the run waits for your decision.",
         "여섯 가지 입력으로 강의를 계획합니다. 세부 주제를 병렬로 조사하고 초안을 쓴 뒤, 세 명의 검토자가 "
-        "동시에 점수를 매깁니다. 기준 점수에 못 미치면 사람의 결정을 기다립니다."),
+        "동시에 점수를 매깁니다. 기준 점수에 못 미치면 사람의 결정을 기다립니다.",
+    ),
     "lecture.model": ("Model: {model}", "모델: {model}"),
     "lecture.research": ("Research: {source}", "조사 출처: {source}"),
     "lecture.gate_rule": (
         "Gate rule: the combined score is the mean of the three reviewers' scores (rounded half up), recomputed "
         "every round; it passes at {threshold} or more. At most {max_rounds} drafts per run.",
         "관문 규칙: 종합 점수는 세 검토자 점수의 평균(반올림)이며 매 라운드 새로 계산합니다. {threshold}점 "
-        "이상이면 통과합니다. 한 실행에서 초안은 최대 {max_rounds}개입니다."),
+        "이상이면 통과합니다. 한 실행에서 초안은 최대 {max_rounds}개입니다.",
+    ),
     "lecture.new_run": ("New lecture plan", "새 강의 계획"),
     "lecture.thread_id": ("Thread id (optional)", "스레드 ID (선택)"),
-    "lecture.thread_id.help": ("Leave empty for a new lecture-<8 hex> id.",
-                               "비워 두면 lecture-<16진수 8자리> ID가 새로 만들어집니다."),
+    "lecture.thread_id.help": (
+        "Leave empty for a new lecture-<8 hex> id.",
+        "비워 두면 lecture-<16진수 8자리> ID가 새로 만들어집니다.",
+    ),
     "lecture.start": ("Plan the lecture", "강의 계획 시작"),
     "lecture.bad_input": ("Nothing was started: {error}", "시작하지 않았습니다: {error}"),
     "lecture.running": ("Running…", "실행 중…"),
@@ -32,14 +36,21 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.run_failed": ("The run failed", "실행 실패"),
     "lecture.threads": ("Lecture threads", "강의 계획 스레드"),
     "lecture.pick_thread": ("Thread", "스레드"),
-    "lecture.no_threads": ("No lecture threads yet: start one above.",
-                           "아직 강의 계획 스레드가 없습니다. 위에서 시작하세요."),
+    "lecture.no_threads": (
+        "No lecture threads yet: start one above.",
+        "아직 강의 계획 스레드가 없습니다. 위에서 시작하세요.",
+    ),
     "lecture.queue": ("Other lecture threads that need a human ({count})", "사람이 봐야 할 다른 강의 스레드 ({count})"),
-    "lecture.queue_empty": ("No other lecture thread waits or needs attention.", "기다리거나 확인이 필요한 다른 강의 스레드가 없습니다."),
+    "lecture.queue_empty": (
+        "No other lecture thread waits or needs attention.",
+        "기다리거나 확인이 필요한 다른 강의 스레드가 없습니다.",
+    ),
     "lecture.pick_placeholder": ("Pick a thread", "스레드 선택"),
     "lecture.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
-    "lecture.thread_missing": ("There is no lecture thread named {thread}; pick one below.",
-                               "{thread}라는 강의 스레드가 없습니다. 아래에서 고르세요."),
+    "lecture.thread_missing": (
+        "There is no lecture thread named {thread}; pick one below.",
+        "{thread}라는 강의 스레드가 없습니다. 아래에서 고르세요.",
+    ),
     "lecture.status": ("Status", "상태"),
     "lecture.outcome": ("Outcome", "결과"),
     "lecture.outcome.none": ("—", "—"),
@@ -52,23 +63,31 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.scores": ("Gate, per round", "라운드별 관문 결과"),
     "lecture.reviews": ("Reviews, per round", "라운드별 검토"),
     "lecture.no_reviews": ("No reviews yet.", "아직 검토가 없습니다."),
-    "lecture.waiting_gate": ("Waiting for you: round {round} scored {score}, below the threshold {threshold}.",
-                             "결정을 기다립니다: {round}라운드 점수 {score}점이 기준 {threshold}점에 못 미칩니다."),
-    "lecture.waiting_plan": ("Waiting for you: review plan version {version}.",
-                             "결정을 기다립니다: 계획 버전 {version}을 검토하세요."),
+    "lecture.waiting_gate": (
+        "Waiting for you: round {round} scored {score}, below the threshold {threshold}.",
+        "결정을 기다립니다: {round}라운드 점수 {score}점이 기준 {threshold}점에 못 미칩니다.",
+    ),
+    "lecture.waiting_plan": (
+        "Waiting for you: review plan version {version}.",
+        "결정을 기다립니다: 계획 버전 {version}을 검토하세요.",
+    ),
     "lecture.refused_answer": ("The last answer was refused: {error}", "직전 답변이 거절되었습니다: {error}"),
     "lecture.decision": ("Your decision", "결정"),
     "lecture.action": ("Action", "작업"),
     "lecture.action.rework": ("rework: revise the flagged items", "재작업: 지적된 항목 수정"),
     "lecture.action.save": ("save as is", "그대로 저장"),
     "lecture.action.reject": ("reject (the run ends)", "거절 (실행 종료)"),
-    "lecture.limit_reached": ("The round limit is reached: only save or reject remain.",
-                              "라운드 한도에 도달했습니다. 저장 또는 거절만 할 수 있습니다."),
+    "lecture.limit_reached": (
+        "The round limit is reached: only save or reject remain.",
+        "라운드 한도에 도달했습니다. 저장 또는 거절만 할 수 있습니다.",
+    ),
     "lecture.notes": ("Notes for the rework (optional)", "재작업 메모 (선택)"),
     "lecture.submit_decision": ("Send decision", "결정 보내기"),
     "lecture.decided": ("Sent {action}: {status}.", "{action} 전송: {status}."),
-    "lecture.plan_edit": ("Subtopics (JSON list; keep an id to keep or rename, leave it out to add)",
-                          "세부 주제 (JSON 목록: id를 남기면 유지/이름 변경, 빼면 새로 추가)"),
+    "lecture.plan_edit": (
+        "Subtopics (JSON list; keep an id to keep or rename, leave it out to add)",
+        "세부 주제 (JSON 목록: id를 남기면 유지/이름 변경, 빼면 새로 추가)",
+    ),
     "lecture.approve_plan": ("Approve the plan", "계획 승인"),
     "lecture.save_plan_edit": ("Apply the edit", "수정 적용"),
     "lecture.draft": ("Current draft", "현재 초안"),

@@ -98,8 +98,10 @@ def check_answer(answer: Any) -> dict[str, Any]:
 def check_approver_name(approver: str) -> None:
     """A human decision is never recorded under the names the agent itself writes."""
     if approver.strip().casefold() in RESERVED_APPROVERS:
-        raise InputError("approver", f"{approver!r} is reserved for what the agent writes itself; "
-                                     "give the name of the person who decides")
+        raise InputError(
+            "approver",
+            f"{approver!r} is reserved for what the agent writes itself; give the name of the person who decides",
+        )
 
 
 def check_edit_amount(amount: Any, requested: Any) -> int:
@@ -125,8 +127,7 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput], dict[str
             "recorded_amount": amount,
             "threshold": threshold,
             "policy": policy,
-            "trace": [f"assess: requested {krw(amount)} KRW, threshold {krw(threshold)} → {needs} "
-                      f"(policy {policy})"],
+            "trace": [f"assess: requested {krw(amount)} KRW, threshold {krw(threshold)} → {needs} (policy {policy})"],
         }
 
     return assess
@@ -164,20 +165,30 @@ def review(state: RefundState) -> dict[str, Any]:
             raise ValueError(f"case {state['case_id']}: a {decided} decision without an approver")
         lines.append(f"review: {decided} set by update_state, recorded for {who}; not asking again")
         return {**recorded, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
-    answer = check_answer(interrupt({
-        "question": (f"Refund {state['case_id']} for {state['customer']}: pay {krw(state['amount'])} KRW "
-                     f"(requested {krw(state['requested_amount'])})? approve / reject / edit"),
-        "case_id": state["case_id"],
-        "customer": state["customer"],
-        "reason": state["reason"],
-        "requested_amount": state["requested_amount"],
-        "amount": state["amount"],
-        "threshold": state["threshold"],
-        "actions": list(ACTIONS),
-    }))
+    answer = check_answer(
+        interrupt(
+            {
+                "question": (
+                    f"Refund {state['case_id']} for {state['customer']}: pay {krw(state['amount'])} KRW "
+                    f"(requested {krw(state['requested_amount'])})? approve / reject / edit"
+                ),
+                "case_id": state["case_id"],
+                "customer": state["customer"],
+                "reason": state["reason"],
+                "requested_amount": state["requested_amount"],
+                "amount": state["amount"],
+                "threshold": state["threshold"],
+                "actions": list(ACTIONS),
+            }
+        )
+    )
     approver = answer["approver"]
-    update: dict[str, Any] = {"approver": approver, "note": answer.get("note") or "",
-                              "decided_at": ledger.now_iso(), **recorded}
+    update: dict[str, Any] = {
+        "approver": approver,
+        "note": answer.get("note") or "",
+        "decided_at": ledger.now_iso(),
+        **recorded,
+    }
     if answer["action"] == "edit":
         new_amount = check_edit_amount(answer["amount"], state["requested_amount"])
         lines.append(f"amount {krw(state['amount'])} → {krw(new_amount)} by {approver}")
@@ -210,22 +221,34 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
         lines, recorded = edit_lines(state)
         approver = _settling_approver(state)
         payout = ledger.pay(
-            store, case_id=state["case_id"], thread_id=str(config["configurable"]["thread_id"]),
-            customer=state["customer"], requested_amount=state["requested_amount"],
-            amount=state["amount"], approver=approver,
+            store,
+            case_id=state["case_id"],
+            thread_id=str(config["configurable"]["thread_id"]),
+            customer=state["customer"],
+            requested_amount=state["requested_amount"],
+            amount=state["amount"],
+            approver=approver,
         )
         if payout.created and approver == AUTOMATIC_APPROVER:
-            lines.append(f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
-                         f"settled automatically: at or under the threshold {krw(state['threshold'])} "
-                         f"(policy {state.get('policy', DEFAULT_POLICY)})")
+            lines.append(
+                f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
+                f"settled automatically: at or under the threshold {krw(state['threshold'])} "
+                f"(policy {state.get('policy', DEFAULT_POLICY)})"
+            )
         elif payout.created:
-            lines.append(f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
-                         f"approved by {approver}")
+            lines.append(
+                f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
+                f"approved by {approver}"
+            )
         else:
-            lines.append(f"settle: already paid {krw(payout.paid_amount)} KRW at {payout.paid_at}; "
-                         "no second payment")
-        update = {**recorded, "outcome": "paid" if payout.created else "already paid",
-                  "paid_amount": payout.paid_amount, "paid_at": payout.paid_at, "trace": lines}
+            lines.append(f"settle: already paid {krw(payout.paid_amount)} KRW at {payout.paid_at}; no second payment")
+        update = {
+            **recorded,
+            "outcome": "paid" if payout.created else "already paid",
+            "paid_amount": payout.paid_amount,
+            "paid_at": payout.paid_at,
+            "trace": lines,
+        }
         if not state.get("decision"):
             update.update(decision="approve", approver=approver, decided_at=payout.paid_at)
         return update
@@ -242,8 +265,9 @@ def _settling_approver(state: RefundState) -> str:
     """
     amount, requested = state.get("amount"), state["requested_amount"]
     if not isinstance(amount, int) or not 1 <= amount <= requested:
-        raise ValueError(f"case {state['case_id']}: refusing to pay {amount!r} KRW "
-                         f"(must be 1 to the requested {krw(requested)})")
+        raise ValueError(
+            f"case {state['case_id']}: refusing to pay {amount!r} KRW (must be 1 to the requested {krw(requested)})"
+        )
     decision = state.get("decision")
     if decision == "approve":
         if not state.get("approver"):
@@ -254,8 +278,10 @@ def _settling_approver(state: RefundState) -> str:
     routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
     if routed_on <= state["threshold"]:
         return AUTOMATIC_APPROVER
-    raise ValueError(f"case {state['case_id']}: settle reached without an approval "
-                     f"({krw(routed_on)} KRW is above the threshold {krw(state['threshold'])})")
+    raise ValueError(
+        f"case {state['case_id']}: settle reached without an approval "
+        f"({krw(routed_on)} KRW is above the threshold {krw(state['threshold'])})"
+    )
 
 
 def reject(state: RefundState) -> dict[str, Any]:
@@ -318,8 +344,11 @@ def build_unsaved_pitfall_graph(store: Store | None = None) -> CompiledStateGrap
 
 #: The request the pitfall demo runs: at the threshold, so it heads straight for ``settle``.
 PITFALL_REQUEST: dict[str, Any] = {
-    "case_id": "PITFALL-DEMO", "customer": "데모 고객", "requested_amount": 50_000,
-    "reason": "pitfall demo", "requested_at": "2025-01-01T00:00:00+00:00",
+    "case_id": "PITFALL-DEMO",
+    "customer": "데모 고객",
+    "requested_amount": 50_000,
+    "reason": "pitfall demo",
+    "requested_at": "2025-01-01T00:00:00+00:00",
 }
 
 

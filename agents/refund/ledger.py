@@ -29,7 +29,9 @@ LEDGER_COLUMNS = (
 )  # fmt: skip
 
 #: The ledger's table, created by the store beside the core tables (``AgentSpec.tables``).
-LEDGER_TABLE = TableSchema("refund_ledger", """
+LEDGER_TABLE = TableSchema(
+    "refund_ledger",
+    """
 CREATE TABLE IF NOT EXISTS refund_ledger (
     case_id TEXT PRIMARY KEY,
     thread_id TEXT NOT NULL,
@@ -39,7 +41,9 @@ CREATE TABLE IF NOT EXISTS refund_ledger (
     approver TEXT NOT NULL,
     paid_at TEXT NOT NULL,
     repeat_attempts INTEGER NOT NULL DEFAULT 0
-);""", migrated_columns=LEDGER_COLUMNS)
+);""",
+    migrated_columns=LEDGER_COLUMNS,
+)
 
 
 @dataclass(frozen=True)
@@ -156,32 +160,46 @@ def audit_rows(store: Store, statuses: Mapping[str, str] | None = None) -> list[
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
         paid = payouts.get(case_id)
-        rows.append(AuditRow(
-            case_id=case_id,
-            thread_id=thread.thread_id,
-            status=statuses.get(thread.thread_id, ""),
-            customer=str(values.get("customer", "")),
-            reason=str(values.get("reason", "")),
-            requested_amount=values.get("requested_amount"),
-            amount=values.get("amount"),
-            executed_amount=paid["paid_amount"] if paid else None,
-            decision=str(values.get("decision", "")),
-            approver=str(values.get("approver", "")),
-            outcome=str(values.get("outcome", "")),
-            requested_at=str(values.get("requested_at", "")),
-            decided_at=str(values.get("decided_at", "")),
-            paid_at=paid["paid_at"] if paid else "",
-            trace=tuple(values.get("trace", ())),
-        ))
+        rows.append(
+            AuditRow(
+                case_id=case_id,
+                thread_id=thread.thread_id,
+                status=statuses.get(thread.thread_id, ""),
+                customer=str(values.get("customer", "")),
+                reason=str(values.get("reason", "")),
+                requested_amount=values.get("requested_amount"),
+                amount=values.get("amount"),
+                executed_amount=paid["paid_amount"] if paid else None,
+                decision=str(values.get("decision", "")),
+                approver=str(values.get("approver", "")),
+                outcome=str(values.get("outcome", "")),
+                requested_at=str(values.get("requested_at", "")),
+                decided_at=str(values.get("decided_at", "")),
+                paid_at=paid["paid_at"] if paid else "",
+                trace=tuple(values.get("trace", ())),
+            )
+        )
     for case_id, paid in payouts.items():
         if case_id not in seen:
-            rows.append(AuditRow(
-                case_id=case_id, thread_id=paid["thread_id"], status="thread deleted",
-                customer=paid["customer"], reason="", requested_amount=paid["requested_amount"],
-                amount=paid["paid_amount"], executed_amount=paid["paid_amount"], decision="approve",
-                approver=paid["approver"], outcome="paid", requested_at="", decided_at="",
-                paid_at=paid["paid_at"], trace=(),
-            ))
+            rows.append(
+                AuditRow(
+                    case_id=case_id,
+                    thread_id=paid["thread_id"],
+                    status="thread deleted",
+                    customer=paid["customer"],
+                    reason="",
+                    requested_amount=paid["requested_amount"],
+                    amount=paid["paid_amount"],
+                    executed_amount=paid["paid_amount"],
+                    decision="approve",
+                    approver=paid["approver"],
+                    outcome="paid",
+                    requested_at="",
+                    decided_at="",
+                    paid_at=paid["paid_at"],
+                    trace=(),
+                )
+            )
     return rows
 
 

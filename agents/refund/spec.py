@@ -42,26 +42,60 @@ CASE_ID_MAX = 40
 UPDATE_AS_NODES = ("assess", "review")
 
 START_FIELDS = (
-    Field(name="case_id", label="Case id", max_length=CASE_ID_MAX, cli_flag="--case",
-          help="Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once."),
+    Field(
+        name="case_id",
+        label="Case id",
+        max_length=CASE_ID_MAX,
+        cli_flag="--case",
+        help="Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once.",
+    ),
     Field(name="customer", label="Customer", max_length=100, help="Who asks for the refund."),
-    Field(name="amount", kind="int", label="Requested amount (KRW)", minimum=1, maximum=MAX_AMOUNT,
-          help=f"Whole KRW, 1 to {MAX_AMOUNT:,}."),
+    Field(
+        name="amount",
+        kind="int",
+        label="Requested amount (KRW)",
+        minimum=1,
+        maximum=MAX_AMOUNT,
+        help=f"Whole KRW, 1 to {MAX_AMOUNT:,}.",
+    ),
     Field(name="reason", kind="textarea", label="Reason", max_length=500, help="Why the customer asks."),
 )
 RESUME_FIELDS = (
-    Field(name="action", kind="choice", label="Action", choices=ACTIONS,
-          help="edit = pay the amount below instead, and approve."),
-    Field(name="amount", kind="int", label="Amount to pay (KRW), for edit", minimum=1, maximum=MAX_AMOUNT,
-          required=False, help="Only with edit."),
+    Field(
+        name="action",
+        kind="choice",
+        label="Action",
+        choices=ACTIONS,
+        help="edit = pay the amount below instead, and approve.",
+    ),
+    Field(
+        name="amount",
+        kind="int",
+        label="Amount to pay (KRW), for edit",
+        minimum=1,
+        maximum=MAX_AMOUNT,
+        required=False,
+        help="Only with edit.",
+    ),
     Field(name="approver", label="Approver", max_length=60, help="Who decides."),
     Field(name="note", label="Note", max_length=300, required=False, help="Optional."),
 )
 STATE_FIELDS = (
-    Field(name="amount", kind="int", label="Amount to pay (KRW)", minimum=1, maximum=MAX_AMOUNT,
-          help="The amount to pay; the requested amount never changes."),
-    Field(name="decision", kind="choice", label="Decision", choices=("approve", "reject"),
-          help="Set a decision; review records it instead of asking."),
+    Field(
+        name="amount",
+        kind="int",
+        label="Amount to pay (KRW)",
+        minimum=1,
+        maximum=MAX_AMOUNT,
+        help="The amount to pay; the requested amount never changes.",
+    ),
+    Field(
+        name="decision",
+        kind="choice",
+        label="Decision",
+        choices=("approve", "reject"),
+        help="Set a decision; review records it instead of asking.",
+    ),
     Field(name="approver", label="Approver", max_length=60, help="Who made the change or decision."),
 )
 
@@ -166,19 +200,26 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     update = dict(request.values)
     field = next(iter(update), "values")
     if request.as_node not in (None, *UPDATE_AS_NODES):
-        raise InputError("as_node", f"a refund update may be made as {' or '.join(UPDATE_AS_NODES)} only; "
-                                    "payment and rejection happen only through a decision")
+        raise InputError(
+            "as_node",
+            f"a refund update may be made as {' or '.join(UPDATE_AS_NODES)} only; "
+            "payment and rejection happen only through a decision",
+        )
     problem = _case_final(store, request.head)
     if problem:
         raise InputError(field, problem)
     if "threshold" not in request.target or "requested_amount" not in request.target:
         where = "the checkpoint chosen is from before" if request.forking else "the case stopped before"
-        raise InputError(field, f"{where} assess opened the case; continue it (or pick a later checkpoint) "
-                                "before editing it")
+        raise InputError(
+            field, f"{where} assess opened the case; continue it (or pick a later checkpoint) before editing it"
+        )
     decided = request.target.get("decision")
     if decided:  # not even the approver: the payout is recorded for whoever decided
-        raise InputError(field, f"the case was already decided ({decided} by {request.target.get('approver')}); "
-                                "continue it instead of editing it")
+        raise InputError(
+            field,
+            f"the case was already decided ({decided} by {request.target.get('approver')}); "
+            "continue it instead of editing it",
+        )
     trace: list[str] = []
     if "approver" in update:
         check_approver_name(update["approver"])
@@ -210,8 +251,10 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
     if outcome == "rejected" and values.get("decision") == "reject" and payout is None:
         return "rejected", ""
     if payout is not None:
-        return "", (f"the case is marked {outcome or 'finished'} but the ledger holds a payout of "
-                    f"{payout['paid_amount']:,} KRW for it")
+        return "", (
+            f"the case is marked {outcome or 'finished'} but the ledger holds a payout of "
+            f"{payout['paid_amount']:,} KRW for it"
+        )
     return "", f"the case is marked {outcome or 'finished'} with neither a payout nor a rejection"
 
 

@@ -33,10 +33,7 @@ PROPOSED_ACTION: dict[str, Any] = {
 
 def describe_action(action: dict[str, Any]) -> str:
     """One line naming the action, e.g. for the final message."""
-    return (
-        f"business trip to {action['destination']}, {action['days']} days, "
-        f"budget {action['budget_krw']:,} KRW"
-    )
+    return f"business trip to {action['destination']}, {action['days']} days, budget {action['budget_krw']:,} KRW"
 
 
 def propose(state: RobotState) -> dict[str, Any]:

@@ -26,7 +26,7 @@ def check_answer(value: Any) -> str:
     """Accepts a text answer (surrounding spaces dropped, case kept)."""
     if isinstance(value, dict):
         if set(value) != {"answer"}:
-            raise InputError("answer", "the robot takes a text answer or {\"answer\": \"...\"}")
+            raise InputError("answer", 'the robot takes a text answer or {"answer": "..."}')
         value = value["answer"]
     return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
 
@@ -58,10 +58,10 @@ SPEC = AgentSpec(
     make_resume=lambda values: values["answer"],
     check_resume=check_answer,
     state_fields=(
-        Field(name="decision", kind="text", label="Decision", max_length=200,
-              help="The answer the robot will act on."),
-        Field(name="pending_action", kind="object", label="Pending action",
-              help="The proposed action as a JSON object."),
+        Field(name="decision", kind="text", label="Decision", max_length=200, help="The answer the robot will act on."),
+        Field(
+            name="pending_action", kind="object", label="Pending action", help="The proposed action as a JSON object."
+        ),
     ),
     as_nodes=("propose", "approval", "execute"),
     fresh_start=True,

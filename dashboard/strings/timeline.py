@@ -7,16 +7,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "What ran when, from the node log: one lane per node or task, so parallel tasks overlap. "
         "A run is one invoke/stream call; a resume after a human answer is a new run.",
         "노드 로그로 본 실행 순서와 시간입니다. 노드나 태스크마다 한 줄이므로 병렬 태스크는 겹쳐 보입니다. "
-        "실행(run)은 invoke/stream 호출 한 번이며, 사람이 답한 뒤의 재개는 새 실행입니다."),
+        "실행(run)은 invoke/stream 호출 한 번이며, 사람이 답한 뒤의 재개는 새 실행입니다.",
+    ),
     "timeline.agent": ("Agent", "에이전트"),
     "timeline.thread": ("Thread", "스레드"),
     "timeline.run": ("Run", "실행(run)"),
     "timeline.all_runs": ("All runs of the thread", "스레드의 모든 실행"),
     "timeline.run_option": ("{run} · {start} UTC · {calls} calls", "{run} · {start} UTC · 호출 {calls}건"),
     "timeline.no_threads": ("This agent has no threads yet.", "이 에이전트에는 아직 스레드가 없습니다."),
-    "timeline.bad_thread": ("The thread in the link cannot be used: {error}", "링크의 스레드를 사용할 수 없습니다: {error}"),
-    "timeline.unknown_thread": ("The link names thread {thread}, which is not in the database.",
-                                "링크의 스레드 {thread}는 데이터베이스에 없습니다."),
+    "timeline.bad_thread": (
+        "The thread in the link cannot be used: {error}",
+        "링크의 스레드를 사용할 수 없습니다: {error}",
+    ),
+    "timeline.unknown_thread": (
+        "The link names thread {thread}, which is not in the database.",
+        "링크의 스레드 {thread}는 데이터베이스에 없습니다.",
+    ),
     "timeline.no_calls": ("No node calls are logged for this thread.", "이 스레드에는 기록된 노드 호출이 없습니다."),
     "timeline.figure_title": ("Thread {thread} · {runs}", "스레드 {thread} · {runs}"),
     "timeline.stats": ("Parallelism per superstep", "슈퍼스텝별 병렬성"),
@@ -25,25 +31,34 @@ STRINGS: dict[str, tuple[str, str]] = {
         "speed-up: summed / wall · efficiency: speed-up / tasks (1.0 = fully overlapped). "
         "The last row of each run sums up the whole run.",
         "벽시계 시간: 첫 시작부터 마지막 끝까지 · 합계: 각 호출 시간의 합 · 속도 향상: 합계 / 벽시계 시간 · "
-        "효율: 속도 향상 / 태스크 수 (1.0 = 완전히 겹침). 각 실행의 마지막 행은 실행 전체 요약입니다."),
+        "효율: 속도 향상 / 태스크 수 (1.0 = 완전히 겹침). 각 실행의 마지막 행은 실행 전체 요약입니다.",
+    ),
     "timeline.run_total": ("whole run", "실행 전체"),
-    "timeline.open_calls": ("{count} call(s) have no logged end (still running, or cut by a crash); "
-                            "they are drawn hatched up to the run's last logged moment.",
-                            "끝 시각이 기록되지 않은 호출이 {count}건 있습니다(실행 중이거나 중단됨). "
-                            "실행의 마지막 기록 시각까지 빗금으로 표시합니다."),
+    "timeline.open_calls": (
+        "{count} call(s) have no logged end (still running, or cut by a crash); "
+        "they are drawn hatched up to the run's last logged moment.",
+        "끝 시각이 기록되지 않은 호출이 {count}건 있습니다(실행 중이거나 중단됨). "
+        "실행의 마지막 기록 시각까지 빗금으로 표시합니다.",
+    ),
     "timeline.download": ("Download CSV", "CSV 다운로드"),
-    "timeline.download.help": ("START/END lines; columns timestamp, event, subagent_name, duration_sec first "
-                               "(as subagent_log.csv), then agent, thread, run, node, label, task, step, status, error.",
-                               "START/END 행. 앞의 열은 subagent_log.csv와 같은 timestamp, event, subagent_name, "
-                               "duration_sec이고, 그 뒤에 agent, thread, run, node, label, task, step, status, error가 옵니다."),
+    "timeline.download.help": (
+        "START/END lines; columns timestamp, event, subagent_name, duration_sec first "
+        "(as subagent_log.csv), then agent, thread, run, node, label, task, step, status, error.",
+        "START/END 행. 앞의 열은 subagent_log.csv와 같은 timestamp, event, subagent_name, "
+        "duration_sec이고, 그 뒤에 agent, thread, run, node, label, task, step, status, error가 옵니다.",
+    ),
     "timeline.compare": ("Compare two runs", "두 실행 비교"),
-    "timeline.compare.intro": ("Pick run A and run B, from the same or different threads of this agent. Both panels "
-                               "measure time from their own first start on the same scale.",
-                               "이 에이전트의 같은 스레드 또는 다른 스레드에서 실행 A와 B를 고르세요. 두 패널은 각자의 "
-                               "첫 시작부터 같은 척도로 시간을 잽니다."),
+    "timeline.compare.intro": (
+        "Pick run A and run B, from the same or different threads of this agent. Both panels "
+        "measure time from their own first start on the same scale.",
+        "이 에이전트의 같은 스레드 또는 다른 스레드에서 실행 A와 B를 고르세요. 두 패널은 각자의 "
+        "첫 시작부터 같은 척도로 시간을 잽니다.",
+    ),
     "timeline.compare.side": ("Run {side}", "실행 {side}"),
-    "timeline.compare.need_runs": ("No runs are logged for this agent yet.",
-                                   "이 에이전트에는 아직 기록된 실행이 없습니다."),
+    "timeline.compare.need_runs": (
+        "No runs are logged for this agent yet.",
+        "이 에이전트에는 아직 기록된 실행이 없습니다.",
+    ),
     "timeline.summary": ("Summary of run {side}", "실행 {side} 요약"),
     "tcol.run": ("run", "실행"),
     "tcol.step": ("step", "스텝"),

@@ -144,9 +144,7 @@ def test_child_repeating_parent_step_is_pushed_right() -> None:
 def test_input_order_does_not_matter() -> None:
     chain = update_fork_chain()
     assert assign_lanes(reversed(chain)) == assign_lanes(chain)
-    assert [p.checkpoint.checkpoint_id for p in layout_chain(reversed(chain))] == [
-        cid(i) for i in range(7)
-    ]
+    assert [p.checkpoint.checkpoint_id for p in layout_chain(reversed(chain))] == [cid(i) for i in range(7)]
 
 
 def test_child_with_older_id_than_parent_is_walked_after_parent() -> None:
@@ -234,9 +232,7 @@ def test_ten_thousand_checkpoints_lay_out_into_expected_lanes() -> None:
         parent = main[parent_index]
         for offset in range(100):
             parent_id = parent.checkpoint_id if offset == 0 else cid(next_id - 1)
-            branches.append(
-                Point(cid(next_id), parent_id, step=parent.step + 1 + offset)
-            )
+            branches.append(Point(cid(next_id), parent_id, step=parent.step + 1 + offset))
             next_id += 1
     chain = main + branches
     laid = layout_chain(chain)

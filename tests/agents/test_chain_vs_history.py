@@ -12,8 +12,9 @@ def _forked_robot_thread(store, settings):
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     main = readmodel.checkpoint_chain(store, "hitl_demo")
     paused = next(c for c in main if c.next == ("approval",))
-    runs.update_thread(store, settings, "hitl_demo", {"decision": "no"}, as_node="approval",
-                       checkpoint_id=paused.checkpoint_id)
+    runs.update_thread(
+        store, settings, "hitl_demo", {"decision": "no"}, as_node="approval", checkpoint_id=paused.checkpoint_id
+    )
     runs.continue_thread(store, settings, "hitl_demo")
     step0 = next(c for c in main if c.step == 0)
     runs.continue_thread(store, settings, "hitl_demo", checkpoint_id=step0.checkpoint_id)

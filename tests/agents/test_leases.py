@@ -23,8 +23,9 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 
 def _dead_pid() -> int:
-    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                           capture_output=True, text=True, check=True)
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(child.stdout)
 
 
@@ -80,8 +81,9 @@ def test_the_lease_of_a_killed_process_is_taken_over(store):
 
 # --- PID reuse: the owner is its PID and its start time -------------------------------------------------------
 
-needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
-                                reason="no /proc here: a lease's owner is recognised by its PID alone")
+needs_proc = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="no /proc here: a lease's owner is recognised by its PID alone"
+)
 
 
 def _insert_lease(store, pid: int, process_start: str | None, acquired_at: float | None = None) -> None:
@@ -159,8 +161,10 @@ def test_without_proc_the_pid_alone_decides(store, monkeypatch):
         assert _lease_row(store)[2] is None
 
 
-_PREVIOUS_LEASES_TABLE = ("CREATE TABLE thread_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
-                          " host TEXT NOT NULL, pid INTEGER NOT NULL, acquired_at DOUBLE PRECISION NOT NULL)")
+_PREVIOUS_LEASES_TABLE = (
+    "CREATE TABLE thread_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
+    " host TEXT NOT NULL, pid INTEGER NOT NULL, acquired_at DOUBLE PRECISION NOT NULL)"
+)
 _PREVIOUS_INSERT = "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES (?, ?, ?, ?, ?)"
 
 
@@ -175,8 +179,9 @@ def _make_previous_release(store, rows) -> None:
 
 
 def test_a_database_of_the_previous_release_gets_the_column_when_opened(store, db_location):
-    _make_previous_release(store, [("dead", "gone", HOST, _dead_pid(), time.time()),
-                                   ("live", "other", HOST, 1, time.time())])
+    _make_previous_release(
+        store, [("dead", "gone", HOST, _dead_pid(), time.time()), ("live", "other", HOST, 1, time.time())]
+    )
     reopened = open_store(db_location)
     try:
         with reopened.read() as cursor:
@@ -253,9 +258,14 @@ def test_a_killed_pid_1_of_another_pid_namespace_does_not_lock_its_thread(db_loc
     if reason:
         pytest.skip(reason)
     thread = "lecture-pid1"
-    unshare = subprocess.Popen([*_UNSHARE, sys.executable, "-c", _PID1_CHILD, db_location, thread],
-                               cwd=PROJECT_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    unshare = subprocess.Popen(
+        [*_UNSHARE, sys.executable, "-c", _PID1_CHILD, db_location, thread],
+        cwd=PROJECT_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=lambda: [lines.put(line) for line in unshare.stdout], daemon=True)
     reader.start()

@@ -58,8 +58,11 @@ def test_interrupted_and_error_ends_are_recorded(store, db_path):
         logged_node(store, "robot", asks)({}, CONFIG)
     with pytest.raises(RuntimeError):
         logged_node(store, "robot", fails)({}, CONFIG)
-    assert _seen_by_another_connection(db_path) == [("first", "ok", 1), ("asks", "interrupted", 1),
-                                                     ("fails", "error", 1)]
+    assert _seen_by_another_connection(db_path) == [
+        ("first", "ok", 1),
+        ("asks", "interrupted", 1),
+        ("fails", "error", 1),
+    ]
     assert node_runs(store, thread_id="t1")[2]["error"] == "RuntimeError: boom"
 
 

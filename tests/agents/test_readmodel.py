@@ -79,8 +79,9 @@ def test_update_then_attention_status(store, settings):
     pause_robot(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "no")
     first = readmodel.checkpoint_chain(store, "hitl_demo")[2]
-    runs.update_thread(store, settings, "hitl_demo", {"decision": "yes"}, as_node="approval",
-                       checkpoint_id=first.checkpoint_id)
+    runs.update_thread(
+        store, settings, "hitl_demo", {"decision": "yes"}, as_node="approval", checkpoint_id=first.checkpoint_id
+    )
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
     assert chain[-1].source == "update" and chain[-1].parent_checkpoint_id == first.checkpoint_id
     assert chain[-1].next == ("execute",)
@@ -95,7 +96,10 @@ def test_node_log_shows_interrupt_then_second_call(store, settings):
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     rows = node_runs(store, thread_id="hitl_demo")
     assert [(r["node"], r["status"]) for r in rows] == [
-        ("propose", "ok"), ("approval", "interrupted"), ("approval", "ok"), ("execute", "ok"),
+        ("propose", "ok"),
+        ("approval", "interrupted"),
+        ("approval", "ok"),
+        ("execute", "ok"),
     ]
     assert rows[1]["task_id"] == rows[2]["task_id"] != ""
     assert rows[1]["run_id"] != rows[2]["run_id"]

@@ -18,8 +18,7 @@ def _writes(at):
 
 
 def _select_step(at, store, step, source="loop"):
-    target = next(c for c in readmodel.checkpoint_chain(store, "hitl_demo")
-                  if c.step == step and c.source == source)
+    target = next(c for c in readmodel.checkpoint_chain(store, "hitl_demo") if c.step == step and c.source == source)
     at.selectbox(key=SELECT).select(target.checkpoint_id).run()
     assert not at.exception, at.exception
     return target
@@ -93,8 +92,8 @@ def test_a_click_on_a_point_selects_its_checkpoint(app, store, settings):
     at = app(PAGE)
     # What Streamlit stores for an on_select="rerun" chart after a click on a point.
     at.session_state["explorer-chart-hitl_demo"] = {
-        "selection": {"points": [{"customdata": first, "x": -1, "y": 0}], "point_indices": [0],
-                      "box": [], "lasso": []}}
+        "selection": {"points": [{"customdata": first, "x": -1, "y": 0}], "point_indices": [0], "box": [], "lasso": []}
+    }
     at.run()
     assert not at.exception
     assert at.selectbox(key=SELECT).value == first

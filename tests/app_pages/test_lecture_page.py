@@ -37,8 +37,11 @@ def test_the_form_is_prefilled_with_the_korean_example(app):
     at = app(PAGE)
     assert not at.exception
     for name, value in DEFAULT_LECTURE_INPUT.items():
-        widget = at.text_area(key=f"lecture-field-{name}") if name == "constraints" else \
-            at.text_input(key=f"lecture-field-{name}")
+        widget = (
+            at.text_area(key=f"lecture-field-{name}")
+            if name == "constraints"
+            else at.text_input(key=f"lecture-field-{name}")
+        )
         assert widget.value == value
     assert "Embedded offline model" in _messages(at, "caption")
     assert "Bundled corpus" in _messages(at, "caption")
@@ -52,7 +55,10 @@ def test_run_waits_at_the_gate_then_rework_passes_and_saves(app, store, settings
     thread_id = _thread(at)
     assert len([r for r in node_runs(store, thread_id=thread_id) if r["node"] == "research"]) == 5
     assert at.radio(key=f"lecture-action-{thread_id}").options == [
-        "rework: revise the flagged items", "save as is", "reject (the run ends)"]
+        "rework: revise the flagged items",
+        "save as is",
+        "reject (the run ends)",
+    ]
     assert len(at.get("download_button")) == 1
     at.radio(key=f"lecture-action-{thread_id}").set_value("rework")
     at.text_area(key=f"lecture-notes-{thread_id}").input("점심 이후 실습을 늘려 주세요")
@@ -93,4 +99,3 @@ def test_a_thread_opens_from_the_query_parameter(app, store, settings):
     assert not at.exception
     assert "rejected" in [m.value for m in at.metric]
     assert "lecture-q1" in [box.value for box in at.selectbox]
-

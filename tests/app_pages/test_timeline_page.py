@@ -34,7 +34,9 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
     assert run_select.options[1].startswith(f"{run_id} · ") and run_select.options[1].endswith(" · 2 calls")
     rows = _stats(at)
     assert [(r["run"], r["step"], r["nodes"]) for r in rows] == [
-        (run_id, "1", "propose"), (run_id, "2", "approval"), (run_id, "whole run", "supersteps: 2"),
+        (run_id, "1", "propose"),
+        (run_id, "2", "approval"),
+        (run_id, "whole run", "supersteps: 2"),
     ]
     assert rows[-1]["tasks"] == 2
     assert len(at.get("plotly_chart")) == 2  # the thread's timeline and the comparison

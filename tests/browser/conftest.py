@@ -55,8 +55,13 @@ class Dashboard:
         """Runs ``python -m agents`` against the dashboard's database."""
         return subprocess.run(
             [sys.executable, "-m", "agents", "--db", str(self.db_path), *args],
-            cwd=PROJECT_ROOT, env=self.env, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, check=False, timeout=120,
+            cwd=PROJECT_ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+            timeout=120,
         )
 
 
@@ -78,15 +83,32 @@ def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
 def serve_dashboard(db_location: str | Path) -> Iterator[Dashboard]:
     """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``."""
     port = _free_port()
-    env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": "0.05",
-           "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": "0.05", "PYTHONUNBUFFERED": "1"}
     for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
         env.pop(name, None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "streamlit_app.py",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:

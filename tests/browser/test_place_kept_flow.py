@@ -34,8 +34,19 @@ def _drawn(page: Page) -> None:
 
 def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
     """Starts a refund case above the threshold through the CLI; it waits for an approver."""
-    done = dashboard.cli("run", "refund", "--case", case, "--customer", "Kim", "--amount", amount,
-                         "--reason", "broken on arrival", "--json")
+    done = dashboard.cli(
+        "run",
+        "refund",
+        "--case",
+        case,
+        "--customer",
+        "Kim",
+        "--amount",
+        amount,
+        "--reason",
+        "broken on arrival",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     started = json.loads(done.stdout)
     assert started["status"] == "waiting", started
@@ -99,8 +110,13 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
     amount = main.get_by_label("New amount to pay (KRW)", exact=True)
     refusal = main.get_by_text("Cannot edit to this amount:", exact=False)
     # Each refusal names the value typed, so seeing it means the rerun for that value has drawn it.
-    for typed, named in [("99,999,999,999", "got 99,999,999,999"), ("0", "got 0"), ("-5", "got '-5'"),
-                         ("500,00", "got '500,00'"), ("400,001", "got 400,001")]:
+    for typed, named in [
+        ("99,999,999,999", "got 99,999,999,999"),
+        ("0", "got 0"),
+        ("-5", "got '-5'"),
+        ("500,00", "got '500,00'"),
+        ("400,001", "got 400,001"),
+    ]:
         _type(amount, typed)
         expect(refusal).to_have_text(re.compile(r"^Cannot edit to this amount: amount: .*" + re.escape(named) + "$"))
         _run_finished(page)

@@ -19,8 +19,19 @@ def two_replicas():
 
 def test_an_approval_in_one_replica_is_seen_in_the_other_and_pays_once(browser: Browser, two_replicas):
     first, second = two_replicas
-    created = first.cli("run", "refund", "--case", "R1", "--customer", "kim", "--amount", "500000",
-                        "--reason", "broken screen", "--json")
+    created = first.cli(
+        "run",
+        "refund",
+        "--case",
+        "R1",
+        "--customer",
+        "kim",
+        "--amount",
+        "500000",
+        "--reason",
+        "broken screen",
+        "--json",
+    )
     assert created.returncode == 0, created.stderr
     assert json.loads(created.stdout)["status"] == "waiting"
 

@@ -37,13 +37,23 @@ CRAFTED = {
     "domain": "www.example.com",
 }
 #: For one-line fields (at most 200 characters).
-PLANTED = (f"![p]({OUTSIDE}/p.png) ![a[b]]({OUTSIDE}/n.png) ![r][ref] <img src={OUTSIDE}/t.png> "
-           f"[l]({OUTSIDE}/l) <{OUTSIDE}/auto> www.example.com")
+PLANTED = (
+    f"![p]({OUTSIDE}/p.png) ![a[b]]({OUTSIDE}/n.png) ![r][ref] <img src={OUTSIDE}/t.png> "
+    f"[l]({OUTSIDE}/l) <{OUTSIDE}/auto> www.example.com"
+)
 #: For text areas (at most 500 characters): also a reference definition, a data: URL, an HTML block, e-mail.
-PLANTED_BLOCK = (f"{PLANTED}\n\n[ref]: {OUTSIDE}/ref.png\n\n![d](data:image/png;base64,iVBORw0KGgo=)\n\n"
-                 f"<div><img src=\"{OUTSIDE}/block.png\"></div>\n\nsomeone@example.com <someone@example.com>")
-TITLES = {"home": "app.title", "robot": "robot.title", "refund": "refund.title", "lecture": "lecture.title",
-          "explorer": "explorer.title", "timeline": "timeline.title"}
+PLANTED_BLOCK = (
+    f"{PLANTED}\n\n[ref]: {OUTSIDE}/ref.png\n\n![d](data:image/png;base64,iVBORw0KGgo=)\n\n"
+    f'<div><img src="{OUTSIDE}/block.png"></div>\n\nsomeone@example.com <someone@example.com>'
+)
+TITLES = {
+    "home": "app.title",
+    "robot": "robot.title",
+    "refund": "refund.title",
+    "lecture": "lecture.title",
+    "explorer": "explorer.title",
+    "timeline": "timeline.title",
+}
 
 #: What a page points at or has loaded, outside its origin; and any image or link inside Markdown.
 DOM_AUDIT = """() => {
@@ -99,8 +109,7 @@ class Audit:
 
     def own(self, url: str) -> bool:
         served, asked = urlsplit(self.dashboard.url), urlsplit(url)
-        return (asked.scheme in ("http", "ws") and asked.hostname == served.hostname
-                and asked.port == served.port)
+        return asked.scheme in ("http", "ws") and asked.hostname == served.hostname and asked.port == served.port
 
     def outside(self) -> list[tuple[str, str]]:
         return [(visit, url) for visit, url in self.requests if not self.own(url)]
@@ -155,8 +164,14 @@ def _cli(dashboard: Dashboard, *args: str) -> dict:
 
 def _plant(dashboard: Dashboard) -> dict[str, str]:
     """Threads whose text holds planted Markdown, made through the CLI; returns their ids by kind."""
-    fields = {"topic": PLANTED, "audience-level": PLANTED, "duration": "3 hours", "delivery-method": PLANTED,
-              "platform-tools": "python", "constraints": PLANTED_BLOCK}
+    fields = {
+        "topic": PLANTED,
+        "audience-level": PLANTED,
+        "duration": "3 hours",
+        "delivery-method": PLANTED,
+        "platform-tools": "python",
+        "constraints": PLANTED_BLOCK,
+    }
     flags = [item for name, value in fields.items() for item in (f"--{name}", value)]
     lecture = _cli(dashboard, "run", "lecture", "--thread", "lecture-planted", *flags)["thread_id"]
     draft = f"# Edited draft\n\n{PLANTED_BLOCK}\n\n| a | b |\n| --- | --- |\n| ![c]({OUTSIDE}/cell.png) | x |\n"
@@ -166,8 +181,19 @@ def _plant(dashboard: Dashboard) -> dict[str, str]:
     twice = [{"title": f"![p]({OUTSIDE}/p.png)"}, {"title": f"![p]({OUTSIDE}/p.png)"}, {"title": "third"}]
     refused = _cli(reviewing, "resume", review, json.dumps({"action": "edit_plan", "subtopics": twice}))
     assert "appears twice" in refused["interrupts"][0]["error"]
-    refund = _cli(dashboard, "run", "refund", "--case", "planted", "--customer", f"![c]({OUTSIDE}/c.png) <b>Kim</b>",
-                  "--amount", "500000", "--reason", PLANTED_BLOCK)["thread_id"]
+    refund = _cli(
+        dashboard,
+        "run",
+        "refund",
+        "--case",
+        "planted",
+        "--customer",
+        f"![c]({OUTSIDE}/c.png) <b>Kim</b>",
+        "--amount",
+        "500000",
+        "--reason",
+        PLANTED_BLOCK,
+    )["thread_id"]
     robot = _cli(dashboard, "run", "robot", "--thread", "robot-planted")["thread_id"]
     _cli(dashboard, "resume", robot, PLANTED)
     typed = _cli(dashboard, "run", "robot", "--thread", "robot-typed")["thread_id"]
@@ -186,14 +212,26 @@ def _typed_text(page: Page, audit: Audit, threads: dict[str, str]) -> None:
 
     amount, approver, answer = f"![e]({OUTSIDE}/e.png)", f"![ap]({OUTSIDE}/ap.png)", f"![ra]({OUTSIDE}/ra.png)"
     steps: list[tuple[str, Callable[[], None], str]] = [
-        (f"refund?thread={threads['refund']}", lambda: (label("refund.edit.amount").fill(amount),
-                                                        label("refund.edit.amount").press("Enter")), amount),
-        (f"refund?thread={threads['refund']}", lambda: (label("field.approver").fill(approver),
-                                                        button("refund.reject").click()), approver),
-        (f"robot?thread={threads['typed']}", lambda: (label("robot.free_answer").fill(answer),
-                                                      button("robot.send").click()), answer),
-        ("lecture", lambda: (label("lecture.thread_id").fill(f"![t]({OUTSIDE}/t.png)"),
-                             button("lecture.start").click()), t("lecture.bad_input", "en", error="").strip()),
+        (
+            f"refund?thread={threads['refund']}",
+            lambda: (label("refund.edit.amount").fill(amount), label("refund.edit.amount").press("Enter")),
+            amount,
+        ),
+        (
+            f"refund?thread={threads['refund']}",
+            lambda: (label("field.approver").fill(approver), button("refund.reject").click()),
+            approver,
+        ),
+        (
+            f"robot?thread={threads['typed']}",
+            lambda: (label("robot.free_answer").fill(answer), button("robot.send").click()),
+            answer,
+        ),
+        (
+            "lecture",
+            lambda: (label("lecture.thread_id").fill(f"![t]({OUTSIDE}/t.png)"), button("lecture.start").click()),
+            t("lecture.bad_input", "en", error="").strip(),
+        ),
     ]
     for path, act, proof in steps:
         page_name = path.split("?")[0]
@@ -217,8 +255,10 @@ def test_no_page_requests_anything_outside_the_dashboards_origin(page: Page, das
         "home": [],
         "robot": [(threads["robot"], PLANTED)],
         "refund": [(threads["refund"], f"![c]({OUTSIDE}/c.png) <b>Kim</b>")],
-        "lecture": [(threads["lecture"], "[image: a[b]]"),
-                    (threads["review"], f"'![p]({OUTSIDE}/p.png)' appears twice")],
+        "lecture": [
+            (threads["lecture"], "[image: a[b]]"),
+            (threads["review"], f"'![p]({OUTSIDE}/p.png)' appears twice"),
+        ],
         "explorer": [(threads["lecture"], None), (threads["refund"], None)],
         "timeline": [(threads["lecture"], None)],
     }
@@ -233,10 +273,13 @@ def test_no_page_requests_anything_outside_the_dashboards_origin(page: Page, das
 
     ARTIFACTS.mkdir(exist_ok=True)
     summary = {
-        "visits": len(audit.visits), "pages": sorted({v.split()[0] for v in audit.visits}),
-        "languages": sorted({v.split()[1] for v in audit.visits}), "requests": len(audit.requests),
+        "visits": len(audit.visits),
+        "pages": sorted({v.split()[0] for v in audit.visits}),
+        "languages": sorted({v.split()[1] for v in audit.visits}),
+        "requests": len(audit.requests),
         "websockets": sum(url.startswith("ws") for _, url in audit.requests),
-        "outside": audit.outside(), "dom_findings": audit.dom,
+        "outside": audit.outside(),
+        "dom_findings": audit.dom,
     }
     (ARTIFACTS / "request-audit.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
     assert summary["pages"] == sorted(TITLES) and summary["languages"] == ["en", "ko"]

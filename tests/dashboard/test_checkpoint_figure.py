@@ -170,9 +170,7 @@ def test_selected_checkpoint_is_highlighted() -> None:
 
 
 def test_unknown_selected_id_adds_no_highlight() -> None:
-    names = [
-        t.name for t in checkpoint_figure(linear_chain(3), selected_id="gone").data
-    ]
+    names = [t.name for t in checkpoint_figure(linear_chain(3), selected_id="gone").data]
     assert "selected" not in names
 
 

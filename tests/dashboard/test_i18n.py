@@ -21,8 +21,11 @@ def test_placeholders_match_between_languages():
 
 def test_every_literal_key_used_in_the_ui_exists():
     used = set()
-    ui_sources = [PROJECT_ROOT / "streamlit_app.py", *PROJECT_ROOT.glob("app_pages/*.py"),
-                  *PROJECT_ROOT.glob("dashboard/*.py")]
+    ui_sources = [
+        PROJECT_ROOT / "streamlit_app.py",
+        *PROJECT_ROOT.glob("app_pages/*.py"),
+        *PROJECT_ROOT.glob("dashboard/*.py"),
+    ]
     for path in ui_sources:
         used |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", path.read_text(encoding="utf-8")))
     missing = sorted(used - set(catalogue()))

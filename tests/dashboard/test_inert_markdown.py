@@ -110,8 +110,10 @@ def test_images_and_links_become_text_that_says_what_they_were():
 
 
 def test_a_planted_draft_keeps_its_text_and_loses_its_fetches():
-    draft = (f"# Plan: ![a[b]]({OUTSIDE}/n.png)\n\n| Topic | ![r][ref] |\n| --- | --- |\n| x | <img src=y> |\n\n"
-             f"[ref]: {OUTSIDE}/r.png\n\n- one ![i]({OUTSIDE}/i.png)\n- two\n")
+    draft = (
+        f"# Plan: ![a[b]]({OUTSIDE}/n.png)\n\n| Topic | ![r][ref] |\n| --- | --- |\n| x | <img src=y> |\n\n"
+        f"[ref]: {OUTSIDE}/r.png\n\n- one ![i]({OUTSIDE}/i.png)\n- two\n"
+    )
     rendered = inert_markdown(draft)
     _assert_inert(rendered)
     kinds = [node.type for node in _tokens(rendered)]
@@ -142,8 +144,11 @@ def _text(markdown: str) -> str:
 
 def _shape(markdown: str) -> list[tuple[str, str]]:
     """The parse tree's node kinds with their text, which is what a reader sees."""
-    return [(node.type, node.content if node.type in ("text", "code_inline", "fence", "code_block") else "")
-            for node in _tokens(markdown) if node.type not in ("inline", "root")]
+    return [
+        (node.type, node.content if node.type in ("text", "code_inline", "fence", "code_block") else "")
+        for node in _tokens(markdown)
+        if node.type not in ("inline", "root")
+    ]
 
 
 @pytest.mark.parametrize("source", ORDINARY.values(), ids=ORDINARY.keys())
@@ -170,12 +175,14 @@ def test_escape_markdown_keeps_lines_and_every_character():
     assert escape_markdown("") == ""
     # Ordinary punctuation, ids and words stay as typed, so messages read the same in the source.
     assert escape_markdown("Nothing was done: amount: got '1_0' (refund-B8, 건-1042, 案件_7).") == (
-        "Nothing was done: amount: got '1_0' (refund-B8, 건-1042, 案件_7).")
+        "Nothing was done: amount: got '1_0' (refund-B8, 건-1042, 案件_7)."
+    )
     assert escape_markdown(ValueError("got '![x](y)'")) == "got '!\\[x\\](y)'"
     assert escape_markdown("# a\n- b\n1. c\n> d\n---") == "\\# a\\\n\\- b\\\n1\\. c\\\n\\> d\\\n\\---"
     assert escape_markdown("_x_ a_b *y*") == "\\_x\\_ a_b \\*y\\*"
     assert escape_markdown("see www.x.com, a@b.co or https://x") == (
-        "see www\u2060.x.com, a\\@\u2060b.co or https:\u2060//x")
+        "see www\u2060.x.com, a\\@\u2060b.co or https:\u2060//x"
+    )
 
 
 def test_rendering_twice_shows_the_same_text():
@@ -186,9 +193,26 @@ def test_rendering_twice_shows_the_same_text():
         assert _text(inert_markdown(escaped)) == _text(escaped), source
 
 
-MARKDOWNISH = st.lists(st.sampled_from([*"ab !-[]()<>:/.*_`#|\\\n&;=\"'@$~1", "http://", "www.", "![", "](",
-                                        "]: ", "    ", "<img src=", "\n\n", "| --- |", "> ", "- ", "1. "]),
-                       max_size=30).map("".join)
+MARKDOWNISH = st.lists(
+    st.sampled_from(
+        [
+            *"ab !-[]()<>:/.*_`#|\\\n&;=\"'@$~1",
+            "http://",
+            "www.",
+            "![",
+            "](",
+            "]: ",
+            "    ",
+            "<img src=",
+            "\n\n",
+            "| --- |",
+            "> ",
+            "- ",
+            "1. ",
+        ]
+    ),
+    max_size=30,
+).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
@@ -200,16 +224,28 @@ def test_no_text_ever_yields_an_image_link_or_html(source: str):
 
 # --- The pages: planted text and crafted links never reach a Markdown renderer as Markdown --------
 
-CRAFTED_THREADS = [f"![q]({OUTSIDE}/x.png)", f"![a[b]]({OUTSIDE}/n.png)", f'<img src="{OUTSIDE}/y.png">',
-                   f"[l]({OUTSIDE}/l)", "www.example.com", "x" * 300]
+CRAFTED_THREADS = [
+    f"![q]({OUTSIDE}/x.png)",
+    f"![a[b]]({OUTSIDE}/n.png)",
+    f'<img src="{OUTSIDE}/y.png">',
+    f"[l]({OUTSIDE}/l)",
+    "www.example.com",
+    "x" * 300,
+]
 PLANTED = f"![p]({OUTSIDE}/p.png) ![a[b]]({OUTSIDE}/n.png) ![r][ref] <img src={OUTSIDE}/t.png> www.example.com"
 PLANTED_BLOCK = f"{PLANTED}\n\n[ref]: {OUTSIDE}/ref.png"
 
 
 def _plant(run_cli, monkeypatch) -> dict[str, str]:
     """Threads whose fields, answers, refusals and drafts hold Markdown that would fetch; thread per page."""
-    lecture = dict(topic=PLANTED, audience_level=PLANTED, duration="3 hours", delivery_method=PLANTED,
-                   platform_tools="python", constraints=PLANTED_BLOCK)
+    lecture = dict(
+        topic=PLANTED,
+        audience_level=PLANTED,
+        duration="3 hours",
+        delivery_method=PLANTED,
+        platform_tools="python",
+        constraints=PLANTED_BLOCK,
+    )
     flags = [item for name, value in lecture.items() for item in (f"--{name.replace('_', '-')}", value)]
     assert run_cli("run", "lecture", "--thread", "lecture-planted", *flags).code == 0
     draft = f"# Edited\n\n{PLANTED_BLOCK}\n\n| a | b |\n| --- | --- |\n| ![c]({OUTSIDE}/c.png) | x |"
@@ -219,21 +255,51 @@ def _plant(run_cli, monkeypatch) -> dict[str, str]:
     twice = [{"title": f"![p]({OUTSIDE}/p.png)"}, {"title": f"![p]({OUTSIDE}/p.png)"}, {"title": "c"}]
     assert run_cli("resume", "lecture-review", json.dumps({"action": "edit_plan", "subtopics": twice})).code == 0
     monkeypatch.delenv("HITL_PLAN_REVIEW")
-    assert run_cli("run", "refund", "--case", "planted", "--customer", f"![c]({OUTSIDE}/c.png) <b>Kim</b>",
-                   "--amount", "500000",
-                   "--reason", PLANTED_BLOCK).code == 0
+    assert (
+        run_cli(
+            "run",
+            "refund",
+            "--case",
+            "planted",
+            "--customer",
+            f"![c]({OUTSIDE}/c.png) <b>Kim</b>",
+            "--amount",
+            "500000",
+            "--reason",
+            PLANTED_BLOCK,
+        ).code
+        == 0
+    )
     assert run_cli("run", "robot", "--thread", "robot-planted").code == 0
     assert run_cli("resume", "robot-planted", PLANTED).code == 0
-    return {"app_pages/home.py": "lecture-planted", "app_pages/robot.py": "robot-planted",
-            "app_pages/refund.py": "refund-planted", "app_pages/lecture.py": "lecture-review",
-            "app_pages/explorer.py": "lecture-planted", "app_pages/timeline.py": "lecture-planted"}
+    return {
+        "app_pages/home.py": "lecture-planted",
+        "app_pages/robot.py": "robot-planted",
+        "app_pages/refund.py": "refund-planted",
+        "app_pages/lecture.py": "lecture-review",
+        "app_pages/explorer.py": "lecture-planted",
+        "app_pages/timeline.py": "lecture-planted",
+    }
 
 
 def _markdown_bodies(at) -> list[str]:
     """Every piece of Markdown the page sent to the browser: bodies of text elements, metrics, labels."""
-    bodies = [element.value for kind in ("markdown", "caption", "error", "warning", "info", "success", "title",
-                                         "header", "subheader", "toast")
-              for element in getattr(at, kind)]
+    bodies = [
+        element.value
+        for kind in (
+            "markdown",
+            "caption",
+            "error",
+            "warning",
+            "info",
+            "success",
+            "title",
+            "header",
+            "subheader",
+            "toast",
+        )
+        for element in getattr(at, kind)
+    ]
     bodies += [element.label for element in at.expander]
     bodies += [text for element in at.metric for text in (element.label, element.value)]  # Markdown too
     widgets = ("text_input", "text_area", "selectbox", "radio", "checkbox", "toggle", "number_input", "button")
@@ -241,8 +307,17 @@ def _markdown_bodies(at) -> list[str]:
     return [str(body) for body in bodies]
 
 
-@pytest.mark.parametrize("page", ["app_pages/home.py", "app_pages/robot.py", "app_pages/refund.py",
-                                  "app_pages/lecture.py", "app_pages/explorer.py", "app_pages/timeline.py"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "app_pages/home.py",
+        "app_pages/robot.py",
+        "app_pages/refund.py",
+        "app_pages/lecture.py",
+        "app_pages/explorer.py",
+        "app_pages/timeline.py",
+    ],
+)
 def test_pages_render_planted_text_and_crafted_links_inertly(page, run_cli, monkeypatch):
     from streamlit.testing.v1 import AppTest
 

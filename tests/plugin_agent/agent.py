@@ -20,11 +20,15 @@ WORD_SETTING = "HITL_GREETER_WORD"
 WORDS = ("hello", "hi")
 QUESTION = "send this greeting? (send/drop)"
 
-SENT_TABLE = TableSchema("greeter_sent", """
+SENT_TABLE = TableSchema(
+    "greeter_sent",
+    """
 CREATE TABLE IF NOT EXISTS greeter_sent (
     thread_id TEXT PRIMARY KEY,
     greeting TEXT NOT NULL
-);""", migrated_columns=("thread_id", "greeting"))
+);""",
+    migrated_columns=("thread_id", "greeting"),
+)
 
 
 class GreeterState(TypedDict, total=False):
@@ -58,8 +62,10 @@ def build_graph(checkpointer: Any, *, store: Store | None = None, word: str = "h
             return {"outcome": "dropped"}
         if store is not None:
             with store.transaction() as cursor:
-                cursor.execute("INSERT INTO greeter_sent (thread_id, greeting) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                               (f"greeter-{state['name']}", state["greeting"]))
+                cursor.execute(
+                    "INSERT INTO greeter_sent (thread_id, greeting) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (f"greeter-{state['name']}", state["greeting"]),
+                )
         return {"outcome": "sent"}
 
     builder = StateGraph(GreeterState)
@@ -103,8 +109,10 @@ SPEC = AgentSpec(
     strings={
         "nav.greeter": ("Greeter", "인사 도우미"),
         "agent.greeter.title": ("Greeter", "인사 도우미"),
-        "agent.greeter.description": ("Greets a name and asks before it sends the greeting.",
-                                      "이름에 인사하고, 인사를 보내기 전에 묻습니다."),
+        "agent.greeter.description": (
+            "Greets a name and asks before it sends the greeting.",
+            "이름에 인사하고, 인사를 보내기 전에 묻습니다.",
+        ),
         "greeter.title": ("Greeter", "인사 도우미"),
     },
     tables=(SENT_TABLE,),

@@ -60,8 +60,9 @@ def test_two_resumes_of_the_same_head(store, settings, repeat):
 @pytest.mark.parametrize("repeat", range(REPEATS))
 def test_two_refund_approvals_pay_once(store, settings, repeat):
     case = f"dbl{repeat}"
-    result = runs.start_run(store, settings, "refund", {"case_id": case, "customer": "lee", "amount": 500_000,
-                                              "reason": "late"})
+    result = runs.start_run(
+        store, settings, "refund", {"case_id": case, "customer": "lee", "amount": 500_000, "reason": "late"}
+    )
     head, thread = result.head_checkpoint_id, result.thread_id
     answers = ({"action": "approve", "approver": "kim"}, {"action": "edit", "amount": 1_000, "approver": "park"})
     outcomes = _race(lambda i: runs.resume_thread(store, settings, thread, answers[i], expected_head=head))
@@ -77,8 +78,11 @@ def test_two_updates_of_the_same_head(store, settings, repeat):
     head = runs.start_run(store, settings, "robot", {}, thread_id=thread).head_checkpoint_id
     before = len(readmodel.checkpoint_chain(store, thread))
     values = ("yes", "no")
-    outcomes = _race(lambda i: runs.update_thread(store, settings, thread, {"decision": values[i]},
-                                                  as_node="approval", expected_head=head))
+    outcomes = _race(
+        lambda i: runs.update_thread(
+            store, settings, thread, {"decision": values[i]}, as_node="approval", expected_head=head
+        )
+    )
     assert sorted(outcomes) == ["StaleFormError", "ok"], outcomes
     result = runs.current_result(store, settings, thread)
     assert result.values["decision"] == values[outcomes.index("ok")]

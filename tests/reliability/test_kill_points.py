@@ -29,8 +29,13 @@ from agents.refund import ledger
 from agents.runtime import load_settings, open_store
 
 CHILD = Path(__file__).with_name("crash_child.py")
-ANSWERS = {"yes": "yes", "approve": {"action": "approve", "approver": "kim"},
-           "reject": {"action": "reject", "approver": "kim"}, "save": "save", "auto": None}
+ANSWERS = {
+    "yes": "yes",
+    "approve": {"action": "approve", "approver": "kim"},
+    "reject": {"action": "reject", "approver": "kim"},
+    "save": "save",
+    "auto": None,
+}
 
 # (agent, thread, scenario, node, occurrence, phases)
 _POINTS = [
@@ -53,8 +58,15 @@ _POINTS = [
     ("lecture", "lecture-k", "save", "save", 1, ("before", "after")),
 ]
 KILL_POINTS = [
-    pytest.param(agent, thread, scenario, node, occurrence, phase,
-                 id=f"{agent}-{scenario}-{node}{'' if occurrence == 1 else '-resume'}-{phase}")
+    pytest.param(
+        agent,
+        thread,
+        scenario,
+        node,
+        occurrence,
+        phase,
+        id=f"{agent}-{scenario}-{node}{'' if occurrence == 1 else '-resume'}-{phase}",
+    )
     for agent, thread, scenario, node, occurrence, phases in _POINTS
     for phase in phases
 ]
@@ -70,11 +82,15 @@ def _ok_keys(rows: list[dict]) -> Counter:
 
 
 @pytest.mark.parametrize(("agent", "thread", "scenario", "node", "occurrence", "phase"), KILL_POINTS)
-def test_killed_run_resumes_in_a_new_process_and_loses_nothing(db_path, agent, thread, scenario, node,
-                                                               occurrence, phase):
+def test_killed_run_resumes_in_a_new_process_and_loses_nothing(
+    db_path, agent, thread, scenario, node, occurrence, phase
+):
     child = subprocess.run(
         [sys.executable, str(CHILD), str(db_path), agent, thread, scenario, node, phase, str(occurrence)],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert child.returncode == -signal.SIGKILL, (child.stdout, child.stderr)
     assert child.stdout.startswith("KILL"), child.stdout
@@ -107,9 +123,16 @@ def test_killed_run_resumes_in_a_new_process_and_loses_nothing(db_path, agent, t
             else:
                 result = runs.continue_thread(store, settings, thread)
         assert result.status == "done"
-        assert lifecycle.thread_status(store, thread).outcome == {
-            "yes": "executed", "auto": "paid", "approve": "paid", "reject": "rejected", "save": "saved_as_is",
-        }[scenario]
+        assert (
+            lifecycle.thread_status(store, thread).outcome
+            == {
+                "yes": "executed",
+                "auto": "paid",
+                "approve": "paid",
+                "reject": "rejected",
+                "save": "saved_as_is",
+            }[scenario]
+        )
 
         after = node_runs(store, thread_id=thread)
         assert not [r for r in after if r["status"] == "error"], after

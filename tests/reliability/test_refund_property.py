@@ -158,29 +158,68 @@ START_AMOUNTS = st.one_of(
 )
 #: (field, bad value) for a start. ``("case_id", None)`` stands for a non-ASCII case id, which is not
 #: judged: SPEC §6 allows ids in any language, the thread-id validator today takes ASCII only.
-START_SPOILS = st.sampled_from([
-    ("case_id", ""), ("case_id", "  "), ("case_id", "bad id"), ("case_id", "a/b"), ("case_id", "x" * 41),
-    ("case_id", None), ("customer", ""), ("customer", "x" * 101), ("customer", "a\x00b"), ("reason", ""),
-    ("reason", "r" * 501), *[("amount", bad) for bad in (
-        0, -5, MAX_AMOUNT + 1, 10**15, "500,00", "1_0", "-5", "１０００", "1e5", "1,0,0", 1.5, True, None, "", [1])],
-])
+START_SPOILS = st.sampled_from(
+    [
+        ("case_id", ""),
+        ("case_id", "  "),
+        ("case_id", "bad id"),
+        ("case_id", "a/b"),
+        ("case_id", "x" * 41),
+        ("case_id", None),
+        ("customer", ""),
+        ("customer", "x" * 101),
+        ("customer", "a\x00b"),
+        ("reason", ""),
+        ("reason", "r" * 501),
+        *[
+            ("amount", bad)
+            for bad in (
+                0,
+                -5,
+                MAX_AMOUNT + 1,
+                10**15,
+                "500,00",
+                "1_0",
+                "-5",
+                "１０００",
+                "1e5",
+                "1,0,0",
+                1.5,
+                True,
+                None,
+                "",
+                [1],
+            )
+        ],
+    ]
+)
 #: Edited amounts, resolved against the case's requested amount when the step runs.
 GOOD_EDITS = ["one", "half", "below", "equal", "threshold", "good-text", "float"]
 BAD_EDITS = ["zero", "neg", "above", "over-threshold", "max", "huge", "bad-text", "bool", "fraction"]
 GOOD_APPROVERS = st.sampled_from(["kim", "이순신", "Ana", " kim "])
 BAD_APPROVERS = ["", "  ", None, "automatic", " Automatic", "update_state", "x" * 61, 5]
 #: What can spoil an update: (what, value).
-UPDATE_SPOILS = st.sampled_from([
-    ("empty", None), *[("extra", key) for key in ("bogus", "outcome", "paid_amount", "requested_amount")],
-    *[("amount", kind) for kind in BAD_EDITS], *[("decision", bad) for bad in ("maybe", "", "APPROVE", None)],
-    *[("approver", bad) for bad in BAD_APPROVERS],
-    *[("as_node", bad) for bad in ("settle", "reject", "__copy__", "nonsense")],
-])
+UPDATE_SPOILS = st.sampled_from(
+    [
+        ("empty", None),
+        *[("extra", key) for key in ("bogus", "outcome", "paid_amount", "requested_amount")],
+        *[("amount", kind) for kind in BAD_EDITS],
+        *[("decision", bad) for bad in ("maybe", "", "APPROVE", None)],
+        *[("approver", bad) for bad in BAD_APPROVERS],
+        *[("as_node", bad) for bad in ("settle", "reject", "__copy__", "nonsense")],
+    ]
+)
 #: What can spoil an answer: (what, value).
-ANSWER_SPOILS = st.sampled_from([
-    *[("action", bad) for bad in ("maybe", "", None, "APPROVE")], *[("approver", bad) for bad in BAD_APPROVERS],
-    ("amount-misplaced", None), *[("amount", kind) for kind in BAD_EDITS], ("note", "n" * 301), ("note", "a\x07b"),
-])
+ANSWER_SPOILS = st.sampled_from(
+    [
+        *[("action", bad) for bad in ("maybe", "", None, "APPROVE")],
+        *[("approver", bad) for bad in BAD_APPROVERS],
+        ("amount-misplaced", None),
+        *[("amount", kind) for kind in BAD_EDITS],
+        ("note", "n" * 301),
+        ("note", "a\x07b"),
+    ]
+)
 NOT_AN_ANSWER = st.sampled_from(["approve", None, 5, [], '{"action": "approve", "approver": "kim"}'])
 #: One draw in SOMETIMES + 1 is spoiled (a bad field, a stale expected_head, ...).
 SOMETIMES = 3
@@ -188,10 +227,19 @@ SOMETIMES = 3
 HEADS = st.sampled_from([None, "current", "current", "stale"])
 #: A checkpoint of the thread (index into its chain, modulo), an unknown id (-1), another thread's (-2).
 PICKS = st.tuples(st.integers(0, 9), st.integers(0, 40)).map(lambda d: {8: -1, 9: -2}.get(d[0], d[1]))
-KILL_POINTS = st.sampled_from([
-    ("before", "assess"), ("after", "assess"), ("before", "review"), ("after", "review"),
-    ("before", "settle"), ("mid-settle", "settle"), ("after", "settle"), ("before", "reject"), ("after", "reject"),
-])
+KILL_POINTS = st.sampled_from(
+    [
+        ("before", "assess"),
+        ("after", "assess"),
+        ("before", "review"),
+        ("after", "review"),
+        ("before", "settle"),
+        ("mid-settle", "settle"),
+        ("after", "settle"),
+        ("before", "reject"),
+        ("after", "reject"),
+    ]
+)
 #: Act on the drawn case (None), or on a case waiting for a decision (or, for an update, any case in the
 #: inbox; for a continue, one needing attention): an index into them, if there is one.
 WAITING_PICKS = st.tuples(st.integers(0, 3), st.integers(0, 10)).map(lambda d: None if d[0] == 0 else d[1])
@@ -208,10 +256,22 @@ def sometimes(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 def edit_amount(kind: str, requested: int) -> Any:
     """The edited amount a kind stands for, for a case that asked for ``requested``."""
     return {
-        "zero": 0, "neg": -5, "one": 1, "half": max(1, requested // 2), "below": requested - 1,
-        "equal": requested, "above": requested + 1, "threshold": THRESHOLD, "over-threshold": THRESHOLD + 1,
-        "max": MAX_AMOUNT, "huge": 10**12, "bad-text": "500,00", "good-text": f"{requested:,}",
-        "float": float(requested), "bool": True, "fraction": 1.5,
+        "zero": 0,
+        "neg": -5,
+        "one": 1,
+        "half": max(1, requested // 2),
+        "below": requested - 1,
+        "equal": requested,
+        "above": requested + 1,
+        "threshold": THRESHOLD,
+        "over-threshold": THRESHOLD + 1,
+        "max": MAX_AMOUNT,
+        "huge": 10**12,
+        "bad-text": "500,00",
+        "good-text": f"{requested:,}",
+        "float": float(requested),
+        "bool": True,
+        "fraction": 1.5,
     }[kind]
 
 
@@ -309,8 +369,11 @@ def kill_switch(point: tuple[str, str] | None) -> Iterator[None]:
             die()
         return payout
 
-    with mock.patch.object(nodelog, "_start", start), mock.patch.object(nodelog, "_finish", finish), \
-            mock.patch.object(ledger, "pay", pay):
+    with (
+        mock.patch.object(nodelog, "_start", start),
+        mock.patch.object(nodelog, "_finish", finish),
+        mock.patch.object(ledger, "pay", pay),
+    ):
         yield
 
 
@@ -366,8 +429,9 @@ class RefundCases(RuleBasedStateMachine):
         self.policy = policy or self.policy
         self.store = open_store(self.location)
         self.fresh_process = True
-        self.settings = load_settings(db_override=self.location, environ={"HITL_REFUND_POLICY": self.policy},
-                                      secrets={})
+        self.settings = load_settings(
+            db_override=self.location, environ={"HITL_REFUND_POLICY": self.policy}, secrets={}
+        )
 
     def _tally(self, what: str) -> None:
         OUTCOMES[self.backend][what] += 1
@@ -425,8 +489,9 @@ class RefundCases(RuleBasedStateMachine):
         chain = self._chain(thread) if thread in self.threads else []
         return (chain[pick % len(chain)], False) if chain else (UNKNOWN_CHECKPOINT, True)
 
-    def _act(self, kind: str, call: Callable[[], Any], *, thread: str | None = None,
-             must_refuse: bool = False) -> tuple[str, Any]:
+    def _act(
+        self, kind: str, call: Callable[[], Any], *, thread: str | None = None, must_refuse: bool = False
+    ) -> tuple[str, Any]:
         """Runs one operation; checks that a refusal changed nothing. Returns (outcome, result)."""
         self.steps += 1
         self.fresh_process = False
@@ -467,10 +532,15 @@ class RefundCases(RuleBasedStateMachine):
     def choose_policy(self, policy: str) -> None:
         self._open(policy)
 
-    @rule(target=cases, case_id=CASE_IDS, customer=CUSTOMERS, amount=START_AMOUNTS, reason=REASONS,
-          spoil=sometimes(START_SPOILS))
-    def start(self, case_id: str | None, customer: str, amount: Any, reason: str,
-              spoil: tuple[str, Any] | None) -> Any:
+    @rule(
+        target=cases,
+        case_id=CASE_IDS,
+        customer=CUSTOMERS,
+        amount=START_AMOUNTS,
+        reason=REASONS,
+        spoil=sometimes(START_SPOILS),
+    )
+    def start(self, case_id: str | None, customer: str, amount: Any, reason: str, spoil: tuple[str, Any] | None) -> Any:
         """``request_refund``: the page's and the CLI's way to open a case."""
         if case_id is None:
             case_id = next(f"c{n}" for n in range(1, 100) if f"refund-c{n}" not in self.threads | self.deleted)
@@ -482,8 +552,9 @@ class RefundCases(RuleBasedStateMachine):
         existed = thread in self.threads
         paid_before = spoil is None and ledger.payout_for(self.store, case) is not None  # its thread was deleted
         must_refuse = existed or paid_before or (spoil is not None and judged)
-        outcome, result = self._act("start", lambda: runs.start_run(self.store, self.settings, "refund", values),
-                                    must_refuse=must_refuse)
+        outcome, result = self._act(
+            "start", lambda: runs.start_run(self.store, self.settings, "refund", values), must_refuse=must_refuse
+        )
         if not must_refuse and judged:
             assert outcome in ("ok", "killed"), f"a valid new case {values} ended {outcome}"
         if outcome == "ok":
@@ -499,12 +570,31 @@ class RefundCases(RuleBasedStateMachine):
             return thread
         return multiple()
 
-    @rule(thread=cases, keys=st.sets(st.sampled_from(["amount", "decision", "approver"]), min_size=1),
-          amount=st.sampled_from(GOOD_EDITS), decision=st.sampled_from(["approve", "reject", " reject "]),
-          approver=GOOD_APPROVERS, as_node=st.sampled_from([None, "assess", "review"]), head=HEADS,
-          pick=sometimes(PICKS), spoil=sometimes(UPDATE_SPOILS), waiting=WAITING_PICKS)
-    def update(self, thread: str, keys: set[str], amount: str, decision: str, approver: str, as_node: str | None,
-               head: str | None, pick: int | None, spoil: tuple[str, Any] | None, waiting: int | None) -> None:
+    @rule(
+        thread=cases,
+        keys=st.sets(st.sampled_from(["amount", "decision", "approver"]), min_size=1),
+        amount=st.sampled_from(GOOD_EDITS),
+        decision=st.sampled_from(["approve", "reject", " reject "]),
+        approver=GOOD_APPROVERS,
+        as_node=st.sampled_from([None, "assess", "review"]),
+        head=HEADS,
+        pick=sometimes(PICKS),
+        spoil=sometimes(UPDATE_SPOILS),
+        waiting=WAITING_PICKS,
+    )
+    def update(
+        self,
+        thread: str,
+        keys: set[str],
+        amount: str,
+        decision: str,
+        approver: str,
+        as_node: str | None,
+        head: str | None,
+        pick: int | None,
+        spoil: tuple[str, Any] | None,
+        waiting: int | None,
+    ) -> None:
         """``runs.update_thread`` on the head, or (with ``pick``) a fork from a checkpoint of the thread."""
         thread = self._target(thread, waiting, ("waiting", "attention"))
         requested = self._requested(thread)
@@ -519,7 +609,9 @@ class RefundCases(RuleBasedStateMachine):
         if spoil == ("empty", None):
             values = {}
         invalid = (
-            not values or any(key not in drawn for key in values) or as_node not in (None, "assess", "review")
+            not values
+            or any(key not in drawn for key in values)
+            or as_node not in (None, "assess", "review")
             or ("amount" in values and not amount_is_valid(drawn["amount"], values["amount"], requested))
             or ("decision" in values and str(values["decision"]).strip() not in ("approve", "reject"))
             or ("approver" in values and not approver_is_valid(values["approver"]))
@@ -531,9 +623,20 @@ class RefundCases(RuleBasedStateMachine):
         done = status is not None and status.status == "done"
         must_refuse = invalid or stale or foreign or thread not in self.threads or done or self._paid(thread)
         kind = "fork" if pick is not None else "update"
-        outcome, _ = self._act(kind, lambda: runs.update_thread(
-            self.store, self.settings, thread, values, as_node=as_node, checkpoint_id=checkpoint,
-            expected_head=expected), thread=thread, must_refuse=must_refuse)
+        outcome, _ = self._act(
+            kind,
+            lambda: runs.update_thread(
+                self.store,
+                self.settings,
+                thread,
+                values,
+                as_node=as_node,
+                checkpoint_id=checkpoint,
+                expected_head=expected,
+            ),
+            thread=thread,
+            must_refuse=must_refuse,
+        )
         if kind == "update" and not must_refuse and status is not None and status.status == "waiting":
             assert outcome != "refused", f"a valid update {values} as {as_node} of a waiting case was refused"
 
@@ -546,13 +649,23 @@ class RefundCases(RuleBasedStateMachine):
         status = self.statuses.get(thread)
         done = status is not None and status.status == "done"
         waiting = status is not None and status.status == "waiting"
-        must_refuse = stale or foreign or thread not in self.threads or (
-            pick is not None and (done or self._paid(thread))) or (pick is None and waiting)
+        must_refuse = (
+            stale
+            or foreign
+            or thread not in self.threads
+            or (pick is not None and (done or self._paid(thread)))
+            or (pick is None and waiting)
+        )
         before = self._snapshot() if done else None
         kind = "rerun" if pick is not None else "continue"
-        outcome, _ = self._act(kind, lambda: runs.continue_thread(
-            self.store, self.settings, thread, checkpoint_id=checkpoint, expected_head=expected),
-            thread=thread, must_refuse=must_refuse)
+        outcome, _ = self._act(
+            kind,
+            lambda: runs.continue_thread(
+                self.store, self.settings, thread, checkpoint_id=checkpoint, expected_head=expected
+            ),
+            thread=thread,
+            must_refuse=must_refuse,
+        )
         if done and outcome == "ok":  # continuing a finished case has nothing to run and changes nothing
             assert before is not None and self._snapshot()[:3] == before[:3], "continuing a finished case changed it"
 
@@ -562,14 +675,23 @@ class RefundCases(RuleBasedStateMachine):
         expected, stale = self._expected_head(thread, head)
         checkpoint, foreign = self._checkpoint(thread, pick)
         status = self.statuses.get(thread)
-        must_refuse = stale or foreign or thread not in self.threads or self._paid(thread) or (
-            status is not None and status.status == "done")
-        self._act("restore", lambda: runs.restore_checkpoint(
-            self.store, self.settings, thread, checkpoint, expected_head=expected),
-            thread=thread, must_refuse=must_refuse)
+        must_refuse = (
+            stale
+            or foreign
+            or thread not in self.threads
+            or self._paid(thread)
+            or (status is not None and status.status == "done")
+        )
+        self._act(
+            "restore",
+            lambda: runs.restore_checkpoint(self.store, self.settings, thread, checkpoint, expected_head=expected),
+            thread=thread,
+            must_refuse=must_refuse,
+        )
 
-    def _answer(self, thread: str, action: str, amount: str, approver: str, note: str | None,
-                spoil: tuple[str, Any] | None) -> tuple[dict[str, Any], bool]:
+    def _answer(
+        self, thread: str, action: str, amount: str, approver: str, note: str | None, spoil: tuple[str, Any] | None
+    ) -> tuple[dict[str, Any], bool]:
         """An approver's answer (good, or spoiled in one way), and whether it keeps every rule."""
         requested = self._requested(thread)
         answer: dict[str, Any] = {"action": action, "approver": approver}
@@ -591,8 +713,9 @@ class RefundCases(RuleBasedStateMachine):
             answer["note"] = note
         return answer, answer_is_valid(answer, requested, kind)
 
-    def _decision_step(self, kind: str, thread: str, answer: Any, valid: bool, head: str | None,
-                       call: Callable[[str | None], Any]) -> None:
+    def _decision_step(
+        self, kind: str, thread: str, answer: Any, valid: bool, head: str | None, call: Callable[[str | None], Any]
+    ) -> None:
         expected, stale = self._expected_head(thread, head)
         status = self.statuses.get(thread)
         waiting = status is not None and status.status == "waiting"
@@ -607,38 +730,85 @@ class RefundCases(RuleBasedStateMachine):
                 if answer["action"] == "edit":
                     assert result.values["paid_amount"] == whole(answer["amount"]), (answer, result.values)
 
-    @rule(thread=cases, action=st.sampled_from(["approve", "reject", "edit"]), amount=st.sampled_from(GOOD_EDITS),
-          approver=GOOD_APPROVERS, note=st.sampled_from([None, "", "ok", " "]), head=HEADS,
-          spoil=sometimes(ANSWER_SPOILS), waiting=WAITING_PICKS)
-    def decide_(self, thread: str, action: str, amount: str, approver: str, note: str | None, head: str | None,
-                spoil: tuple[str, Any] | None, waiting: int | None) -> None:
+    @rule(
+        thread=cases,
+        action=st.sampled_from(["approve", "reject", "edit"]),
+        amount=st.sampled_from(GOOD_EDITS),
+        approver=GOOD_APPROVERS,
+        note=st.sampled_from([None, "", "ok", " "]),
+        head=HEADS,
+        spoil=sometimes(ANSWER_SPOILS),
+        waiting=WAITING_PICKS,
+    )
+    def decide_(
+        self,
+        thread: str,
+        action: str,
+        amount: str,
+        approver: str,
+        note: str | None,
+        head: str | None,
+        spoil: tuple[str, Any] | None,
+        waiting: int | None,
+    ) -> None:
         """The approver's form: ``refund.spec.decide`` (it drops empty fields, as the form does)."""
         thread = self._target(thread, waiting)
         answer, valid = self._answer(thread, action, amount, approver, note, spoil)
-        self._decision_step("decide", thread, answer, valid, head, lambda expected: runs.resume_from_fields(
-            self.store, self.settings, thread, answer, expected_head=expected))
+        self._decision_step(
+            "decide",
+            thread,
+            answer,
+            valid,
+            head,
+            lambda expected: runs.resume_from_fields(self.store, self.settings, thread, answer, expected_head=expected),
+        )
 
-    @rule(thread=cases, action=st.sampled_from(["approve", "reject", "edit"]), amount=st.sampled_from(GOOD_EDITS),
-          approver=GOOD_APPROVERS, note=st.sampled_from([None, "", "ok", " "]), head=HEADS,
-          spoil=sometimes(st.one_of(ANSWER_SPOILS, NOT_AN_ANSWER.map(lambda raw: ("raw", raw)))),
-          waiting=WAITING_PICKS)
-    def resume(self, thread: str, action: str, amount: str, approver: str, note: str | None, head: str | None,
-               spoil: tuple[str, Any] | None, waiting: int | None) -> None:
+    @rule(
+        thread=cases,
+        action=st.sampled_from(["approve", "reject", "edit"]),
+        amount=st.sampled_from(GOOD_EDITS),
+        approver=GOOD_APPROVERS,
+        note=st.sampled_from([None, "", "ok", " "]),
+        head=HEADS,
+        spoil=sometimes(st.one_of(ANSWER_SPOILS, NOT_AN_ANSWER.map(lambda raw: ("raw", raw)))),
+        waiting=WAITING_PICKS,
+    )
+    def resume(
+        self,
+        thread: str,
+        action: str,
+        amount: str,
+        approver: str,
+        note: str | None,
+        head: str | None,
+        spoil: tuple[str, Any] | None,
+        waiting: int | None,
+    ) -> None:
         """Raw ``runs.resume_thread`` (the generic form's JSON mode, the CLI, the API)."""
         thread = self._target(thread, waiting)
         answer, valid = self._answer(thread, action, amount, approver, note, spoil)
         if spoil is not None and spoil[0] == "raw":
             answer, valid = spoil[1], False
-        self._decision_step("resume", thread, answer, valid, head, lambda expected: runs.resume_thread(
-            self.store, self.settings, thread, answer, expected_head=expected))
+        self._decision_step(
+            "resume",
+            thread,
+            answer,
+            valid,
+            head,
+            lambda expected: runs.resume_thread(self.store, self.settings, thread, answer, expected_head=expected),
+        )
 
     @precondition(lambda self: len(self.threads) >= 3)
     @rule(target=cases, thread=consumes(cases), head=HEADS)
     def delete(self, thread: str, head: str | None) -> Any:
         """``runs.delete_thread``; a paid case stays in the ledger and its case id stays used."""
         expected, stale = self._expected_head(thread, head)
-        outcome, _ = self._act("delete", lambda: runs.delete_thread(self.store, thread, expected_head=expected),
-                               thread=thread, must_refuse=stale or thread not in self.threads)
+        outcome, _ = self._act(
+            "delete",
+            lambda: runs.delete_thread(self.store, thread, expected_head=expected),
+            thread=thread,
+            must_refuse=stale or thread not in self.threads,
+        )
         if outcome == "ok":
             self.final.pop(thread, None)
             self.deleted.add(thread)
@@ -646,8 +816,10 @@ class RefundCases(RuleBasedStateMachine):
         return thread
 
     @precondition(lambda self: bool(self.threads))
-    @rule(thread=GHOST_THREADS, op=st.sampled_from(["update", "continue", "rerun", "restore", "decide", "resume",
-                                                    "delete"]))
+    @rule(
+        thread=GHOST_THREADS,
+        op=st.sampled_from(["update", "continue", "rerun", "restore", "decide", "resume", "delete"]),
+    )
     def unknown_thread(self, thread: str, op: str) -> None:
         """Every operation on an unknown or malformed thread id is refused."""
         approve = {"action": "approve", "approver": "kim"}
@@ -676,10 +848,17 @@ class RefundCases(RuleBasedStateMachine):
         thread = waiting[pick % len(waiting)]
         self.steps += 1
         graph = runtime.graph(self.store, "refund", **runtime.graph_options(self.settings, "refund"))
-        graph.update_state(runs.run_config(SPEC, thread), {
-            "approver": "kim", "note": "", "decided_at": ledger.now_iso(), "decision": decision,
-            "trace": [f"review: {decision} by kim"],
-        }, as_node="review")
+        graph.update_state(
+            runs.run_config(SPEC, thread),
+            {
+                "approver": "kim",
+                "note": "",
+                "decided_at": ledger.now_iso(),
+                "decision": decision,
+                "trace": [f"review: {decision} by kim"],
+            },
+            as_node="review",
+        )
         self._open()
         self._tally("checkpoint after review: written")
 
@@ -767,8 +946,8 @@ class RefundCases(RuleBasedStateMachine):
         assert lines, f"{thread}: no decision line in the trace {trace}"
         last = lines[-1]
         assert DECISION_LINE.match(last).group(2) == decision and (  # type: ignore[union-attr]
-            f" by {approver}" in last or f" for {approver};" in last), (
-            f"{thread}: {decision} by {approver!r} on record, but the trace's last decision says {last!r}")
+            f" by {approver}" in last or f" for {approver};" in last
+        ), f"{thread}: {decision} by {approver!r} on record, but the trace's last decision says {last!r}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -778,16 +957,19 @@ class RefundCases(RuleBasedStateMachine):
 
 def test_random_operation_sequences_keep_the_refund_rules(backend: str) -> None:
     machine = type(f"RefundCases_{backend}", (RefundCases,), {"backend": backend})
-    run_state_machine_as_test(machine, settings=hypothesis_settings(
-        max_examples=MAX_EXAMPLES[backend],
-        stateful_step_count=STEPS_PER_SEQUENCE,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-        print_blob=False,
-    ))
+    run_state_machine_as_test(
+        machine,
+        settings=hypothesis_settings(
+            max_examples=MAX_EXAMPLES[backend],
+            stateful_step_count=STEPS_PER_SEQUENCE,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            phases=(Phase.explicit, Phase.generate, Phase.shrink),
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+            print_blob=False,
+        ),
+    )
     RAN.add(backend)
 
 

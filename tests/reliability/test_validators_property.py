@@ -21,8 +21,14 @@ from agents.validation import THREAD_ID_MAX, validate_int, validate_text, valida
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ANYTHING = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True), st.text(),
-    st.binary(), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(),
+    st.binary(),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
 )
 THREAD_ID_CHARS = string.ascii_letters + string.digits + "_.:-"
 
@@ -86,8 +92,9 @@ def test_validate_text_refuses_control_characters(text, control):
 
 
 @SETTINGS
-@given(st.sampled_from(string.ascii_letters + string.digits),
-       st.text(alphabet=THREAD_ID_CHARS, max_size=THREAD_ID_MAX - 1))
+@given(
+    st.sampled_from(string.ascii_letters + string.digits), st.text(alphabet=THREAD_ID_CHARS, max_size=THREAD_ID_MAX - 1)
+)
 def test_validate_thread_id_round_trips(first, rest):
     assert validate_thread_id(first + rest) == first + rest
 
@@ -132,8 +139,11 @@ def test_int_field_round_trips(value):
 
 REFUND_ANSWER = st.fixed_dictionaries(
     {"action": st.sampled_from(["approve", "reject", "edit"]), "approver": st.text(min_size=1, max_size=10)},
-    optional={"amount": st.one_of(st.integers(), st.text(max_size=5), st.none()), "note": st.text(max_size=5),
-              "extra": st.integers()},
+    optional={
+        "amount": st.one_of(st.integers(), st.text(max_size=5), st.none()),
+        "note": st.text(max_size=5),
+        "extra": st.integers(),
+    },
 )
 
 
@@ -166,8 +176,10 @@ def test_lecture_input_refuses_naming_the_field(name, value):
 
 
 @SETTINGS
-@given(st.sampled_from(sorted(DEFAULT_LECTURE_INPUT)),
-       st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=FIELD_MAX_LENGTH))
+@given(
+    st.sampled_from(sorted(DEFAULT_LECTURE_INPUT)),
+    st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=FIELD_MAX_LENGTH),
+)
 def test_lecture_input_round_trips(name, text):
     values = {**DEFAULT_LECTURE_INPUT, name: text}
     if not text.strip():

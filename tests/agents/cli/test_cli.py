@@ -72,8 +72,9 @@ def test_inspect_text_ends_with_counts(run_cli):
 
 def test_update_and_delete(run_cli):
     run_cli("run", "robot")
-    data = json.loads(run_cli("update", "hitl_demo", "--values", '{"decision": "yes"}',
-                              "--as-node", "approval", "--json").out)
+    data = json.loads(
+        run_cli("update", "hitl_demo", "--values", '{"decision": "yes"}', "--as-node", "approval", "--json").out
+    )
     assert data["values"]["decision"] == "yes" and data["next"] == ["execute"]
     assert run_cli("delete", "hitl_demo", "--yes").code == 0
     assert json.loads(run_cli("threads", "--json").out) == []
@@ -113,7 +114,11 @@ def test_module_entry_point_and_db_option(tmp_path):
     db = tmp_path / "other.sqlite"
     done = subprocess.run(
         [sys.executable, "-m", "agents", "--db", str(db), "run", "robot", "--json"],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["status"] == "waiting"

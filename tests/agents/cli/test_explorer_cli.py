@@ -9,8 +9,17 @@ import pytest
 from agents import readmodel
 from agents.chain_layout import chain_to_json
 
-GRAPH_KEYS = {"checkpoint_id", "parent_checkpoint_id", "step", "source", "lane", "writers", "next",
-              "is_head", "is_waiting"}
+GRAPH_KEYS = {
+    "checkpoint_id",
+    "parent_checkpoint_id",
+    "step",
+    "source",
+    "lane",
+    "writers",
+    "next",
+    "is_head",
+    "is_waiting",
+}
 
 
 def _graph(run_cli, thread="hitl_demo"):
@@ -35,8 +44,16 @@ def test_graph_text_is_a_table_with_full_ids_and_flags(run_cli):
     run_cli("run", "robot")
     rows = _graph(run_cli)
     lines = run_cli("graph", "hitl_demo").out.strip().splitlines()
-    assert lines[0].split() == ["step", "lane", "source", "checkpoint_id", "parent_checkpoint_id",
-                                "writers", "next", "flags"]
+    assert lines[0].split() == [
+        "step",
+        "lane",
+        "source",
+        "checkpoint_id",
+        "parent_checkpoint_id",
+        "writers",
+        "next",
+        "flags",
+    ]
     assert lines[-1] == "3 checkpoints, 1 lane"
     assert rows[-1]["checkpoint_id"] in lines[3] and lines[3].endswith("head,waiting")
 
@@ -45,8 +62,17 @@ def test_update_with_checkpoint_forks_and_keeps_the_history(run_cli):
     run_cli("run", "robot", "--answer", "yes")
     before = _graph(run_cli)
     paused = next(r for r in before if r["next"] == ["approval"])
-    result = run_cli("update", "hitl_demo", "--checkpoint", paused["checkpoint_id"],
-                     "--values", '{"decision": "no"}', "--as-node", "approval", "--json")
+    result = run_cli(
+        "update",
+        "hitl_demo",
+        "--checkpoint",
+        paused["checkpoint_id"],
+        "--values",
+        '{"decision": "no"}',
+        "--as-node",
+        "approval",
+        "--json",
+    )
     assert result.code == 0, result.err
     data = json.loads(result.out)
     assert data["status"] == "attention" and data["next"] == ["execute"] and data["values"]["decision"] == "no"
@@ -85,8 +111,10 @@ def test_rerun_text_output_names_the_status(run_cli):
 def test_unknown_checkpoint_id_is_refused_and_changes_nothing(run_cli):
     run_cli("run", "robot")
     before = _graph(run_cli)
-    for args in (("rerun", "hitl_demo", "--checkpoint", "not-a-checkpoint"),
-                 ("update", "hitl_demo", "--checkpoint", "not-a-checkpoint", "--values", '{"decision": "no"}')):
+    for args in (
+        ("rerun", "hitl_demo", "--checkpoint", "not-a-checkpoint"),
+        ("update", "hitl_demo", "--checkpoint", "not-a-checkpoint", "--values", '{"decision": "no"}'),
+    ):
         result = run_cli(*args)
         assert result.code == 2
         assert "no checkpoint 'not-a-checkpoint' in thread 'hitl_demo'" in result.err
@@ -102,8 +130,16 @@ def test_bad_input_exits_2_with_a_message(run_cli):
         ("rerun", "missing", "--checkpoint", step0): "no thread named 'missing'",
         ("update", "hitl_demo", "--checkpoint", step0, "--values", "{oops"): "values: is not valid JSON",
         ("update", "hitl_demo", "--checkpoint", step0, "--values", '{"colour": 1}'): "colour: is not a state key",
-        ("update", "hitl_demo", "--checkpoint", step0, "--values", '{"decision": "no"}',
-         "--as-node", "nobody"): "as_node: an update cannot be made as 'nobody'",
+        (
+            "update",
+            "hitl_demo",
+            "--checkpoint",
+            step0,
+            "--values",
+            '{"decision": "no"}',
+            "--as-node",
+            "nobody",
+        ): "as_node: an update cannot be made as 'nobody'",
     }
     for args, message in cases.items():
         result = run_cli(*args)

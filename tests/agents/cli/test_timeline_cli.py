@@ -30,7 +30,7 @@ def test_table_lists_calls_supersteps_and_one_summary_per_run(run_cli, store, se
     calls = lines[2:6]
     assert [line.split()[3] for line in calls] == ["propose", "approval", "approval", "execute"]
     assert [line.split()[-2] for line in calls] == ["ok", "interrupted", "ok", "ok"]
-    run_section = lines[lines.index("runs") + 2:]
+    run_section = lines[lines.index("runs") + 2 :]
     assert [line.split()[0] for line in run_section] == [first, second]
     assert run_section[0].split()[-2:] == ["1", "0"]  # one interrupted call, nothing open
 
@@ -39,10 +39,10 @@ def test_table_shows_the_parallel_speedup(run_cli, store, settings):
     runs.start_run(store, settings, "robot", {})
     insert_parallel_run(store, "hitl_demo")
     out = run_cli("timeline", "hitl_demo", "--run", "par-run").out
-    steps = out.splitlines()[out.splitlines().index("supersteps") + 1:]
+    steps = out.splitlines()[out.splitlines().index("supersteps") + 1 :]
     research = next(line for line in steps if line.startswith("par-run  2"))
     assert research.split()[2:] == ["3", "1.0", "s", "3.0", "s", "3.00", "1.00", "research"]
-    assert "심화, \"quoted\"" in out
+    assert '심화, "quoted"' in out
 
 
 def test_json_is_timing_timeline_json_of_the_thread(run_cli, store, settings):
@@ -74,7 +74,7 @@ def test_csv_has_the_subagent_log_columns_and_start_end_lines(run_cli, store, se
     assert lines[0][:4] == ["timestamp", "event", "subagent_name", "duration_sec"]
     assert [line[1] for line in lines[1:]].count("START") == 4
     assert [line[1] for line in lines[1:]].count("END") == 4
-    assert ["END", "research:심화, \"quoted\"", "1.000000"] in [line[1:4] for line in lines]
+    assert ["END", 'research:심화, "quoted"', "1.000000"] in [line[1:4] for line in lines]
 
 
 def test_thread_without_node_calls_says_so(run_cli, store):

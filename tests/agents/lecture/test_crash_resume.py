@@ -72,8 +72,14 @@ def _first_line(process: subprocess.Popen, timeout: float = 120.0) -> str:
 
 def test_a_killed_fan_out_resumes_and_redoes_only_the_unfinished_task(store, settings, db_path):
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db_path), THREAD, BLOCKED], cwd=PROJECT_ROOT,
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db_path), THREAD, BLOCKED],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = _first_line(child)
     finally:

@@ -12,8 +12,12 @@ from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.nodelog import node_runs
 
 FLAGS = {
-    "topic": "--topic", "audience_level": "--audience-level", "duration": "--duration",
-    "delivery_method": "--delivery-method", "platform_tools": "--platform-tools", "constraints": "--constraints",
+    "topic": "--topic",
+    "audience_level": "--audience-level",
+    "duration": "--duration",
+    "delivery_method": "--delivery-method",
+    "platform_tools": "--platform-tools",
+    "constraints": "--constraints",
 }
 
 
@@ -66,11 +70,14 @@ def test_resume_reject_ends_the_run(run_cli, store):
     assert again.code == 2 and "not waiting" in again.err
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ("maybe", "action: must be one of"),
-    ('{"action": "save", "notes": "x"}', "notes: notes go with rework"),
-    ('{"action": "edit_plan"}', "subtopics:"),
-])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("maybe", "action: must be one of"),
+        ('{"action": "save", "notes": "x"}', "notes: notes go with rework"),
+        ('{"action": "edit_plan"}', "subtopics:"),
+    ],
+)
 def test_bad_resume_values_exit_2_and_change_nothing(run_cli, store, value, message):
     assert run_cli(*start_args(), "--thread", "lc-bad").code == 0
     before = len(node_runs(store, thread_id="lc-bad"))
@@ -79,12 +86,15 @@ def test_bad_resume_values_exit_2_and_change_nothing(run_cli, store, value, mess
     assert len(node_runs(store, thread_id="lc-bad")) == before
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (start_args(topic="  "), "topic: is empty"),
-    (start_args(duration="x" * 201), "duration: is 201 characters long"),
-    (["run", "lecture", "--topic", "AI"], "audience_level: is required"),
-    ([*start_args(), "--thread", "bad thread"], "thread_id: may contain only"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (start_args(topic="  "), "topic: is empty"),
+        (start_args(duration="x" * 201), "duration: is 201 characters long"),
+        (["run", "lecture", "--topic", "AI"], "audience_level: is required"),
+        ([*start_args(), "--thread", "bad thread"], "thread_id: may contain only"),
+    ],
+)
 def test_bad_input_exits_2_and_starts_nothing(run_cli, store, args, message):
     result = run_cli(*args)
     assert result.code == 2 and message in result.err

@@ -48,8 +48,11 @@ def graph_on(store, **options):
 
 
 def config(thread: str = THREAD) -> dict:
-    return {"configurable": {"thread_id": thread}, "metadata": {"agent": "lecture", "run_id": "r"},
-            "max_concurrency": 32}
+    return {
+        "configurable": {"thread_id": thread},
+        "metadata": {"agent": "lecture", "run_id": "r"},
+        "max_concurrency": 32,
+    }
 
 
 def run(graph, payload, thread: str = THREAD) -> dict:
@@ -97,7 +100,8 @@ def test_reducer_counts_after_two_rework_rounds(store):
     assert len(rows(store, "research")) == 5  # rework never researches again
     assert len(values["reviews"]) == 9
     assert sorted((r["round"], r["reviewer"]) for r in values["reviews"]) == sorted(
-        (n, reviewer) for n in (1, 2, 3) for reviewer in REVIEWERS)
+        (n, reviewer) for n in (1, 2, 3) for reviewer in REVIEWERS
+    )
     assert [s["round"] for s in values["scores"]] == [1, 2, 3]
     assert values["human_notes"] == "실습을 늘려 주세요"
     assert len(rows(store, "write")) == 3
@@ -157,8 +161,11 @@ def test_a_lower_threshold_lets_the_first_draft_pass(store):
 
 
 def test_threshold_rounds_and_plan_review_come_from_the_settings(db_path):
-    settings = load_settings(db_override=str(db_path), secrets={}, environ={
-        "HITL_GATE_THRESHOLD": "70", "HITL_MAX_ROUNDS": "5", "HITL_PLAN_REVIEW": "on"})
+    settings = load_settings(
+        db_override=str(db_path),
+        secrets={},
+        environ={"HITL_GATE_THRESHOLD": "70", "HITL_MAX_ROUNDS": "5", "HITL_PLAN_REVIEW": "on"},
+    )
     options = options_from_settings(settings.agent("lecture"))
     assert (options["threshold"], options["max_rounds"], options["plan_review"]) == (70, 5, True)
     default = options_from_settings(load_settings(db_override=str(db_path), secrets={}, environ={}).agent("lecture"))
@@ -170,8 +177,11 @@ def test_threshold_rounds_and_plan_review_come_from_the_settings(db_path):
 
 
 def test_services_never_show_keys(db_path):
-    settings = load_settings(db_override=str(db_path), secrets={},
-                             environ={"GOOGLE_API_KEY": "sk-secret-123", "TAVILY_API_KEY": "tv-secret-456"})
+    settings = load_settings(
+        db_override=str(db_path),
+        secrets={},
+        environ={"GOOGLE_API_KEY": "sk-secret-123", "TAVILY_API_KEY": "tv-secret-456"},
+    )
     services = settings.agent("lecture").services
     shown = " ".join([repr(services), services.describe_model(), services.describe_research()])
     assert "Gemini" in shown and "Tavily" in shown
@@ -186,21 +196,31 @@ def test_the_factory_requires_a_checkpointer():
 # --- answers -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("save", {"action": "save", "notes": ""}),
-    (" rework ", {"action": "rework", "notes": ""}),
-    ({"action": "rework", "notes": " 더 쉽게 "}, {"action": "rework", "notes": "더 쉽게"}),
-    ({"action": "edit_plan", "subtopics": ["A"]}, {"action": "edit_plan", "notes": "", "subtopics": ["A"]}),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("save", {"action": "save", "notes": ""}),
+        (" rework ", {"action": "rework", "notes": ""}),
+        ({"action": "rework", "notes": " 더 쉽게 "}, {"action": "rework", "notes": "더 쉽게"}),
+        ({"action": "edit_plan", "subtopics": ["A"]}, {"action": "edit_plan", "notes": "", "subtopics": ["A"]}),
+    ],
+)
 def test_answers_are_normalised(raw, expected):
     assert check_answer(raw) == expected
 
 
-@pytest.mark.parametrize(("raw", "field"), [
-    ("yes", "action"), ("Save", "action"), (["save"], "action"), ({"action": "save", "notes": "x"}, "notes"),
-    ({"action": "edit_plan"}, "subtopics"), ({"action": "rework", "extra": 1}, "extra"),
-    ({"action": "rework", "notes": "x" * 1001}, "human_notes"),
-])
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ("yes", "action"),
+        ("Save", "action"),
+        (["save"], "action"),
+        ({"action": "save", "notes": "x"}, "notes"),
+        ({"action": "edit_plan"}, "subtopics"),
+        ({"action": "rework", "extra": 1}, "extra"),
+        ({"action": "rework", "notes": "x" * 1001}, "human_notes"),
+    ],
+)
 def test_bad_answers_are_refused_naming_the_field(raw, field):
     with pytest.raises(InputError) as caught:
         check_answer(raw)
@@ -213,24 +233,30 @@ PLAN = [{"id": f"s{n}", "title": f"T{n}", "description": f"D{n}"} for n in range
 
 
 def test_plan_edit_adds_removes_and_renames_with_fresh_ids():
-    plan, next_number = apply_plan_edit(PLAN, set(), [
-        {"id": "s2", "title": "T2 renamed"}, {"id": "s1", "title": "T1"}, "New one"], 5)
-    assert plan == [{"id": "s2", "title": "T2 renamed", "description": "D2"},
-                    {"id": "s1", "title": "T1", "description": "D1"},
-                    {"id": "s5", "title": "New one", "description": ""}]
+    plan, next_number = apply_plan_edit(
+        PLAN, set(), [{"id": "s2", "title": "T2 renamed"}, {"id": "s1", "title": "T1"}, "New one"], 5
+    )
+    assert plan == [
+        {"id": "s2", "title": "T2 renamed", "description": "D2"},
+        {"id": "s1", "title": "T1", "description": "D1"},
+        {"id": "s5", "title": "New one", "description": ""},
+    ]
     assert next_number == 6
 
 
-@pytest.mark.parametrize(("requested", "message"), [
-    ([{"id": "s1", "title": "T1 changed"}, "a", "b"], "already researched"),
-    ([{"id": "s1", "title": "T1", "description": "other"}, "a", "b"], "already researched"),
-    ([{"id": "s9", "title": "X"}, "a", "b"], "no subtopic 's9'"),
-    (["a", "b"], "3 to 5"),
-    (["a", "b", "c", "d", "e", "f"], "3 to 5"),
-    (["a", "A", "b"], "appears twice"),
-    (PLAN, "changes nothing"),
-    ("s1", "JSON list"),
-])
+@pytest.mark.parametrize(
+    ("requested", "message"),
+    [
+        ([{"id": "s1", "title": "T1 changed"}, "a", "b"], "already researched"),
+        ([{"id": "s1", "title": "T1", "description": "other"}, "a", "b"], "already researched"),
+        ([{"id": "s9", "title": "X"}, "a", "b"], "no subtopic 's9'"),
+        (["a", "b"], "3 to 5"),
+        (["a", "b", "c", "d", "e", "f"], "3 to 5"),
+        (["a", "A", "b"], "appears twice"),
+        (PLAN, "changes nothing"),
+        ("s1", "JSON list"),
+    ],
+)
 def test_plan_edit_refusals(requested, message):
     with pytest.raises(PlanEditError, match=message) as caught:
         apply_plan_edit(PLAN, {"s1"}, requested, 5)
@@ -253,7 +279,8 @@ def test_plan_review_edits_bump_the_version_then_research_follows_the_plan(store
     at_gate = run(graph, Command(resume="approve"))
     assert waiting_payload(at_gate)["stage"] == "gate"
     assert sorted(r["label"] for r in rows(store, "research")) == sorted(
-        ["생성형 AI 핵심 개념과 용어", "프롬프트 작성 기본", "ChatGPT 실전 과제", "회의록 요약 실습"])
+        ["생성형 AI 핵심 개념과 용어", "프롬프트 작성 기본", "ChatGPT 실전 과제", "회의록 요약 실습"]
+    )
     assert sorted(r["subtopic_id"] for r in at_gate.values["research"]) == ["s1", "s2", "s3", "s6"]
 
 

@@ -10,17 +10,22 @@ from agents.lecture.state import Review
 
 
 def _reviews(*scores: int) -> list[dict]:
-    return [{"round": 1, "reviewer": name, "score": score, "feedback": []}
-            for name, score in zip(REVIEWERS, scores, strict=True)]
+    return [
+        {"round": 1, "reviewer": name, "score": score, "feedback": []}
+        for name, score in zip(REVIEWERS, scores, strict=True)
+    ]
 
 
-@pytest.mark.parametrize(("scores", "threshold", "combined", "passed"), [
-    ((70, 80, 90), 80, 80, True),
-    ((79, 80, 80), 80, 80, True),   # 79.67 rounds half up to 80
-    ((79, 79, 80), 80, 79, False),  # 79.33 rounds to 79
-    ((100, 50, 75), 80, 75, False),
-    ((100, 50, 75), 75, 75, True),
-])
+@pytest.mark.parametrize(
+    ("scores", "threshold", "combined", "passed"),
+    [
+        ((70, 80, 90), 80, 80, True),
+        ((79, 80, 80), 80, 80, True),  # 79.67 rounds half up to 80
+        ((79, 79, 80), 80, 79, False),  # 79.33 rounds to 79
+        ((100, 50, 75), 80, 75, False),
+        ((100, 50, 75), 75, 75, True),
+    ],
+)
 def test_gate_rule_is_the_rounded_mean_against_the_threshold(scores, threshold, combined, passed):
     verdict = gate_verdict(_reviews(*scores), 1, threshold)
     assert (verdict["score"], verdict["passed"], verdict["threshold"]) == (combined, passed, threshold)

@@ -18,8 +18,11 @@ def test_run_waits_for_review_on_a_thread_named_after_the_case(run_cli):
 
 
 def test_threshold_amount_settles_at_once(run_cli):
-    data = json.loads(run_cli("run", "refund", "--case", "C2", "--customer", "kim", "--amount", "100,000",
-                              "--reason", "r", "--json").out)
+    data = json.loads(
+        run_cli(
+            "run", "refund", "--case", "C2", "--customer", "kim", "--amount", "100,000", "--reason", "r", "--json"
+        ).out
+    )
     assert data["status"] == "done" and data["values"]["outcome"] == "paid"
 
 
@@ -48,7 +51,8 @@ def test_resume_pays_and_a_second_resume_is_refused(run_cli, db_path):
     assert db_path.read_bytes() == before
     payouts = json.loads(run_cli("ledger", "--json").out)
     assert [(p["case_id"], p["requested_amount"], p["paid_amount"], p["approver"]) for p in payouts] == [
-        ("C1", 500_000, 50_000, "kim")]
+        ("C1", 500_000, 50_000, "kim")
+    ]
     text = run_cli("ledger").out
     assert "requested 500,000\tpaid 50,000\tby kim" in text
 
@@ -67,14 +71,15 @@ def test_ledger_audit_lists_waiting_cases(run_cli):
         (("run", "refund", "--case", "C9", "--customer", "kim", "--amount", "0", "--reason", "r"), "amount"),
         (("run", "refund", "--case", "C9", "--customer", "kim", "--amount", "1.5", "--reason", "r"), "amount"),
         (("run", "refund", "--case", "C9", "--customer", "kim", "--amount", "lots", "--reason", "r"), "amount"),
-        (("run", "refund", "--case", "C9", "--customer", "kim", "--amount", "10000001", "--reason", "r"),
-         "amount"),
+        (("run", "refund", "--case", "C9", "--customer", "kim", "--amount", "10000001", "--reason", "r"), "amount"),
         (("run", "refund", "--case", "C9", "--customer", "", "--amount", "5", "--reason", "r"), "customer"),
         (("run", "refund", "--case", "C9", "--amount", "5", "--reason", "r"), "customer"),
         (("run", "refund", "--case", "no spaces", "--customer", "k", "--amount", "5", "--reason", "r"), "case_id"),
         (START, "already exists"),
-        (("run", "refund", "--case", "C9", "--customer", "k", "--amount", "5", "--reason", "r", "--thread", "x"),
-         "thread_id"),
+        (
+            ("run", "refund", "--case", "C9", "--customer", "k", "--amount", "5", "--reason", "r", "--thread", "x"),
+            "thread_id",
+        ),
         (("resume", "refund-C1", '{"action": "refund everything", "approver": "kim"}'), "action"),
         (("resume", "refund-C1", '{"action": "edit", "approver": "kim"}'), "amount"),
         (("resume", "refund-C1", '{"action": "edit", "amount": -1, "approver": "kim"}'), "amount"),
@@ -103,8 +108,10 @@ def test_an_edit_on_a_settled_case_is_refused(run_cli, db_path):
 
 
 def test_update_of_a_settled_case_is_refused_and_changes_nothing(run_cli, db_path):
-    assert run_cli("run", "refund", "--case", "S1", "--customer", "kim", "--amount", "50000",
-                   "--reason", "broken").code == 0
+    assert (
+        run_cli("run", "refund", "--case", "S1", "--customer", "kim", "--amount", "50000", "--reason", "broken").code
+        == 0
+    )
     before = db_path.read_bytes()
     result = run_cli("update", "refund-S1", "--values", '{"amount": 10}')
     assert result.code == 2
@@ -113,8 +120,10 @@ def test_update_of_a_settled_case_is_refused_and_changes_nothing(run_cli, db_pat
 
 
 def test_run_refuses_the_case_id_of_a_paid_case_whose_thread_was_deleted(run_cli, db_path):
-    assert run_cli("run", "refund", "--case", "P1", "--customer", "kim", "--amount", "50000",
-                   "--reason", "broken").code == 0
+    assert (
+        run_cli("run", "refund", "--case", "P1", "--customer", "kim", "--amount", "50000", "--reason", "broken").code
+        == 0
+    )
     assert run_cli("delete", "refund-P1", "--yes").code == 0
     before = db_path.read_bytes()
     result = run_cli("run", "refund", "--case", "P1", "--customer", "kim", "--amount", "70000", "--reason", "again")

@@ -16,8 +16,15 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 
 def _pay(store, case="C1", amount=90_000):
-    return ledger.pay(store, case_id=case, thread_id=f"refund-{case}", customer="홍길동",
-                      requested_amount=100_000, amount=amount, approver="kim")
+    return ledger.pay(
+        store,
+        case_id=case,
+        thread_id=f"refund-{case}",
+        customer="홍길동",
+        requested_amount=100_000,
+        amount=amount,
+        approver="kim",
+    )
 
 
 def test_a_second_payout_of_a_case_is_a_counted_no_op(store):
@@ -30,8 +37,10 @@ def test_a_second_payout_of_a_case_is_a_counted_no_op(store):
 def test_the_database_refuses_a_second_row_for_a_case(store):
     _pay(store)
     with pytest.raises((sqlite3.IntegrityError, psycopg.errors.IntegrityError)), store.transaction() as cursor:
-        cursor.execute("INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
-                       " approver, paid_at) VALUES ('C1', 't', 'c', 1, 1, 'a', 'now')")
+        cursor.execute(
+            "INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
+            " approver, paid_at) VALUES ('C1', 't', 'c', 1, 1, 'a', 'now')"
+        )
 
 
 def test_a_database_from_before_the_refund_agent_gets_the_table_when_opened(store, db_location):
@@ -51,11 +60,17 @@ def test_audit_lists_every_case_with_its_decision(store, settings):
     runs.resume_from_fields(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
     runs.resume_from_fields(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
     audit = {row.case_id: row for row in ledger.audit_rows(store, lifecycle.status_map(store))}
-    assert (audit["A"].requested_amount, audit["A"].executed_amount, audit["A"].approver) == (50_000, 50_000,
-                                                                                            "automatic")
+    assert (audit["A"].requested_amount, audit["A"].executed_amount, audit["A"].approver) == (
+        50_000,
+        50_000,
+        "automatic",
+    )
     assert (audit["B"].status, audit["B"].executed_amount) == ("waiting", None)
-    assert (audit["C"].requested_amount, audit["C"].executed_amount, audit["C"].decision) == (300_000, 30_000,
-                                                                                            "approve")
+    assert (audit["C"].requested_amount, audit["C"].executed_amount, audit["C"].decision) == (
+        300_000,
+        30_000,
+        "approve",
+    )
     assert audit["C"].decided_at and "amount 300,000 → 30,000 by kim" in audit["C"].trace
     assert (audit["D"].outcome, audit["D"].executed_amount, audit["D"].status) == ("rejected", None, "done")
     assert set(audit["C"].to_json()) >= {"requested_amount", "executed_amount", "approver", "trace"}
@@ -67,12 +82,19 @@ def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(st
     # X is stopped part-way, as after a crash between review and settle: it needs attention.
     approved = runs.current_result(store, settings, "refund-X")
     graph = runtime.graph(store, "refund")
-    graph.update_state(runs.run_config(get_agent("refund"), "refund-X"),
-                       {"decision": "approve", "approver": "kim", "decided_at": "t"}, as_node="review")
+    graph.update_state(
+        runs.run_config(get_agent("refund"), "refund-X"),
+        {"decision": "approve", "approver": "kim", "decided_at": "t"},
+        as_node="review",
+    )
     assert approved.status == "waiting"
     queue = ledger.open_cases(ledger.audit_rows(store, lifecycle.status_map(store)))
     assert [(row.case_id, row.status) for row in queue] == [
-        ("L", "waiting"), ("M", "waiting"), ("S", "waiting"), ("X", "attention")]
+        ("L", "waiting"),
+        ("M", "waiting"),
+        ("S", "waiting"),
+        ("X", "attention"),
+    ]
 
 
 def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, settings):
