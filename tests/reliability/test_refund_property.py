@@ -2,9 +2,10 @@
 
 A hypothesis state machine (:class:`RefundCases`) drives each sequence through
 the public functions every page, form, CLI command and API call uses:
-``request_refund``; ``runs.update_thread`` on the head, or on a checkpoint of
+``runs.start_run``; ``runs.update_thread`` on the head, or on a checkpoint of
 the thread (a fork); ``runs.continue_thread`` on, or from a checkpoint of the
-thread (a re-run); ``refund.spec.decide`` and raw ``runs.resume_thread``;
+thread (a re-run); ``runs.resume_from_fields`` (the approver's form) and raw
+``runs.resume_thread``;
 ``runs.restore_checkpoint``; ``runs.delete_thread``; each with good values or,
 one draw in four, spoiled by one bad one (amounts 0, -5, above the request,
 huge, ``"500,00"``, ``"1_0"``, ``"１０００"``, booleans, fractions; decisions and
@@ -541,7 +542,7 @@ class RefundCases(RuleBasedStateMachine):
         spoil=sometimes(START_SPOILS),
     )
     def start(self, case_id: str | None, customer: str, amount: Any, reason: str, spoil: tuple[str, Any] | None) -> Any:
-        """``request_refund``: the page's and the CLI's way to open a case."""
+        """``runs.start_run``: the page's and the CLI's way to open a case."""
         if case_id is None:
             case_id = next(f"c{n}" for n in range(1, 100) if f"refund-c{n}" not in self.threads | self.deleted)
         values = {"case_id": case_id, "customer": customer, "amount": amount, "reason": reason}
@@ -751,7 +752,7 @@ class RefundCases(RuleBasedStateMachine):
         spoil: tuple[str, Any] | None,
         waiting: int | None,
     ) -> None:
-        """The approver's form: ``refund.spec.decide`` (it drops empty fields, as the form does)."""
+        """The approver's form: ``runs.resume_from_fields`` for the refund agent (it drops empty fields)."""
         thread = self._target(thread, waiting)
         answer, valid = self._answer(thread, action, amount, approver, note, spoil)
         self._decision_step(
@@ -760,7 +761,9 @@ class RefundCases(RuleBasedStateMachine):
             answer,
             valid,
             head,
-            lambda expected: runs.resume_from_fields(self.store, self.settings, thread, answer, expected_head=expected),
+            lambda expected: runs.resume_from_fields(
+                self.store, self.settings, thread, answer, agent="refund", expected_head=expected
+            ),
         )
 
     @rule(

@@ -16,7 +16,7 @@ import pytest
 from agents import lifecycle, readmodel, runs, runtime
 from agents.errors import InputError
 from agents.refund import ledger
-from tests.factories import button_by_key, inbox_ids, messages, start_refund
+from tests.factories import button_by_key, inbox_ids, messages, pause_robot, start_refund
 
 PAGE = "app_pages/refund.py"
 #: This file's cases ask for 400,000 KRW unless a test gives another amount.
@@ -477,3 +477,12 @@ def test_stale_controls_survive_a_rerun_from_typing_so_the_late_click_is_refused
     at.run()  # after the refusal the case is shown as it is: no controls
     assert "refund-approve" not in _buttons(at)
     assert any(s.value == "Outcome: paid" for s in at.success)
+
+
+def test_a_refund_decision_sent_to_another_agents_thread_is_refused_and_changes_nothing(store, settings):
+    pause_robot(store, settings)
+    head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    with pytest.raises(InputError, match="thread_id: thread 'hitl_demo' belongs to the robot agent, not refund"):
+        runs.resume_from_fields(store, settings, "hitl_demo", {"answer": "yes"}, agent="refund")
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") == head
+    assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
