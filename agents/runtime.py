@@ -37,7 +37,7 @@ def open_store(location: str | Path) -> Store:
     """
     tables = project_tables([table for spec in AGENTS.values() for table in spec.tables])
     if is_postgres_url(location):
-        # The one deliberate late import (named in pyproject.toml): psycopg and LangGraph's
+        # A deliberate late import (named in pyproject.toml): psycopg and LangGraph's
         # PostgreSQL saver add about 90 ms to every start, and only a postgresql:// location
         # needs them.
         from agents.db_postgres import PostgresStore
