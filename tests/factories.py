@@ -1,5 +1,5 @@
 """Factories the unit tests share: a refund case, a paused or answered robot, a logged parallel run,
-and what an AppTest page shows.
+node-log rows and checkpoints made by hand, and what an AppTest page shows.
 
 Import them by name (``from tests.factories import start_refund``). A test file whose cases need other
 defaults passes the arguments, or binds them once with :func:`functools.partial`.
@@ -7,6 +7,7 @@ defaults passes the arguments, or binds them once with :func:`functools.partial`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from agents import lifecycle, runs
@@ -90,3 +91,56 @@ def messages(at: Any) -> str:
 def button_by_key(at: Any, key: str) -> Any:
     """The AppTest page's button with this widget key (``StopIteration`` when there is none)."""
     return next(b for b in at.button if b.key == key)
+
+
+#: An arbitrary epoch second for hand-made node-log rows, so timestamps are realistic.
+T0 = 1_750_000_000.0
+
+
+def node_log_row(
+    row_id: int,
+    node: str,
+    start: float,
+    end: float | None,
+    *,
+    step: int = 1,
+    run_id: str = "run-1",
+    label: str = "",
+    status: str = "ok",
+    error: str = "",
+) -> dict[str, Any]:
+    """A node-log row with the keys of ``agents.db.NODE_LOG_COLUMNS``; times are offsets from :data:`T0`."""
+    return {
+        "id": row_id,
+        "agent": "lecture",
+        "thread_id": "thread-1",
+        "run_id": run_id,
+        "node": node,
+        "task_id": f"task-{row_id}",
+        "step": step,
+        "label": label,
+        "started_at": T0 + start,
+        "ended_at": None if end is None else T0 + end,
+        "status": status,
+        "error": error,
+    }
+
+
+@dataclass(frozen=True)
+class Point:
+    """A hand-made checkpoint: a stand-in for ``agents.readmodel.ChainCheckpoint``."""
+
+    checkpoint_id: str
+    parent_checkpoint_id: str | None
+    step: int
+    source: str = "loop"
+    writers: tuple[str, ...] = ()
+    next: tuple[str, ...] = ()
+    is_head: bool = False
+    is_waiting: bool = False
+    checkpoint_ns: str = ""
+
+
+def cid(n: int) -> str:
+    """A time-ordered fake checkpoint id: a larger ``n`` sorts later."""
+    return f"1ef{n:05x}-0000-6000-8000-{n:04x}abcdef01"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
 
 import pytest
 
@@ -16,26 +15,7 @@ from agents.chain_layout import (
     orphan_ids,
 )
 from agents.errors import short_checkpoint_id
-
-
-@dataclass(frozen=True)
-class Point:
-    """Stand-in for `agents.readmodel.ChainCheckpoint`."""
-
-    checkpoint_id: str
-    parent_checkpoint_id: str | None
-    step: int
-    source: str = "loop"
-    writers: tuple[str, ...] = ()
-    next: tuple[str, ...] = ()
-    is_head: bool = False
-    is_waiting: bool = False
-    checkpoint_ns: str = ""
-
-
-def cid(n: int) -> str:
-    """Time-ordered fake checkpoint id: a larger n sorts later."""
-    return f"1ef{n:05x}-0000-6000-8000-{n:04x}abcdef01"
+from tests.factories import Point, cid
 
 
 def linear_chain(length: int) -> list[Point]:

@@ -6,7 +6,6 @@ import csv
 import io
 import json
 import math
-from typing import Any
 
 import pandas as pd
 import pytest
@@ -24,41 +23,11 @@ from agents.timing import (
     timeline_csv,
     timeline_json,
 )
-
-T0 = 1_750_000_000.0  # an arbitrary epoch second, so timestamps are realistic
-
-
-def make_row(
-    row_id: int,
-    node: str,
-    start: float,
-    end: float | None,
-    *,
-    step: int = 1,
-    run_id: str = "run-1",
-    label: str = "",
-    status: str = "ok",
-    error: str = "",
-) -> dict[str, Any]:
-    """A node-log row with the ARCHITECTURE.md keys; times are offsets from T0."""
-    return {
-        "id": row_id,
-        "agent": "lecture",
-        "thread_id": "thread-1",
-        "run_id": run_id,
-        "node": node,
-        "task_id": f"task-{row_id}",
-        "step": step,
-        "label": label,
-        "started_at": T0 + start,
-        "ended_at": None if end is None else T0 + end,
-        "status": status,
-        "error": error,
-    }
+from tests.factories import T0, node_log_row
 
 
 def test_four_fully_overlapped_one_second_tasks_give_speedup_four_efficiency_one():
-    rows = [make_row(i, "research", 0.0, 1.0, label=f"topic {i}") for i in range(4)]
+    rows = [node_log_row(i, "research", 0.0, 1.0, label=f"topic {i}") for i in range(4)]
 
     [stats] = superstep_stats(rows)
 
@@ -70,7 +39,7 @@ def test_four_fully_overlapped_one_second_tasks_give_speedup_four_efficiency_one
 
 
 def test_back_to_back_tasks_in_one_step_give_speedup_one():
-    rows = [make_row(i, "worker", float(i), float(i + 1)) for i in range(3)]
+    rows = [node_log_row(i, "worker", float(i), float(i + 1)) for i in range(3)]
 
     [stats] = superstep_stats(rows)
 
@@ -81,7 +50,7 @@ def test_back_to_back_tasks_in_one_step_give_speedup_one():
 
 def test_partial_overlap_gives_known_ratios():
     # 2 s and 1 s tasks starting together: wall 2, summed 3.
-    rows = [make_row(1, "content", 0.0, 2.0), make_row(2, "difficulty", 0.0, 1.0)]
+    rows = [node_log_row(1, "content", 0.0, 2.0), node_log_row(2, "difficulty", 0.0, 1.0)]
 
     [stats] = superstep_stats(rows)
 
@@ -92,7 +61,7 @@ def test_partial_overlap_gives_known_ratios():
 
 
 def test_zero_wall_superstep_has_speedup_one_not_a_division_error():
-    rows = [make_row(1, "a", 5.0, 5.0), make_row(2, "b", 5.0, 5.0)]
+    rows = [node_log_row(1, "a", 5.0, 5.0), node_log_row(2, "b", 5.0, 5.0)]
 
     [stats] = superstep_stats(rows)
 
@@ -103,9 +72,9 @@ def test_zero_wall_superstep_has_speedup_one_not_a_division_error():
 
 def test_supersteps_are_grouped_by_run_and_step_in_start_order():
     rows = [
-        make_row(3, "gate", 10.0, 11.0, step=4, run_id="run-2"),
-        make_row(1, "validate", 0.0, 1.0, step=1),
-        make_row(2, "gate", 1.0, 2.0, step=4, status="interrupted"),
+        node_log_row(3, "gate", 10.0, 11.0, step=4, run_id="run-2"),
+        node_log_row(1, "validate", 0.0, 1.0, step=1),
+        node_log_row(2, "gate", 1.0, 2.0, step=4, status="interrupted"),
     ]
 
     stats = superstep_stats(rows)
@@ -119,9 +88,9 @@ def test_supersteps_are_grouped_by_run_and_step_in_start_order():
 
 def test_open_row_ends_at_latest_time_of_its_own_run_and_is_flagged():
     rows = [
-        make_row(1, "plan", 0.0, 2.0),
-        make_row(2, "research", 1.0, None, status="running"),
-        make_row(3, "later", 100.0, 105.0, run_id="run-2"),
+        node_log_row(1, "plan", 0.0, 2.0),
+        node_log_row(2, "research", 1.0, None, status="running"),
+        node_log_row(3, "later", 100.0, 105.0, run_id="run-2"),
     ]
 
     calls = {call.id: call for call in node_calls(rows)}
@@ -134,16 +103,16 @@ def test_open_row_ends_at_latest_time_of_its_own_run_and_is_flagged():
 
 
 def test_end_logged_before_start_is_clamped_to_zero_duration():
-    [call] = node_calls([make_row(1, "skewed", 3.0, 2.5)])
+    [call] = node_calls([node_log_row(1, "skewed", 3.0, 2.5)])
 
     assert call.duration == 0.0
 
 
 def test_run_summary_covers_first_start_to_last_end_of_the_run():
     rows = [
-        make_row(1, "validate", 0.0, 1.0, step=1),
-        *[make_row(2 + i, "research", 1.0, 3.0, step=2) for i in range(3)],
-        make_row(5, "write", 3.0, 4.0, step=3, status="error", error="boom"),
+        node_log_row(1, "validate", 0.0, 1.0, step=1),
+        *[node_log_row(2 + i, "research", 1.0, 3.0, step=2) for i in range(3)],
+        node_log_row(5, "write", 3.0, 4.0, step=3, status="error", error="boom"),
     ]
 
     [summary] = run_summaries(rows)
@@ -168,10 +137,10 @@ def test_run_summary_covers_first_start_to_last_end_of_the_run():
 
 def test_run_summaries_give_one_row_per_run_of_a_resumed_thread():
     rows = [
-        make_row(1, "propose", 0.0, 1.0, step=1),
-        make_row(2, "approval", 1.0, 1.5, step=2, status="interrupted"),
-        make_row(3, "approval", 600.0, 600.5, step=2, run_id="run-2"),
-        make_row(4, "execute", 600.5, 602.0, step=3, run_id="run-2"),
+        node_log_row(1, "propose", 0.0, 1.0, step=1),
+        node_log_row(2, "approval", 1.0, 1.5, step=2, status="interrupted"),
+        node_log_row(3, "approval", 600.0, 600.5, step=2, run_id="run-2"),
+        node_log_row(4, "execute", 600.5, 602.0, step=3, run_id="run-2"),
     ]
 
     first, second = run_summaries(rows)
@@ -201,8 +170,8 @@ def test_csv_starts_with_the_subagent_log_columns_then_ours():
 
 def test_csv_has_a_start_and_an_end_line_per_call_in_time_order():
     rows = [
-        make_row(2, "write", 1.0, 3.25, step=2),
-        make_row(1, "plan", 0.0, 1.0, step=1),
+        node_log_row(2, "write", 1.0, 3.25, step=2),
+        node_log_row(1, "plan", 0.0, 1.0, step=1),
     ]
 
     records = _csv_records(timeline_csv(rows))
@@ -222,7 +191,7 @@ def test_csv_has_a_start_and_an_end_line_per_call_in_time_order():
 def test_csv_round_trips_labels_with_commas_quotes_and_korean():
     label = '도입, 개요 "기초" 1/3'
     rows = [
-        make_row(1, "research", 0.0, 1.5, label=label, status="error", error="bad,\nline"),
+        node_log_row(1, "research", 0.0, 1.5, label=label, status="error", error="bad,\nline"),
     ]
 
     text = timeline_csv(rows)
@@ -238,7 +207,7 @@ def test_csv_round_trips_labels_with_commas_quotes_and_korean():
 
 
 def test_csv_zero_length_call_keeps_start_before_end():
-    records = _csv_records(timeline_csv([make_row(1, "instant", 2.0, 2.0)]))
+    records = _csv_records(timeline_csv([node_log_row(1, "instant", 2.0, 2.0)]))
 
     assert [r["event"] for r in records] == ["START", "END"]
     assert float(records[1]["duration_sec"]) == 0.0
@@ -246,8 +215,8 @@ def test_csv_zero_length_call_keeps_start_before_end():
 
 def test_csv_gives_only_a_start_line_for_a_call_with_no_end():
     rows = [
-        make_row(1, "plan", 0.0, 1.0),
-        make_row(2, "write", 1.0, None, status="running"),
+        node_log_row(1, "plan", 0.0, 1.0),
+        node_log_row(2, "write", 1.0, None, status="running"),
     ]
 
     records = _csv_records(timeline_csv(rows))
@@ -262,8 +231,8 @@ def test_csv_gives_only_a_start_line_for_a_call_with_no_end():
 
 def test_timeline_json_is_serialisable_and_holds_rows_stats_and_runs():
     rows = [
-        make_row(1, "research", 0.0, 1.0, label="a"),
-        make_row(2, "research", 0.0, None, label="b", status="running"),
+        node_log_row(1, "research", 0.0, 1.0, label="a"),
+        node_log_row(2, "research", 0.0, None, label="b", status="running"),
     ]
 
     payload = timeline_json(rows)
@@ -303,7 +272,7 @@ def test_ratios_stay_within_bounds_for_well_formed_rows(
     steps: list[list[tuple[float, float]]],
 ):
     rows = [
-        make_row(100 * step + i, f"node{i}", start, start + duration, step=step)
+        node_log_row(100 * step + i, f"node{i}", start, start + duration, step=step)
         for step, tasks in enumerate(steps)
         for i, (start, duration) in enumerate(tasks)
     ]

@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import plotly.graph_objects as go
 
 from dashboard.checkpoint_figure import TEXT_LABEL_LIMIT, checkpoint_figure
-
-
-@dataclass(frozen=True)
-class Point:
-    """Stand-in for `agents.readmodel.ChainCheckpoint`."""
-
-    checkpoint_id: str
-    parent_checkpoint_id: str | None
-    step: int
-    source: str = "loop"
-    writers: tuple[str, ...] = ()
-    next: tuple[str, ...] = ()
-    is_head: bool = False
-    is_waiting: bool = False
-    checkpoint_ns: str = ""
-
-
-def cid(n: int) -> str:
-    """Time-ordered fake checkpoint id: a larger n sorts later."""
-    return f"1ef{n:05x}-0000-6000-8000-{n:04x}abcdef01"
+from tests.factories import Point, cid
 
 
 def linear_chain(length: int) -> list[Point]:

@@ -15,47 +15,18 @@ from dashboard.timeline_figure import (
     compare_figure,
     timeline_figure,
 )
-
-T0 = 1_750_000_000.0
-
-
-def make_row(
-    row_id: int,
-    node: str,
-    start: float,
-    end: float | None,
-    *,
-    step: int = 1,
-    run_id: str = "run-1",
-    label: str = "",
-    status: str = "ok",
-) -> dict[str, Any]:
-    """A node-log row with the ARCHITECTURE.md keys; times are offsets from T0."""
-    return {
-        "id": row_id,
-        "agent": "lecture",
-        "thread_id": "thread-1",
-        "run_id": run_id,
-        "node": node,
-        "task_id": f"task-{row_id}",
-        "step": step,
-        "label": label,
-        "started_at": T0 + start,
-        "ended_at": None if end is None else T0 + end,
-        "status": status,
-        "error": "",
-    }
+from tests.factories import node_log_row
 
 
 def lecture_rows() -> list[dict[str, Any]]:
     """validate -> plan -> 3 parallel research tasks -> write."""
     return [
-        make_row(1, "validate", 0.0, 0.2, step=1),
-        make_row(2, "plan", 0.2, 1.0, step=2),
-        make_row(3, "research", 1.0, 3.0, step=3, label="Python 기초"),
-        make_row(4, "research", 1.0, 2.5, step=3, label="pandas"),
-        make_row(5, "research", 1.0, 4.0, step=3, label="plotly"),
-        make_row(6, "write", 4.0, 5.0, step=4),
+        node_log_row(1, "validate", 0.0, 0.2, step=1),
+        node_log_row(2, "plan", 0.2, 1.0, step=2),
+        node_log_row(3, "research", 1.0, 3.0, step=3, label="Python 기초"),
+        node_log_row(4, "research", 1.0, 2.5, step=3, label="pandas"),
+        node_log_row(5, "research", 1.0, 4.0, step=3, label="plotly"),
+        node_log_row(6, "write", 4.0, 5.0, step=4),
     ]
 
 
@@ -63,11 +34,11 @@ def paused_thread_rows(gap: float) -> list[dict[str, Any]]:
     """Run 1 pauses at the gate; run 2 resumes ``gap`` seconds later."""
     resume = 3.0 + gap
     return [
-        make_row(1, "plan", 0.0, 1.0, step=1),
-        make_row(2, "review", 1.0, 2.5, step=2),
-        make_row(3, "gate", 2.5, 3.0, step=3, status="interrupted"),
-        make_row(4, "gate", resume, resume + 0.5, step=3, run_id="run-2"),
-        make_row(5, "save", resume + 0.5, resume + 2.0, step=4, run_id="run-2"),
+        node_log_row(1, "plan", 0.0, 1.0, step=1),
+        node_log_row(2, "review", 1.0, 2.5, step=2),
+        node_log_row(3, "gate", 2.5, 3.0, step=3, status="interrupted"),
+        node_log_row(4, "gate", resume, resume + 0.5, step=3, run_id="run-2"),
+        node_log_row(5, "save", resume + 0.5, resume + 2.0, step=4, run_id="run-2"),
     ]
 
 
@@ -122,10 +93,10 @@ def test_bar_lengths_are_true_durations_in_seconds_from_first_start():
 
 def test_bars_are_coloured_by_status_with_one_legend_entry_each():
     rows = [
-        make_row(1, "a", 0.0, 1.0),
-        make_row(2, "b", 0.0, 1.0, status="error"),
-        make_row(3, "c", 1.0, 2.0, status="interrupted"),
-        make_row(4, "d", 0.0, 1.0),
+        node_log_row(1, "a", 0.0, 1.0),
+        node_log_row(2, "b", 0.0, 1.0, status="error"),
+        node_log_row(3, "c", 1.0, 2.0, status="interrupted"),
+        node_log_row(4, "d", 0.0, 1.0),
     ]
 
     figure = timeline_figure(rows)
@@ -144,8 +115,8 @@ def test_bars_are_coloured_by_status_with_one_legend_entry_each():
 
 def test_open_call_is_drawn_to_the_runs_last_time_hatched_and_marked():
     rows = [
-        make_row(1, "plan", 0.0, 2.0),
-        make_row(2, "research", 0.5, None, label="x", status="running"),
+        node_log_row(1, "plan", 0.0, 2.0),
+        node_log_row(2, "research", 0.5, None, label="x", status="running"),
     ]
 
     figure = timeline_figure(rows)
@@ -160,7 +131,7 @@ def test_open_call_is_drawn_to_the_runs_last_time_hatched_and_marked():
 
 
 def test_hover_names_node_label_times_duration_step_and_status():
-    figure = timeline_figure([make_row(1, "research", 0.0, 1.5, step=3, label="pandas")])
+    figure = timeline_figure([node_log_row(1, "research", 0.0, 1.5, step=3, label="pandas")])
     [trace] = figure.data
     node, label, start, end, duration, step, _run, status, _error = trace.customdata[0]
 
@@ -173,7 +144,7 @@ def test_hover_names_node_label_times_duration_step_and_status():
 
 
 def test_user_text_is_escaped_so_plotly_shows_it_as_text():
-    figure = timeline_figure([make_row(1, "research", 0.0, 1.0, label="<b>bold</b> & co")])
+    figure = timeline_figure([node_log_row(1, "research", 0.0, 1.0, label="<b>bold</b> & co")])
 
     assert list(figure.layout.yaxis.categoryarray) == ["research · &lt;b&gt;bold&lt;/b&gt; &amp; co"]
 
@@ -240,7 +211,7 @@ def test_no_rows_give_an_empty_figure_with_a_note():
 
 def test_many_rows_make_one_trace_per_status_not_per_bar():
     rows = [
-        make_row(
+        node_log_row(
             i,
             f"node{i % 7}",
             i * 0.01,
@@ -260,7 +231,7 @@ def test_many_rows_make_one_trace_per_status_not_per_bar():
 def test_compare_figure_aligns_lanes_and_scales_of_two_runs():
     slow = lecture_rows()
     fast = [row | {"ended_at": row["started_at"] + 0.1} for row in lecture_rows()[:2]]
-    fast.append(make_row(9, "extra", 0.2, 0.4, step=3))
+    fast.append(node_log_row(9, "extra", 0.2, 0.4, step=3))
 
     figure = compare_figure(slow, fast, ("baseline", "tuned"))
     axes_used = {trace.xaxis for trace in figure.data}
