@@ -34,6 +34,16 @@ def test_home_lists_the_inbox_and_threads(app, store, settings):
     assert any("hitl_demo" in m.value for m in at.markdown)
 
 
+@pytest.mark.parametrize(("name", "value"), [("HITL_REFUND_POLICY", "lenient"), ("HITL_GATE_THRESHOLD", "101")])
+def test_a_bad_setting_stops_the_frame_with_the_setting_named(app, monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    at = app()
+    assert not at.exception
+    assert [e.value for e in at.error] == [at.error[0].value] and name in at.error[0].value
+    assert at.error[0].value.startswith("A setting cannot be used:")
+    assert not at.markdown  # nothing of the page was drawn
+
+
 def test_home_with_an_empty_database(app):
     at = app()
     assert [i.value for i in at.info] == ["Nothing is waiting for a human and nothing needs attention."]
