@@ -179,14 +179,16 @@ def inspect_data(store: Any, thread_id: str) -> dict[str, Any]:
 def print_json_list_document(head: dict[str, Any], key: str, items: Iterable[Any]) -> None:
     """Prints ``head`` with ``key: items`` last, as :func:`print_json` would, one item at a time.
 
-    The output is byte for byte ``print_json({**head, key: list(items)})``, but only one item is in
-    memory at a time: the opening, then each item indented to its depth, then the closing.
+    The items must be JSON-ready already (:func:`agents.readmodel.to_jsonable`'s output), which
+    saves converting each twice. The output is byte for byte ``print_json({**head, key: list(items)})``,
+    but only one item is in memory at a time: the opening, then each item indented to its depth,
+    then the closing.
     """
     empty = json.dumps(readmodel.to_jsonable({**head, key: []}), ensure_ascii=False, indent=2)
     opening, closing = empty.removesuffix("[]\n}"), "\n  ]\n}"
     separator = "["
     for item in items:
-        text = json.dumps(readmodel.to_jsonable(item), ensure_ascii=False, indent=2)
+        text = json.dumps(item, ensure_ascii=False, indent=2)
         # JSON strings escape their newlines, so every newline here is indentation.
         print(opening + separator + "\n    " + text.replace("\n", "\n    "), end="")
         opening, separator = "", ","
