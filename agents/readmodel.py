@@ -19,7 +19,7 @@ import dataclasses
 import datetime as dt
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from langchain_core.messages import BaseMessage
 from langgraph.types import Interrupt, Send
 
 from agents.db import Store
-from agents.readsql import NULL_TASK_ID
+from agents.readsql import NULL_TASK_ID, Rows
 
 _PUSH_PREFIX = "~__pregel_push"
 _PULL_PREFIX = "~__pregel_pull, "
@@ -119,7 +119,7 @@ def _node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
 
 
 def _tasks_by_checkpoint(
-    store: Store, cursor: Any, thread_id: str
+    store: Store, cursor: Any, thread_id: str, known: dict[str, str]
 ) -> tuple[dict[str, list[str]], dict[str, list[str]], set[str]]:
     """Per checkpoint: the nodes of its tasks, of its completed tasks, and whether one is interrupted.
 
@@ -128,7 +128,6 @@ def _tasks_by_checkpoint(
     that is not bookkeeping, and interrupted when it wrote ``__interrupt__``
     but nothing else yet. Tasks are ordered by task path, as LangGraph orders them.
     """
-    known = _task_nodes(cursor, thread_id)
     scheduled: dict[str, list[str]] = {}
     completed: dict[str, list[str]] = {}
     interrupted: set[str] = set()
@@ -178,11 +177,17 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
     checkpoint (they produced its child); ``next`` are the nodes that ran, or
     are to run, from it. Only leaf checkpoints without writes decode a blob.
     """
+    return _read_chain(store, thread_id)[0]
+
+
+def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], dict[str, str]]:
+    """The chain (see :func:`checkpoint_chain`) and the node-log task map it was named with."""
     with store.read() as cursor:
+        known = _task_nodes(cursor, thread_id)
         rows = store.queries.chain(cursor, thread_id)
-        scheduled, completed, interrupted = _tasks_by_checkpoint(store, cursor, thread_id)
+        scheduled, completed, interrupted = _tasks_by_checkpoint(store, cursor, thread_id, known)
     if not rows:
-        return []
+        return [], known
     head_id = rows[-1][0]
     parents = {parent for _, parent, _, _ in rows if parent}
     chain = []
@@ -202,7 +207,7 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
                 is_waiting=checkpoint_id in interrupted,
             )
         )
-    return chain
+    return chain, known
 
 
 def head_checkpoint_id(store: Store, thread_id: str) -> str | None:
@@ -284,16 +289,66 @@ def pending_interrupts(store: Store, thread_id: str | None = None) -> list[Pendi
     return sorted(result, key=lambda p: p.checkpoint_id)
 
 
-def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> CheckpointDetail | None:
-    """One checkpoint decoded with LangGraph's serializer: values, metadata, next, writes."""
-    saved = store.saver.get_tuple(
+#: Checkpoints whose writes :func:`iter_checkpoint_details` reads in one query: bounds its memory.
+DETAIL_BATCH = 200
+
+
+def _saved(store: Store, thread_id: str, checkpoint_id: str) -> Any:
+    return store.saver.get_tuple(
         {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
     )
+
+
+def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> CheckpointDetail | None:
+    """One checkpoint decoded with LangGraph's serializer: values, metadata, next, writes.
+
+    For every checkpoint of a thread, :func:`iter_checkpoint_details` reads the same in one pass.
+    """
+    saved = _saved(store, thread_id, checkpoint_id)
     if saved is None:
         return None
     with store.read() as cursor:
         known = _task_nodes(cursor, thread_id)
         rows = store.queries.writes(cursor, thread_id, checkpoint_id)
+    return _detail(store, thread_id, saved, rows, known, lambda child_of: _has_children(store, thread_id, child_of))
+
+
+def iter_checkpoint_details(store: Store, thread_id: str) -> Iterator[tuple[ChainCheckpoint, CheckpointDetail]]:
+    """Every checkpoint of a thread with its detail, oldest first; equal to :func:`checkpoint_detail` on each.
+
+    Linear in the thread's size: the node-log task map is read once, the writes in
+    batches of :data:`DETAIL_BATCH` checkpoints (so memory does not grow with the
+    thread), and which checkpoints have children is known from the chain's parents.
+    A checkpoint deleted while the thread is read is left out.
+    """
+    chain, known = _read_chain(store, thread_id)
+    parents = {entry.parent_checkpoint_id for entry in chain if entry.parent_checkpoint_id}
+    for start in range(0, len(chain), DETAIL_BATCH):
+        batch = chain[start : start + DETAIL_BATCH]
+        with store.read() as cursor:
+            rows = store.queries.writes_between(cursor, thread_id, batch[0].checkpoint_id, batch[-1].checkpoint_id)
+        writes: dict[str, Rows] = defaultdict(list)
+        for checkpoint_id, *write in rows:
+            writes[checkpoint_id].append(tuple(write))
+        for entry in batch:
+            saved = _saved(store, thread_id, entry.checkpoint_id)
+            if saved is not None:
+                yield entry, _detail(store, thread_id, saved, writes[entry.checkpoint_id], known, parents.__contains__)
+
+
+def _detail(
+    store: Store,
+    thread_id: str,
+    saved: Any,
+    rows: Rows,
+    known: dict[str, str],
+    has_children: Callable[[str], bool],
+) -> CheckpointDetail:
+    """A checkpoint's detail from its saved tuple and its write rows (task id, path, channel, type, blob).
+
+    ``has_children(checkpoint_id)`` is asked only for a checkpoint without writes (a leaf, or a fork point).
+    """
+    checkpoint_id = saved.config["configurable"]["checkpoint_id"]
     serde = store.saver.serde
     writes = tuple(
         WriteRecord(task_id, _node_of(task_id, path or "", known), channel, serde.loads_typed((type_, blob)))
@@ -302,8 +357,8 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
     channel_values = saved.checkpoint.get("channel_values", {})
     values = {k: v for k, v in channel_values.items() if not is_internal_channel(k)}
     next_nodes = _unique(w.node for w in writes if w.task_id != NULL_TASK_ID)
-    if not next_nodes and not _has_children(store, thread_id, checkpoint_id):
-        next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
+    if not next_nodes and not has_children(checkpoint_id):
+        next_nodes = scheduled_nodes_of(channel_values)
     return CheckpointDetail(
         thread_id=thread_id,
         checkpoint_id=checkpoint_id,

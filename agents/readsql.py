@@ -43,6 +43,10 @@ class ReadQueries(Protocol):
     def writes(self, cursor: Any, thread_id: str, checkpoint_id: str) -> Rows:
         """(task id, task path, channel, type, blob) of one checkpoint's writes."""
 
+    def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
+        """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
+        ``first_id`` to ``last_id`` (inclusive), each checkpoint's in the order of :meth:`writes`."""
+
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         """The agent named in the thread's checkpoint metadata."""
 
@@ -115,6 +119,15 @@ class SqliteQueries:
             "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
             " AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_path, task_id, idx",
             (thread_id, checkpoint_id),
+        )
+
+    def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
+            " AND checkpoint_ns = '' AND checkpoint_id BETWEEN ? AND ?"
+            " ORDER BY checkpoint_id, task_path, task_id, idx",
+            (thread_id, first_id, last_id),
         )
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:
@@ -193,6 +206,15 @@ class PostgresQueries:
             " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?"
             " ORDER BY task_path, task_id, idx",
             (thread_id, checkpoint_id),
+        )
+
+    def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, task_id, task_path, channel, type, blob FROM checkpoint_writes"
+            " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id BETWEEN ? AND ?"
+            " ORDER BY checkpoint_id, task_path, task_id, idx",
+            (thread_id, first_id, last_id),
         )
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:

@@ -223,13 +223,8 @@ def show_inbox(items: list[lifecycle.ThreadStatus], empty_text: str, *, link: bo
 
 
 def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
-    """Every checkpoint of a thread with its decoded detail, oldest first; decoded once per draw."""
-    found = []
-    for entry in readmodel.checkpoint_chain(store, thread_id):
-        detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
-        if detail is not None:
-            found.append((entry, detail))
-    return found
+    """Every checkpoint of a thread with its decoded detail, oldest first; decoded once per draw, in one pass."""
+    return list(readmodel.iter_checkpoint_details(store, thread_id))
 
 
 def checkpoints_frame(details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]) -> pd.DataFrame:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from agents import lifecycle, readmodel, runs
@@ -141,47 +142,81 @@ def cmd_delete(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def inspect_data(store: Any, thread_id: str) -> dict[str, Any]:
-    """The ``inspect --json`` document: every checkpoint, oldest first, with its writes."""
-    chain = readmodel.checkpoint_chain(store, thread_id)
-    if not chain:
+def _inspect_checkpoint(entry: readmodel.ChainCheckpoint, detail: readmodel.CheckpointDetail) -> dict[str, Any]:
+    """One checkpoint of the ``inspect --json`` document."""
+    return {
+        "checkpoint_id": entry.checkpoint_id,
+        "parent_checkpoint_id": entry.parent_checkpoint_id,
+        "step": entry.step,
+        "source": entry.source,
+        "next": list(entry.next),
+        "values": readmodel.to_jsonable(detail.values),
+        "writes": [
+            {"task_id": w.task_id, "channel": w.channel, "value": readmodel.to_jsonable(w.value)} for w in detail.writes
+        ],
+    }
+
+
+def _existing_thread(store: Any, thread_id: str) -> str:
+    if readmodel.head_checkpoint_id(store, thread_id) is None:
         raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
-    checkpoints = []
-    for entry in chain:
-        detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
-        assert detail is not None  # listed a moment ago under the same store
-        checkpoints.append(
-            {
-                "checkpoint_id": entry.checkpoint_id,
-                "parent_checkpoint_id": entry.parent_checkpoint_id,
-                "step": entry.step,
-                "source": entry.source,
-                "next": list(entry.next),
-                "values": readmodel.to_jsonable(detail.values),
-                "writes": [
-                    {"task_id": w.task_id, "channel": w.channel, "value": readmodel.to_jsonable(w.value)}
-                    for w in detail.writes
-                ],
-            }
-        )
-    return {"thread_id": thread_id, "counts": readmodel.table_counts(store, thread_id), "checkpoints": checkpoints}
+    return thread_id
+
+
+def inspect_checkpoints(store: Any, thread_id: str) -> Iterator[dict[str, Any]]:
+    """The checkpoints of the ``inspect --json`` document, oldest first, read one by one as they are asked for."""
+    for entry, detail in readmodel.iter_checkpoint_details(store, thread_id):
+        yield _inspect_checkpoint(entry, detail)
+
+
+def inspect_data(store: Any, thread_id: str) -> dict[str, Any]:
+    """The ``inspect --json`` document: every checkpoint, oldest first, with its writes (all in memory)."""
+    _existing_thread(store, thread_id)
+    counts = readmodel.table_counts(store, thread_id)
+    return {"thread_id": thread_id, "counts": counts, "checkpoints": list(inspect_checkpoints(store, thread_id))}
+
+
+def print_json_list_document(head: dict[str, Any], key: str, items: Iterable[Any]) -> None:
+    """Prints ``head`` with ``key: items`` last, as :func:`print_json` would, one item at a time.
+
+    The items must be JSON-ready already (:func:`agents.readmodel.to_jsonable`'s output), which
+    saves converting each twice. The output is byte for byte ``print_json({**head, key: list(items)})``,
+    but only one item is in memory at a time: the opening, then each item indented to its depth,
+    then the closing.
+    """
+    empty = json.dumps(readmodel.to_jsonable({**head, key: []}), ensure_ascii=False, indent=2)
+    opening, closing = empty.removesuffix("[]\n}"), "\n  ]\n}"
+    separator = "["
+    for item in items:
+        text = json.dumps(item, ensure_ascii=False, indent=2)
+        # JSON strings escape their newlines, so every newline here is indentation.
+        print(opening + separator + "\n    " + text.replace("\n", "\n    "), end="")
+        opening, separator = "", ","
+    print(opening + "[]\n}" if separator == "[" else closing)
+
+
+def _print_checkpoint_text(cp: dict[str, Any]) -> None:
+    print(
+        f"step {cp['step']}  source {cp['source']}  id {cp['checkpoint_id']}"
+        f"  parent {cp['parent_checkpoint_id'] or '-'}  next {', '.join(cp['next']) or '-'}"
+    )
+    print("  state: " + json.dumps(cp["values"], ensure_ascii=False))
+    for w in cp["writes"]:
+        value = json.dumps(w["value"], ensure_ascii=False)
+        print(f"    write  task {short_id(w['task_id'])}  {w['channel']} = {value}")
 
 
 def cmd_inspect(args: argparse.Namespace, context: Context) -> int:
-    data = inspect_data(context.store, validate_thread_id(args.thread))
+    """Streams the thread: each checkpoint is printed as it is read, so memory does not grow with the thread."""
+    store = context.store
+    thread_id = _existing_thread(store, validate_thread_id(args.thread))
     if args.json:
-        print_json(data)
+        head = {"thread_id": thread_id, "counts": readmodel.table_counts(store, thread_id)}
+        print_json_list_document(head, "checkpoints", inspect_checkpoints(store, thread_id))
         return 0
-    for cp in data["checkpoints"]:
-        print(
-            f"step {cp['step']}  source {cp['source']}  id {cp['checkpoint_id']}"
-            f"  parent {cp['parent_checkpoint_id'] or '-'}  next {', '.join(cp['next']) or '-'}"
-        )
-        print("  state: " + json.dumps(cp["values"], ensure_ascii=False))
-        for w in cp["writes"]:
-            value = json.dumps(w["value"], ensure_ascii=False)
-            print(f"    write  task {short_id(w['task_id'])}  {w['channel']} = {value}")
-    counts = data["counts"]
+    for cp in inspect_checkpoints(store, thread_id):
+        _print_checkpoint_text(cp)
+    counts = readmodel.table_counts(store, thread_id)
     print(f"checkpoints {counts['checkpoints']}, writes {counts['writes']}")
     return 0
 
