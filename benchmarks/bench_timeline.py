@@ -185,37 +185,65 @@ class BasePage:
         ]
         return _translated(pd.DataFrame.from_records(records))
 
-    def draw(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def draw(self, rows: list[dict[str, Any]], laps: Laps) -> dict[str, Any]:
         """One draw at the old default (all runs of the thread)."""
         labels = [s.run_id for s in self.timing.run_summaries(rows)]  # the run picker
         shown = rows
+        laps.lap("calls and run picker")
         figure = self.figure.timeline_figure(shown, title="bench")
+        laps.lap("figure")
         figure_json = figure.to_json()
+        laps.lap("figure to_json")
         open_calls = sum(call.open for call in self.timing.node_calls(shown))
         stats = self.stats_table(shown)
+        laps.lap("open calls, stats table")
         csv = self.timing.timeline_csv(shown)
+        laps.lap("CSV")
         sides = []
         for pick in (0, -1):  # each side's pickers summarised the thread's runs again: first and last run
             run_id = [s.run_id for s in self.timing.run_summaries(rows)][pick]
             sides.append([row for row in rows if row["run_id"] == run_id])
         compare_json = self.figure.compare_figure(sides[0], sides[1], labels=["A", "B"]).to_json()
         summaries = [self.summary_table(side) for side in sides]
+        laps.lap("comparison")
         return _outcome(labels, figure, figure_json, open_calls, stats, csv, compare_json, summaries)
 
 
-def draw_after(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def draw_after(rows: list[dict[str, Any]], laps: Laps) -> dict[str, Any]:
     """One draw at the new default (the latest run), one Timeline shared by every view."""
     timeline = timeline_of(rows)
     labels = [s.run_id for s in timeline.runs]
     shown: Timeline = timeline.of_run(labels[-1])
+    laps.lap("calls and run picker")
     figure = timeline_figure_of(shown, title="bench")
+    laps.lap("figure")
     figure_json = figure.to_json()
+    laps.lap("figure to_json")
     stats = stats_table(shown)
+    laps.lap("open calls, stats table")
     csv = timeline_csv_of_calls(shown.calls)
+    laps.lap("CSV")
     sides = [timeline.of_run(labels[0]), timeline.of_run(labels[-1])]
     compare_json = compare_figure_of(sides[0], sides[1], labels=["A", "B"]).to_json()
     summaries = [summary_table(side) for side in sides]
+    laps.lap("comparison")
     return _outcome(labels, figure, figure_json, shown.open_calls, stats, csv, compare_json, summaries)
+
+
+class Laps:
+    """Seconds per stage of one draw, best over the repeats."""
+
+    def __init__(self) -> None:
+        self.best: dict[str, float] = {}
+        self.start()
+
+    def start(self) -> None:
+        self._since = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.best[stage] = min(self.best.get(stage, float("inf")), now - self._since)
+        self._since = now
 
 
 def _translated(frame: pd.DataFrame) -> pd.DataFrame:
@@ -254,9 +282,10 @@ def check_same_output(before: dict[str, Any], after: dict[str, Any]) -> None:
     assert list(before["figure"].layout.yaxis.categoryarray) == list(after["figure"].layout.yaxis.categoryarray)
 
 
-def _time(draw: Callable[[], dict[str, Any]]) -> float:
+def _time(draw: Callable[[Laps], dict[str, Any]], laps: Laps) -> float:
     started = time.perf_counter()
-    draw()
+    laps.start()
+    draw(laps)
     return time.perf_counter() - started
 
 
@@ -273,7 +302,7 @@ def main() -> None:
     base = BasePage(args.base)
     print(f"node log: {len(rows)} calls in {args.supersteps} supersteps, one run; before = {args.base}")
 
-    before, after = base.draw(rows), draw_after(rows)
+    before, after = base.draw(rows, Laps()), draw_after(rows, Laps())
     check_same_output(before, after)
     print("same output: stats table, summaries, CSV, run picker, open calls and drawn call intervals equal")
     for name, out in (("before", before), ("after", after)):
@@ -284,15 +313,17 @@ def main() -> None:
             f"JSON {len(out['figure_json']) / 2**20:.2f} MiB; compare JSON {len(out['compare_json']) / 2**20:.2f} MiB"
         )
 
-    variants: dict[str, Callable[[], dict[str, Any]]] = {
-        "before": lambda: base.draw(rows),
-        "after": lambda: draw_after(rows),
-    }
+    variants: dict[str, Callable[[Laps], dict[str, Any]]] = {"before": base.draw, "after": draw_after}
     times: dict[str, list[float]] = {name: [] for name in variants}
+    laps = {name: Laps() for name in variants}
     for repeat in range(args.repeat):
         order = list(variants) if repeat % 2 == 0 else list(reversed(variants))
         for name in order:
-            times[name].append(_time(variants[name]))
+            times[name].append(_time(lambda lapped, name=name: variants[name](rows, lapped), laps[name]))
+    print(f"{'stage (best of ' + str(args.repeat) + ')':<24} {'before':>9} {'after':>9} {'ratio':>7}")
+    for stage, old in laps["before"].best.items():
+        new = laps["after"].best[stage]
+        print(f"{stage:<24} {old:8.3f}s {new:8.3f}s {old / new:6.1f}x")
     for name, seconds in times.items():
         print(f"{name:<7} one draw: best {min(seconds):6.2f} s   median {statistics.median(seconds):6.2f} s")
     ratio = min(times["before"]) / min(times["after"])
