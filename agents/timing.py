@@ -461,12 +461,13 @@ def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
         ``effective_ended_at``), the per-superstep stats and the run
         summaries, as plain JSON-serialisable values (tuples become lists).
     """
-    rows = list(rows)
-    out_rows = [{**dict(row), "open": call.open, "effective_ended_at": call.ended_at} for row, call in _resolved(rows)]
+    pairs = _resolved(rows)  # resolved once for the rows, the supersteps and the runs
+    out_rows = [{**dict(row), "open": call.open, "effective_ended_at": call.ended_at} for row, call in pairs]
+    timeline = timeline_of_calls([call for _, call in pairs])
     return {
         "rows": out_rows,
-        "supersteps": [_jsonable(stats) for stats in superstep_stats(rows)],
-        "runs": [_jsonable(summary) for summary in run_summaries(rows)],
+        "supersteps": [_jsonable(stats) for stats in timeline.supersteps],
+        "runs": [_jsonable(summary) for summary in timeline.runs],
     }
 
 
