@@ -81,6 +81,11 @@ def test_a_long_run_is_drawn_with_webgl_and_a_bounded_number_of_traces():
     segments = [trace for trace in figure.data if trace.mode == "lines"]
     assert sum(len(trace.x) for trace in segments) == 3 * 10_000  # start, end, gap per call
     assert sum(trace.showlegend is not False for trace in figure.data) == 3
+    # The hover points carry the bars' hover fields and template, so the hover reads the same.
+    small = timeline_figure(rows[:1])
+    hover = next(trace for trace in figure.data if trace.mode == "markers" and trace.name == "ok")
+    assert hover.hovertemplate == small.data[0].hovertemplate
+    assert list(hover.customdata[0]) == list(small.data[0].customdata[0])
 
 
 def test_a_run_at_the_threshold_keeps_todays_bar_figure():
