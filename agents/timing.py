@@ -309,8 +309,76 @@ def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
     Returns:
         One ``RunSummary`` per ``run_id``, ordered by first start.
     """
-    calls = node_calls(rows)
+    return run_summaries_of_calls(node_calls(rows))
+
+
+def run_summaries_of_calls(calls: Sequence[NodeCall]) -> list[RunSummary]:
+    """``run_summaries`` for calls already resolved by ``node_calls``."""
     return [_run_summary(group) for group in _group_in_order(calls, lambda c: c.run_id)]
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A thread's (or run's) node calls with their statistics, computed once.
+
+    A page draws a figure, a table and an export from one ``Timeline``
+    instead of resolving the rows again for each of them.
+
+    Attributes:
+        calls: The resolved calls, ordered by ``(started_at, id)``.
+        supersteps: One ``SuperstepStats`` per (run, step), by first start.
+        runs: One ``RunSummary`` per run, by first start.
+    """
+
+    calls: tuple[NodeCall, ...]
+    supersteps: tuple[SuperstepStats, ...]
+    runs: tuple[RunSummary, ...]
+
+    @property
+    def open_calls(self) -> int:
+        """Calls without a logged end time."""
+        return sum(run.open_tasks for run in self.runs)
+
+    def steps_by_run(self) -> dict[str, list[SuperstepStats]]:
+        """The supersteps grouped by run id, each list in first-start order."""
+        grouped: dict[str, list[SuperstepStats]] = {run.run_id: [] for run in self.runs}
+        for stats in self.supersteps:
+            grouped[stats.run_id].append(stats)
+        return grouped
+
+    def of_run(self, run_id: str) -> Timeline:
+        """The part of the timeline that belongs to one run.
+
+        An open call's end is resolved within its own run, so the part equals
+        ``timeline_of`` on that run's rows without resolving them again.
+        """
+        return Timeline(
+            calls=tuple(call for call in self.calls if call.run_id == run_id),
+            supersteps=tuple(stats for stats in self.supersteps if stats.run_id == run_id),
+            runs=tuple(run for run in self.runs if run.run_id == run_id),
+        )
+
+
+def timeline_of_calls(calls: Sequence[NodeCall]) -> Timeline:
+    """The ``Timeline`` of calls already resolved by ``node_calls`` (in start order)."""
+    return Timeline(
+        calls=tuple(calls),
+        supersteps=tuple(superstep_stats_of_calls(calls)),
+        runs=tuple(run_summaries_of_calls(calls)),
+    )
+
+
+def timeline_of(rows: Iterable[NodeLogRow]) -> Timeline:
+    """Resolve node-log rows once into calls, supersteps and run summaries.
+
+    Args:
+        rows: Node-log row dicts.
+
+    Returns:
+        The ``Timeline``; its parts equal ``node_calls``, ``superstep_stats``
+        and ``run_summaries`` of the same rows.
+    """
+    return timeline_of_calls(node_calls(rows))
 
 
 def iso_utc(epoch_seconds: float) -> str:
@@ -367,7 +435,12 @@ def timeline_csv(rows: Iterable[NodeLogRow]) -> str:
     Returns:
         The CSV text, header included, ``\\n`` line endings.
     """
-    events = [event for call in node_calls(rows) for event in _csv_events(call)]
+    return timeline_csv_of_calls(node_calls(rows))
+
+
+def timeline_csv_of_calls(calls: Iterable[NodeCall]) -> str:
+    """``timeline_csv`` for calls already resolved by ``node_calls``."""
+    events = [event for call in calls for event in _csv_events(call)]
     events.sort(key=lambda event: event[0])
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -388,12 +461,13 @@ def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
         ``effective_ended_at``), the per-superstep stats and the run
         summaries, as plain JSON-serialisable values (tuples become lists).
     """
-    rows = list(rows)
-    out_rows = [{**dict(row), "open": call.open, "effective_ended_at": call.ended_at} for row, call in _resolved(rows)]
+    pairs = _resolved(rows)  # resolved once for the rows, the supersteps and the runs
+    out_rows = [{**dict(row), "open": call.open, "effective_ended_at": call.ended_at} for row, call in pairs]
+    timeline = timeline_of_calls([call for _, call in pairs])
     return {
         "rows": out_rows,
-        "supersteps": [_jsonable(stats) for stats in superstep_stats(rows)],
-        "runs": [_jsonable(summary) for summary in run_summaries(rows)],
+        "supersteps": [_jsonable(stats) for stats in timeline.supersteps],
+        "runs": [_jsonable(summary) for summary in timeline.runs],
     }
 
 

@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.timing import NodeCall
+from agents.timing import NodeCall, RunSummary, run_summaries_of_calls
 
 LANE_SEPARATOR = " · "
 #: A compressed wait takes this share of the active (non-compressed) time.
@@ -93,24 +93,14 @@ def lane_name(call: NodeCall) -> str:
     return f"{call.node}{LANE_SEPARATOR}{call.label}" if call.label else call.node
 
 
-def _run_intervals(calls: Sequence[NodeCall]) -> list[tuple[float, float, bool]]:
+def _run_intervals(runs: Sequence[RunSummary]) -> list[tuple[float, float, bool]]:
     """Merged ``(start, end, paused)`` intervals of the runs, in time order.
 
     ``paused`` says a run in the interval has an interrupted call, so the gap
     after it is a wait for a human. Overlapping runs (two processes on one
     thread) merge into one interval so the axis stays monotonic.
     """
-    runs: dict[str, list[NodeCall]] = {}
-    for call in calls:
-        runs.setdefault(call.run_id, []).append(call)
-    spans = sorted(
-        (
-            min(call.started_at for call in group),
-            max(call.ended_at for call in group),
-            any(call.status == "interrupted" for call in group),
-        )
-        for group in runs.values()
-    )
+    spans = sorted((run.started_at, run.ended_at, run.interrupted > 0) for run in runs)
     merged: list[tuple[float, float, bool]] = []
     for start, end, paused in spans:
         if merged and start <= merged[-1][1]:
@@ -150,9 +140,21 @@ def build_time_axis(calls: Sequence[NodeCall], compress_waits_over: float = 5.0)
     Raises:
         ValueError: ``compress_waits_over`` is negative or NaN.
     """
+    return time_axis_of_runs(run_summaries_of_calls(calls), compress_waits_over)
+
+
+def time_axis_of_runs(runs: Sequence[RunSummary], compress_waits_over: float = 5.0) -> TimeAxis:
+    """``build_time_axis`` from run summaries already computed (``agents.timing.Timeline.runs``).
+
+    Only each run's first start, last end and whether it was interrupted shape
+    the axis, so a caller holding the summaries need not pass every call.
+
+    Raises:
+        ValueError: ``compress_waits_over`` is negative or NaN.
+    """
     if not compress_waits_over >= 0:
         raise ValueError(f"compress_waits_over must be >= 0, got {compress_waits_over!r}")
-    intervals = _run_intervals(calls)
+    intervals = _run_intervals(runs)
     if not intervals:
         return TimeAxis(origin=0.0, segments=())
     pieces = _axis_pieces(intervals, compress_waits_over)

@@ -1,7 +1,8 @@
 """Plotly timeline of node calls: parallel tasks drawn as overlapping bars.
 
-Pure functions ``node-log rows -> plotly.graph_objects.Figure``; no
-Streamlit, so they are unit-tested directly.
+Pure functions ``node-log rows -> plotly.graph_objects.Figure``, and their
+``..._of`` forms that take an ``agents.timing.Timeline`` computed once by the
+caller; no Streamlit, so they are unit-tested directly.
 
 The x axis is *seconds since the first node start*, laid out by
 :mod:`dashboard.timeline_axis`: inside a run 1 display unit = 1 real second,
@@ -22,17 +23,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from agents.timing import (
-    NodeCall,
-    NodeLogRow,
-    format_duration,
-    node_calls,
-    superstep_stats_of_calls,
-)
-from dashboard.timeline_axis import TimeAxis, axis_ticks, build_time_axis, lane_name
+from agents.timing import NodeCall, NodeLogRow, Timeline, format_duration, timeline_of
+from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
+from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
+from dashboard.timeline_bands import step_decorations, wait_decorations
 
 STATUS_ORDER = ("ok", "error", "interrupted", "running")
 STATUS_COLORS = {
@@ -43,12 +41,12 @@ STATUS_COLORS = {
 }
 UNKNOWN_STATUS_COLOR = "#7f7f7f"
 EMPTY_MESSAGE = "no node calls logged"
-STEP_BAND_COLOR = "rgba(99, 110, 250, 0.07)"
-STEP_LINE_COLOR = "rgba(0, 0, 0, 0.12)"
-#: Supersteps narrower than this share of the axis get no "step N" label.
-MIN_LABELLED_STEP = 0.03
-WAIT_BAND_COLOR = "rgba(127, 127, 127, 0.18)"
 OPEN_PATTERN = "/"
+#: Above this many calls in a panel, bars become WebGL line segments (two traces per status).
+#: A few thousand SVG bars still draw smoothly, so runs of that size keep the exact bar figure.
+WEBGL_THRESHOLD = 5000
+#: Thickness in pixels of a call drawn as a WebGL segment (a bar's height on a 34 px lane).
+SEGMENT_WIDTH = 18
 _HOVER = (
     "<b>%{customdata[0]}</b><br>label: %{customdata[1]}<br>"
     "start: %{customdata[2]}<br>end: %{customdata[3]}<br>"
@@ -107,6 +105,45 @@ def _status_trace(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show_l
     )
 
 
+def _segment_traces(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show_legend: bool) -> list[go.Scattergl]:
+    """A long run's calls of one status as WebGL line segments, plus their hover points.
+
+    One ``go.Scattergl`` of thick horizontal segments (start, end, gap) draws
+    every call, however many; a second one, of invisible markers at the
+    segments' middles, carries each call's hover text once (on the segments
+    it would be repeated at both ends). Both share the status's legend entry.
+    Coordinates and hover fields go in as NumPy arrays: Plotly validates
+    nested Python lists item by item, which cost seconds at this size.
+    """
+    color = STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR)
+    lanes = np.array([_escape(lane_name(call)) for call in calls], dtype=object)
+    starts = np.array([axis.to_display(call.started_at) for call in calls], dtype=float)
+    ends = np.array([axis.to_display(call.ended_at) for call in calls], dtype=float)
+    gaps = np.full(len(calls), np.nan)  # NaN breaks the line between two calls
+    segments = go.Scattergl(
+        mode="lines",
+        name=status,
+        legendgroup=status,
+        showlegend=show_legend,
+        x=np.column_stack([starts, ends, gaps]).ravel(),
+        y=np.column_stack([lanes, lanes, np.full(len(calls), None, dtype=object)]).ravel(),
+        line={"color": color, "width": SEGMENT_WIDTH},
+        hoverinfo="skip",
+    )
+    hover_points = go.Scattergl(
+        mode="markers",
+        name=status,
+        legendgroup=status,
+        showlegend=False,
+        x=(starts + ends) / 2,
+        y=lanes,
+        marker={"color": color, "size": SEGMENT_WIDTH, "opacity": 0},
+        customdata=np.array([_customdata(call) for call in calls], dtype=object),
+        hovertemplate=_HOVER,
+    )
+    return [segments, hover_points]
+
+
 def _bar_traces(
     calls: Sequence[NodeCall],
     axis: TimeAxis,
@@ -115,17 +152,28 @@ def _bar_traces(
     yaxis: str,
     legend_shown: set[str],
 ) -> list[go.BaseTraceType]:
-    """One horizontal bar trace per status, built from plain lists for speed."""
+    """One horizontal bar trace per status, built from plain lists for speed.
+
+    Above ``WEBGL_THRESHOLD`` calls the bars become WebGL segments instead
+    (``_segment_traces``: two traces per status), so a run of ten thousand
+    calls stays a handful of traces the browser draws on the GPU. WebGL has
+    no hatching: there, the arrow heads alone mark calls with no logged end.
+    """
     by_status: dict[str, list[NodeCall]] = {}
     for call in calls:
         by_status.setdefault(call.status, []).append(call)
     ordered = [s for s in STATUS_ORDER if s in by_status] + sorted(set(by_status) - set(STATUS_ORDER))
-    traces = []
+    webgl = len(calls) > WEBGL_THRESHOLD
+    traces: list[go.BaseTraceType] = []
     for status in ordered:
         show_legend = status not in legend_shown
-        traces.append(_status_trace(status, by_status[status], axis, show_legend))
-        traces[-1].update(xaxis=xaxis, yaxis=yaxis)
+        if webgl:
+            traces += _segment_traces(status, by_status[status], axis, show_legend)
+        else:
+            traces.append(_status_trace(status, by_status[status], axis, show_legend))
         legend_shown.add(status)
+    for trace in traces:
+        trace.update(xaxis=xaxis, yaxis=yaxis)
     return traces
 
 
@@ -136,16 +184,18 @@ def _open_marker_trace(
     xaxis: str,
     yaxis: str,
     show_legend: bool,
-) -> go.Scatter | None:
+) -> go.Scatter | go.Scattergl | None:
     """Arrow heads at the drawn end of calls with no logged end.
 
     They keep a call that is open and still zero-length visible, and say in
-    the legend what the hatched bars mean.
+    the legend what the hatched bars mean. WebGL above ``WEBGL_THRESHOLD`` calls,
+    like the bars.
     """
     open_calls = [call for call in calls if call.open]
     if not open_calls:
         return None
-    return go.Scatter(
+    scatter = go.Scattergl if len(calls) > WEBGL_THRESHOLD else go.Scatter
+    return scatter(
         mode="markers",
         name="no end logged",
         legendgroup="open",
@@ -165,65 +215,6 @@ def _open_marker_trace(
     )
 
 
-def _full_height(kind: str, xref: str, x0: float, x1: float, **style: Any) -> dict[str, Any]:
-    """A rect or vertical line spanning the plot height behind the bars."""
-    position = {"xref": xref, "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1}
-    return {"type": kind, **position, "layer": "below", **style}
-
-
-def _note(text: str, xref: str, x: float, y: float, **style: Any) -> dict[str, Any]:
-    """A text annotation at data x / paper y."""
-    return {
-        "text": text,
-        "xref": xref,
-        "yref": "paper",
-        "x": x,
-        "y": y,
-        "showarrow": False,
-        **style,
-    }
-
-
-def _step_decorations(
-    calls: Sequence[NodeCall], axis: TimeAxis, xref: str
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Alternating background bands and a "step N" label per (run, step).
-
-    Labels of supersteps narrower than ``MIN_LABELLED_STEP`` of the axis are
-    left out (they would print over each other); the hover still names the
-    step.
-    """
-    shapes, annotations = [], []
-    for index, stats in enumerate(superstep_stats_of_calls(calls)):
-        x0, x1 = axis.to_display(stats.started_at), axis.to_display(stats.ended_at)
-        if index % 2 == 0:  # shade every other superstep so neighbours stay distinct
-            band = _full_height("rect", xref, x0, x1, fillcolor=STEP_BAND_COLOR)
-            shapes.append({**band, "line": {"width": 0}})
-        else:
-            line = {"width": 1, "color": STEP_LINE_COLOR}
-            shapes.append(_full_height("line", xref, x0, x0, line=line))
-        if x1 - x0 >= MIN_LABELLED_STEP * axis.span:
-            font = {"size": 10, "color": "#555"}
-            label = _note(f"step {stats.step}", xref, (x0 + x1) / 2, 1.0, font=font)
-            annotations.append({**label, "yanchor": "bottom"})
-    return shapes, annotations
-
-
-def _wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A dashed band and a "human wait 12 min 3 s" label per compressed wait."""
-    shapes, annotations = [], []
-    for wait in axis.waits:
-        x0, x1 = wait.display_start, wait.display_end
-        line = {"width": 1, "dash": "dash", "color": "#888"}
-        shapes.append(_full_height("rect", xref, x0, x1, fillcolor=WAIT_BAND_COLOR, line=line))
-        text = f"{wait.kind} {format_duration(wait.real_end - wait.real_start)}"
-        # Vertical text fits the narrow band; the white box keeps it readable.
-        style = {"textangle": -90, "bgcolor": "rgba(255,255,255,0.8)"}
-        font = {"size": 11, "color": "#444"}
-        annotations.append(_note(text, xref, (x0 + x1) / 2, 0.5, font=font, **style))
-    return shapes, annotations
-
-
 @dataclass(frozen=True)
 class _Panel:
     """Everything one timeline panel contributes to a figure."""
@@ -240,7 +231,7 @@ def _lanes(calls: Iterable[NodeCall]) -> list[str]:
 
 
 def _panel(
-    calls: Sequence[NodeCall],
+    timeline: Timeline,
     compress_waits_over: float,
     *,
     axis_suffix: str = "",
@@ -248,15 +239,16 @@ def _panel(
 ) -> _Panel:
     """Traces, bands and labels of one timeline drawn on x{suffix}/y{suffix}."""
     legend_shown = set() if legend_shown is None else legend_shown
-    axis = build_time_axis(calls, compress_waits_over)
+    axis = time_axis_of_runs(timeline.runs, compress_waits_over)
     xaxis, yaxis = f"x{axis_suffix}", f"y{axis_suffix}"
+    calls = timeline.calls
     traces = _bar_traces(calls, axis, xaxis=xaxis, yaxis=yaxis, legend_shown=legend_shown)
     marker = _open_marker_trace(calls, axis, xaxis=xaxis, yaxis=yaxis, show_legend="open" not in legend_shown)
     if marker is not None:
         traces.append(marker)
         legend_shown.add("open")
-    step_shapes, step_notes = _step_decorations(calls, axis, xaxis)
-    wait_shapes, wait_notes = _wait_decorations(axis, xaxis)
+    step_shapes, step_notes = step_decorations(timeline.supersteps, axis, xaxis)
+    wait_shapes, wait_notes = wait_decorations(axis, xaxis)
     return _Panel(traces, step_shapes + wait_shapes, step_notes + wait_notes, axis)
 
 
@@ -330,16 +322,37 @@ def timeline_figure(
         title: Optional figure title (escaped, shown as text).
 
     Returns:
+        ``timeline_figure_of(agents.timing.timeline_of(rows), ...)``.
+    """
+    return timeline_figure_of(timeline_of(rows), compress_waits_over=compress_waits_over, title=title)
+
+
+def timeline_figure_of(
+    timeline: Timeline,
+    *,
+    compress_waits_over: float = 5.0,
+    title: str | None = None,
+) -> go.Figure:
+    """``timeline_figure`` from a ``Timeline`` already computed, so a page resolves its rows once.
+
+    Args:
+        timeline: The calls, supersteps and runs to draw (``agents.timing.timeline_of``).
+        compress_waits_over: As in ``timeline_figure``.
+        title: Optional figure title (escaped, shown as text).
+
+    Returns:
         A figure with one horizontal ``go.Bar`` trace per status (``base`` =
         start, ``x`` = duration, both in seconds on the axis described in the
         module docstring), superstep bands, wait markers and hover details.
-        No rows give an empty figure with a "no node calls logged" note.
+        Above ``WEBGL_THRESHOLD`` calls the bars are ``go.Scattergl`` segments
+        instead, two traces per status, and at most
+        ``dashboard.timeline_bands.MAX_STEP_BANDS`` step bands are drawn.
+        No calls give an empty figure with a "no node calls logged" note.
     """
-    calls = node_calls(rows)
-    if not calls:
+    if not timeline.calls:
         return empty_timeline_figure(title)
-    panel = _panel(calls, compress_waits_over)
-    lanes = _lanes(calls)
+    panel = _panel(timeline, compress_waits_over)
+    lanes = _lanes(timeline.calls)
     figure = go.Figure(data=panel.traces)
     figure.update_layout(
         **_base_layout(title, len(lanes)),
@@ -365,9 +378,6 @@ def compare_figure(
 ) -> go.Figure:
     """Two timelines side by side on shared lanes, for "compare two runs".
 
-    Each panel measures time from its own first start; both x axes get the
-    same range so equal lengths mean equal durations across the panels.
-
     Args:
         rows_a: Node-log rows of the left run (or thread).
         rows_b: Node-log rows of the right run (or thread).
@@ -376,11 +386,32 @@ def compare_figure(
         title: Optional figure title.
 
     Returns:
+        ``compare_figure_of`` of both sides' ``agents.timing.timeline_of``.
+    """
+    timelines = (timeline_of(rows_a), timeline_of(rows_b))
+    return compare_figure_of(*timelines, labels=labels, compress_waits_over=compress_waits_over, title=title)
+
+
+def compare_figure_of(
+    timeline_a: Timeline,
+    timeline_b: Timeline,
+    labels: Sequence[str] = ("A", "B"),
+    *,
+    compress_waits_over: float = 5.0,
+    title: str | None = None,
+) -> go.Figure:
+    """``compare_figure`` from two ``Timeline`` values already computed.
+
+    Each panel measures time from its own first start; both x axes get the
+    same range so equal lengths mean equal durations across the panels.
+
+    Returns:
         A 1x2 subplot figure; lanes (y categories) are the union of both
         sides in first-seen order, aligned across the panels. An empty side
-        shows "no node calls logged" in its panel.
+        shows "no node calls logged" in its panel. Each panel follows the
+        size rules of ``timeline_figure_of`` (WebGL, bounded step bands).
     """
-    calls = (node_calls(rows_a), node_calls(rows_b))
+    timelines = (timeline_a, timeline_b)
     figure = make_subplots(
         rows=1,
         cols=2,
@@ -388,20 +419,20 @@ def compare_figure(
         horizontal_spacing=0.04,
         subplot_titles=[_escape(label) for label in labels[:2]],
     )
-    lanes = _lanes([*calls[0], *calls[1]])
+    lanes = _lanes([*timeline_a.calls, *timeline_b.calls])
     legend_shown: set[str] = set()
     panels = [
         _panel(side, compress_waits_over, axis_suffix=suffix, legend_shown=legend_shown)
-        for side, suffix in zip(calls, ("", "2"), strict=True)
+        for side, suffix in zip(timelines, ("", "2"), strict=True)
     ]
     x_max = max(panel.axis.span for panel in panels)
     shapes = [shape for panel in panels for shape in panel.shapes]
     # make_subplots put the panel titles in layout.annotations already; lift
     # them above the "step N" labels that sit on the top edge of each panel.
     annotations = [{**note.to_plotly_json(), "yshift": 16} for note in figure.layout.annotations]
-    for column, (side, panel) in enumerate(zip(calls, panels, strict=True), start=1):
+    for column, (side, panel) in enumerate(zip(timelines, panels, strict=True), start=1):
         figure.add_traces(panel.traces)
-        annotations += panel.annotations if side else [_empty_note(column)]
+        annotations += panel.annotations if side.calls else [_empty_note(column)]
         x_layout = _x_axis_layout(panel.axis, compress_waits_over, x_max)
         figure.update_xaxes(x_layout, row=1, col=column)
     figure.update_yaxes(categoryorder="array", categoryarray=lanes, autorange="reversed")

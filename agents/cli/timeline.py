@@ -16,11 +16,9 @@ from agents.timing import (
     SuperstepStats,
     format_duration,
     iso_utc,
-    node_calls,
-    run_summaries,
-    superstep_stats,
     timeline_csv,
     timeline_json,
+    timeline_of,
 )
 from agents.validation import validate_thread_id
 
@@ -64,7 +62,8 @@ def _ratio(value: float) -> str:
 
 def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
     """The human-readable report: node calls, supersteps, and one summary per run."""
-    calls = node_calls(rows)
+    timeline = timeline_of(rows)  # resolved once for the three tables
+    calls = timeline.calls
     if not calls:
         return "no node calls logged for this thread"
     call_lines = [
@@ -80,7 +79,7 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
         )
         for c in calls
     ]
-    steps: list[SuperstepStats] = superstep_stats(rows)
+    steps: Sequence[SuperstepStats] = timeline.supersteps
     step_lines = [
         (
             s.run_id,
@@ -94,7 +93,7 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
         )
         for s in steps
     ]
-    summaries: list[RunSummary] = run_summaries(rows)
+    summaries: Sequence[RunSummary] = timeline.runs
     run_lines = [
         (
             r.run_id,

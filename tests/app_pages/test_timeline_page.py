@@ -1,4 +1,4 @@
-"""AppTest for the Timeline page: empty log, one run, several runs, compare, ?thread=, Korean."""
+"""AppTest for the Timeline page: empty log, one run, several runs (latest by default), compare, ?thread=, Korean."""
 
 from __future__ import annotations
 
@@ -44,16 +44,40 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
 
 
 def test_several_runs_and_picking_one(app, store, settings):
+    # All runs are now one click away rather than the default (the latest run is).
     runs.start_run(store, settings, "robot", {})
     runs.resume_thread(store, settings, "hitl_demo", "yes")
     first, second = run_ids(store)
     at = app(PAGE)
+    at.selectbox(key="timeline-run-hitl_demo").set_value("__all_runs__").run()
     whole_runs = [r for r in _stats(at) if r["step"] == "whole run"]
     assert [r["run"] for r in whole_runs] == [first, second]
     at.selectbox(key="timeline-run-hitl_demo").set_value(second).run()
     rows = _stats(at)
     assert {r["run"] for r in rows} == {second}
     assert [r["nodes"] for r in rows[:2]] == ["approval", "execute"]
+
+
+def test_the_latest_run_is_shown_by_default_and_all_runs_is_the_first_option(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    runs.resume_thread(store, settings, "hitl_demo", "yes")
+    first, second = run_ids(store)
+    at = app(PAGE)
+    run_select = at.selectbox(key="timeline-run-hitl_demo")
+    assert run_select.value == second
+    assert run_select.options[0] == "All runs of the thread"
+    assert {r["run"] for r in _stats(at)} == {second}
+
+
+def test_the_sessions_run_choice_survives_a_rerun(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    runs.resume_thread(store, settings, "hitl_demo", "yes")
+    first, _ = run_ids(store)
+    at = app(PAGE)
+    at.selectbox(key="timeline-run-hitl_demo").set_value(first).run()
+    at.run()
+    assert at.selectbox(key="timeline-run-hitl_demo").value == first
+    assert {r["run"] for r in _stats(at)} == {first}
 
 
 def test_parallel_superstep_shows_speedup_and_efficiency(app, store, settings):

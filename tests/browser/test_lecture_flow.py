@@ -62,6 +62,14 @@ def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Das
     chart = page.locator(".js-plotly-plot").first
     expect(chart.locator(".main-svg").first).to_be_visible(timeout=SLOW)
     expect(page.get_by_text(f"Thread {thread}", exact=False).first).to_be_visible()
+    # The latest run (the resume after "save") is shown by default; the parallel research ran in
+    # the first run, so pick "All runs of the thread", one click away at the top of the list.
+    page.get_by_test_id("stMain").get_by_test_id("stSelectbox").filter(
+        has=page.get_by_text("Run", exact=True)
+    ).first.click()
+    page.get_by_role("option", name="All runs of the thread").click()
+    wait_for_app(page)
+    expect(chart).to_contain_text("All runs of the thread", timeout=SLOW)
     bars = page.evaluate("""() => {
         const plot = document.querySelector('.js-plotly-plot');
         return plot._fullData.filter(t => t.type === 'bar').flatMap(t =>
@@ -74,6 +82,7 @@ def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Das
     # The statistics dataframe draws on a canvas; its accessible table holds the same cells.
     stats = page.get_by_test_id("stDataFrame").first.locator("table").first
     expect(stats).to_contain_text("speed-up", timeout=SLOW)
+    expect(stats).to_contain_text("research", timeout=SLOW)  # the table of all runs, not the latest's
     rows = stats.evaluate("""table => Array.from(table.querySelectorAll('tr'), row =>
         Array.from(row.querySelectorAll('th, td'), cell => cell.innerText.trim()))""")
     header = rows[0]

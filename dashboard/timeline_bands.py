@@ -1,0 +1,112 @@
+"""Background bands and their labels on the node-call timeline: supersteps and compressed waits.
+
+Pure functions ``statistics + axis -> Plotly layout shapes and annotations``
+(plain dicts), used by :mod:`dashboard.timeline_figure`. The number of step
+bands is bounded (``MAX_STEP_BANDS``) so a run of ten thousand supersteps does
+not put ten thousand shapes in the figure's layout: every shape is a separate
+object the browser lays out and Plotly validates, and their JSON alone ran to
+megabytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from agents.timing import SuperstepStats, format_duration
+from dashboard.timeline_axis import TimeAxis
+
+STEP_BAND_COLOR = "rgba(99, 110, 250, 0.07)"
+STEP_LINE_COLOR = "rgba(0, 0, 0, 0.12)"
+#: Supersteps narrower than this share of the axis get no "step N" label.
+MIN_LABELLED_STEP = 0.03
+#: At most this many step bands (shapes) per panel; above it neighbouring supersteps share a band.
+MAX_STEP_BANDS = 200
+WAIT_BAND_COLOR = "rgba(127, 127, 127, 0.18)"
+
+
+def full_height(kind: str, xref: str, x0: float, x1: float, **style: Any) -> dict[str, Any]:
+    """A rect or vertical line spanning the plot height behind the bars."""
+    position = {"xref": xref, "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1}
+    return {"type": kind, **position, "layer": "below", **style}
+
+
+def note(text: str, xref: str, x: float, y: float, **style: Any) -> dict[str, Any]:
+    """A text annotation at data x / paper y."""
+    return {
+        "text": text,
+        "xref": xref,
+        "yref": "paper",
+        "x": x,
+        "y": y,
+        "showarrow": False,
+        **style,
+    }
+
+
+def _step_groups(supersteps: Sequence[SuperstepStats]) -> list[Sequence[SuperstepStats]]:
+    """Consecutive supersteps (in first-start order) that share one band: at most ``MAX_STEP_BANDS`` groups."""
+    per_band = max(1, math.ceil(len(supersteps) / MAX_STEP_BANDS))
+    return [supersteps[index : index + per_band] for index in range(0, len(supersteps), per_band)]
+
+
+def _band_label(group: Sequence[SuperstepStats]) -> str:
+    first, last = group[0], group[-1]
+    return f"step {first.step}" if len(group) == 1 else f"steps {first.step}–{last.step}"
+
+
+def step_decorations(
+    supersteps: Sequence[SuperstepStats], axis: TimeAxis, xref: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Alternating background bands and a "step N" label per (run, step), at most ``MAX_STEP_BANDS``.
+
+    The rule: with ``n`` supersteps (in first-start order), every band covers
+    ``ceil(n / MAX_STEP_BANDS)`` consecutive ones, from the first one's start
+    to the latest end among them. Up to ``MAX_STEP_BANDS`` supersteps that is
+    one band per superstep, exactly as drawn before bands were bounded; above
+    it a band covers a few neighbours and its label reads "steps 12–17". Every
+    other band is shaded, the ones between are marked by a thin line at their
+    start, so neighbours stay distinct.
+
+    Labels of bands narrower than ``MIN_LABELLED_STEP`` of the axis are left
+    out (they would print over each other); the hover still names the step.
+
+    Args:
+        supersteps: The panel's supersteps (``agents.timing.Timeline.supersteps``).
+        axis: The panel's time axis.
+        xref: The panel's x axis (``x`` or ``x2``).
+
+    Returns:
+        ``(shapes, annotations)``: at most ``MAX_STEP_BANDS`` of each.
+    """
+    shapes, annotations = [], []
+    for index, group in enumerate(_step_groups(supersteps)):
+        x0 = axis.to_display(group[0].started_at)
+        x1 = axis.to_display(max(stats.ended_at for stats in group))
+        if index % 2 == 0:  # shade every other band so neighbours stay distinct
+            band = full_height("rect", xref, x0, x1, fillcolor=STEP_BAND_COLOR)
+            shapes.append({**band, "line": {"width": 0}})
+        else:
+            line = {"width": 1, "color": STEP_LINE_COLOR}
+            shapes.append(full_height("line", xref, x0, x0, line=line))
+        if x1 - x0 >= MIN_LABELLED_STEP * axis.span:
+            font = {"size": 10, "color": "#555"}
+            label = note(_band_label(group), xref, (x0 + x1) / 2, 1.0, font=font)
+            annotations.append({**label, "yanchor": "bottom"})
+    return shapes, annotations
+
+
+def wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A dashed band and a "human wait 12 min 3 s" label per compressed wait."""
+    shapes, annotations = [], []
+    for wait in axis.waits:
+        x0, x1 = wait.display_start, wait.display_end
+        line = {"width": 1, "dash": "dash", "color": "#888"}
+        shapes.append(full_height("rect", xref, x0, x1, fillcolor=WAIT_BAND_COLOR, line=line))
+        text = f"{wait.kind} {format_duration(wait.real_end - wait.real_start)}"
+        # Vertical text fits the narrow band; the white box keeps it readable.
+        style = {"textangle": -90, "bgcolor": "rgba(255,255,255,0.8)"}
+        font = {"size": 11, "color": "#444"}
+        annotations.append(note(text, xref, (x0 + x1) / 2, 0.5, font=font, **style))
+    return shapes, annotations

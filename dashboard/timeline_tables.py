@@ -1,0 +1,92 @@
+"""The Timeline page's tables: per-superstep statistics and per-run summaries.
+
+Pure functions ``agents.timing.Timeline -> pandas.DataFrame`` with headers in
+the session's language, so the page only draws them and the tests and the
+benchmark call them without a page.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pandas as pd
+
+from agents.timing import RunSummary, SuperstepStats, Timeline
+from dashboard.i18n import t
+
+
+def clock(epoch_seconds: float) -> str:
+    """``2025-01-02 03:04:05``: a UTC wall-clock time to the second."""
+    return datetime.fromtimestamp(epoch_seconds, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _step_record(item: SuperstepStats) -> dict[str, Any]:
+    return {
+        "tcol.run": item.run_id,
+        "tcol.step": str(item.step),
+        "tcol.tasks": item.tasks,
+        "tcol.wall": item.wall_seconds,
+        "tcol.summed": item.summed_seconds,
+        "tcol.speedup": item.speedup,
+        "tcol.efficiency": item.efficiency,
+        "tcol.nodes": ", ".join(item.nodes),
+        "tcol.open": item.open_tasks,
+    }
+
+
+def _run_total_record(summary: RunSummary) -> dict[str, Any]:
+    return {
+        "tcol.run": summary.run_id,
+        "tcol.step": t("timeline.run_total"),
+        "tcol.tasks": summary.tasks,
+        "tcol.wall": summary.wall_seconds,
+        "tcol.summed": summary.summed_seconds,
+        "tcol.speedup": summary.speedup,
+        "tcol.efficiency": summary.efficiency,
+        "tcol.nodes": t("tcol.supersteps") + f": {summary.supersteps}",
+        "tcol.open": summary.open_tasks,
+    }
+
+
+def stats_table(timeline: Timeline) -> pd.DataFrame:
+    """Per-superstep statistics, each run's supersteps followed by a whole-run row.
+
+    The supersteps are grouped by run once (``Timeline.steps_by_run``), so the
+    table costs one pass however many runs the thread has.
+    """
+    steps_by_run = timeline.steps_by_run()
+    records = []
+    for summary in timeline.runs:
+        records += [_step_record(item) for item in steps_by_run[summary.run_id]]
+        records.append(_run_total_record(summary))
+    return _translated(pd.DataFrame.from_records(records))
+
+
+def summary_table(timeline: Timeline) -> pd.DataFrame:
+    """One row per run: the compare section's summaries."""
+    records = [
+        {
+            "tcol.thread": s.thread_id,
+            "tcol.run": s.run_id,
+            "tcol.started": clock(s.started_at),
+            "tcol.supersteps": s.supersteps,
+            "tcol.tasks": s.tasks,
+            "tcol.wall": s.wall_seconds,
+            "tcol.summed": s.summed_seconds,
+            "tcol.speedup": s.speedup,
+            "tcol.efficiency": s.efficiency,
+            "tcol.errors": s.errors,
+            "tcol.interrupted": s.interrupted,
+            "tcol.open": s.open_tasks,
+        }
+        for s in timeline.runs
+    ]
+    return _translated(pd.DataFrame.from_records(records))
+
+
+def _translated(frame: pd.DataFrame) -> pd.DataFrame:
+    """Seconds to the microsecond, ratios to 0.01, headers in the session's language."""
+    rounding = {"tcol.wall": 6, "tcol.summed": 6, "tcol.speedup": 2, "tcol.efficiency": 2}
+    frame = frame.round({key: digits for key, digits in rounding.items() if key in frame})
+    return frame.rename(columns={key: t(key) for key in frame.columns})
