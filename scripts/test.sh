@@ -43,6 +43,8 @@ export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres
 # Quality gates before the tests: lint, format, the layer contracts, types.
 python -m ruff check .
 python -m ruff format --check .
-lint-imports --no-cache
+# lint-imports through the interpreter: a console script that pip just installed may not be on PATH
+# yet (pyenv shims, for one).
+python -c 'from importlinter.cli import lint_imports_command; lint_imports_command()' --no-cache
 python -m mypy
 python -m pytest "$@"
