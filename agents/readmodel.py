@@ -309,7 +309,7 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
         return None
     with store.read() as cursor:
         known = _task_nodes(cursor, thread_id)
-        rows = store.queries.writes(cursor, thread_id, checkpoint_id)
+        rows = [row[1:] for row in store.queries.writes_between(cursor, thread_id, checkpoint_id, checkpoint_id)]
     return _detail(store, thread_id, saved, rows, known, lambda child_of: _has_children(store, thread_id, child_of))
 
 

@@ -40,12 +40,10 @@ class ReadQueries(Protocol):
     def interrupt_values(self, cursor: Any, thread_id: str, checkpoint_id: str, task_id: str) -> Rows:
         """(type, blob) of a task's ``__interrupt__`` writes."""
 
-    def writes(self, cursor: Any, thread_id: str, checkpoint_id: str) -> Rows:
-        """(task id, task path, channel, type, blob) of one checkpoint's writes."""
-
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
-        ``first_id`` to ``last_id`` (inclusive), each checkpoint's in the order of :meth:`writes`."""
+        ``first_id`` to ``last_id`` (inclusive; one checkpoint when they are equal), each checkpoint's
+        ordered by task path, task id and index, as LangGraph orders them."""
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         """The agent named in the thread's checkpoint metadata."""
@@ -111,14 +109,6 @@ class SqliteQueries:
             "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ''"
             " AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
             (thread_id, checkpoint_id, task_id),
-        )
-
-    def writes(self, cursor: Any, thread_id: str, checkpoint_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
-            " AND checkpoint_ns = '' AND checkpoint_id = ? ORDER BY task_path, task_id, idx",
-            (thread_id, checkpoint_id),
         )
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
@@ -197,15 +187,6 @@ class PostgresQueries:
             "SELECT type, blob FROM checkpoint_writes WHERE thread_id = ?"
             " AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
             (thread_id, checkpoint_id, task_id),
-        )
-
-    def writes(self, cursor: Any, thread_id: str, checkpoint_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT task_id, task_path, channel, type, blob FROM checkpoint_writes"
-            " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?"
-            " ORDER BY task_path, task_id, idx",
-            (thread_id, checkpoint_id),
         )
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:

@@ -48,6 +48,7 @@ from langgraph.graph import END, START, StateGraph  # noqa: E402
 
 from agents import readmodel  # noqa: E402
 from agents.cli import main as cli_main  # noqa: E402
+from agents.cli.core import inspect_checkpoint  # noqa: E402
 from agents.db import Store  # noqa: E402
 from agents.nodelog import logged_node  # noqa: E402
 from agents.runtime import open_store  # noqa: E402
@@ -107,20 +108,7 @@ def inspect_old(location: str, thread_id: str) -> None:
         for entry in readmodel.checkpoint_chain(store, thread_id):
             detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
             assert detail is not None
-            checkpoints.append(
-                {
-                    "checkpoint_id": entry.checkpoint_id,
-                    "parent_checkpoint_id": entry.parent_checkpoint_id,
-                    "step": entry.step,
-                    "source": entry.source,
-                    "next": list(entry.next),
-                    "values": readmodel.to_jsonable(detail.values),
-                    "writes": [
-                        {"task_id": w.task_id, "channel": w.channel, "value": readmodel.to_jsonable(w.value)}
-                        for w in detail.writes
-                    ],
-                }
-            )
+            checkpoints.append(inspect_checkpoint(entry, detail))
         document = {
             "thread_id": thread_id,
             "counts": readmodel.table_counts(store, thread_id),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import streamlit as st
 
 from agents import runtime
 from agents.db import Store
-from agents.settings import Settings
+from agents.registry import AGENTS
+from agents.settings import Settings, merged_sources
 
 
 @st.cache_resource(show_spinner=False)
@@ -16,13 +19,22 @@ def _store_for(path: str) -> Store:
     return runtime.open_store(path)
 
 
-def settings() -> Settings:
-    """The validated settings (environment over ``.streamlit/secrets.toml``); cheap to read.
+@lru_cache(maxsize=8)
+def _settings_for(values: tuple[tuple[str, str], ...], agents: tuple[tuple[str, int], ...]) -> Settings:
+    # The frame and the page ask several times per rerun; the values are parsed once per change of
+    # the raw values (or of the registered agents). Settings are frozen, so sharing them is safe.
+    return runtime.load_settings(environ=dict(values), secrets={})
 
-    Read on each rerun rather than cached, so a changed environment (an operator's restart, a
-    test's ``monkeypatch``) is seen; a bad value raises ``InputError`` naming the setting.
+
+def settings() -> Settings:
+    """The validated settings (environment over ``.streamlit/secrets.toml``).
+
+    The raw values are read on each call, so a changed environment (an operator's restart, a test's
+    ``monkeypatch``) is seen; they are parsed once per change. A bad value raises ``InputError``
+    naming the setting.
     """
-    return runtime.load_settings()
+    values = tuple(sorted(merged_sources().items()))
+    return _settings_for(values, tuple((name, id(spec)) for name, spec in AGENTS.items()))
 
 
 def store() -> Store:

@@ -142,7 +142,7 @@ def cmd_delete(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def _inspect_checkpoint(entry: readmodel.ChainCheckpoint, detail: readmodel.CheckpointDetail) -> dict[str, Any]:
+def inspect_checkpoint(entry: readmodel.ChainCheckpoint, detail: readmodel.CheckpointDetail) -> dict[str, Any]:
     """One checkpoint of the ``inspect --json`` document."""
     return {
         "checkpoint_id": entry.checkpoint_id,
@@ -166,14 +166,7 @@ def _existing_thread(store: Any, thread_id: str) -> str:
 def inspect_checkpoints(store: Any, thread_id: str) -> Iterator[dict[str, Any]]:
     """The checkpoints of the ``inspect --json`` document, oldest first, read one by one as they are asked for."""
     for entry, detail in readmodel.iter_checkpoint_details(store, thread_id):
-        yield _inspect_checkpoint(entry, detail)
-
-
-def inspect_data(store: Any, thread_id: str) -> dict[str, Any]:
-    """The ``inspect --json`` document: every checkpoint, oldest first, with its writes (all in memory)."""
-    _existing_thread(store, thread_id)
-    counts = readmodel.table_counts(store, thread_id)
-    return {"thread_id": thread_id, "counts": counts, "checkpoints": list(inspect_checkpoints(store, thread_id))}
+        yield inspect_checkpoint(entry, detail)
 
 
 def print_json_list_document(head: dict[str, Any], key: str, items: Iterable[Any]) -> None:

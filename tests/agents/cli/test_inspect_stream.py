@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agents import readmodel, runs
-from agents.cli.core import print_json_list_document
+from agents.cli.core import inspect_checkpoint, print_json_list_document
 from tests.factories import answer_robot
 
 
@@ -27,20 +27,7 @@ def _document_read_checkpoint_by_checkpoint(store, thread_id):
     checkpoints = []
     for entry in readmodel.checkpoint_chain(store, thread_id):
         detail = readmodel.checkpoint_detail(store, thread_id, entry.checkpoint_id)
-        checkpoints.append(
-            {
-                "checkpoint_id": entry.checkpoint_id,
-                "parent_checkpoint_id": entry.parent_checkpoint_id,
-                "step": entry.step,
-                "source": entry.source,
-                "next": list(entry.next),
-                "values": readmodel.to_jsonable(detail.values),
-                "writes": [
-                    {"task_id": w.task_id, "channel": w.channel, "value": readmodel.to_jsonable(w.value)}
-                    for w in detail.writes
-                ],
-            }
-        )
+        checkpoints.append(inspect_checkpoint(entry, detail))
     counts = readmodel.table_counts(store, thread_id)
     return {"thread_id": thread_id, "counts": counts, "checkpoints": checkpoints}
 
