@@ -73,10 +73,15 @@ def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
     return f"{row.case_id} · {krw(row.amount)} KRW · {status_text(status)}"
 
 
-def _follow_picker() -> None:
-    """The picker's choice goes to the URL, which is what selects a case."""
+def _follow_picker(options: list[str]) -> None:
+    """The picker's choice goes to the URL, which is what selects a case.
+
+    Only a case of the picker's options is followed. Streamlit keeps a selectbox's choice as its shown
+    label; when another tab changed the case's status, a stale tab sends a label that names no option
+    any more (``c500 · 50,000 KRW · waiting``), and that must not replace the case in the URL.
+    """
     picked = st.session_state.get(SELECT_KEY)
-    if picked:
+    if picked in options:
         st.query_params["thread"] = picked
 
 
@@ -105,6 +110,7 @@ def pick_case(
         options,
         key=SELECT_KEY,
         on_change=_follow_picker,
+        args=(options,),
         format_func=lambda tid: case_label(cases[tid], statuses[tid]),
         placeholder=t("refund.case.pick"),
     )
