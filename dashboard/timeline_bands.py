@@ -2,20 +2,23 @@
 
 Pure functions ``statistics + axis -> Plotly layout shapes and annotations``
 (plain dicts), used by :mod:`dashboard.timeline_figure`. The number of step
-bands is bounded (``MAX_STEP_BANDS``) so a run of ten thousand supersteps does
-not put ten thousand shapes in the figure's layout: every shape is a separate
-object the browser lays out and Plotly validates, and their JSON alone ran to
-megabytes.
+bands (``MAX_STEP_BANDS``) and of wait bands (``MAX_WAIT_BANDS``) is bounded,
+so a run of ten thousand supersteps, or a thread of five thousand runs with a
+wait before each, does not put ten thousand shapes in the figure's layout:
+every shape is a separate object the browser lays out and Plotly validates,
+and their JSON alone ran to megabytes. A panel therefore carries at most
+``MAX_STEP_BANDS + MAX_WAIT_BANDS`` shapes and as many annotations.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from agents.timing import SuperstepStats, format_duration
-from dashboard.timeline_axis import TimeAxis
+from dashboard.i18n import t
+from dashboard.timeline_axis import AxisSegment, TimeAxis
 
 STEP_BAND_COLOR = "rgba(99, 110, 250, 0.07)"
 STEP_LINE_COLOR = "rgba(0, 0, 0, 0.12)"
@@ -24,6 +27,10 @@ MIN_LABELLED_STEP = 0.03
 #: At most this many step bands (shapes) per panel; above it neighbouring supersteps share a band.
 MAX_STEP_BANDS = 200
 WAIT_BAND_COLOR = "rgba(127, 127, 127, 0.18)"
+#: At most this many wait bands (shapes) per panel; above it neighbouring compressed waits share a band.
+MAX_WAIT_BANDS = 200
+
+Item = TypeVar("Item")
 
 
 def full_height(kind: str, xref: str, x0: float, x1: float, **style: Any) -> dict[str, Any]:
@@ -45,10 +52,19 @@ def note(text: str, xref: str, x: float, y: float, **style: Any) -> dict[str, An
     }
 
 
+def neighbour_groups(items: Sequence[Item], cap: int) -> list[Sequence[Item]]:
+    """``items`` cut into runs of ``ceil(len / cap)`` neighbours: at most ``cap`` groups, in order.
+
+    Up to ``cap`` items every group holds one item, so a bounded figure draws
+    exactly what an unbounded one would.
+    """
+    per_band = max(1, math.ceil(len(items) / cap))
+    return [items[index : index + per_band] for index in range(0, len(items), per_band)]
+
+
 def _step_groups(supersteps: Sequence[SuperstepStats]) -> list[Sequence[SuperstepStats]]:
     """Consecutive supersteps (in first-start order) that share one band: at most ``MAX_STEP_BANDS`` groups."""
-    per_band = max(1, math.ceil(len(supersteps) / MAX_STEP_BANDS))
-    return [supersteps[index : index + per_band] for index in range(0, len(supersteps), per_band)]
+    return neighbour_groups(supersteps, MAX_STEP_BANDS)
 
 
 def _band_label(group: Sequence[SuperstepStats]) -> str:
@@ -97,16 +113,40 @@ def step_decorations(
     return shapes, annotations
 
 
+def _wait_label(group: Sequence[AxisSegment]) -> str:
+    """``human wait 12 min 3 s`` for one wait; ``25 waits, 5 h 3 min in all`` for a merged band."""
+    waited = sum(wait.real_end - wait.real_start for wait in group)
+    if len(group) == 1:
+        return f"{group[0].kind} {format_duration(waited)}"
+    return t("timeline.waits_band", count=len(group), total=format_duration(waited))
+
+
 def wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A dashed band and a "human wait 12 min 3 s" label per compressed wait."""
+    """A dashed band and its label per compressed wait, at most ``MAX_WAIT_BANDS`` of each.
+
+    The rule, as for step bands: with ``n`` compressed waits (in time order),
+    every band covers ``ceil(n / MAX_WAIT_BANDS)`` consecutive ones, from the
+    first one's start to the last one's end on the x axis. Up to
+    ``MAX_WAIT_BANDS`` waits that is one band per wait, labelled with its kind
+    and real length ("human wait 12 min 3 s") exactly as drawn before bands
+    were bounded; above it a band also spans the runs between its waits and
+    its label gives their number and summed real length ("25 waits, 5 h 3 min
+    in all"), so no waiting time goes unreported.
+
+    Args:
+        axis: The panel's time axis.
+        xref: The panel's x axis (``x`` or ``x2``).
+
+    Returns:
+        ``(shapes, annotations)``: at most ``MAX_WAIT_BANDS`` of each.
+    """
     shapes, annotations = [], []
-    for wait in axis.waits:
-        x0, x1 = wait.display_start, wait.display_end
+    for group in neighbour_groups(axis.waits, MAX_WAIT_BANDS):
+        x0, x1 = group[0].display_start, group[-1].display_end
         line = {"width": 1, "dash": "dash", "color": "#888"}
         shapes.append(full_height("rect", xref, x0, x1, fillcolor=WAIT_BAND_COLOR, line=line))
-        text = f"{wait.kind} {format_duration(wait.real_end - wait.real_start)}"
         # Vertical text fits the narrow band; the white box keeps it readable.
         style = {"textangle": -90, "bgcolor": "rgba(255,255,255,0.8)"}
         font = {"size": 11, "color": "#444"}
-        annotations.append(note(text, xref, (x0 + x1) / 2, 0.5, font=font, **style))
+        annotations.append(note(_wait_label(group), xref, (x0 + x1) / 2, 0.5, font=font, **style))
     return shapes, annotations

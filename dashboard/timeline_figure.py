@@ -345,8 +345,9 @@ def timeline_figure_of(
         start, ``x`` = duration, both in seconds on the axis described in the
         module docstring), superstep bands, wait markers and hover details.
         Above ``WEBGL_THRESHOLD`` calls the bars are ``go.Scattergl`` segments
-        instead, two traces per status, and at most
-        ``dashboard.timeline_bands.MAX_STEP_BANDS`` step bands are drawn.
+        instead, two traces per status; at most
+        ``dashboard.timeline_bands.MAX_STEP_BANDS`` step bands and
+        ``MAX_WAIT_BANDS`` wait bands are drawn, whatever the run.
         No calls give an empty figure with a "no node calls logged" note.
     """
     if not timeline.calls:
@@ -409,7 +410,7 @@ def compare_figure_of(
         A 1x2 subplot figure; lanes (y categories) are the union of both
         sides in first-seen order, aligned across the panels. An empty side
         shows "no node calls logged" in its panel. Each panel follows the
-        size rules of ``timeline_figure_of`` (WebGL, bounded step bands).
+        size rules of ``timeline_figure_of`` (WebGL, bounded step and wait bands).
     """
     timelines = (timeline_a, timeline_b)
     figure = make_subplots(

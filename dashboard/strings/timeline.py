@@ -60,6 +60,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "이 에이전트에는 아직 기록된 실행이 없습니다.",
     ),
     "timeline.summary": ("Summary of run {side}", "실행 {side} 요약"),
+    "timeline.waits_band": ("{count} waits, {total} in all", "대기 {count}회, 모두 {total}"),
     "tcol.run": ("run", "실행"),
     "tcol.step": ("step", "스텝"),
     "tcol.tasks": ("tasks", "태스크"),
