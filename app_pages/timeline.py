@@ -4,8 +4,10 @@ Pick an agent, a thread (or open ``?thread=ID``) and a run (the latest by
 default, or all runs of the thread); see the node calls as a Plotly timeline,
 the parallelism of every superstep with a summary row per run, and download
 the calls as CSV. Below, two runs of the agent (from one thread or two) side
-by side. The rows are resolved once per draw into an ``agents.timing.Timeline``
-that the figures (``dashboard.timeline_figure``), the tables
+by side, picked among the agent's latest runs (a few dozen, more one click
+away) listed from per-run aggregates, so only the two runs' rows are read.
+The rows are resolved once per draw into an ``agents.timing.Timeline`` that
+the figures (``dashboard.timeline_figure``), the tables
 (``dashboard.timeline_tables``) and the export all share; this script only
 picks and draws.
 """
@@ -16,6 +18,7 @@ import streamlit as st
 
 from agents import lifecycle
 from agents.nodelog import node_runs
+from agents.run_index import RunList, latest_runs
 from agents.timing import Timeline, timeline_csv_of_calls, timeline_of
 from dashboard import resources
 from dashboard.i18n import t
@@ -27,8 +30,11 @@ AGENT_KEY = "timeline-agent"
 THREAD_KEY = "timeline-thread"
 ALL_RUNS = "__all_runs__"
 SIDES = ("A", "B")
+LIMIT_KEY = "timeline-compare-limit"
+#: The comparison lists this many of the agent's latest runs, and this many more per click.
+COMPARE_PAGE = 50
 
-Rows = list[dict[str, Any]]
+RunOptions = dict[str, dict[str, str]]
 
 store = resources.store()
 st.title(t("timeline.title"))
@@ -90,45 +96,74 @@ def _show_thread(thread_id: str, timeline: Timeline, run_column: Any) -> None:
     )
 
 
+def _run_lists(agent: str, current: str | None, timelines: dict[str, Timeline]) -> tuple[RunOptions, RunList]:
+    """Thread → run id → option label of the agent's latest runs, and those runs as listed.
+
+    The runs come from :func:`agents.run_index.latest_runs` (per-run aggregates
+    in SQL, the latest ``COMPARE_PAGE`` or as many more as asked for), not from
+    the agent's node-log rows; the thread shown above lists all its runs, from
+    the timeline already resolved for it.
+    """
+    listed = latest_runs(store, agent, limit=st.session_state.get(f"{LIMIT_KEY}-{agent}", COMPARE_PAGE))
+    by_thread: RunOptions = {}
+    for entry in listed.runs:
+        label = t("timeline.run_option", run=entry.run_id, start=clock(entry.started_at), calls=entry.calls)
+        by_thread.setdefault(entry.thread_id, {})[entry.run_id] = label
+    if current in timelines:
+        by_thread[current] = _runs_of(timelines[current])
+    return by_thread, listed
+
+
+def _show_more(agent: str) -> None:
+    key = f"{LIMIT_KEY}-{agent}"
+    st.session_state[key] = st.session_state.get(key, COMPARE_PAGE) + COMPARE_PAGE
+
+
 def _pick_run(
-    side: str, timelines: dict[str, Timeline], by_thread: dict[str, Rows], default: tuple[str, str], column: Any
+    side: str, timelines: dict[str, Timeline], by_thread: RunOptions, default: tuple[str, str], column: Any
 ) -> Timeline:
     """Thread and run pickers of one side of the comparison; returns that run's timeline.
 
-    ``timelines`` holds the threads resolved so far in this draw, so both sides
-    (and the thread shown above) resolve a thread's rows once.
+    ``timelines`` holds the threads resolved so far in this draw (the thread
+    shown above); a run of another thread is read on its own, its rows only.
     """
     thread_key, run_key = f"timeline-compare-thread-{side}", f"timeline-compare-run-{side}"
     column.markdown(f"**{t('timeline.compare.side', side=side)}**")
     keep_valid(thread_key, list(by_thread), default[0])
     thread_id = column.selectbox(t("timeline.thread"), list(by_thread), key=thread_key)
-    if thread_id not in timelines:
-        timelines[thread_id] = timeline_of(by_thread[thread_id])
-    runs = _runs_of(timelines[thread_id])
+    runs = by_thread[thread_id]
     fallback = default[1] if default[1] in runs else next(iter(runs))
     keep_valid(run_key, list(runs), fallback)
     run_id = column.selectbox(t("timeline.run"), list(runs), key=run_key, format_func=runs.get)
-    return timelines[thread_id].of_run(run_id)
+    if thread_id in timelines:
+        return timelines[thread_id].of_run(run_id)
+    return timeline_of(node_runs(store, thread_id=thread_id, run_id=run_id))
 
 
 def _show_compare(agent: str, current: str | None, timelines: dict[str, Timeline]) -> None:
     """Two runs of the agent side by side, with both summaries."""
     st.header(t("timeline.compare"))
     st.caption(t("timeline.compare.intro"))
-    by_thread: dict[str, Rows] = {}
-    for row in node_runs(store, agent=agent):
-        by_thread.setdefault(row["thread_id"], []).append(row)
+    by_thread, listed = _run_lists(agent, current, timelines)
     if not by_thread:
         st.info(t("timeline.compare.need_runs"))
         return
     home = current if current in by_thread else next(iter(by_thread))
-    home_runs = list(dict.fromkeys(row["run_id"] for row in by_thread[home]))
+    home_runs = list(by_thread[home])
     defaults = {"A": (home, home_runs[0]), "B": (home, home_runs[-1])}
     columns = st.columns(2)
     picked = {
         side: _pick_run(side, timelines, by_thread, defaults[side], column)
         for side, column in zip(SIDES, columns, strict=True)
     }
+    if listed.more:
+        st.caption(t("timeline.compare.listed", count=len(listed.runs)))
+        st.button(
+            t("timeline.compare.more", count=COMPARE_PAGE),
+            key=f"timeline-compare-more-{agent}",
+            on_click=_show_more,
+            args=(agent,),
+        )
     labels = [f"{side}: {shown.calls[0].thread_id} · {shown.calls[0].run_id}" for side, shown in picked.items()]
     st.plotly_chart(
         compare_figure_of(picked["A"], picked["B"], labels=labels), width="stretch", key="timeline-compare-figure"

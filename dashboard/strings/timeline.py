@@ -59,6 +59,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "No runs are logged for this agent yet.",
         "이 에이전트에는 아직 기록된 실행이 없습니다.",
     ),
+    "timeline.compare.listed": (
+        "The pickers list the agent's latest {count} runs (and every run of the thread shown above).",
+        "선택 목록에는 이 에이전트의 최근 실행 {count}개(와 위에 보이는 스레드의 모든 실행)가 있습니다.",
+    ),
+    "timeline.compare.more": ("Show {count} more runs", "실행 {count}개 더 보기"),
     "timeline.summary": ("Summary of run {side}", "실행 {side} 요약"),
     "timeline.waits_band": ("{count} waits, {total} in all", "대기 {count}회, 모두 {total}"),
     "tcol.run": ("run", "실행"),
