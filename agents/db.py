@@ -290,11 +290,12 @@ class SqliteStore(Store):
     def _commit_one(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
         """One statement, committed: the node log's path, taken twice per node call.
 
-        It spends less than :meth:`transaction` around the commit itself: the id comes from
-        ``lastrowid`` rather than ``RETURNING`` (whose open statement the commit must finish), and
-        the transaction is the driver's implicit one, begun by the statement itself. For a single
-        statement that is as safe as ``BEGIN IMMEDIATE``: it takes the write lock as it starts (the
-        busy timeout waits for another process's), so no earlier read of this transaction can be stale.
+        Fewer statements than :meth:`transaction` around the same commit: the transaction is the
+        driver's implicit one, begun by the statement itself (no ``BEGIN IMMEDIATE``), and the id comes
+        from ``lastrowid`` (no ``RETURNING``); ``benchmarks/bench_nodelog.py`` measures the difference.
+        For one statement that is as safe as ``BEGIN IMMEDIATE``: it takes the write lock as it
+        starts (the busy timeout waits for another process's), so no earlier read of its transaction
+        can be stale.
         """
         if self.read_only:
             raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
