@@ -18,6 +18,7 @@ SQLite connection settings, and why:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sqlite3
@@ -185,6 +186,24 @@ class Store(ABC):
     def close(self) -> None:
         """Releases the connection(s)."""
 
+    def insert(self, table: str, columns: tuple[str, ...], values: Sequence[Any]) -> int:
+        """Inserts one row in its own committed transaction and returns its ``id``."""
+        with self.transaction() as cursor:
+            cursor.execute(f"{insert_sql(table, columns)} RETURNING id", values)
+            row = cursor.fetchone()
+            return int(row[0])
+
+    def execute_one(self, sql: str, params: Sequence[Any]) -> None:
+        """Runs one writing statement in its own committed transaction."""
+        with self.transaction() as cursor:
+            cursor.execute(sql, params)
+
+
+@functools.cache
+def insert_sql(table: str, columns: tuple[str, ...]) -> str:
+    """``INSERT INTO table (columns) VALUES (?, ...)``, built once per table and columns."""
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
 
 class SqliteStore(Store):
     """One SQLite file; one connection shared by the ``SqliteSaver`` and the project's tables.
@@ -259,6 +278,35 @@ class SqliteStore(Store):
                 raise
             finally:
                 cursor.close()
+
+    def insert(self, table: str, columns: tuple[str, ...], values: Sequence[Any]) -> int:
+        """Inserts one row in its own committed transaction and returns its ``id`` (``lastrowid``)."""
+        return int(self._commit_one(insert_sql(table, columns), values).lastrowid or 0)
+
+    def execute_one(self, sql: str, params: Sequence[Any]) -> None:
+        """Runs one writing statement in its own committed transaction."""
+        self._commit_one(sql, params)
+
+    def _commit_one(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
+        """One statement, committed: the node log's path, taken twice per node call.
+
+        Fewer statements than :meth:`transaction` around the same commit: the transaction is the
+        driver's implicit one, begun by the statement itself (no ``BEGIN IMMEDIATE``), and the id comes
+        from ``lastrowid`` (no ``RETURNING``); ``benchmarks/bench_nodelog.py`` measures the difference.
+        For one statement that is as safe as ``BEGIN IMMEDIATE``: it takes the write lock as it
+        starts (the busy timeout waits for another process's), so no earlier read of its transaction
+        can be stale.
+        """
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            try:
+                cursor = self.conn.execute(sql, params)
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
+        return cursor
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Cursor]:

@@ -5,7 +5,10 @@ inserts a ``running`` row when the call starts and completes it with ``ok``,
 ``error`` or ``interrupted`` when the call ends. A node that pauses on
 ``interrupt()`` therefore shows as ``interrupted``, and its re-entry on
 resume as a second row. A crash leaves the row ``running`` with no end time,
-which is exactly what happened.
+which is exactly what happened. Each write is committed at once, as one
+statement: the ``running`` row before the node's body runs, the end before
+LangGraph saves the node's writes (two commits per call; see
+``benchmarks/bench_nodelog.py`` for why neither can share one of LangGraph's).
 
 Rows are written under the store's lock, so parallel nodes (threads) are safe;
 SQLite's write lock and busy timeout make several processes safe.
@@ -42,23 +45,21 @@ def _call_identity(config: RunnableConfig) -> tuple[str, str, str, int]:
     )
 
 
+#: The columns :func:`_start` writes, in the order of its values.
+_START_COLUMNS = ("agent", "thread_id", "run_id", "node", "task_id", "step", "label", "started_at", "status")
+_FINISH_SQL = "UPDATE node_log SET ended_at = ?, status = ?, error = ? WHERE id = ?"
+
+
 def _start(store: Store, agent: str, node: str, label: str, config: RunnableConfig) -> int:
+    """Commits the call's ``running`` row (before the node's body runs); returns its id."""
     thread_id, run_id, task_id, step = _call_identity(config)
-    with store.transaction() as cursor:
-        cursor.execute(
-            "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label,"
-            " started_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running') RETURNING id",
-            (agent, thread_id, run_id, node, task_id, step, label, time.time()),
-        )
-        return int(cursor.fetchone()[0])
+    values = (agent, thread_id, run_id, node, task_id, step, label, time.time(), "running")
+    return store.insert("node_log", _START_COLUMNS, values)
 
 
 def _finish(store: Store, row_id: int, status: str, error: str = "") -> None:
-    with store.transaction() as cursor:
-        cursor.execute(
-            "UPDATE node_log SET ended_at = ?, status = ?, error = ? WHERE id = ?",
-            (time.time(), status, error[:2000], row_id),
-        )
+    """Commits the call's end (before LangGraph saves the node's writes)."""
+    store.execute_one(_FINISH_SQL, (time.time(), status, error[:2000], row_id))
 
 
 def _outcome(error: BaseException) -> tuple[str, str]:

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 from langgraph.errors import GraphInterrupt
 
+from agents.db import DatabaseError, SqliteStore
 from agents.nodelog import logged_node, node_runs
 from tests.conftest import PROJECT_ROOT
 
@@ -64,6 +65,32 @@ def test_interrupted_and_error_ends_are_recorded(store, db_path):
         ("fails", "error", 1),
     ]
     assert node_runs(store, thread_id="t1")[2]["error"] == "RuntimeError: boom"
+
+
+@pytest.mark.usefixtures("backend")
+def test_a_failed_write_is_rolled_back_and_the_next_one_commits(store):
+    """The node log's two single-statement writes on either backend: a failure leaves no open transaction."""
+    first = logged_node(store, "robot", lambda state: {}, name="first")
+    first({}, CONFIG)
+    with pytest.raises(Exception, match="(?i)null"):  # status is NOT NULL
+        store.execute_one("UPDATE node_log SET status = NULL WHERE node = ?", ("first",))
+    assert [r["status"] for r in node_runs(store, thread_id="t1")] == ["ok"]  # a read begins its own snapshot
+    first({}, CONFIG)
+    rows = node_runs(store, thread_id="t1")
+    assert [(r["node"], r["status"]) for r in rows] == [("first", "ok"), ("first", "ok")]
+    assert rows[0]["id"] < rows[1]["id"]
+
+
+def test_a_read_only_file_refuses_node_log_writes(store, db_path):
+    read_only = SqliteStore(db_path, read_only=True)
+    try:
+        with pytest.raises(DatabaseError, match="read-only"):
+            logged_node(read_only, "robot", lambda state: {}, name="work")({}, CONFIG)
+        with pytest.raises(DatabaseError, match="read-only"):
+            read_only.execute_one("DELETE FROM node_log", ())
+    finally:
+        read_only.close()
+    assert _seen_by_another_connection(db_path) == []
 
 
 def test_kill_mid_run_loses_no_row(db_path):
