@@ -129,17 +129,31 @@ class GuardMiddleware:
             detail = f"the request body is over the limit of {self.body_limit:,} bytes"
             await send_json(send, 413, error_body(detail, "body"), id_header)
             return
+        # The whole body is read here (it is small, or refused), so the app never sees more than the limit.
+        chunks: list[bytes] = []
         received = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            received += len(chunks[-1])
+            more = bool(message.get("more_body"))
+            if received > self.body_limit:
+                detail = f"the request body is over the limit of {self.body_limit:,} bytes"
+                await send_json(send, 413, error_body(detail, "body"), id_header)
+                return
+        body = b"".join(chunks)
+        replayed = False
         started = False
 
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.body_limit:
-                    raise ApiError(413, f"the request body is over the limit of {self.body_limit:,} bytes", "body")
-            return message
+        async def replay_receive() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
         async def tracked_send(message: Message) -> None:
             nonlocal started
@@ -149,7 +163,7 @@ class GuardMiddleware:
             await send(message)
 
         try:
-            await self.app(scope, limited_receive, tracked_send)
+            await self.app(scope, replay_receive, tracked_send)
         except ApiError as error:
             if started:
                 raise
