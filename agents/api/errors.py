@@ -121,8 +121,8 @@ class GuardMiddleware:
         id_header = [(b"x-request-id", request_id.encode())]
         headers = list(scope.get("headers") or [])
         if self.token is not None and not token_matches(headers, self.token):
-            body = error_body("a bearer token is required: send 'Authorization: Bearer <HITL_API_TOKEN>'")
-            await send_json(send, 401, body, [*id_header, (b"www-authenticate", b"Bearer")])
+            refusal = error_body("a bearer token is required: send 'Authorization: Bearer <HITL_API_TOKEN>'")
+            await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
             return
         length = next((value for name, value in headers if name.lower() == b"content-length"), None)
         if length is not None and (not length.isdigit() or int(length) > self.body_limit):
@@ -172,8 +172,8 @@ class GuardMiddleware:
             logger.exception("request %s (%s %s) failed", request_id, scope.get("method"), scope.get("path"))
             if started:
                 return
-            body = error_body("internal error; the server log has the details", request_id=request_id)
-            await send_json(send, 500, body, id_header)
+            failure = error_body("internal error; the server log has the details", request_id=request_id)
+            await send_json(send, 500, failure, id_header)
 
 
 def is_user_error(error: BaseException) -> bool:
