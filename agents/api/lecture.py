@@ -105,11 +105,13 @@ def _waiting(context: ApiContext, result: runs.RunResult) -> dict[str, Any]:
         options = ["approve"]
     reviews = [dict(r) for r in payload.get("reviews") or []]
     score, threshold = payload.get("score"), payload.get("threshold")
-    said = f"The draft scored {score} (threshold {threshold}). " if score is not None else ""
-    message = (
-        f"{said}{payload.get('question', 'A human decision is needed.')} "
-        f"Answer POST /resume with thread_id and decision: {', '.join(options)}"
-        + (" (optional notes with rework)." if "rework" in options else ".")
+    said = (
+        f"The draft scored {score}, below the threshold of {threshold}."
+        if score is not None
+        else str(payload.get("question", "A human decision is needed."))
+    )
+    message = f"{said} Answer POST /resume with thread_id and decision: {', '.join(options)}" + (
+        " (optional notes with rework)." if "rework" in options else "."
     )
     if payload.get("error"):
         message += f" The last answer was refused: {payload['error']}"
