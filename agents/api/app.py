@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -19,8 +21,10 @@ from agents.api import lecture, run_routes, threads
 from agents.api.context import ApiContext
 from agents.api.errors import ApiError, GuardMiddleware, error_body, status_of
 from agents.db import DatabaseError, Store
-from agents.errors import UserError
+from agents.errors import RunFailedError, UserError
 from agents.settings import Settings
+
+logger = logging.getLogger("agents.api")
 
 
 def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -44,6 +48,15 @@ def _validation_error(request: Request, error: RequestValidationError) -> JSONRe
 def _user_error(request: Request, error: Exception) -> JSONResponse:
     status, body = status_of(error)
     return JSONResponse(body, status_code=status)
+
+
+def _run_failed(request: Request, error: Exception) -> JSONResponse:
+    """A step raised: what finished is saved and the thread needs attention (as the CLI says it)."""
+    assert isinstance(error, RunFailedError)
+    request_id = str(getattr(request.state, "request_id", ""))
+    logger.warning("request %s: %s", request_id, error)
+    body = error_body(str(error), thread_id=error.thread_id, status="attention", request_id=request_id)
+    return JSONResponse(body, status_code=500)
 
 
 def _http_error(request: Request, error: Exception) -> JSONResponse:
@@ -71,6 +84,7 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
     for kind in (UserError, ApiError, DatabaseError):
         app.add_exception_handler(kind, _user_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RunFailedError, _run_failed)
 
     @app.get("/ok", tags=["health"])
     def ok() -> dict[str, bool]:

@@ -204,8 +204,11 @@ def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx) ->
     except RunFailedError as error:
         _finish(run, "error")
         return _failure(error)
-    except BaseException:
+    except BaseException as error:
         _finish(run, "error")
+        if is_user_error(error):  # refused before anything ran: no run to remember
+            with context.lock:
+                context.runs.pop(run.run_id, None)
         raise
     _finish(run, "success")
     return values

@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from agents.leases import thread_lease
+from agents.runtime import open_store
 from tests.api.conftest import PROJECT_ROOT, Server, free_port, server_env, start_server, stop_server
 from tests.api.test_api_lecture import ORIGINAL_BODY
 
@@ -234,3 +236,39 @@ def test_no_token_refuses_a_non_loopback_address(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "HITL_API_TOKEN" in done.stderr and "--host" in done.stderr
+
+
+def test_a_stale_head_is_a_conflict_and_changes_nothing(prepared: Server) -> None:
+    with prepared.client() as http:
+        head = http.get(f"/threads/{ROBOT}/state").json()["checkpoint"]["checkpoint_id"]
+        before = _snapshot(prepared.db)
+        stale = {"If-Match": head[:-1] + ("0" if head[-1] != "0" else "1")}
+        update = http.post(f"/threads/{ROBOT}/state", json={"values": {"decision": "no"}}, headers=stale)
+        resume = http.post(
+            f"/threads/{ROBOT}/runs/wait", json={"assistant_id": "robot", "command": {"resume": "no"}}, headers=stale
+        )
+        delete = http.delete(f"/threads/{ROBOT}", headers=stale)
+        assert _snapshot(prepared.db) == before
+    for answer in (update, resume, delete):
+        assert answer.status_code == 409 and "changed since" in answer.json()["detail"], answer.text
+
+
+def test_a_thread_another_process_runs_is_busy(prepared: Server) -> None:
+    store = open_store(prepared.db)
+    try:
+        with thread_lease(store, REFUND):  # this test process holds the lease, as a running CLI would
+            before = _snapshot(prepared.db)
+            with prepared.client() as http:
+                approve = {"assistant_id": "refund", "command": {"resume": {"action": "approve", "approver": "kim"}}}
+                answers = [
+                    http.post(f"/threads/{REFUND}/runs/wait", json=approve),
+                    http.post(f"/threads/{REFUND}/runs/stream", json=approve),
+                    http.post(f"/threads/{REFUND}/state", json={"values": {"amount": 5}}),
+                    http.delete(f"/threads/{REFUND}"),
+                ]
+                status = http.get(f"/threads/{REFUND}").json()["status"]
+            assert _snapshot(prepared.db) == before
+    finally:
+        store.close()
+    assert [a.status_code for a in answers] == [409, 409, 409, 409], [a.text for a in answers]
+    assert status == "busy"

@@ -9,10 +9,11 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.api import threads
+from agents.api import lecture, threads
 from agents.api.app import create_app
 from agents.cli.serve import is_loopback
 from agents.db import Store
+from agents.errors import RunFailedError
 from agents.runtime import load_settings
 from agents.settings import Settings
 
@@ -60,3 +61,15 @@ def test_a_token_guards_the_in_process_app(store: Store, db_location: str) -> No
 )
 def test_loopback_hosts(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+def test_a_failed_step_is_a_500_naming_the_thread(api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(*args: object, **kwargs: object) -> None:
+        raise RunFailedError("lecture-x", ValueError("the model is down"))
+
+    monkeypatch.setattr(lecture.runs, "start_run", failing)
+    answer = api.post("/generate", json={})
+    assert answer.status_code == 500
+    body = answer.json()
+    assert body["thread_id"] == "lecture-x" and body["status"] == "attention"
+    assert "the model is down" in body["detail"] and body["request_id"] == answer.headers["x-request-id"]
