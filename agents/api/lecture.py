@@ -30,7 +30,6 @@ from agents.api.context import ApiContext, Ctx, refuse_if_busy
 from agents.api.errors import ApiError
 from agents.errors import InputError, NotWaitingError, ThreadNotFoundError
 from agents.nodelog import node_runs
-from agents.registry import get_agent
 from agents.timing import timeline_csv
 from agents.validation import validate_thread_id
 
@@ -167,7 +166,6 @@ def answer_of(context: ApiContext, result: runs.RunResult) -> dict[str, Any]:
 def generate(body: GenerateRequest, context: Ctx) -> dict[str, Any]:
     """Runs the planner on the six fields until it passes the gate or waits for a human there."""
     values = body.model_dump(exclude={"thread_id"})
-    get_agent(AGENT)
     result = runs.start_run(
         context.store, context.settings, AGENT, values, thread_id=body.thread_id if body.thread_id else None
     )

@@ -141,7 +141,7 @@ def create_thread(body: ThreadCreate, context: Ctx) -> dict[str, Any]:
     if body.supersteps:
         raise InputError("supersteps", "threads.create with supersteps is not supported; run the thread instead")
     metadata = check_json_value(body.metadata or {}, "metadata", max_bytes=16 * 1024)
-    thread_id = validate_thread_id(body.thread_id) if body.thread_id else f"thread-{now_iso()[:10]}-{_random()}"
+    thread_id = validate_thread_id(body.thread_id) if body.thread_id else str(uuid.uuid4())
     existing = saved_thread(context, thread_id)
     with context.lock:
         if existing is None and thread_id in context.created:
@@ -153,10 +153,6 @@ def create_thread(body: ThreadCreate, context: Ctx) -> dict[str, Any]:
         created = (now_iso(), dict(metadata))
         context.created[thread_id] = created
     return shapes.empty_thread(thread_id, *created)
-
-
-def _random() -> str:
-    return uuid.uuid4().hex[:12]
 
 
 def find_thread(context: ApiContext, thread_id: str) -> dict[str, Any]:
