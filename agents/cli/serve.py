@@ -57,6 +57,10 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     config = uvicorn.Config(app, host=host, port=args.port, log_level="info", access_log=True, log_config=None)
     try:
         uvicorn.Server(config).run()
+    except SystemExit as stop:  # uvicorn exits when it cannot bind (the reason is in its log above)
+        if stop.code not in (0, None):
+            print(f"error: cannot listen on {shown}:{args.port}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     except OSError as error:
         print(f"error: cannot listen on {shown}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -272,3 +273,20 @@ def test_a_thread_another_process_runs_is_busy(prepared: Server) -> None:
         store.close()
     assert [a.status_code for a in answers] == [409, 409, 409, 409], [a.text for a in answers]
     assert status == "busy"
+
+
+def test_a_port_in_use_exits_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "agents", "serve", "--port", str(port)],
+            cwd=PROJECT_ROOT,
+            env=server_env(tmp_path / "db.sqlite"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
