@@ -188,6 +188,7 @@ def test_update_state_at_a_checkpoint_forks_and_history_shows_it(client: Any) ->
     client.runs.wait("sdk-fork", "robot", command={"resume": "yes"})
     at = client.threads.get_state("sdk-fork", checkpoint_id=waiting_head)
     assert at["next"] == ["approval"]
+    assert client.threads.get_state("sdk-fork", checkpoint={"checkpoint_id": waiting_head}) == at
     written = client.threads.update_state(
         "sdk-fork", {"decision": "no"}, as_node="approval", checkpoint={"checkpoint_id": waiting_head}
     )
