@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.api import lecture, threads
+from agents.api import lecture, run_routes, threads
 from agents.api.app import create_app
 from agents.cli.serve import is_loopback
 from agents.db import Store
@@ -73,3 +74,27 @@ def test_a_failed_step_is_a_500_naming_the_thread(api: TestClient, monkeypatch: 
     body = answer.json()
     assert body["thread_id"] == "lecture-x" and body["status"] == "attention"
     assert "the model is down" in body["detail"] and body["request_id"] == answer.headers["x-request-id"]
+
+
+def test_a_step_failing_mid_stream_ends_with_an_error_event(api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing_run(*args: object, on_event: Any, on_chunk: Any, **kwargs: object) -> None:
+        on_event({"name": "propose"})
+        on_chunk("values", {"messages": []})
+        raise RunFailedError("stream-x", ValueError("the model is down"))
+
+    monkeypatch.setattr(run_routes.runs, "start_run", failing_run)
+    body = {"assistant_id": "robot", "input": {}, "if_not_exists": "create", "stream_mode": "values"}
+    with api.stream("POST", "/threads/stream-x/runs/stream", json=body) as answer:
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/event-stream")
+        text = "".join(answer.iter_text())
+    events = [line.removeprefix("event: ") for line in text.splitlines() if line.startswith("event: ")]
+    assert events == ["metadata", "values", "error"]
+    assert "the model is down" in text
+
+
+def test_a_refused_stream_is_a_plain_4xx(api: TestClient) -> None:
+    body = {"assistant_id": "robot", "command": {"resume": "yes"}, "if_not_exists": "create"}
+    answer = api.post("/threads/stream-new/runs/stream", json=body)
+    assert answer.status_code == 404 and answer.headers["content-type"] == "application/json"
+    assert answer.json()["field"] == "thread_id"
