@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from langgraph_sdk import get_sync_client
 
 from agents.leases import thread_lease
 from agents.runtime import open_store
@@ -209,8 +210,12 @@ def test_with_a_token_every_request_needs_it(guarded: Server) -> None:
     with guarded.client() as http:
         waiting = http.post("/generate", json=ORIGINAL_BODY).json()
         assert http.get("/ok").status_code == 200
-    # the SDK's api_key header is accepted too
+    # the SDK's api_key (its x-api-key header) is accepted too
     assert httpx.get(f"{guarded.url}/ok", headers={"x-api-key": TOKEN}).status_code == 200
+    with get_sync_client(url=guarded.url, api_key=TOKEN) as sdk:
+        assert [a["assistant_id"] for a in sdk.assistants.search()] == ["robot", "refund", "lecture"]
+    with get_sync_client(url=guarded.url, api_key=None) as anonymous, pytest.raises(httpx.HTTPStatusError):
+        anonymous.assistants.search()
     command = waiting["curl"]["save"]
     assert "$HITL_API_TOKEN" in command and TOKEN not in command
     done = subprocess.run(
