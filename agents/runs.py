@@ -35,6 +35,10 @@ UPDATE_MAX_BYTES = JSON_MAX_BYTES
 
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
+#: Receives ``(mode, chunk)`` of the extra stream modes a caller asked for (``values``, ``updates``).
+ChunkCallback = Callable[[str, Any], None]
+#: The stream modes a caller may ask for beside the "tasks" events.
+STREAM_MODES = ("values", "updates")
 
 _thread_locks: dict[str, threading.Lock] = {}
 _thread_locks_guard = threading.Lock()
@@ -139,6 +143,38 @@ def _snapshot(
     return _graph(store, settings, spec).get_state({"configurable": configurable})
 
 
+def thread_snapshot(
+    store: Store, settings: Settings, thread_id: str, checkpoint_id: str | None = None
+) -> tuple[AgentSpec, Any]:
+    """The thread's agent and LangGraph ``StateSnapshot`` at its head (or at ``checkpoint_id``).
+
+    Raises:
+        ThreadNotFoundError: No such thread.
+        InputError: The thread has no checkpoint ``checkpoint_id``.
+    """
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+    _check_checkpoint(store, thread_id, checkpoint_id)
+    return spec, _snapshot(store, settings, spec, thread_id, checkpoint_id)
+
+
+def thread_history(
+    store: Store, settings: Settings, thread_id: str, *, limit: int, before: str | None = None
+) -> list[Any]:
+    """Up to ``limit`` of the thread's root checkpoints as ``StateSnapshot``, newest first, older than ``before``."""
+    thread_id = validate_thread_id(thread_id)
+    spec = _thread_spec(store, thread_id)
+    _check_checkpoint(store, thread_id, before)
+    before_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": before}}
+    return list(
+        _graph(store, settings, spec).get_state_history(
+            {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}},
+            limit=limit,
+            before=before_config if before else None,
+        )
+    )
+
+
 def current_result(store: Store, settings: Settings, thread_id: str) -> RunResult:
     """The thread's current state, as :class:`RunResult`, with its lifecycle status."""
     spec = _thread_spec(store, thread_id)
@@ -182,13 +218,24 @@ def _check_head(store: Store, thread_id: str, expected_head: str | None) -> str:
     return head
 
 
-def _drive(graph: Any, payload: Any, config: dict[str, Any], on_event: EventCallback | None) -> None:
+def _drive(
+    graph: Any,
+    payload: Any,
+    config: dict[str, Any],
+    on_event: EventCallback | None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
+) -> None:
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
+    modes = ["tasks", *(mode for mode in stream_modes if mode in STREAM_MODES)]
     try:
-        for event in graph.stream(payload, config, stream_mode="tasks", durability="sync"):
-            if on_event is not None:
-                on_event(event)
+        for mode, event in graph.stream(payload, config, stream_mode=modes, durability="sync"):
+            if mode == "tasks":
+                if on_event is not None:
+                    on_event(event)
+            elif on_chunk is not None:
+                on_chunk(mode, event)
     except (DatabaseError, ThreadBusyError):
         raise
     except Exception as error:
@@ -207,8 +254,13 @@ def start_run(
     *,
     thread_id: str | None = None,
     on_event: EventCallback | None = None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
 ) -> RunResult:
-    """Validates the start fields and runs the agent until it finishes or pauses."""
+    """Validates the start fields and runs the agent until it finishes or pauses.
+
+    ``on_chunk`` receives the chunks of ``stream_modes`` (``values``, ``updates``) as they come.
+    """
     spec = get_agent(agent)
     clean = validate_fields(spec.start_fields, values)
     requested = validate_thread_id(thread_id) if thread_id else None
@@ -228,7 +280,7 @@ def start_run(
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
             _delete(store, target)
-        _drive(graph, graph_input, run_config(spec, target), on_event)
+        _drive(graph, graph_input, run_config(spec, target), on_event, on_chunk, stream_modes)
     return current_result(store, settings, target)
 
 
@@ -240,6 +292,8 @@ def resume_thread(
     *,
     expected_head: str | None = None,
     on_event: EventCallback | None = None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
 ) -> RunResult:
     """Answers a waiting thread's question and runs on until the next pause or the end."""
     thread_id = validate_thread_id(thread_id)
@@ -254,7 +308,8 @@ def resume_thread(
         spec.check_answer(dict(snapshot.values), answer)
 
     with thread_guard(store, thread_id, check=check):
-        _drive(_graph(store, settings, spec), Command(resume=answer), run_config(spec, thread_id), on_event)
+        graph = _graph(store, settings, spec)
+        _drive(graph, Command(resume=answer), run_config(spec, thread_id), on_event, on_chunk, stream_modes)
     return current_result(store, settings, thread_id)
 
 
@@ -393,6 +448,8 @@ def continue_thread(
     checkpoint_id: str | None = None,
     expected_head: str | None = None,
     on_event: EventCallback | None = None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
 ) -> RunResult:
     """Runs on with no new input: after an update, or from an older checkpoint (a re-run)."""
     thread_id = validate_thread_id(thread_id)
@@ -412,7 +469,7 @@ def continue_thread(
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id)
-        _drive(_graph(store, settings, spec), None, config, on_event)
+        _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes)
     return current_result(store, settings, thread_id)
 
 

@@ -29,6 +29,8 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
 SECRETS_PATH = PROJECT_ROOT / ".streamlit" / "secrets.toml"
 DB_SETTING = "HITL_DB"
+#: The HTTP API's bearer token (``python -m agents serve``); a secret.
+API_TOKEN_SETTING = "HITL_API_TOKEN"
 
 #: Parses the raw setting values into one agent's frozen, typed settings; raises
 #: :class:`~agents.errors.InputError` naming the setting for a bad value.
@@ -76,10 +78,12 @@ class Settings:
         db: The database location (a file path or a ``postgresql://`` URL).
         agents: Each registered agent's typed settings by agent name (``None`` for an agent
             without settings); see ``AgentSpec.settings_from``.
+        api_token: The HTTP API's bearer token (``HITL_API_TOKEN``), when set.
     """
 
     db: str
     agents: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    api_token: Secret | None = None
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -122,7 +126,8 @@ def resolve_settings(
     merged = merged_sources(environ, secrets)
     db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
     agents = {name: parse(merged) for name, parse in parsers.items()}
-    return Settings(db=db, agents=MappingProxyType(agents))
+    api_token = secret_setting(merged, API_TOKEN_SETTING)
+    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token)
 
 
 def text_setting(values: Mapping[str, str], name: str, default: str = "") -> str:

@@ -1,0 +1,98 @@
+"""The FastAPI app: one database, the same ``runs`` write path as the dashboard and the CLI.
+
+:func:`create_app` builds it on an opened store and the process's settings. The routes live in
+:mod:`agents.api.lecture` (the lecture planner's ``/generate`` and ``/resume``),
+:mod:`agents.api.threads` (assistants, threads, state, history) and :mod:`agents.api.run_routes`
+(runs: wait, create + join, stream). Every request passes :class:`~agents.api.errors.GuardMiddleware`
+(request id, bearer token, body size); every refusal is JSON naming the field.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from agents import readmodel
+from agents.api import lecture, run_routes, threads
+from agents.api.context import ApiContext
+from agents.api.errors import ApiError, GuardMiddleware, error_body, status_of
+from agents.db import DatabaseError, Store
+from agents.errors import RunFailedError, UserError
+from agents.settings import Settings
+
+logger = logging.getLogger("agents.api")
+
+
+def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+    """FastAPI's own body checks (a body that is not JSON, a field that is not known) named by field."""
+    first = error.errors()[0] if error.errors() else {}
+    location = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
+    name = ".".join(location) or "body"
+    kind = str(first.get("type", ""))
+    if kind == "extra_forbidden":
+        message = "is not a known field"
+    elif kind == "missing":
+        message = "is required"
+    elif kind == "json_invalid":
+        message = "is not valid JSON"
+        name = "body"
+    else:
+        message = str(first.get("msg", "is not valid"))
+    return JSONResponse(error_body(f"{name}: {message}", name), status_code=422)
+
+
+def _user_error(request: Request, error: Exception) -> JSONResponse:
+    status, body = status_of(error)
+    return JSONResponse(body, status_code=status)
+
+
+def _run_failed(request: Request, error: Exception) -> JSONResponse:
+    """A step raised: what finished is saved and the thread needs attention (as the CLI says it)."""
+    assert isinstance(error, RunFailedError)
+    request_id = str(getattr(request.state, "request_id", ""))
+    logger.warning("request %s: %s", request_id, error)
+    body = error_body(str(error), thread_id=error.thread_id, status="attention", request_id=request_id)
+    return JSONResponse(body, status_code=500)
+
+
+def _http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    detail = error.detail if isinstance(error.detail, str) else "refused"
+    if error.status_code == 404:
+        detail = f"no such endpoint: {request.method} {request.url.path}"
+    elif error.status_code == 405:
+        detail = f"{request.method} is not supported on {request.url.path}"
+    return JSONResponse(error_body(detail), status_code=error.status_code)
+
+
+def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.0.0.1:2024") -> FastAPI:
+    """The API on ``store``; the bearer token, when set, is ``settings.api_token``."""
+    app = FastAPI(
+        title="HITL Dashboard API",
+        description="The lecture planner's /generate and /resume, and a subset of the LangGraph server API, "
+        "on the dashboard's own database.",
+        version="1.0",
+    )
+    token = settings.api_token.reveal() if settings.api_token is not None else None
+    app.state.context = ApiContext(store, settings, base_url.rstrip("/"), token_required=token is not None)
+    app.add_middleware(GuardMiddleware, token=token)
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    for kind in (UserError, ApiError, DatabaseError):
+        app.add_exception_handler(kind, _user_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RunFailedError, _run_failed)
+
+    @app.get("/ok", tags=["health"])
+    def ok() -> dict[str, bool]:
+        """The health check: the server answers and its database can be read."""
+        readmodel.head_checkpoint_id(store, "ok")
+        return {"ok": True}
+
+    app.include_router(lecture.router)
+    app.include_router(threads.router)
+    app.include_router(run_routes.router)
+    return app

@@ -1,0 +1,181 @@
+"""Errors as HTTP answers, and the ASGI guards every request passes: request id, token, body size.
+
+Every refusal is JSON ``{"detail": "...", "field": "..."}`` (``field`` when one field is to blame)
+and changes nothing: bad input 422 (the validators' own messages), an unknown thread or assistant
+404, a stale form or a busy thread 409. An internal error is logged with a request id and answered
+``500 {"detail": "internal error", "request_id": ...}``, never with a traceback.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from agents.db import DatabaseError
+from agents.errors import InputError, NotWaitingError, StaleFormError, ThreadNotFoundError, UserError
+from agents.leases import ThreadBusyError
+
+logger = logging.getLogger("agents.api")
+
+#: The largest request body the server reads (a whole update_state is at most 512 KiB of JSON).
+BODY_MAX_BYTES = 1024 * 1024
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class ApiError(Exception):
+    """A refusal with its HTTP status (the original service's 400 and 404, a 405 of an unsupported call)."""
+
+    def __init__(self, status: int, detail: str, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.field = field
+
+
+def error_body(detail: str, field: str | None = None, **extra: Any) -> dict[str, Any]:
+    """The JSON of a refusal."""
+    body: dict[str, Any] = {"detail": detail}
+    if field is not None:
+        body["field"] = field
+    body.update(extra)
+    return body
+
+
+def status_of(error: BaseException) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and body of a user error (nothing was changed)."""
+    if isinstance(error, ApiError):
+        return error.status, error_body(error.detail, error.field)
+    if isinstance(error, ThreadNotFoundError):
+        return 404, error_body(str(error), "thread_id")
+    if isinstance(error, StaleFormError | ThreadBusyError):
+        return 409, error_body(str(error), "thread_id")
+    if isinstance(error, NotWaitingError):
+        return 409, error_body(str(error), "thread_id")
+    if isinstance(error, InputError):
+        if error.field == "agent":
+            return 404, error_body(str(error), "assistant_id")
+        return 422, error_body(str(error), error.field)
+    if isinstance(error, DatabaseError):
+        return 503, error_body(f"the database cannot be used: {error}")
+    return 422, error_body(str(error))
+
+
+async def send_json(send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]]) -> None:
+    """Sends a whole JSON answer."""
+    payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+def token_matches(headers: list[tuple[bytes, bytes]], token: str) -> bool:
+    """Whether ``Authorization: Bearer <token>`` (or the SDK's ``x-api-key``) carries the token."""
+    expected = token.encode("utf-8")
+    for name, value in headers:
+        key = name.lower()
+        if key == b"authorization" and value[:7].lower() == b"bearer ":
+            if hmac.compare_digest(value[7:].strip(), expected):
+                return True
+        elif key == b"x-api-key" and hmac.compare_digest(value.strip(), expected):
+            return True
+    return False
+
+
+class GuardMiddleware:
+    """Gives every request an id, checks the token, limits the body and answers internal errors.
+
+    A pure ASGI middleware (not a ``BaseHTTPMiddleware``), so streamed answers pass through
+    untouched and an exception raised before the answer started becomes a logged 500 with the
+    request id.
+    """
+
+    def __init__(self, app: ASGIApp, *, token: str | None, body_limit: int = BODY_MAX_BYTES) -> None:
+        self.app = app
+        self.token = token
+        self.body_limit = body_limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = uuid.uuid4().hex[:16]
+        scope.setdefault("state", {})["request_id"] = request_id
+        id_header = [(b"x-request-id", request_id.encode())]
+        headers = list(scope.get("headers") or [])
+        if self.token is not None and not token_matches(headers, self.token):
+            refusal = error_body("a bearer token is required: send 'Authorization: Bearer <HITL_API_TOKEN>'")
+            await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
+            return
+        length = next((value for name, value in headers if name.lower() == b"content-length"), None)
+        if length is not None and (not length.isdigit() or int(length) > self.body_limit):
+            detail = f"the request body is over the limit of {self.body_limit:,} bytes"
+            await send_json(send, 413, error_body(detail, "body"), id_header)
+            return
+        # The whole body is read here (it is small, or refused), so the app never sees more than the limit.
+        chunks: list[bytes] = []
+        received = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            received += len(chunks[-1])
+            more = bool(message.get("more_body"))
+            if received > self.body_limit:
+                detail = f"the request body is over the limit of {self.body_limit:,} bytes"
+                await send_json(send, 413, error_body(detail, "body"), id_header)
+                return
+        body = b"".join(chunks)
+        replayed = False
+        started = False
+
+        async def replay_receive() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *id_header]
+            await send(message)
+
+        try:
+            await self.app(scope, replay_receive, tracked_send)
+        except ApiError as error:
+            if started:
+                raise
+            await send_json(send, error.status, error_body(error.detail, error.field), id_header)
+        except Exception:
+            logger.exception("request %s (%s %s) failed", request_id, scope.get("method"), scope.get("path"))
+            if started:
+                return
+            failure = error_body("internal error; the server log has the details", request_id=request_id)
+            await send_json(send, 500, failure, id_header)
+
+
+def is_user_error(error: BaseException) -> bool:
+    """Whether the error is the caller's (answered with a 4xx), not the server's."""
+    return isinstance(error, UserError | ApiError | DatabaseError)

@@ -1,0 +1,153 @@
+"""The LangGraph server's JSON shapes, built from this project's threads, statuses and snapshots.
+
+One assistant per registered agent (``assistant_id`` = ``graph_id`` = the agent's name). A thread's
+status is its lifecycle status in LangGraph's words (:data:`THREAD_STATUS`): ``interrupted`` =
+waiting for a human, ``busy`` = running, ``error`` = needs attention, ``idle`` = done.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from agents import readmodel
+from agents.lifecycle import ThreadStatus
+from agents.spec import AgentSpec
+
+#: Lifecycle status → the LangGraph server's thread status.
+THREAD_STATUS = {"waiting": "interrupted", "running": "busy", "attention": "error", "done": "idle"}
+LANGGRAPH_STATUSES = ("idle", "busy", "interrupted", "error")
+#: When the assistants were "created": the registry is code, so one fixed moment.
+ASSISTANTS_CREATED = "2025-01-01T00:00:00+00:00"
+
+
+def assistant(spec: AgentSpec) -> dict[str, Any]:
+    """An agent as a LangGraph assistant."""
+    return {
+        "assistant_id": spec.name,
+        "graph_id": spec.name,
+        "name": spec.name,
+        "description": spec.description,
+        "config": {},
+        "context": {},
+        "metadata": {"created_by": "system", "title": spec.title},
+        "version": 1,
+        "created_at": ASSISTANTS_CREATED,
+        "updated_at": ASSISTANTS_CREATED,
+    }
+
+
+def checkpoint_ref(thread_id: str, checkpoint_id: str | None) -> dict[str, Any] | None:
+    """LangGraph's ``Checkpoint`` reference."""
+    if not checkpoint_id:
+        return None
+    return {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id, "checkpoint_map": None}
+
+
+def _config_checkpoint(config: dict[str, Any] | None) -> str | None:
+    return ((config or {}).get("configurable") or {}).get("checkpoint_id")
+
+
+def interrupt_json(item: Any) -> dict[str, Any]:
+    """An ``Interrupt`` as ``{"value", "id"}``."""
+    return {"value": readmodel.to_jsonable(getattr(item, "value", item)), "id": getattr(item, "id", None)}
+
+
+def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
+    """A LangGraph ``StateSnapshot`` as the server's ``ThreadState``."""
+    created = snapshot.created_at
+    return {
+        "values": readmodel.to_jsonable(dict(snapshot.values or {})),
+        "next": list(snapshot.next),
+        "checkpoint": checkpoint_ref(thread_id, _config_checkpoint(snapshot.config)),
+        "metadata": readmodel.to_jsonable(dict(snapshot.metadata or {})),
+        "created_at": created.isoformat() if isinstance(created, dt.datetime) else created,
+        "parent_checkpoint": checkpoint_ref(thread_id, _config_checkpoint(snapshot.parent_config)),
+        "tasks": [
+            {
+                "id": task.id,
+                "name": task.name,
+                "path": readmodel.to_jsonable(list(task.path)),
+                "error": None if task.error is None else f"{type(task.error).__name__}: {task.error}",
+                "interrupts": [interrupt_json(i) for i in task.interrupts],
+                "checkpoint": None,
+                "state": None,
+                "result": readmodel.to_jsonable(task.result),
+            }
+            for task in snapshot.tasks
+        ],
+        "interrupts": [interrupt_json(i) for i in snapshot.interrupts],
+    }
+
+
+def thread_metadata(agent: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A thread's metadata: what the client gave at ``threads.create``, and the agent (graph and assistant)."""
+    return {**(extra or {}), "graph_id": agent, "assistant_id": agent}
+
+
+def thread(
+    status: ThreadStatus, snapshot: Any | None, created_at: str | None = None, metadata: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A saved thread as the server's ``Thread``."""
+    updated = status.updated_at.isoformat()
+    interrupts: dict[str, list[dict[str, Any]]] = {}
+    values: dict[str, Any] = {}
+    if snapshot is not None:
+        values = readmodel.to_jsonable(dict(snapshot.values or {}))
+        for task in snapshot.tasks:
+            if task.interrupts:
+                interrupts[task.id] = [interrupt_json(i) for i in task.interrupts]
+    return {
+        "thread_id": status.thread_id,
+        "created_at": created_at or updated,
+        "updated_at": updated,
+        "state_updated_at": updated,
+        "metadata": thread_metadata(status.agent, metadata),
+        "status": THREAD_STATUS[status.status],
+        "values": values,
+        "interrupts": interrupts,
+        "config": {},
+        "error": status.reason if status.status == "attention" else None,
+        # Ours, beside LangGraph's: the product's own words for where the thread stands.
+        "lifecycle": {
+            "status": status.status,
+            "outcome": status.outcome,
+            "reason": status.reason,
+            "action": status.action,
+            "head_checkpoint_id": status.head_checkpoint_id,
+        },
+    }
+
+
+def empty_thread(thread_id: str, created_at: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """A thread created by ``threads.create`` that has not run yet (it has no checkpoint)."""
+    return {
+        "thread_id": thread_id,
+        "created_at": created_at,
+        "updated_at": created_at,
+        "state_updated_at": created_at,
+        "metadata": dict(metadata),
+        "status": "idle",
+        "values": {},
+        "interrupts": {},
+        "config": {},
+        "error": None,
+    }
+
+
+def run_values(snapshot: Any) -> dict[str, Any]:
+    """What ``runs.wait`` and ``runs.join`` answer: the thread's values, and ``__interrupt__`` when it waits."""
+    values = readmodel.to_jsonable(dict(snapshot.values or {}))
+    if snapshot.interrupts:
+        values["__interrupt__"] = [interrupt_json(i) for i in snapshot.interrupts]
+    return dict(values)
+
+
+def stream_chunk(mode: str, chunk: Any) -> Any:
+    """One ``values`` or ``updates`` chunk, JSON-ready (interrupts as ``[{"value", "id"}]``)."""
+    if isinstance(chunk, dict) and "__interrupt__" in chunk:
+        rest = {key: value for key, value in chunk.items() if key != "__interrupt__"}
+        data = readmodel.to_jsonable(rest)
+        data["__interrupt__"] = [interrupt_json(i) for i in chunk["__interrupt__"]]
+        return data
+    return readmodel.to_jsonable(chunk)

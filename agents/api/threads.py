@@ -1,0 +1,321 @@
+"""The LangGraph server's assistants and threads, on this project's save file.
+
+Assistants are the registered agents. Threads are the saved threads, each with its one lifecycle
+status in LangGraph's words; ``threads.create`` of a thread that has not run yet is remembered by
+this process until its first run saves it. State, update_state (``as_node``, at a checkpoint: a
+fork), history and delete go through :mod:`agents.runs`, with its validators, leases and the agents'
+own rules; ``If-Match: <checkpoint id>`` refuses (409) a change to a thread that moved on.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict
+
+from agents import lifecycle, runs
+from agents.api import shapes
+from agents.api.context import ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
+from agents.api.errors import ApiError
+from agents.errors import InputError, ThreadNotFoundError
+from agents.registry import AGENTS, get_agent
+from agents.validation import check_json_value, validate_thread_id
+
+router = APIRouter(tags=["LangGraph: assistants and threads"])
+HISTORY_MAX = 1000
+PAGE_MAX = 1000
+
+
+class _Body(BaseModel):
+    # The SDK sends keys this server ignores (select, extract, ttl...); they are let through.
+    model_config = ConfigDict(extra="ignore")
+
+
+class AssistantSearch(_Body):
+    metadata: dict[str, Any] | None = None
+    graph_id: str | None = None
+    name: str | None = None
+    limit: int = 10
+    offset: int = 0
+
+
+class ThreadCreate(_Body):
+    thread_id: str | None = None
+    metadata: dict[str, Any] | None = None
+    if_exists: Literal["raise", "do_nothing"] | None = None
+    supersteps: list[Any] | None = None
+
+
+class ThreadSearch(_Body):
+    metadata: dict[str, Any] | None = None
+    values: dict[str, Any] | None = None
+    ids: list[str] | None = None
+    status: Literal["idle", "busy", "interrupted", "error"] | None = None
+    limit: int = 10
+    offset: int = 0
+    sort_by: Literal["thread_id", "status", "created_at", "updated_at", "state_updated_at"] | None = None
+    sort_order: Literal["asc", "desc"] | None = None
+
+
+class CheckpointRef(_Body):
+    thread_id: str | None = None
+    checkpoint_ns: str | None = None
+    checkpoint_id: str | None = None
+
+
+class StateAt(_Body):
+    checkpoint: CheckpointRef
+    subgraphs: bool = False
+
+
+class StateUpdate(_Body):
+    values: Any = None
+    as_node: str | None = None
+    checkpoint_id: str | None = None
+    checkpoint: CheckpointRef | None = None
+
+
+class HistoryRequest(_Body):
+    limit: int = 10
+    before: str | CheckpointRef | None = None
+    metadata: dict[str, Any] | None = None
+    checkpoint: CheckpointRef | None = None
+
+
+def _page(limit: int, offset: int) -> None:
+    if not 1 <= limit <= PAGE_MAX:
+        raise InputError("limit", f"must be from 1 to {PAGE_MAX}; got {limit}")
+    if offset < 0:
+        raise InputError("offset", f"must be 0 or more; got {offset}")
+
+
+def _matches(data: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
+    return all(data.get(key) == value for key, value in (wanted or {}).items())
+
+
+@router.post("/assistants/search")
+def search_assistants(body: AssistantSearch) -> list[dict[str, Any]]:
+    """One assistant per agent; ``assistant_id`` and ``graph_id`` are the agent's name."""
+    _page(body.limit, body.offset)
+    found = [shapes.assistant(spec) for spec in AGENTS.values()]
+    found = [
+        a
+        for a in found
+        if (body.graph_id is None or a["graph_id"] == body.graph_id)
+        and (body.name is None or a["name"] == body.name)
+        and _matches(a["metadata"], body.metadata)
+    ]
+    return found[body.offset : body.offset + body.limit]
+
+
+@router.get("/assistants/{assistant_id}")
+def get_assistant(assistant_id: str) -> dict[str, Any]:
+    """The agent named ``assistant_id`` (404 for another name)."""
+    return shapes.assistant(get_agent(assistant_id))
+
+
+def saved_thread(context: ApiContext, thread_id: str, *, with_values: bool = True) -> dict[str, Any] | None:
+    """A saved thread's ``Thread`` shape, or None when the database has no such thread."""
+    status = lifecycle.thread_status(context.store, thread_id)
+    if status is None:
+        return None
+    return _thread_of(context, status, with_values)
+
+
+def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values: bool) -> dict[str, Any]:
+    snapshot = None
+    if with_values and status.agent in AGENTS:
+        try:
+            snapshot = runs.thread_snapshot(context.store, context.settings, status.thread_id)[1]
+        except ThreadNotFoundError:  # deleted while it was read
+            snapshot = None
+    created_at, metadata = context.created.get(status.thread_id, (None, {}))
+    return shapes.thread(status, snapshot, created_at, metadata)
+
+
+@router.post("/threads")
+def create_thread(body: ThreadCreate, context: Ctx) -> dict[str, Any]:
+    """A new thread; it is saved by its first run (until then it lives in this server's memory)."""
+    if body.supersteps:
+        raise InputError("supersteps", "threads.create with supersteps is not supported; run the thread instead")
+    metadata = check_json_value(body.metadata or {}, "metadata", max_bytes=16 * 1024)
+    thread_id = validate_thread_id(body.thread_id) if body.thread_id else str(uuid.uuid4())
+    existing = saved_thread(context, thread_id)
+    with context.lock:
+        if existing is None and thread_id in context.created:
+            existing = shapes.empty_thread(thread_id, *context.created[thread_id])
+        if existing is not None:
+            if body.if_exists == "do_nothing":
+                return existing
+            raise ApiError(409, f"thread_id: thread {thread_id!r} already exists", "thread_id")
+        created = (now_iso(), dict(metadata))
+        context.created[thread_id] = created
+    return shapes.empty_thread(thread_id, *created)
+
+
+def find_thread(context: ApiContext, thread_id: str) -> dict[str, Any]:
+    """The thread, saved or created and not run yet; 404 when there is none."""
+    thread_id = validate_thread_id(thread_id)
+    found = saved_thread(context, thread_id)
+    if found is not None:
+        return found
+    with context.lock:
+        if thread_id in context.created:
+            return shapes.empty_thread(thread_id, *context.created[thread_id])
+    raise ThreadNotFoundError(thread_id)
+
+
+@router.get("/threads/{thread_id}")
+def get_thread(thread_id: str, context: Ctx) -> dict[str, Any]:
+    """One thread with its status, values and waiting interrupts."""
+    return find_thread(context, thread_id)
+
+
+def _search(context: ApiContext, body: ThreadSearch) -> list[dict[str, Any]]:
+    _page(body.limit, body.offset)
+    statuses = lifecycle.thread_statuses(context.store)
+    found: list[dict[str, Any]] = []
+    saved = {s.thread_id for s in statuses}
+    ids = set(body.ids) if body.ids is not None else None
+    for status in statuses:
+        if ids is not None and status.thread_id not in ids:
+            continue
+        if body.status is not None and shapes.THREAD_STATUS[status.status] != body.status:
+            continue
+        item = _thread_of(context, status, with_values=body.values is not None)
+        if _matches(item["metadata"], body.metadata) and _matches(item["values"], body.values):
+            found.append(item)
+    with context.lock:
+        created = [(key, value) for key, value in context.created.items() if key not in saved]
+    for thread_id, (created_at, metadata) in created:
+        item = shapes.empty_thread(thread_id, created_at, metadata)
+        if (ids is None or thread_id in ids) and body.status in (None, "idle") and body.values is None:
+            if _matches(item["metadata"], body.metadata):
+                found.append(item)
+    key = body.sort_by or "updated_at"
+    found.sort(key=lambda item: (str(item[key]), item["thread_id"]), reverse=(body.sort_order or "desc") == "desc")
+    return found
+
+
+@router.post("/threads/search")
+def search_threads(body: ThreadSearch, context: Ctx) -> list[dict[str, Any]]:
+    """Threads by status (``interrupted`` = the inbox's waiting threads), metadata, values and ids, paged."""
+    page = _search(context, body)[body.offset : body.offset + body.limit]
+    if body.values is not None:  # read with their values already
+        return page
+    # Only the page's threads are read with their values: the cost follows the page, not the database.
+    return [(saved_thread(context, item["thread_id"]) or item) if "lifecycle" in item else item for item in page]
+
+
+@router.post("/threads/count")
+def count_threads(body: ThreadSearch, context: Ctx) -> int:
+    """How many threads :func:`search_threads` would find without a limit."""
+    return len(_search(context, body.model_copy(update={"limit": PAGE_MAX, "offset": 0})))
+
+
+def empty_state() -> dict[str, Any]:
+    """The state of a thread that has not run yet."""
+    return {
+        "values": {},
+        "next": [],
+        "checkpoint": None,
+        "metadata": {},
+        "created_at": None,
+        "parent_checkpoint": None,
+        "tasks": [],
+        "interrupts": [],
+    }
+
+
+def state_of(context: ApiContext, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+    """A thread's state at its head (or at ``checkpoint_id``)."""
+    thread_id = validate_thread_id(thread_id)
+    try:
+        _spec, snapshot = runs.thread_snapshot(context.store, context.settings, thread_id, checkpoint_id)
+    except ThreadNotFoundError:
+        with context.lock:
+            if thread_id in context.created and checkpoint_id is None:
+                return empty_state()
+        raise
+    return shapes.state(thread_id, snapshot)
+
+
+@router.get("/threads/{thread_id}/state")
+def get_state(thread_id: str, context: Ctx) -> dict[str, Any]:
+    """The head's values, next nodes, checkpoint, tasks and interrupts (with their ids)."""
+    return state_of(context, thread_id)
+
+
+@router.get("/threads/{thread_id}/state/{checkpoint_id}")
+def get_state_at(thread_id: str, checkpoint_id: str, context: Ctx) -> dict[str, Any]:
+    """The state at one checkpoint."""
+    return state_of(context, thread_id, checkpoint_id)
+
+
+@router.post("/threads/{thread_id}/state/checkpoint")
+def post_state_at(thread_id: str, body: StateAt, context: Ctx) -> dict[str, Any]:
+    """The state at ``checkpoint.checkpoint_id`` (the SDK's ``get_state(checkpoint=...)``)."""
+    if not body.checkpoint.checkpoint_id:
+        raise InputError("checkpoint.checkpoint_id", "is required")
+    return state_of(context, thread_id, body.checkpoint.checkpoint_id)
+
+
+@router.post("/threads/{thread_id}/state")
+def update_state(thread_id: str, body: StateUpdate, request: Request, context: Ctx) -> dict[str, Any]:
+    """``update_state`` on the head, or on an older checkpoint (a fork); the agents' rules apply."""
+    thread_id = validate_thread_id(thread_id)
+    if not isinstance(body.values, dict):
+        raise InputError("values", "must be a JSON object of state keys (a list of updates is not supported)")
+    checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
+    refuse_if_busy(context.store, thread_id)
+    result = runs.update_thread(
+        context.store,
+        context.settings,
+        thread_id,
+        body.values,
+        as_node=body.as_node,
+        checkpoint_id=checkpoint_id,
+        expected_head=expected_head(request),
+    )
+    return {"checkpoint": shapes.checkpoint_ref(thread_id, result.head_checkpoint_id)}
+
+
+@router.post("/threads/{thread_id}/history")
+def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]:
+    """Up to ``limit`` root checkpoints, newest first, older than ``before``; forks included."""
+    thread_id = validate_thread_id(thread_id)
+    if not 1 <= body.limit <= HISTORY_MAX:
+        raise InputError("limit", f"must be from 1 to {HISTORY_MAX}; got {body.limit}")
+    before = body.before.checkpoint_id if isinstance(body.before, CheckpointRef) else body.before
+    try:
+        snapshots = runs.thread_history(context.store, context.settings, thread_id, limit=body.limit, before=before)
+    except InputError as error:
+        raise InputError("before", error.message) from None
+    except ThreadNotFoundError:
+        with context.lock:
+            if thread_id in context.created:
+                return []
+        raise
+    states = [shapes.state(thread_id, snapshot) for snapshot in snapshots]
+    return [state for state in states if _matches(state["metadata"], body.metadata)]
+
+
+@router.delete("/threads/{thread_id}", status_code=204)
+def delete_thread(thread_id: str, request: Request, context: Ctx) -> Response:
+    """Deletes the thread's checkpoints, writes and node log (409 while it runs)."""
+    thread_id = validate_thread_id(thread_id)
+    with context.lock:
+        forgotten = context.created.pop(thread_id, None)
+    try:
+        runs.delete_thread(context.store, thread_id, expected_head=expected_head(request))
+    except ThreadNotFoundError:
+        if forgotten is None:
+            raise
+    except Exception:
+        if forgotten is not None:
+            with context.lock:
+                context.created.setdefault(thread_id, forgotten)
+        raise
+    return Response(status_code=204)

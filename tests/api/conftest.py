@@ -1,0 +1,121 @@
+"""A real server for the API tests: ``python -m agents serve`` on a free port and a fresh database.
+
+The fixture waits on the server itself: it reads the server's log until uvicorn says it listens,
+then asks ``GET /ok`` (a bounded number of attempts); it never sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import PROJECT_ROOT
+
+#: How many log lines the server may print before it says it listens, and /ok attempts after that.
+STARTUP_LINES = 200
+OK_ATTEMPTS = 50
+
+
+@dataclass
+class Server:
+    """A running server: its address, database, token and log."""
+
+    url: str
+    db: Path
+    process: subprocess.Popen[str]
+    token: str | None = None
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The headers every request needs."""
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def client(self) -> httpx.Client:
+        """A plain HTTP client of this server."""
+        return httpx.Client(base_url=self.url, headers=self.headers, timeout=120)
+
+    def log(self) -> str:
+        """Everything the server printed so far."""
+        return "\n".join(self.lines)
+
+
+def free_port() -> int:
+    """A port nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_env(db: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server or CLI child: the test database, the embedded model without latency."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("HITL_")}
+    env.update(HITL_DB=str(db), HITL_MODEL_LATENCY="0", PYTHONUNBUFFERED="1", **extra)
+    return env
+
+
+def start_server(folder: Path, *, token: str | None = None, host: str = "127.0.0.1", **settings: str) -> Server:
+    """Starts ``python -m agents serve`` and returns once it answers ``/ok``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / "checkpoints.sqlite"
+    port = free_port()
+    extra = {"HITL_API_TOKEN": token} if token else {}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "agents", "serve", "--host", host, "--port", str(port)],
+        cwd=PROJECT_ROOT,
+        env=server_env(db, **extra, **settings),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    server = Server(f"http://{host}:{port}", db, process, token)
+    listening = threading.Event()
+
+    def drain() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            server.lines.append(line.rstrip("\n"))
+            if "Uvicorn running on" in line:
+                listening.set()
+        listening.set()  # the server ended: stop waiting
+
+    threading.Thread(target=drain, daemon=True).start()
+    listening.wait()
+    if process.poll() is not None:
+        raise RuntimeError(f"the server did not start:\n{server.log()}")
+    for _attempt in range(OK_ATTEMPTS):
+        try:
+            if httpx.get(f"{server.url}/ok", headers=server.headers, timeout=5).status_code == 200:
+                return server
+        except httpx.TransportError:
+            continue
+    stop_server(server)
+    raise RuntimeError(f"the server never answered /ok:\n{server.log()}")
+
+
+def stop_server(server: Server) -> None:
+    """Stops the server (SIGTERM, then SIGKILL if it does not go)."""
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module, on its own fresh database."""
+    running = start_server(tmp_path_factory.mktemp("api"))
+    yield running
+    stop_server(running)
