@@ -5,7 +5,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, threadindex
 from agents.errors import UserError, short_id
 from agents.nodelog import node_runs
 from agents.refund import ledger
@@ -316,7 +316,7 @@ with unsaved_col, st.container(border=True):
         st.text(t("refund.pitfall.resume_error", error=demo["resume_error"]))
 with saved_col, st.container(border=True):
     st.markdown(f"**{t('refund.pitfall.saved')}**")
-    waiting = [p for p in readmodel.pending_interrupts(store) if p.agent == ledger.AGENT_NAME]
+    waiting = [p for p in threadindex.pending_interrupts(store) if p.agent == ledger.AGENT_NAME]
     if waiting:
         st.text(
             t(
