@@ -157,17 +157,31 @@ def _settled(
     return status("done", outcome=outcome)
 
 
-def _statuses(store: Store, summaries: list[readmodel.ThreadSummary], pending: dict[str, Any]) -> list[ThreadStatus]:
-    running = live_leases(store)
+def _statuses(
+    store: Store, summaries: list[readmodel.ThreadSummary], pending: dict[str, Any], running: set[str]
+) -> list[ThreadStatus]:
     found = [_settled(store, summary, summary.thread_id in running, pending) for summary in summaries]
     return [s for s in found if s is not None]
 
 
 def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:
-    """Every thread (or one agent's), newest first, each with its one status."""
+    """Every thread (or one agent's), newest first, each with its one status.
+
+    A status depends on the database and on which leases are live (a lease lapses with time, not with
+    a write), so where the store tells when it changed, the list is reused while neither has.
+    """
+    token = store.change_token()  # read before anything it guards
+    running = live_leases(store)
+    memo = readcache.cache_for(store, "statuses", size=8)
+    key = (token, frozenset(running), agent)
+    if token is not None and (found := memo.lookup(key)) is not None:
+        return list(found)
     index = threadindex.thread_index(store)
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-    return _statuses(store, [s for s in index.threads if agent is None or s.agent == agent], pending)
+    statuses = _statuses(store, [s for s in index.threads if agent is None or s.agent == agent], pending, running)
+    if token is not None:
+        memo.put(key, tuple(statuses))
+    return statuses
 
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
@@ -177,7 +191,7 @@ def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     if summary is None:
         return None
     pending = {p.thread_id: p.payload for p in reversed(index.pending) if p.thread_id == thread_id}
-    found = _statuses(store, [summary], pending)
+    found = _statuses(store, [summary], pending, live_leases(store))
     return found[0] if found else None
 
 

@@ -88,7 +88,11 @@ if requested:
 # The queue of this agent, without the thread shown below.
 queue = [x for x in lifecycle.unfinished(list(own_statuses.values())) if x.thread_id != thread_id]
 with st.expander(t("lecture.queue", count=len(queue))):
-    show_inbox(queue, t("lecture.queue_empty"))
+    show_inbox(
+        "lecture-queue",
+        lambda: [x for x in lifecycle.inbox(store, agent=AGENT_NAME) if x.thread_id != st.query_params.get("thread")],
+        t("lecture.queue_empty"),
+    )
 if missing is not None:
     st.warning(escape_markdown(t("lecture.thread_missing", thread=missing)))
 if not thread_ids:

@@ -109,9 +109,13 @@ else:
     st.subheader(t("robot.writes"))
     show_table(writes_frame(thread_writes(details)), t("robot.no_rows"))
 
-robot_threads = lifecycle.thread_statuses(store, agent="robot")
-with st.expander(t("robot.queue", count=sum(x.status != "done" and x.thread_id != thread_id for x in robot_threads))):
+robot_queue = [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != thread_id]
+with st.expander(t("robot.queue", count=len(robot_queue))):
     # The thread shown above is not repeated here.
-    show_inbox([x for x in lifecycle.unfinished(robot_threads) if x.thread_id != thread_id], t("robot.queue_empty"))
+    show_inbox(
+        "robot-queue",
+        lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != shown],
+        t("robot.queue_empty"),
+    )
 
 sidebar_forms(store, settings, thread_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -17,6 +17,7 @@ from agents.errors import UserError, short_id
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard.i18n import t, t_or
+from dashboard.tables import Column, draw_table, page_url, paged_table
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _PUNCTUATION = frozenset(string.punctuation)
@@ -185,41 +186,63 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
 
 def threads_frame(threads: list[lifecycle.ThreadStatus]) -> pd.DataFrame:
     """The threads table, with translated headers and statuses."""
-    return pd.DataFrame(
-        {
-            t("col.thread"): [x.thread_id for x in threads],
-            t("col.agent"): [x.agent for x in threads],
-            t("col.status"): [status_text(x) for x in threads],
-            t("col.updated"): [x.updated_at.strftime("%Y-%m-%d %H:%M:%S") for x in threads],
-            t("col.checkpoints"): [x.checkpoint_count for x in threads],
-        }
-    )
+    return pd.DataFrame({column.label: [column.value(x) for x in threads] for column in thread_columns()})
 
 
-def show_inbox(items: list[lifecycle.ThreadStatus], empty_text: str, *, link: bool = True) -> None:
-    """The inbox: each unfinished thread with its status, its reason (as text) and a link to act."""
+def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
+    """The columns of a threads table: thread, agent, status, last update, checkpoints."""
+    return [
+        Column(t("col.thread"), lambda x: x.thread_id),
+        Column(t("col.agent"), lambda x: x.agent),
+        Column(t("col.status"), status_text),
+        Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
+        Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
+    ]
+
+
+def status_search_text(status: lifecycle.ThreadStatus) -> str:
+    """What a search matches in a thread's row: id, agent (name and title), status and reason."""
+    title = t_or(f"agent.{status.agent}.title", status.agent)
+    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason))
+
+
+def thread_link(status: lifecycle.ThreadStatus) -> str | None:
+    """The link to the thread on its agent's page (None: no page knows its agent)."""
+    spec = AGENTS.get(status.agent)
+    return page_url(spec.page.url_path, status.thread_id) if spec is not None else None
+
+
+def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
+    """A paged, searchable threads table with a link to each thread's page."""
+    paged_table(key, load, thread_columns(), empty_text=empty_text, search_text=status_search_text, link=thread_link)
+
+
+def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
+    """The inbox: every unfinished thread with its status, its reason (as text) and a link to act.
+
+    One paged, searchable table (a fragment: searching or paging reruns it alone, with fresh rows).
+    """
+    _inbox(key, load, empty_text)
+
+
+@st.fragment
+def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
+    items = load()
     if not items:
         st.info(empty_text)
         return
     counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
     keys = {"waiting": "home.inbox_count", "attention": "home.inbox_attention", "running": "home.inbox_running"}
     st.caption(" · ".join(t(keys[kind], count=count) for kind, count in counts.items() if count))
-    for item in items:
-        spec = AGENTS.get(item.agent)
-        with st.container(border=True):
-            left, right = st.columns([4, 1])
-            title = t_or(f"agent.{item.agent}.title", item.agent)
-            left.markdown(f"**{title}** · `{item.thread_id}` · {status_text(item)}")
-            left.text(item.reason)
-            if item.action:
-                left.caption(t(f"action.{item.action}"))
-            if link and spec is not None:
-                right.page_link(
-                    spec.page.path,
-                    label=t("home.open"),
-                    icon=":material/open_in_new:",
-                    query_params={"thread": item.thread_id},
-                )
+    columns = [
+        Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
+        Column(t("col.thread"), lambda x: x.thread_id),
+        Column(t("col.status"), status_text),
+        Column(t("col.reason"), lambda x: x.reason),
+        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
+        Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
+    ]
+    draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
 
 
 def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
