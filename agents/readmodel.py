@@ -372,3 +372,4 @@ def to_json(value: Any) -> str:
 PULL_PREFIX = _PULL_PREFIX
 node_of = _node_of
 saved_tuple = _saved
+task_nodes = _task_nodes

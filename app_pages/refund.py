@@ -181,16 +181,26 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     return amount
 
 
-def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> None:
-    """One case: amounts, text, its status and the controls that fit it, and its trace."""
+@st.fragment
+def show_case(thread_id: str) -> None:
+    """One case: amounts, text, its status and the controls that fit it, and its trace.
+
+    A fragment: typing an approver name or an amount reruns the case alone, never the lists above.
+    It reads the case afresh on every run, so it never shows less than the database holds.
+    """
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None:  # deleted since the page was drawn
+        st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
+        return
     result = runs.current_result(store, settings, thread_id)
     values = result.values
+    payout = ledger.payout_for(store, str(values.get("case_id", "")))
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), krw(values.get("requested_amount")))
     amount_col.metric(t("refund.metric.amount"), krw(values.get("amount")))
-    executed_col.metric(t("refund.metric.executed"), krw(row.executed_amount))
+    executed_col.metric(t("refund.metric.executed"), krw(payout["paid_amount"] if payout else None))
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))
@@ -319,7 +329,7 @@ if thread_id is None:
     if not cases:
         st.caption(t("refund.case.none"))
 else:
-    show_case(thread_id, cases[thread_id], statuses[thread_id])
+    show_case(thread_id)
 
 # --- Audit and ledger ------------------------------------------------------------------------------
 st.header(t("refund.audit.header"))

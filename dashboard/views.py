@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from agents import lifecycle, readmodel
-from agents.errors import UserError, short_id
+from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard.i18n import t, t_or
@@ -184,11 +184,6 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
     return describe_status(status.status, status.outcome, t_or(f"reason.{status.reason_code}", status.reason_code))
 
 
-def threads_frame(threads: list[lifecycle.ThreadStatus]) -> pd.DataFrame:
-    """The threads table, with translated headers and statuses."""
-    return pd.DataFrame({column.label: [column.value(x) for x in threads] for column in thread_columns()})
-
-
 def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
     """The columns of a threads table: thread, agent, status, last update, checkpoints."""
     return [
@@ -243,48 +238,6 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
         Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
     ]
     draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
-
-
-def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
-    """Every checkpoint of a thread with its decoded detail, oldest first; decoded once per draw, in one pass."""
-    return list(readmodel.iter_checkpoint_details(store, thread_id))
-
-
-def checkpoints_frame(details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]) -> pd.DataFrame:
-    """The save-file view's checkpoints table: one decoded row per checkpoint, oldest first."""
-    return pd.DataFrame(
-        [
-            {
-                t("col.step"): entry.step,
-                t("col.source"): entry.source,
-                t("col.checkpoint_id"): entry.checkpoint_id,
-                t("col.parent_id"): entry.parent_checkpoint_id or "",
-                t("col.next"): ", ".join(entry.next),
-                t("col.state"): readmodel.to_json(detail.values).replace("\n", " "),
-            }
-            for entry, detail in details
-        ]
-    )
-
-
-def writes_frame(writes: list[tuple[str, readmodel.WriteRecord]]) -> pd.DataFrame:
-    """A writes table: checkpoint, task id, node, channel, value (as JSON text)."""
-    return pd.DataFrame(
-        {
-            t("col.checkpoint_id"): [short_id(c) for c, _ in writes],
-            t("col.task_id"): [w.task_id for _, w in writes],
-            t("col.node"): [w.node for _, w in writes],
-            t("col.channel"): [w.channel for _, w in writes],
-            t("col.value"): [readmodel.to_json(w.value).replace("\n", " ") for _, w in writes],
-        }
-    )
-
-
-def thread_writes(
-    details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]],
-) -> list[tuple[str, readmodel.WriteRecord]]:
-    """Every write of a thread, decoded, oldest checkpoint first."""
-    return [(entry.checkpoint_id, write) for entry, detail in details for write in detail.writes]
 
 
 def preselect_query_thread(

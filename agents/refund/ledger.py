@@ -170,8 +170,22 @@ def audit_rows(store: Store, statuses: Mapping[str, str] | None = None) -> list[
         store: The database.
         statuses: Each thread's lifecycle status (``agents.lifecycle``, which sits above the
             agents); a thread missing from it shows an empty status.
+
+    Where the store tells when it changed, the rows are reused while neither it nor the statuses have.
     """
     statuses = statuses or {}
+    token = store.change_token()  # read before anything it guards
+    memo = readcache.cache_for(store, "refund-audit", size=4)
+    key = (token, frozenset(statuses.items()))
+    if token is not None and (found := memo.lookup(key)) is not None:
+        return list(found)
+    rows = _audit_rows(store, statuses)
+    if token is not None:
+        memo.put(key, tuple(rows))
+    return rows
+
+
+def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
     payouts = _payouts(store)
     rows: list[AuditRow] = []
     seen: set[str] = set()
