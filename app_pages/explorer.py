@@ -23,7 +23,7 @@ from dashboard import resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import keep_valid, pick_thread, show_table
+from dashboard.views import bounded_select, keep_valid, pick_thread, show_table
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
@@ -240,8 +240,12 @@ if thread_id and chain:  # chain implies thread_id; tested again so mypy knows i
         selection_mode="points",
         config={"scrollZoom": True, "displaylogo": False},
     )
-    st.selectbox(
-        t("explorer.checkpoint"), list(by_id), key=select_key, format_func=lambda cid: _option_label(by_id[cid])
+    bounded_select(
+        t("explorer.checkpoint"),
+        list(by_id),
+        key=select_key,
+        format_func=lambda cid: _option_label(by_id[cid]),
+        search_text=lambda cid: f"{by_id[cid].step} {by_id[cid].source} {cid} {' '.join(by_id[cid].next)}",
     )
     detail = readmodel.checkpoint_detail(store, thread_id, selected)
     if detail is None:

@@ -15,7 +15,7 @@ from agents.validation import parse_json, validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import escape_markdown, inert_markdown, show_inbox, show_table, status_text
+from dashboard.views import PICKER_LIMIT, escape_markdown, inert_markdown, show_inbox, show_table, status_text
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -98,6 +98,9 @@ if missing is not None:
 if not thread_ids:
     st.caption(t("lecture.no_threads"))
 else:
+    if len(thread_ids) > PICKER_LIMIT:  # the shown thread and the newest others; the rest open by link
+        thread_ids = ([thread_id] if thread_id else []) + [x for x in thread_ids if x != thread_id][:PICKER_LIMIT]
+        st.caption(t("lecture.pick_more", shown=PICKER_LIMIT, total=len(own_statuses)))
     picked = st.selectbox(
         t("lecture.pick_thread"),
         thread_ids,

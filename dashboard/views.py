@@ -303,10 +303,47 @@ def pick_thread(
         st.info(t(empty_key))
         return agent, None, rest
     keep_valid(thread_key, list(own), next(iter(own)))
-    thread_id = middle.selectbox(
-        t(f"{page}.thread"), list(own), key=thread_key, format_func=lambda tid: f"{tid} · {status_text(own[tid])}"
-    )
+    with middle:
+        thread_id = bounded_select(
+            t(f"{page}.thread"),
+            list(own),
+            key=thread_key,
+            format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
+            search_text=lambda tid: status_search_text(own[tid]),
+        )
     return agent, thread_id, rest
+
+
+#: Options a picker offers at once: the selected one and the first matching ones.
+PICKER_LIMIT = 100
+
+
+def bounded_select(
+    label: str,
+    options: Sequence[str],
+    *,
+    key: str,
+    format_func: Callable[[str], str],
+    search_text: Callable[[str], str],
+    limit: int = PICKER_LIMIT,
+) -> str:
+    """A selectbox over at most ``limit`` options (and the selected one), narrowed by a search field.
+
+    Below the limit it is a plain selectbox. Above it, a search field (``<key>:find``) narrows the
+    options; the selected option is always offered, so a selection made elsewhere (a link, a click
+    on a chart) stays. Only the offered options are labelled, so 10,000 threads cost 100 labels.
+    """
+    selected = st.session_state.get(key)
+    offered = list(options)
+    if len(offered) > limit or st.session_state.get(f"{key}:find"):
+        query = st.text_input(t("table.find", what=label), key=f"{key}:find", help=t("table.search.help")).strip()
+        folded = query.casefold()
+        found = [o for o in offered if not folded or folded in search_text(o).casefold()]
+        kept = [str(selected)] if selected in options else []
+        offered = kept + [o for o in found if o != selected][:limit]
+        if len(found) > limit:
+            st.caption(t("table.find_more", shown=limit, total=len(found)))
+    return str(st.selectbox(label, offered, key=key, format_func=format_func))
 
 
 def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:

@@ -13,6 +13,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "“{query}”와 맞는 {total}행 중 {first}–{last}행 (전체 {all}행)",
     ),
     "table.no_match": ("No row matches “{query}”.", "“{query}”와 맞는 행이 없습니다."),
+    "table.find": ("Find: {what}", "찾기: {what}"),
+    "table.find_more": (
+        "The list offers the first {shown} of {total} matches; type more to narrow it.",
+        "맞는 항목 {total}개 중 처음 {shown}개만 목록에 있습니다. 더 입력해 좁혀 보세요.",
+    ),
     "col.open": ("open", "열기"),
     "col.action": ("what resolves it", "해결 방법"),
 }
