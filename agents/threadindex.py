@@ -8,14 +8,17 @@ decodes only what it has not decoded before: what a checkpoint fixes is cached p
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from langgraph.types import Interrupt
 
 from agents import readcache, readmodel
 from agents.db import Store
 from agents.readsql import Rows
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -136,3 +139,21 @@ def head_values(store: Store, thread_id: str, checkpoint_id: str) -> dict[str, A
         if values is not None:
             readcache.cache_for(store, "values").put((thread_id, checkpoint_id), values)
     return values
+
+
+def while_unchanged(store: Store, name: str, key: Hashable, compute: Callable[[], V]) -> V:
+    """``compute()``, reused while the database is unchanged (where the store can tell; else computed).
+
+    For reads that depend on more than one checkpoint (a thread's chain, its writes): the result is
+    kept under (``key``, the store's change token) and shared; callers must not change it.
+    """
+    token = store.change_token()  # read before the data it guards
+    if token is None:
+        return compute()
+    memo = readcache.cache_for(store, f"unchanged:{name}", size=16)
+    found = memo.lookup(key)
+    if found is not None and found[0] == token:
+        return cast(V, found[1])
+    value = compute()
+    memo.put(key, (token, value))
+    return value

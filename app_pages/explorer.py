@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, threadindex
 from agents.chain_layout import orphan_ids
 from agents.errors import RunFailedError, short_checkpoint_id
 from agents.registry import AGENTS
@@ -218,7 +218,11 @@ threads = lifecycle.thread_statuses(store)
 thread_id = _pick_thread(threads) if threads else None
 if not threads:
     st.info(t("explorer.empty_db"))
-chain = readmodel.checkpoint_chain(store, thread_id) if thread_id else []
+chain = (
+    threadindex.while_unchanged(store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id))
+    if thread_id
+    else []
+)
 if thread_id and not chain:  # deleted since the list was read
     st.warning(t("explorer.unknown_thread", thread=thread_id))
 if thread_id and chain:  # chain implies thread_id; tested again so mypy knows it is a str

@@ -53,7 +53,9 @@ def show_checkpoints(store: Store, thread_id: str) -> None:
 
     paged_table(
         f"savefile-checkpoints-{thread_id}",
-        lambda: readmodel.checkpoint_chain(store, thread_id),
+        lambda: threadindex.while_unchanged(
+            store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id)
+        ),
         [
             Column(t("col.step"), lambda e: e.step),
             Column(t("col.source"), lambda e: e.source),
@@ -75,7 +77,7 @@ def show_writes(store: Store, thread_id: str) -> None:
 
     paged_table(
         f"savefile-writes-{thread_id}",
-        lambda: thread_write_rows(store, thread_id),
+        lambda: threadindex.while_unchanged(store, "writes", thread_id, lambda: thread_write_rows(store, thread_id)),
         [
             Column(t("col.checkpoint_id"), lambda w: short_id(w.checkpoint_id)),
             Column(t("col.task_id"), lambda w: w.task_id),
