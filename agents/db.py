@@ -198,6 +198,14 @@ class Store(ABC):
         with self.transaction() as cursor:
             cursor.execute(sql, params)
 
+    def change_token(self) -> object | None:
+        """A value that differs after any commit to the database, by any process; None when unknown.
+
+        Read before the data it guards: equal tokens mean nothing was committed in between, so what
+        was read under the first may be used again. The base answers None (always read again).
+        """
+        return None
+
 
 @functools.cache
 def insert_sql(table: str, columns: tuple[str, ...]) -> str:
@@ -224,6 +232,8 @@ class SqliteStore(Store):
         self.path = str(path)
         self.read_only = read_only
         self.conn = _connect(self.path, read_only=read_only)
+        self._probe: sqlite3.Connection | None = None
+        self._probe_lock = threading.Lock()
         self.saver = SqliteSaver(self.conn)
         self.queries = SqliteQueries()
         try:
@@ -320,8 +330,28 @@ class SqliteStore(Store):
                 self.conn.rollback()
                 cursor.close()
 
+    def change_token(self) -> object | None:
+        """SQLite's ``data_version`` on a connection of its own, which never writes.
+
+        ``PRAGMA data_version`` changes when another connection commits (this process's shared one
+        included, and other processes'), so it sees every write to the file.
+        """
+        with self._probe_lock:
+            try:
+                if self._probe is None:
+                    self._probe = sqlite3.connect(
+                        f"file:{Path(self.path).resolve()}?mode=ro", uri=True, check_same_thread=False
+                    )
+                return int(self._probe.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error:
+                return None
+
     def close(self) -> None:
-        """Closes the connection."""
+        """Closes the connection (the probe first, so the last one to close folds the WAL into the file)."""
+        with self._probe_lock:
+            if self._probe is not None:
+                self._probe.close()
+                self._probe = None
         with self.lock:
             self.conn.close()
 

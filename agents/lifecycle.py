@@ -24,7 +24,7 @@ import datetime as dt
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import readmodel, runtime
+from agents import readcache, readmodel, runtime, threadindex
 from agents.db import Store
 from agents.leases import live_leases
 from agents.registry import AGENTS
@@ -107,20 +107,23 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
 
 def _settled(
     store: Store,
-    thread_id: str,
-    agent: str,
-    head: str,
-    count: int,
+    summary: readmodel.ThreadSummary,
     running: bool,
     pending: dict[str, Any],
 ) -> ThreadStatus | None:
-    """The status of one thread (None: it was deleted while it was being read)."""
-    updated = readmodel.checkpoint_time(head)
+    """The status of one thread at its head (None: it was deleted while it was being read).
+
+    What a finished head holds is decoded once per process (see below); every other status is read.
+    """
+    thread_id, agent, head = summary.thread_id, summary.agent, summary.head_checkpoint_id
 
     def status(
         kind: str, outcome: str = "", code: str = "", reason: str = "", action: str = "", payload: Any = None
     ) -> ThreadStatus:
-        return ThreadStatus(thread_id, agent, kind, outcome, code, reason, action, updated, count, head, payload)
+        count = summary.checkpoint_count
+        return ThreadStatus(
+            thread_id, agent, kind, outcome, code, reason, action, summary.updated_at, count, head, payload
+        )
 
     if running:
         return status("running", code="running", reason="a process is running it now", action="wait")
@@ -130,48 +133,66 @@ def _settled(
     spec = AGENTS.get(agent)
     if spec is None:
         return status("done", outcome="finished")
-    # LangGraph itself says what runs next (branches, joins, Sends) and which task raised.
-    snapshot = runtime.graph(store, agent).get_state({"configurable": {"thread_id": thread_id}})
-    if snapshot.created_at is None:  # deleted while it was being read
-        return None
-    if snapshot.next:
-        source = str((snapshot.metadata or {}).get("source", ""))
-        errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
-        code, reason, action = _unfinished(source, tuple(snapshot.next), errors)
-        return status("attention", code=code, reason=reason, action=action)
-    outcome, problem = spec.finished_outcome(store, thread_id, dict(snapshot.values))
+    # LangGraph itself says what runs next (branches, joins, Sends) and which task raised, read at the
+    # head that was listed. A head with nothing to run is final (a new run or an edit writes a new
+    # checkpoint), so its values are cached under (thread, head); the agent's outcome is asked each time,
+    # since it may read the agent's own tables (the refund ledger).
+    finished = readcache.cache_for(store, "finished-values")
+    values = finished.lookup((thread_id, head, agent))
+    if values is None:
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
+        snapshot = runtime.graph(store, agent).get_state(config)
+        if snapshot.created_at is None:  # deleted while it was being read
+            return None
+        if snapshot.next:
+            source = str((snapshot.metadata or {}).get("source", ""))
+            errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
+            code, reason, action = _unfinished(source, tuple(snapshot.next), errors)
+            return status("attention", code=code, reason=reason, action=action)
+        values = dict(snapshot.values)
+        finished.put((thread_id, head, agent), values)
+    outcome, problem = spec.finished_outcome(store, thread_id, values)
     if problem:
         return status("attention", code="inconsistent", reason=problem, action="rerun")
     return status("done", outcome=outcome)
 
 
+def _statuses(
+    store: Store, summaries: list[readmodel.ThreadSummary], pending: dict[str, Any], running: set[str]
+) -> list[ThreadStatus]:
+    found = [_settled(store, summary, summary.thread_id in running, pending) for summary in summaries]
+    return [s for s in found if s is not None]
+
+
 def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:
-    """Every thread (or one agent's), newest first, each with its one status."""
-    with store.read() as cursor:
-        rows = store.queries.threads(cursor)
+    """Every thread (or one agent's), newest first, each with its one status.
+
+    A status depends on the database and on which leases are live (a lease lapses with time, not with
+    a write), so where the store tells when it changed, the list is reused while neither has.
+    """
+    token = store.change_token()  # read before anything it guards
     running = live_leases(store)
-    pending = {p.thread_id: p.payload for p in reversed(readmodel.pending_interrupts(store))}
-    found = [
-        _settled(store, thread_id, agent_name or "unknown", head, int(count), thread_id in running, pending)
-        for thread_id, count, head, agent_name in rows
-        if agent is None or agent_name == agent
-    ]
-    return sorted((s for s in found if s is not None), key=lambda s: s.head_checkpoint_id, reverse=True)
+    memo = readcache.cache_for(store, "statuses", size=8)
+    key = (token, frozenset(running), agent)
+    if token is not None and (found := memo.lookup(key)) is not None:
+        return list(found)
+    index = threadindex.thread_index(store)
+    pending = {p.thread_id: p.payload for p in reversed(index.pending)}
+    statuses = _statuses(store, [s for s in index.threads if agent is None or s.agent == agent], pending, running)
+    if token is not None:
+        memo.put(key, tuple(statuses))
+    return statuses
 
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     """One thread's status, or None when there is no such thread."""
-    head = readmodel.head_checkpoint_id(store, thread_id)
-    if head is None:
+    index = threadindex.thread_index(store)
+    summary = next((s for s in index.threads if s.thread_id == thread_id), None)
+    if summary is None:
         return None
-    with store.read() as cursor:
-        agent = store.queries.agent(cursor, thread_id)
-        count, _writes = store.queries.counts(cursor, thread_id)
-    if not count:  # deleted since its head was read
-        return None
-    running = thread_id in live_leases(store)
-    pending = {p.thread_id: p.payload for p in reversed(readmodel.pending_interrupts(store, thread_id))}
-    return _settled(store, thread_id, agent or "unknown", head, int(count), running, pending)
+    pending = {p.thread_id: p.payload for p in reversed(index.pending) if p.thread_id == thread_id}
+    found = _statuses(store, [summary], pending, live_leases(store))
+    return found[0] if found else None
 
 
 def status_map(store: Store, agent: str | None = None) -> dict[str, str]:

@@ -237,58 +237,6 @@ def thread_agent(store: Store, thread_id: str) -> str | None:
         return store.queries.agent(cursor, thread_id)
 
 
-def _waiting_heads(store: Store, cursor: Any) -> dict[str, list[tuple[str, str, str]]]:
-    """Per thread: (checkpoint id, task id, task path) of interrupts at its head."""
-    waiting: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-    for thread_id, checkpoint_id, task_id, task_path in store.queries.waiting_heads(cursor):
-        waiting[thread_id].append((checkpoint_id, task_id, task_path or ""))
-    return waiting
-
-
-def list_threads(store: Store, agent: str | None = None) -> list[ThreadSummary]:
-    """Every thread (or one agent's), newest first, with its checkpoint count (no blob is decoded).
-
-    A thread's status is the lifecycle's (:mod:`agents.lifecycle`), which needs the agents' rules.
-    """
-    with store.read() as cursor:
-        rows = store.queries.threads(cursor)
-    summaries = [
-        ThreadSummary(thread_id, agent_name or "unknown", checkpoint_time(head), int(count), head)
-        for thread_id, count, head, agent_name in rows
-        if agent is None or agent_name == agent
-    ]
-    return sorted(summaries, key=lambda s: s.head_checkpoint_id, reverse=True)
-
-
-def pending_interrupts(store: Store, thread_id: str | None = None) -> list[PendingInterrupt]:
-    """Everything waiting for a human, across agents (or in one thread), oldest first."""
-    with store.read() as cursor:
-        waiting = _waiting_heads(store, cursor)
-        if thread_id is not None:
-            waiting = {thread_id: waiting[thread_id]} if thread_id in waiting else {}
-        known: dict[str, dict[str, str]] = {t: _task_nodes(cursor, t) for t in waiting}
-        owners = {t: store.queries.agent(cursor, t) or "unknown" for t in waiting}
-        found = []
-        for thread_id, entries in waiting.items():
-            for checkpoint_id, task_id, task_path in entries:
-                for type_, blob in store.queries.interrupt_values(cursor, thread_id, checkpoint_id, task_id):
-                    found.append((thread_id, checkpoint_id, task_id, task_path, type_, blob))
-    result = []
-    for thread_id, checkpoint_id, task_id, task_path, type_, blob in found:
-        for item in store.saver.serde.loads_typed((type_, blob)):
-            result.append(
-                PendingInterrupt(
-                    thread_id=thread_id,
-                    agent=owners[thread_id],
-                    checkpoint_id=checkpoint_id,
-                    node=_node_of(task_id, task_path, known[thread_id]),
-                    payload=item.value if isinstance(item, Interrupt) else item,
-                    interrupt_id=getattr(item, "id", ""),
-                )
-            )
-    return sorted(result, key=lambda p: p.checkpoint_id)
-
-
 #: Checkpoints whose writes :func:`iter_checkpoint_details` reads in one query: bounds its memory.
 DETAIL_BATCH = 200
 
@@ -418,3 +366,10 @@ def to_jsonable(value: Any) -> Any:
 def to_json(value: Any) -> str:
     """Pretty JSON of decoded data, Korean kept readable."""
     return json.dumps(to_jsonable(value), ensure_ascii=False, indent=2)
+
+
+#: What :mod:`agents.threadindex` names tasks and reads checkpoints with: the same rules as here.
+PULL_PREFIX = _PULL_PREFIX
+node_of = _node_of
+saved_tuple = _saved
+task_nodes = _task_nodes

@@ -31,14 +31,12 @@ class ReadQueries(Protocol):
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
         """(checkpoint id, task id, task path, completed, interrupted), one row per task."""
 
-    def threads(self, cursor: Any) -> Rows:
-        """(thread id, checkpoint count, head id, agent) per thread."""
+    def heads(self, cursor: Any) -> Rows:
+        """(thread id, checkpoint count, first checkpoint id, head id) per thread, from the key columns only."""
 
-    def waiting_heads(self, cursor: Any) -> Rows:
-        """(thread id, checkpoint id, task id, task path) of unanswered interrupts at heads."""
-
-    def interrupt_values(self, cursor: Any, thread_id: str, checkpoint_id: str, task_id: str) -> Rows:
-        """(type, blob) of a task's ``__interrupt__`` writes."""
+    def head_interrupts(self, cursor: Any) -> Rows:
+        """(thread id, checkpoint id, task id, task path, type, blob) of the unanswered ``__interrupt__``
+        writes at thread heads, in one query (a task is unanswered while it wrote nothing but bookkeeping)."""
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
@@ -82,33 +80,26 @@ class SqliteQueries:
             (thread_id, NULL_TASK_ID),
         )
 
-    def threads(self, cursor: Any) -> Rows:
+    def heads(self, cursor: Any) -> Rows:
+        # The primary key's index covers these columns: no metadata or blob is read.
         return _rows(
             cursor,
-            "SELECT thread_id, COUNT(*), MAX(checkpoint_id),"
-            " MAX(json_extract(CAST(metadata AS TEXT), '$.agent'))"
+            "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
             " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id",
         )
 
-    def waiting_heads(self, cursor: Any) -> Rows:
+    def head_interrupts(self, cursor: Any) -> Rows:
+        # Each interrupt write is checked against its thread's head by a seek on the primary key.
         return _rows(
             cursor,
-            "WITH heads AS (SELECT thread_id, MAX(checkpoint_id) AS head FROM checkpoints"
-            "  WHERE checkpoint_ns = '' GROUP BY thread_id)"
-            " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path FROM writes w"
-            " JOIN heads h ON w.thread_id = h.thread_id AND w.checkpoint_id = h.head"
-            " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
+            "SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path, w.type, w.value FROM writes w"
+            " WHERE w.channel = '__interrupt__' AND w.checkpoint_ns = ''"
+            " AND w.checkpoint_id = (SELECT MAX(c.checkpoint_id) FROM checkpoints c"
+            "  WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')"
             " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
             "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
-            f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))",
-        )
-
-    def interrupt_values(self, cursor: Any, thread_id: str, checkpoint_id: str, task_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ''"
-            " AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
-            (thread_id, checkpoint_id, task_id),
+            f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))"
+            " ORDER BY w.checkpoint_id, w.thread_id, w.task_path, w.task_id, w.idx",
         )
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
@@ -160,33 +151,25 @@ class PostgresQueries:
             (thread_id, NULL_TASK_ID),
         )
 
-    def threads(self, cursor: Any) -> Rows:
+    def heads(self, cursor: Any) -> Rows:
         return _rows(
             cursor,
-            "SELECT thread_id, COUNT(*), MAX(checkpoint_id), MAX(metadata->>'agent')"
+            "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
             " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id",
         )
 
-    def waiting_heads(self, cursor: Any) -> Rows:
-        # DISTINCT ON picks each thread's head without a self-join on MAX().
+    def head_interrupts(self, cursor: Any) -> Rows:
         return _rows(
             cursor,
             "WITH heads AS (SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id"
             "  FROM checkpoints WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC)"
-            " SELECT w.thread_id, w.checkpoint_id, w.task_id, MIN(w.task_path)"
+            " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path, w.type, w.blob"
             " FROM checkpoint_writes w JOIN heads h USING (thread_id, checkpoint_id)"
-            " WHERE w.checkpoint_ns = '' AND w.task_id != ?"
-            " GROUP BY w.thread_id, w.checkpoint_id, w.task_id"
-            f" HAVING bool_or(w.channel = '__interrupt__') AND NOT bool_or(w.channel NOT IN ({_SPECIAL}))",
-            (NULL_TASK_ID,),
-        )
-
-    def interrupt_values(self, cursor: Any, thread_id: str, checkpoint_id: str, task_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT type, blob FROM checkpoint_writes WHERE thread_id = ?"
-            " AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel = '__interrupt__'",
-            (thread_id, checkpoint_id, task_id),
+            " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
+            " AND NOT EXISTS (SELECT 1 FROM checkpoint_writes d WHERE d.thread_id = w.thread_id"
+            "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
+            f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))"
+            " ORDER BY w.checkpoint_id, w.thread_id, w.task_path, w.task_id, w.idx",
         )
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:

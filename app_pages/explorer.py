@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, threadindex
 from agents.chain_layout import orphan_ids
 from agents.errors import RunFailedError, short_checkpoint_id
 from agents.registry import AGENTS
@@ -23,7 +23,7 @@ from dashboard import resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import keep_valid, pick_thread, show_table
+from dashboard.views import bounded_select, keep_valid, pick_thread, show_table
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
@@ -218,7 +218,11 @@ threads = lifecycle.thread_statuses(store)
 thread_id = _pick_thread(threads) if threads else None
 if not threads:
     st.info(t("explorer.empty_db"))
-chain = readmodel.checkpoint_chain(store, thread_id) if thread_id else []
+chain = (
+    threadindex.while_unchanged(store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id))
+    if thread_id
+    else []
+)
 if thread_id and not chain:  # deleted since the list was read
     st.warning(t("explorer.unknown_thread", thread=thread_id))
 if thread_id and chain:  # chain implies thread_id; tested again so mypy knows it is a str
@@ -240,8 +244,12 @@ if thread_id and chain:  # chain implies thread_id; tested again so mypy knows i
         selection_mode="points",
         config={"scrollZoom": True, "displaylogo": False},
     )
-    st.selectbox(
-        t("explorer.checkpoint"), list(by_id), key=select_key, format_func=lambda cid: _option_label(by_id[cid])
+    bounded_select(
+        t("explorer.checkpoint"),
+        list(by_id),
+        key=select_key,
+        format_func=lambda cid: _option_label(by_id[cid]),
+        search_text=lambda cid: f"{by_id[cid].step} {by_id[cid].source} {cid} {' '.join(by_id[cid].next)}",
     )
     detail = readmodel.checkpoint_detail(store, thread_id, selected)
     if detail is None:

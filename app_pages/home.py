@@ -6,21 +6,23 @@ from agents import lifecycle
 from agents.registry import AGENTS
 from dashboard import resources
 from dashboard.i18n import t
-from dashboard.views import show_inbox, show_table, threads_frame
+from dashboard.views import show_inbox, show_threads
 
 store = resources.store()
 st.title(t("app.title"))
 st.caption(t("home.intro"))
 
-threads = lifecycle.thread_statuses(store)
 st.header(t("home.inbox"))
-show_inbox(lifecycle.unfinished(threads), t("home.inbox_empty"))
+show_inbox("home-inbox", lambda: lifecycle.inbox(store), t("home.inbox_empty"))
 
 st.header(t("home.agents"))
 for spec in AGENTS.values():
-    own = [x for x in threads if x.agent == spec.name]
     with st.container(border=True):
         st.subheader(t(f"agent.{spec.name}.title"))
         st.caption(t(f"agent.{spec.name}.description"))
         st.page_link(spec.page.path, label=t("home.open"), icon=":material/arrow_forward:")
-        show_table(threads_frame(own), t("home.no_threads"))
+        show_threads(
+            f"home-threads-{spec.name}",
+            lambda name=spec.name: lifecycle.thread_statuses(store, agent=name),
+            t("home.no_threads"),
+        )

@@ -15,7 +15,7 @@ from agents.validation import parse_json, validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import escape_markdown, inert_markdown, show_inbox, show_table, status_text
+from dashboard.views import PICKER_LIMIT, escape_markdown, inert_markdown, show_inbox, show_table, status_text
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -88,12 +88,19 @@ if requested:
 # The queue of this agent, without the thread shown below.
 queue = [x for x in lifecycle.unfinished(list(own_statuses.values())) if x.thread_id != thread_id]
 with st.expander(t("lecture.queue", count=len(queue))):
-    show_inbox(queue, t("lecture.queue_empty"))
+    show_inbox(
+        "lecture-queue",
+        lambda: [x for x in lifecycle.inbox(store, agent=AGENT_NAME) if x.thread_id != st.query_params.get("thread")],
+        t("lecture.queue_empty"),
+    )
 if missing is not None:
     st.warning(escape_markdown(t("lecture.thread_missing", thread=missing)))
 if not thread_ids:
     st.caption(t("lecture.no_threads"))
 else:
+    if len(thread_ids) > PICKER_LIMIT:  # the shown thread and the newest others; the rest open by link
+        thread_ids = ([thread_id] if thread_id else []) + [x for x in thread_ids if x != thread_id][:PICKER_LIMIT]
+        st.caption(t("lecture.pick_more", shown=PICKER_LIMIT, total=len(own_statuses)))
     picked = st.selectbox(
         t("lecture.pick_thread"),
         thread_ids,

@@ -2,21 +2,25 @@
 
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs
+from agents import lifecycle, readmodel, runs, threadindex
 from agents.errors import UserError, short_id
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, check_edit_amount, krw, run_unsaved_pitfall
+from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number, validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t, t_or
-from dashboard.views import escape_markdown, show_table, status_text
+from dashboard.tables import Column, page_url, paged_table
+from dashboard.views import escape_markdown, status_text
 
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
+FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
+PICKER_LIMIT = 100  # options in the case picker: the selected case and the first matching ones
+URL_PATH = SPEC.page.url_path
 PITFALL_KEY = "refund:pitfall"
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 
@@ -28,44 +32,65 @@ policy = settings.agent(AGENT_NAME).policy
 st.info(t(f"refund.policy.{policy}", threshold=krw(DEFAULT_THRESHOLD)))
 
 
-def audit_frame(rows: list[ledger.AuditRow]) -> pd.DataFrame:
+def _status_word(row: ledger.AuditRow) -> str:
+    return t(f"status.{row.status}") if row.status in lifecycle.STATUSES else row.status
+
+
+def audit_columns() -> list[Column[ledger.AuditRow]]:
     """The audit table; customer, reason and trace are cells of text."""
-    return pd.DataFrame(
-        {
-            t("refund.col.case"): [r.case_id for r in rows],
-            t("refund.col.status"): [
-                t(f"status.{r.status}") if r.status in lifecycle.STATUSES else r.status for r in rows
-            ],
-            t("refund.col.customer"): [r.customer for r in rows],
-            t("refund.col.requested"): [r.requested_amount for r in rows],
-            t("refund.col.amount"): [r.amount for r in rows],
-            t("refund.col.executed"): [r.executed_amount for r in rows],
-            t("refund.col.decision"): [r.decision for r in rows],
-            t("refund.col.approver"): [r.approver for r in rows],
-            t("refund.col.outcome"): [r.outcome for r in rows],
-            t("refund.col.requested_at"): [r.requested_at for r in rows],
-            t("refund.col.decided_at"): [r.decided_at for r in rows],
-            t("refund.col.paid_at"): [r.paid_at for r in rows],
-            t("refund.col.trace"): [" | ".join(r.trace) for r in rows],
-        }
-    )
+    return [
+        Column(t("refund.col.case"), lambda r: r.case_id),
+        Column(t("refund.col.status"), _status_word),
+        Column(t("refund.col.customer"), lambda r: r.customer),
+        Column(t("refund.col.requested"), lambda r: r.requested_amount),
+        Column(t("refund.col.amount"), lambda r: r.amount),
+        Column(t("refund.col.executed"), lambda r: r.executed_amount),
+        Column(t("refund.col.decision"), lambda r: r.decision),
+        Column(t("refund.col.approver"), lambda r: r.approver),
+        Column(t("refund.col.outcome"), lambda r: r.outcome),
+        Column(t("refund.col.requested_at"), lambda r: r.requested_at),
+        Column(t("refund.col.decided_at"), lambda r: r.decided_at),
+        Column(t("refund.col.paid_at"), lambda r: r.paid_at),
+        Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
+    ]
 
 
-def queue_frame(queue: list[ledger.AuditRow], statuses: dict[str, lifecycle.ThreadStatus]) -> pd.DataFrame:
+QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
+
+
+def queue_columns() -> list[Column[QueueRow]]:
     """The queue: every unfinished case, with its status and, when it needs attention, why."""
-    return pd.DataFrame(
-        {
-            t("refund.col.case"): [r.case_id for r in queue],
-            t("refund.col.status"): [status_text(statuses[r.thread_id]) for r in queue],
-            t("refund.col.customer"): [r.customer for r in queue],
-            t("refund.col.requested"): [r.requested_amount for r in queue],
-            t("refund.col.amount"): [r.amount for r in queue],
-            t("refund.col.requested_at"): [r.requested_at for r in queue],
-            t("col.reason"): [
-                "" if statuses[r.thread_id].status == "waiting" else statuses[r.thread_id].reason for r in queue
-            ],
-        }
-    )
+    return [
+        Column(t("refund.col.case"), lambda q: q[0].case_id),
+        Column(t("refund.col.status"), lambda q: status_text(q[1])),
+        Column(t("refund.col.customer"), lambda q: q[0].customer),
+        Column(t("refund.col.requested"), lambda q: q[0].requested_amount),
+        Column(t("refund.col.amount"), lambda q: q[0].amount),
+        Column(t("refund.col.requested_at"), lambda q: q[0].requested_at),
+        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason),
+    ]
+
+
+def case_text(row: ledger.AuditRow) -> str:
+    """What a search matches in a case: its id, thread, customer, status, decision and approver."""
+    return " ".join((row.case_id, row.thread_id, row.customer, _status_word(row), row.decision, row.approver))
+
+
+def case_link(row: ledger.AuditRow) -> str | None:
+    """The case on this page (``?thread=``); a case whose thread was deleted has none."""
+    return page_url(URL_PATH, row.thread_id) if row.status != "thread deleted" else None
+
+
+def load_cases() -> tuple[dict[str, lifecycle.ThreadStatus], list[ledger.AuditRow]]:
+    """The refund threads' statuses and the audit, fresh (from the read-model's caches)."""
+    statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
+    return statuses, ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()})
+
+
+def load_queue() -> list[QueueRow]:
+    """The open cases with their statuses, largest first (:func:`ledger.open_cases`)."""
+    statuses, audit = load_cases()
+    return [(row, statuses[row.thread_id]) for row in ledger.open_cases(audit)]
 
 
 def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
@@ -104,6 +129,13 @@ def pick_case(
         return None
     if selected and not requested:
         st.query_params["thread"] = selected
+    if len(options) > PICKER_LIMIT or st.session_state.get(FIND_KEY):
+        query = st.text_input(t("refund.case.find"), key=FIND_KEY, help=t("refund.case.find_help")).strip()
+        folded = query.casefold()
+        found = [tid for tid in options if not folded or folded in case_text(cases[tid]).casefold()]
+        options = ([selected] if selected else []) + [tid for tid in found if tid != selected][:PICKER_LIMIT]
+        if len(found) > PICKER_LIMIT:
+            st.caption(t("refund.case.find_more", shown=PICKER_LIMIT, total=len(found)))
     st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
     st.selectbox(
         t("refund.case.select"),
@@ -149,16 +181,26 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     return amount
 
 
-def show_case(thread_id: str, row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> None:
-    """One case: amounts, text, its status and the controls that fit it, and its trace."""
+@st.fragment
+def show_case(thread_id: str) -> None:
+    """One case: amounts, text, its status and the controls that fit it, and its trace.
+
+    A fragment: typing an approver name or an amount reruns the case alone, never the lists above.
+    It reads the case afresh on every run, so it never shows less than the database holds.
+    """
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None:  # deleted since the page was drawn
+        st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
+        return
     result = runs.current_result(store, settings, thread_id)
     values = result.values
+    payout = ledger.payout_for(store, str(values.get("case_id", "")))
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), krw(values.get("requested_amount")))
     amount_col.metric(t("refund.metric.amount"), krw(values.get("amount")))
-    executed_col.metric(t("refund.metric.executed"), krw(row.executed_amount))
+    executed_col.metric(t("refund.metric.executed"), krw(payout["paid_amount"] if payout else None))
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))
@@ -262,44 +304,58 @@ if submitted:
         st.rerun()
 
 # --- Queue -----------------------------------------------------------------------------------------
-statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
-audit = ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()})
+statuses, audit = load_cases()
 queue = ledger.open_cases(audit)
 st.header(t("refund.queue.header"))
-show_table(queue_frame(queue, statuses), t("refund.queue.empty"))
+paged_table(
+    "refund-queue",
+    load_queue,
+    queue_columns(),
+    empty_text=t("refund.queue.empty"),
+    search_text=lambda q: case_text(q[0]),
+    link=lambda q: case_link(q[0]),
+)
 
 # --- Selected case -------------------------------------------------------------------------------
 # The selected case lives in the URL (?thread=): reruns, a language switch, reload and
 # back/forward keep it, and nothing else (a new queue order, a finished case) can change it.
 st.header(t("refund.case.header"))
 cases = {r.thread_id: r for r in audit if r.status != "thread deleted"}
-options = [r.thread_id for r in queue] + [tid for tid in cases if tid not in {r.thread_id for r in queue}]
+queued = {r.thread_id for r in queue}
+options = [r.thread_id for r in queue] + [tid for tid in cases if tid not in queued]
 thread_id = pick_case(cases, statuses, options)
 
 if thread_id is None:
     if not cases:
         st.caption(t("refund.case.none"))
 else:
-    show_case(thread_id, cases[thread_id], statuses[thread_id])
+    show_case(thread_id)
 
 # --- Audit and ledger ------------------------------------------------------------------------------
 st.header(t("refund.audit.header"))
-show_table(audit_frame(audit), t("refund.no_rows"))
+paged_table(
+    "refund-audit",
+    lambda: load_cases()[1],
+    audit_columns(),
+    empty_text=t("refund.no_rows"),
+    search_text=case_text,
+    link=case_link,
+)
 st.header(t("refund.ledger.header"))
-payouts = ledger.ledger_rows(store)
-show_table(
-    pd.DataFrame(
-        {
-            t("refund.col.case"): [p["case_id"] for p in payouts],
-            t("refund.col.customer"): [p["customer"] for p in payouts],
-            t("refund.col.requested"): [p["requested_amount"] for p in payouts],
-            t("refund.col.executed"): [p["paid_amount"] for p in payouts],
-            t("refund.col.approver"): [p["approver"] for p in payouts],
-            t("refund.col.paid_at"): [p["paid_at"] for p in payouts],
-            t("refund.col.repeat_attempts"): [p["repeat_attempts"] for p in payouts],
-        }
-    ),
-    t("refund.no_rows"),
+paged_table(
+    "refund-ledger",
+    lambda: ledger.ledger_rows(store),
+    [
+        Column(t("refund.col.case"), lambda p: p["case_id"]),
+        Column(t("refund.col.customer"), lambda p: p["customer"]),
+        Column(t("refund.col.requested"), lambda p: p["requested_amount"]),
+        Column(t("refund.col.executed"), lambda p: p["paid_amount"]),
+        Column(t("refund.col.approver"), lambda p: p["approver"]),
+        Column(t("refund.col.paid_at"), lambda p: p["paid_at"]),
+        Column(t("refund.col.repeat_attempts"), lambda p: p["repeat_attempts"]),
+    ],
+    empty_text=t("refund.no_rows"),
+    search_text=lambda p: " ".join(str(p[k]) for k in ("case_id", "customer", "approver")),
 )
 
 # --- Pitfall demo ----------------------------------------------------------------------------------
@@ -316,7 +372,7 @@ with unsaved_col, st.container(border=True):
         st.text(t("refund.pitfall.resume_error", error=demo["resume_error"]))
 with saved_col, st.container(border=True):
     st.markdown(f"**{t('refund.pitfall.saved')}**")
-    waiting = [p for p in readmodel.pending_interrupts(store) if p.agent == ledger.AGENT_NAME]
+    waiting = [p for p in threadindex.pending_interrupts(store) if p.agent == ledger.AGENT_NAME]
     if waiting:
         st.text(
             t(

@@ -10,14 +10,10 @@ from agents.validation import validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
+from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import (
-    checkpoints_frame,
     escape_markdown,
     show_inbox,
-    show_table,
-    thread_details,
-    thread_writes,
-    writes_frame,
 )
 
 store, settings = resources.store(), resources.settings()
@@ -104,14 +100,17 @@ else:
     counts = readmodel.table_counts(store, thread_id)
     st.markdown(t("robot.counts", **counts))
     st.subheader(t("robot.checkpoints"))
-    details = thread_details(store, thread_id)  # each checkpoint decoded once for both tables
-    show_table(checkpoints_frame(details), t("robot.no_rows"))
+    show_checkpoints(store, thread_id)  # a page of rows at a time: only they are decoded
     st.subheader(t("robot.writes"))
-    show_table(writes_frame(thread_writes(details)), t("robot.no_rows"))
+    show_writes(store, thread_id)
 
-robot_threads = lifecycle.thread_statuses(store, agent="robot")
-with st.expander(t("robot.queue", count=sum(x.status != "done" and x.thread_id != thread_id for x in robot_threads))):
+robot_queue = [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != thread_id]
+with st.expander(t("robot.queue", count=len(robot_queue))):
     # The thread shown above is not repeated here.
-    show_inbox([x for x in lifecycle.unfinished(robot_threads) if x.thread_id != thread_id], t("robot.queue_empty"))
+    show_inbox(
+        "robot-queue",
+        lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != shown],
+        t("robot.queue_empty"),
+    )
 
 sidebar_forms(store, settings, thread_id)

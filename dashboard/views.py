@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -13,10 +13,11 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from agents import lifecycle, readmodel
-from agents.errors import UserError, short_id
+from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard.i18n import t, t_or
+from dashboard.tables import Column, draw_table, page_url, paged_table
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _PUNCTUATION = frozenset(string.punctuation)
@@ -183,85 +184,60 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
     return describe_status(status.status, status.outcome, t_or(f"reason.{status.reason_code}", status.reason_code))
 
 
-def threads_frame(threads: list[lifecycle.ThreadStatus]) -> pd.DataFrame:
-    """The threads table, with translated headers and statuses."""
-    return pd.DataFrame(
-        {
-            t("col.thread"): [x.thread_id for x in threads],
-            t("col.agent"): [x.agent for x in threads],
-            t("col.status"): [status_text(x) for x in threads],
-            t("col.updated"): [x.updated_at.strftime("%Y-%m-%d %H:%M:%S") for x in threads],
-            t("col.checkpoints"): [x.checkpoint_count for x in threads],
-        }
-    )
+def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
+    """The columns of a threads table: thread, agent, status, last update, checkpoints."""
+    return [
+        Column(t("col.thread"), lambda x: x.thread_id),
+        Column(t("col.agent"), lambda x: x.agent),
+        Column(t("col.status"), status_text),
+        Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
+        Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
+    ]
 
 
-def show_inbox(items: list[lifecycle.ThreadStatus], empty_text: str, *, link: bool = True) -> None:
-    """The inbox: each unfinished thread with its status, its reason (as text) and a link to act."""
+def status_search_text(status: lifecycle.ThreadStatus) -> str:
+    """What a search matches in a thread's row: id, agent (name and title), status and reason."""
+    title = t_or(f"agent.{status.agent}.title", status.agent)
+    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason))
+
+
+def thread_link(status: lifecycle.ThreadStatus) -> str | None:
+    """The link to the thread on its agent's page (None: no page knows its agent)."""
+    spec = AGENTS.get(status.agent)
+    return page_url(spec.page.url_path, status.thread_id) if spec is not None else None
+
+
+def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
+    """A paged, searchable threads table with a link to each thread's page."""
+    paged_table(key, load, thread_columns(), empty_text=empty_text, search_text=status_search_text, link=thread_link)
+
+
+def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
+    """The inbox: every unfinished thread with its status, its reason (as text) and a link to act.
+
+    One paged, searchable table (a fragment: searching or paging reruns it alone, with fresh rows).
+    """
+    _inbox(key, load, empty_text)
+
+
+@st.fragment
+def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
+    items = load()
     if not items:
         st.info(empty_text)
         return
     counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
     keys = {"waiting": "home.inbox_count", "attention": "home.inbox_attention", "running": "home.inbox_running"}
     st.caption(" · ".join(t(keys[kind], count=count) for kind, count in counts.items() if count))
-    for item in items:
-        spec = AGENTS.get(item.agent)
-        with st.container(border=True):
-            left, right = st.columns([4, 1])
-            title = t_or(f"agent.{item.agent}.title", item.agent)
-            left.markdown(f"**{title}** · `{item.thread_id}` · {status_text(item)}")
-            left.text(item.reason)
-            if item.action:
-                left.caption(t(f"action.{item.action}"))
-            if link and spec is not None:
-                right.page_link(
-                    spec.page.path,
-                    label=t("home.open"),
-                    icon=":material/open_in_new:",
-                    query_params={"thread": item.thread_id},
-                )
-
-
-def thread_details(store: Any, thread_id: str) -> list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]:
-    """Every checkpoint of a thread with its decoded detail, oldest first; decoded once per draw, in one pass."""
-    return list(readmodel.iter_checkpoint_details(store, thread_id))
-
-
-def checkpoints_frame(details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]]) -> pd.DataFrame:
-    """The save-file view's checkpoints table: one decoded row per checkpoint, oldest first."""
-    return pd.DataFrame(
-        [
-            {
-                t("col.step"): entry.step,
-                t("col.source"): entry.source,
-                t("col.checkpoint_id"): entry.checkpoint_id,
-                t("col.parent_id"): entry.parent_checkpoint_id or "",
-                t("col.next"): ", ".join(entry.next),
-                t("col.state"): readmodel.to_json(detail.values).replace("\n", " "),
-            }
-            for entry, detail in details
-        ]
-    )
-
-
-def writes_frame(writes: list[tuple[str, readmodel.WriteRecord]]) -> pd.DataFrame:
-    """A writes table: checkpoint, task id, node, channel, value (as JSON text)."""
-    return pd.DataFrame(
-        {
-            t("col.checkpoint_id"): [short_id(c) for c, _ in writes],
-            t("col.task_id"): [w.task_id for _, w in writes],
-            t("col.node"): [w.node for _, w in writes],
-            t("col.channel"): [w.channel for _, w in writes],
-            t("col.value"): [readmodel.to_json(w.value).replace("\n", " ") for _, w in writes],
-        }
-    )
-
-
-def thread_writes(
-    details: list[tuple[readmodel.ChainCheckpoint, readmodel.CheckpointDetail]],
-) -> list[tuple[str, readmodel.WriteRecord]]:
-    """Every write of a thread, decoded, oldest checkpoint first."""
-    return [(entry.checkpoint_id, write) for entry, detail in details for write in detail.writes]
+    columns = [
+        Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
+        Column(t("col.thread"), lambda x: x.thread_id),
+        Column(t("col.status"), status_text),
+        Column(t("col.reason"), lambda x: x.reason),
+        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
+        Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
+    ]
+    draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
 
 
 def preselect_query_thread(
@@ -327,10 +303,47 @@ def pick_thread(
         st.info(t(empty_key))
         return agent, None, rest
     keep_valid(thread_key, list(own), next(iter(own)))
-    thread_id = middle.selectbox(
-        t(f"{page}.thread"), list(own), key=thread_key, format_func=lambda tid: f"{tid} · {status_text(own[tid])}"
-    )
+    with middle:
+        thread_id = bounded_select(
+            t(f"{page}.thread"),
+            list(own),
+            key=thread_key,
+            format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
+            search_text=lambda tid: status_search_text(own[tid]),
+        )
     return agent, thread_id, rest
+
+
+#: Options a picker offers at once: the selected one and the first matching ones.
+PICKER_LIMIT = 100
+
+
+def bounded_select(
+    label: str,
+    options: Sequence[str],
+    *,
+    key: str,
+    format_func: Callable[[str], str],
+    search_text: Callable[[str], str],
+    limit: int = PICKER_LIMIT,
+) -> str:
+    """A selectbox over at most ``limit`` options (and the selected one), narrowed by a search field.
+
+    Below the limit it is a plain selectbox. Above it, a search field (``<key>:find``) narrows the
+    options; the selected option is always offered, so a selection made elsewhere (a link, a click
+    on a chart) stays. Only the offered options are labelled, so 10,000 threads cost 100 labels.
+    """
+    selected = st.session_state.get(key)
+    offered = list(options)
+    if len(offered) > limit or st.session_state.get(f"{key}:find"):
+        query = st.text_input(t("table.find", what=label), key=f"{key}:find", help=t("table.search.help")).strip()
+        folded = query.casefold()
+        found = [o for o in offered if not folded or folded in search_text(o).casefold()]
+        kept = [str(selected)] if selected in options else []
+        offered = kept + [o for o in found if o != selected][:limit]
+        if len(found) > limit:
+            st.caption(t("table.find_more", shown=limit, total=len(found)))
+    return str(st.selectbox(label, offered, key=key, format_func=format_func))
 
 
 def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:

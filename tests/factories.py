@@ -144,3 +144,8 @@ class Point:
 def cid(n: int) -> str:
     """A time-ordered fake checkpoint id: a larger ``n`` sorts later."""
     return f"1ef{n:05x}-0000-6000-8000-{n:04x}abcdef01"
+
+
+def table_cells(at: Any) -> list[str]:
+    """Every cell of every table (``st.dataframe``) an AppTest run drew, as text."""
+    return [str(cell) for frame in at.dataframe for row in frame.value.itertuples(index=False) for cell in row]

@@ -21,6 +21,7 @@ from agents.errors import InputError
 from dashboard.i18n import catalogue, t
 from dashboard.navigation import pages
 from tests.conftest import APP_FILE
+from tests.factories import table_cells
 from tests.plugin_agent.agent import SPEC
 
 pytestmark = pytest.mark.usefixtures("greeter")
@@ -76,7 +77,7 @@ def test_home_lists_it_waiting_and_its_page_and_the_generic_forms_act_on_it(stor
     home = AppTest.from_file(APP_FILE, default_timeout=60)
     home.run()
     assert not home.exception
-    assert any("greeter-park" in block.value for block in home.markdown)
+    assert "greeter-park" in table_cells(home) and "greeter?thread=greeter-park" in table_cells(home)
     page = AppTest.from_file(APP_FILE, default_timeout=60)
     page.query_params["thread"] = "greeter-park"
     page.run()

@@ -36,6 +36,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.run_failed": ("The run failed", "실행 실패"),
     "lecture.threads": ("Lecture threads", "강의 계획 스레드"),
     "lecture.pick_thread": ("Thread", "스레드"),
+    "lecture.pick_more": (
+        "The list offers the newest {shown} of {total} threads; open any other from home's thread table.",
+        "전체 {total}개 스레드 중 최신 {shown}개만 목록에 있습니다. 다른 스레드는 홈의 스레드 표에서 여세요.",
+    ),
     "lecture.no_threads": (
         "No lecture threads yet: start one above.",
         "아직 강의 계획 스레드가 없습니다. 위에서 시작하세요.",

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import readmodel
+from agents import readcache, threadindex
 from agents.db import Store, TableSchema
 
 AGENT_NAME = "refund"
@@ -102,19 +102,40 @@ def pay(
     return Payout(**row, created=created)
 
 
-def ledger_rows(store: Store) -> list[dict[str, Any]]:
-    """Every payout (keys :data:`LEDGER_COLUMNS`), newest first; empty when nothing was paid yet."""
+def _payouts(store: Store) -> dict[str, dict[str, Any]]:
+    """Case id → ledger row, newest first; read once per change of the database where the store can tell.
+
+    The rows are shared by every caller (never change them). Lists of 10,000 refund threads ask for
+    every case's payout on each rerun; this answers them from one query.
+    """
+    token = store.change_token()
+    memo = readcache.cache_for(store, "refund-payouts", size=1)
+    found = memo.lookup("payouts") if token is not None else None
+    if found is not None and found[0] == token:
+        return found[1]
     with store.read() as cursor:
         cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger ORDER BY paid_at DESC, case_id")
-        return [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+        rows = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+    payouts = {row["case_id"]: row for row in rows}
+    if token is not None:
+        memo.put("payouts", (token, payouts))
+    return payouts
+
+
+def ledger_rows(store: Store) -> list[dict[str, Any]]:
+    """Every payout (keys :data:`LEDGER_COLUMNS`), newest first; empty when nothing was paid yet."""
+    return [dict(row) for row in _payouts(store).values()]
 
 
 def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
     """The ledger row of one case, or None."""
-    with store.read() as cursor:
-        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
-        row = cursor.fetchone()
-    return dict(zip(LEDGER_COLUMNS, row, strict=True)) if row else None
+    if store.change_token() is None:  # nothing to reuse: one row, not the whole ledger
+        with store.read() as cursor:
+            cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
+            found = cursor.fetchone()
+        return dict(zip(LEDGER_COLUMNS, found, strict=True)) if found else None
+    row = _payouts(store).get(case_id)
+    return dict(row) if row else None
 
 
 @dataclass(frozen=True)
@@ -149,14 +170,27 @@ def audit_rows(store: Store, statuses: Mapping[str, str] | None = None) -> list[
         store: The database.
         statuses: Each thread's lifecycle status (``agents.lifecycle``, which sits above the
             agents); a thread missing from it shows an empty status.
+
+    Where the store tells when it changed, the rows are reused while neither it nor the statuses have.
     """
     statuses = statuses or {}
-    payouts = {row["case_id"]: row for row in ledger_rows(store)}
+    token = store.change_token()  # read before anything it guards
+    memo = readcache.cache_for(store, "refund-audit", size=4)
+    key = (token, frozenset(statuses.items()))
+    if token is not None and (found := memo.lookup(key)) is not None:
+        return list(found)
+    rows = _audit_rows(store, statuses)
+    if token is not None:
+        memo.put(key, tuple(rows))
+    return rows
+
+
+def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
+    payouts = _payouts(store)
     rows: list[AuditRow] = []
     seen: set[str] = set()
-    for thread in readmodel.list_threads(store, agent=AGENT_NAME):
-        detail = readmodel.checkpoint_detail(store, thread.thread_id, thread.head_checkpoint_id)
-        values = detail.values if detail else {}
+    for thread in threadindex.list_threads(store, agent=AGENT_NAME):
+        values = threadindex.head_values(store, thread.thread_id, thread.head_checkpoint_id) or {}
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
         paid = payouts.get(case_id)

@@ -74,6 +74,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "스레드 {thread}인 환불 사례가 없습니다. 아래에서 고르세요.",
     ),
     "refund.case.pick": ("Pick a case", "사례 선택"),
+    "refund.case.find": ("Find a case", "사례 찾기"),
+    "refund.case.find_help": (
+        "Narrows the picker to cases whose id, customer, status, decision or approver contains this.",
+        "사례 ID, 고객, 상태, 결정 또는 승인자에 이 글자가 들어 있는 사례만 고를 수 있게 합니다.",
+    ),
+    "refund.case.find_more": (
+        "The picker offers the first {shown} of {total} matching cases; type more to narrow it.",
+        "맞는 사례 {total}건 중 처음 {shown}건만 고를 수 있습니다. 더 입력해 좁혀 보세요.",
+    ),
     "refund.edit.help": (
         "A whole number of KRW from 1 up to the requested {requested} KRW, e.g. 50,000.",
         "1원부터 요청 금액 {requested}원까지의 정수, 예: 50,000.",

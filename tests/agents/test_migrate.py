@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import readmodel, runs
+from agents import readmodel, runs, threadindex
 from agents.cli import main as cli_main
 from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
@@ -40,8 +40,8 @@ def test_migrate_copies_everything_and_verifies_counts(tmp_path, postgres_url, c
     source, target = open_store(sqlite_path), open_store(postgres_url)
     for thread_id in ("hitl_demo", "done-robot", "refund-M1"):
         assert readmodel.checkpoint_chain(source, thread_id) == readmodel.checkpoint_chain(target, thread_id)
-    assert [p.payload for p in readmodel.pending_interrupts(target)] == [
-        p.payload for p in readmodel.pending_interrupts(source)
+    assert [p.payload for p in threadindex.pending_interrupts(target)] == [
+        p.payload for p in threadindex.pending_interrupts(source)
     ]
     settings = load_settings(db_override=postgres_url, secrets={})
     assert runs.resume_thread(target, settings, "hitl_demo", "yes").status == "done"

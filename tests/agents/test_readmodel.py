@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import lifecycle, readmodel, runs, runtime
+from agents import lifecycle, readmodel, runs, runtime, threadindex
 from agents.nodelog import node_runs
 from tests.factories import pause_robot
 
@@ -58,19 +58,19 @@ def test_list_threads_with_status_and_counts(store, settings):
     pause_robot(store, settings, "a")
     pause_robot(store, settings, "b")
     runs.resume_thread(store, settings, "b", "no")
-    threads = {t.thread_id: t for t in readmodel.list_threads(store)}
+    threads = {t.thread_id: t for t in threadindex.list_threads(store)}
     assert threads["a"].checkpoint_count == 3 and threads["b"].checkpoint_count == 5
     statuses = lifecycle.status_map(store)
     assert statuses == {"a": "waiting", "b": "done"}
     assert {t.agent for t in threads.values()} == {"robot"}
-    assert readmodel.list_threads(store, agent="refund") == []
+    assert threadindex.list_threads(store, agent="refund") == []
 
 
 def test_pending_interrupts_across_threads(store, settings):
     pause_robot(store, settings, "a")
     pause_robot(store, settings, "b")
     runs.resume_thread(store, settings, "b", "yes")
-    waiting = readmodel.pending_interrupts(store)
+    waiting = threadindex.pending_interrupts(store)
     assert [(w.thread_id, w.agent, w.node) for w in waiting] == [("a", "robot", "approval")]
     assert waiting[0].payload["question"] == "execute this? (yes/no)"
 
@@ -108,6 +108,6 @@ def test_node_log_shows_interrupt_then_second_call(store, settings):
 
 def test_checkpoint_time_is_decoded_from_the_id(store, settings):
     pause_robot(store, settings)
-    summary = readmodel.list_threads(store)[0]
+    summary = threadindex.list_threads(store)[0]
     assert summary.updated_at.year >= 2024
     assert summary.updated_at == readmodel.checkpoint_time(summary.head_checkpoint_id)

@@ -6,6 +6,7 @@ import pytest
 
 from agents import readmodel, runs
 from dashboard.navigation import pages
+from tests.factories import table_cells
 
 
 def _button(at, label=None, key=None):
@@ -30,8 +31,9 @@ def test_home_lists_the_inbox_and_threads(app, store, settings):
     runs.start_run(store, settings, "robot", {})
     at = app()
     assert "1 waiting" in [c.value for c in at.caption]
-    assert any("execute this? (yes/no)" in x.value for x in at.text)
-    assert any("hitl_demo" in m.value for m in at.markdown)
+    cells = table_cells(at)
+    assert "execute this? (yes/no)" in cells and "hitl_demo" in cells
+    assert "robot?thread=hitl_demo" in cells  # the link column opens it on its page
 
 
 @pytest.mark.parametrize(("name", "value"), [("HITL_REFUND_POLICY", "lenient"), ("HITL_GATE_THRESHOLD", "101")])

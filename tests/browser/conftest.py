@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from tests.conftest import PROJECT_ROOT
 
@@ -171,9 +171,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
 
 
 def wait_for_app(page: Page) -> None:
-    """Waits until Streamlit has finished running the script (no 'running' indicator)."""
+    """Waits until Streamlit has run the script: something drawn in the main block, no 'running' indicator.
+
+    The shell (an empty main block) is on the page before the script's first message arrives, and the
+    indicator shows only once the run is under way, so an empty main block is not yet a finished run.
+    """
     page.wait_for_selector("[data-testid='stApp']")
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " && document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
+        ' && document.querySelector(\'[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]\')'
     )
+
+
+def table_with(page: Page, text: str) -> Locator:
+    """The drawn table (``st.dataframe``) whose cells contain ``text``.
+
+    The grid paints its cells on a canvas; the cells' text is in its accessible table, which the
+    browser does not count as visible, so a table is found by its text and checked as a whole.
+    """
+    return page.get_by_test_id("stDataFrame").filter(has_text=text).first

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard, table_with, wait_for_app
 
 PAYLOAD = "<img src=x onerror=alert(1)><b>bold</b>"
 
@@ -37,8 +37,8 @@ def test_html_in_a_refund_reason_stays_text(page: Page, dashboard: Dashboard):
     # Home: the inbox line quotes the customer; the thread table shows the case.
     page.goto(f"{dashboard.url}/")  # home is the default page, at the root
     wait_for_app(page)
-    expect(page.get_by_text("<b>bold</b> Kim", exact=False).first).to_be_visible()
-    expect(page.get_by_text("refund-x1", exact=False).first).to_be_visible()
+    expect(table_with(page, "<b>bold</b> Kim")).to_be_visible()
+    expect(table_with(page, "refund-x1")).to_be_visible()
     _assert_inert(page, dialogs)
 
     # Explorer: the decoded state shows the reason as a JSON string.

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard, table_with, wait_for_app
 
 
 def _open(page: Page, dashboard: Dashboard, path: str) -> None:
@@ -41,8 +41,8 @@ def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, dashbo
     # The home inbox lists the waiting case.
     home = page.context.new_page()
     _open(home, dashboard, "")  # home is the default page, at the root
-    expect(home.get_by_text("refund-c500", exact=False).first).to_be_visible()
-    expect(home.get_by_text("pay 500,000 KRW", exact=False)).to_be_visible()
+    expect(table_with(home, "refund-c500")).to_be_visible()
+    expect(table_with(home, "refund-c500")).to_contain_text("pay 500,000 KRW")
     home.close()
 
     # Edit the amount with the sidebar update_state form and continue the run.

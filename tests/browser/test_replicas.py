@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import serve_dashboard, wait_for_app
+from tests.browser.conftest import serve_dashboard, table_with, wait_for_app
 from tests.conftest import _postgres_schema
 
 
@@ -39,7 +39,7 @@ def test_an_approval_in_one_replica_is_seen_in_the_other_and_pays_once(browser: 
     for page, replica in ((page_a, first), (page_b, second)):
         page.goto(f"{replica.url}/")  # home is the default page, at the root
         wait_for_app(page)
-        expect(page.get_by_text("refund-R1").first).to_be_visible()
+        expect(table_with(page, "refund-R1")).to_be_visible()
     # Both approvers open the case while it waits: the same view in two processes.
     for page, replica in ((page_a, first), (page_b, second)):
         page.goto(f"{replica.url}/refund?thread=refund-R1")

@@ -116,7 +116,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from agents import lifecycle, nodelog, readmodel, runs, runtime
+from agents import lifecycle, nodelog, readmodel, runs, runtime, threadindex
 from agents.errors import RunFailedError, UserError
 from agents.refund import ledger
 from agents.refund.graph import AUTOMATIC_APPROVER, MAX_AMOUNT, POLICIES, RESERVED_APPROVERS, krw
@@ -445,7 +445,7 @@ class RefundCases(RuleBasedStateMachine):
             node_rows = cursor.fetchone()[0]
             cursor.execute("SELECT COUNT(*) FROM thread_leases")
             leases = cursor.fetchone()[0]
-        heads = {t.thread_id: t.head_checkpoint_id for t in readmodel.list_threads(self.store)}
+        heads = {t.thread_id: t.head_checkpoint_id for t in threadindex.list_threads(self.store)}
         return heads, counts, ledger.ledger_rows(self.store), node_rows, leases
 
     def _status(self, thread: str) -> lifecycle.ThreadStatus | None:
@@ -889,7 +889,7 @@ class RefundCases(RuleBasedStateMachine):
 
     @invariant()
     def every_case_is_settled_or_in_the_inbox(self) -> None:
-        threads = {t.thread_id for t in readmodel.list_threads(self.store, agent="refund")}
+        threads = {t.thread_id for t in threadindex.list_threads(self.store, agent="refund")}
         assert threads == self.threads, (threads, self.threads)
         with self.store.read() as cursor:
             cursor.execute("SELECT COUNT(*) FROM thread_leases")

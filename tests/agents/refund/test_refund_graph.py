@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from agents import readmodel, runs
+from agents import readmodel, runs, threadindex
 from agents.common import MissingCheckpointerError
 from agents.errors import InputError, StaleFormError, UserError
 from agents.nodelog import node_runs
@@ -241,7 +241,7 @@ def test_pitfall_graph_returns_half_finished_state_with_nothing_to_resume(store)
     assert "outcome" not in state and "__interrupt__" not in state
     assert demo["resume_error"] == "No checkpointer set"
     assert build_unsaved_pitfall_graph().checkpointer is None
-    assert ledger.ledger_rows(store) == [] and readmodel.list_threads(store) == []
+    assert ledger.ledger_rows(store) == [] and threadindex.list_threads(store) == []
 
 
 @pytest.mark.parametrize(
@@ -293,7 +293,7 @@ def test_bad_requests_name_the_field_and_start_nothing(store, settings, values, 
     with pytest.raises(InputError) as caught:
         runs.start_run(store, settings, "refund", request)
     assert caught.value.field == field
-    assert readmodel.list_threads(store) == []
+    assert threadindex.list_threads(store) == []
 
 
 def test_a_case_id_is_used_once(store, settings):

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from agents import lifecycle, readmodel, runs, runtime
+from agents import lifecycle, readmodel, runs, runtime, threadindex
 from agents.errors import InputError
 from agents.refund import ledger
 from tests.factories import button_by_key, inbox_ids, messages, pause_robot, start_refund
@@ -261,7 +261,7 @@ def test_the_page_form_uses_the_same_amount_grammar(app, store):
         at.text_area(key="refund-new-reason").input("r")
         next(b for b in at.button if b.label == "Submit request").click().run()
         assert "amount: must be a whole number" in messages(at)
-    assert readmodel.list_threads(store) == []
+    assert threadindex.list_threads(store) == []
 
 
 # --- 5 and 7. The case stays put; its controls go after a decision ------------------------------------

@@ -1,0 +1,159 @@
+"""The index of threads: every thread's head, count and agent, and what waits at each head.
+
+Home, every agent page, the explorer's pickers, the lifecycle and the CLI list threads from here. It
+reads two queries over the checkpointer's key columns and interrupt writes (:mod:`agents.readsql`) and
+decodes only what it has not decoded before: what a checkpoint fixes is cached per store
+(:mod:`agents.readcache`), under keys that name the checkpoint, so a cached answer can never be stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from langgraph.types import Interrupt
+
+from agents import readcache, readmodel
+from agents.db import Store
+from agents.readsql import Rows
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class ThreadIndex:
+    """Every thread's head and what waits at it, as read at one moment (see :func:`thread_index`).
+
+    Attributes:
+        threads: Each thread, newest head first.
+        pending: Unanswered interrupts at thread heads, oldest first.
+    """
+
+    threads: tuple[readmodel.ThreadSummary, ...]
+    pending: tuple[readmodel.PendingInterrupt, ...]
+
+
+def thread_index(store: Store) -> ThreadIndex:
+    """Every thread's head, count and agent, and every unanswered interrupt at a head.
+
+    Two queries over key columns and interrupt writes. What a checkpoint fixes is cached per store
+    (:mod:`agents.readcache`): a thread's agent under (thread, first checkpoint), a decoded interrupt
+    under its row, so a read decodes only what is new. Where the store tells when it last changed
+    (:meth:`~agents.db.Store.change_token`), the whole index is reused until it does.
+    """
+    token = store.change_token()
+    memo = readcache.cache_for(store, "thread-index", size=1)
+    if token is not None:
+        found = memo.lookup("index")
+        if found is not None and found[0] == token:
+            return found[1]
+    agents = readcache.cache_for(store, "thread-agent")
+    with store.read() as cursor:
+        heads = store.queries.heads(cursor)
+        rows = store.queries.head_interrupts(cursor)
+        owners = {}
+        for thread_id, _count, first, _head in heads:
+            owner = agents.lookup((thread_id, first))
+            if owner is None:
+                owner = store.queries.agent(cursor, thread_id)
+                if owner is not None:  # a later checkpoint may still name it
+                    agents.put((thread_id, first), owner)
+            owners[thread_id] = owner or "unknown"
+        pending = _pending(store, cursor, rows, owners)
+    threads = sorted(
+        (
+            readmodel.ThreadSummary(t, owners[t], readmodel.checkpoint_time(head), int(count), head)
+            for t, count, _first, head in heads
+        ),
+        key=lambda s: s.head_checkpoint_id,
+        reverse=True,
+    )
+    index = ThreadIndex(tuple(threads), tuple(pending))
+    if token is not None:
+        memo.put("index", (token, index))
+    return index
+
+
+def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> list[readmodel.PendingInterrupt]:
+    """Decoded interrupts of ``head_interrupts`` rows; each row is decoded and named once per process."""
+    decoded = readcache.cache_for(store, "interrupt")
+    found = []
+    for thread_id, checkpoint_id, task_id, task_path, type_, blob in rows:
+        key = (thread_id, checkpoint_id, task_id, task_path, type_, bytes(blob))
+        items = decoded.lookup(key)
+        if items is None:
+            node = readmodel.node_of(task_id, task_path or "", _task_node(cursor, thread_id, task_id, task_path or ""))
+            items = tuple(
+                (node, item.value if isinstance(item, Interrupt) else item, getattr(item, "id", ""))
+                for item in store.saver.serde.loads_typed((type_, blob))
+            )
+            decoded.put(key, items)
+        for node, payload, interrupt_id in items:
+            found.append(
+                readmodel.PendingInterrupt(
+                    thread_id, owners.get(thread_id, "unknown"), checkpoint_id, node, payload, interrupt_id
+                )
+            )
+    return found
+
+
+def _task_node(cursor: Any, thread_id: str, task_id: str, task_path: str) -> dict[str, str]:
+    """The node-log name of one task, unless its task path names its node already."""
+    if task_path.startswith(readmodel.PULL_PREFIX):
+        return {}
+    cursor.execute("SELECT node FROM node_log WHERE thread_id = ? AND task_id = ? LIMIT 1", (thread_id, task_id))
+    row = cursor.fetchone()
+    return {task_id: row[0]} if row else {}
+
+
+def list_threads(store: Store, agent: str | None = None) -> list[readmodel.ThreadSummary]:
+    """Every thread (or one agent's), newest first, with its checkpoint count (no checkpoint is decoded).
+
+    A thread's status is the lifecycle's (:mod:`agents.lifecycle`), which needs the agents' rules.
+    """
+    return [s for s in thread_index(store).threads if agent is None or s.agent == agent]
+
+
+def pending_interrupts(store: Store, thread_id: str | None = None) -> list[readmodel.PendingInterrupt]:
+    """Everything waiting for a human, across agents (or in one thread), oldest first."""
+    return [p for p in thread_index(store).pending if thread_id is None or p.thread_id == thread_id]
+
+
+def head_values(store: Store, thread_id: str, checkpoint_id: str) -> dict[str, Any] | None:
+    """A checkpoint's agent state (internal channels left out), decoded once per process.
+
+    The dict is shared by every caller: read it, never change it. None: no such checkpoint.
+    """
+
+    def decode() -> dict[str, Any] | None:
+        saved = readmodel.saved_tuple(store, thread_id, checkpoint_id)
+        if saved is None:
+            return None
+        channel_values = saved.checkpoint.get("channel_values", {})
+        return {k: v for k, v in channel_values.items() if not readmodel.is_internal_channel(k)}
+
+    values = readcache.cache_for(store, "values").lookup((thread_id, checkpoint_id))
+    if values is None:
+        values = decode()
+        if values is not None:
+            readcache.cache_for(store, "values").put((thread_id, checkpoint_id), values)
+    return values
+
+
+def while_unchanged(store: Store, name: str, key: Hashable, compute: Callable[[], V]) -> V:
+    """``compute()``, reused while the database is unchanged (where the store can tell; else computed).
+
+    For reads that depend on more than one checkpoint (a thread's chain, its writes): the result is
+    kept under (``key``, the store's change token) and shared; callers must not change it.
+    """
+    token = store.change_token()  # read before the data it guards
+    if token is None:
+        return compute()
+    memo = readcache.cache_for(store, f"unchanged:{name}", size=16)
+    found = memo.lookup(key)
+    if found is not None and found[0] == token:
+        return cast(V, found[1])
+    value = compute()
+    memo.put(key, (token, value))
+    return value

@@ -1,0 +1,90 @@
+"""The robot page's save-file tables: a thread's checkpoints and writes, a page at a time.
+
+The rows come from the read-model's SQL (the chain, the write rows) without decoding a blob; a
+checkpoint's state and a write's value are decoded only for the rows of the shown page, so a thread
+of 10,000 checkpoints costs one page of decoding. Both tables are fragments (see :mod:`dashboard.tables`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents import readmodel, threadindex
+from agents.db import Store
+from agents.errors import short_id
+from dashboard.i18n import t
+from dashboard.tables import Column, paged_table
+
+
+@dataclass(frozen=True)
+class WriteRow:
+    """One row of the ``writes`` table, its value still encoded."""
+
+    checkpoint_id: str
+    task_id: str
+    node: str
+    channel: str
+    type: str
+    blob: bytes
+
+
+def thread_write_rows(store: Store, thread_id: str) -> list[WriteRow]:
+    """Every write of a thread, oldest checkpoint first, in LangGraph's order; values not decoded."""
+    with store.read() as cursor:
+        known = readmodel.task_nodes(cursor, thread_id)
+        cursor.execute(
+            "SELECT MIN(checkpoint_id), MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''",
+            (thread_id,),
+        )
+        low, high = cursor.fetchone()
+        rows = store.queries.writes_between(cursor, thread_id, low, high) if low else []
+    return [
+        WriteRow(checkpoint_id, task_id, readmodel.node_of(task_id, path or "", known), channel, type_, bytes(blob))
+        for checkpoint_id, task_id, path, channel, type_, blob in rows
+    ]
+
+
+def show_checkpoints(store: Store, thread_id: str) -> None:
+    """The checkpoints table: step, source, ids, next and state (decoded for the shown rows only)."""
+
+    def state(entry: readmodel.ChainCheckpoint) -> str:
+        values = threadindex.head_values(store, thread_id, entry.checkpoint_id)
+        return readmodel.to_json(values or {}).replace("\n", " ")
+
+    paged_table(
+        f"savefile-checkpoints-{thread_id}",
+        lambda: threadindex.while_unchanged(
+            store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id)
+        ),
+        [
+            Column(t("col.step"), lambda e: e.step),
+            Column(t("col.source"), lambda e: e.source),
+            Column(t("col.checkpoint_id"), lambda e: e.checkpoint_id),
+            Column(t("col.parent_id"), lambda e: e.parent_checkpoint_id or ""),
+            Column(t("col.next"), lambda e: ", ".join(e.next)),
+            Column(t("col.state"), state),
+        ],
+        empty_text=t("robot.no_rows"),
+        search_text=lambda e: " ".join((str(e.step), e.source, e.checkpoint_id, " ".join(e.next))),
+    )
+
+
+def show_writes(store: Store, thread_id: str) -> None:
+    """The writes table: checkpoint, task id, node, channel and value (decoded for the shown rows only)."""
+
+    def value(row: WriteRow) -> str:
+        return readmodel.to_json(store.saver.serde.loads_typed((row.type, row.blob))).replace("\n", " ")
+
+    paged_table(
+        f"savefile-writes-{thread_id}",
+        lambda: threadindex.while_unchanged(store, "writes", thread_id, lambda: thread_write_rows(store, thread_id)),
+        [
+            Column(t("col.checkpoint_id"), lambda w: short_id(w.checkpoint_id)),
+            Column(t("col.task_id"), lambda w: w.task_id),
+            Column(t("col.node"), lambda w: w.node),
+            Column(t("col.channel"), lambda w: w.channel),
+            Column(t("col.value"), value),
+        ],
+        empty_text=t("robot.no_rows"),
+        search_text=lambda w: " ".join((w.checkpoint_id, w.task_id, w.node, w.channel)),
+    )

@@ -1,0 +1,129 @@
+"""Paged, searchable tables: one ``st.dataframe`` of a page of rows, with a link column to act.
+
+Lists that grow with the save file (the inbox, threads, queues, the audit, the ledger, a thread's
+checkpoints and writes) are drawn here, so a page costs what it shows: the rows are loaded (from
+caches, see :mod:`agents.threadindex`), filtered by the search text, and only the rows of the
+current page are turned into cells. Each table is a fragment (``st.fragment``): typing a search
+or changing the page reruns the table alone, and it loads its rows again each time, so what it
+shows is never older than the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.i18n import t
+
+T = TypeVar("T")
+
+#: Rows per page.
+PAGE_SIZE = 25
+
+
+@dataclass(frozen=True)
+class Column(Generic[T]):
+    """One column: its header and how a row's cell is made."""
+
+    label: str
+    value: Callable[[T], Any]
+
+
+def page_url(url_path: str, thread_id: str) -> str:
+    """A link to a page with a thread selected (``refund?thread=...``), relative to the app's root."""
+    return f"{url_path}?{urlencode({'thread': thread_id})}"
+
+
+def paged_table(
+    key: str,
+    load: Callable[[], Sequence[T]],
+    columns: Sequence[Column[T]],
+    *,
+    empty_text: str,
+    search_text: Callable[[T], str] | None = None,
+    link: Callable[[T], str | None] | None = None,
+    page_size: int = PAGE_SIZE,
+) -> None:
+    """Draws the rows ``load()`` returns as a paged table (searchable when ``search_text`` is given).
+
+    Args:
+        key: The table's widget-key prefix (unique on the page).
+        load: The rows, loaded on every run of the table (cheap: the read-model caches).
+        columns: The cells of a row.
+        empty_text: The caption when there are no rows at all.
+        search_text: A row's searchable text (built only while a search is typed).
+        link: A row's link (see :func:`page_url`); None for no link column.
+        page_size: Rows per page.
+    """
+    _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size)
+
+
+@st.fragment
+def _fragment(
+    key: str,
+    load: Callable[[], Sequence[T]],
+    columns: tuple[Column[T], ...],
+    empty_text: str,
+    search_text: Callable[[T], str] | None,
+    link: Callable[[T], str | None] | None,
+    page_size: int,
+) -> None:
+    draw_table(key, load(), columns, empty_text=empty_text, search_text=search_text, link=link, page_size=page_size)
+
+
+def draw_table(
+    key: str,
+    rows: Sequence[T],
+    columns: Sequence[Column[T]],
+    *,
+    empty_text: str,
+    search_text: Callable[[T], str] | None = None,
+    link: Callable[[T], str | None] | None = None,
+    page_size: int = PAGE_SIZE,
+) -> None:
+    """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none)."""
+    if not rows:
+        st.caption(empty_text)
+        return
+    query = ""
+    if search_text is not None:
+        query = st.text_input(
+            t("table.search"),
+            key=f"{key}:search",
+            help=t("table.search.help"),
+            label_visibility="collapsed",
+            placeholder=t("table.search"),
+        ).strip()
+    matching = _matching(rows, query, search_text) if query and search_text is not None else rows
+    if not matching:
+        st.caption(t("table.no_match", query=query))
+        return
+    pages = (len(matching) + page_size - 1) // page_size
+    page_key = f"{key}:page"
+    if not 1 <= int(st.session_state.get(page_key, 1)) <= pages:
+        st.session_state[page_key] = min(max(int(st.session_state.get(page_key, 1)), 1), pages)
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(t("table.page"), min_value=1, max_value=pages, step=1, key=page_key))
+    shown = matching[(page - 1) * page_size : page * page_size]
+    first, last = (page - 1) * page_size + 1, (page - 1) * page_size + len(shown)
+    if query:
+        st.caption(t("table.rows_matching", first=first, last=last, total=len(matching), query=query, all=len(rows)))
+    elif pages > 1:
+        st.caption(t("table.rows", first=first, last=last, total=len(matching)))
+    data = {column.label: [column.value(row) for row in shown] for column in columns}
+    config: dict[str, Any] = {}
+    if link is not None:
+        data[t("col.open")] = [link(row) for row in shown]
+        config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"))
+    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch", column_config=config)
+
+
+def _matching(rows: Sequence[T], query: str, search_text: Callable[[T], str]) -> list[T]:
+    folded = query.casefold()
+    return [row for row in rows if folded in search_text(row).casefold()]
