@@ -22,6 +22,7 @@ from agents.refund import ledger
 from agents.validation import parse_json, validate_thread_id
 from tests.conftest import PROJECT_ROOT
 from tests.factories import pause_robot as _paused_robot
+from tests.factories import table_cells
 
 DEEP = "[" * 50_000 + "]" * 50_000
 DEEP_OBJECT = '{"a": ' * 5_000 + "1" + "}" * 5_000
@@ -256,7 +257,8 @@ def test_unicode_ids_on_the_pages_and_in_links(app, store, settings):
     assert explorer.selectbox(key="explorer-thread").value == "refund-건-1042"
     home = app()
     assert not home.exception
-    assert any("refund-건-1042" in m.value for m in home.markdown)
+    cells = table_cells(home)
+    assert "refund-건-1042" in cells and "refund?thread=refund-%EA%B1%B4-1042" in cells
 
 
 def test_parse_json_refuses_what_no_state_could_hold():

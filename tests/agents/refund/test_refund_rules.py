@@ -16,7 +16,7 @@ import pytest
 from agents import lifecycle, readmodel, runs, runtime, threadindex
 from agents.errors import InputError
 from agents.refund import ledger
-from tests.factories import button_by_key, inbox_ids, messages, pause_robot, start_refund
+from tests.factories import button_by_key, inbox_ids, messages, pause_robot, start_refund, table_cells
 
 PAGE = "app_pages/refund.py"
 #: This file's cases ask for 400,000 KRW unless a test gives another amount.
@@ -41,7 +41,7 @@ def test_an_edited_case_waits_again_and_stays_in_every_queue(run_cli, store, set
     assert [row.thread_id for row in queue] == ["refund-L1"]
     home = app()
     assert "Nothing is waiting" not in messages(home)
-    assert any("pay 50,000 KRW (requested 9,000,000)" in x.value for x in home.text)
+    assert any("pay 50,000 KRW (requested 9,000,000)" in cell for cell in table_cells(home))
     assert (
         "amount 9,000,000 → 50,000 by update_state" in runs.current_result(store, settings, "refund-L1").values["trace"]
     )

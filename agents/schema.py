@@ -1,0 +1,111 @@
+"""The project's own tables: their DDL (one text for both backends), fingerprint and added columns.
+
+:mod:`agents.db` creates them and checks them; each agent declares its own tables
+(``AgentSpec.tables``) with :class:`TableSchema`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """One of the project's tables: its DDL and what a migration copies.
+
+    An agent that keeps its own table declares it in its package
+    (``AgentSpec.tables``); the store creates it beside the core tables.
+
+    Attributes:
+        name: The table name.
+        ddl: ``CREATE TABLE IF NOT EXISTS`` (and its indexes) in SQL both backends share; the two
+            column types that differ are written ``{id_column}`` and ``{float_type}``.
+        migrated_columns: The columns ``migrate`` copies to another database; empty for tables that
+            are per process rather than data (leases, the schema's own metadata).
+    """
+
+    name: str
+    ddl: str
+    migrated_columns: tuple[str, ...] = ()
+
+
+#: The node log's columns, in table order (``agents.nodelog`` reads them in this order).
+NODE_LOG_COLUMNS = (
+    "id", "agent", "thread_id", "run_id", "node", "task_id", "step",
+    "label", "started_at", "ended_at", "status", "error",
+)  # fmt: skip
+
+META_TABLE = TableSchema(
+    "hitl_meta",
+    """
+CREATE TABLE IF NOT EXISTS hitl_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);""",
+)
+NODE_LOG_TABLE = TableSchema(
+    "node_log",
+    """
+CREATE TABLE IF NOT EXISTS node_log (
+    id {id_column},
+    agent TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    node TEXT NOT NULL,
+    task_id TEXT NOT NULL DEFAULT '',
+    step INTEGER NOT NULL DEFAULT 0,
+    label TEXT NOT NULL DEFAULT '',
+    started_at {float_type} NOT NULL,
+    ended_at {float_type},
+    status TEXT NOT NULL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);""",
+    migrated_columns=NODE_LOG_COLUMNS[1:],
+)  # the id is the target's own
+LEASES_TABLE = TableSchema(
+    "thread_leases",
+    """
+CREATE TABLE IF NOT EXISTS thread_leases (
+    thread_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    acquired_at {float_type} NOT NULL,
+    process_start TEXT
+);""",
+)
+
+
+def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchema, ...]:
+    """The core tables with the agents' own between them.
+
+    The order is the order of the first release's single schema text (the refund ledger sat
+    between the node log and the leases), so a database it set up keeps its fingerprint.
+    """
+    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE)
+
+
+def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:
+    """The DDL of ``tables`` for one backend's two differing column types."""
+    return "".join(table.ddl for table in tables).format(id_column=id_column, float_type=float_type) + "\n"
+
+
+def fingerprint(schema: str) -> str:
+    """Changes whenever a table is added to the schema, so older files get the new tables."""
+    return hashlib.sha256(schema.encode()).hexdigest()[:16]
+
+
+#: Columns added to a table after its first release, as (table, column, type); each is also in the
+#: table's CREATE TABLE above (which changes the schema fingerprint). CREATE TABLE IF NOT EXISTS leaves
+#: an existing table as it is, so opening a database of an older release adds them with ALTER TABLE.
+#: They are nullable: rows of an older release (and rows it still writes) have NULL there.
+#:
+#: * ``thread_leases.process_start``: the lease owner's start time, ``"<boot id>:<clock ticks since
+#:   boot>"`` (``/proc/<pid>/stat`` field 22), so a reused PID is not taken for the owner
+#:   (:mod:`agents.leases`); NULL in rows of the previous release and where there is no ``/proc``.
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("thread_leases", "process_start", "TEXT"),)
+
+SQLITE_TYPES = {"id_column": "INTEGER PRIMARY KEY AUTOINCREMENT", "float_type": "REAL"}
