@@ -304,7 +304,8 @@ def measure(name: str, store: Store, graph: Any, base: tuple[Any, Any, Any] | No
         base_readmodel, base_sql, base_figure = base
         old = _BaseStore(store, base_sql.SqliteQueries())
         print(_agreement("(a0) and (a)", disagreements(base_readmodel.checkpoint_chain(old, THREAD), chain)))
-        paths["a0 the same at --base"] = lambda: base_figure.checkpoint_figure(base_readmodel.checkpoint_chain(old, THREAD))
+        draw_before = base_figure.checkpoint_figure
+        paths["a0 the same at --base"] = lambda: draw_before(base_readmodel.checkpoint_chain(old, THREAD))
     paths["b get_state_history + figure"] = lambda: checkpoint_figure(history_points(graph))
     paths["c bare SQL read (floor)"] = lambda: sql_floor(store)
     times = interleaved_times(paths, repeat)
