@@ -123,8 +123,8 @@ def _task_nodes(cursor: Any, thread_id: str) -> dict[str, str]:
 class _Tasks:
     """A thread's tasks per checkpoint: the nodes of all, of the completed ones, and who is interrupted."""
 
-    scheduled: dict[str, list[str]]
-    completed: dict[str, list[str]]
+    scheduled: dict[str, tuple[str, ...]]
+    completed: dict[str, tuple[str, ...]]
     interrupted: set[str]
 
 
@@ -134,13 +134,20 @@ def _tasks_by_checkpoint(store: Store, thread_id: str, rows: Rows, known: dict[s
     The database groups the writes per task, which hands Python one row per
     task instead of one per write. A task is completed when it wrote a channel
     that is not bookkeeping, and interrupted when it wrote ``__interrupt__``
-    but nothing else yet. Tasks are ordered by task path, as LangGraph orders them.
+    but nothing else yet. A checkpoint's tasks are ordered by task path and id, as
+    LangGraph orders them; most checkpoints have one, and share its one-name tuple.
     An ``update_state`` that took no task of its checkpoint is no task (:func:`is_fresh_update`);
     one that reused the task of a node that has not run is named from the checkpoint's blob.
     """
-    tasks = _Tasks({}, {}, set())
-    unnamed: dict[str, list[str]] = {}
-    for checkpoint_id, task_id, task_path, done, asked in rows:
+    scheduled: dict[str, tuple[str, ...]] = {}
+    completed: dict[str, tuple[str, ...]] = {}
+    interrupted: set[str] = set()
+    alone: dict[str, tuple[str]] = {}  # node → (node,), shared
+    first: dict[str, tuple[Any, ...]] = {}  # checkpoint → its first task row and node
+    several: dict[str, list[tuple[Any, ...]]] = {}
+    unnamed: set[str] = set()
+    for row in rows:
+        checkpoint_id, task_id, task_path, done, asked = row
         node = known.get(task_id)
         if node is None:
             path = task_path or ""
@@ -149,39 +156,46 @@ def _tasks_by_checkpoint(store: Store, thread_id: str, rows: Rows, known: dict[s
             elif path.startswith(UPDATE_PREFIX):
                 if is_fresh_update(checkpoint_id, task_id, path):
                     continue
-                unnamed.setdefault(checkpoint_id, []).append(task_id)
-                node = task_id  # replaced below, from the checkpoint's blob
+                unnamed.add(checkpoint_id)
+                node = _UNNAMED + task_id  # replaced below, from the checkpoint's blob
             else:
                 node = _node_of(task_id, path, known)
-        scheduled = tasks.scheduled.get(checkpoint_id)
-        if scheduled is None:
-            tasks.scheduled[checkpoint_id] = [node]
-        else:
-            scheduled.append(node)
+        if not done and asked:
+            interrupted.add(checkpoint_id)
+        if checkpoint_id in scheduled:
+            several.setdefault(checkpoint_id, [first[checkpoint_id]]).append((task_path or "", task_id, node, done))
+            continue
+        names = alone.get(node)
+        if names is None:
+            names = alone[node] = (node,)
+        scheduled[checkpoint_id] = names
         if done:
-            tasks.completed.setdefault(checkpoint_id, []).append(node)
-        elif asked:
-            tasks.interrupted.add(checkpoint_id)
-    for checkpoint_id, task_ids in unnamed.items():
+            completed[checkpoint_id] = names
+        first[checkpoint_id] = (task_path or "", task_id, node, done)
+    for checkpoint_id, group in several.items():
+        group.sort()
+        scheduled[checkpoint_id] = _unique(node for _, _, node, _ in group)
+        completed[checkpoint_id] = _unique(node for _, _, node, done in group if done)
+    for checkpoint_id in unnamed:
         saved = _saved(store, thread_id, checkpoint_id)
-        names = prepared_task_names(saved) if saved is not None else {}
-        for listed in (tasks.scheduled, tasks.completed):
+        names_of = prepared_task_names(saved) if saved is not None else {}
+        for listed in (scheduled, completed):
             if checkpoint_id in listed:
-                listed[checkpoint_id] = [
-                    names.get(n, UPDATE_WRITER) if n in task_ids else n for n in listed[checkpoint_id]
-                ]
-    return tasks
+                listed[checkpoint_id] = _unique(_named(node, names_of) for node in listed[checkpoint_id])
+    return _Tasks(scheduled, completed, interrupted)
+
+
+#: Marks a task id that stands in for a node name until the checkpoint's blob names it.
+_UNNAMED = "\x00"
+
+
+def _named(node: str, names_of: dict[str, str]) -> str:
+    """A node name, or the name of the task whose id stands in for one (:func:`_tasks_by_checkpoint`)."""
+    return names_of.get(node[1:], UPDATE_WRITER) if node.startswith(_UNNAMED) else node
 
 
 def _unique(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
-
-
-def _names_tuple(names: list[str] | None) -> tuple[str, ...]:
-    """Node names without repeats, in order; the common one-name case skips the dedupe."""
-    if not names:
-        return ()
-    return (names[0],) if len(names) == 1 else _unique(names)
 
 
 def _scheduled_nodes(store: Store, thread_id: str, checkpoint_id: str) -> tuple[str, ...]:
@@ -202,20 +216,7 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
     return _read_chain(store, thread_id)[0]
 
 
-#: The fields of :class:`ChainCheckpoint`, in order.
-_CHAIN_FIELDS = tuple(field.name for field in dataclasses.fields(ChainCheckpoint))
 _new = object.__new__
-
-
-def _chain_point(*values: Any) -> ChainCheckpoint:
-    """A :class:`ChainCheckpoint` of all its field values, in order.
-
-    A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``;
-    a chain builds one per checkpoint, so this fills the instance's dict at once.
-    """
-    point = _new(ChainCheckpoint)
-    point.__dict__.update(zip(_CHAIN_FIELDS, values, strict=True))
-    return point
 
 
 def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], dict[str, str]]:
@@ -233,22 +234,24 @@ def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], di
     chain: list[ChainCheckpoint] = []
     append = chain.append
     for checkpoint_id, parent_id, step, source in rows:
-        next_nodes = _names_tuple(scheduled.get(checkpoint_id))
+        next_nodes = scheduled.get(checkpoint_id, ())
         if not next_nodes and checkpoint_id not in parents:
             next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
-        append(
-            _chain_point(
-                checkpoint_id,
-                parent_id,
-                -1 if step is None else int(step),
-                "unknown" if not source else str(source),
-                _names_tuple(completed.get(checkpoint_id)),
-                next_nodes,
-                checkpoint_id == head_id,
-                checkpoint_id in interrupted,
-                "",
-            )
+        # A frozen dataclass's __init__ sets every field through object.__setattr__; the chain
+        # builds one per checkpoint, so it fills the instance's dict at once.
+        point = _new(ChainCheckpoint)
+        vars(point).update(
+            checkpoint_id=checkpoint_id,
+            parent_checkpoint_id=parent_id,
+            step=-1 if step is None else int(step),
+            source="unknown" if not source else str(source),
+            writers=completed.get(checkpoint_id, ()),
+            next=next_nodes,
+            is_head=checkpoint_id == head_id,
+            is_waiting=checkpoint_id in interrupted,
+            checkpoint_ns="",
         )
+        append(point)
     return chain, known
 
 

@@ -29,8 +29,8 @@ class ReadQueries(Protocol):
         """(checkpoint id, parent id, step, source), oldest first."""
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        """(checkpoint id, task id, task path, completed, interrupted), one row per task, each checkpoint's
-        ordered by task path and task id. A task's path is the greatest of its writes' paths: an
+        """(checkpoint id, task id, task path, completed, interrupted), one row per task, in no set
+        order. A task's path is the greatest of its writes' paths: an
         ``update_state`` that reused a node's task writes ``~__interrupt__, <i>``, which sorts before
         the node's own ``~__pregel_pull, <node>``."""
 
@@ -74,14 +74,13 @@ class SqliteQueries:
         )
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        # Grouped in primary-key order: one row per task, no sort of the whole table.
+        # Grouped in primary-key order: one row per task, no sort (the read-model orders a checkpoint's tasks).
         return _rows(
             cursor,
             "SELECT checkpoint_id, task_id, MAX(task_path),"
             f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
             " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            " GROUP BY checkpoint_id, task_id"
-            " ORDER BY checkpoint_id, MAX(task_path), task_id",
+            " GROUP BY checkpoint_id, task_id",
             (thread_id, NULL_TASK_ID),
         )
 
@@ -158,8 +157,7 @@ class PostgresQueries:
             "SELECT checkpoint_id, task_id, MAX(task_path),"
             f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
             " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            " GROUP BY checkpoint_id, task_id"
-            " ORDER BY checkpoint_id, MAX(task_path), task_id",
+            " GROUP BY checkpoint_id, task_id",
             (thread_id, NULL_TASK_ID),
         )
 
