@@ -42,7 +42,7 @@ from agents.tasknames import (
 _node_of = node_of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChainCheckpoint:
     """One checkpoint of a thread, as read from the metadata and parent columns."""
 
@@ -143,27 +143,33 @@ def _tasks_by_checkpoint(store: Store, thread_id: str, rows: Rows, known: dict[s
     completed: dict[str, tuple[str, ...]] = {}
     interrupted: set[str] = set()
     alone: dict[str, tuple[str]] = {}  # node → (node,), shared
-    first: dict[str, tuple[Any, ...]] = {}  # checkpoint → its first task row and node
+    first: dict[str, tuple[Any, ...]] = {}  # checkpoint → its first task row
     several: dict[str, list[tuple[Any, ...]]] = {}
     unnamed: set[str] = set()
     for row in rows:
         checkpoint_id, task_id, task_path, done, asked = row
-        node = known.get(task_id)
-        if node is None:
-            path = task_path or ""
-            if path.startswith(PULL_PREFIX):
-                node = path[len(PULL_PREFIX) :]
-            elif path.startswith(UPDATE_PREFIX):
-                if is_fresh_update(checkpoint_id, task_id, path):
-                    continue
-                unnamed.add(checkpoint_id)
-                node = _UNNAMED + task_id  # replaced below, from the checkpoint's blob
-            else:
-                node = _node_of(task_id, path, known)
+        path = task_path or ""
+        if path.startswith(PULL_PREFIX):
+            node = path[len(PULL_PREFIX) :]
+        elif task_id in known:
+            node = known[task_id]
+        elif path.startswith(UPDATE_PREFIX):
+            if is_fresh_update(checkpoint_id, task_id, path):
+                continue
+            unnamed.add(checkpoint_id)
+            node = _UNNAMED + task_id  # replaced below, from the checkpoint's blob
+        else:
+            node = _node_of(task_id, path, known)
         if not done and asked:
             interrupted.add(checkpoint_id)
         if checkpoint_id in scheduled:
-            several.setdefault(checkpoint_id, [first[checkpoint_id]]).append((task_path or "", task_id, node, done))
+            group = several.get(checkpoint_id)
+            if group is None:
+                _, first_id, first_path, first_done, _ = first[checkpoint_id]
+                group = several[checkpoint_id] = [
+                    (first_path or "", first_id, scheduled[checkpoint_id][0], bool(first_done))
+                ]
+            group.append((path, task_id, node, done))
             continue
         names = alone.get(node)
         if names is None:
@@ -171,7 +177,7 @@ def _tasks_by_checkpoint(store: Store, thread_id: str, rows: Rows, known: dict[s
         scheduled[checkpoint_id] = names
         if done:
             completed[checkpoint_id] = names
-        first[checkpoint_id] = (task_path or "", task_id, node, done)
+        first[checkpoint_id] = row
     for checkpoint_id, group in several.items():
         group.sort()
         scheduled[checkpoint_id] = _unique(node for _, _, node, _ in group)
@@ -217,14 +223,20 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
 
 
 _new = object.__new__
+#: Setters of :class:`ChainCheckpoint`'s slots, in field order (see :func:`_read_chain`).
+(set_id, set_parent, set_step, set_source, set_writers, set_next, set_head, set_waiting, set_ns) = (
+    getattr(ChainCheckpoint, field.name).__set__ for field in dataclasses.fields(ChainCheckpoint)
+)
 
 
 def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], dict[str, str]]:
     """The chain (see :func:`checkpoint_chain`) and the node-log task map it was named with."""
     with store.read() as cursor:
-        known = _task_nodes(cursor, thread_id)
         rows = store.queries.chain(cursor, thread_id)
         task_rows = store.queries.tasks(cursor, thread_id)
+        # Only a task whose path names no node (a Send's, an update's) needs the node log.
+        named = all((path or "").startswith(PULL_PREFIX) for _, _, path, _, _ in task_rows)
+        known = {} if named else _task_nodes(cursor, thread_id)
     if not rows:
         return [], known
     tasks = _tasks_by_checkpoint(store, thread_id, task_rows, known)
@@ -238,19 +250,17 @@ def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], di
         if not next_nodes and checkpoint_id not in parents:
             next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
         # A frozen dataclass's __init__ sets every field through object.__setattr__; the chain
-        # builds one per checkpoint, so it fills the instance's dict at once.
+        # builds one per checkpoint, so it sets the slots directly, in field order.
         point = _new(ChainCheckpoint)
-        vars(point).update(
-            checkpoint_id=checkpoint_id,
-            parent_checkpoint_id=parent_id,
-            step=-1 if step is None else int(step),
-            source="unknown" if not source else str(source),
-            writers=completed.get(checkpoint_id, ()),
-            next=next_nodes,
-            is_head=checkpoint_id == head_id,
-            is_waiting=checkpoint_id in interrupted,
-            checkpoint_ns="",
-        )
+        set_id(point, checkpoint_id)
+        set_parent(point, parent_id)
+        set_step(point, -1 if step is None else int(step))
+        set_source(point, "unknown" if not source else str(source))
+        set_writers(point, completed.get(checkpoint_id, ()))
+        set_next(point, next_nodes)
+        set_head(point, checkpoint_id == head_id)
+        set_waiting(point, checkpoint_id in interrupted)
+        set_ns(point, "")
         append(point)
     return chain, known
 

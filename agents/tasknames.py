@@ -1,8 +1,8 @@
 """How the read-model names a thread's tasks, as LangGraph's ``get_state_history`` names them.
 
 A task's writes carry its id and its task path. A node run by the graph has the path
-``~__pregel_pull, <node>`` (or ``~__pregel_push, ...`` for a ``Send``), and its id is in
-the node log (:mod:`agents.nodelog`). ``update_state`` writes with the path
+``~__pregel_pull, <node>``, which names it; a ``Send``'s task has ``~__pregel_push, ...``,
+and is named by its row in the node log (:mod:`agents.nodelog`), found by task id. ``update_state`` writes with the path
 ``~__interrupt__, <i>``, which names no node: as a node the checkpoint schedules, it reuses
 that node's task id; as any other node, LangGraph derives a fresh id from the checkpoint id
 and ``i`` (:func:`is_fresh_update`), and ``get_state_history`` lists no task for those
@@ -29,11 +29,11 @@ UPDATE_WRITER = "(update_state)"
 
 
 def node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
-    """The node of a task: from the node log (``known``), else from its task path."""
-    if task_id in known:
-        return known[task_id]
+    """The node of a task: the graph's name in its pull path, else its node-log row (``known``: a ``Send``'s task)."""
     if task_path.startswith(PULL_PREFIX):
         return task_path[len(PULL_PREFIX) :]
+    if task_id in known:
+        return known[task_id]
     if task_path.startswith(PUSH_PREFIX):
         return "send"
     return UPDATE_WRITER if task_path.startswith(UPDATE_PREFIX) else "(outside a node)"

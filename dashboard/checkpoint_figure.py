@@ -178,8 +178,11 @@ def _hover_texts(columns: ChainColumns, text: Mapping[str, str]) -> list[str]:
         source = sources.get(point.source)
         if source is None:
             source = sources[point.source] = html.escape(point.source)
+        short = short_checkpoint_id(point.checkpoint_id)
+        if not short.isalnum():  # LangGraph's ids are hex; anything else is escaped
+            short = html.escape(short)
         line = (
-            f"<b>{step} {point.step}</b> · {source}<br>id {html.escape(short_checkpoint_id(point.checkpoint_id))}"
+            f"<b>{step} {point.step}</b> · {source}<br>id {short}"
             f"<br>{writers}: {_names(point.writers)}<br>{next_}: {_names(point.next)}"
             f"<br>{lane}: {lane_names[lane_of]}"
         )
