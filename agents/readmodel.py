@@ -142,15 +142,19 @@ def _tasks_by_checkpoint(store: Store, thread_id: str, rows: Rows, known: dict[s
     scheduled: dict[str, tuple[str, ...]] = {}
     completed: dict[str, tuple[str, ...]] = {}
     interrupted: set[str] = set()
-    alone: dict[str, tuple[str]] = {}  # node → (node,), shared
+    alone: dict[str, tuple[str]] = {}  # pull path or node → (node,), shared
     first: dict[str, tuple[Any, ...]] = {}  # checkpoint → its first task row
     several: dict[str, list[tuple[Any, ...]]] = {}
     unnamed: set[str] = set()
     for row in rows:
         checkpoint_id, task_id, task_path, done, asked = row
         path = task_path or ""
-        if path.startswith(PULL_PREFIX):
+        names = alone.get(path)  # a pull task: its path names the node
+        if names is not None:
+            node = names[0]
+        elif path.startswith(PULL_PREFIX):
             node = path[len(PULL_PREFIX) :]
+            alone[path] = (node,)
         elif task_id in known:
             node = known[task_id]
         elif path.startswith(UPDATE_PREFIX):
@@ -171,9 +175,8 @@ def _tasks_by_checkpoint(store: Store, thread_id: str, rows: Rows, known: dict[s
                 ]
             group.append((path, task_id, node, done))
             continue
-        names = alone.get(node)
         if names is None:
-            names = alone[node] = (node,)
+            names = alone.get(node) or alone.setdefault(node, (node,))
         scheduled[checkpoint_id] = names
         if done:
             completed[checkpoint_id] = names

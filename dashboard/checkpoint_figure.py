@@ -167,30 +167,35 @@ def _hover_texts(columns: ChainColumns, text: Mapping[str, str]) -> list[str]:
     """Hover lines of every point; names are escaped, never read as HTML.
 
     One f-string per point from pieces made once: a long thread repeats the same
-    few sources, lanes and name tuples thousands of times.
+    few sources and (writers, next, lane) lines thousands of times.
     """
     step, writers, next_, lane = text["step"], text["writers"], text["next"], text["lane"]
     lane_names = [html.escape(_lane_label(n, text)) for n in range(max(columns.lanes) + 1)]
     sources: dict[str, str] = {}
+    tails: dict[tuple[tuple[str, ...], tuple[str, ...], int], str] = {}
     orphans = set(columns.orphans)
-    hover = []
+    hover: list[str] = []
+    append = hover.append
     for i, (point, lane_of) in enumerate(zip(columns.points, columns.lanes, strict=True)):
         source = sources.get(point.source)
         if source is None:
             source = sources[point.source] = html.escape(point.source)
+        key = (point.writers, point.next, lane_of)
+        tail = tails.get(key)
+        if tail is None:
+            tail = tails[key] = (
+                f"<br>{writers}: {_names(point.writers)}<br>{next_}: {_names(point.next)}"
+                f"<br>{lane}: {lane_names[lane_of]}"
+            )
         short = short_checkpoint_id(point.checkpoint_id)
         if not short.isalnum():  # LangGraph's ids are hex; anything else is escaped
             short = html.escape(short)
-        line = (
-            f"<b>{step} {point.step}</b> · {source}<br>id {short}"
-            f"<br>{writers}: {_names(point.writers)}<br>{next_}: {_names(point.next)}"
-            f"<br>{lane}: {lane_names[lane_of]}"
-        )
+        line = f"<b>{step} {point.step}</b> · {source}<br>id {short}{tail}"
         if point.is_waiting or point.is_head or i in orphans:
             flags = (text["waiting"], text["head"], text["orphan"])
             wanted = (point.is_waiting, point.is_head, i in orphans)
             line += "".join(f"<br>{flag}" for flag, on in zip(flags, wanted, strict=True) if on)
-        hover.append(line)
+        append(line)
     return hover
 
 
