@@ -115,25 +115,23 @@ def checkpoint_figure(
         ringed = [i for i, p in enumerate(points) if getattr(p, wanted)]
         if ringed:
             traces.append(_overlay_trace(ringed, drawn, scatter, name, marker))
-    figure = _figure_of(traces)
     x_span = max(columns.xs) - min(columns.xs)
-    _apply_layout(figure, max(columns.lanes) + 1, x_span, text)
-    return figure
+    return _figure_of(traces, _layout(max(columns.lanes) + 1, x_span, text))
 
 
 #: Trace properties that hold one entry per point (or per link end).
 _ARRAYS = ("x", "y", "customdata", "hovertext", "text")
 
 
-def _figure_of(traces: list[dict[str, object]]) -> go.Figure:
-    """The figure of trace dicts, its per-point arrays set on the figure's own traces.
+def _figure_of(traces: list[dict[str, object]], layout: dict[str, object]) -> go.Figure:
+    """The figure of trace dicts and a layout, its per-point arrays set on the figure's own traces.
 
     ``go.Figure(data=...)`` deep-copies every trace's properties, element by element
     for object arrays (ids, hover, the None-separated links); an array set on a trace
     of the figure afterwards is validated but not copied.
     """
     arrays = [{key: trace.pop(key) for key in _ARRAYS if key in trace} for trace in traces]
-    figure = go.Figure(data=traces)
+    figure = go.Figure(data=traces, layout=layout)
     for drawn, columns in zip(figure.data, arrays, strict=True):
         drawn.update(columns)
     return figure
@@ -285,9 +283,9 @@ def _overlay_trace(rows: list[int], drawn: _Drawn, scatter: str, name: str, mark
     }
 
 
-def _apply_layout(figure: go.Figure, lane_count: int, x_span: int, text: Mapping[str, str]) -> None:
+def _layout(lane_count: int, x_span: int, text: Mapping[str, str]) -> dict[str, object]:
     """Axes, legend and interaction settings shared by every non-empty figure."""
-    figure.update_layout(
+    return dict(
         # Clicking a point selects it (Streamlit `on_select`); dragging pans,
         # because a long thread needs panning and a box selection would pick
         # many checkpoints where the explorer shows one.
