@@ -104,14 +104,26 @@ class LaidOutCheckpoint:
 
 
 @dataclass(frozen=True, slots=True)
-class _Walk:
-    """Result of one pass over the chain, shared by the public functions."""
+class ChainColumns:
+    """The layout as columns: entry ``i`` of each list is about ``points[i]``, in walk order.
 
-    order: list[ChainPoint]
-    lanes: dict[str, int]
-    xs: dict[str, int]
-    orphans: list[str]
-    children_count: dict[str, int]
+    What the figure draws from, without one object per checkpoint.
+
+    Attributes:
+        points: The root-namespace checkpoints, oldest first with every parent before its children.
+        lanes: Lane of each point.
+        xs: x of each point.
+        parents: Index of each point's parent, -1 for a root or an orphan (no link is drawn).
+        children: Number of children of each point.
+        orphans: Indices of the points whose parent is missing, in walk order.
+    """
+
+    points: list[ChainPoint]
+    lanes: list[int]
+    xs: list[int]
+    parents: list[int]
+    children: list[int]
+    orphans: list[int]
 
 
 def root_namespace_points(chain: Iterable[ChainPoint]) -> list[ChainPoint]:
@@ -169,34 +181,65 @@ def _parents_first(points: Sequence[ChainPoint]) -> list[ChainPoint]:
     return order
 
 
-def _walk(chain: Iterable[ChainPoint]) -> _Walk:
-    """Assign lanes and x positions in one O(n log n) pass (the sort dominates)."""
-    order = _parents_first(root_namespace_points(chain))
-    lanes: dict[str, int] = {}
-    xs: dict[str, int] = {}
-    orphans: list[str] = []
-    children_count: dict[str, int] = defaultdict(int)
-    lane_count = 0
-    for point in order:
+def _in_walk_order(points: Sequence[ChainPoint]) -> bool:
+    """Whether the points already are in walk order: ids strictly rising, every parent's id below its child's.
+
+    LangGraph's ids are time-ordered and a parent is always older, so a chain read oldest first
+    (as the read-model returns it) needs no sort; the ids are then unique too.
+    """
+    previous = ""
+    for point in points:
         node_id, parent = point.checkpoint_id, point.parent_checkpoint_id
-        inherited_lane: int | None = None
-        # `parent in lanes` is False for a missing parent and for a cycle.
-        if parent is not None and parent in lanes:
-            children_count[parent] += 1
-            xs[node_id] = max(point.step, xs[parent] + 1)
+        if node_id <= previous or (parent is not None and parent >= node_id):
+            return False
+        previous = node_id
+    return True
+
+
+def layout_columns(chain: Iterable[ChainPoint]) -> ChainColumns:
+    """Assign lanes and x positions in one O(n log n) pass (the sort, when needed, dominates).
+
+    Args:
+        chain: Checkpoints of one thread, any order; subgraph checkpoints are left out.
+
+    Returns:
+        The layout as columns (see `ChainColumns`).
+
+    Raises:
+        ValueError: If a checkpoint id occurs twice.
+    """
+    points = [p for p in chain if p.checkpoint_ns == ROOT_NAMESPACE]
+    order = points if _in_walk_order(points) else _parents_first(root_namespace_points(points))
+    index: dict[str, int] = {}
+    lanes: list[int] = []
+    xs: list[int] = []
+    parents: list[int] = []
+    children = [0] * len(order)
+    orphans: list[int] = []
+    lane_count = 0
+    for position, point in enumerate(order):
+        parent = point.parent_checkpoint_id
+        # Not in `index`: a missing parent, or one on a cycle (walked later).
+        at = -1 if parent is None else index.get(parent, -1)
+        if at >= 0:
+            children[at] += 1
+            step, after_parent = point.step, xs[at] + 1
+            xs.append(step if step > after_parent else after_parent)
             # Only the parent's first (oldest) child stays in the parent's lane.
-            if children_count[parent] == 1:
-                inherited_lane = lanes[parent]
+            if children[at] == 1:
+                lanes.append(lanes[at])
+            else:
+                lanes.append(lane_count)
+                lane_count += 1
         else:
-            xs[node_id] = point.step
+            xs.append(point.step)
             if parent is not None:
-                orphans.append(node_id)
-        if inherited_lane is None:
-            lanes[node_id] = lane_count
+                orphans.append(position)
+            lanes.append(lane_count)
             lane_count += 1
-        else:
-            lanes[node_id] = inherited_lane
-    return _Walk(order, lanes, xs, orphans, dict(children_count))
+        parents.append(at)
+        index[point.checkpoint_id] = position
+    return ChainColumns(order, lanes, xs, parents, children, orphans)
 
 
 def assign_lanes(chain: Iterable[ChainPoint]) -> dict[str, int]:
@@ -211,7 +254,8 @@ def assign_lanes(chain: Iterable[ChainPoint]) -> dict[str, int]:
     Raises:
         ValueError: If a checkpoint id occurs twice.
     """
-    return _walk(chain).lanes
+    columns = layout_columns(chain)
+    return {p.checkpoint_id: lane for p, lane in zip(columns.points, columns.lanes, strict=True)}
 
 
 def orphan_ids(chain: Iterable[ChainPoint]) -> list[str]:
@@ -226,7 +270,8 @@ def orphan_ids(chain: Iterable[ChainPoint]) -> list[str]:
     Returns:
         Ids of orphaned checkpoints in walk order.
     """
-    return _walk(chain).orphans
+    columns = layout_columns(chain)
+    return [columns.points[i].checkpoint_id for i in columns.orphans]
 
 
 def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:
@@ -243,23 +288,19 @@ def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:
     Raises:
         ValueError: If a checkpoint id occurs twice.
     """
-    walk = _walk(chain)
-    orphans = set(walk.orphans)
-    laid_out = []
-    for point in walk.order:
-        node_id = point.checkpoint_id
-        children = walk.children_count.get(node_id, 0)
-        laid_out.append(
-            LaidOutCheckpoint(
-                checkpoint=point,
-                lane=walk.lanes[node_id],
-                x=walk.xs[node_id],
-                is_fork_point=children > 1,
-                children_count=children,
-                is_orphan=node_id in orphans,
-            )
+    columns = layout_columns(chain)
+    orphans = set(columns.orphans)
+    return [
+        LaidOutCheckpoint(
+            checkpoint=point,
+            lane=columns.lanes[i],
+            x=columns.xs[i],
+            is_fork_point=columns.children[i] > 1,
+            children_count=columns.children[i],
+            is_orphan=i in orphans,
         )
-    return laid_out
+        for i, point in enumerate(columns.points)
+    ]
 
 
 def chain_to_json(chain: Iterable[ChainPoint]) -> list[dict[str, Any]]:

@@ -28,12 +28,22 @@ from langgraph.types import Interrupt, Send
 
 from agents.db import Store
 from agents.readsql import NULL_TASK_ID, Rows
+from agents.tasknames import (
+    PULL_PREFIX,
+    UPDATE_PREFIX,
+    UPDATE_WRITER,
+    is_fresh_update,
+    node_of,
+    prepared_task_names,
+    scheduled_nodes_of,
+    tasks_by_checkpoint,
+)
 
-_PUSH_PREFIX = "~__pregel_push"
-_PULL_PREFIX = "~__pregel_pull, "
+#: How a task is named from its id and path (``pending_interrupts`` and the details use it too).
+_node_of = node_of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChainCheckpoint:
     """One checkpoint of a thread, as read from the metadata and parent columns."""
 
@@ -110,64 +120,16 @@ def _task_nodes(cursor: Any, thread_id: str) -> dict[str, str]:
     return dict(cursor.fetchall())
 
 
-def _node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
-    if task_id in known:
-        return known[task_id]
-    if task_path.startswith(_PULL_PREFIX):
-        return task_path[len(_PULL_PREFIX) :]
-    return "send" if task_path.startswith(_PUSH_PREFIX) else "(outside a node)"
-
-
-def _tasks_by_checkpoint(
-    store: Store, cursor: Any, thread_id: str, known: dict[str, str]
-) -> tuple[dict[str, list[str]], dict[str, list[str]], set[str]]:
-    """Per checkpoint: the nodes of its tasks, of its completed tasks, and whether one is interrupted.
-
-    The database groups the writes per task, which hands Python one row per
-    task instead of one per write. A task is completed when it wrote a channel
-    that is not bookkeeping, and interrupted when it wrote ``__interrupt__``
-    but nothing else yet. Tasks are ordered by task path, as LangGraph orders them.
-    """
-    scheduled: dict[str, list[str]] = {}
-    completed: dict[str, list[str]] = {}
-    interrupted: set[str] = set()
-    for checkpoint_id, task_id, task_path, done, asked in store.queries.tasks(cursor, thread_id):
-        node = _node_of(task_id, task_path or "", known)
-        scheduled.setdefault(checkpoint_id, []).append(node)
-        if done:
-            completed.setdefault(checkpoint_id, []).append(node)
-        elif asked:
-            interrupted.add(checkpoint_id)
-    return scheduled, completed, interrupted
-
-
 def _unique(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _names_tuple(names: list[str] | None) -> tuple[str, ...]:
-    """Node names without repeats, in order; the common one-name case skips the dedupe."""
-    if not names:
-        return ()
-    return (names[0],) if len(names) == 1 else _unique(names)
-
-
 def _scheduled_nodes(store: Store, thread_id: str, checkpoint_id: str) -> tuple[str, ...]:
     """Nodes a leaf checkpoint schedules, read from its channel values (one blob)."""
-    saved = store.saver.get_tuple(
-        {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
-    )
+    saved = _saved(store, thread_id, checkpoint_id)
     if saved is None:
         return ()
     return scheduled_nodes_of(saved.checkpoint.get("channel_values", {}))
-
-
-def scheduled_nodes_of(values: dict[str, Any]) -> tuple[str, ...]:
-    """Nodes a leaf checkpoint schedules, from its decoded channel values (empty: the run ended)."""
-    names = ["__start__"] if "__start__" in values else []
-    names += [channel.removeprefix("branch:to:") for channel in values if channel.startswith("branch:to:")]
-    names += [task.node for task in values.get("__pregel_tasks", []) if isinstance(task, Send)]
-    return _unique(names)
 
 
 def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
@@ -180,33 +142,46 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
     return _read_chain(store, thread_id)[0]
 
 
+_new = object.__new__
+#: Setters of :class:`ChainCheckpoint`'s slots, in field order (see :func:`_read_chain`).
+(set_id, set_parent, set_step, set_source, set_writers, set_next, set_head, set_waiting, set_ns) = (
+    getattr(ChainCheckpoint, field.name).__set__ for field in dataclasses.fields(ChainCheckpoint)
+)
+
+
 def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], dict[str, str]]:
     """The chain (see :func:`checkpoint_chain`) and the node-log task map it was named with."""
     with store.read() as cursor:
-        known = _task_nodes(cursor, thread_id)
         rows = store.queries.chain(cursor, thread_id)
-        scheduled, completed, interrupted = _tasks_by_checkpoint(store, cursor, thread_id, known)
+        task_rows = store.queries.tasks(cursor, thread_id)
+        # Only a task whose path names no node (a Send's, an update's) needs the node log.
+        named = all((path or "").startswith(PULL_PREFIX) for _, _, path, _, _ in task_rows)
+        known = {} if named else _task_nodes(cursor, thread_id)
     if not rows:
         return [], known
+    tasks = tasks_by_checkpoint(task_rows, known, lambda checkpoint_id: _saved(store, thread_id, checkpoint_id))
+    scheduled, completed, interrupted = tasks.scheduled, tasks.completed, tasks.interrupted
     head_id = rows[-1][0]
-    parents = {parent for _, parent, _, _ in rows if parent}
-    chain = []
+    parents = {row[1] for row in rows}
+    chain: list[ChainCheckpoint] = []
+    append = chain.append
     for checkpoint_id, parent_id, step, source in rows:
-        next_nodes = _names_tuple(scheduled.get(checkpoint_id))
+        next_nodes = scheduled.get(checkpoint_id, ())
         if not next_nodes and checkpoint_id not in parents:
             next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
-        chain.append(
-            ChainCheckpoint(
-                checkpoint_id=checkpoint_id,
-                parent_checkpoint_id=parent_id,
-                step=int(step if step is not None else -1),
-                source=str(source or "unknown"),
-                writers=_names_tuple(completed.get(checkpoint_id)),
-                next=next_nodes,
-                is_head=checkpoint_id == head_id,
-                is_waiting=checkpoint_id in interrupted,
-            )
-        )
+        # A frozen dataclass's __init__ sets every field through object.__setattr__; the chain
+        # builds one per checkpoint, so it sets the slots directly, in field order.
+        point = _new(ChainCheckpoint)
+        set_id(point, checkpoint_id)
+        set_parent(point, parent_id)
+        set_step(point, -1 if step is None else int(step))
+        set_source(point, "unknown" if not source else str(source))
+        set_writers(point, completed.get(checkpoint_id, ()))
+        set_next(point, next_nodes)
+        set_head(point, checkpoint_id == head_id)
+        set_waiting(point, checkpoint_id in interrupted)
+        set_ns(point, "")
+        append(point)
     return chain, known
 
 
@@ -298,13 +273,13 @@ def _detail(
     """
     checkpoint_id = saved.config["configurable"]["checkpoint_id"]
     serde = store.saver.serde
+    nodes, next_nodes = _write_nodes(saved, rows, known)
     writes = tuple(
-        WriteRecord(task_id, _node_of(task_id, path or "", known), channel, serde.loads_typed((type_, blob)))
-        for task_id, path, channel, type_, blob in rows
+        WriteRecord(task_id, nodes[task_id], channel, serde.loads_typed((type_, blob)))
+        for task_id, _path, channel, type_, blob in rows
     )
     channel_values = saved.checkpoint.get("channel_values", {})
     values = {k: v for k, v in channel_values.items() if not is_internal_channel(k)}
-    next_nodes = _unique(w.node for w in writes if w.task_id != NULL_TASK_ID)
     if not next_nodes and not has_children(checkpoint_id):
         next_nodes = scheduled_nodes_of(channel_values)
     return CheckpointDetail(
@@ -317,6 +292,33 @@ def _detail(
         writes=writes,
         created_at=str(saved.checkpoint.get("ts", "")),
     )
+
+
+def _write_nodes(saved: Any, rows: Rows, known: dict[str, str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Task id → node of a checkpoint's write rows, and the nodes of its tasks as the chain orders them.
+
+    Named as :func:`agents.tasknames.tasks_by_checkpoint` names them: a task by its node-log row, else by its
+    greatest task path; a fresh ``update_state`` (no task of LangGraph's) is not in the order.
+    """
+    checkpoint_id = saved.config["configurable"]["checkpoint_id"]
+    paths: dict[str, str] = {}
+    for task_id, path, *_ in rows:
+        paths[task_id] = max(paths.get(task_id, ""), path or "")
+    nodes: dict[str, str] = {}
+    prepared: dict[str, str] | None = None
+    for task_id, path in paths.items():
+        unnamed = task_id not in known and path.startswith(UPDATE_PREFIX)
+        if unnamed and not is_fresh_update(checkpoint_id, task_id, path):
+            prepared = prepared_task_names(saved) if prepared is None else prepared
+            nodes[task_id] = prepared.get(task_id, UPDATE_WRITER)
+        else:
+            nodes[task_id] = _node_of(task_id, path, known)
+    order = sorted(
+        (path, task_id)
+        for task_id, path in paths.items()
+        if task_id != NULL_TASK_ID and not is_fresh_update(checkpoint_id, task_id, path)
+    )
+    return nodes, _unique(nodes[task_id] for _, task_id in order)
 
 
 def _has_children(store: Store, thread_id: str, checkpoint_id: str) -> bool:
@@ -369,7 +371,5 @@ def to_json(value: Any) -> str:
 
 
 #: What :mod:`agents.threadindex` names tasks and reads checkpoints with: the same rules as here.
-PULL_PREFIX = _PULL_PREFIX
-node_of = _node_of
 saved_tuple = _saved
 task_nodes = _task_nodes

@@ -29,7 +29,10 @@ class ReadQueries(Protocol):
         """(checkpoint id, parent id, step, source), oldest first."""
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        """(checkpoint id, task id, task path, completed, interrupted), one row per task."""
+        """(checkpoint id, task id, task path, completed, interrupted), one row per task, in no set
+        order. A task's path is the greatest of its writes' paths: an
+        ``update_state`` that reused a node's task writes ``~__interrupt__, <i>``, which sorts before
+        the node's own ``~__pregel_pull, <node>``."""
 
     def heads(self, cursor: Any) -> Rows:
         """(thread id, checkpoint count, first checkpoint id, head id) per thread, from the key columns only."""
@@ -69,14 +72,13 @@ class SqliteQueries:
         )
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        # Grouped in primary-key order: one row per task, no sort of the whole table.
+        # Grouped in primary-key order: one row per task, no sort (the read-model orders a checkpoint's tasks).
         return _rows(
             cursor,
-            "SELECT checkpoint_id, task_id, MIN(task_path),"
+            "SELECT checkpoint_id, task_id, MAX(task_path),"
             f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
             " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            " GROUP BY checkpoint_id, task_id"
-            " ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
+            " GROUP BY checkpoint_id, task_id",
             (thread_id, NULL_TASK_ID),
         )
 
@@ -143,11 +145,10 @@ class PostgresQueries:
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
         return _rows(
             cursor,
-            "SELECT checkpoint_id, task_id, MIN(task_path),"
+            "SELECT checkpoint_id, task_id, MAX(task_path),"
             f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
             " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            " GROUP BY checkpoint_id, task_id"
-            " ORDER BY checkpoint_id, MIN(task_path), MIN(idx), task_id",
+            " GROUP BY checkpoint_id, task_id",
             (thread_id, NULL_TASK_ID),
         )
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 
 from langgraph.types import Interrupt
 
-from agents import readcache, readmodel
+from agents import readcache, readmodel, tasknames
 from agents.db import Store
 from agents.readsql import Rows
 
@@ -83,7 +83,7 @@ def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> l
         key = (thread_id, checkpoint_id, task_id, task_path, type_, bytes(blob))
         items = decoded.lookup(key)
         if items is None:
-            node = readmodel.node_of(task_id, task_path or "", _task_node(cursor, thread_id, task_id, task_path or ""))
+            node = tasknames.node_of(task_id, task_path or "", _task_node(cursor, thread_id, task_id, task_path or ""))
             items = tuple(
                 (node, item.value if isinstance(item, Interrupt) else item, getattr(item, "id", ""))
                 for item in store.saver.serde.loads_typed((type_, blob))
@@ -100,7 +100,7 @@ def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> l
 
 def _task_node(cursor: Any, thread_id: str, task_id: str, task_path: str) -> dict[str, str]:
     """The node-log name of one task, unless its task path names its node already."""
-    if task_path.startswith(readmodel.PULL_PREFIX):
+    if task_path.startswith(tasknames.PULL_PREFIX):
         return {}
     cursor.execute("SELECT node FROM node_log WHERE thread_id = ? AND task_id = ? LIMIT 1", (thread_id, task_id))
     row = cursor.fetchone()

@@ -2,7 +2,7 @@
 
 A pure function `chain -> go.Figure` for the checkpoint explorer page; it
 imports no Streamlit, so tests look inside the figure directly. Positions come
-from `agents.chain_layout.layout_chain`: x is the step (pushed right so a
+from `agents.chain_layout.layout_columns`: x is the step (pushed right so a
 child is always right of its parent), y is the lane (0 = main line at the top,
 each fork or orphan a branch below it).
 
@@ -30,15 +30,12 @@ from __future__ import annotations
 import functools
 import html
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from agents.chain_layout import (
-    ChainPoint,
-    LaidOutCheckpoint,
-    layout_chain,
-)
+from agents.chain_layout import ChainColumns, ChainPoint, layout_columns
 from agents.errors import short_checkpoint_id
 
 # Above this many points, text labels are left out: they cost render time and
@@ -73,8 +70,6 @@ DEFAULT_LABELS: dict[str, str] = {
 # Up to this many steps wide, every step gets its own x tick.
 SMALL_X_SPAN = 20
 
-ScatterType = type[go.Scatter] | type[go.Scattergl]
-
 
 def checkpoint_figure(
     chain: Iterable[ChainPoint],
@@ -98,27 +93,58 @@ def checkpoint_figure(
         The figure; an empty chain gives an empty figure with a notice.
     """
     text = {**DEFAULT_LABELS, **(labels or {})}
-    points = layout_chain(chain)
+    columns = layout_columns(chain)
+    points = columns.points
     if not points:
         return _empty_figure(text["empty"])
-    scatter: ScatterType = go.Scattergl if len(points) > webgl_threshold else go.Scatter
-    hover = {p.checkpoint.checkpoint_id: _hover_text(p, text) for p in points}
-    traces = [_link_trace(points, scatter, text["links"])]
-    selected = [p for p in points if p.checkpoint.checkpoint_id == selected_id]
+    scatter = "scattergl" if len(points) > webgl_threshold else "scatter"
+    drawn = _Drawn(
+        x=np.array(columns.xs, dtype=np.int64),
+        y=np.array(columns.lanes, dtype=np.int64),
+        ids=np.array([p.checkpoint_id for p in points], dtype=object),
+        hover=np.array(_hover_texts(columns, text), dtype=object),
+    )
+    traces = [_link_trace(columns, drawn, scatter, text["links"])]
+    selected = [i for i, p in enumerate(points) if p.checkpoint_id == selected_id]
     if selected:
         # Drawn before the source markers so the halo sits behind the point.
         halo = {"size": 30, "color": "rgba(255, 200, 0, 0.55)", "symbol": "circle"}
-        traces.append(_overlay_trace(selected, scatter, text["selected"], halo, hover))
-    traces += _source_traces(points, scatter, hover)
+        traces.append(_overlay_trace(selected, drawn, scatter, text["selected"], halo))
+    traces += _source_traces(points, drawn, scatter)
     for name, wanted, marker in _ring_specs(text):
-        ringed = [p for p in points if getattr(p.checkpoint, wanted)]
+        ringed = [i for i, p in enumerate(points) if getattr(p, wanted)]
         if ringed:
-            traces.append(_overlay_trace(ringed, scatter, name, marker, hover))
-    # One Figure(data=...) call: add_trace would copy every trace's arrays again.
-    figure = go.Figure(data=traces)
-    x_span = max(p.x for p in points) - min(p.x for p in points)
-    _apply_layout(figure, max(p.lane for p in points) + 1, x_span, text)
+            traces.append(_overlay_trace(ringed, drawn, scatter, name, marker))
+    x_span = max(columns.xs) - min(columns.xs)
+    return _figure_of(traces, _layout(max(columns.lanes) + 1, x_span, text))
+
+
+#: Trace properties that hold one entry per point (or per link end).
+_ARRAYS = ("x", "y", "customdata", "hovertext", "text")
+
+
+def _figure_of(traces: list[dict[str, object]], layout: dict[str, object]) -> go.Figure:
+    """The figure of trace dicts and a layout, its per-point arrays set on the figure's own traces.
+
+    ``go.Figure(data=...)`` deep-copies every trace's properties, element by element
+    for object arrays (ids, hover, the None-separated links); an array set on a trace
+    of the figure afterwards is validated but not copied.
+    """
+    arrays = [{key: trace.pop(key) for key in _ARRAYS if key in trace} for trace in traces]
+    figure = go.Figure(data=traces, layout=layout)
+    for drawn, columns in zip(figure.data, arrays, strict=True):
+        drawn.update(columns)
     return figure
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """Per-point arrays, in walk order, that every point trace takes its rows from."""
+
+    x: np.ndarray
+    y: np.ndarray
+    ids: np.ndarray
+    hover: np.ndarray
 
 
 def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
@@ -135,23 +161,40 @@ def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
     ]
 
 
-def _hover_text(laid: LaidOutCheckpoint, text: Mapping[str, str]) -> str:
-    """Hover lines of one checkpoint; names are escaped, never read as HTML."""
-    point = laid.checkpoint
-    lines = [
-        f"<b>{text['step']} {point.step}</b> · {html.escape(point.source)}",
-        f"id {html.escape(short_checkpoint_id(point.checkpoint_id))}",
-        f"{text['writers']}: {_names(point.writers)}",
-        f"{text['next']}: {_names(point.next)}",
-        f"{text['lane']}: {html.escape(_lane_label(laid.lane, text))}",
-    ]
-    if point.is_waiting:
-        lines.append(text["waiting"])
-    if point.is_head:
-        lines.append(text["head"])
-    if laid.is_orphan:
-        lines.append(text["orphan"])
-    return "<br>".join(lines)
+def _hover_texts(columns: ChainColumns, text: Mapping[str, str]) -> list[str]:
+    """Hover lines of every point; names are escaped, never read as HTML.
+
+    One f-string per point from pieces made once: a long thread repeats the same
+    few sources and (writers, next, lane) lines thousands of times.
+    """
+    step, writers, next_, lane = text["step"], text["writers"], text["next"], text["lane"]
+    lane_names = [html.escape(_lane_label(n, text)) for n in range(max(columns.lanes) + 1)]
+    sources: dict[str, str] = {}
+    tails: dict[tuple[tuple[str, ...], tuple[str, ...], int], str] = {}
+    orphans = set(columns.orphans)
+    hover: list[str] = []
+    append = hover.append
+    for i, (point, lane_of) in enumerate(zip(columns.points, columns.lanes, strict=True)):
+        source = sources.get(point.source)
+        if source is None:
+            source = sources[point.source] = html.escape(point.source)
+        key = (point.writers, point.next, lane_of)
+        tail = tails.get(key)
+        if tail is None:
+            tail = tails[key] = (
+                f"<br>{writers}: {_names(point.writers)}<br>{next_}: {_names(point.next)}"
+                f"<br>{lane}: {lane_names[lane_of]}"
+            )
+        short = short_checkpoint_id(point.checkpoint_id)
+        if not short.isalnum():  # LangGraph's ids are hex; anything else is escaped
+            short = html.escape(short)
+        line = f"<b>{step} {point.step}</b> · {source}<br>id {short}{tail}"
+        if point.is_waiting or point.is_head or i in orphans:
+            flags = (text["waiting"], text["head"], text["orphan"])
+            wanted = (point.is_waiting, point.is_head, i in orphans)
+            line += "".join(f"<br>{flag}" for flag, on in zip(flags, wanted, strict=True) if on)
+        append(line)
+    return hover
 
 
 @functools.lru_cache(maxsize=1024)
@@ -168,38 +211,38 @@ def _lane_label(lane: int, text: Mapping[str, str]) -> str:
     return text["main"] if lane == 0 else text["branch"].format(n=lane)
 
 
-def _link_trace(points: Sequence[LaidOutCheckpoint], scatter: ScatterType, name: str) -> go.Scatter | go.Scattergl:
+def _link_trace(columns: ChainColumns, drawn: _Drawn, scatter: str, name: str) -> dict[str, object]:
     """All parent links as one line trace, segments separated by None.
 
     One trace instead of one per edge keeps 10,000-checkpoint threads fast.
     """
-    position = {p.checkpoint.checkpoint_id: (p.x, p.lane) for p in points}
-    xs: list[int | None] = []
-    ys: list[int | None] = []
-    for point in points:
-        parent = position.get(point.checkpoint.parent_checkpoint_id or "")
-        if parent is None:
-            continue  # roots and orphans have no link to draw
-        xs.extend((parent[0], point.x, None))
-        ys.extend((parent[1], point.lane, None))
-    return scatter(
-        x=np.array(xs, dtype=object),  # object dtype keeps the None gaps
-        y=np.array(ys, dtype=object),
-        mode="lines",
-        name=name,
-        line={"color": "#9A9A9A", "width": 1.5},
-        hoverinfo="skip",
-        showlegend=False,
-    )
+    parents = np.array(columns.parents, dtype=np.int64)
+    children = np.flatnonzero(parents >= 0)  # roots and orphans have no link to draw
+    xs = np.full(3 * len(children), None, dtype=object)  # object dtype keeps the None gaps
+    ys = np.full(3 * len(children), None, dtype=object)
+    xs[0::3], xs[1::3] = drawn.x[parents[children]].tolist(), drawn.x[children].tolist()
+    ys[0::3], ys[1::3] = drawn.y[parents[children]].tolist(), drawn.y[children].tolist()
+    return {
+        "type": scatter,
+        "x": xs,
+        "y": ys,
+        "mode": "lines",
+        "name": name,
+        "line": {"color": "#9A9A9A", "width": 1.5},
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
 
 
-def _source_traces(
-    points: Sequence[LaidOutCheckpoint], scatter: ScatterType, hover: Mapping[str, str]
-) -> list[go.Scatter | go.Scattergl]:
+def _source_traces(points: Sequence[ChainPoint], drawn: _Drawn, scatter: str) -> list[dict[str, object]]:
     """One marker trace per source present, known sources first."""
-    by_source: dict[str, list[LaidOutCheckpoint]] = {}
-    for point in points:
-        by_source.setdefault(point.checkpoint.source, []).append(point)
+    by_source: dict[str, list[int]] = {}
+    for i, point in enumerate(points):
+        rows = by_source.get(point.source)
+        if rows is None:
+            by_source[point.source] = [i]
+        else:
+            rows.append(i)
     known = [s for s in SOURCE_STYLES if s in by_source]
     unknown = sorted(s for s in by_source if s not in SOURCE_STYLES)
     with_text = len(points) <= TEXT_LABEL_LIMIT
@@ -208,57 +251,41 @@ def _source_traces(
     size, outline = (12, 1) if with_text else (7, 0)
     traces = []
     for source in known + unknown:
-        group = by_source[source]
+        rows = by_source[source]
         color, symbol = SOURCE_STYLES.get(source, UNKNOWN_SOURCE_STYLE)
-        traces.append(
-            scatter(
-                **_point_columns(group, hover),
-                mode="markers+text" if with_text else "markers",
-                name=source,
-                marker={
-                    "size": size,
-                    "color": color,
-                    "symbol": symbol,
-                    "line": {"width": outline, "color": "#FFFFFF"},
-                },
-                text=[_names(p.checkpoint.writers) if p.checkpoint.writers else "" for p in group]
-                if with_text
-                else None,
-                textposition="top center",
-            )
-        )
+        marker = {"size": size, "color": color, "symbol": symbol, "line": {"width": outline, "color": "#FFFFFF"}}
+        trace = _overlay_trace(rows, drawn, scatter, source, marker)
+        trace["mode"] = "markers+text" if with_text else "markers"
+        if with_text:
+            trace["text"] = [_names(points[i].writers) if points[i].writers else "" for i in rows]
+            trace["textposition"] = "top center"
+        traces.append(trace)
     return traces
 
 
-def _overlay_trace(
-    points: Sequence[LaidOutCheckpoint],
-    scatter: ScatterType,
-    name: str,
-    marker: dict,
-    hover: Mapping[str, str],
-) -> go.Scatter | go.Scattergl:
-    """Markers drawn on top of (or behind) existing points, clickable too."""
-    return scatter(**_point_columns(points, hover), mode="markers", name=name, marker=marker)
-
-
-def _point_columns(points: Sequence[LaidOutCheckpoint], hover: Mapping[str, str]) -> dict[str, object]:
-    """Position, full-id customdata and hover of points, as trace arguments.
+def _overlay_trace(rows: list[int], drawn: _Drawn, scatter: str, name: str, marker: dict) -> dict[str, object]:
+    """Markers of the points at ``rows``, with their full-id customdata and hover, clickable.
 
     NumPy arrays rather than lists, because Plotly validates a list element by
     element, which made a 10,000-point figure several times slower.
     """
+    at = np.array(rows, dtype=np.int64)
     return {
-        "x": np.fromiter((p.x for p in points), dtype=np.int64, count=len(points)),
-        "y": np.fromiter((p.lane for p in points), dtype=np.int64, count=len(points)),
-        "customdata": np.array([p.checkpoint.checkpoint_id for p in points], dtype=object),
-        "hovertext": np.array([hover[p.checkpoint.checkpoint_id] for p in points], dtype=object),
+        "type": scatter,
+        "x": drawn.x[at],
+        "y": drawn.y[at],
+        "customdata": drawn.ids[at],
+        "hovertext": drawn.hover[at],
         "hovertemplate": "%{hovertext}<extra></extra>",
+        "mode": "markers",
+        "name": name,
+        "marker": marker,
     }
 
 
-def _apply_layout(figure: go.Figure, lane_count: int, x_span: int, text: Mapping[str, str]) -> None:
+def _layout(lane_count: int, x_span: int, text: Mapping[str, str]) -> dict[str, object]:
     """Axes, legend and interaction settings shared by every non-empty figure."""
-    figure.update_layout(
+    return dict(
         # Clicking a point selects it (Streamlit `on_select`); dragging pans,
         # because a long thread needs panning and a box selection would pick
         # many checkpoints where the explorer shows one.
