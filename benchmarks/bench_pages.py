@@ -50,11 +50,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("STREAMLIT_LOGGER_LEVEL", "error")  # AppTest's bare-mode warnings, once per widget
 os.environ["HITL_MODEL_LATENCY"] = "0"
+# AppTest's bare-mode warnings (a label read outside a run): Streamlit sets its level from its config.
+os.environ.setdefault("STREAMLIT_LOGGER_LEVEL", "error")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from streamlit.logger import set_log_level  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from benchmarks._browser import chromium, new_context, page_ready_ms, serve_dashboard  # noqa: E402
@@ -285,6 +287,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, help="keep the built databases here and reuse them")
     parser.add_argument("--pages", help="comma-separated page names (default: all)")
     args = parser.parse_args()
+    set_log_level(os.environ["STREAMLIT_LOGGER_LEVEL"])  # the loggers made before the config was read
     if args.quick:
         args.threads, args.big_checkpoints, args.repeat = "100", 1_000, 1
     sizes = [int(n.replace("_", "")) for n in args.threads.split(",")]
