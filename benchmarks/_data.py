@@ -6,10 +6,10 @@
   checkpoints name the robot in their metadata, as the robot's own runs do, so every page treats it
   as a robot thread.
 * :func:`build_mixed_threads`: N threads of the three agents, round-robin, each agent's threads
-  cycling through its :data:`PLANS` (waiting, done and attention, several ways). Robot and refund
-  threads are written by their real graphs (``agents.runs``); lecture threads, whose embedded model
-  takes a few hundred milliseconds a run, are real runs for the first of each plan and SQL copies of
-  those (checkpoints, writes and node log) under new thread ids for the rest.
+  cycling through its :data:`PLANS` (waiting, done and attention, several ways), all first written
+  by the real graphs (``agents.runs``). Refund threads are real runs each (a case id is unique);
+  robot and lecture threads are real runs for the first of each plan and SQL copies of those
+  (checkpoints, writes and node log) under new thread ids for the rest (see :data:`COPIED_AGENTS`).
 * :func:`built_database`: an empty database, or mixed threads plus the big robot thread, built once
   per folder and reused.
 """
@@ -171,8 +171,10 @@ PLANS: dict[str, tuple[Plan, ...]] = {
         Plan("stopped", "attention", _lecture(stop=True)),
     ),
 }
-#: Agents whose threads past the first of each plan are SQL copies (their real runs are slow).
-COPIED_AGENTS = ("lecture",)
+#: Agents whose threads past the first of each plan are SQL copies: a lecture run takes a few hundred
+#: milliseconds, and every run's own reads grow with the database, so 10,000 real runs take many minutes.
+#: A refund is a real run each time: its case id (in its state and the ledger's key) is its own.
+COPIED_AGENTS = ("robot", "lecture")
 
 
 def thread_name(agent: str, number: int) -> str:

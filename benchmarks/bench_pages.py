@@ -30,8 +30,8 @@ A goal stated at 10,000 is judged only at that size; smaller runs print their fi
 
 Usage::
 
-    python benchmarks/bench_pages.py [--threads 1000,10000] [--repeat 3] [--no-browser] [--quick]
-        [--big-checkpoints 10000] [--data-dir DIR] [--pages home,robot]
+    python benchmarks/bench_pages.py [--threads 1000,10000] [--repeat 2] [--quick] [--pages home,robot]
+        [--no-server] [--no-browser] [--no-inspect] [--timeout 180] [--big-checkpoints 10000] [--data-dir DIR]
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ from dashboard.i18n import t  # noqa: E402
 from dashboard.navigation import pages  # noqa: E402
 
 APP_FILE = str(ROOT / "streamlit_app.py")
-RUN_TIMEOUT_S = 900.0
+RUN_TIMEOUT_S = 900.0  # one AppTest run
 BROWSER_RATIO_GOAL = 1.5
 KEYSTROKE_GOAL_MS = 50.0
 GOAL_THREADS = 10_000
@@ -182,7 +182,11 @@ def _text_input(at: AppTest, key: str, label_key: str) -> Any:
 
 def keystrokes(location: Path, threads: int, repeat: int) -> dict[str, Samples]:
     """The rerun after a keystroke: the refund approver and the robot's free answer, interleaved."""
-    waiting = {agent: tid for tid, agent, plan in reversed(planned_threads(threads)) if plan.name == "waiting"}
+    planned = planned_threads(threads)
+    waiting = {
+        agent: next(tid for tid, owner, plan in planned if owner == agent and plan.name == "waiting")
+        for agent in ("refund", "robot")
+    }
     forms = {
         "refund approver": ("refund", waiting["refund"], "refund-approver", "field.approver"),
         "robot free answer": ("robot", waiting["robot"], "robot-free-text", "robot.free_answer"),
@@ -212,8 +216,13 @@ def timed_input(at: AppTest, key: str, label: str, value: str) -> float:
 # --- Browser ----------------------------------------------------------------------------------------
 
 
-def browser_side(locations: dict[str, Path], page_list: list[Page], repeat: int) -> dict[str, dict[str, Samples]]:
-    """page → database → page-ready samples in Chromium, one server per database, interleaved."""
+def browser_side(
+    locations: dict[str, Path], page_list: list[Page], repeat: int, timeout_s: float
+) -> dict[str, dict[str, Samples]]:
+    """page → database → page-ready samples in Chromium, one server per database, interleaved.
+
+    A load not ready within ``timeout_s`` is the page's error, and that page is not loaded again there.
+    """
     results = {p.name: {db: Samples() for db in locations} for p in page_list}
     with serve_dashboard(locations["empty"]) as empty_url, serve_dashboard(locations["loaded"]) as loaded_url:
         urls = {"empty": empty_url, "loaded": loaded_url}
@@ -223,7 +232,7 @@ def browser_side(locations: dict[str, Path], page_list: list[Page], repeat: int)
                 for page in page_list:
                     for db in locations:
                         url, context = page.url(urls[db]), contexts[db]
-                        results[page.name][db].add(lambda u=url, c=context: page_ready_ms(c, u, RUN_TIMEOUT_S))
+                        results[page.name][db].add(lambda u=url, c=context: page_ready_ms(c, u, timeout_s))
     return results
 
 
@@ -267,7 +276,7 @@ def page_table(title: str, results: dict[str, dict[str, Samples]], goal: float |
         empty, loaded = by_db["empty"], by_db["loaded"]
         first = [f"{s.first:.0f}" if s.first is not None else "—" for s in (empty, loaded)]
         ratio = loaded.median() / empty.median() if loaded.median() and empty.median() else None
-        met = None if ratio is None or goal is None else ratio <= goal
+        met = None if goal is None else (ratio <= goal if ratio is not None else False if loaded.error else None)
         goal_text = "" if goal is None else f"<= {goal}  {verdict(met if judged else None)}"
         print(
             f"{name:<10} {first[0]:>11} {first[1]:>12}   {empty.text():>19}   {loaded.text():>20}"
@@ -280,9 +289,12 @@ def page_table(title: str, results: dict[str, dict[str, Samples]], goal: float |
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", default="1000,10000", help="comma-separated numbers of mixed threads")
-    parser.add_argument("--repeat", type=int, default=3, help="measured runs per page and database")
+    parser.add_argument("--repeat", type=int, default=2, help="measured runs per page and database")
     parser.add_argument("--big-checkpoints", type=int, default=10_000)
+    parser.add_argument("--server", action=argparse.BooleanOptionalAction, default=True, help="AppTest, keystrokes")
     parser.add_argument("--browser", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--inspect", action=argparse.BooleanOptionalAction, default=True, help="bench_inspect.py")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a browser load may take")
     parser.add_argument("--quick", action="store_true", help="100 threads, a 1,000-checkpoint big thread, 1 repeat")
     parser.add_argument("--data-dir", type=Path, help="keep the built databases here and reuse them")
     parser.add_argument("--pages", help="comma-separated page names (default: all)")
@@ -302,11 +314,11 @@ def main() -> None:
             locations = {"empty": empty, "loaded": loaded}
             judged = threads >= GOAL_THREADS and args.big_checkpoints >= GOAL_THREADS
             label = f"{threads} threads + {BIG_THREAD} ({args.big_checkpoints} checkpoints)"
-            server = server_side(locations, page_list, args.repeat)
-            page_table(f"server side (AppTest), ms, {label} vs empty", server, None, judged)
-            typed = keystrokes(loaded, threads, args.repeat)
-            print(f"\nrerun after a keystroke (AppTest), ms, {label}")
-            for name, samples in typed.items():
+            if args.server:
+                server = server_side(locations, page_list, args.repeat)
+                page_table(f"server side (AppTest), ms, {label} vs empty", server, None, judged)
+                print(f"\nrerun after a keystroke (AppTest), ms, {label}")
+            for name, samples in keystrokes(loaded, threads, args.repeat).items() if args.server else ():
                 best = samples.median()
                 met = best is not None and best < KEYSTROKE_GOAL_MS
                 print(f"{name:<18} first {samples.first or 0:6.0f}   min/median {samples.text()}   goal < 50 ms")
@@ -315,15 +327,16 @@ def main() -> None:
                     met if judged else None,
                 )
             if args.browser:
-                shown = browser_side(locations, page_list, args.repeat)
+                shown = browser_side(locations, page_list, args.repeat, args.timeout)
                 ratios = page_table(f"browser page-ready (Chromium), ms, {label} vs empty", shown, 1.5, judged)
                 for name, (ratio, met) in ratios.items():
                     goals[f"browser {name} loaded/empty <= 1.5, {threads} threads"] = (
-                        f"{ratio:.2f}" if ratio else shown[name]["loaded"].error or shown[name]["empty"].error,
+                        f"{ratio:.2f}" if ratio else (shown[name]["loaded"].error or shown[name]["empty"].error)[:40],
                         met if judged else None,
                     )
             print(f"\nload: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
-        goals.update(inspect_goals(args.big_checkpoints, args.repeat))
+        if args.inspect:
+            goals.update(inspect_goals(args.big_checkpoints, args.repeat))
     print("\ngoals")
     for name, (figure, met) in goals.items():
         print(f"  {name:<62} {figure:>12}  {verdict(met)}")
