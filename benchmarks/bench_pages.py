@@ -15,8 +15,9 @@ checkpoints with its node log, written last so it is the newest thread. Then, pe
    thread), the two interleaved.
 3. Browser (``--browser``, the default): ``streamlit run`` on the empty and on the loaded database side
    by side, each page's page-ready time in headless Chromium (a fresh session per load; see
-   benchmarks/_browser.py for what "ready" is), empty and loaded interleaved, after one unmeasured load
-   of each page on each server.
+   benchmarks/_browser.py for what "ready" is), empty and loaded interleaved, after a first load of
+   each page on each server (shown as "first"). A load not ready within ``--timeout`` seconds is
+   that page's error (its goal is missed) and the page is not loaded again on that database.
 
 Last, ``benchmarks/bench_inspect.py`` is run for ``inspect --json`` at a tenth of and at the big thread's
 size. It prints min and median per page and database, the ratio of the medians (loaded / empty), and
@@ -27,6 +28,7 @@ every goal with whether it is met:
 * ``inspect`` of the big thread linear (10× the checkpoints ≤ 12× the time) and under 100 MB.
 
 A goal stated at 10,000 is judged only at that size; smaller runs print their figures for reference.
+The machine's load average is printed before, between and after, to read the figures by.
 
 Usage::
 
