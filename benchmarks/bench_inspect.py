@@ -39,59 +39,18 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from langgraph.graph import END, START, StateGraph  # noqa: E402
-
 from agents import readmodel  # noqa: E402
 from agents.cli import main as cli_main  # noqa: E402
 from agents.cli.core import inspect_checkpoint  # noqa: E402
-from agents.db import Store  # noqa: E402
-from agents.nodelog import logged_node  # noqa: E402
 from agents.runtime import open_store  # noqa: E402
+from benchmarks._data import build_proposal_thread  # noqa: E402
 
-FORK_STEPS = 3
 MEMORY_GOAL_MB = 100
 MEMORY_GOAL_AT = 10_000
-
-
-class ProposalState(TypedDict):
-    count: int
-    limit: int
-    pending_action: dict[str, Any]
-    decision: str
-
-
-def propose(state: ProposalState) -> dict[str, Any]:
-    """The robot's step: a new proposed action, about the size of the real one."""
-    count = state["count"] + 1
-    action = {"type": "move", "target": f"shelf-{count % 97}", "speed": 0.5, "note": "로봇이 선반으로 이동합니다"}
-    return {"count": count, "pending_action": action, "decision": ""}
-
-
-def _again(state: ProposalState) -> str:
-    return "propose" if state["count"] < state["limit"] else END
-
-
-def build_thread(store: Store, thread_id: str, checkpoints: int) -> None:
-    """Writes a thread of about ``checkpoints`` checkpoints with one node-log row per step."""
-    builder = StateGraph(ProposalState)
-    builder.add_node("propose", logged_node(store, "robot", propose))
-    builder.add_edge(START, "propose")
-    builder.add_conditional_edges("propose", _again, ["propose", END])
-    graph = builder.compile(checkpointer=store.saver)
-    config = {"configurable": {"thread_id": thread_id}, "recursion_limit": checkpoints + 100}
-    # input + one checkpoint per step; the fork adds FORK_STEPS + 1, the copy one.
-    main_steps = checkpoints - 2 - (FORK_STEPS + 1) - 1
-    graph.invoke({"count": 0, "limit": main_steps, "pending_action": {}, "decision": ""}, config)
-    history = list(store.saver.list({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}))[::-1]
-    old = history[len(history) // 3]
-    count = old.checkpoint["channel_values"]["count"]
-    graph.invoke(None, graph.update_state(old.config, {"limit": count + FORK_STEPS}, as_node="propose"))
-    graph.update_state(history[len(history) // 2].config, None, as_node="__copy__")
 
 
 def inspect_new(location: str, thread_id: str) -> None:
@@ -179,8 +138,8 @@ def main() -> None:
         location = str(Path(folder) / "bench.sqlite")
         store = open_store(location)
         started = time.perf_counter()
-        build_thread(store, "bench-n", small)
-        build_thread(store, "bench-10n", large)
+        build_proposal_thread(store, "bench-n", small)
+        build_proposal_thread(store, "bench-10n", large)
         sizes = {t: readmodel.table_counts(store, t) for t in ("bench-n", "bench-10n")}
         store.close()
         print(

@@ -1,0 +1,349 @@
+"""Benchmark: every dashboard page on an empty database and on one of N mixed threads plus a big robot thread.
+
+Builds (not measured; once per run, or once per ``--data-dir``) an empty database and, for each N of
+``--threads``, a database of N mixed threads of the three agents in every status (waiting, done,
+attention; see benchmarks/_data.py) plus ``robot-big``, a robot thread of ``--big-checkpoints``
+checkpoints with its node log, written last so it is the newest thread. Then, per N:
+
+1. Server side: each page's script run in ``streamlit.testing.v1.AppTest`` (the frame
+   ``streamlit_app.py`` switched to the page, a fresh session per run), empty and loaded
+   interleaved. The robot page, the explorer and the timeline open ``?thread=robot-big``; home, the
+   refund and the lecture pages open as they are. Each page's first run on each database (imports,
+   the process's caches filling) is shown as "first" and is not among the repeats.
+2. A keystroke: on the loaded database, the rerun after typing into the refund page's approver field
+   (a waiting case selected by ``?thread=``) and into the robot page's free answer (a waiting robot
+   thread), the two interleaved.
+3. Browser (``--browser``, the default): ``streamlit run`` on the empty and on the loaded database side
+   by side, each page's page-ready time in headless Chromium (a fresh session per load; see
+   benchmarks/_browser.py for what "ready" is), empty and loaded interleaved, after a first load of
+   each page on each server (shown as "first"). A load not ready within ``--timeout`` seconds is
+   that page's error (its goal is missed) and the page is not loaded again on that database.
+
+Last, ``benchmarks/bench_inspect.py`` is run for ``inspect --json`` at a tenth of and at the big thread's
+size. It prints min and median per page and database, the ratio of the medians (loaded / empty), and
+every goal with whether it is met:
+
+* browser: every page, loaded with 10,000 threads and the big thread, within 1.5× its empty time;
+* a rerun after a keystroke under 50 ms server-side at 10,000 threads;
+* ``inspect`` of the big thread linear (10× the checkpoints ≤ 12× the time) and under 100 MB.
+
+A goal stated at 10,000 is judged only at that size; smaller runs print their figures for reference.
+The machine's load average is printed before, between and after, to read the figures by.
+
+Usage::
+
+    python benchmarks/bench_pages.py [--threads 1000,10000] [--repeat 2] [--quick] [--pages home,robot]
+        [--no-server] [--no-browser] [--no-inspect] [--timeout 180] [--big-checkpoints 10000] [--data-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ["HITL_MODEL_LATENCY"] = "0"
+# AppTest's bare-mode warnings (a label read outside a run): Streamlit sets its level from its config.
+os.environ.setdefault("STREAMLIT_LOGGER_LEVEL", "error")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from streamlit.logger import set_log_level  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from benchmarks._browser import chromium, new_context, page_ready_ms, serve_dashboard  # noqa: E402
+from benchmarks._data import BIG_THREAD, built_database, planned_threads  # noqa: E402
+from dashboard.i18n import t  # noqa: E402
+from dashboard.navigation import pages  # noqa: E402
+
+APP_FILE = str(ROOT / "streamlit_app.py")
+RUN_TIMEOUT_S = 900.0  # one AppTest run
+BROWSER_RATIO_GOAL = 1.5
+KEYSTROKE_GOAL_MS = 50.0
+GOAL_THREADS = 10_000
+#: Pages opened on the big thread; the others open as they are.
+ON_BIG_THREAD = ("robot", "explorer", "timeline")
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page as the benchmark opens it: its name (its URL path), script, and query parameters."""
+
+    name: str
+    path: str
+    query: dict[str, str]
+    default: bool  # the navigation's default page, served at the root
+
+    def url(self, base: str) -> str:
+        query = "&".join(f"{key}={value}" for key, value in self.query.items())
+        return f"{base}/{'' if self.default else self.name}{'?' + query if query else ''}"
+
+
+def dashboard_pages(names: list[str] | None) -> list[Page]:
+    entries = pages()
+    found = [
+        Page(e.url_path, e.path, {"thread": BIG_THREAD} if e.url_path in ON_BIG_THREAD else {}, index == 0)
+        for index, e in enumerate(entries)
+        if names is None or e.url_path in names
+    ]
+    if names is not None and len(found) != len(names):
+        raise SystemExit(f"unknown page in {names}; the pages are {[e.url_path for e in entries]}")
+    return found
+
+
+@dataclass
+class Samples:
+    """The times (ms) of one page on one database, and its first run."""
+
+    first: float | None = None
+    times: list[float] = field(default_factory=list)
+    error: str = ""
+
+    def add(self, measure: Callable[[], float]) -> None:
+        if self.error:
+            return
+        try:
+            value = measure()
+        except Exception as error:  # shown in the table; the other pages go on
+            self.error = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+            return
+        if self.first is None:
+            self.first = value
+        else:
+            self.times.append(value)
+
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.times else None
+
+    def text(self) -> str:
+        if self.error:
+            return f"ERROR {self.error}"
+        if not self.times:
+            return "—"
+        return f"{min(self.times):9.0f} {self.median():9.0f}"
+
+
+# --- Server side ------------------------------------------------------------------------------------
+
+
+def app_test(location: Path, page: Page) -> AppTest:
+    """A fresh AppTest session of the frame, pointed at ``location`` and switched to ``page``."""
+    os.environ["HITL_DB"] = str(location)  # the dashboard reads its settings on every call
+    at = AppTest.from_file(APP_FILE, default_timeout=RUN_TIMEOUT_S)
+    for key, value in page.query.items():
+        at.query_params[key] = value
+    if page.default:
+        return at
+    if Path(page.path).stem != page.name:
+        at.run()  # before the first run a page is found by its file name only
+    at.switch_page(page.path)
+    return at
+
+
+def timed_run(at: AppTest) -> float:
+    gc.collect()  # start each run clean; the collector stays on while it runs
+    started = time.perf_counter()
+    at.run()
+    elapsed = (time.perf_counter() - started) * 1000
+    if at.exception:
+        raise RuntimeError(at.exception[0].message)
+    return elapsed
+
+
+def server_side(locations: dict[str, Path], page_list: list[Page], repeat: int) -> dict[str, dict[str, Samples]]:
+    """page → database → samples, the databases interleaved on every round."""
+    results = {p.name: {db: Samples() for db in locations} for p in page_list}
+    for _round in range(repeat + 1):  # round 0 is each page's first run
+        for page in page_list:
+            for db, location in locations.items():
+                results[page.name][db].add(lambda location=location, page=page: timed_run(app_test(location, page)))
+    return results
+
+
+def _text_input(at: AppTest, key: str, label_key: str) -> Any:
+    """The text input with this key, or (when the page has renamed its key) the one with this label."""
+    for widget in at.text_input:
+        if widget.key == key:
+            return widget
+    label = t(label_key)  # outside a script run: the default language
+    for widget in at.text_input:
+        if widget.label == label:
+            return widget
+    raise LookupError(f"no text input {key!r} or labelled {label!r}; have {[w.key for w in at.text_input]}")
+
+
+def keystrokes(location: Path, threads: int, repeat: int) -> dict[str, Samples]:
+    """The rerun after a keystroke: the refund approver and the robot's free answer, interleaved."""
+    planned = planned_threads(threads)
+    waiting = {
+        agent: next(tid for tid, owner, plan in planned if owner == agent and plan.name == "waiting")
+        for agent in ("refund", "robot")
+    }
+    forms = {
+        "refund approver": ("refund", waiting["refund"], "refund-approver", "field.approver"),
+        "robot free answer": ("robot", waiting["robot"], "robot-free-text", "robot.free_answer"),
+    }
+    opened: dict[str, AppTest] = {}
+    for name, (page_name, thread_id, _key, _label) in forms.items():
+        page = next(p for p in dashboard_pages([page_name]))
+        at = app_test(location, Page(page.name, page.path, {"thread": thread_id}, page.default))
+        timed_run(at)
+        opened[name] = at
+    results = {name: Samples() for name in forms}
+    for index in range(repeat * 3 + 1):  # reruns are short: more of them
+        for name, (_page, _thread, key, label) in forms.items():
+            at = opened[name]
+            os.environ["HITL_DB"] = str(location)
+            results[name].add(
+                lambda at=at, key=key, label=label, value=f"kim {index}": timed_input(at, key, label, value)
+            )
+    return results
+
+
+def timed_input(at: AppTest, key: str, label: str, value: str) -> float:
+    _text_input(at, key, label).input(value)
+    return timed_run(at)
+
+
+# --- Browser ----------------------------------------------------------------------------------------
+
+
+def browser_side(
+    locations: dict[str, Path], page_list: list[Page], repeat: int, timeout_s: float
+) -> dict[str, dict[str, Samples]]:
+    """page → database → page-ready samples in Chromium, one server per database, interleaved.
+
+    A load not ready within ``timeout_s`` is the page's error, and that page is not loaded again there.
+    """
+    results = {p.name: {db: Samples() for db in locations} for p in page_list}
+    with serve_dashboard(locations["empty"]) as empty_url, serve_dashboard(locations["loaded"]) as loaded_url:
+        urls = {"empty": empty_url, "loaded": loaded_url}
+        with chromium() as browser:
+            contexts = {db: new_context(browser) for db in locations}
+            for _round in range(repeat + 1):  # round 0: each page's first load on each server
+                for page in page_list:
+                    for db in locations:
+                        url, context = page.url(urls[db]), contexts[db]
+                        results[page.name][db].add(lambda u=url, c=context: page_ready_ms(c, u, timeout_s))
+    return results
+
+
+# --- inspect ----------------------------------------------------------------------------------------
+
+
+def inspect_goals(big_checkpoints: int, repeat: int) -> dict[str, tuple[str, bool | None]]:
+    """Runs bench_inspect.py at a tenth of and at the big thread's size; its goals as (figure, met)."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_inspect.py")]
+    command += ["--checkpoints", str(big_checkpoints // 10), "--repeat", str(repeat)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    print(f"\n$ {' '.join(command[1:])}\n{done.stdout}{done.stderr}", end="")
+    ratio = re.search(r"a\(10N\)/a\(N\) = +([\d.]+).*?(met|MISSED)", done.stdout)
+    memory = re.search(r"10N ([\d.]+) MiB.*?(met|MISSED|not judged)", done.stdout)
+    return {
+        "inspect linear: time(10N)/time(N) <= 12": (ratio[1], ratio[2] == "met") if ratio else ("failed", False),
+        f"inspect of {big_checkpoints} checkpoints < 100 MB (tracemalloc)": (
+            (f"{memory[1]} MiB", None if memory[2] == "not judged" else memory[2] == "met")
+            if memory
+            else ("failed", False)
+        ),
+    }
+
+
+# --- Report -----------------------------------------------------------------------------------------
+
+
+def verdict(met: bool | None) -> str:
+    return {True: "met", False: "MISSED", None: "for reference"}[met]
+
+
+def page_table(title: str, results: dict[str, dict[str, Samples]], goal: float | None, judged: bool) -> dict:
+    """Prints one table; returns page → (ratio, met) for the goals."""
+    print(f"\n{title}")
+    print(
+        f"{'page':<10} {'first empty':>11} {'first loaded':>12}   {'empty min':>9} {'median':>9}"
+        f"   {'loaded min':>10} {'median':>9}   {'ratio':>6}  goal"
+    )
+    ratios = {}
+    for name, by_db in results.items():
+        empty, loaded = by_db["empty"], by_db["loaded"]
+        first = [f"{s.first:.0f}" if s.first is not None else "—" for s in (empty, loaded)]
+        ratio = loaded.median() / empty.median() if loaded.median() and empty.median() else None
+        met = None if goal is None else (ratio <= goal if ratio is not None else False if loaded.error else None)
+        goal_text = "" if goal is None else f"<= {goal}  {verdict(met if judged else None)}"
+        print(
+            f"{name:<10} {first[0]:>11} {first[1]:>12}   {empty.text():>19}   {loaded.text():>20}"
+            f"   {f'{ratio:.2f}' if ratio else '—':>6}  {goal_text}"
+        )
+        ratios[name] = (ratio, met)
+    return ratios
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", default="1000,10000", help="comma-separated numbers of mixed threads")
+    parser.add_argument("--repeat", type=int, default=2, help="measured runs per page and database")
+    parser.add_argument("--big-checkpoints", type=int, default=10_000)
+    parser.add_argument("--server", action=argparse.BooleanOptionalAction, default=True, help="AppTest, keystrokes")
+    parser.add_argument("--browser", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--inspect", action=argparse.BooleanOptionalAction, default=True, help="bench_inspect.py")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a browser load may take")
+    parser.add_argument("--quick", action="store_true", help="100 threads, a 1,000-checkpoint big thread, 1 repeat")
+    parser.add_argument("--data-dir", type=Path, help="keep the built databases here and reuse them")
+    parser.add_argument("--pages", help="comma-separated page names (default: all)")
+    args = parser.parse_args()
+    set_log_level(os.environ["STREAMLIT_LOGGER_LEVEL"])  # the loggers made before the config was read
+    if args.quick:
+        args.threads, args.big_checkpoints, args.repeat = "100", 1_000, 1
+    sizes = [int(n.replace("_", "")) for n in args.threads.split(",")]
+    page_list = dashboard_pages(args.pages.split(",") if args.pages else None)
+    print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} (1, 5, 15 min)")
+    goals: dict[str, tuple[str, bool | None]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as scratch:
+        folder = args.data_dir or Path(scratch)
+        empty = built_database(folder, 0, 0)
+        for threads in sizes:
+            loaded = built_database(folder, threads, args.big_checkpoints)
+            locations = {"empty": empty, "loaded": loaded}
+            judged = threads >= GOAL_THREADS and args.big_checkpoints >= GOAL_THREADS
+            label = f"{threads} threads + {BIG_THREAD} ({args.big_checkpoints} checkpoints)"
+            if args.server:
+                server = server_side(locations, page_list, args.repeat)
+                page_table(f"server side (AppTest), ms, {label} vs empty", server, None, judged)
+                print(f"\nrerun after a keystroke (AppTest), ms, {label}")
+            for name, samples in keystrokes(loaded, threads, args.repeat).items() if args.server else ():
+                best = samples.median()
+                met = best is not None and best < KEYSTROKE_GOAL_MS
+                print(f"{name:<18} first {samples.first or 0:6.0f}   min/median {samples.text()}   goal < 50 ms")
+                goals[f"keystroke rerun < 50 ms, {name}, {threads} threads"] = (
+                    f"{best:.0f} ms" if best is not None else samples.error,
+                    met if judged else None,
+                )
+            if args.browser:
+                shown = browser_side(locations, page_list, args.repeat, args.timeout)
+                ratios = page_table(f"browser page-ready (Chromium), ms, {label} vs empty", shown, 1.5, judged)
+                for name, (ratio, met) in ratios.items():
+                    goals[f"browser {name} loaded/empty <= 1.5, {threads} threads"] = (
+                        f"{ratio:.2f}" if ratio else (shown[name]["loaded"].error or shown[name]["empty"].error)[:40],
+                        met if judged else None,
+                    )
+            print(f"\nload: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+        if args.inspect:
+            goals.update(inspect_goals(args.big_checkpoints, args.repeat))
+    print("\ngoals")
+    for name, (figure, met) in goals.items():
+        print(f"  {name:<62} {figure:>12}  {verdict(met)}")
+    print(f"load after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} (1, 5, 15 min)")
+
+
+if __name__ == "__main__":
+    main()
