@@ -8,7 +8,7 @@ from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
 from dashboard import resources
-from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_word
+from dashboard.forms import act, drawn_head, show_flash, shown_head, sidebar_forms, status_word
 from dashboard.i18n import t
 from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import (
@@ -46,14 +46,26 @@ if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type
         st.rerun()
 
 
-def answer(text: str) -> None:
-    """Resumes the thread with ``text``, refusing if the page was stale."""
+def answer(text: str, head_seen: str | None = None) -> None:
+    """Resumes the thread with ``text``, refusing if the page was stale (drawn for another head)."""
 
     def resume(head_seen: str | None) -> str:
         runs.resume_thread(store, settings, thread_id, text, expected_head=head_seen)
         return t("robot.answered", answer=text)
 
-    act(expected, resume)
+    act(expected if head_seen is None else head_seen, resume)
+
+
+@st.fragment
+def free_answer() -> None:
+    """A typed answer, its rule shown as it is typed; a fragment, so typing reruns only this."""
+    typed = st.text_input(t("robot.free_answer"), key="robot-free-text")
+    if typed:
+        # Shown before sending, so the exact-"yes" rule is visible, not a surprise.
+        will = "robot.will_execute" if typed.strip() == APPROVING_ANSWER else "robot.will_refuse"
+        st.caption(t(will))
+    if st.button(t("robot.send"), key="robot-send"):
+        answer(typed, shown_head("robot-page", thread_id))  # the head the page around it shows
 
 
 if head is None:
@@ -78,13 +90,7 @@ else:
                 answer(APPROVING_ANSWER)
             if no_col.button(t("robot.no"), key="robot-no", width="stretch"):
                 answer("no")
-            typed = st.text_input(t("robot.free_answer"), key="robot-free-text")
-            if typed:
-                # Shown before sending, so the exact-"yes" rule is visible, not a surprise.
-                will = "robot.will_execute" if typed.strip() == APPROVING_ANSWER else "robot.will_refuse"
-                st.caption(t(will))
-            if st.button(t("robot.send"), key="robot-send"):
-                answer(typed)
+            free_answer()
         st.markdown(f"**{t('robot.messages')}**")
         for message in readmodel.to_jsonable(result.values.get("messages", [])):
             with st.chat_message("user" if message["type"] == "human" else "assistant"):

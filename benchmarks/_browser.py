@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -73,14 +73,23 @@ def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
 
 
 @contextmanager
-def serve_dashboard(db_location: str | Path) -> Iterator[str]:
-    """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``; yields its URL."""
+def serve_dashboard(db_location: str | Path, timings: Path | None = None) -> Iterator[str]:
+    """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``; yields its URL.
+
+    With ``timings``, the server appends each script run's kind and time to that file
+    (``benchmarks/_timed_streamlit.py``).
+    """
     port = _free_port()
     env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": "0", "PYTHONUNBUFFERED": "1"}
     for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
         env.pop(name, None)
+    launcher = (
+        [sys.executable, "benchmarks/_timed_streamlit.py", str(timings)]
+        if timings
+        else [sys.executable, "-m", "streamlit"]
+    )
     command = [
-        sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
+        *launcher, "run", "streamlit_app.py", "--server.port", str(port),
         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
@@ -131,3 +140,59 @@ def page_ready_ms(context: BrowserContext, url: str, timeout_s: float) -> float:
         return float(ready["ms"])
     finally:
         page.close()
+
+
+#: Records each change of the app's script state with the page's clock (``window.__runs``).
+WATCH_RUNS = """() => {
+  window.__runs = [];
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => window.__runs.push([app.getAttribute('data-test-script-state'), performance.now()]))
+    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+#: The time the first run that started after ``since`` finished, else false.
+RUN_DONE_AFTER = """(since) => {
+  const runs = window.__runs.filter(([, at]) => at > since);
+  const started = runs.findIndex(([state]) => state === 'running');
+  if (started < 0) return false;
+  const done = runs.slice(started).find(([state]) => state === 'notRunning');
+  return done ? done[1] : false;
+}"""
+
+
+def keystroke_ms(
+    context: BrowserContext,
+    url: str,
+    label: str,
+    values: list[str],
+    timeout_s: float,
+    after_each: Callable[[], None] = lambda: None,
+) -> list[float]:
+    """Types each value into the text input labelled ``label`` (then Enter) and times the rerun it starts.
+
+    Measured in the page, from the key press to the end of the run it caused: what a user waits for,
+    so at least the server's own time for that rerun (a fragment's, where the field is in one).
+    """
+    page = context.new_page()
+    try:
+        page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+        page.wait_for_function(READY, polling="raf", timeout=timeout_s * 1000)
+        page.evaluate(WATCH_RUNS)
+        field = page.get_by_test_id("stMain").get_by_role("textbox", name=label, exact=True)
+        times = []
+        for value in values:
+            field.fill(value)
+            since = page.evaluate("performance.now()")
+            field.press("Enter")
+            done = page.wait_for_function(RUN_DONE_AFTER, arg=since, polling="raf", timeout=timeout_s * 1000)
+            times.append(float(done.json_value()) - since)
+            after_each()
+        return times
+    finally:
+        page.close()
+
+
+def server_runs(timings: Path) -> list[tuple[str, float]]:
+    """The (kind, ms) of each script run the timed server recorded, oldest first."""
+    if not timings.exists():
+        return []
+    return [(kind, float(ms)) for kind, ms in (line.split() for line in timings.read_text().splitlines())]

@@ -61,6 +61,15 @@ def drawn_head(form: str, thread_id: str, head: str | None) -> str | None:
     return expected
 
 
+def shown_head(form: str, thread_id: str) -> str | None:
+    """The head the page last drew ``form`` for, without recording anything.
+
+    For a control inside a fragment (``st.fragment``): its reruns do not redraw the page, so what
+    the user sees is the head of the page's last full run, which :func:`drawn_head` recorded.
+    """
+    return st.session_state.get(_drawn_key(form, thread_id))
+
+
 def act(expected: str | None, action: Callable[[str | None], str]) -> None:
     """Runs ``action(expected_head)``; reports success (and reruns), a stale form, or bad input."""
     try:
