@@ -136,18 +136,22 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput], dict[str
 def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["review", "settle"]]:
     """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``.
 
+    ``policy`` is this process's setting, which ``assess`` records in the state; the route reads the
+    state's, so a case keeps the policy it was assessed under when the setting changes.
+
     A decision already in the state (set by ``update_state``) always goes to ``review``, which records
     it and routes it: a rejection must reach ``reject`` even when the amount would settle automatically.
     """
     if policy not in POLICIES:
         raise InputError("HITL_REFUND_POLICY", f"must be one of {', '.join(POLICIES)}; got {policy!r}")
-    key = "requested_amount" if policy == "strict" else "amount"
 
     def route_after_assess(state: RefundState) -> Literal["review", "settle"]:
         if state.get("decision"):  # a decision set by update_state is recorded by review, then routed
             return "review"
-        # key is one of two literal keys chosen by the policy; mypy cannot follow a variable key.
-        return "review" if state[key] > state["threshold"] else "settle"  # type: ignore[literal-required]
+        # A case is routed by the policy it was assessed under (``assess`` records it), as ``settle``
+        # checks it: a process restarted with the other policy must not settle what settle refuses.
+        routed_on = state["requested_amount"] if state.get("policy", DEFAULT_POLICY) == "strict" else state["amount"]
+        return "review" if routed_on > state["threshold"] else "settle"
 
     return route_after_assess
 

@@ -486,3 +486,17 @@ def test_a_refund_decision_sent_to_another_agents_thread_is_refused_and_changes_
         runs.resume_from_fields(store, settings, "hitl_demo", {"answer": "yes"}, agent="refund")
     assert readmodel.head_checkpoint_id(store, "hitl_demo") == head
     assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
+
+
+@pytest.mark.parametrize(
+    ("assessed", "restarted", "outcome"), [("strict", "reroute", "waiting"), ("reroute", "strict", "paid")]
+)
+def test_a_case_keeps_its_policy_when_the_process_restarts_with_the_other(store, assessed, restarted, outcome):
+    """Routed and settled by the policy it was assessed under: an edit never reaches a settle that refuses it."""
+    before = runtime.load_settings(db_override=store.path, environ={"HITL_REFUND_POLICY": assessed}, secrets={})
+    start_refund(store, before, "P1", 100_001)
+    after = runtime.load_settings(db_override=store.path, environ={"HITL_REFUND_POLICY": restarted}, secrets={})
+    result = runs.update_thread(store, after, "refund-P1", {"amount": 50_000}, as_node="assess")
+    assert (result.status if outcome == "waiting" else result.outcome) == outcome
+    payout = ledger.payout_for(store, "P1")
+    assert (payout["paid_amount"] if payout else None) == (None if outcome == "waiting" else 50_000)
