@@ -186,11 +186,11 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     """One thread's status, or None when there is no such thread."""
-    index = threadindex.thread_index(store)
-    summary = next((s for s in index.threads if s.thread_id == thread_id), None)
+    index = threadindex.thread_of(store, thread_id)  # read for this thread alone
+    summary = next(iter(index.threads), None)
     if summary is None:
         return None
-    pending = {p.thread_id: p.payload for p in reversed(index.pending) if p.thread_id == thread_id}
+    pending = {p.thread_id: p.payload for p in reversed(index.pending)}
     found = _statuses(store, [summary], pending, live_leases(store))
     return found[0] if found else None
 

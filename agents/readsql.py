@@ -34,12 +34,14 @@ class ReadQueries(Protocol):
         ``update_state`` that reused a node's task writes ``~__interrupt__, <i>``, which sorts before
         the node's own ``~__pregel_pull, <node>``."""
 
-    def heads(self, cursor: Any) -> Rows:
-        """(thread id, checkpoint count, first checkpoint id, head id) per thread, from the key columns only."""
+    def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
+        """(thread id, checkpoint count, first checkpoint id, head id) per thread (or of one), from the key
+        columns only."""
 
-    def head_interrupts(self, cursor: Any) -> Rows:
+    def head_interrupts(self, cursor: Any, thread_id: str | None = None) -> Rows:
         """(thread id, checkpoint id, task id, task path, type, blob) of the unanswered ``__interrupt__``
-        writes at thread heads, in one query (a task is unanswered while it wrote nothing but bookkeeping)."""
+        writes at thread heads (or one thread's), in one query (a task is unanswered while it wrote
+        nothing but bookkeeping)."""
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
@@ -51,6 +53,11 @@ class ReadQueries(Protocol):
 
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
         """Rows of the thread in the checkpoint and write tables."""
+
+
+def _one_thread(column: str, thread_id: str | None) -> tuple[str, tuple[Any, ...]]:
+    """The SQL and parameter that keep a query to one thread (none: every thread)."""
+    return ("", ()) if thread_id is None else (f" AND {column} = ?", (thread_id,))
 
 
 def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
@@ -82,26 +89,30 @@ class SqliteQueries:
             (thread_id, NULL_TASK_ID),
         )
 
-    def heads(self, cursor: Any) -> Rows:
+    def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
+        one, params = _one_thread("thread_id", thread_id)
         return _rows(
             cursor,
             "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
-            " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id",
+            f" FROM checkpoints WHERE checkpoint_ns = ''{one} GROUP BY thread_id",
+            params,
         )
 
-    def head_interrupts(self, cursor: Any) -> Rows:
+    def head_interrupts(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # Each interrupt write is checked against its thread's head by a seek on the primary key.
+        one, params = _one_thread("w.thread_id", thread_id)
         return _rows(
             cursor,
             "SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path, w.type, w.value FROM writes w"
-            " WHERE w.channel = '__interrupt__' AND w.checkpoint_ns = ''"
+            f" WHERE w.channel = '__interrupt__' AND w.checkpoint_ns = ''{one}"
             " AND w.checkpoint_id = (SELECT MAX(c.checkpoint_id) FROM checkpoints c"
             "  WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')"
             " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
             "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
             f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))"
             " ORDER BY w.checkpoint_id, w.thread_id, w.task_path, w.task_id, w.idx",
+            params,
         )
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
@@ -152,18 +163,21 @@ class PostgresQueries:
             (thread_id, NULL_TASK_ID),
         )
 
-    def heads(self, cursor: Any) -> Rows:
+    def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
+        one, params = _one_thread("thread_id", thread_id)
         return _rows(
             cursor,
             "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
-            " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id",
+            f" FROM checkpoints WHERE checkpoint_ns = ''{one} GROUP BY thread_id",
+            params,
         )
 
-    def head_interrupts(self, cursor: Any) -> Rows:
+    def head_interrupts(self, cursor: Any, thread_id: str | None = None) -> Rows:
+        one, params = _one_thread("thread_id", thread_id)
         return _rows(
             cursor,
             "WITH heads AS (SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id"
-            "  FROM checkpoints WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC)"
+            f"  FROM checkpoints WHERE checkpoint_ns = ''{one} ORDER BY thread_id, checkpoint_id DESC)"
             " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path, w.type, w.blob"
             " FROM checkpoint_writes w JOIN heads h USING (thread_id, checkpoint_id)"
             " WHERE w.checkpoint_ns = '' AND w.channel = '__interrupt__'"
@@ -171,6 +185,7 @@ class PostgresQueries:
             "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
             f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))"
             " ORDER BY w.checkpoint_id, w.thread_id, w.task_path, w.task_id, w.idx",
+            params,
         )
 
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:

@@ -48,10 +48,26 @@ def thread_index(store: Store) -> ThreadIndex:
         found = memo.lookup("index")
         if found is not None and found[0] == token:
             return found[1]
+    index = _read(store, None)
+    if token is not None:
+        memo.put("index", (token, index))
+    return index
+
+
+def thread_of(store: Store, thread_id: str) -> ThreadIndex:
+    """One thread's entry and what waits at its head (empty: no such thread), read for it alone.
+
+    What an operation reads of the thread it acted on: the same queries kept to one thread, so its
+    cost does not grow with the other threads in the file.
+    """
+    return _read(store, thread_id)
+
+
+def _read(store: Store, only: str | None) -> ThreadIndex:
     agents = readcache.cache_for(store, "thread-agent")
     with store.read() as cursor:
-        heads = store.queries.heads(cursor)
-        rows = store.queries.head_interrupts(cursor)
+        heads = store.queries.heads(cursor, only)
+        rows = store.queries.head_interrupts(cursor, only)
         owners = {}
         for thread_id, _count, first, _head in heads:
             owner = agents.lookup((thread_id, first))
@@ -69,10 +85,7 @@ def thread_index(store: Store) -> ThreadIndex:
         key=lambda s: s.head_checkpoint_id,
         reverse=True,
     )
-    index = ThreadIndex(tuple(threads), tuple(pending))
-    if token is not None:
-        memo.put("index", (token, index))
-    return index
+    return ThreadIndex(tuple(threads), tuple(pending))
 
 
 def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> list[readmodel.PendingInterrupt]:
@@ -117,7 +130,9 @@ def list_threads(store: Store, agent: str | None = None) -> list[readmodel.Threa
 
 def pending_interrupts(store: Store, thread_id: str | None = None) -> list[readmodel.PendingInterrupt]:
     """Everything waiting for a human, across agents (or in one thread), oldest first."""
-    return [p for p in thread_index(store).pending if thread_id is None or p.thread_id == thread_id]
+    if thread_id is not None:
+        return list(thread_of(store, thread_id).pending)
+    return list(thread_index(store).pending)
 
 
 def head_values(store: Store, thread_id: str, checkpoint_id: str) -> dict[str, Any] | None:

@@ -117,3 +117,16 @@ def test_the_bounded_cache_drops_the_least_recently_used():
     cache.put("c", 3)
     assert cache.lookup("b") is None and cache.lookup("a") == 1 and cache.get("c", lambda: 0) == 3
     assert cache.get("d", lambda: 4) == 4 and len(cache) == 2
+
+
+def test_one_threads_entry_read_alone_equals_its_entry_in_the_index(store, settings):
+    answer_robot(store, settings, "r-done")
+    pause_robot(store, settings, "r-wait")
+    start_refund(store, settings, "C1")
+    index = threadindex.thread_index(store)
+    for summary in index.threads:
+        alone = threadindex.thread_of(store, summary.thread_id)
+        assert alone.threads == (summary,)
+        assert alone.pending == tuple(p for p in index.pending if p.thread_id == summary.thread_id)
+    assert threadindex.thread_of(store, "no-such-thread") == threadindex.ThreadIndex((), ())
+    assert lifecycle.thread_status(store, "r-wait").status == "waiting"
