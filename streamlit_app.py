@@ -10,15 +10,16 @@ import streamlit as st
 
 from agents.errors import UserError
 from dashboard import resources
-from dashboard.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
+from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
 from dashboard.navigation import pages
 from dashboard.views import escape_markdown
 
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
-st.session_state.setdefault(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+adopt_url_language()  # ?lang= of a link or a reload wins over the session's earlier choice
 
 with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
+keep_language_in_url()
 
 try:
     resources.settings()

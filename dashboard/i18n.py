@@ -48,9 +48,39 @@ def _merged(agents: tuple[AgentSpec, ...]) -> dict[str, tuple[str, str]]:
     return merged
 
 
+#: The language this session last wrote into the URL (``?lang=``).
+URL_LANGUAGE_KEY = "lang:url"
+
+
 def current_language() -> str:
     """The session's language code."""
     return str(st.session_state.get(LANGUAGE_KEY, DEFAULT_LANGUAGE))
+
+
+def adopt_url_language() -> None:
+    """Takes the language from ``?lang=`` when the URL brings a new one (a link, a reload, a typed URL).
+
+    Called by the frame before its language switch is drawn. A value this session wrote itself, or one
+    that names no language, changes nothing (the switch's own choice is not undone by the old URL).
+    """
+    requested = st.query_params.get(LANGUAGE_KEY)
+    if requested in LANGUAGES and requested != st.session_state.get(URL_LANGUAGE_KEY):
+        st.session_state[LANGUAGE_KEY] = requested
+    st.session_state.setdefault(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+
+
+def keep_language_in_url() -> None:
+    """Writes the session's language into the URL, so a reload, a copied link and a page change keep it."""
+    language = current_language()
+    if st.query_params.get(LANGUAGE_KEY) != language:
+        st.query_params[LANGUAGE_KEY] = language
+    st.session_state[URL_LANGUAGE_KEY] = language
+
+
+def language_query() -> dict[str, str]:
+    """The query parameter that carries the session's language in a link (none for the default)."""
+    language = current_language()
+    return {} if language == DEFAULT_LANGUAGE else {LANGUAGE_KEY: language}
 
 
 def t(key: str, lang: str | None = None, **values: object) -> str:

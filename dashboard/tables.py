@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from dashboard.i18n import t
+from dashboard.i18n import language_query, t
 
 T = TypeVar("T")
 
@@ -35,8 +35,11 @@ class Column(Generic[T]):
 
 
 def page_url(url_path: str, thread_id: str) -> str:
-    """A link to a page with a thread selected (``refund?thread=...``), relative to the app's root."""
-    return f"{url_path}?{urlencode({'thread': thread_id})}"
+    """A link to a page with a thread selected (``refund?thread=...``), relative to the app's root.
+
+    It carries the session's language (``&lang=ko``), so the tab it opens speaks it too.
+    """
+    return f"{url_path}?{urlencode({'thread': thread_id, **language_query()})}"
 
 
 def paged_table(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from agents import readmodel, runs
 from dashboard.navigation import pages
-from tests.factories import table_cells
+from tests.conftest import APP_FILE
+from tests.factories import pause_robot, table_cells
 
 
 def _button(at, label=None, key=None):
@@ -74,6 +76,34 @@ def test_language_switch_changes_labels(app):
     at = app("app_pages/robot.py")
     at.selectbox(key="lang").select("ko").run()
     assert any(b.label == "처음부터 다시" for b in at.button)
+
+
+def test_the_language_lives_in_the_url(app, store, settings):
+    pause_robot(store, settings)
+    at = app()
+    assert at.query_params.get("lang") in ("en", ["en"])  # written on the first run
+    at.selectbox(key="lang").select("ko").run()
+    assert at.query_params.get("lang") in ("ko", ["ko"])
+    assert [h.value for h in at.header][0] == "받은 편지함: 사람이 봐야 할 모든 항목"
+    # The inbox's links open their tab in Korean too.
+    assert "robot?thread=hitl_demo&lang=ko" in table_cells(at)
+
+
+def test_a_link_or_reload_with_lang_opens_in_that_language_and_a_bad_one_is_ignored(store, settings):
+    pause_robot(store, settings)
+    korean = AppTest.from_file(APP_FILE, default_timeout=60)
+    korean.query_params["lang"] = "ko"
+    korean.run()
+    assert not korean.exception and korean.selectbox(key="lang").value == "ko"
+    english = AppTest.from_file(APP_FILE, default_timeout=60)
+    english.query_params["lang"] = "fr"
+    english.run()
+    assert not english.exception and english.selectbox(key="lang").value == "en"
+    # The switch's own choice is not undone by the URL it wrote before.
+    korean.selectbox(key="lang").select("en").run()
+    assert korean.selectbox(key="lang").value == "en"
+    korean.run()
+    assert korean.selectbox(key="lang").value == "en"
 
 
 def test_resume_form_in_sidebar(app, store, settings):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Dashboard, wait_for_app
@@ -43,3 +45,17 @@ def test_language_switch_changes_navigation_and_labels(page: Page, dashboard: Da
     expect(nav.get_by_text("승인 로봇")).to_be_visible()
     expect(page.get_by_role("button", name="처음부터 다시")).to_be_visible()
     expect(page.get_by_text("스레드 hitl_demo", exact=False).first).to_be_visible()
+    # The language is in the URL: a reload and a page change keep it.
+    expect(page).to_have_url(re.compile(r"[?&]lang=ko"))
+    page.reload()
+    wait_for_app(page)
+    expect(page.get_by_role("button", name="처음부터 다시")).to_be_visible()
+    nav.get_by_text("환불 에이전트").click()
+    wait_for_app(page)
+    expect(page).to_have_url(re.compile(r"/refund\?(.*&)?lang=ko"))
+    expect(nav.get_by_text("승인 로봇")).to_be_visible()
+
+
+def test_a_link_with_lang_opens_in_that_language(page: Page, dashboard: Dashboard):
+    _open(page, dashboard, "robot?lang=ko")
+    expect(page.get_by_role("button", name="처음부터 다시")).to_be_visible()
