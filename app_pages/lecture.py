@@ -90,7 +90,7 @@ queue = [x for x in lifecycle.unfinished(list(own_statuses.values())) if x.threa
 with st.expander(t("lecture.queue", count=len(queue))):
     show_inbox(
         "lecture-queue",
-        lambda: [x for x in lifecycle.inbox(store, agent=AGENT_NAME) if x.thread_id != st.query_params.get("thread")],
+        lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent=AGENT_NAME) if x.thread_id != shown],
         t("lecture.queue_empty"),
     )
 if missing is not None:

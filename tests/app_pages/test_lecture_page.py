@@ -99,3 +99,14 @@ def test_a_thread_opens_from_the_query_parameter(app, store, settings):
     assert not at.exception
     assert "rejected" in [m.value for m in at.metric]
     assert "lecture-q1" in [box.value for box in at.selectbox]
+
+
+def test_the_queue_leaves_out_the_thread_shown_even_without_a_link(app, store, settings):
+    for name in ("lecture-a", "lecture-b"):  # both wait at the gate (the first draft scores 75)
+        assert (
+            runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=name).status == "waiting"
+        )
+    at = app(PAGE)  # no ?thread=: the newest thread is shown
+    assert not at.exception
+    queued = [cell for frame in at.dataframe for cell in frame.value.get("thread", [])]
+    assert queued == ["lecture-a"]
