@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
+from dashboard.i18n import catalogue
 from tests.browser.conftest import Dashboard, wait_for_app
 
 
@@ -29,7 +30,8 @@ def _drawn(page: Page) -> None:
     (30 s, set by the ``page`` fixture) for this cold start; assertions keep ``expect``'s own.
     """
     wait_for_app(page)
-    page.get_by_test_id("stSidebar").get_by_role("heading", name="Act on this thread", exact=True).wait_for()
+    header = re.compile(f"^({'|'.join(re.escape(text) for text in catalogue()['forms.header'])})$")  # en or ko
+    page.get_by_test_id("stSidebar").get_by_role("heading", name=header).wait_for()
 
 
 def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
@@ -192,10 +194,11 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     expect(main.get_by_role("button", name="승인", exact=True)).to_be_visible()
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-X5(&|$)"))
 
-    # A reload (a new session) still shows X5.
+    # A reload (a new session) still shows X5, in the language of the URL.
     page.reload()
     _drawn(page)
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-X5(&|$)"))
+    expect(main.get_by_role("heading", name="환불 에이전트")).to_be_visible()  # ?lang=ko came back with it
     expect(_status_line(main)).to_contain_text("refund-X5")
     expect(_case_picker(main)).to_have_value(re.compile(r"^X5 · 400,000 KRW · "))
     expect(main.get_by_text(re.compile(r"^(Waiting for an approver\.|승인자를 기다리는 중입니다\.)$"))).to_be_visible()
