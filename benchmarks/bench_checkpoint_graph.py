@@ -49,12 +49,10 @@ import argparse
 import gc
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
@@ -71,6 +69,7 @@ from agents.db import Store  # noqa: E402
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.nodelog import logged_node  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
+from benchmarks._base import load_base_modules  # noqa: E402
 from dashboard.checkpoint_figure import checkpoint_figure  # noqa: E402
 
 THREAD = "bench"
@@ -161,26 +160,19 @@ def build_realistic(location: Path, checkpoints: int, others: int) -> tuple[Stor
 
 def _load_base(commit: str) -> tuple[Any, Any, Any]:
     """The base commit's read-model, its SQL and its figure, loaded beside today's under other names."""
-    renames = {
-        "from agents.readsql import": "from _base_readsql import",
-        "from agents.chain_layout import": "from _base_chain_layout import",
-    }
-    modules = {}
-    for name, path in (
-        ("_base_readsql", "agents/readsql.py"),
-        ("_base_readmodel", "agents/readmodel.py"),
-        ("_base_chain_layout", "agents/chain_layout.py"),
-        ("_base_checkpoint_figure", "dashboard/checkpoint_figure.py"),
-    ):
-        source = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{commit}:{path}"], check=True, capture_output=True, text=True
-        ).stdout
-        for old, new in renames.items():
-            source = source.replace(old, new)
-        module = types.ModuleType(name)
-        sys.modules[name] = module  # dataclasses look their module up while the class is made
-        exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)
-        modules[name] = module
+    modules = load_base_modules(
+        commit,
+        {
+            "_base_readsql": "agents/readsql.py",
+            "_base_readmodel": "agents/readmodel.py",
+            "_base_chain_layout": "agents/chain_layout.py",
+            "_base_checkpoint_figure": "dashboard/checkpoint_figure.py",
+        },
+        {
+            "from agents.readsql import": "from _base_readsql import",
+            "from agents.chain_layout import": "from _base_chain_layout import",
+        },
+    )
     return modules["_base_readmodel"], modules["_base_readsql"], modules["_base_checkpoint_figure"]
 
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import subprocess
 import sys
 import time
 import types
@@ -51,6 +50,7 @@ import pandas as pd  # noqa: E402
 from streamlit import logger as streamlit_logger  # noqa: E402
 
 from agents.timing import Timeline, timeline_csv_of_calls, timeline_of  # noqa: E402
+from benchmarks._base import load_base_modules  # noqa: E402
 from dashboard.i18n import t  # noqa: E402
 from dashboard.timeline_figure import compare_figure_of, timeline_figure_of  # noqa: E402
 from dashboard.timeline_tables import clock, stats_table, summary_table  # noqa: E402
@@ -100,26 +100,18 @@ def build_rows(supersteps: int, seed: int = 7) -> list[dict[str, Any]]:
 
 def _load_base_modules(commit: str) -> dict[str, types.ModuleType]:
     """The base commit's timing, axis and figure modules, loaded beside today's under other names."""
-    renames = {
-        "from agents.timing import": "from _base_timing import",
-        "from dashboard.timeline_axis import": "from _base_timeline_axis import",
-    }
-    modules = {}
-    for name, path in (
-        ("_base_timing", "agents/timing.py"),
-        ("_base_timeline_axis", "dashboard/timeline_axis.py"),
-        ("_base_timeline_figure", "dashboard/timeline_figure.py"),
-    ):
-        source = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{commit}:{path}"], check=True, capture_output=True, text=True
-        ).stdout
-        for old, new in renames.items():
-            source = source.replace(old, new)
-        module = types.ModuleType(name)
-        sys.modules[name] = module  # dataclasses look their module up while the class is made
-        exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)
-        modules[name] = module
-    return modules
+    return load_base_modules(
+        commit,
+        {
+            "_base_timing": "agents/timing.py",
+            "_base_timeline_axis": "dashboard/timeline_axis.py",
+            "_base_timeline_figure": "dashboard/timeline_figure.py",
+        },
+        {
+            "from agents.timing import": "from _base_timing import",
+            "from dashboard.timeline_axis import": "from _base_timeline_axis import",
+        },
+    )
 
 
 class BasePage:
