@@ -257,7 +257,7 @@ class _Reader:
 
     def line_of(self, section: str, key: str | None = None, item: str | None = None) -> int | None:
         """The first line of ``item`` inside ``key`` inside ``[section]`` (as far as can be found)."""
-        start = self._find(re.compile(rf"^\s*\[+\s*{re.escape(section)}\b"), 0)
+        start = self._find(re.compile(rf"^\s*(\[+\s*)?[\"']?{re.escape(section)}[\"']?\s*[\].=]"), 0)
         if start is None:
             return None
         if key is not None:
