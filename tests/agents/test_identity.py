@@ -170,3 +170,12 @@ def test_the_limit_and_four_eyes_are_reasons():
         Identity("x@y.z", "x", "owner")
     with pytest.raises(ValueError, match="unknown action"):
         denial(kim, "pay")
+
+
+def test_the_example_roles_file_is_valid_and_its_token_line_is_the_hash_it_says():
+    from tests.conftest import PROJECT_ROOT
+
+    roles = load_roles(PROJECT_ROOT / ".streamlit" / "roles.example.toml")
+    assert roles.identity_for("kim@example.com").limit_krw == 1_000_000
+    found = roles.identity_for_token("example-token-do-not-use")
+    assert found is not None and found.email == "kim@example.com"
