@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.i18n import t, t_or
+from dashboard.i18n import catalogue, t
 
 #: The one zone every time is shown in.
 DISPLAY_ZONE = dt.UTC
@@ -27,17 +27,17 @@ ZONE_NAME = "UTC"
 DASH = "—"
 
 
-def amount(value: Any, *, signed: bool = False) -> str:
+def amount(value: Any, *, signed: bool = False, lang: str | None = None) -> str:
     """An amount of KRW with thousands separators and the unit of the language (``—`` when missing).
 
     ``signed`` writes the sign of a difference (``+50,000원``, ``-450,000원``). A value that is not a
-    whole number (a damaged state) is shown as it is, as text.
+    whole number (a damaged state) is shown as it is, as text. ``lang`` defaults to the session's.
     """
     if value is None or value == "":
         return DASH
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
-    return t("format.krw", amount=f"{value:+,}" if signed else f"{value:,}")
+    return t("format.krw", lang, amount=f"{value:+,}" if signed else f"{value:,}")
 
 
 def to_datetime(value: Any) -> dt.datetime | None:
@@ -68,7 +68,7 @@ def timestamp(value: Any) -> str:
     """
     moment = to_datetime(value)
     if moment is None:
-        return "" if value is None else str(value)
+        return "" if cell(value) == "" else str(value)
     return f"{moment.astimezone(DISPLAY_ZONE):%Y-%m-%d %H:%M:%S} {ZONE_NAME}"
 
 
@@ -88,7 +88,7 @@ def clean_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.astype(object).where(frame.notna(), "")
 
 
-def code_word(kind: str, code: Any) -> str:
+def code_word(kind: str, code: Any, lang: str | None = None) -> str:
     """A stored code in words: the catalogue's ``<kind>.<code>``, else the code itself (``""`` for none).
 
     ``kind`` is e.g. ``status`` (waiting, attention, running, done), ``outcome`` (paid, executed...),
@@ -96,4 +96,5 @@ def code_word(kind: str, code: Any) -> str:
     """
     if code is None or code == "":
         return ""
-    return t_or(f"{kind}.{code}", str(code))
+    key = f"{kind}.{code}"
+    return t(key, lang) if key in catalogue() else str(code)

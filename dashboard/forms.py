@@ -63,6 +63,11 @@ def choice_label(agent: str, field: Field, value: object) -> str:
     return "" if value is None else t_or(f"choice.{agent}.{field.name}.{value}", str(value))
 
 
+def node_label(agent: str, node: str) -> str:
+    """An ``as_node`` choice: the node's name, with what it does in words where the language has them."""
+    return node if node == UNCHANGED else t_or(f"node.{agent}.{node}", node)
+
+
 def _drawn_key(form: str, thread_id: str) -> str:
     return f"forms:drawn:{form}:{thread_id}"
 
@@ -174,6 +179,7 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
             [UNCHANGED, *spec.as_nodes],
             key=f"update-asnode-{thread_id}",
             help=t("forms.as_node.help"),
+            format_func=lambda node: node_label(spec.name, node),
         )
         continue_after = st.checkbox(t("forms.update.continue"), key=f"update-continue-{thread_id}")
         submitted = st.form_submit_button(t("forms.update.submit"))

@@ -177,4 +177,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "choice.lecture.action.save": ("save", "그대로 저장"),
     "choice.lecture.action.reject": ("reject", "거절"),
     "choice.lecture.action.approve": ("approve", "계획 승인"),
+    # the as_node choices of the update form: the node's name, and in Korean what it does
+    "node.lecture.validate": ("validate", "validate (입력 검사)"),
+    "node.lecture.plan": ("plan", "plan (계획)"),
+    "node.lecture.plan_review": ("plan_review", "plan_review (계획 검토)"),
+    "node.lecture.research": ("research", "research (조사)"),
+    "node.lecture.write": ("write", "write (초안 작성)"),
+    "node.lecture.review_content": ("review_content", "review_content (내용 검토)"),
+    "node.lecture.review_time_allocation": ("review_time_allocation", "review_time_allocation (시간 배분 검토)"),
+    "node.lecture.review_difficulty": ("review_difficulty", "review_difficulty (난이도 검토)"),
+    "node.lecture.gate": ("gate", "gate (점수 관문)"),
+    "node.lecture.decide": ("decide", "decide (사람의 결정)"),
+    "node.lecture.save": ("save", "save (저장)"),
 }

@@ -178,4 +178,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "choice.refund.action.edit": ("edit", "금액 수정 후 승인"),
     "choice.refund.decision.approve": ("approve", "승인"),
     "choice.refund.decision.reject": ("reject", "거절"),
+    # the as_node choices of the update form: the node's name, and in Korean what it does
+    "node.refund.assess": ("assess", "assess (금액 심사)"),
+    "node.refund.review": ("review", "review (승인자 검토)"),
 }
