@@ -8,12 +8,15 @@ import streamlit as st
 from agents import lifecycle, runs
 from agents.errors import UserError
 from agents.lecture.graph import AGENT_NAME
-from agents.lecture.progress import TaskProgress, review_rows, score_rows, subtopic_rows
+from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, review_rows, score_rows, subtopic_rows
+from agents.lecture.research import CorpusResearch, TavilyResearch, read_corpus
+from agents.lecture.services import LectureServices
 from agents.nodelog import node_runs
 from agents.registry import get_agent
 from agents.validation import parse_json, validate_thread_id
 from dashboard import resources
-from dashboard.forms import act, drawn_head, field_label, show_flash, sidebar_forms, status_word
+from dashboard.formats import code_word
+from dashboard.forms import act, drawn_head, field_help, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
 from dashboard.views import PICKER_LIMIT, escape_markdown, inert_markdown, show_inbox, show_table, status_text
 
@@ -23,15 +26,34 @@ spec = get_agent(AGENT_NAME)
 st.title(t("lecture.title"))
 st.caption(t("lecture.intro"))
 lecture_settings = settings.agent(AGENT_NAME)  # typed and validated when the settings were loaded
-st.caption(t("lecture.model", model=lecture_settings.services.describe_model()))
-st.caption(t("lecture.research", source=lecture_settings.services.describe_research()))
+
+
+def model_words(services: LectureServices) -> str:
+    """The model the planner uses, in the session's language (never a key)."""
+    if services.gemini_key is None:
+        return t("lecture.model.embedded", latency=f"{services.model_latency:g}")
+    return t("lecture.model.gemini", models=" → ".join(services.gemini_models))
+
+
+def research_words(services: LectureServices) -> str:
+    """The research source, in the session's language (never a key)."""
+    source = services.research_source()
+    if isinstance(source, CorpusResearch):
+        return t("lecture.research.corpus", count=len(read_corpus(source.corpus_dir)))
+    if isinstance(source, TavilyResearch):
+        return t("lecture.research.tavily")
+    return source.describe()
+
+
+st.caption(t("lecture.model", model=model_words(lecture_settings.services)))
+st.caption(t("lecture.research", source=research_words(lecture_settings.services)))
 st.info(t("lecture.gate_rule", threshold=lecture_settings.threshold, max_rounds=lecture_settings.max_rounds))
 show_flash()
 
 
 def follow(run) -> runs.RunResult:
     """Runs ``run(on_event)`` inside a status box that lists each node as it starts and ends."""
-    progress = TaskProgress()
+    progress = TaskProgress(words={mark: t(f"lecture.progress.{mark}") for mark in PROGRESS_WORDS})
     with st.status(t("lecture.running"), expanded=True) as status:
         lines = st.empty()
 
@@ -56,7 +78,10 @@ with st.form("lecture-start"):
     for field in spec.start_fields:
         widget = st.text_area if field.kind == "textarea" else st.text_input
         values[field.name] = widget(
-            field_label(field), value=field.default, key=f"lecture-field-{field.name}", help=field.help or None
+            field_label(field),
+            value=field.default,
+            key=f"lecture-field-{field.name}",
+            help=field_help(AGENT_NAME, "start", field),
         )
     requested_thread = st.text_input(t("lecture.thread_id"), key="lecture-thread-id", help=t("lecture.thread_id.help"))
     started = st.form_submit_button(t("lecture.start"), type="primary")
@@ -113,9 +138,19 @@ else:
         st.rerun()
 
 
+#: Columns whose cells are stored codes, shown as words (reviewer names, node-log statuses).
+CODE_COLUMNS = {"reviewer": "lecture.reviewer", "status": "nodelog"}
+
+
 def frame(rows: list[dict]) -> pd.DataFrame:
-    """A table with translated column headers (cells are text, never HTML)."""
-    return pd.DataFrame(rows).rename(columns=lambda column: t(f"lecture.col.{column}"))
+    """A table with translated column headers and code words (cells are text, never HTML)."""
+    worded = [{k: code_word(CODE_COLUMNS[k], v) if k in CODE_COLUMNS else v for k, v in row.items()} for row in rows]
+    return pd.DataFrame(worded).rename(columns=lambda column: t(f"lecture.col.{column}"))
+
+
+def log_label(row: dict) -> str:
+    """A node-log row's label: a reviewer's name in words, a subtopic's title as it is."""
+    return code_word("lecture.reviewer", row["label"]) if row["node"].startswith("review_") else row["label"]
 
 
 def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -> None:
@@ -144,7 +179,7 @@ def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -
                     store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event
                 )
             )
-            return t("lecture.decided", action=action, status=status_word(done))
+            return t("lecture.decided", action=code_word("decision", action), status=status_word(done))
 
         act(expected, resume)
 
@@ -177,7 +212,8 @@ def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None
                     store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event
                 )
             )
-            return t("lecture.decided", action="approve" if approve else "edit_plan", status=status_word(done))
+            sent = code_word("decision", "approve" if approve else "edit_plan")
+            return t("lecture.decided", action=sent, status=status_word(done))
 
         act(expected, resume)
 
@@ -188,7 +224,7 @@ def show_thread(thread_id: str) -> None:
     values = result.values
     expected = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
     status_col, outcome_col, round_col, version_col = st.columns(4)
-    status_col.metric(t("lecture.status"), t(f"status.{result.status}"))
+    status_col.metric(t("lecture.status"), code_word("status", result.status))
     if result.status == "attention":
         st.error(escape_markdown(t("lecture.attention", reason=result.reason)))
     outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
@@ -244,7 +280,7 @@ def show_thread(thread_id: str) -> None:
                 [
                     {
                         "node": row["node"],
-                        "label": row["label"],
+                        "label": log_label(row),
                         "step": row["step"],
                         "status": row["status"],
                         "start": round(row["started_at"] - first, 3),

@@ -8,12 +8,19 @@ from agents import lifecycle, readmodel, runs, threadindex
 from agents.errors import UserError, short_id
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, check_edit_amount, krw, run_unsaved_pitfall
+from agents.refund.graph import (
+    AGENT_NAME,
+    AUTOMATIC_APPROVER,
+    DEFAULT_THRESHOLD,
+    check_edit_amount,
+    run_unsaved_pitfall,
+)
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number, validate_thread_id
 from dashboard import resources
+from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
-from dashboard.i18n import t, t_or
+from dashboard.i18n import t
 from dashboard.tables import Column, page_url, paged_table
 from dashboard.views import escape_markdown, status_text
 
@@ -29,11 +36,17 @@ st.title(t("refund.title"))
 st.caption(t("refund.intro"))
 show_flash()
 policy = settings.agent(AGENT_NAME).policy
-st.info(t(f"refund.policy.{policy}", threshold=krw(DEFAULT_THRESHOLD)))
+st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
+DELETED = "thread deleted"  # the audit's status of a paid case whose thread was deleted
+
+
+def approver_word(approver: str) -> str:
+    """An approver as shown: a person's name as typed; the agent's own settlement in words."""
+    return t("refund.approver.automatic") if approver == AUTOMATIC_APPROVER else approver
 
 
 def _status_word(row: ledger.AuditRow) -> str:
-    return t(f"status.{row.status}") if row.status in lifecycle.STATUSES else row.status
+    return t("refund.status.deleted") if row.status == DELETED else code_word("status", row.status)
 
 
 def audit_columns() -> list[Column[ledger.AuditRow]]:
@@ -42,15 +55,15 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.case"), lambda r: r.case_id),
         Column(t("refund.col.status"), _status_word),
         Column(t("refund.col.customer"), lambda r: r.customer),
-        Column(t("refund.col.requested"), lambda r: r.requested_amount),
-        Column(t("refund.col.amount"), lambda r: r.amount),
-        Column(t("refund.col.executed"), lambda r: r.executed_amount),
-        Column(t("refund.col.decision"), lambda r: r.decision),
-        Column(t("refund.col.approver"), lambda r: r.approver),
-        Column(t("refund.col.outcome"), lambda r: r.outcome),
-        Column(t("refund.col.requested_at"), lambda r: r.requested_at),
-        Column(t("refund.col.decided_at"), lambda r: r.decided_at),
-        Column(t("refund.col.paid_at"), lambda r: r.paid_at),
+        Column(t("refund.col.requested"), lambda r: amount(r.requested_amount)),
+        Column(t("refund.col.amount"), lambda r: amount(r.amount)),
+        Column(t("refund.col.executed"), lambda r: amount(r.executed_amount)),
+        Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision)),
+        Column(t("refund.col.approver"), lambda r: approver_word(r.approver)),
+        Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome)),
+        Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at)),
+        Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at)),
+        Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at)),
         Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
     ]
 
@@ -64,21 +77,22 @@ def queue_columns() -> list[Column[QueueRow]]:
         Column(t("refund.col.case"), lambda q: q[0].case_id),
         Column(t("refund.col.status"), lambda q: status_text(q[1])),
         Column(t("refund.col.customer"), lambda q: q[0].customer),
-        Column(t("refund.col.requested"), lambda q: q[0].requested_amount),
-        Column(t("refund.col.amount"), lambda q: q[0].amount),
-        Column(t("refund.col.requested_at"), lambda q: q[0].requested_at),
+        Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount)),
+        Column(t("refund.col.amount"), lambda q: amount(q[0].amount)),
+        Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at)),
         Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason),
     ]
 
 
 def case_text(row: ledger.AuditRow) -> str:
-    """What a search matches in a case: its id, thread, customer, status, decision and approver."""
-    return " ".join((row.case_id, row.thread_id, row.customer, _status_word(row), row.decision, row.approver))
+    """What a search matches in a case: its id, thread, customer, status, decision (code and word) and approver."""
+    decision = code_word("decision", row.decision)
+    return " ".join((row.case_id, row.thread_id, row.customer, _status_word(row), row.decision, decision, row.approver))
 
 
 def case_link(row: ledger.AuditRow) -> str | None:
     """The case on this page (``?thread=``); a case whose thread was deleted has none."""
-    return page_url(URL_PATH, row.thread_id) if row.status != "thread deleted" else None
+    return page_url(URL_PATH, row.thread_id) if row.status != DELETED else None
 
 
 def load_cases() -> tuple[dict[str, lifecycle.ThreadStatus], list[ledger.AuditRow]]:
@@ -95,7 +109,7 @@ def load_queue() -> list[QueueRow]:
 
 def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
     """A case in the picker: id, amount and its status (fresh on every run)."""
-    return f"{row.case_id} · {krw(row.amount)} KRW · {status_text(status)}"
+    return f"{row.case_id} · {amount(row.amount)} · {status_text(status)}"
 
 
 def _follow_picker(options: list[str]) -> None:
@@ -166,19 +180,19 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
         f"refund-edit-amount-{thread_id}",
         t("refund.edit.amount"),
         placeholder=f"{current:,}",
-        help=t("refund.edit.help", requested=krw(requested)),
+        help=t("refund.edit.help", requested=amount(requested)),
     )
     if not text.strip():
         edit_col.caption(t("refund.edit.type_amount"))
         return None
     try:
-        amount = check_edit_amount(parse_whole_number(text, "amount"), requested)
+        edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
         edit_col.error(escape_markdown(t("refund.edit.invalid", error=error)))
         return None
     # The difference is shown before anything is sent.
-    preview_col.metric(t("refund.edit.preview"), krw(amount), delta=f"{amount - current:+,}")
-    return amount
+    preview_col.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
+    return edited
 
 
 @st.fragment
@@ -198,9 +212,9 @@ def show_case(thread_id: str) -> None:
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     requested_col, amount_col, executed_col = st.columns(3)
-    requested_col.metric(t("refund.metric.requested"), krw(values.get("requested_amount")))
-    amount_col.metric(t("refund.metric.amount"), krw(values.get("amount")))
-    executed_col.metric(t("refund.metric.executed"), krw(payout["paid_amount"] if payout else None))
+    requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
+    amount_col.metric(t("refund.metric.amount"), amount(values.get("amount")))
+    executed_col.metric(t("refund.metric.executed"), amount(payout["paid_amount"] if payout else None))
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))
@@ -268,12 +282,13 @@ def show_case(thread_id: str) -> None:
     elif result.status == "running":
         st.info(t("refund.case.running"))
     else:
-        st.success(escape_markdown(t("refund.case.outcome", outcome=t_or(f"outcome.{status.outcome}", status.outcome))))
+        st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
 
     st.subheader(t("refund.trace"))
     st.code("\n".join(values.get("trace", [])) or "—", language=None)
     reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
-    st.caption(t("refund.review_entries", count=len(reviews), statuses=", ".join(r["status"] for r in reviews) or "—"))
+    entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
+    st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))
 
 
 # --- New request ---------------------------------------------------------------------------------
@@ -320,7 +335,7 @@ paged_table(
 # The selected case lives in the URL (?thread=): reruns, a language switch, reload and
 # back/forward keep it, and nothing else (a new queue order, a finished case) can change it.
 st.header(t("refund.case.header"))
-cases = {r.thread_id: r for r in audit if r.status != "thread deleted"}
+cases = {r.thread_id: r for r in audit if r.status != DELETED}
 queued = {r.thread_id for r in queue}
 options = [r.thread_id for r in queue] + [tid for tid in cases if tid not in queued]
 thread_id = pick_case(cases, statuses, options)
@@ -348,10 +363,10 @@ paged_table(
     [
         Column(t("refund.col.case"), lambda p: p["case_id"]),
         Column(t("refund.col.customer"), lambda p: p["customer"]),
-        Column(t("refund.col.requested"), lambda p: p["requested_amount"]),
-        Column(t("refund.col.executed"), lambda p: p["paid_amount"]),
-        Column(t("refund.col.approver"), lambda p: p["approver"]),
-        Column(t("refund.col.paid_at"), lambda p: p["paid_at"]),
+        Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"])),
+        Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"])),
+        Column(t("refund.col.approver"), lambda p: approver_word(p["approver"])),
+        Column(t("refund.col.paid_at"), lambda p: timestamp(p["paid_at"])),
         Column(t("refund.col.repeat_attempts"), lambda p: p["repeat_attempts"]),
     ],
     empty_text=t("refund.no_rows"),

@@ -20,7 +20,7 @@ from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import parse_answer, parse_json_object
-from dashboard.i18n import t, t_or
+from dashboard.i18n import catalogue, t, t_or
 from dashboard.views import describe_status, escape_markdown
 
 FLASH_KEY = "flash"
@@ -43,6 +43,29 @@ def show_flash(container: Any = st) -> None:
 def field_label(field: Field) -> str:
     """A field's translated label."""
     return t_or(f"field.{field.name}", field.label or field.name)
+
+
+def field_help(agent: str, form: str, field: Field) -> str | None:
+    """A field's translated help line (``help.<agent>.<form>.<field>``; ``form`` is start, resume or state).
+
+    The English of the agent's spec is the fallback; ``{minimum}`` and ``{maximum}`` are a number field's bounds.
+    """
+    if not field.help:
+        return None
+    key = f"help.{agent}.{form}.{field.name}"
+    if key not in catalogue():
+        return field.help
+    return t(key, minimum=f"{field.minimum:,}", maximum=f"{field.maximum:,}")
+
+
+def choice_label(agent: str, field: Field, value: object) -> str:
+    """A choice's words (``choice.<agent>.<field>.<value>``); the value sent is the stored code itself."""
+    return "" if value is None else t_or(f"choice.{agent}.{field.name}.{value}", str(value))
+
+
+def node_label(agent: str, node: str) -> str:
+    """An ``as_node`` choice: the node's name, with what it does in words where the language has them."""
+    return node if node == UNCHANGED else t_or(f"node.{agent}.{node}", node)
 
 
 def _drawn_key(form: str, thread_id: str) -> str:
@@ -89,11 +112,17 @@ def status_word(result: runs.RunResult) -> str:
     return describe_status(result.status, result.outcome, result.reason)
 
 
-def _typed_input(field: Field, key: str, optional: bool) -> Any:
-    label = field_label(field)
+def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool) -> Any:
+    label, help_text = field_label(field), field_help(agent, form, field)
     if field.kind == "choice":
         options = ([UNCHANGED] if optional else []) + list(field.choices)
-        value = st.selectbox(label, options, key=key, help=field.help or None)
+        value = st.selectbox(
+            label,
+            options,
+            key=key,
+            help=help_text,
+            format_func=lambda option: option if option == UNCHANGED else choice_label(agent, field, option),
+        )
         return None if value == UNCHANGED else value
     if field.kind == "int":
         return st.number_input(
@@ -103,11 +132,11 @@ def _typed_input(field: Field, key: str, optional: bool) -> Any:
             value=None if optional else field.default,
             step=1,
             key=key,
-            help=field.help or None,
+            help=help_text,
         )
     if field.kind in ("textarea", "object"):
-        return st.text_area(label, key=key, help=field.help or None) or None
-    return st.text_input(label, key=key, help=field.help or None) or None
+        return st.text_area(label, key=key, help=help_text) or None
+    return st.text_input(label, key=key, help=help_text) or None
 
 
 def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
@@ -115,7 +144,10 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
     with st.form(f"resume-{thread_id}"):
         st.markdown(f"**{t('forms.resume.title')}**")
         raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
-        typed = {f.name: _typed_input(f, f"resume-{f.name}-{thread_id}", optional=False) for f in spec.resume_fields}
+        typed = {
+            f.name: _typed_input(spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False)
+            for f in spec.resume_fields
+        }
         raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
         submitted = st.form_submit_button(t("forms.resume.submit"))
     if submitted:
@@ -137,13 +169,17 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
     with st.form(f"update-{thread_id}"):
         st.markdown(f"**{t('forms.update.title')}**")
         raw_mode = st.toggle(t("forms.raw_mode"), key=f"update-raw-{thread_id}")
-        typed = {f.name: _typed_input(f, f"update-{f.name}-{thread_id}", optional=True) for f in spec.state_fields}
+        typed = {
+            f.name: _typed_input(spec.name, "state", f, f"update-{f.name}-{thread_id}", optional=True)
+            for f in spec.state_fields
+        }
         raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}", placeholder='{"key": "value"}')
         as_node = st.selectbox(
             t("forms.as_node"),
             [UNCHANGED, *spec.as_nodes],
             key=f"update-asnode-{thread_id}",
             help=t("forms.as_node.help"),
+            format_func=lambda node: node_label(spec.name, node),
         )
         continue_after = st.checkbox(t("forms.update.continue"), key=f"update-continue-{thread_id}")
         submitted = st.form_submit_button(t("forms.update.submit"))

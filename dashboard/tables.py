@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from dashboard.formats import cell
 from dashboard.i18n import language_query, t
 
 T = TypeVar("T")
@@ -28,7 +29,7 @@ PAGE_SIZE = 25
 
 @dataclass(frozen=True)
 class Column(Generic[T]):
-    """One column: its header and how a row's cell is made."""
+    """One column: its header and how a row's cell is made (a missing value shows as an empty cell)."""
 
     label: str
     value: Callable[[T], Any]
@@ -119,7 +120,7 @@ def draw_table(
         st.caption(t("table.rows_matching", first=first, last=last, total=len(matching), query=query, all=len(rows)))
     elif pages > 1:
         st.caption(t("table.rows", first=first, last=last, total=len(matching)))
-    data = {column.label: [column.value(row) for row in shown] for column in columns}
+    data = {column.label: [cell(column.value(row)) for row in shown] for column in columns}
     config: dict[str, Any] = {}
     if link is not None:
         data[t("col.open")] = [link(row) for row in shown]

@@ -16,6 +16,7 @@ from agents import lifecycle, readmodel
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
+from dashboard.formats import clean_frame, code_word, timestamp
 from dashboard.i18n import t, t_or
 from dashboard.tables import Column, draw_table, page_url, paged_table
 
@@ -173,10 +174,10 @@ def payload_summary(payload: Any) -> str:
 def describe_status(status: str, outcome: str, why: str) -> str:
     """A status in words: ``done · paid``, ``needs attention · <why>``, ``waiting``."""
     if status == "done":
-        return f"{t('status.done')} · {t_or(f'outcome.{outcome}', outcome)}"
+        return f"{t('status.done')} · {code_word('outcome', outcome)}"
     if status == "attention":
         return f"{t('status.attention')} · {why}"
-    return t(f"status.{status}")
+    return code_word("status", status)
 
 
 def status_text(status: lifecycle.ThreadStatus) -> str:
@@ -190,7 +191,7 @@ def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.agent"), lambda x: x.agent),
         Column(t("col.status"), status_text),
-        Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
         Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
     ]
 
@@ -235,7 +236,7 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
         Column(t("col.status"), status_text),
         Column(t("col.reason"), lambda x: x.reason),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
-        Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
     ]
     draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
 
@@ -347,8 +348,8 @@ def bounded_select(
 
 
 def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:
-    """A dataframe (cells are text, never HTML), or a caption when it has no rows."""
+    """A dataframe (cells are text, never HTML; a missing value is an empty cell), or a caption when it has no rows."""
     if frame.empty:
         st.caption(empty_text)
     else:
-        st.dataframe(frame, hide_index=True, width="stretch", **kwargs)
+        st.dataframe(clean_frame(frame), hide_index=True, width="stretch", **kwargs)

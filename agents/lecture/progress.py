@@ -19,15 +19,26 @@ def task_label(name: str, task_input: Any) -> str:
     return name
 
 
+#: The marks of :class:`TaskProgress`'s lines, in English (``{seconds}`` is a call's duration).
+PROGRESS_WORDS = {
+    "running": "▶ running",
+    "waiting": "⏸ waiting for a human",
+    "failed": "✗ failed after {seconds:.2f} s",
+    "ok": "✓ {seconds:.2f} s",
+}
+
+
 @dataclass
 class TaskProgress:
     """Turns LangGraph ``stream_mode="tasks"`` events into one line per node call.
 
     A start event (it has ``input``) adds a running line; the result event of
     the same task id marks it finished (or paused, or failed) with its time.
+    ``words`` are the marks of the lines (the page passes them in its language).
     """
 
     clock: Any = time.monotonic
+    words: Mapping[str, str] = field(default_factory=lambda: dict(PROGRESS_WORDS))
     _order: list[str] = field(default_factory=list)
     _label: dict[str, str] = field(default_factory=dict)
     _started: dict[str, float] = field(default_factory=dict)
@@ -45,11 +56,11 @@ class TaskProgress:
             return
         seconds = self.clock() - self._started.get(task_id, self.clock())
         if event.get("error"):
-            self._ended[task_id] = f"✗ failed after {seconds:.2f} s"
+            self._ended[task_id] = self.words["failed"].format(seconds=seconds)
         elif event.get("interrupts"):
-            self._ended[task_id] = "⏸ waiting for a human"
+            self._ended[task_id] = self.words["waiting"]
         else:
-            self._ended[task_id] = f"✓ {seconds:.2f} s"
+            self._ended[task_id] = self.words["ok"].format(seconds=seconds)
 
     @property
     def running(self) -> int:
@@ -58,7 +69,8 @@ class TaskProgress:
 
     def text(self) -> str:
         """One line per call, in start order."""
-        return "\n".join(f"{self._label[task_id]} — {self._ended.get(task_id, '▶ running')}" for task_id in self._order)
+        running = self.words["running"]
+        return "\n".join(f"{self._label[task_id]} — {self._ended.get(task_id, running)}" for task_id in self._order)
 
 
 def review_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -17,6 +17,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "lecture.model": ("Model: {model}", "모델: {model}"),
     "lecture.research": ("Research: {source}", "조사 출처: {source}"),
+    "lecture.model.embedded": (
+        "Embedded offline model (deterministic, simulated latency {latency} s)",
+        "내장 오프라인 모델 (결정적, 모의 지연 {latency}초)",
+    ),
+    "lecture.model.gemini": (
+        "Gemini ({models}; retry with backoff on rate limits, then fall back)",
+        "Gemini ({models}; 요청 한도에 걸리면 간격을 늘려 재시도한 뒤 다음 모델로 넘어감)",
+    ),
+    "lecture.research.corpus": (
+        "Bundled corpus ({count} documents, BM25, offline)",
+        "내장 자료 모음 (문서 {count}개, BM25, 오프라인)",
+    ),
+    "lecture.research.tavily": (
+        "Tavily web search (falls back to the bundled corpus on errors)",
+        "Tavily 웹 검색 (오류가 나면 내장 자료 모음 사용)",
+    ),
     "lecture.gate_rule": (
         "Gate rule: the combined score is the mean of the three reviewers' scores (rounded half up), recomputed "
         "every round; it passes at {threshold} or more. At most {max_rounds} drafts per run.",
@@ -32,6 +48,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.start": ("Plan the lecture", "강의 계획 시작"),
     "lecture.bad_input": ("Nothing was started: {error}", "시작하지 않았습니다: {error}"),
     "lecture.running": ("Running…", "실행 중…"),
+    "lecture.progress.running": ("▶ running", "▶ 실행 중"),
+    "lecture.progress.waiting": ("⏸ waiting for a human", "⏸ 사람을 기다림"),
+    "lecture.progress.failed": ("✗ failed after {seconds:.2f} s", "✗ {seconds:.2f}초 후 실패"),
+    "lecture.progress.ok": ("✓ {seconds:.2f} s", "✓ {seconds:.2f}초"),
     "lecture.run_done": ("Run finished: {status}", "실행 완료: {status}"),
     "lecture.run_failed": ("The run failed", "실행 실패"),
     "lecture.threads": ("Lecture threads", "강의 계획 스레드"),
@@ -87,7 +107,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "lecture.notes": ("Notes for the rework (optional)", "재작업 메모 (선택)"),
     "lecture.submit_decision": ("Send decision", "결정 보내기"),
-    "lecture.decided": ("Sent {action}: {status}.", "{action} 전송: {status}."),
+    "lecture.decided": ("Sent {action}: {status}.", "{action} 결정을 보냈습니다: {status}."),
     "lecture.plan_edit": (
         "Subtopics (JSON list; keep an id to keep or rename, leave it out to add)",
         "세부 주제 (JSON 목록: id를 남기면 유지/이름 변경, 빼면 새로 추가)",
@@ -125,4 +145,48 @@ STRINGS: dict[str, tuple[str, str]] = {
     "field.notes": ("Notes for the rework", "재작업 메모"),
     "field.human_notes": ("Human notes", "사람의 메모"),
     "field.draft": ("Draft (Markdown)", "초안 (Markdown)"),
+    "lecture.reviewer.content": ("content", "내용"),
+    "lecture.reviewer.time_allocation": ("time allocation", "시간 배분"),
+    "lecture.reviewer.difficulty": ("difficulty", "난이도"),
+    # the sidebar and start forms: the fields' help lines (``help.<agent>.<form>.<field>``) and choices
+    "help.lecture.start.topic": ("What the lecture is about.", "강의에서 다룰 내용."),
+    "help.lecture.start.audience_level": ("Who attends, and how much they know.", "누가 듣는지, 얼마나 알고 있는지."),
+    "help.lecture.start.duration": ("E.g. 1일 8시간, 2 days, 3 hours.", "예: 1일 8시간, 2일, 3시간."),
+    "help.lecture.start.delivery_method": ("E.g. lecture and hands-on practice.", "예: 강의와 실습."),
+    "help.lecture.start.platform_tools": (
+        "Comma-separated tools the lecture uses.",
+        "강의에서 쓰는 도구 (쉼표로 구분).",
+    ),
+    "help.lecture.start.constraints": (
+        "E.g. no projector, one laptop per learner.",
+        "예: 프로젝터 없음, 수강생 1인 1노트북.",
+    ),
+    "help.lecture.resume.action": (
+        "At the gate: rework, save (as is) or reject. At the plan review: approve. "
+        'To edit the plan, use the raw value {{"action": "edit_plan", "subtopics": [...]}}.',
+        "점수 관문에서는 재작업, 그대로 저장, 거절 중 하나를, 계획 검토에서는 승인을 고릅니다. "
+        '계획을 고치려면 원시 값 {{"action": "edit_plan", "subtopics": [...]}}를 쓰세요.',
+    ),
+    "help.lecture.resume.notes": (
+        "Optional, with rework: what the writer should change.",
+        "선택 사항이며 재작업일 때 씁니다: 작성자가 고칠 점.",
+    ),
+    "help.lecture.state.human_notes": ("The notes the next rework receives.", "다음 재작업이 받을 메모."),
+    "help.lecture.state.draft": ("Replace the current draft.", "현재 초안을 바꿉니다."),
+    "choice.lecture.action.rework": ("rework", "재작업"),
+    "choice.lecture.action.save": ("save", "그대로 저장"),
+    "choice.lecture.action.reject": ("reject", "거절"),
+    "choice.lecture.action.approve": ("approve", "계획 승인"),
+    # the as_node choices of the update form: the node's name, and in Korean what it does
+    "node.lecture.validate": ("validate", "validate (입력 검사)"),
+    "node.lecture.plan": ("plan", "plan (계획)"),
+    "node.lecture.plan_review": ("plan_review", "plan_review (계획 검토)"),
+    "node.lecture.research": ("research", "research (조사)"),
+    "node.lecture.write": ("write", "write (초안 작성)"),
+    "node.lecture.review_content": ("review_content", "review_content (내용 검토)"),
+    "node.lecture.review_time_allocation": ("review_time_allocation", "review_time_allocation (시간 배분 검토)"),
+    "node.lecture.review_difficulty": ("review_difficulty", "review_difficulty (난이도 검토)"),
+    "node.lecture.gate": ("gate", "gate (점수 관문)"),
+    "node.lecture.decide": ("decide", "decide (사람의 결정)"),
+    "node.lecture.save": ("save", "save (저장)"),
 }

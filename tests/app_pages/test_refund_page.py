@@ -32,7 +32,7 @@ def test_new_request_enters_the_queue_and_is_selected(app, store, settings):
     assert not at.exception, at.exception
     assert "Case C1 submitted: waiting." in _messages(at)
     assert at.selectbox(key="refund-case").value == "refund-C1"
-    assert [m.value for m in at.metric][:3] == ["500,000", "500,000", "—"]
+    assert [m.value for m in at.metric][:3] == ["500,000 KRW", "500,000 KRW", "—"]
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
     assert any("entered 1 time(s) (node log: interrupted)" in c.value for c in at.caption)
 
@@ -85,7 +85,7 @@ def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings
     at.text_input(key="refund-approver").input("kim")
     at.text_input(key="refund-edit-amount-refund-C1").input("50,000").run()
     preview = next(m for m in at.metric if m.label == "After the edit")
-    assert preview.value == "50,000" and preview.delta == "-450,000"
+    assert preview.value == "50,000 KRW" and preview.delta == "-450,000 KRW"
     button_by_key(at, "refund-edit").click().run()
     assert not at.exception, at.exception
     row = ledger.ledger_rows(store)[0]

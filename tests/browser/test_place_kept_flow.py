@@ -189,7 +189,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     expect(main.get_by_role("heading", name="환불 에이전트")).to_be_visible()
     _run_finished(page)
     expect(_status_line(main)).to_have_text("상태: 대기 중 · refund-X5")
-    expect(_case_picker(main)).to_have_value("X5 · 400,000 KRW · 대기 중")
+    expect(_case_picker(main)).to_have_value("X5 · 400,000원 · 대기 중")
     expect(main.get_by_label("승인자", exact=True)).to_have_value("lee")
     expect(main.get_by_role("button", name="승인", exact=True)).to_be_visible()
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-X5(&|$)"))
@@ -200,7 +200,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-X5(&|$)"))
     expect(main.get_by_role("heading", name="환불 에이전트")).to_be_visible()  # ?lang=ko came back with it
     expect(_status_line(main)).to_contain_text("refund-X5")
-    expect(_case_picker(main)).to_have_value(re.compile(r"^X5 · 400,000 KRW · "))
+    expect(_case_picker(main)).to_have_value(re.compile(r"^X5 · 400,000(원| KRW) · "))
     expect(main.get_by_text(re.compile(r"^(Waiting for an approver\.|승인자를 기다리는 중입니다\.)$"))).to_be_visible()
     assert [p["case_id"] for p in _ledger(dashboard)] == ["B8"]
 

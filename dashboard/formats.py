@@ -1,0 +1,100 @@
+"""How the dashboard writes amounts, times, empty cells and stored codes, in the session's language.
+
+One helper per kind of value, used by every table, caption, metric and message that shows one:
+
+* an amount: ``500,000 KRW`` in English, ``500,000원`` in Korean (:func:`amount`);
+* a time: in one zone, :data:`DISPLAY_ZONE` (UTC), to the second, with the zone named
+  (``2026-12-01 09:30:00 UTC``), from a ``datetime``, an ISO 8601 text or epoch seconds (:func:`timestamp`);
+* a table cell: nothing missing shows as ``None`` or ``nan`` (:func:`cell`, :func:`clean_frame`);
+* a code kept in English in the save file (a status, an outcome, a decision, a node-log status):
+  its word in the session's language (:func:`code_word`); the stored value never changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+import pandas as pd
+
+from dashboard.i18n import catalogue, t
+
+#: The one zone every time is shown in.
+DISPLAY_ZONE = dt.UTC
+ZONE_NAME = "UTC"
+#: What a missing amount or value shows as.
+DASH = "—"
+
+
+def amount(value: Any, *, signed: bool = False, lang: str | None = None) -> str:
+    """An amount of KRW with thousands separators and the unit of the language (``—`` when missing).
+
+    ``signed`` writes the sign of a difference (``+50,000원``, ``-450,000원``). A value that is not a
+    whole number (a damaged state) is shown as it is, as text. ``lang`` defaults to the session's.
+    """
+    if value is None or value == "":
+        return DASH
+    if isinstance(value, bool) or not isinstance(value, int):
+        return str(value)
+    return t("format.krw", lang, amount=f"{value:+,}" if signed else f"{value:,}")
+
+
+def to_datetime(value: Any) -> dt.datetime | None:
+    """A ``datetime``, an ISO 8601 text or epoch seconds as an aware ``datetime`` (None when missing or unreadable).
+
+    A time without a zone is taken as UTC (how the save file and the node log write them).
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            return None
+        moment = dt.datetime.fromtimestamp(value, dt.UTC)
+    else:
+        try:
+            moment = dt.datetime.fromisoformat(str(value).strip())
+        except ValueError:
+            return None
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment
+
+
+def timestamp(value: Any) -> str:
+    """A time in :data:`DISPLAY_ZONE`, to the second, with the zone named; empty when there is none.
+
+    A text that is not a time is shown as it is.
+    """
+    moment = to_datetime(value)
+    if moment is None:
+        return "" if cell(value) == "" else str(value)
+    return f"{moment.astimezone(DISPLAY_ZONE):%Y-%m-%d %H:%M:%S} {ZONE_NAME}"
+
+
+def cell(value: Any) -> Any:
+    """A table cell: ``None`` and NaN become an empty cell; every other value is kept."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return value
+
+
+def clean_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table whose missing cells are empty (never ``None`` or ``nan``); other cells keep their type."""
+    if frame.empty or not frame.isna().to_numpy().any():
+        return frame
+    return frame.astype(object).where(frame.notna(), "")
+
+
+def code_word(kind: str, code: Any, lang: str | None = None) -> str:
+    """A stored code in words: the catalogue's ``<kind>.<code>``, else the code itself (``""`` for none).
+
+    ``kind`` is e.g. ``status`` (waiting, attention, running, done), ``outcome`` (paid, executed...),
+    ``decision`` (approve, reject, edit...) or ``nodelog`` (running, ok, error, interrupted).
+    """
+    if code is None or code == "":
+        return ""
+    key = f"{kind}.{code}"
+    return t(key, lang) if key in catalogue() else str(code)
