@@ -155,7 +155,12 @@ def _anatomy_table(parts: IdParts) -> str:
 
 def show_resume_rows(found: Facts) -> None:
     """Why two ``__resume__`` rows appear, with this thread's rows."""
-    st.markdown(f":material/school: **{t('robot.q.two_resumes')}** {t('robot.a.two_resumes')}")
+    with st.container(border=True, key="robot-lesson-two-resumes"):
+        st.markdown(f":material/school: **{t('robot.q.two_resumes')}** {t('robot.a.two_resumes')}")
+        _resume_list(found)
+
+
+def _resume_list(found: Facts) -> None:
     for row in found.resumes:
         key = "robot.resume.null" if row.task_id == NULL_TASK_ID else "robot.resume.task"
         st.markdown(

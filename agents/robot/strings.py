@@ -177,10 +177,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "멈춘 노드에는 자기 체크포인트가 없습니다. 멈춤은 어떻게 기억되나요?",
     ),
     "robot.a.pause": (
-        "By an `__interrupt__` write (the question) under the last checkpoint, the one whose `next` is "
-        "`approval`. On resume the `__resume__` writes join it under that same checkpoint.",
-        "마지막 체크포인트(`next`가 `approval`인 것) 아래의 `__interrupt__` 쓰기(질문)로 기억됩니다. "
-        "재개하면 `__resume__` 쓰기들이 같은 체크포인트 아래에 더해집니다.",
+        "`approval` stopped before it finished, so no checkpoint follows it. The pause is an `__interrupt__` "
+        "write (the question) under the last checkpoint, the one whose `next` is `approval`; on resume the "
+        "`__resume__` writes join it under that same checkpoint.",
+        "`approval`은 끝나기 전에 멈췄으므로 그 뒤의 체크포인트가 없습니다. 멈춤은 마지막 체크포인트"
+        "(`next`가 `approval`인 것) 아래의 `__interrupt__` 쓰기(질문)로 기억되고, 재개하면 `__resume__` "
+        "쓰기들이 같은 체크포인트 아래에 더해집니다.",
     ),
     "robot.live.pause.none": ("Here: no `__interrupt__` write yet.", "여기서는: 아직 `__interrupt__` 쓰기가 없습니다."),
     "robot.live.pause.waiting": (
