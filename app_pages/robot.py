@@ -3,13 +3,13 @@
 import streamlit as st
 
 from agents import lifecycle, readmodel, runs
-from agents.errors import UserError
+from agents.errors import RunFailedError, UserError
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
-from dashboard import resources
-from dashboard.forms import act, drawn_head, show_flash, shown_head, sidebar_forms, status_word
-from dashboard.i18n import t
+from dashboard import resources, robot_lessons
+from dashboard.forms import drawn_head, flash, show_flash, shown_head, sidebar_forms
+from dashboard.i18n import t, t_or
 from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import (
     escape_markdown,
@@ -37,6 +37,7 @@ expected = drawn_head("robot-page", thread_id, head)
 
 top_left, top_right = st.columns([3, 1])
 top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
+ids_col = top_left.container()  # the thread_id lesson goes beside the thread's name
 if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
     try:
         runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
@@ -47,13 +48,27 @@ if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type
 
 
 def answer(text: str, head_seen: str | None = None) -> None:
-    """Resumes the thread with ``text``, refusing if the page was stale (drawn for another head)."""
+    """Resumes the thread with ``text``, refusing if the page was stale (drawn for another head).
 
-    def resume(head_seen: str | None) -> str:
-        runs.resume_thread(store, settings, thread_id, text, expected_head=head_seen)
-        return t("robot.answered", answer=text)
-
-    act(expected if head_seen is None else head_seen, resume)
+    Only an executed action is reported as a success; a refusal is a warning, so an answer other
+    than ``yes`` never looks approved.
+    """
+    try:
+        result = runs.resume_thread(
+            store, settings, thread_id, text, expected_head=expected if head_seen is None else head_seen
+        )
+    except UserError as error:
+        st.error(escape_markdown(f"{t('forms.refused')} {error}"))
+        return
+    except RunFailedError as error:  # what finished is saved; the thread is in the inbox
+        st.error(escape_markdown(f"{t('forms.run_failed')} {error}"))
+        return
+    if result.outcome in ("executed", "refused"):
+        kind = "success" if result.outcome == "executed" else "warning"
+        flash(kind, t(f"robot.answered.{result.outcome}", answer=repr(text)))
+    else:
+        flash("info", t("robot.answered", answer=text))
+    st.rerun()
 
 
 @st.fragment
@@ -68,29 +83,64 @@ def free_answer() -> None:
         answer(typed, shown_head("robot-page", thread_id))  # the head the page around it shows
 
 
+def show_action(action: object) -> None:
+    """The proposed action: a text as it is, a JSON object (or anything else) as JSON."""
+    if isinstance(action, str):
+        st.text(action)
+    else:
+        st.json(readmodel.to_jsonable(action))
+
+
+def show_outcome(result: runs.RunResult, answered: str | None) -> None:
+    """Status and outcome side by side, the outcome styled by what happened (a refusal is no success)."""
+    status_col, outcome_col = st.columns(2)
+    status_col.metric(t("robot.status"), escape_markdown(t_or(f"status.{result.status}", result.status)))
+    outcome = t(f"outcome.{result.outcome}") if result.outcome else t("robot.outcome.none")
+    outcome_col.metric(t("robot.outcome"), escape_markdown(outcome))  # a metric value is Markdown too
+    if result.outcome == "executed":
+        st.success(t("robot.outcome.executed"))
+    elif result.outcome == "refused":
+        st.warning(t("robot.outcome.refused", answer=escape_markdown(repr(answered))))
+    st.caption(t("robot.outcome.apart"))
+
+
 if head is None:
     st.warning(t("robot.not_started"))
 else:
     result = runs.current_result(store, settings, thread_id)
+    decision = result.values.get("decision")
+    found = robot_lessons.facts(
+        store,
+        thread_id,
+        status=result.status,
+        next_nodes=result.next,
+        answer=None if decision is None else str(decision),
+        outcome=result.outcome,
+    )
+    with ids_col:
+        robot_lessons.lesson("ids", found)
     state_col, explain_col = st.columns([3, 2])
     with state_col:
-        st.metric(t("robot.status"), escape_markdown(status_word(result)))  # a metric value is Markdown too
+        show_outcome(result, found.answer)
         if result.status == "attention":
             st.error(escape_markdown(t("robot.attention", reason=result.reason)))
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
+        robot_lessons.lesson("stop", found)
         if result.status == "waiting":
-            payload = result.interrupts[0]
+            payload = result.interrupts[0] if result.interrupts else {}
+            payload = payload if isinstance(payload, dict) else {"action": payload}
             st.warning(t("robot.waiting"))
             st.markdown(f"**{t('robot.question')}:**")
-            st.text(payload.get("question", ""))
+            st.text(str(payload.get("question", "")))
             st.markdown(f"**{t('robot.action')}:**")
-            st.json(payload.get("action", {}))
+            show_action(payload.get("action", result.values.get("pending_action", "")))
             yes_col, no_col = st.columns(2)
             if yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
                 answer(APPROVING_ANSWER)
             if no_col.button(t("robot.no"), key="robot-no", width="stretch"):
                 answer("no")
             free_answer()
+        robot_lessons.lesson("yes", found)
         st.markdown(f"**{t('robot.messages')}**")
         for message in readmodel.to_jsonable(result.values.get("messages", [])):
             with st.chat_message("user" if message["type"] == "human" else "assistant"):
@@ -105,10 +155,21 @@ else:
     st.header(t("robot.savefile"))
     counts = readmodel.table_counts(store, thread_id)
     st.markdown(t("robot.counts", **counts))
+    st.caption(t("robot.ids.short"))
     st.subheader(t("robot.checkpoints"))
+    robot_lessons.lesson("checkpoints", found)
     show_checkpoints(store, thread_id)  # a page of rows at a time: only they are decoded
+    latest_col, anatomy_col = st.columns([2, 3])
+    with latest_col:
+        robot_lessons.lesson("latest", found)
+    with anatomy_col:
+        robot_lessons.show_id_anatomy(found.latest_id or head)
     st.subheader(t("robot.writes"))
+    robot_lessons.lesson("pause", found)
     show_writes(store, thread_id)
+    if found.resumes:
+        robot_lessons.show_resume_rows(found)
+    robot_lessons.show_quiz(found)
 
 robot_queue = [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != thread_id]
 with st.expander(t("robot.queue", count=len(robot_queue))):

@@ -3,6 +3,10 @@
 The rows come from the read-model's SQL (the chain, the write rows) without decoding a blob; a
 checkpoint's state and a write's value are decoded only for the rows of the shown page, so a thread
 of 10,000 checkpoints costs one page of decoding. Both tables are fragments (see :mod:`dashboard.tables`).
+
+Both tables name a checkpoint by the same short id (:func:`agents.errors.short_id`, the first 8
+characters of the id's random tail), so a write is matched to its checkpoint by eye; the full id has
+a column of its own in each table, to select and copy.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 from agents import readmodel, threadindex
 from agents.db import Store
 from agents.errors import short_id
+from agents.readsql import NULL_TASK_ID
 from dashboard.i18n import t
 from dashboard.tables import Column, paged_table
 
@@ -44,8 +49,31 @@ def thread_write_rows(store: Store, thread_id: str) -> list[WriteRow]:
     ]
 
 
+def chain(store: Store, thread_id: str) -> list[readmodel.ChainCheckpoint]:
+    """The thread's checkpoints, oldest first, shared while the database is unchanged."""
+    return threadindex.while_unchanged(store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id))
+
+
+def writes(store: Store, thread_id: str) -> list[WriteRow]:
+    """The thread's writes (:func:`thread_write_rows`), shared while the database is unchanged."""
+    return threadindex.while_unchanged(store, "writes", thread_id, lambda: thread_write_rows(store, thread_id))
+
+
+def write_meaning(row: WriteRow) -> str:
+    """What a write row is, in a few words (the pause, an answer, a route, a state value)."""
+    if row.channel == "__interrupt__":
+        return t("robot.meaning.interrupt")
+    if row.channel == "__resume__":
+        return t("robot.meaning.resume_null" if row.task_id == NULL_TASK_ID else "robot.meaning.resume_task")
+    if row.channel.startswith("branch:to:"):
+        return t("robot.meaning.branch", node=row.channel.removeprefix("branch:to:"))
+    if row.channel.startswith("__"):
+        return t("robot.meaning.internal")
+    return t("robot.meaning.state", name=row.channel)
+
+
 def show_checkpoints(store: Store, thread_id: str) -> None:
-    """The checkpoints table: step, source, ids, next and state (decoded for the shown rows only)."""
+    """The checkpoints table: step, source, short ids, next, full id, state (decoded for the shown rows only)."""
 
     def state(entry: readmodel.ChainCheckpoint) -> str:
         values = threadindex.head_values(store, thread_id, entry.checkpoint_id)
@@ -53,15 +81,17 @@ def show_checkpoints(store: Store, thread_id: str) -> None:
 
     paged_table(
         f"savefile-checkpoints-{thread_id}",
-        lambda: threadindex.while_unchanged(
-            store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id)
-        ),
+        lambda: chain(store, thread_id),
         [
             Column(t("col.step"), lambda e: e.step),
             Column(t("col.source"), lambda e: e.source),
-            Column(t("col.checkpoint_id"), lambda e: e.checkpoint_id),
-            Column(t("col.parent_id"), lambda e: e.parent_checkpoint_id or ""),
+            Column(t("robot.col.short_id"), lambda e: short_id(e.checkpoint_id)),
+            Column(
+                t("robot.col.parent_short"),
+                lambda e: short_id(e.parent_checkpoint_id) if e.parent_checkpoint_id else "",
+            ),
             Column(t("col.next"), lambda e: ", ".join(e.next)),
+            Column(t("robot.col.full_id"), lambda e: e.checkpoint_id),
             Column(t("col.state"), state),
         ],
         empty_text=t("robot.no_rows"),
@@ -70,19 +100,21 @@ def show_checkpoints(store: Store, thread_id: str) -> None:
 
 
 def show_writes(store: Store, thread_id: str) -> None:
-    """The writes table: checkpoint, task id, node, channel and value (decoded for the shown rows only)."""
+    """The writes table: short checkpoint id, task, node, channel, meaning, full id, value (shown rows decoded)."""
 
     def value(row: WriteRow) -> str:
         return readmodel.to_json(store.saver.serde.loads_typed((row.type, row.blob))).replace("\n", " ")
 
     paged_table(
         f"savefile-writes-{thread_id}",
-        lambda: threadindex.while_unchanged(store, "writes", thread_id, lambda: thread_write_rows(store, thread_id)),
+        lambda: writes(store, thread_id),
         [
-            Column(t("col.checkpoint_id"), lambda w: short_id(w.checkpoint_id)),
+            Column(t("robot.col.short_id"), lambda w: short_id(w.checkpoint_id)),
             Column(t("col.task_id"), lambda w: w.task_id),
             Column(t("col.node"), lambda w: w.node),
             Column(t("col.channel"), lambda w: w.channel),
+            Column(t("robot.col.meaning"), write_meaning),
+            Column(t("robot.col.full_id"), lambda w: w.checkpoint_id),
             Column(t("col.value"), value),
         ],
         empty_text=t("robot.no_rows"),

@@ -81,6 +81,177 @@ STRINGS: dict[str, tuple[str, str]] = {
         "저장합니다. 재개하면 `approval`이 처음부터 다시 실행되고, `interrupt()`는 멈추는 대신 답 "
         "(`__resume__` 쓰기)을 돌려줍니다.",
     ),
+    "robot.outcome": ("Outcome", "결과"),
+    "robot.outcome.none": ("none yet", "아직 없음"),
+    "robot.outcome.executed": (
+        "Executed: the answer was exactly `yes`, so the action ran.",
+        "실행됨: 답이 정확히 `yes`였으므로 작업이 실행되었습니다.",
+    ),
+    "robot.outcome.refused": (
+        "Refused: the answer {answer} is not exactly `yes`, so the action did not run.",
+        "거부됨: 답 {answer}는 정확히 `yes`가 아니므로 작업이 실행되지 않았습니다.",
+    ),
+    "robot.outcome.apart": (
+        "Status says whether the run goes on (`done` = finished); the outcome says whether the action ran. "
+        '`done` is not "approved".',
+        "상태는 실행이 계속되는지(`done` = 끝남)를, 결과는 작업이 실행되었는지를 말합니다. "
+        '`done`은 "승인됨"이 아닙니다.',
+    ),
+    "robot.answered.executed": ("Answered {answer}: executed.", "{answer}라고 답했습니다: 실행됨."),
+    "robot.answered.refused": ("Answered {answer}: refused.", "{answer}라고 답했습니다: 거부됨."),
+    "robot.col.short_id": ("checkpoint (short)", "체크포인트 (짧은 ID)"),
+    "robot.col.parent_short": ("parent (short)", "부모 (짧은 ID)"),
+    "robot.col.full_id": ("full checkpoint_id", "전체 checkpoint_id"),
+    "robot.col.meaning": ("what it is", "무엇인가"),
+    "robot.ids.short": (
+        "Both tables name a checkpoint by its short id: the first 8 characters of the id's random tail. "
+        "The full id has its own column, `full checkpoint_id` (select a cell and copy it).",
+        "두 표 모두 체크포인트를 짧은 ID(ID의 무작위 끝부분 앞 8글자)로 부릅니다. "
+        "전체 ID는 따로 `전체 checkpoint_id` 열에 있습니다(칸을 선택해 복사하세요).",
+    ),
+    "robot.meaning.interrupt": ("the pause: the question", "멈춤: 질문"),
+    "robot.meaning.resume_null": ("the answer, written outside any node", "답: 어느 노드 밖에서 쓰임"),
+    "robot.meaning.resume_task": (
+        "the answer interrupt() returned in this task",
+        "이 태스크에서 interrupt()가 돌려준 답",
+    ),
+    "robot.meaning.branch": ("route: run {node} next", "경로: 다음에 {node} 실행"),
+    "robot.meaning.internal": ("LangGraph bookkeeping", "LangGraph 내부 기록"),
+    "robot.meaning.state": ("state key {name}", "상태 키 {name}"),
+    "robot.q.stop": ("Where does the robot stop?", "로봇은 어디에서 멈추나요?"),
+    "robot.a.stop": (
+        "In the node `approval`, at its `interrupt()` call. On resume that node runs again from its start, "
+        "and `interrupt()` returns the answer instead of pausing.",
+        "`approval` 노드의 `interrupt()` 호출에서 멈춥니다. 재개하면 그 노드가 처음부터 다시 실행되고, "
+        "`interrupt()`는 멈추는 대신 답을 돌려줍니다.",
+    ),
+    "robot.live.stop.waiting": (
+        "Now: `next` is {next}, it waits there.",
+        "지금: `next`가 {next}이며, 거기서 기다립니다.",
+    ),
+    "robot.live.stop.passed": (
+        "Now: `next` is {next}, it is past the pause.",
+        "지금: `next`가 {next}이며, 멈춤을 지났습니다.",
+    ),
+    "robot.q.checkpoints": ("Is a checkpoint taken only at the pause?", "체크포인트는 멈출 때만 저장되나요?"),
+    "robot.a.checkpoints": (
+        "No: after every step: one for the input (step -1), then one after each node (and after each `update_state`).",
+        "아니요. 단계마다 저장됩니다. 입력에 하나(step -1), 그다음 노드가 끝날 때마다 하나씩 "
+        "(`update_state` 때도) 저장됩니다.",
+    ),
+    "robot.live.checkpoints": (
+        "This thread took {count} so far (steps {first} to {last}).",
+        "이 스레드는 지금까지 {count}개를 저장했습니다(step {first}부터 {last}까지).",
+    ),
+    "robot.q.ids": (
+        "Which id do we choose ourselves, `thread_id` or `checkpoint_id`?",
+        "우리가 직접 정하는 ID는 `thread_id`와 `checkpoint_id` 중 무엇인가요?",
+    ),
+    "robot.a.ids": (
+        "The `thread_id`: we pick it (here the page's `?thread=`, default `hitl_demo`) and it stays the same. "
+        "Every `checkpoint_id` is made by LangGraph when it saves.",
+        "`thread_id`입니다. 우리가 정하며(여기서는 페이지의 `?thread=`, 기본값 `hitl_demo`) 바뀌지 않습니다. "
+        "`checkpoint_id`는 모두 LangGraph가 저장할 때 만듭니다.",
+    ),
+    "robot.live.ids": (
+        "Here: `thread_id` {thread}, chosen by us; the latest `checkpoint_id` {latest}, made by LangGraph.",
+        "여기서는: `thread_id` {thread}는 우리가 정했고, 최신 `checkpoint_id` {latest}는 LangGraph가 만들었습니다.",
+    ),
+    "robot.q.latest": ("How is the latest checkpoint found?", "최신 체크포인트는 어떻게 찾나요?"),
+    "robot.a.latest": (
+        "A checkpoint id begins with the time it was taken, so sorting the ids newest first and taking the first "
+        "finds it (the SQLite saver: `ORDER BY checkpoint_id DESC LIMIT 1`).",
+        "체크포인트 ID는 저장된 시각으로 시작하므로, ID를 최신순으로 정렬해 첫 번째를 고르면 됩니다 "
+        "(SQLite 저장소: `ORDER BY checkpoint_id DESC LIMIT 1`).",
+    ),
+    "robot.live.latest": (
+        "Here: {short}, taken {time}, step {step}.",
+        "여기서는: {short}, {time}에 저장, step {step}.",
+    ),
+    "robot.live.latest.other": (
+        "Here: {latest} (not a LangGraph time-ordered id).",
+        "여기서는: {latest} (LangGraph의 시간순 ID가 아닙니다).",
+    ),
+    "robot.q.pause": (
+        "The paused node has no checkpoint of its own: how is the pause remembered?",
+        "멈춘 노드에는 자기 체크포인트가 없습니다. 멈춤은 어떻게 기억되나요?",
+    ),
+    "robot.a.pause": (
+        "`approval` stopped before it finished, so no checkpoint follows it. The pause is an `__interrupt__` "
+        "write (the question) under the last checkpoint, the one whose `next` is `approval`; on resume the "
+        "`__resume__` writes join it under that same checkpoint.",
+        "`approval`은 끝나기 전에 멈췄으므로 그 뒤의 체크포인트가 없습니다. 멈춤은 마지막 체크포인트"
+        "(`next`가 `approval`인 것) 아래의 `__interrupt__` 쓰기(질문)로 기억되고, 재개하면 `__resume__` "
+        "쓰기들이 같은 체크포인트 아래에 더해집니다.",
+    ),
+    "robot.live.pause.none": ("Here: no `__interrupt__` write yet.", "여기서는: 아직 `__interrupt__` 쓰기가 없습니다."),
+    "robot.live.pause.waiting": (
+        "Here: {count} `__interrupt__` write under {short} (step {step}); no `__resume__` yet.",
+        "여기서는: {short} (step {step}) 아래에 `__interrupt__` 쓰기 {count}개, `__resume__`은 아직 없습니다.",
+    ),
+    "robot.live.pause.resumed": (
+        "Here: {count} `__interrupt__` write under {short} (step {step}), the `__resume__` writes beside it.",
+        "여기서는: {short} (step {step}) 아래에 `__interrupt__` 쓰기 {count}개, 그 옆에 `__resume__` 쓰기들.",
+    ),
+    "robot.q.yes": ('Does "Yes" approve?', '"Yes"도 승인인가요?'),
+    "robot.a.yes": (
+        "No: only the exact lowercase `yes` executes; `Yes`, `y`, `네` and anything else refuse.",
+        "아니요. 정확히 소문자 `yes`만 실행합니다. `Yes`, `y`, `네` 등 다른 답은 모두 거부입니다.",
+    ),
+    "robot.live.yes": (
+        "Here the answer was {answer}: {outcome}.",
+        "여기서는 답이 {answer}였고, 결과는 {outcome}입니다.",
+    ),
+    "robot.live.yes.none": ("Here no answer was given yet.", "여기서는 아직 답이 없습니다."),
+    "robot.q.two_resumes": ("Why two `__resume__` rows?", "왜 `__resume__` 행이 두 개인가요?"),
+    "robot.a.two_resumes": (
+        "Resuming writes the answer twice under the paused checkpoint: once outside any node (task id "
+        "`00000000-…`), the value given to resume (`Command(resume=…)`); and once for the `approval` task, the "
+        "list of answers its `interrupt()` calls took, one per call, so a node with several calls replays them "
+        "in order.",
+        "재개하면 멈춘 체크포인트 아래에 답이 두 번 쓰입니다. 한 번은 어느 노드 밖에서(태스크 ID "
+        "`00000000-…`) 재개에 주어진 값(`Command(resume=…)`)으로, 한 번은 `approval` 태스크의 것으로, "
+        "그 `interrupt()` 호출들이 받은 답의 목록(호출마다 하나)으로 쓰입니다. 그래서 호출이 여럿인 노드도 "
+        "답을 순서대로 다시 씁니다.",
+    ),
+    "robot.resume.null": (
+        "under {short}, task {task} (outside a node): {value}",
+        "{short} 아래, 태스크 {task} (노드 밖): {value}",
+    ),
+    "robot.resume.task": (
+        "under {short}, task {task} (node {node}): {value}",
+        "{short} 아래, 태스크 {task} (노드 {node}): {value}",
+    ),
+    "robot.anatomy.title": ("The latest checkpoint id, part by part", "최신 체크포인트 ID, 부분별로"),
+    "robot.anatomy.other": (
+        "This id is not a LangGraph (uuid6) id, so it has no time part.",
+        "이 ID는 LangGraph(uuid6) ID가 아니어서 시각 부분이 없습니다.",
+    ),
+    "robot.anatomy.part": ("part", "부분"),
+    "robot.anatomy.here": ("here", "여기서는"),
+    "robot.anatomy.means": ("what it means", "뜻"),
+    "robot.anatomy.time": ("time (groups 1–3)", "시각 (1–3번째 묶음)"),
+    "robot.anatomy.time.means": (
+        "when it was taken: {time}, in 100 ns ticks since 1582-10-15, largest first (the `6` is the uuid version). "
+        "So ids sort by time.",
+        "저장된 시각: {time}. 1582-10-15부터의 100 ns 단위 수를 큰 자리부터 씁니다(`6`은 uuid 버전). "
+        "그래서 ID가 시각순으로 정렬됩니다.",
+    ),
+    "robot.anatomy.step": ("step (group 4)", "step (4번째 묶음)"),
+    "robot.anatomy.step.means": (
+        "the step, {step}: `8000` + the step (`bfff` is step -1, `8000` step 0, `8001` step 1…)",
+        "step {step}: `8000` + step (`bfff`는 step -1, `8000`은 step 0, `8001`은 step 1…)",
+    ),
+    "robot.anatomy.tail": ("random tail (group 5)", "무작위 끝부분 (5번째 묶음)"),
+    "robot.anatomy.tail.means": (
+        "48 random bits; its first 8 characters, {short}, are the short id in both tables",
+        "무작위 48비트. 앞 8글자 {short}가 두 표의 짧은 ID입니다",
+    ),
+    "robot.quiz": ("Quiz", "퀴즈"),
+    "robot.quiz.intro": (
+        "Answer in your head, then click a question to see its answer, with this thread's values.",
+        "머릿속으로 답해 본 뒤 질문을 누르면, 이 스레드의 값과 함께 답이 보입니다.",
+    ),
     "robot.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
     "robot.queue": ("Other robot threads that need a human ({count})", "사람이 봐야 할 다른 로봇 스레드 ({count})"),
     "robot.queue_empty": (

@@ -1,0 +1,169 @@
+"""AppTest of the robot page's teaching: answers beside the live data, the quiz, outcome and short ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import readmodel
+from agents.errors import short_id
+from agents.readsql import NULL_TASK_ID
+from tests.factories import answer_robot, pause_robot
+
+PAGE = "app_pages/robot.py"
+STRING_ACTION = "Business trip request: Busan, 2 days, budget 800,000 KRW"
+
+
+def _lesson(at, question):
+    """The text of the lesson shown beside the data for ``question`` (its bordered block)."""
+    texts = [m.value for m in at.markdown if question in m.value and ":material/school:" in m.value]
+    assert len(texts) == 1, [m.value for m in at.markdown]
+    return texts[0]
+
+
+def _chain(store):
+    return readmodel.checkpoint_chain(store, "hitl_demo")
+
+
+def test_each_question_is_answered_beside_the_data_with_the_live_values(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    assert not at.exception
+    chain = _chain(store)
+    head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    paused = next(entry for entry in chain if entry.next == ("approval",))
+    assert "`approval`" in _lesson(at, "Where does the robot stop?")
+    assert "`interrupt()`" in _lesson(at, "Where does the robot stop?")
+    assert "it waits there" in _lesson(at, "Where does the robot stop?")
+    assert "This thread took 3 so far (steps -1 to 1)" in _lesson(at, "Is a checkpoint taken only at the pause?")
+    ids = _lesson(at, "Which id do we choose ourselves")
+    assert "`thread_id` `hitl_demo`, chosen by us" in ids and f"`{short_id(head)}`, made by LangGraph" in ids
+    latest = _lesson(at, "How is the latest checkpoint found?")
+    assert "newest first" in latest and f"`{short_id(head)}`" in latest and "step 1" in latest
+    assert head in [c.value for c in at.code]  # the full id, with its copy button
+    pause = _lesson(at, "how is the pause remembered?")
+    assert f"1 `__interrupt__` write under `{short_id(paused.checkpoint_id)}` (step 1)" in pause
+    assert "no answer was given yet" in _lesson(at, 'Does "Yes" approve?')
+
+
+def test_the_live_count_follows_the_thread(app, store, settings):
+    answer_robot(store, settings, answer="yes")
+    at = app(PAGE)
+    assert "This thread took 5 so far (steps -1 to 3)" in _lesson(at, "Is a checkpoint taken only at the pause?")
+    assert "it is past the pause" in _lesson(at, "Where does the robot stop?")
+    assert "the answer was `'yes'`: executed" in _lesson(at, 'Does "Yes" approve?')
+
+
+def test_the_latest_id_is_broken_into_its_parts(app, store, settings):
+    answer_robot(store, settings)
+    at = app(PAGE)
+    head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    assert head is not None
+    groups = head.split("-")
+    table = next(m.value for m in at.markdown if "| part |" in m.value)
+    assert f"`{'-'.join(groups[:3])}`" in table
+    assert f"| `{groups[3]}` | the step, 3:" in table and groups[3] == "8003"
+    assert f"`{groups[4]}`" in table and f"`{short_id(head)}`" in table
+
+
+def test_quiz_answers_are_hidden_until_their_question_is_clicked(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    assert not at.info or all("only the exact lowercase" not in i.value for i in at.info)
+    question = at.button(key="robot-quiz-yes")
+    assert question.label == '6. Does "Yes" approve?'
+    question.click().run()
+    shown = [i.value for i in at.info]
+    assert any(v.startswith("No: only the exact lowercase `yes`") for v in shown)
+    assert not any("newest first" in v for v in shown)  # only the clicked question's answer
+    at.button(key="robot-quiz-checkpoints").click().run()
+    assert any("This thread took 3 so far" in i.value for i in at.info)
+    at.button(key="robot-quiz-yes").click().run()  # a second click hides it again
+    assert not any("only the exact lowercase `yes`" in i.value for i in at.info)
+
+
+def test_the_quiz_speaks_korean(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    at.selectbox(key="lang").select("ko").run()
+    question = at.button(key="robot-quiz-checkpoints")
+    assert question.label == "2. 체크포인트는 멈출 때만 저장되나요?"
+    assert not any("이 스레드는 지금까지" in i.value for i in at.info)
+    question.click().run()
+    assert any("이 스레드는 지금까지 3개를 저장했습니다" in i.value for i in at.info)
+
+
+def test_a_refusal_is_a_warning_never_a_success(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    at.text_input(key="robot-free-text").input("Yes").run()
+    at.button(key="robot-send").click().run()
+    assert not at.exception
+    assert not at.success, [s.value for s in at.success]
+    warnings = [w.value for w in at.warning]
+    assert "Answered 'Yes': refused." in warnings
+    assert any(w.startswith("Refused: the answer 'Yes' is not exactly `yes`") for w in warnings)
+
+
+def test_an_executed_answer_is_a_success(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    at.button(key="robot-yes").click().run()
+    assert "Answered 'yes': executed." in [s.value for s in at.success]
+    assert not any(w.value.startswith("Refused") for w in at.warning)
+
+
+@pytest.mark.parametrize(("answer", "outcome"), [("yes", "executed"), ("no", "refused"), ("Yes", "refused")])
+def test_the_outcome_is_shown_apart_from_the_status(app, store, settings, answer, outcome):
+    answer_robot(store, settings, answer=answer)
+    at = app(PAGE)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Status"] == "done" and metrics["Outcome"] == outcome
+    assert any('`done` is not "approved"' in c.value for c in at.caption)
+
+
+def test_both_tables_name_checkpoints_by_the_same_short_id_beside_the_full_id(app, store, settings):
+    answer_robot(store, settings, answer="Yes")
+    at = app(PAGE)
+    checkpoints, writes = at.dataframe[0].value, at.dataframe[1].value
+    chain = _chain(store)
+    assert list(checkpoints["checkpoint (short)"]) == [short_id(e.checkpoint_id) for e in chain]
+    assert list(checkpoints["full checkpoint_id"]) == [e.checkpoint_id for e in chain]
+    assert list(checkpoints["parent (short)"])[1:] == [short_id(e.checkpoint_id) for e in chain[:-1]]
+    for short, full in zip(writes["checkpoint (short)"], writes["full checkpoint_id"], strict=True):
+        assert short == short_id(full) and len(short) == 8 and full.endswith(full.rsplit("-", 1)[-1])
+    assert set(writes["checkpoint (short)"]) <= set(checkpoints["checkpoint (short)"])
+
+
+def test_the_two_resume_rows_are_told_apart(app, store, settings):
+    answer_robot(store, settings, answer="Yes")
+    at = app(PAGE)
+    writes = at.dataframe[1].value
+    resumes = writes[writes["channel"] == "__resume__"]
+    assert list(resumes["task id"]) == [NULL_TASK_ID, resumes["task id"].iloc[1]]
+    assert list(resumes["node"]) == ["(outside a node)", "approval"]
+    assert list(resumes["what it is"]) == [
+        "the answer, written outside any node",
+        "the answer interrupt() returned in this task",
+    ]
+    listed = [m.value for m in at.markdown if m.value.startswith("- under ")]
+    assert any(f"task `{NULL_TASK_ID}` (outside a node): `'Yes'`" in x for x in listed)
+    assert any("(node `approval`): `['Yes']`" in x for x in listed)
+    assert any("Why two `__resume__` rows?" in m.value for m in at.markdown)
+
+
+def test_a_text_pending_action_is_shown_as_it_is(app, store, settings, monkeypatch):
+    def propose(state):
+        return {"pending_action": STRING_ACTION}
+
+    monkeypatch.setattr("agents.robot.graph.propose", propose)
+    pause_robot(store, settings)
+    at = app(PAGE)
+    assert not at.exception
+    assert STRING_ACTION in [x.value for x in at.text]
+    assert not at.json or all(STRING_ACTION != j.value for j in at.json)
+
+
+def test_a_json_pending_action_is_shown_as_json(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    assert any('"destination"' in j.value for j in at.json)
