@@ -24,11 +24,14 @@ from types import MappingProxyType
 from typing import Any
 
 from agents.errors import InputError, UserError
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
 SECRETS_PATH = PROJECT_ROOT / ".streamlit" / "secrets.toml"
 DB_SETTING = "HITL_DB"
+#: The command line's language (``en`` or ``ko``): its messages, and the language of the runs it starts.
+LANGUAGE_SETTING = "HITL_LANG"
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
 
@@ -79,11 +82,13 @@ class Settings:
         agents: Each registered agent's typed settings by agent name (``None`` for an agent
             without settings); see ``AgentSpec.settings_from``.
         api_token: The HTTP API's bearer token (``HITL_API_TOKEN``), when set.
+        lang: The command line's language: ``--lang`` over ``HITL_LANG`` over English.
     """
 
     db: str
     agents: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     api_token: Secret | None = None
+    lang: str = DEFAULT_LANGUAGE
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -111,12 +116,14 @@ def resolve_settings(
     db_override: str | None = None,
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, str] | None = None,
+    lang_override: str | None = None,
 ) -> Settings:
     """Resolves and validates every setting: ``--db`` over ``HITL_DB`` over the default.
 
     Args:
         parsers: Each agent's settings parser by agent name.
         db_override: The CLI's ``--db`` value, if given.
+        lang_override: The CLI's ``--lang`` value, if given (over ``HITL_LANG``).
         environ: The environment (defaults to ``os.environ``).
         secrets: The secrets file entries (defaults to reading the file).
 
@@ -127,7 +134,10 @@ def resolve_settings(
     db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
     agents = {name: parse(merged) for name, parse in parsers.items()}
     api_token = secret_setting(merged, API_TOKEN_SETTING)
-    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token)
+    if lang_override:
+        merged[LANGUAGE_SETTING] = lang_override
+    lang = choice_setting(merged, LANGUAGE_SETTING, LANGUAGES, DEFAULT_LANGUAGE)
+    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token, lang=lang)
 
 
 def text_setting(values: Mapping[str, str], name: str, default: str = "") -> str:

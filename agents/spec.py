@@ -15,6 +15,9 @@ from typing import Any, Literal
 
 from agents.db import TableSchema
 from agents.errors import InputError
+from agents.strings import STRINGS
+from agents.texts import Text
+from agents.texts import text as message
 from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
 
 FieldKind = Literal["text", "textarea", "int", "choice", "object"]
@@ -65,13 +68,13 @@ class Field:
             text = str(value).strip() if isinstance(value, str) else value
             if text not in self.choices:
                 allowed = ", ".join(self.choices)
-                raise InputError(self.name, f"must be one of {allowed}; got {value!r}")
+                raise InputError(self.name, message(STRINGS, "error.choice", allowed=allowed, value=repr(value)))
             return text
         if self.kind == "object":
             if isinstance(value, str):
                 value = parse_json_object(value, self.name)
             if not isinstance(value, dict):
-                raise InputError(self.name, f"must be a JSON object, got {type(value).__name__}")
+                raise InputError(self.name, message(STRINGS, "error.json_object", kind=type(value).__name__))
             return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
         return validate_text(value, self.name, max_length=self.max_length, multiline=self.kind == "textarea")
 
@@ -81,13 +84,13 @@ def validate_fields(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dic
     known = {f.name: f for f in fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
-        raise InputError(unknown[0], f"is not a known field; known: {', '.join(known) or 'none'}")
+        raise InputError(unknown[0], message(STRINGS, "error.unknown_field", known=", ".join(known) or "-"))
     result: dict[str, Any] = {}
     for spec in fields:
         value = values.get(spec.name)
         if value is None or (isinstance(value, str) and not value.strip() and not spec.required):
             if spec.required:
-                raise InputError(spec.name, "is required")
+                raise InputError(spec.name, message(STRINGS, "error.required"))
             continue
         result[spec.name] = spec.validate(value)
     return result
@@ -140,6 +143,10 @@ def _any_start(store: Any, values: dict[str, Any]) -> None:
     return None
 
 
+def _no_question_text(payload: Any) -> Text | None:
+    return None
+
+
 @dataclass(frozen=True)
 class AgentPage:
     """Where an agent's page is: the dashboard's navigation is built from these.
@@ -166,7 +173,7 @@ class AgentSpec:
         build_graph: ``(checkpointer, *, store=None, **options) -> compiled graph``.
         page: The agent's page (script, icon, URL path); its navigation title is ``nav.<name>``.
         start_fields: Typed fields that start a run.
-        make_input: ``validated start values -> graph input``.
+        make_input: ``(validated start values, run language) -> graph input``.
         thread_for: ``(validated start values, requested thread id or None) -> thread id``.
         fresh_start: Whether starting a run first deletes that thread (the robot's "start over").
         resume_fields: Typed fields of a resume answer.
@@ -195,6 +202,8 @@ class AgentSpec:
             rests edited and unseen (the refund agent goes straight back to its approver).
         max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
         default_thread_id: The thread the page opens first.
+        question_text: ``interrupt payload -> Text or None``: the question as a translatable text, so an
+            inbox shows it in the reader's language (None: the question as the run wrote it).
     """
 
     name: str
@@ -203,7 +212,7 @@ class AgentSpec:
     build_graph: Callable[..., Any]
     page: AgentPage
     start_fields: tuple[Field, ...]
-    make_input: Callable[[dict[str, Any]], dict[str, Any]]
+    make_input: Callable[[dict[str, Any], str], dict[str, Any]]
     thread_for: Callable[[dict[str, Any], str | None], str]
     resume_fields: tuple[Field, ...]
     make_resume: Callable[[dict[str, Any]], Any]
@@ -224,3 +233,4 @@ class AgentSpec:
     as_node_note: str = ""
     max_concurrency: int | None = None
     default_thread_id: str | None = None
+    question_text: Callable[[Any], Text | None] = field(default=_no_question_text)

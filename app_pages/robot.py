@@ -9,7 +9,7 @@ from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
 from dashboard import resources
 from dashboard.forms import act, drawn_head, show_flash, shown_head, sidebar_forms, status_word
-from dashboard.i18n import t
+from dashboard.i18n import current_language, localized, t
 from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import (
     escape_markdown,
@@ -26,7 +26,7 @@ thread_id = DEFAULT_THREAD_ID
 try:
     thread_id = validate_thread_id(st.query_params.get("thread", DEFAULT_THREAD_ID))
 except UserError as error:
-    st.error(escape_markdown(str(error)))
+    st.error(escape_markdown(localized(error)))
     st.stop()
 owner = readmodel.thread_agent(store, thread_id)
 if owner not in (None, "robot"):
@@ -39,9 +39,9 @@ top_left, top_right = st.columns([3, 1])
 top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
 if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
     try:
-        runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
+        runs.start_run(store, settings, "robot", {}, thread_id=thread_id, lang=current_language())
     except UserError as error:
-        st.error(escape_markdown(str(error)))
+        st.error(escape_markdown(localized(error)))
     else:
         st.rerun()
 
@@ -76,7 +76,7 @@ else:
     with state_col:
         st.metric(t("robot.status"), escape_markdown(status_word(result)))  # a metric value is Markdown too
         if result.status == "attention":
-            st.error(escape_markdown(t("robot.attention", reason=result.reason)))
+            st.error(escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason))))
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
         if result.status == "waiting":
             payload = result.interrupts[0]
@@ -84,7 +84,8 @@ else:
             st.markdown(f"**{t('robot.question')}:**")
             st.text(payload.get("question", ""))
             st.markdown(f"**{t('robot.action')}:**")
-            st.json(payload.get("action", {}))
+            action = payload.get("action", "")
+            st.text(action) if isinstance(action, str) else st.json(action)  # an object in threads saved before
             yes_col, no_col = st.columns(2)
             if yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
                 answer(APPROVING_ANSWER)

@@ -16,7 +16,7 @@ from agents import lifecycle, readmodel
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard.i18n import t, t_or
+from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.tables import Column, draw_table, page_url, paged_table
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
@@ -198,7 +198,7 @@ def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
 def status_search_text(status: lifecycle.ThreadStatus) -> str:
     """What a search matches in a thread's row: id, agent (name and title), status and reason."""
     title = t_or(f"agent.{status.agent}.title", status.agent)
-    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason))
+    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason_in(current_language())))
 
 
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:
@@ -233,7 +233,7 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.status"), status_text),
-        Column(t("col.reason"), lambda x: x.reason),
+        Column(t("col.reason"), lambda x: x.reason_in(current_language())),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
         Column(t("col.updated"), lambda x: x.updated_at.strftime("%Y-%m-%d %H:%M:%S")),
     ]
@@ -254,7 +254,7 @@ def preselect_query_thread(
     try:
         thread_id = validate_thread_id(requested)
     except UserError as error:
-        st.error(escape_markdown(t(f"{page}.bad_thread", error=error)))
+        st.error(escape_markdown(t(f"{page}.bad_thread", error=localized(error))))
         return
     if thread_id not in known or known[thread_id].agent not in AGENTS:
         st.warning(escape_markdown(t(f"{page}.unknown_thread", thread=thread_id)))

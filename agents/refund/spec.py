@@ -33,6 +33,7 @@ from agents.refund.graph import (
 from agents.refund.strings import STRINGS
 from agents.settings import choice_setting
 from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, validate_fields
+from agents.texts import DEFAULT_LANGUAGE
 from agents.validation import validate_thread_id
 
 THREAD_PREFIX = "refund-"
@@ -114,8 +115,8 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
     return derived
 
 
-def make_input(values: dict[str, Any]) -> dict[str, Any]:
-    """The graph input of a validated request."""
+def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The graph input of a validated request (the same in every run language)."""
     return {
         "case_id": values["case_id"],
         "customer": values["customer"],
