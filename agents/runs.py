@@ -396,8 +396,9 @@ def update_thread(
         )
         if checkpoint_id is not None:
             spec.check_rerun(store, head)
+        forking = checkpoint_id is not None
         request = UpdateRequest(
-            head=head, target=target, values=dict(clean), as_node=as_node, forking=checkpoint_id is not None
+            head, target, dict(clean), as_node, forking, lang=readmodel.thread_language(store, thread_id)
         )
         prepared.clear()
         prepared.update(spec.check_update(store, request))

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from agents.db import TableSchema
 from agents.errors import InputError
 from agents.strings import STRINGS
-from agents.texts import Text
+from agents.texts import DEFAULT_LANGUAGE, Text
 from agents.texts import text as message
 from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
 
@@ -106,6 +106,7 @@ class UpdateRequest:
         values: The validated update.
         as_node: The node the update is attributed to (None: LangGraph's choice).
         forking: Whether an older checkpoint is updated (a fork) instead of the head.
+        lang: The thread's run language: the language of any trace line the agent adds.
     """
 
     head: dict[str, Any]
@@ -113,6 +114,7 @@ class UpdateRequest:
     values: dict[str, Any]
     as_node: str | None
     forking: bool
+    lang: str = DEFAULT_LANGUAGE
 
 
 def _no_options(agent_settings: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from agents.lecture.inputs import (
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field
+from agents.texts import LANGUAGES, Text, pick
 
 THREAD_PREFIX = "lecture-"
 #: Parallel tasks per superstep: above any fan-out (5 research tasks, 3 reviewers, 16 in the benchmark).
@@ -98,6 +99,18 @@ def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tupl
     return "", "the run ended with neither a saved plan nor a rejection"
 
 
+#: The question key of each pause (the payload's ``stage``).
+_QUESTIONS = {"gate": "lecture.say.gate_question", "plan_review": "lecture.say.plan_question"}
+
+
+def question_text(payload: Any) -> Text | None:
+    """The planner's question in the reader's language (the inbox)."""
+    key = _QUESTIONS.get(str(payload.get("stage"))) if isinstance(payload, dict) else None
+    if key is None or payload.get("question") not in [pick(STRINGS[key], lang) for lang in LANGUAGES]:
+        return None
+    return Text(key, STRINGS[key])
+
+
 SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Lecture planner",
@@ -130,6 +143,7 @@ SPEC = AgentSpec(
     finished_outcome=finished_outcome,
     strings=STRINGS,
     max_concurrency=MAX_CONCURRENCY,
+    question_text=question_text,
 )
 
 __all__ = ["ACTIONS", "SPEC", "options_from_settings", "thread_for"]

@@ -1,6 +1,15 @@
 """Strings of the lecture planner's page."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    # The planner's questions, in the language the run started in (``agents.lecture.graph``).
+    "lecture.say.gate_question": (
+        "The draft scored below the threshold. Rework, edit the plan, save as is, or reject?",
+        "초안 점수가 기준보다 낮습니다. 다시 작업할까요, 계획을 고칠까요, 그대로 저장할까요, 아니면 거절할까요?",
+    ),
+    "lecture.say.plan_question": (
+        "Review the plan: approve it, or edit the subtopics (add, remove, rename).",
+        "계획을 검토하세요: 승인하거나, 하위 주제를 고치세요(추가, 삭제, 이름 변경).",
+    ),
     "nav.lecture": ("Lecture planner", "강의 계획 도우미"),
     "agent.lecture.title": ("Lecture planner", "강의 계획 도우미"),
     "agent.lecture.description": (

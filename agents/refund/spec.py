@@ -23,17 +23,19 @@ from agents.refund.graph import (
     DEFAULT_POLICY,
     MAX_AMOUNT,
     POLICIES,
-    UPDATE_STATE_EDITOR,
+    amount_line,
     build_graph,
     check_answer,
     check_approver_name,
     check_edit_amount,
-    krw,
+    decision_word,
+    question,
+    question_params,
 )
 from agents.refund.strings import STRINGS
 from agents.settings import choice_setting
 from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, validate_fields
-from agents.texts import DEFAULT_LANGUAGE
+from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 from agents.validation import validate_thread_id
 
 THREAD_PREFIX = "refund-"
@@ -229,14 +231,16 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
         # whose interrupt returns nothing, so no node would write it before the approver looks.
         old = request.target.get("amount")
         check_edit_amount(update["amount"], request.target.get("requested_amount"))
-        editor = f"{update['approver']} (update_state)" if update.get("approver") else UPDATE_STATE_EDITOR
-        trace.append(f"amount {krw(old)} → {krw(update['amount'])} by {editor}")
+        trace.append(amount_line(old, update["amount"], update.get("approver"), request.lang, by_update=True))
         update["recorded_amount"] = update["amount"]
     if "decision" in update:
         if not update.get("approver"):
-            raise InputError("approver", "is required with a decision: who decides?")
+            raise InputError("approver", text(STRINGS, "refund.error.approver_with_decision"))
         update["decided_at"] = ledger.now_iso()
-        trace.append(f"update_state: {update['decision']} by {update['approver']}")
+        word = decision_word(update["decision"], request.lang)
+        trace.append(
+            say(STRINGS, "refund.say.update_decision", request.lang, decision=word, approver=update["approver"])
+        )
     if trace:
         update["trace"] = trace
     return update
@@ -264,9 +268,21 @@ def check_start(store: Store, values: dict[str, Any]) -> None:
     was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path."""
     case_id = validate_thread_id(values["case_id"], field="case_id")
     if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
-        raise InputError("case_id", f"case {case_id!r} already exists; use a new case id")
+        raise InputError("case_id", text(STRINGS, "refund.error.case_exists", case_id=repr(case_id)))
     if ledger.payout_for(store, case_id) is not None:
-        raise InputError("case_id", f"case {case_id!r} was already paid; use a new case id")
+        raise InputError("case_id", text(STRINGS, "refund.error.case_paid", case_id=repr(case_id)))
+
+
+def question_text(payload: Any) -> Text | None:
+    """The approver's question in the reader's language (the inbox), from the case the payload names."""
+    if isinstance(payload, dict) and isinstance(payload.get("question"), str):
+        try:
+            params = question_params(payload)
+        except KeyError:
+            return None
+        if payload["question"] in (question(payload, "en"), question(payload, "ko")):
+            return Text("refund.say.question", STRINGS["refund.say.question"], params)
+    return None
 
 
 SPEC = AgentSpec(
@@ -294,4 +310,5 @@ SPEC = AgentSpec(
     options_from_settings=options_from_settings,
     strings=STRINGS,
     tables=(ledger.LEDGER_TABLE,),
+    question_text=question_text,
 )

@@ -1,6 +1,86 @@
 """Strings of the refund agent's page (and its entry on the home page)."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    # What the agent writes (trace lines, its question), in the language the run started in.
+    "refund.say.assess": (
+        "assess: requested {requested} KRW, threshold {threshold} → {needs} (policy {policy})",
+        "assess: 요청 {requested}원, 기준 {threshold}원 → {needs} (정책 {policy})",
+    ),
+    "refund.say.needs_human": ("needs a human", "사람의 승인 필요"),
+    "refund.say.automatic": ("settles automatically", "자동 정산"),
+    "refund.say.edited_by": ("{approver} (update_state)", "{approver} (update_state)"),
+    "refund.say.amount": ("amount {old} → {new} by {editor}", "금액 {old}원 → {new}원, 변경: {editor}"),
+    "refund.say.recorded": (
+        "review: {decision} set by update_state, recorded for {approver}; not asking again",
+        "review: update_state로 정해진 {decision}을(를) {approver}의 결정으로 기록, 다시 묻지 않음",
+    ),
+    "refund.say.question": (
+        "Refund {case_id} for {customer}: pay {amount} KRW (requested {requested})? approve / reject / edit",
+        "환불 {case_id} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) approve / reject / edit",
+    ),
+    "refund.say.note": (" (note: {note})", " (메모: {note})"),
+    "refund.say.review": ("review: {decision} by {approver}{note}", "review: {decision}, 결정: {approver}{note}"),
+    "refund.say.approve": ("approve", "승인"),
+    "refund.say.reject": ("reject", "거절"),
+    "refund.say.paid_automatic": (
+        "settle: paid {paid} KRW (requested {requested}), settled automatically: at or under the threshold "
+        "{threshold} (policy {policy})",
+        "settle: {paid}원 지급 (요청 {requested}원), 자동 정산: 기준 {threshold}원 이하 (정책 {policy})",
+    ),
+    "refund.say.paid": (
+        "settle: paid {paid} KRW (requested {requested}), approved by {approver}",
+        "settle: {paid}원 지급 (요청 {requested}원), 승인: {approver}",
+    ),
+    "refund.say.already_paid": (
+        "settle: already paid {paid} KRW at {paid_at}; no second payment",
+        "settle: {paid_at}에 이미 {paid}원 지급됨, 두 번 지급하지 않음",
+    ),
+    "refund.say.rejected": ("reject: rejected by {approver}; no payout", "reject: {approver}이(가) 거절, 지급 없음"),
+    "refund.error.object": (
+        'answer with a JSON object, e.g. {{"action": "approve", "approver": "kim"}}',
+        'JSON 객체로 답하세요. 예: {{"action": "approve", "approver": "kim"}}',
+    ),
+    "refund.error.edit_needs_amount": (
+        "is required to edit: give the amount to pay",
+        "수정하려면 필요합니다. 지급할 금액을 입력하세요",
+    ),
+    "refund.error.amount_only_edit": (
+        "is only taken with action edit, not {action}",
+        "edit 조치에서만 받습니다({action}에서는 받지 않음)",
+    ),
+    "refund.error.approver_required": ("is required: who decides?", "필수 항목입니다. 누가 결정하나요?"),
+    "refund.error.approver_with_decision": (
+        "is required with a decision: who decides?",
+        "결정에는 필수입니다. 누가 결정하나요?",
+    ),
+    "refund.error.reserved": (
+        "{approver} is reserved for what the agent writes itself; give the name of the person who decides",
+        "{approver}는 에이전트가 스스로 쓰는 이름입니다. 결정하는 사람의 이름을 입력하세요",
+    ),
+    "refund.error.amount_type": (
+        "must be a whole number of KRW, got {value}",
+        "원 단위 정수여야 합니다. 입력값: {value}",
+    ),
+    "refund.error.no_requested": (
+        "the case has no requested amount to compare the edit with",
+        "이 사례에는 수정 금액과 비교할 요청 금액이 없습니다",
+    ),
+    "refund.error.amount_range": (
+        "must be between 1 and the requested {requested} KRW, got {value}",
+        "1에서 요청 금액 {requested}원 사이여야 합니다. 입력값: {value}",
+    ),
+    "refund.error.case_exists": (
+        "case {case_id} already exists; use a new case id",
+        "사례 {case_id}가 이미 있습니다. 새 사례 ID를 쓰세요",
+    ),
+    "refund.error.case_paid": (
+        "case {case_id} was already paid; use a new case id",
+        "사례 {case_id}는 이미 지급되었습니다. 새 사례 ID를 쓰세요",
+    ),
+    "refund.say.update_decision": (
+        "update_state: {decision} by {approver}",
+        "update_state: {decision}, 결정: {approver}",
+    ),
     "nav.refund": ("Refund agent", "환불 에이전트"),
     "agent.refund.title": ("Refund agent", "환불 에이전트"),
     "agent.refund.description": (
