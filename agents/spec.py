@@ -137,7 +137,7 @@ def _any_rerun(store: Any, head: dict[str, Any]) -> None:
     return None
 
 
-def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     return "finished", ""
 
 
@@ -198,7 +198,8 @@ class AgentSpec:
         check_rerun: ``(store, head values)``; raises InputError when the thread may not be
             re-run or forked from an older checkpoint (e.g. a refund that was paid).
         finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
-            the agent's outcome, or, when the end is not believable, a problem in words.
+            the agent's outcome, or, when the end is not believable, a problem in words (a ``Text``
+            when it has a translation).
         as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
         continue_after_update: Whether an update runs the thread on at once, so that it never
             rests edited and unseen (the refund agent goes straight back to its approver).
@@ -230,7 +231,7 @@ class AgentSpec:
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
     check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
     check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
-    finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str]] = field(default=_finished)
+    finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     continue_after_update: bool = False
     as_node_note: str = ""
     max_concurrency: int | None = None

@@ -89,14 +89,14 @@ def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     return check_answer({key: value for key, value in values.items() if value not in (None, "")})
 
 
-def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``saved``, ``saved_as_is`` or ``rejected``; any other end is inconsistent."""
     outcome = values.get("outcome")
     if outcome in ("saved", "saved_as_is") and values.get("final_plan"):
         return str(outcome), ""
     if outcome == "rejected":
         return "rejected", ""
-    return "", "the run ended with neither a saved plan nor a rejection"
+    return "", Text("lecture.problem.neither", STRINGS["lecture.problem.neither"])
 
 
 #: The question key of each pause (the payload's ``stage``).

@@ -16,6 +16,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{action} is not an answer to this question; choose {options}",
         "{action}는 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
     ),
+    "lecture.problem.neither": (
+        "the run ended with neither a saved plan nor a rejection",
+        "저장된 계획도 거절도 없이 실행이 끝났습니다",
+    ),
     "lecture.say.plan_question": (
         "Review the plan: approve it, or edit the subtopics (add, remove, rename).",
         "계획을 검토하세요: 승인하거나, 하위 주제를 고치세요(추가, 삭제, 이름 변경).",

@@ -168,15 +168,15 @@ def options_from_settings(settings: RefundSettings) -> dict[str, Any]:
     return {"policy": settings.policy}
 
 
-def _case_final(store: Store, head: dict[str, Any]) -> str:
-    """Why a case may no longer change ('' when it may): it was paid or rejected."""
+def _case_final(store: Store, head: dict[str, Any]) -> Text | None:
+    """Why a case may no longer change (None when it may): it was paid or rejected."""
     outcome = head.get("outcome")
     if outcome:
-        return f"the case is already {outcome}; a finished case cannot be changed"
+        return text(STRINGS, "refund.error.finished", outcome=outcome)
     case_id = head.get("case_id")
     if case_id and ledger.payout_for(store, str(case_id)) is not None:
-        return "the case was paid; a paid case cannot be changed (continue it to record the payout)"
-    return ""
+        return text(STRINGS, "refund.error.paid")
+    return None
 
 
 def check_rerun(store: Store, head: dict[str, Any]) -> None:
@@ -218,11 +218,8 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
         )
     decided = request.target.get("decision")
     if decided:  # not even the approver: the payout is recorded for whoever decided
-        raise InputError(
-            field,
-            f"the case was already decided ({decided} by {request.target.get('approver')}); "
-            "continue it instead of editing it",
-        )
+        approver = request.target.get("approver")
+        raise InputError(field, text(STRINGS, "refund.error.decided", decision=decided, approver=approver))
     trace: list[str] = []
     if "approver" in update:
         check_approver_name(update["approver"])
@@ -246,7 +243,7 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     return update
 
 
-def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``paid`` (exactly one ledger row) or ``rejected`` (none); anything else is inconsistent."""
     outcome = values.get("outcome")
     case_id = str(values.get("case_id", ""))
@@ -256,11 +253,9 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
     if outcome == "rejected" and values.get("decision") == "reject" and payout is None:
         return "rejected", ""
     if payout is not None:
-        return "", (
-            f"the case is marked {outcome or 'finished'} but the ledger holds a payout of "
-            f"{payout['paid_amount']:,} KRW for it"
-        )
-    return "", f"the case is marked {outcome or 'finished'} with neither a payout nor a rejection"
+        paid = f"{payout['paid_amount']:,}"
+        return "", text(STRINGS, "refund.problem.payout", outcome=outcome or "finished", paid=paid)
+    return "", text(STRINGS, "refund.problem.neither", outcome=outcome or "finished")
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:

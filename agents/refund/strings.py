@@ -77,6 +77,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "case {case_id} was already paid; use a new case id",
         "사례 {case_id}는 이미 지급되었습니다. 새 사례 ID를 쓰세요",
     ),
+    "refund.error.finished": (
+        "the case is already {outcome}; a finished case cannot be changed",
+        "이 사례는 이미 {outcome} 상태입니다. 끝난 사례는 바꿀 수 없습니다",
+    ),
+    "refund.error.paid": (
+        "the case was paid; a paid case cannot be changed (continue it to record the payout)",
+        "이 사례는 지급되었습니다. 지급된 사례는 바꿀 수 없습니다(계속 실행해 지급을 기록하세요)",
+    ),
+    "refund.error.decided": (
+        "the case was already decided ({decision} by {approver}); continue it instead of editing it",
+        "이 사례는 이미 결정되었습니다({decision}, 결정: {approver}). 편집하지 말고 계속 실행하세요",
+    ),
+    "refund.problem.payout": (
+        "the case is marked {outcome} but the ledger holds a payout of {paid} KRW for it",
+        "이 사례는 {outcome}(으)로 표시되어 있지만 원장에는 {paid}원 지급 기록이 있습니다",
+    ),
+    "refund.problem.neither": (
+        "the case is marked {outcome} with neither a payout nor a rejection",
+        "이 사례는 {outcome}(으)로 표시되어 있지만 지급도 거절도 없습니다",
+    ),
     "refund.say.update_decision": (
         "update_state: {decision} by {approver}",
         "update_state: {decision}, 결정: {approver}",

@@ -31,12 +31,12 @@ def check_answer(value: Any) -> str:
     return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
 
 
-def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``executed`` or ``refused``; a robot that ended without its final message is inconsistent."""
     messages = values.get("messages") or []
     last = messages[-1] if messages else None
     if "decision" not in values or getattr(last, "type", "") != "ai":
-        return "", "the run ended without the robot's final message (execute did not run)"
+        return "", Text("robot.problem.no_message", STRINGS["robot.problem.no_message"])
     return ("executed" if values["decision"] == APPROVING_ANSWER else "refused"), ""
 
 

@@ -9,6 +9,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.say.question": ("Execute this? (yes/no)", "이 작업을 실행할까요? (yes/no)"),
     "robot.say.executed": ("Executed: {action}", "실행됨: {action}"),
+    "robot.problem.no_message": (
+        "the run ended without the robot's final message (execute did not run)",
+        "로봇의 마지막 메시지 없이 실행이 끝났습니다(execute가 실행되지 않음)",
+    ),
     "robot.say.refused": (
         "Refused: {action} was not executed (answer {answer} is not 'yes').",
         "실행 거부됨: {action} — 답 {answer}이(가) 정확히 'yes'가 아니어서 실행하지 않았습니다.",

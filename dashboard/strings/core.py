@@ -76,5 +76,5 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forms.delete.done": ("Deleted thread {thread}.", "스레드 {thread}를 삭제했습니다."),
     "field.answer": ("Answer", "답변"),
     "field.decision": ("Decision", "결정"),
-    "field.pending_action": ("Pending action (JSON)", "대기 중인 작업 (JSON)"),
+    "field.pending_action": ("Pending action", "대기 중인 작업"),
 }

@@ -85,3 +85,14 @@ def test_the_command_line_prints_errors_in_its_language(run_cli):
     assert korean.code == 2 and korean.err == "error: amount: 1에서 10,000,000 사이여야 합니다. 입력값: 0\n"
     missing = run_cli("resume", "ghost", "yes", "--lang", "ko")
     assert missing.code == 2 and missing.err == "error: thread_id: 데이터베이스에 'ghost'라는 스레드가 없습니다\n"
+
+
+def test_an_inconsistent_end_gives_its_reason_in_both_languages(store, settings):
+    """A robot run whose ``execute`` never ran, made to look finished: the agent's problem, translated."""
+    runs.start_run(store, settings, "robot", {}, lang="ko")
+    graph_config = {"configurable": {"thread_id": "hitl_demo"}}
+    runtime.graph(store, "robot").update_state(graph_config, {"decision": "no"}, as_node="execute")
+    status = lifecycle.thread_status(store, "hitl_demo")
+    assert status is not None and status.reason_code == "inconsistent"
+    assert status.reason == "the run ended without the robot's final message (execute did not run)"
+    assert status.reason_in("ko") == "로봇의 마지막 메시지 없이 실행이 끝났습니다(execute가 실행되지 않음)"
