@@ -70,8 +70,14 @@ class ThreadStatus:
     reason_text: Text | None = None
 
     def reason_in(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        """``reason`` in ``lang``: the inbox's words in the reader's language (as written when untranslated)."""
-        return self.reason_text.render(lang) if self.reason_text is not None else self.reason
+        """``reason`` in ``lang``: the inbox's words in the reader's language (as written when untranslated).
+
+        A waiting thread's question is translated here, when it is shown, not for every listed thread.
+        """
+        words = self.reason_text
+        if words is None and self.status == "waiting" and (spec := AGENTS.get(self.agent)) is not None:
+            words = spec.question_text(self.payload)
+        return words.render(lang) if words is not None else self.reason
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` shape (``threads`` and ``inbox``)."""
@@ -121,23 +127,18 @@ def _settled(
         reason: str | Text = "",
         action: str = "",
         payload: Any = None,
-        words: Text | None = None,
     ) -> ThreadStatus:
-        count, words = summary.checkpoint_count, reason if isinstance(reason, Text) else words
+        count, words = summary.checkpoint_count, reason if isinstance(reason, Text) else None
         return ThreadStatus(
             thread_id, agent, kind, outcome, code, str(reason), action, summary.updated_at, count, head, payload, words
         )
 
-    spec = AGENTS.get(agent)
     if running:
         return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
     if thread_id in pending:
-        payload = pending[thread_id]
-        # The question as the run asked it; its text, when the agent gives one, in the reader's language.
-        words = spec.question_text(payload) if spec is not None else None
-        return status(
-            "waiting", code="question", reason=_question(payload), action="answer", payload=payload, words=words
-        )
+        payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
+        return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
+    spec = AGENTS.get(agent)
     if spec is None:
         return status("done", outcome="finished")
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised, read at the

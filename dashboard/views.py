@@ -198,7 +198,7 @@ def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
 def status_search_text(status: lifecycle.ThreadStatus) -> str:
     """What a search matches in a thread's row: id, agent (name and title), status and reason."""
     title = t_or(f"agent.{status.agent}.title", status.agent)
-    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason_in(current_language())))
+    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason))
 
 
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:

@@ -21,7 +21,7 @@ from agents.lecture.inputs import (
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field
-from agents.texts import LANGUAGES, Text, pick
+from agents.texts import Text
 
 THREAD_PREFIX = "lecture-"
 #: Parallel tasks per superstep: above any fan-out (5 research tasks, 3 reviewers, 16 in the benchmark).
@@ -106,7 +106,7 @@ _QUESTIONS = {"gate": "lecture.say.gate_question", "plan_review": "lecture.say.p
 def question_text(payload: Any) -> Text | None:
     """The planner's question in the reader's language (the inbox)."""
     key = _QUESTIONS.get(str(payload.get("stage"))) if isinstance(payload, dict) else None
-    if key is None or payload.get("question") not in [pick(STRINGS[key], lang) for lang in LANGUAGES]:
+    if key is None or payload.get("question") not in STRINGS[key]:
         return None
     return Text(key, STRINGS[key])
 

@@ -29,7 +29,6 @@ from agents.refund.graph import (
     check_approver_name,
     check_edit_amount,
     decision_word,
-    question,
     question_params,
 )
 from agents.refund.strings import STRINGS
@@ -270,14 +269,13 @@ def check_start(store: Store, values: dict[str, Any]) -> None:
 
 def question_text(payload: Any) -> Text | None:
     """The approver's question in the reader's language (the inbox), from the case the payload names."""
-    if isinstance(payload, dict) and isinstance(payload.get("question"), str):
-        try:
-            params = question_params(payload)
-        except KeyError:
-            return None
-        if payload["question"] in (question(payload, "en"), question(payload, "ko")):
-            return Text("refund.say.question", STRINGS["refund.say.question"], params)
+    if isinstance(payload, dict) and isinstance(payload.get("question"), str) and _QUESTION_KEYS <= payload.keys():
+        return Text("refund.say.question", STRINGS["refund.say.question"], question_params(payload))
     return None
+
+
+#: What a review payload holds besides its question: the case the question is about.
+_QUESTION_KEYS = frozenset(("case_id", "customer", "amount", "requested_amount", "actions"))
 
 
 SPEC = AgentSpec(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.errors import InputError
-from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph, question, start_message
+from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph, start_message
 from agents.robot.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field
 from agents.texts import DEFAULT_LANGUAGE, Text
@@ -47,7 +47,7 @@ def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str
 
 def question_text(payload: Any) -> Text | None:
     """The robot's question in the reader's language (the inbox)."""
-    if isinstance(payload, dict) and payload.get("question") in (question("en"), question("ko")):
+    if isinstance(payload, dict) and payload.get("question") in STRINGS["robot.say.question"]:
         return Text("robot.say.question", STRINGS["robot.say.question"])
     return None
 
