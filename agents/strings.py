@@ -10,6 +10,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "thread_id: no thread named {thread} in the database",
         "thread_id: 데이터베이스에 {thread}라는 스레드가 없습니다",
     ),
+    "error.no_thread_named": (
+        "no thread named {thread} in the database",
+        "데이터베이스에 {thread}라는 스레드가 없습니다",
+    ),
     "error.not_waiting": (
         "thread_id: thread {thread} is not waiting for an answer; nothing was changed",
         "thread_id: 스레드 {thread}는 답을 기다리고 있지 않습니다. 아무것도 바뀌지 않았습니다",

@@ -12,7 +12,8 @@ from agents import lifecycle, readmodel, runs
 from agents.cli.base import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
-from agents.texts import DEFAULT_LANGUAGE, render
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, render, text
 from agents.validation import parse_answer, parse_json_object, validate_thread_id
 
 
@@ -131,7 +132,7 @@ def cmd_continue(args: argparse.Namespace, context: Context) -> int:
 def cmd_delete(args: argparse.Namespace, context: Context) -> int:
     thread_id = validate_thread_id(args.thread)
     if readmodel.head_checkpoint_id(context.store, thread_id) is None:
-        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+        raise InputError("thread_id", text(STRINGS, "error.no_thread_named", thread=repr(thread_id)))
     if not args.yes:
         if not sys.stdin.isatty():
             print("error: refusing to delete without --yes (not on a terminal)", file=sys.stderr)
@@ -161,7 +162,7 @@ def inspect_checkpoint(entry: readmodel.ChainCheckpoint, detail: readmodel.Check
 
 def _existing_thread(store: Any, thread_id: str) -> str:
     if readmodel.head_checkpoint_id(store, thread_id) is None:
-        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+        raise InputError("thread_id", text(STRINGS, "error.no_thread_named", thread=repr(thread_id)))
     return thread_id
 
 

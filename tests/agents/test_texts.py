@@ -96,3 +96,11 @@ def test_an_inconsistent_end_gives_its_reason_in_both_languages(store, settings)
     assert status is not None and status.reason_code == "inconsistent"
     assert status.reason == "the run ended without the robot's final message (execute did not run)"
     assert status.reason_in("ko") == "로봇의 마지막 메시지 없이 실행이 끝났습니다(execute가 실행되지 않음)"
+
+
+def test_an_unknown_thread_or_agent_is_named_in_korean_on_the_command_line(run_cli):
+    inspect = run_cli("--lang", "ko", "inspect", "ghost")
+    assert inspect.code == 2 and inspect.err == "error: thread_id: 데이터베이스에 'ghost'라는 스레드가 없습니다\n"
+    threads = run_cli("threads", "--agent", "nobody", "--lang", "ko")
+    assert threads.code == 2
+    assert threads.err == "error: agent: 알 수 없는 에이전트 'nobody'. 알려진 에이전트: robot, refund, lecture\n"

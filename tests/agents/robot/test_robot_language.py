@@ -85,8 +85,15 @@ def test_the_save_file_reads_word_for_word_in_the_run_language(run_cli, lang):
     chain = _chain(document)
     assert chain[:2] == _paused_chain(words)[:2]
     human, ai = {"type": "human", "content": words["start"]}, {"type": "ai", "content": words["executed"]}
-    step1_writes = [channel for channel, _ in chain[2][4]]
-    assert step1_writes == ["__resume__", "__resume__", "__interrupt__", "decision", "branch:to:execute"]
+    payload = {"action": words["action"], "question": words["question"]}
+    assert chain[2][:4] == _paused_chain(words)[2][:4]
+    assert chain[2][4] == [
+        ("__resume__", "yes"),
+        ("__resume__", ["yes"]),
+        ("__interrupt__", [payload]),
+        ("decision", "yes"),
+        ("branch:to:execute", None),
+    ]
     assert chain[3] == (
         2,
         "loop",
