@@ -112,7 +112,7 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
     case_id = validate_thread_id(values["case_id"], field="case_id")
     derived = thread_for_case(case_id)
     if requested and requested != derived:
-        raise InputError("thread_id", f"a refund's thread is named after its case: use {derived!r} or omit it")
+        raise InputError("thread_id", text(STRINGS, "refund.error.thread_name", derived=repr(derived)))
     return derived
 
 
@@ -202,19 +202,13 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     update = dict(request.values)
     field = next(iter(update), "values")
     if request.as_node not in (None, *UPDATE_AS_NODES):
-        raise InputError(
-            "as_node",
-            f"a refund update may be made as {' or '.join(UPDATE_AS_NODES)} only; "
-            "payment and rejection happen only through a decision",
-        )
+        raise InputError("as_node", text(STRINGS, "refund.error.as_node", nodes=" or ".join(UPDATE_AS_NODES)))
     problem = _case_final(store, request.head)
     if problem:
         raise InputError(field, problem)
     if "threshold" not in request.target or "requested_amount" not in request.target:
-        where = "the checkpoint chosen is from before" if request.forking else "the case stopped before"
-        raise InputError(
-            field, f"{where} assess opened the case; continue it (or pick a later checkpoint) before editing it"
-        )
+        key = "refund.error.fork_not_opened" if request.forking else "refund.error.not_opened"
+        raise InputError(field, text(STRINGS, key))
     decided = request.target.get("decision")
     if decided:  # not even the approver: the payout is recorded for whoever decided
         approver = request.target.get("approver")

@@ -97,6 +97,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the case is marked {outcome} with neither a payout nor a rejection",
         "이 사례는 {outcome}(으)로 표시되어 있지만 지급도 거절도 없습니다",
     ),
+    "refund.error.thread_name": (
+        "a refund's thread is named after its case: use {derived} or omit it",
+        "환불의 스레드 이름은 사례에서 정해집니다. {derived}를 쓰거나 비워 두세요",
+    ),
+    "refund.error.as_node": (
+        "a refund update may be made as {nodes} only; payment and rejection happen only through a decision",
+        "환불 업데이트는 {nodes}로만 할 수 있습니다. 지급과 거절은 결정으로만 일어납니다",
+    ),
+    "refund.error.not_opened": (
+        "the case stopped before assess opened the case; continue it (or pick a later checkpoint) before editing it",
+        "assess가 사례를 열기 전에 멈췄습니다. 편집하기 전에 계속 실행하세요(또는 더 뒤의 체크포인트를 고르세요)",
+    ),
+    "refund.error.fork_not_opened": (
+        "the checkpoint chosen is from before assess opened the case; continue it (or pick a later checkpoint) "
+        "before editing it",
+        "고른 체크포인트는 assess가 사례를 열기 전의 것입니다. 편집하기 전에 계속 실행하세요"
+        "(또는 더 뒤의 체크포인트를 고르세요)",
+    ),
     "refund.say.update_decision": (
         "update_state: {decision} by {approver}",
         "update_state: {decision}, 결정: {approver}",
