@@ -9,6 +9,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agents.db import Store
 from agents.nodelog import LabelFunction, logged_node
+from agents.texts import LANGUAGE_METADATA_KEY, language_or_default
 
 
 class MissingCheckpointerError(TypeError):
@@ -40,3 +41,13 @@ def node_decorator(store: Store | None, agent: str) -> Callable[..., Callable[..
         return logged_node(store, agent, node, label_of=label_of)
 
     return log
+
+
+def run_language(config: Any) -> str:
+    """The language of the run a node runs in (``ko`` or ``en``), from its config's metadata.
+
+    ``agents.runs`` records it when a run starts and passes the thread's recorded language on
+    every later operation; a run without one (saved before languages, or a bare ``invoke``) is English.
+    """
+    metadata = (config or {}).get("metadata") or {}
+    return language_or_default(metadata.get(LANGUAGE_METADATA_KEY))

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, Text, text
+
 #: Characters of a checkpoint id's random tail shown to humans.
 SHORT_ID_LENGTH = 8
 
 
 class UserError(Exception):
-    """Something the user asked for cannot be done; nothing was changed."""
+    """Something the user asked for cannot be done; nothing was changed.
+
+    ``text`` is the message as a :class:`~agents.texts.Text` when it has a catalogue key, so
+    :meth:`render` gives it in the reader's language; ``str(error)`` is the English.
+    """
+
+    text: Text | None = None
+
+    def render(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The message in ``lang`` (the English one when it has no translation)."""
+        return self.text.render(lang) if self.text is not None else str(self)
 
 
 class InputError(UserError, ValueError):
@@ -15,29 +28,34 @@ class InputError(UserError, ValueError):
 
     Attributes:
         field: The name of the field (form field, CLI option or state key).
-        message: What is wrong, in words the user can act on.
+        message: What is wrong, in English words the user can act on.
+        text: ``field: message`` as a translatable text, when ``message`` was given as one.
     """
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str | Text) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
-        self.message = message
+        self.message = str(message)
+        if isinstance(message, Text):
+            self.text = text(STRINGS, "error.field", field=field, message=message)
 
 
 class ThreadNotFoundError(UserError):
     """The thread id names no thread in the database."""
 
     def __init__(self, thread_id: str) -> None:
-        super().__init__(f"thread_id: no thread named {thread_id!r} in the database")
+        self.text = text(STRINGS, "error.no_thread", thread=repr(thread_id))
+        super().__init__(str(self.text))
         self.thread_id = thread_id
 
 
 class NotWaitingError(UserError):
     """A resume was asked of a thread that is not waiting for a human."""
 
-    def __init__(self, thread_id: str, where: str = "") -> None:
-        detail = f" ({where})" if where else ""
-        super().__init__(f"thread_id: thread {thread_id!r} is not waiting for an answer{detail}; nothing was changed")
+    def __init__(self, thread_id: str, where: str | Text = "") -> None:
+        key = "error.not_waiting.where" if where else "error.not_waiting"
+        self.text = text(STRINGS, key, thread=repr(thread_id), where=where)
+        super().__init__(str(self.text))
         self.thread_id = thread_id
 
 
@@ -45,11 +63,8 @@ class StaleFormError(UserError):
     """The thread moved on after the form was drawn (another tab or approver acted)."""
 
     def __init__(self, thread_id: str, expected: str | None, found: str | None) -> None:
-        super().__init__(
-            f"thread {thread_id!r} changed since this form was drawn "
-            f"(checkpoint {short_id(expected)} → {short_id(found)}); "
-            "nothing was done. Reload to see the current state."
-        )
+        self.text = text(STRINGS, "error.stale", thread=repr(thread_id), seen=short_id(expected), head=short_id(found))
+        super().__init__(str(self.text))
         self.thread_id = thread_id
         self.expected = expected
         self.found = found

@@ -28,6 +28,8 @@ from agents import readcache, readmodel, runtime, threadindex
 from agents.db import Store
 from agents.leases import live_leases
 from agents.registry import AGENTS
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, Text, text
 
 STATUSES = ("waiting", "attention", "running", "done")
 #: What resolves an unfinished thread.
@@ -51,6 +53,7 @@ class ThreadStatus:
         checkpoint_count: Its root-namespace checkpoints.
         head_checkpoint_id: Its latest checkpoint.
         payload: The interrupt value when ``waiting`` (the question and its details).
+        reason_text: ``reason`` as a translatable text, when it has one (see :meth:`reason_in`).
     """
 
     thread_id: str
@@ -64,10 +67,22 @@ class ThreadStatus:
     checkpoint_count: int
     head_checkpoint_id: str
     payload: Any = None
+    reason_text: Text | None = None
+
+    def reason_in(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """``reason`` in ``lang``: the inbox's words in the reader's language (as written when untranslated).
+
+        A waiting thread's question is translated here, when it is shown, not for every listed thread.
+        """
+        words = self.reason_text
+        if words is None and self.status == "waiting" and (spec := AGENTS.get(self.agent)) is not None:
+            words = spec.question_text(self.payload)
+        return words.render(lang) if words is not None else self.reason
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` shape (``threads`` and ``inbox``)."""
         data = asdict(self)
+        del data["reason_text"]
         data["updated_at"] = self.updated_at.isoformat()
         data["payload"] = readmodel.to_jsonable(self.payload)
         return data
@@ -83,26 +98,14 @@ def _error_text(error: Any) -> str:
     return f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(error)
 
 
-def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> tuple[str, str, str]:
+def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> tuple[str, Text, str]:
     """(reason code, reason, action) of a thread that has nodes left to run and asks nothing."""
     nodes = ", ".join(next_nodes)
     if errors:
-        return (
-            "error",
-            f"a node raised: {errors[0]}. Fix the cause, then continue it, or re-run it from an earlier checkpoint",
-            "rerun",
-        )
+        return "error", text(STRINGS, "lifecycle.error", error=errors[0]), "rerun"
     if source in ("update", "fork"):
-        return (
-            "edited",
-            f"its state was edited (update_state) and the run was not continued; continue it to run {nodes}",
-            "continue",
-        )
-    return (
-        "stopped",
-        f"its run stopped before {nodes} finished (the process ended); continue it to finish",
-        "continue",
-    )
+        return "edited", text(STRINGS, "lifecycle.edited", nodes=nodes), "continue"
+    return "stopped", text(STRINGS, "lifecycle.stopped", nodes=nodes), "continue"
 
 
 def _settled(
@@ -118,17 +121,22 @@ def _settled(
     thread_id, agent, head = summary.thread_id, summary.agent, summary.head_checkpoint_id
 
     def status(
-        kind: str, outcome: str = "", code: str = "", reason: str = "", action: str = "", payload: Any = None
+        kind: str,
+        outcome: str = "",
+        code: str = "",
+        reason: str | Text = "",
+        action: str = "",
+        payload: Any = None,
     ) -> ThreadStatus:
-        count = summary.checkpoint_count
+        count, words = summary.checkpoint_count, reason if isinstance(reason, Text) else None
         return ThreadStatus(
-            thread_id, agent, kind, outcome, code, reason, action, summary.updated_at, count, head, payload
+            thread_id, agent, kind, outcome, code, str(reason), action, summary.updated_at, count, head, payload, words
         )
 
     if running:
-        return status("running", code="running", reason="a process is running it now", action="wait")
+        return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
     if thread_id in pending:
-        payload = pending[thread_id]
+        payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
     spec = AGENTS.get(agent)
     if spec is None:

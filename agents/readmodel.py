@@ -38,6 +38,7 @@ from agents.tasknames import (
     scheduled_nodes_of,
     tasks_by_checkpoint,
 )
+from agents.texts import language_or_default
 
 #: How a task is named from its id and path (``pending_interrupts`` and the details use it too).
 _node_of = node_of
@@ -210,6 +211,15 @@ def thread_agent(store: Store, thread_id: str) -> str | None:
     """The agent a thread belongs to, from its checkpoints' metadata."""
     with store.read() as cursor:
         return store.queries.agent(cursor, thread_id)
+
+
+def thread_language(store: Store, thread_id: str) -> str:
+    """The language a thread's run started in, from its checkpoints' metadata (English when none is recorded).
+
+    Every later operation on the thread (resume, continue, update, fork) speaks it, whoever asks.
+    """
+    with store.read() as cursor:
+        return language_or_default(store.queries.language(cursor, thread_id))
 
 
 #: Checkpoints whose writes :func:`iter_checkpoint_details` reads in one query: bounds its memory.

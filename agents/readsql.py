@@ -51,6 +51,9 @@ class ReadQueries(Protocol):
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         """The agent named in the thread's checkpoint metadata."""
 
+    def language(self, cursor: Any, thread_id: str) -> str | None:
+        """The run language named in the thread's first checkpoint that names one."""
+
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
         """Rows of the thread in the checkpoint and write tables."""
 
@@ -135,6 +138,17 @@ class SqliteQueries:
         )
         return rows[0][0] if rows else None
 
+    def language(self, cursor: Any, thread_id: str) -> str | None:
+        rows = _rows(
+            cursor,
+            "SELECT json_extract(CAST(metadata AS TEXT), '$.lang') FROM checkpoints"
+            " WHERE thread_id = ? AND checkpoint_ns = ''"
+            " AND json_extract(CAST(metadata AS TEXT), '$.lang') IS NOT NULL"
+            " ORDER BY checkpoint_id LIMIT 1",
+            (thread_id,),
+        )
+        return rows[0][0] if rows else None
+
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
         checkpoints = _rows(cursor, "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
         writes = _rows(cursor, "SELECT COUNT(*) FROM writes WHERE thread_id = ?", (thread_id,))
@@ -202,6 +216,16 @@ class PostgresQueries:
             cursor,
             "SELECT metadata->>'agent' FROM checkpoints WHERE thread_id = ?"
             " AND checkpoint_ns = '' AND metadata->>'agent' IS NOT NULL"
+            " ORDER BY checkpoint_id LIMIT 1",
+            (thread_id,),
+        )
+        return rows[0][0] if rows else None
+
+    def language(self, cursor: Any, thread_id: str) -> str | None:
+        rows = _rows(
+            cursor,
+            "SELECT metadata->>'lang' FROM checkpoints WHERE thread_id = ?"
+            " AND checkpoint_ns = '' AND metadata->>'lang' IS NOT NULL"
             " ORDER BY checkpoint_id LIMIT 1",
             (thread_id,),
         )

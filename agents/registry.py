@@ -13,6 +13,8 @@ from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.spec import SPEC as REFUND
 from agents.robot.spec import SPEC as ROBOT
 from agents.spec import AgentSpec
+from agents.strings import STRINGS
+from agents.texts import text
 
 AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (ROBOT, REFUND, LECTURE)}
 
@@ -26,4 +28,6 @@ def get_agent(name: str) -> AgentSpec:
     try:
         return AGENTS[name]
     except KeyError:
-        raise InputError("agent", f"unknown agent {name!r}; known: {', '.join(AGENTS)}") from None
+        raise InputError(
+            "agent", text(STRINGS, "error.unknown_agent", agent=repr(name), known=", ".join(AGENTS))
+        ) from None

@@ -27,7 +27,9 @@ from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, UpdateRequest, validate_fields
-from agents.validation import JSON_MAX_BYTES, check_json_value, validate_thread_id
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text, text
+from agents.validation import JSON_MAX_BYTES, check_json_value, validate_language, validate_thread_id
 
 logger = logging.getLogger(__name__)
 #: The size limit of one whole update_state, encoded as JSON.
@@ -60,6 +62,7 @@ class RunResult:
     outcome: str = ""
     reason: str = ""
     action: str = ""
+    reason_text: Text | None = None  # ``reason`` to render in the reader's language, when it has a text
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` shape."""
@@ -75,14 +78,16 @@ class RunResult:
         }
 
 
-def run_config(spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
-    """The run config: thread, a fresh run id, and the agent's name in the metadata."""
+def run_config(
+    spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None, *, lang: str = DEFAULT_LANGUAGE
+) -> dict[str, Any]:
+    """Thread, a fresh run id, agent name and run language (LangGraph copies metadata into each checkpoint)."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
     config: dict[str, Any] = {
         "configurable": configurable,
-        "metadata": {"agent": spec.name, "run_id": uuid.uuid4().hex[:12]},
+        "metadata": {"agent": spec.name, "run_id": uuid.uuid4().hex[:12], LANGUAGE_METADATA_KEY: lang},
     }
     if spec.max_concurrency:
         config["max_concurrency"] = spec.max_concurrency
@@ -153,6 +158,7 @@ def current_result(store: Store, settings: Settings, thread_id: str) -> RunResul
         outcome=status.outcome,
         reason=status.reason,
         action=status.action,
+        reason_text=status.reason_text,
     )
 
 
@@ -219,33 +225,36 @@ def start_run(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    lang: str | None = None,
 ) -> RunResult:
-    """Validates the start fields and runs the agent until it finishes or pauses.
+    """Validates the start fields and runs the agent until it finishes or pauses, in ``lang`` (default English).
 
     ``on_chunk`` receives the chunks of ``stream_modes`` (``values``, ``updates``) as they come.
     ``actor`` is who starts it (a viewer may not; the agent may record them as the requester).
     """
     check_allowed(actor, identity.START_RUN)
+    language = validate_language(lang)
     spec = get_agent(agent)
     clean = validate_fields(spec.start_fields, values)
     requested = validate_thread_id(thread_id) if thread_id else None
     target = validate_thread_id(spec.thread_for(clean, requested))
-    graph_input = spec.sign_input(spec.make_input(clean), actor)
+    graph_input = spec.sign_input(spec.make_input(clean, language), actor)
 
     def check() -> None:
         spec.check_start(store, clean)  # first: the agent's refusal names its own field
         if spec.fresh_start:
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):
-                raise InputError("thread_id", f"thread {target!r} belongs to the {owner} agent; pick another id")
+                raise InputError("thread_id", text(STRINGS, "error.other_agent", thread=repr(target), owner=owner))
         elif readmodel.head_checkpoint_id(store, target) is not None:
-            raise InputError("thread_id", f"thread {target!r} already exists; pick another id")
+            raise InputError("thread_id", text(STRINGS, "error.thread_exists", thread=repr(target)))
 
     graph = _graph(store, settings, spec)  # a bad setting is refused before anything is written
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
             _delete(store, target)
-        _drive(graph, graph_input, run_config(spec, target), on_event, on_chunk, stream_modes, actor=actor)
+        config = run_config(spec, target, lang=language)
+        _drive(graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
 
 
@@ -280,7 +289,7 @@ def resume_thread(
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
-        config = run_config(spec, thread_id)
+        config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
         _drive(graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
@@ -292,10 +301,10 @@ def _signed(spec: AgentSpec, values: Any, actor: Identity) -> Any:
     return {**values, spec.signed_field: actor.email}
 
 
-def _where(store: Store, spec: AgentSpec, thread_id: str, snapshot: Any) -> str:
+def _where(store: Store, spec: AgentSpec, thread_id: str, snapshot: Any) -> str | Text:
     """Where a thread that asks nothing stands, in words: what runs next, or how it ended."""
     if snapshot.next:
-        return f"{', '.join(snapshot.next)} runs next"
+        return text(STRINGS, "error.runs_next", nodes=", ".join(snapshot.next))
     outcome, problem = spec.finished_outcome(store, thread_id, dict(snapshot.values))
     return outcome or problem
 
@@ -327,7 +336,7 @@ def resume_from_fields(
 def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None) -> dict[str, Any]:
     """Checks an update_state request: known keys, right types, an existing node."""
     if not values:
-        raise InputError("values", "give at least one state key to change")
+        raise InputError("values", text(STRINGS, "error.no_update"))
     check_json_value(values, "values", max_bytes=UPDATE_MAX_BYTES)  # keys and values storable at all
     if as_node is not None and as_node not in (*spec.as_nodes, "__copy__"):
         raise InputError(
@@ -337,7 +346,7 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
     known = {f.name: f for f in spec.state_fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
-        raise InputError(unknown[0], f"is not a state key that can be updated; known: {', '.join(known)}")
+        raise InputError(unknown[0], text(STRINGS, "error.unknown_state_key", known=", ".join(known)))
     clean = {key: known[key].validate(value) for key, value in values.items()}
     check_json_value(clean, "values", max_bytes=UPDATE_MAX_BYTES)
     return clean
@@ -370,8 +379,9 @@ def update_thread(
         )
         if checkpoint_id is not None:
             spec.check_rerun(store, head)
+        forking = checkpoint_id is not None
         request = UpdateRequest(
-            head=head, target=target, values=dict(clean), as_node=as_node, forking=checkpoint_id is not None
+            head, target, dict(clean), as_node, forking, lang=readmodel.thread_language(store, thread_id)
         )
         spec.authorize_update(actor, request)
         prepared.clear()
@@ -379,14 +389,16 @@ def update_thread(
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
+        lang = readmodel.thread_language(store, thread_id)
         try:
-            written = graph.update_state(run_config(spec, thread_id, checkpoint_id), prepared, as_node=as_node)
+            config = run_config(spec, thread_id, checkpoint_id, lang=lang)
+            written = graph.update_state(config, prepared, as_node=as_node)
         except InvalidUpdateError as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
             raise InputError("as_node", f"LangGraph refused the update: {error}") from None
         if spec.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).
-            config = run_config(spec, thread_id, written["configurable"]["checkpoint_id"])
+            config = run_config(spec, thread_id, written["configurable"]["checkpoint_id"], lang=lang)
             _drive(graph, None, config, None, actor=actor)
     return current_result(store, settings, thread_id)
 
@@ -416,14 +428,17 @@ def restore_checkpoint(
         spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
-        config = run_config(spec, thread_id, checkpoint_id)
+        config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
         _graph(store, settings, spec).update_state(config, None, as_node="__copy__")
     return current_result(store, settings, thread_id)
 
 
 def _check_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) -> None:
     if checkpoint_id is not None and not readmodel.has_checkpoint(store, thread_id, checkpoint_id):
-        raise InputError("checkpoint_id", f"no checkpoint {checkpoint_id!r} in thread {thread_id!r}")
+        raise InputError(
+            "checkpoint_id",
+            text(STRINGS, "error.no_checkpoint", checkpoint=repr(checkpoint_id), thread=repr(thread_id)),
+        )
 
 
 def continue_thread(
@@ -448,15 +463,12 @@ def continue_thread(
         _check_checkpoint(store, thread_id, checkpoint_id)
         if checkpoint_id is None:
             if _is_waiting(store, settings, spec, thread_id):
-                raise InputError(
-                    "thread_id",
-                    f"thread {thread_id!r} is waiting for an answer; answer it (resume) instead of continuing it",
-                )
+                raise InputError("thread_id", text(STRINGS, "error.answer_instead", thread=repr(thread_id)))
         else:
             spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
-        config = run_config(spec, thread_id, checkpoint_id)
+        config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
         _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 

@@ -50,11 +50,13 @@ def load_settings(
     db_override: str | None = None,
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, str] | None = None,
+    lang_override: str | None = None,
 ) -> Settings:
     """The process's settings, validated once: the core ones and every registered agent's.
 
     Args:
         db_override: The CLI's ``--db`` value, if given.
+        lang_override: The CLI's ``--lang`` value, if given.
         environ: The environment (defaults to ``os.environ``).
         secrets: The secrets file entries (defaults to reading ``.streamlit/secrets.toml``).
 
@@ -62,7 +64,7 @@ def load_settings(
         InputError: A setting has a value it cannot take (the setting is named).
     """
     parsers = {name: spec.settings_from for name, spec in AGENTS.items()}
-    return resolve_settings(parsers, db_override, environ, secrets)
+    return resolve_settings(parsers, db_override, environ, secrets, lang_override)
 
 
 def graph_options(settings: Settings, agent: str) -> dict[str, Any]:

@@ -25,11 +25,14 @@ from typing import Any
 
 from agents.errors import InputError, UserError
 from agents.identity import Roles, load_roles
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
 SECRETS_PATH = PROJECT_ROOT / ".streamlit" / "secrets.toml"
 DB_SETTING = "HITL_DB"
+#: The command line's language (``en`` or ``ko``): its messages, and the language of the runs it starts.
+LANGUAGE_SETTING = "HITL_LANG"
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
 #: The roles file (emails to roles, API token hashes to identities); see ``agents.identity``.
@@ -85,12 +88,14 @@ class Settings:
         api_token: The HTTP API's bearer token (``HITL_API_TOKEN``), when set.
         roles: The roles file (``HITL_ROLES_FILE``, else ``.streamlit/roles.toml`` when it exists),
             checked at start; None without one.
+        lang: The command line's language: ``--lang`` over ``HITL_LANG`` over English.
     """
 
     db: str
     agents: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     api_token: Secret | None = None
     roles: Roles | None = field(default=None, hash=False, compare=False)
+    lang: str = DEFAULT_LANGUAGE
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -118,12 +123,14 @@ def resolve_settings(
     db_override: str | None = None,
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, str] | None = None,
+    lang_override: str | None = None,
 ) -> Settings:
     """Resolves and validates every setting: ``--db`` over ``HITL_DB`` over the default.
 
     Args:
         parsers: Each agent's settings parser by agent name.
         db_override: The CLI's ``--db`` value, if given.
+        lang_override: The CLI's ``--lang`` value, if given (over ``HITL_LANG``).
         environ: The environment (defaults to ``os.environ``).
         secrets: The secrets file entries (defaults to reading the file).
 
@@ -134,7 +141,10 @@ def resolve_settings(
     db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
     agents = {name: parse(merged) for name, parse in parsers.items()}
     api_token = secret_setting(merged, API_TOKEN_SETTING)
-    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token, roles=roles_setting(merged))
+    if lang_override:
+        merged[LANGUAGE_SETTING] = lang_override
+    lang = choice_setting(merged, LANGUAGE_SETTING, LANGUAGES, DEFAULT_LANGUAGE)
+    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token, roles=roles_setting(merged), lang=lang)
 
 
 def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH) -> Roles | None:

@@ -16,6 +16,9 @@ from typing import Any, Literal
 from agents.db import TableSchema
 from agents.errors import InputError
 from agents.identity import ANSWER, Identity, check_allowed
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, Text
+from agents.texts import text as message
 from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
 
 FieldKind = Literal["text", "textarea", "int", "choice", "object"]
@@ -66,13 +69,13 @@ class Field:
             text = str(value).strip() if isinstance(value, str) else value
             if text not in self.choices:
                 allowed = ", ".join(self.choices)
-                raise InputError(self.name, f"must be one of {allowed}; got {value!r}")
+                raise InputError(self.name, message(STRINGS, "error.choice", allowed=allowed, value=repr(value)))
             return text
         if self.kind == "object":
             if isinstance(value, str):
                 value = parse_json_object(value, self.name)
             if not isinstance(value, dict):
-                raise InputError(self.name, f"must be a JSON object, got {type(value).__name__}")
+                raise InputError(self.name, message(STRINGS, "error.json_object", kind=type(value).__name__))
             return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
         return validate_text(value, self.name, max_length=self.max_length, multiline=self.kind == "textarea")
 
@@ -82,13 +85,13 @@ def validate_fields(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dic
     known = {f.name: f for f in fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
-        raise InputError(unknown[0], f"is not a known field; known: {', '.join(known) or 'none'}")
+        raise InputError(unknown[0], message(STRINGS, "error.unknown_field", known=", ".join(known) or "-"))
     result: dict[str, Any] = {}
     for spec in fields:
         value = values.get(spec.name)
         if value is None or (isinstance(value, str) and not value.strip() and not spec.required):
             if spec.required:
-                raise InputError(spec.name, "is required")
+                raise InputError(spec.name, message(STRINGS, "error.required"))
             continue
         result[spec.name] = spec.validate(value)
     return result
@@ -104,6 +107,7 @@ class UpdateRequest:
         values: The validated update.
         as_node: The node the update is attributed to (None: LangGraph's choice).
         forking: Whether an older checkpoint is updated (a fork) instead of the head.
+        lang: The thread's run language: the language of any trace line the agent adds.
     """
 
     head: dict[str, Any]
@@ -111,6 +115,7 @@ class UpdateRequest:
     values: dict[str, Any]
     as_node: str | None
     forking: bool
+    lang: str = DEFAULT_LANGUAGE
 
 
 def _no_options(agent_settings: Any) -> dict[str, Any]:
@@ -133,7 +138,7 @@ def _any_rerun(store: Any, head: dict[str, Any]) -> None:
     return None
 
 
-def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     return "finished", ""
 
 
@@ -151,6 +156,10 @@ def _any_authorized_update(actor: Identity, request: UpdateRequest) -> None:
 
 def _unsigned_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
     return graph_input
+
+
+def _no_question_text(payload: Any) -> Text | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -179,7 +188,7 @@ class AgentSpec:
         build_graph: ``(checkpointer, *, store=None, **options) -> compiled graph``.
         page: The agent's page (script, icon, URL path); its navigation title is ``nav.<name>``.
         start_fields: Typed fields that start a run.
-        make_input: ``validated start values -> graph input``.
+        make_input: ``(validated start values, run language) -> graph input``.
         thread_for: ``(validated start values, requested thread id or None) -> thread id``.
         fresh_start: Whether starting a run first deletes that thread (the robot's "start over").
         resume_fields: Typed fields of a resume answer.
@@ -202,7 +211,8 @@ class AgentSpec:
         check_rerun: ``(store, head values)``; raises InputError when the thread may not be
             re-run or forked from an older checkpoint (e.g. a refund that was paid).
         finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
-            the agent's outcome, or, when the end is not believable, a problem in words.
+            the agent's outcome, or, when the end is not believable, a problem in words (a ``Text``
+            when it has a translation).
         as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
         continue_after_update: Whether an update runs the thread on at once, so that it never
             rests edited and unseen (the refund agent goes straight back to its approver).
@@ -218,6 +228,8 @@ class AgentSpec:
             whatever was typed; in local mode it is recorded as typed.
         sign_input: ``(graph input, actor) -> graph input``: records who starts a run (the
             refund's ``requested_by``, for four eyes).
+        question_text: ``interrupt payload -> Text or None``: the question as a translatable text, so an
+            inbox shows it in the reader's language (None: the question as the run wrote it).
     """
 
     name: str
@@ -226,7 +238,7 @@ class AgentSpec:
     build_graph: Callable[..., Any]
     page: AgentPage
     start_fields: tuple[Field, ...]
-    make_input: Callable[[dict[str, Any]], dict[str, Any]]
+    make_input: Callable[[dict[str, Any], str], dict[str, Any]]
     thread_for: Callable[[dict[str, Any], str | None], str]
     resume_fields: tuple[Field, ...]
     make_resume: Callable[[dict[str, Any]], Any]
@@ -242,7 +254,7 @@ class AgentSpec:
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
     check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
     check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
-    finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str]] = field(default=_finished)
+    finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     continue_after_update: bool = False
     as_node_note: str = ""
     max_concurrency: int | None = None
@@ -251,3 +263,4 @@ class AgentSpec:
     authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_any_authorized_update)
     signed_field: str | None = None
     sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)
+    question_text: Callable[[Any], Text | None] = field(default=_no_question_text)

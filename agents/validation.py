@@ -8,8 +8,24 @@ import unicodedata
 from typing import Any
 
 from agents.errors import InputError
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGES, Text, text
+
+
+def _text(key: str, /, **params: Any) -> Text:
+    return text(STRINGS, key, **params)
+
 
 THREAD_ID_MAX = 128
+
+
+def validate_language(lang: Any, field: str = "lang") -> str:
+    """A run language (:data:`agents.texts.LANGUAGES`); None means English."""
+    if lang is None:
+        return DEFAULT_LANGUAGE
+    if lang not in LANGUAGES:
+        raise InputError(field, _text("error.choice", allowed=", ".join(LANGUAGES), value=repr(lang)))
+    return str(lang)
 
 
 #: Punctuation a thread id may hold besides letters and digits.
@@ -28,18 +44,14 @@ def validate_thread_id(value: Any, field: str = "thread_id") -> str:
         check_encodable(value, field)
     text = unicodedata.normalize("NFC", str(value if value is not None else "").strip())
     if not text:
-        raise InputError(field, "is empty; give a thread id")
+        raise InputError(field, _text("error.empty_thread_id"))
     if len(text) > THREAD_ID_MAX:
-        raise InputError(field, f"is {len(text)} characters long; the limit is {THREAD_ID_MAX}")
+        raise InputError(field, _text("error.too_long", length=len(text), limit=THREAD_ID_MAX))
     for position, char in enumerate(text):
         kind = unicodedata.category(char)[0]
         allowed = kind in "LN" or (position > 0 and (kind == "M" or char in THREAD_ID_PUNCTUATION))
         if not allowed:  # marks (M) combine with the letter before them, as in many scripts
-            raise InputError(
-                field,
-                f"may contain only letters, digits and _ . : - and must start with a letter or a digit "
-                f"(no spaces, quotes, slashes or other symbols); found {char!r} (U+{ord(char):04X})",
-            )
+            raise InputError(field, _text("error.thread_id_chars", char=repr(char), code=f"{ord(char):04X}"))
     return text
 
 
@@ -49,27 +61,23 @@ def check_encodable(text: str, field: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
         bad = text[error.start]
-        raise InputError(
-            field,
-            f"contains U+{ord(bad):04X}, which is not a character (text that is not valid "
-            "UTF-8, e.g. a lone surrogate or undecodable bytes)",
-        ) from None
+        raise InputError(field, _text("error.not_utf8", code=f"{ord(bad):04X}")) from None
     return text
 
 
 def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = False) -> str:
     """Returns trimmed text; refuses empty, oversized, and control characters."""
     if not isinstance(value, str):
-        raise InputError(field, f"must be text, got {type(value).__name__}")
+        raise InputError(field, _text("error.not_text", kind=type(value).__name__))
     text = check_encodable(value, field).strip()
     if not text:
-        raise InputError(field, "is empty")
+        raise InputError(field, _text("error.empty"))
     if len(text) > max_length:
-        raise InputError(field, f"is {len(text)} characters long; the limit is {max_length}")
+        raise InputError(field, _text("error.too_long", length=len(text), limit=max_length))
     allowed = "\n\t" if multiline else ""
     for char in text:
         if unicodedata.category(char) == "Cc" and char not in allowed:
-            raise InputError(field, f"contains a control character (U+{ord(char):04X})")
+            raise InputError(field, _text("error.control_char", code=f"{ord(char):04X}"))
     return text
 
 
@@ -89,30 +97,26 @@ def parse_whole_number(text: str, field: str, *, allow_negative: bool = False) -
     """
     stripped = text.strip()
     if len(stripped) > 40:  # far beyond any amount; also keeps int() off its digit limit
-        raise InputError(field, f"is {len(stripped)} characters long; no whole number here needs more than 40")
+        raise InputError(field, _text("error.number_too_long", length=len(stripped)))
     if _WHOLE_NUMBER.fullmatch(stripped) and (allow_negative or not stripped.startswith("-")):
         return int(stripped.replace(",", ""))
-    raise InputError(
-        field,
-        f"must be a whole number written with the digits 0-9, plainly (500000) or grouped by commas "
-        f"in threes (500,000), without a sign, decimals or spaces inside; got {text!r}",
-    )
+    raise InputError(field, _text("error.number_grammar", value=repr(text)))
 
 
 def validate_int(value: Any, field: str, *, minimum: int, maximum: int) -> int:
     """Returns an integer within bounds; refuses fractions, text and booleans."""
     if isinstance(value, bool):
-        raise InputError(field, "must be a whole number, not true/false")
+        raise InputError(field, _text("error.number_not_bool"))
     if isinstance(value, float):
         if not value.is_integer():
-            raise InputError(field, f"must be a whole number, got {value}")
+            raise InputError(field, _text("error.number", value=value))
         value = int(value)
     if isinstance(value, str):
         value = parse_whole_number(value, field, allow_negative=minimum < 0)
     if not isinstance(value, int):
-        raise InputError(field, f"must be a whole number, got {type(value).__name__}")
+        raise InputError(field, _text("error.number", value=type(value).__name__))
     if value < minimum or value > maximum:
-        raise InputError(field, f"must be between {minimum:,} and {maximum:,}, got {value:,}")
+        raise InputError(field, _text("error.number_range", minimum=minimum, maximum=maximum, value=value))
     return value
 
 
@@ -134,15 +138,15 @@ def parse_json(text: str, field: str, *, max_bytes: int = JSON_MAX_BYTES) -> Any
     check_encodable(text, field)
     size = len(text.encode("utf-8"))
     if size > max_bytes:
-        raise InputError(field, f"is {size:,} bytes of JSON; the limit is {max_bytes:,}")
+        raise InputError(field, _text("error.json_size", size=size, limit=max_bytes))
     if _nesting_depth(text) > JSON_MAX_DEPTH:
-        raise InputError(field, f"nests deeper than {JSON_MAX_DEPTH} levels")
+        raise InputError(field, _text("error.json_depth", depth=JSON_MAX_DEPTH))
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise JsonSyntaxError(field, f"is not valid JSON ({error.msg} at position {error.pos})") from None
+        raise JsonSyntaxError(field, _text("error.json_syntax", reason=error.msg, position=error.pos)) from None
     except RecursionError:  # the depth check above should make this unreachable
-        raise InputError(field, f"nests deeper than {JSON_MAX_DEPTH} levels") from None
+        raise InputError(field, _text("error.json_depth", depth=JSON_MAX_DEPTH)) from None
     return check_json_value(value, field, max_bytes=max_bytes)
 
 
@@ -174,27 +178,27 @@ def check_json_value(value: Any, field: str, *, max_bytes: int = JSON_MAX_BYTES)
     while stack:  # iterative, so a deep value cannot exhaust the stack
         item, depth = stack.pop()
         if depth > JSON_MAX_DEPTH:
-            raise InputError(field, f"nests deeper than {JSON_MAX_DEPTH} levels")
+            raise InputError(field, _text("error.json_depth", depth=JSON_MAX_DEPTH))
         if isinstance(item, bool) or item is None or isinstance(item, float):
             continue
         if isinstance(item, int):
             if not INT64_MIN <= item <= INT64_MAX:
-                raise InputError(field, "holds a whole number beyond 64 bits; the limit is ±9,223,372,036,854,775,807")
+                raise InputError(field, _text("error.json_int64"))
         elif isinstance(item, str):
             check_encodable(item, field)
         elif isinstance(item, dict):
             for key, nested in item.items():
                 if not isinstance(key, str):
-                    raise InputError(field, f"has a key that is not text: {key!r}")
+                    raise InputError(field, _text("error.json_key", key=repr(key)))
                 check_encodable(key, field)
                 stack.append((nested, depth + 1))
         elif isinstance(item, list | tuple):
             stack.extend((nested, depth + 1) for nested in item)
         else:
-            raise InputError(field, f"holds a {type(item).__name__}, which is not a JSON value")
+            raise InputError(field, _text("error.json_kind", kind=type(item).__name__))
     size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
     if size > max_bytes:
-        raise InputError(field, f"is {size:,} bytes once encoded; the limit is {max_bytes:,}")
+        raise InputError(field, _text("error.json_encoded_size", size=size, limit=max_bytes))
     return value
 
 
@@ -218,5 +222,5 @@ def parse_json_object(text: str, field: str) -> dict[str, Any]:
     """Parses a JSON object, with a message that names the field and the position."""
     value = parse_json(text, field)
     if not isinstance(value, dict):
-        raise InputError(field, f"must be a JSON object, got {type(value).__name__}")
+        raise InputError(field, _text("error.json_object", kind=type(value).__name__))
     return value

@@ -17,7 +17,7 @@ from agents.validation import parse_json, validate_thread_id
 from dashboard import resources
 from dashboard.formats import code_word
 from dashboard.forms import act, drawn_head, field_help, field_label, show_flash, sidebar_forms, status_word
-from dashboard.i18n import t
+from dashboard.i18n import current_language, localized, t
 from dashboard.views import PICKER_LIMIT, escape_markdown, inert_markdown, show_inbox, show_table, status_text
 
 store, settings = resources.store(), resources.settings()
@@ -89,11 +89,17 @@ if started:
     try:
         result = follow(
             lambda on_event: runs.start_run(
-                store, settings, AGENT_NAME, values, thread_id=requested_thread.strip() or None, on_event=on_event
+                store,
+                settings,
+                AGENT_NAME,
+                values,
+                thread_id=requested_thread.strip() or None,
+                on_event=on_event,
+                lang=current_language(),
             )
         )
     except UserError as error:
-        st.error(escape_markdown(t("lecture.bad_input", error=error)))
+        st.error(escape_markdown(t("lecture.bad_input", error=localized(error))))
     else:
         st.query_params["thread"] = result.thread_id
 
@@ -226,7 +232,7 @@ def show_thread(thread_id: str) -> None:
     status_col, outcome_col, round_col, version_col = st.columns(4)
     status_col.metric(t("lecture.status"), code_word("status", result.status))
     if result.status == "attention":
-        st.error(escape_markdown(t("lecture.attention", reason=result.reason)))
+        st.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
     outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))

@@ -20,7 +20,7 @@ from agents.validation import parse_whole_number, validate_thread_id
 from dashboard import resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
-from dashboard.i18n import t
+from dashboard.i18n import current_language, localized, t
 from dashboard.tables import Column, page_url, paged_table
 from dashboard.views import escape_markdown, status_text
 
@@ -80,7 +80,7 @@ def queue_columns() -> list[Column[QueueRow]]:
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount)),
         Column(t("refund.col.amount"), lambda q: amount(q[0].amount)),
         Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at)),
-        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason),
+        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(current_language())),
     ]
 
 
@@ -188,7 +188,7 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     try:
         edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
-        edit_col.error(escape_markdown(t("refund.edit.invalid", error=error)))
+        edit_col.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
         return None
     # The difference is shown before anything is sent.
     preview_col.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
@@ -264,7 +264,7 @@ def show_case(thread_id: str) -> None:
         if st.button(t("refund.edit.submit"), key="refund-edit", disabled=new_amount is None):
             send({"action": "edit", "amount": new_amount, "approver": approver, "note": note})
     elif result.status == "attention":
-        st.error(escape_markdown(t("refund.case.attention", reason=status.reason)))
+        st.error(escape_markdown(t("refund.case.attention", reason=status.reason_in(current_language()))))
         if status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
 
             def carry_on(head_seen: str | None) -> str:
@@ -310,9 +310,10 @@ if submitted:
             settings,
             AGENT_NAME,
             {"case_id": new_case, "customer": new_customer, "amount": new_amount, "reason": new_reason},
+            lang=current_language(),
         )
     except UserError as error:
-        st.error(escape_markdown(f"{t('forms.refused')} {error}"))
+        st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
     else:
         st.query_params["thread"] = created.thread_id
         flash("success", t("refund.new.done", case=created.values["case_id"], status=status_word(created)))

@@ -9,7 +9,7 @@ from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
 from dashboard import resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, shown_head, sidebar_forms
-from dashboard.i18n import t, t_or
+from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import (
     escape_markdown,
@@ -26,7 +26,7 @@ thread_id = DEFAULT_THREAD_ID
 try:
     thread_id = validate_thread_id(st.query_params.get("thread", DEFAULT_THREAD_ID))
 except UserError as error:
-    st.error(escape_markdown(str(error)))
+    st.error(escape_markdown(localized(error)))
     st.stop()
 owner = readmodel.thread_agent(store, thread_id)
 if owner not in (None, "robot"):
@@ -40,9 +40,9 @@ top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
 ids_col = top_left.container()  # the thread_id lesson goes beside the thread's name
 if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
     try:
-        runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
+        runs.start_run(store, settings, "robot", {}, thread_id=thread_id, lang=current_language())
     except UserError as error:
-        st.error(escape_markdown(str(error)))
+        st.error(escape_markdown(localized(error)))
     else:
         st.rerun()
 
@@ -123,7 +123,7 @@ else:
     with state_col:
         show_outcome(result, found.answer)
         if result.status == "attention":
-            st.error(escape_markdown(t("robot.attention", reason=result.reason)))
+            st.error(escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason))))
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
         robot_lessons.lesson("stop", found)
         if result.status == "waiting":

@@ -20,7 +20,7 @@ from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import parse_answer, parse_json_object
-from dashboard.i18n import catalogue, t, t_or
+from dashboard.i18n import catalogue, localized, t, t_or
 from dashboard.views import describe_status, escape_markdown
 
 FLASH_KEY = "flash"
@@ -98,7 +98,7 @@ def act(expected: str | None, action: Callable[[str | None], str]) -> None:
     try:
         message = action(expected)
     except UserError as error:
-        st.error(escape_markdown(f"{t('forms.refused')} {error}"))
+        st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
         return
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
         st.error(escape_markdown(f"{t('forms.run_failed')} {error}"))
@@ -109,7 +109,7 @@ def act(expected: str | None, action: Callable[[str | None], str]) -> None:
 
 def status_word(result: runs.RunResult) -> str:
     """Where an operation left the thread, with the full reason when it needs attention."""
-    return describe_status(result.status, result.outcome, result.reason)
+    return describe_status(result.status, result.outcome, localized(result.reason_text or result.reason))
 
 
 def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool) -> Any:

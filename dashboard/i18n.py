@@ -13,8 +13,10 @@ import pkgutil
 
 import streamlit as st
 
+from agents import strings as agents_strings
 from agents.registry import AGENTS
 from agents.spec import AgentSpec
+from agents.texts import render
 from dashboard import strings as strings_package
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
@@ -38,6 +40,7 @@ def _merged(agents: tuple[AgentSpec, ...]) -> dict[str, tuple[str, str]]:
     for module_info in pkgutil.iter_modules(strings_package.__path__):
         module = importlib.import_module(f"{strings_package.__name__}.{module_info.name}")
         sources.append((module_info.name, module.STRINGS))
+    sources.append(("agents.strings", agents_strings.STRINGS))  # the agents layer's errors and statuses
     sources.extend((f"the {spec.name} agent", dict(spec.strings)) for spec in agents)
     merged: dict[str, tuple[str, str]] = {}
     for source, strings in sources:
@@ -94,6 +97,14 @@ def t(key: str, lang: str | None = None, **values: object) -> str:
         return key
     text = pair[1] if (lang or current_language()) == "ko" else pair[0]
     return text.format(**values) if values else text
+
+
+def localized(value: object) -> str:
+    """A message of the agents layer (an error, a thread's reason) in the session's language.
+
+    A :class:`~agents.texts.Text` or an error with a text is rendered; anything else is ``str(value)``.
+    """
+    return render(value, current_language())
 
 
 def t_or(key: str, fallback: str) -> str:

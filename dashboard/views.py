@@ -17,7 +17,7 @@ from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard.formats import clean_frame, code_word, timestamp
-from dashboard.i18n import t, t_or
+from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.tables import Column, draw_table, page_url, paged_table
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
@@ -234,7 +234,7 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.status"), status_text),
-        Column(t("col.reason"), lambda x: x.reason),
+        Column(t("col.reason"), lambda x: x.reason_in(current_language())),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
         Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
     ]
@@ -255,7 +255,7 @@ def preselect_query_thread(
     try:
         thread_id = validate_thread_id(requested)
     except UserError as error:
-        st.error(escape_markdown(t(f"{page}.bad_thread", error=error)))
+        st.error(escape_markdown(t(f"{page}.bad_thread", error=localized(error))))
         return
     if thread_id not in known or known[thread_id].agent not in AGENTS:
         st.warning(escape_markdown(t(f"{page}.unknown_thread", thread=thread_id)))

@@ -82,7 +82,7 @@ def isolated_environment(
 ) -> Iterator[str]:
     """Every test gets its own database and the embedded model with zero latency."""
     monkeypatch.setenv("HITL_MODEL_LATENCY", "0")
-    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
+    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY", "HITL_LANG"):
         monkeypatch.delenv(name, raising=False)
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("backend") == "postgres":

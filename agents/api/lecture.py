@@ -41,7 +41,7 @@ DECISIONS = ("rework", "save", "reject", "approve")
 
 
 class GenerateRequest(BaseModel):
-    """The six fields of the original service (all required), and an optional thread id of ours."""
+    """The six fields of the original service (all required), and our optional thread id and run language."""
 
     model_config = ConfigDict(extra="forbid")
     topic: Any = None
@@ -51,6 +51,7 @@ class GenerateRequest(BaseModel):
     platform_tools: Any = None
     constraints: Any = None
     thread_id: Any = None
+    lang: Any = None
 
 
 class ResumeRequest(BaseModel):
@@ -165,9 +166,11 @@ def answer_of(context: ApiContext, result: runs.RunResult) -> dict[str, Any]:
 @router.post("/generate")
 def generate(body: GenerateRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Runs the planner on the six fields until it passes the gate or waits for a human there."""
-    values = body.model_dump(exclude={"thread_id"})
+    values = body.model_dump(exclude={"thread_id", "lang"})
     thread_id = body.thread_id if body.thread_id else None
-    result = runs.start_run(context.store, context.settings, AGENT, values, thread_id=thread_id, actor=actor)
+    result = runs.start_run(
+        context.store, context.settings, AGENT, values, thread_id=thread_id, lang=body.lang, actor=actor
+    )
     return answer_of(context, result)
 
 

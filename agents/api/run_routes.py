@@ -166,7 +166,8 @@ def execute(
         if checkpoint_id:
             raise InputError("checkpoint_id", "a new run starts from its input; leave checkpoint_id out")
         spec = get_agent(body.assistant_id)
-        runs.start_run(store, settings, spec.name, dict(body.input or {}), thread_id=thread_id, **streaming)
+        lang = (body.metadata or {}).get("lang")  # the run language, e.g. metadata={"lang": "ko"}; default en
+        runs.start_run(store, settings, spec.name, dict(body.input or {}), thread_id=thread_id, lang=lang, **streaming)
     else:
         runs.continue_thread(store, settings, thread_id, checkpoint_id=checkpoint_id, expected_head=head, **streaming)
     return shapes.run_values(runs.thread_snapshot(store, settings, thread_id)[1])

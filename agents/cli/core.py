@@ -12,6 +12,8 @@ from agents import lifecycle, readmodel, runs
 from agents.cli.base import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, render, text
 from agents.validation import parse_answer, parse_json_object, validate_thread_id
 
 
@@ -20,15 +22,15 @@ def print_json(data: Any) -> None:
     print(json.dumps(readmodel.to_jsonable(data), ensure_ascii=False, indent=2))
 
 
-def print_result(result: runs.RunResult, as_json: bool) -> None:
-    """Prints where a thread stands after an operation."""
+def print_result(result: runs.RunResult, as_json: bool, lang: str = DEFAULT_LANGUAGE) -> None:
+    """Prints where a thread stands after an operation (its reason in ``lang``)."""
     if as_json:
         print_json(result.to_json())
         return
     state = f"{result.status} ({result.outcome})" if result.status == "done" else result.status
     print(f"thread {result.thread_id} ({result.agent}): {state}")
     if result.reason and result.status != "waiting":
-        print(f"reason: {result.reason}")
+        print(f"reason: {render(result.reason_text or result.reason, lang)}")
     if result.next:
         print(f"next: {', '.join(result.next)}")
     for payload in result.interrupts:
@@ -73,7 +75,7 @@ def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
     if not items:
         print("nothing is waiting for a human")
     for item in items:
-        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{item.reason}")
+        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{item.reason_in(context.settings.lang)}")
     return 0
 
 
@@ -85,13 +87,14 @@ def cmd_run(args: argparse.Namespace, context: Context) -> int:
     spec = get_agent(args.agent)
     if args.answer is not None:
         spec.check_resume(parse_value(args.answer))  # refuse a bad answer before anything runs
+    values = _start_values(spec, args)
     result = runs.start_run(
-        context.store, context.settings, spec.name, _start_values(spec, args), thread_id=args.thread
+        context.store, context.settings, spec.name, values, thread_id=args.thread, lang=context.settings.lang
     )
     if result.status == "waiting":
         answer = args.answer
         if answer is None and sys.stdin.isatty() and not args.json:
-            print_result(result, as_json=False)
+            print_result(result, as_json=False, lang=context.settings.lang)
             answer = input("your answer> ")
         if answer is not None:
             result = runs.resume_thread(
@@ -101,13 +104,13 @@ def cmd_run(args: argparse.Namespace, context: Context) -> int:
                 parse_value(answer),
                 expected_head=result.head_checkpoint_id,
             )
-    print_result(result, args.json)
+    print_result(result, args.json, context.settings.lang)
     return 0
 
 
 def cmd_resume(args: argparse.Namespace, context: Context) -> int:
     result = runs.resume_thread(context.store, context.settings, args.thread, parse_value(args.value))
-    print_result(result, args.json)
+    print_result(result, args.json, context.settings.lang)
     return 0
 
 
@@ -116,20 +119,20 @@ def cmd_update(args: argparse.Namespace, context: Context) -> int:
     result = runs.update_thread(
         context.store, context.settings, args.thread, values, as_node=args.as_node, checkpoint_id=args.checkpoint
     )
-    print_result(result, args.json)
+    print_result(result, args.json, context.settings.lang)
     return 0
 
 
 def cmd_continue(args: argparse.Namespace, context: Context) -> int:
     result = runs.continue_thread(context.store, context.settings, args.thread)
-    print_result(result, args.json)
+    print_result(result, args.json, context.settings.lang)
     return 0
 
 
 def cmd_delete(args: argparse.Namespace, context: Context) -> int:
     thread_id = validate_thread_id(args.thread)
     if readmodel.head_checkpoint_id(context.store, thread_id) is None:
-        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+        raise InputError("thread_id", text(STRINGS, "error.no_thread_named", thread=repr(thread_id)))
     if not args.yes:
         if not sys.stdin.isatty():
             print("error: refusing to delete without --yes (not on a terminal)", file=sys.stderr)
@@ -159,7 +162,7 @@ def inspect_checkpoint(entry: readmodel.ChainCheckpoint, detail: readmodel.Check
 
 def _existing_thread(store: Any, thread_id: str) -> str:
     if readmodel.head_checkpoint_id(store, thread_id) is None:
-        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+        raise InputError("thread_id", text(STRINGS, "error.no_thread_named", thread=repr(thread_id)))
     return thread_id
 
 

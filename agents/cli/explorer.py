@@ -76,7 +76,7 @@ def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
     result = runs.continue_thread(
         context.store, context.settings, validate_thread_id(args.thread), checkpoint_id=args.checkpoint
     )
-    print_result(result, args.json)
+    print_result(result, args.json, context.settings.lang)
     return 0
 
 

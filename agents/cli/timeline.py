@@ -11,6 +11,8 @@ from agents import readmodel
 from agents.cli.core import print_json
 from agents.errors import InputError
 from agents.nodelog import node_runs
+from agents.strings import STRINGS
+from agents.texts import text
 from agents.timing import (
     RunSummary,
     SuperstepStats,
@@ -32,7 +34,7 @@ def timeline_rows(store: Any, thread_id: str, run_id: str | None = None) -> list
     """
     rows = node_runs(store, thread_id=thread_id)
     if not rows and readmodel.head_checkpoint_id(store, thread_id) is None:
-        raise InputError("thread_id", f"no thread named {thread_id!r} in the database")
+        raise InputError("thread_id", text(STRINGS, "error.no_thread_named", thread=repr(thread_id)))
     if run_id is None:
         return rows
     selected = [row for row in rows if row["run_id"] == run_id]

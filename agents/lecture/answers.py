@@ -22,6 +22,8 @@ from agents.lecture.inputs import validate_human_notes
 from agents.lecture.plans import apply_plan_edit
 from agents.lecture.rounds import researched_ids
 from agents.lecture.state import LectureState
+from agents.lecture.strings import STRINGS
+from agents.texts import Text, text
 
 #: Every answer the planner understands; which ones a pause accepts depends on the pause.
 ACTIONS = ("rework", "edit_plan", "save", "reject", "approve")
@@ -69,13 +71,10 @@ def gate_options(round_number: int, max_rounds: int) -> list[str]:
     return ["save", "reject"]
 
 
-def _refusal(action: str, options: Sequence[str], round_number: int, max_rounds: int) -> str:
+def _refusal(action: str, options: Sequence[str], round_number: int, max_rounds: int) -> Text:
     if action in ("rework", "edit_plan") and round_number >= max_rounds:
-        return (
-            f"{action} is not possible: the round limit is reached (draft {round_number} of {max_rounds}, "
-            f"HITL_MAX_ROUNDS); choose save or reject"
-        )
-    return f"{action!r} is not an answer to this question; choose {', '.join(options)}"
+        return text(STRINGS, "lecture.error.round_limit", action=action, round=round_number, max_rounds=max_rounds)
+    return text(STRINGS, "lecture.error.not_offered", action=repr(action), options=", ".join(options))
 
 
 def require_offered(action: str, options: Sequence[str], round_number: int, max_rounds: int) -> None:

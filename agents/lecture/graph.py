@@ -49,7 +49,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send, interrupt
 
-from agents.common import require_checkpointer
+from agents.common import require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
 from agents.lecture.answers import PLAN_ACTIONS, accept_gate_answer, accept_plan_answer, check_answer, gate_options
@@ -62,11 +62,13 @@ from agents.lecture.rounds import gate_verdict, plan_research, researched_ids, r
 from agents.lecture.services import LectureServices
 from agents.lecture.settings import DEFAULT_MAX_ROUNDS, DEFAULT_THRESHOLD
 from agents.lecture.state import LectureRequest, LectureState, ResearchTask, Review, RoundReview
+from agents.lecture.strings import STRINGS
 from agents.nodelog import LabelFunction, logged_node
+from agents.texts import say
 
 AGENT_NAME = "lecture"
-GATE_QUESTION = "The draft scored below the threshold. Rework, edit the plan, save as is, or reject?"
-PLAN_QUESTION = "Review the plan: approve it, or edit the subtopics (add, remove, rename)."
+GATE_QUESTION = STRINGS["lecture.say.gate_question"][0]
+PLAN_QUESTION = STRINGS["lecture.say.plan_question"][0]
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,8 @@ class NodeContext:
 # ---------------------------------------------------------------------------
 
 
-def _ask(payload: dict[str, Any], accept: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
-    """Pauses until an answer is accepted; a refused answer pauses again, with the reason.
+def _ask(payload: dict[str, Any], accept: Callable[[dict[str, Any]], dict[str, Any]], lang: str) -> dict[str, Any]:
+    """Pauses until an answer is accepted; a refused answer pauses again, with the reason (in ``lang``).
 
     ``interrupt()`` may be called several times in one node: on resume, the
     node runs again and each call returns the answer given to it, in order.
@@ -106,7 +108,7 @@ def _ask(payload: dict[str, Any], accept: Callable[[dict[str, Any]], dict[str, A
         try:
             return accept(check_answer(raw))
         except InputError as refused:
-            error = str(refused)
+            error = refused.render(lang)
 
 
 # ---------------------------------------------------------------------------
@@ -125,21 +127,22 @@ def plan(context: NodeContext, state: LectureState) -> dict[str, Any]:
     return {"subtopics": subtopics, "plan_version": 1, "next_subtopic": len(subtopics) + 1, "round": 1, "reworks": 0}
 
 
-def review_plan(state: LectureState) -> dict[str, Any]:
+def review_plan(state: LectureState, config: RunnableConfig) -> dict[str, Any]:
     """Pauses so a human approves the plan or edits it (each edit bumps the version).
 
     The node is named ``plan_review``; the function is not, because
     :func:`build_graph`'s ``plan_review`` switch would hide it there.
     """
+    lang = run_language(config)
     payload = {
-        "question": PLAN_QUESTION,
+        "question": say(STRINGS, "lecture.say.plan_question", lang),
         "stage": "plan_review",
         "plan_version": state["plan_version"],
         "subtopics": state["subtopics"],
         "researched": sorted(researched_ids(state)),
         "options": list(PLAN_ACTIONS),
     }
-    return _ask(payload, partial(accept_plan_answer, state))
+    return _ask(payload, partial(accept_plan_answer, state), lang)
 
 
 def research(context: NodeContext, task: ResearchTask) -> dict[str, Any]:
@@ -183,12 +186,12 @@ def gate(context: NodeContext, state: LectureState) -> dict[str, Any]:
     return {"scores": [gate_verdict(reviews, state["round"], context.threshold)]}
 
 
-def decide(context: NodeContext, state: LectureState) -> dict[str, Any]:
+def decide(context: NodeContext, state: LectureState, config: RunnableConfig) -> dict[str, Any]:
     """Pauses for the human's decision on a draft that failed the gate."""
-    round_number = state["round"]
+    round_number, lang = state["round"], run_language(config)
     verdict = state["scores"][-1]
     payload = {
-        "question": GATE_QUESTION,
+        "question": say(STRINGS, "lecture.say.gate_question", lang),
         "stage": "gate",
         "round": round_number,
         "max_rounds": context.max_rounds,
@@ -201,7 +204,7 @@ def decide(context: NodeContext, state: LectureState) -> dict[str, Any]:
         ],
         "options": gate_options(round_number, context.max_rounds),
     }
-    return _ask(payload, partial(accept_gate_answer, state, context.max_rounds))
+    return _ask(payload, partial(accept_gate_answer, state, context.max_rounds), lang)
 
 
 def save(context: NodeContext, state: LectureState, config: RunnableConfig) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import TypedDict
 
 from agents.errors import InputError
+from agents.strings import STRINGS as CORE_STRINGS
+from agents.texts import text
 from agents.validation import validate_text
 
 LECTURE_FIELDS: tuple[str, ...] = (
@@ -64,7 +66,7 @@ def validate_lecture_input(raw: Mapping[str, object]) -> LectureInput:
     values: dict[str, str] = {}
     for field in LECTURE_FIELDS:
         if raw.get(field) is None:
-            raise InputError(field, "is required")
+            raise InputError(field, text(CORE_STRINGS, "error.required"))
         is_constraints = field == "constraints"
         limit = CONSTRAINTS_MAX_LENGTH if is_constraints else FIELD_MAX_LENGTH
         values[field] = validate_text(raw[field], field, max_length=limit, multiline=is_constraints)

@@ -21,6 +21,7 @@ from agents.lecture.inputs import (
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field
+from agents.texts import Text
 
 THREAD_PREFIX = "lecture-"
 #: Parallel tasks per superstep: above any fan-out (5 research tasks, 3 reviewers, 16 in the benchmark).
@@ -88,14 +89,26 @@ def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     return check_answer({key: value for key, value in values.items() if value not in (None, "")})
 
 
-def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``saved``, ``saved_as_is`` or ``rejected``; any other end is inconsistent."""
     outcome = values.get("outcome")
     if outcome in ("saved", "saved_as_is") and values.get("final_plan"):
         return str(outcome), ""
     if outcome == "rejected":
         return "rejected", ""
-    return "", "the run ended with neither a saved plan nor a rejection"
+    return "", Text("lecture.problem.neither", STRINGS["lecture.problem.neither"])
+
+
+#: The question key of each pause (the payload's ``stage``).
+_QUESTIONS = {"gate": "lecture.say.gate_question", "plan_review": "lecture.say.plan_question"}
+
+
+def question_text(payload: Any) -> Text | None:
+    """The planner's question in the reader's language (the inbox)."""
+    key = _QUESTIONS.get(str(payload.get("stage"))) if isinstance(payload, dict) else None
+    if key is None or payload.get("question") not in STRINGS[key]:
+        return None
+    return Text(key, STRINGS[key])
 
 
 SPEC = AgentSpec(
@@ -106,7 +119,7 @@ SPEC = AgentSpec(
     build_graph=build_graph,
     page=AgentPage("app_pages/lecture.py", ":material/school:", "lecture"),
     start_fields=START_FIELDS,
-    make_input=lambda values: {"request": dict(values)},
+    make_input=lambda values, lang: {"request": dict(values)},
     thread_for=thread_for,
     resume_fields=RESUME_FIELDS,
     make_resume=make_resume,
@@ -130,6 +143,7 @@ SPEC = AgentSpec(
     finished_outcome=finished_outcome,
     strings=STRINGS,
     max_concurrency=MAX_CONCURRENCY,
+    question_text=question_text,
 )
 
 __all__ = ["ACTIONS", "SPEC", "options_from_settings", "thread_for"]

@@ -1,6 +1,29 @@
 """Strings of the lecture planner's page."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    # The planner's questions, in the language the run started in (``agents.lecture.graph``).
+    "lecture.say.gate_question": (
+        "The draft scored below the threshold. Rework, edit the plan, save as is, or reject?",
+        "초안 점수가 기준보다 낮습니다. 다시 작업할까요, 계획을 고칠까요, 그대로 저장할까요, 아니면 거절할까요?",
+    ),
+    "lecture.error.round_limit": (
+        "{action} is not possible: the round limit is reached (draft {round} of {max_rounds}, "
+        "HITL_MAX_ROUNDS); choose save or reject",
+        "{action}는 할 수 없습니다: 라운드 한도에 이르렀습니다(초안 {round}/{max_rounds}, "
+        "HITL_MAX_ROUNDS). save 또는 reject를 고르세요",
+    ),
+    "lecture.error.not_offered": (
+        "{action} is not an answer to this question; choose {options}",
+        "{action}는 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
+    ),
+    "lecture.problem.neither": (
+        "the run ended with neither a saved plan nor a rejection",
+        "저장된 계획도 거절도 없이 실행이 끝났습니다",
+    ),
+    "lecture.say.plan_question": (
+        "Review the plan: approve it, or edit the subtopics (add, remove, rename).",
+        "계획을 검토하세요: 승인하거나, 하위 주제를 고치세요(추가, 삭제, 이름 변경).",
+    ),
     "nav.lecture": ("Lecture planner", "강의 계획 도우미"),
     "agent.lecture.title": ("Lecture planner", "강의 계획 도우미"),
     "agent.lecture.description": (

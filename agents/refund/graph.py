@@ -39,12 +39,15 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import interrupt
 
-from agents.common import node_decorator, require_checkpointer
+from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, actor_of, check_allowed
 from agents.refund import ledger
 from agents.refund.state import RefundInput, RefundState
+from agents.refund.strings import STRINGS
+from agents.strings import STRINGS as CORE_STRINGS
+from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 
 AGENT_NAME = ledger.AGENT_NAME
 DEFAULT_THRESHOLD = 100_000
@@ -57,12 +60,29 @@ ACTIONS = ("approve", "reject", "edit")
 RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
 
 
+def _error(key: str, /, **params: Any) -> Text:
+    return text(STRINGS, key, **params)
+
+
 def krw(amount: int | None) -> str:
     """An amount with thousands separators, e.g. ``500,000``."""
     return "—" if amount is None else f"{amount:,}"
 
 
-def edit_lines(state: RefundState) -> tuple[list[str], dict[str, Any]]:
+def decision_word(decision: str, lang: str) -> str:
+    """A decision code (``approve``/``reject``) as the trace writes it in ``lang``; the state keeps the code."""
+    return say(STRINGS, f"refund.say.{decision}", lang) if decision in ("approve", "reject") else decision
+
+
+def amount_line(old: int | None, new: int | None, approver: str | None, lang: str, *, by_update: bool) -> str:
+    """The trace line of an amount change, e.g. ``amount 500,000 → 300,000 by kim``, in ``lang``."""
+    editor = approver or UPDATE_STATE_EDITOR
+    if by_update and approver:
+        editor = say(STRINGS, "refund.say.edited_by", lang, approver=approver)
+    return say(STRINGS, "refund.say.amount", lang, old=krw(old), new=krw(new), editor=editor)
+
+
+def edit_lines(state: RefundState, lang: str = DEFAULT_LANGUAGE) -> tuple[list[str], dict[str, Any]]:
     """Trace lines for an amount changed by ``update_state`` since the trace last noted it.
 
     Returns:
@@ -71,9 +91,8 @@ def edit_lines(state: RefundState) -> tuple[list[str], dict[str, Any]]:
     amount, recorded = state.get("amount"), state.get("recorded_amount")
     if amount is None or recorded is None or amount == recorded:
         return [], {}
-    approver = state.get("approver")
-    editor = f"{approver} (update_state)" if approver else UPDATE_STATE_EDITOR
-    return [f"amount {krw(recorded)} → {krw(amount)} by {editor}"], {"recorded_amount": amount}
+    line = amount_line(recorded, amount, state.get("approver"), lang, by_update=True)
+    return [line], {"recorded_amount": amount}
 
 
 def check_answer(answer: Any) -> dict[str, Any]:
@@ -82,16 +101,16 @@ def check_answer(answer: Any) -> dict[str, Any]:
     ``edit`` needs an ``amount``; ``approve`` and ``reject`` take none (use ``edit`` to change it).
     """
     if not isinstance(answer, dict):
-        raise InputError("action", 'answer with a JSON object, e.g. {"action": "approve", "approver": "kim"}')
+        raise InputError("action", _error("refund.error.object"))
     action = answer.get("action")
     if action not in ACTIONS:
-        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {action!r}")
+        raise InputError("action", text(CORE_STRINGS, "error.choice", allowed=", ".join(ACTIONS), value=repr(action)))
     if action == "edit" and answer.get("amount") is None:
-        raise InputError("amount", "is required to edit: give the amount to pay")
+        raise InputError("amount", _error("refund.error.edit_needs_amount"))
     if action != "edit" and answer.get("amount") is not None:
-        raise InputError("amount", f"is only taken with action edit, not {action}")
+        raise InputError("amount", _error("refund.error.amount_only_edit", action=action))
     if not answer.get("approver"):
-        raise InputError("approver", "is required: who decides?")
+        raise InputError("approver", _error("refund.error.approver_required"))
     check_approver_name(answer["approver"])
     return answer
 
@@ -117,37 +136,37 @@ def signed_decision(actor: Identity) -> dict[str, Any]:
 def check_approver_name(approver: str) -> None:
     """A human decision is never recorded under the names the agent itself writes."""
     if approver.strip().casefold() in RESERVED_APPROVERS:
-        raise InputError(
-            "approver",
-            f"{approver!r} is reserved for what the agent writes itself; give the name of the person who decides",
-        )
+        raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
 
 
 def check_edit_amount(amount: Any, requested: Any) -> int:
     """An edited amount is a whole number from 1 up to the requested amount (never more)."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InputError("amount", f"must be a whole number of KRW, got {amount!r}")
+        raise InputError("amount", _error("refund.error.amount_type", value=repr(amount)))
     if not isinstance(requested, int):
-        raise InputError("amount", "the case has no requested amount to compare the edit with")
+        raise InputError("amount", _error("refund.error.no_requested"))
     if not 1 <= amount <= requested:
-        raise InputError("amount", f"must be between 1 and the requested {krw(requested)} KRW, got {krw(amount)}")
+        raise InputError("amount", _error("refund.error.amount_range", requested=krw(requested), value=krw(amount)))
     return amount
 
 
-def make_assess(threshold: int, policy: str) -> Callable[[RefundInput], dict[str, Any]]:
+def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableConfig], dict[str, Any]]:
     """The ``assess`` node for a threshold and a policy."""
 
-    def assess(state: RefundInput) -> dict[str, Any]:
+    def assess(state: RefundInput, config: RunnableConfig) -> dict[str, Any]:
         """Opens the case: the amount to pay starts as the amount requested. Nothing is paid here."""
-        amount = state["requested_amount"]
-        needs = "needs a human" if amount > threshold else "settles automatically"
-        return {
-            "amount": amount,
-            "recorded_amount": amount,
-            "threshold": threshold,
-            "policy": policy,
-            "trace": [f"assess: requested {krw(amount)} KRW, threshold {krw(threshold)} → {needs} (policy {policy})"],
-        }
+        lang, amount = run_language(config), state["requested_amount"]
+        needs = say(STRINGS, "refund.say.needs_human" if amount > threshold else "refund.say.automatic", lang)
+        line = say(
+            STRINGS,
+            "refund.say.assess",
+            lang,
+            requested=krw(amount),
+            threshold=krw(threshold),
+            needs=needs,
+            policy=policy,
+        )
+        return {"amount": amount, "recorded_amount": amount, "threshold": threshold, "policy": policy, "trace": [line]}
 
     return assess
 
@@ -175,6 +194,21 @@ def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["rev
     return route_after_assess
 
 
+def question(payload: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The approver's question about a case (``case_id``, ``customer``, ``amount``, ``requested_amount``)."""
+    return say(STRINGS, "refund.say.question", lang, **question_params(payload))
+
+
+def question_params(payload: dict[str, Any]) -> dict[str, Any]:
+    """The values the question names."""
+    return {
+        "case_id": payload["case_id"],
+        "customer": payload["customer"],
+        "amount": krw(payload["amount"]),
+        "requested": krw(payload["requested_amount"]),
+    }
+
+
 def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     """Asks an approver (``interrupt()``), or records a decision already set by ``update_state``.
 
@@ -183,22 +217,21 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     :func:`check_decision` (``agents.runs`` checks first, so a refusal never reaches here).
     """
     actor = actor_of(config)
-    lines, recorded = edit_lines(state)
+    lang = run_language(config)
+    lines, recorded = edit_lines(state, lang)
     decided = state.get("decision")
     if decided in ("approve", "reject"):
         who = state.get("approver")
         if not who:  # every path checks this first; here it keeps a nameless decision from paying
             raise ValueError(f"case {state['case_id']}: a {decided} decision without an approver")
-        lines.append(f"review: {decided} set by update_state, recorded for {who}; not asking again")
+        word = decision_word(decided, lang)
+        lines.append(say(STRINGS, "refund.say.recorded", lang, decision=word, approver=who))
         signed = signed_decision(actor) if who == actor.email else {}
         return {**recorded, **signed, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
     answer = check_answer(
         interrupt(
             {
-                "question": (
-                    f"Refund {state['case_id']} for {state['customer']}: pay {krw(state['amount'])} KRW "
-                    f"(requested {krw(state['requested_amount'])})? approve / reject / edit"
-                ),
+                "question": question(dict(state), lang),
                 "case_id": state["case_id"],
                 "customer": state["customer"],
                 "reason": state["reason"],
@@ -220,11 +253,12 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     }
     if answer["action"] == "edit":
         new_amount = check_edit_amount(answer["amount"], state["requested_amount"])
-        lines.append(f"amount {krw(state['amount'])} → {krw(new_amount)} by {approver}")
+        lines.append(amount_line(state["amount"], new_amount, approver, lang, by_update=False))
         update.update(amount=new_amount, recorded_amount=new_amount)
     decision = "reject" if answer["action"] == "reject" else "approve"
-    note = f" (note: {answer['note']})" if answer.get("note") else ""
-    lines.append(f"review: {decision} by {approver}{note}")
+    note = say(STRINGS, "refund.say.note", lang, note=answer["note"]) if answer.get("note") else ""
+    word = decision_word(decision, lang)
+    lines.append(say(STRINGS, "refund.say.review", lang, decision=word, approver=approver, note=note))
     return {**update, "decision": decision, "trace": lines}
 
 
@@ -247,7 +281,8 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
         """Pays the case once (the ledger's unique key); a repeated attempt is reported, not paid."""
         if store is None:
             raise RuntimeError("settle needs the database that holds the ledger (build_graph(store=...))")
-        lines, recorded = edit_lines(state)
+        lang = run_language(config)
+        lines, recorded = edit_lines(state, lang)
         approver = _settling_approver(state)
         payout = ledger.pay(
             store,
@@ -258,19 +293,15 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
             amount=state["amount"],
             approver=approver,
         )
+        paid, requested = krw(payout.paid_amount), krw(payout.requested_amount)
         if payout.created and approver == AUTOMATIC_APPROVER:
-            lines.append(
-                f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
-                f"settled automatically: at or under the threshold {krw(state['threshold'])} "
-                f"(policy {state.get('policy', DEFAULT_POLICY)})"
-            )
+            policy, threshold = state.get("policy", DEFAULT_POLICY), krw(state["threshold"])
+            key, params = "refund.say.paid_automatic", {"threshold": threshold, "policy": policy}
         elif payout.created:
-            lines.append(
-                f"settle: paid {krw(payout.paid_amount)} KRW (requested {krw(payout.requested_amount)}), "
-                f"approved by {approver}"
-            )
+            key, params = "refund.say.paid", {"approver": approver}
         else:
-            lines.append(f"settle: already paid {krw(payout.paid_amount)} KRW at {payout.paid_at}; no second payment")
+            key, params = "refund.say.already_paid", {"paid_at": payout.paid_at}
+        lines.append(say(STRINGS, key, lang, paid=paid, requested=requested, **params))
         update = {
             **recorded,
             "outcome": "paid" if payout.created else "already paid",
@@ -313,12 +344,13 @@ def _settling_approver(state: RefundState) -> str:
     )
 
 
-def reject(state: RefundState) -> dict[str, Any]:
+def reject(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     """Ends the case with a recorded rejection; nothing is paid."""
-    lines, recorded = edit_lines(state)
+    lang = run_language(config)
+    lines, recorded = edit_lines(state, lang)
     if state.get("decision") != "reject" or not state.get("approver"):
         raise ValueError(f"case {state['case_id']}: reject reached without a rejection by a named approver")
-    lines.append(f"reject: rejected by {state['approver']}; no payout")
+    lines.append(say(STRINGS, "refund.say.rejected", lang, approver=state["approver"]))
     return {**recorded, "outcome": "rejected", "trace": lines}
 
 

@@ -24,17 +24,19 @@ from agents.refund.graph import (
     DEFAULT_POLICY,
     MAX_AMOUNT,
     POLICIES,
-    UPDATE_STATE_EDITOR,
+    amount_line,
     build_graph,
     check_answer,
     check_approver_name,
     check_decision,
     check_edit_amount,
-    krw,
+    decision_word,
+    question_params,
 )
 from agents.refund.strings import STRINGS
 from agents.settings import choice_setting
 from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, validate_fields
+from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 from agents.validation import validate_thread_id
 
 THREAD_PREFIX = "refund-"
@@ -112,12 +114,12 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
     case_id = validate_thread_id(values["case_id"], field="case_id")
     derived = thread_for_case(case_id)
     if requested and requested != derived:
-        raise InputError("thread_id", f"a refund's thread is named after its case: use {derived!r} or omit it")
+        raise InputError("thread_id", text(STRINGS, "refund.error.thread_name", derived=repr(derived)))
     return derived
 
 
-def make_input(values: dict[str, Any]) -> dict[str, Any]:
-    """The graph input of a validated request."""
+def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The graph input of a validated request (the same in every run language)."""
     return {
         "case_id": values["case_id"],
         "customer": values["customer"],
@@ -202,15 +204,15 @@ def options_from_settings(settings: RefundSettings) -> dict[str, Any]:
     return {"policy": settings.policy}
 
 
-def _case_final(store: Store, head: dict[str, Any]) -> str:
-    """Why a case may no longer change ('' when it may): it was paid or rejected."""
+def _case_final(store: Store, head: dict[str, Any]) -> Text | None:
+    """Why a case may no longer change (None when it may): it was paid or rejected."""
     outcome = head.get("outcome")
     if outcome:
-        return f"the case is already {outcome}; a finished case cannot be changed"
+        return text(STRINGS, "refund.error.finished", outcome=outcome)
     case_id = head.get("case_id")
     if case_id and ledger.payout_for(store, str(case_id)) is not None:
-        return "the case was paid; a paid case cannot be changed (continue it to record the payout)"
-    return ""
+        return text(STRINGS, "refund.error.paid")
+    return None
 
 
 def check_rerun(store: Store, head: dict[str, Any]) -> None:
@@ -237,26 +239,17 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     update = dict(request.values)
     field = next(iter(update), "values")
     if request.as_node not in (None, *UPDATE_AS_NODES):
-        raise InputError(
-            "as_node",
-            f"a refund update may be made as {' or '.join(UPDATE_AS_NODES)} only; "
-            "payment and rejection happen only through a decision",
-        )
+        raise InputError("as_node", text(STRINGS, "refund.error.as_node", nodes=" or ".join(UPDATE_AS_NODES)))
     problem = _case_final(store, request.head)
     if problem:
         raise InputError(field, problem)
     if "threshold" not in request.target or "requested_amount" not in request.target:
-        where = "the checkpoint chosen is from before" if request.forking else "the case stopped before"
-        raise InputError(
-            field, f"{where} assess opened the case; continue it (or pick a later checkpoint) before editing it"
-        )
+        key = "refund.error.fork_not_opened" if request.forking else "refund.error.not_opened"
+        raise InputError(field, text(STRINGS, key))
     decided = request.target.get("decision")
     if decided:  # not even the approver: the payout is recorded for whoever decided
-        raise InputError(
-            field,
-            f"the case was already decided ({decided} by {request.target.get('approver')}); "
-            "continue it instead of editing it",
-        )
+        approver = request.target.get("approver")
+        raise InputError(field, text(STRINGS, "refund.error.decided", decision=decided, approver=approver))
     trace: list[str] = []
     if "approver" in update:
         check_approver_name(update["approver"])
@@ -265,20 +258,22 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
         # whose interrupt returns nothing, so no node would write it before the approver looks.
         old = request.target.get("amount")
         check_edit_amount(update["amount"], request.target.get("requested_amount"))
-        editor = f"{update['approver']} (update_state)" if update.get("approver") else UPDATE_STATE_EDITOR
-        trace.append(f"amount {krw(old)} → {krw(update['amount'])} by {editor}")
+        trace.append(amount_line(old, update["amount"], update.get("approver"), request.lang, by_update=True))
         update["recorded_amount"] = update["amount"]
     if "decision" in update:
         if not update.get("approver"):
-            raise InputError("approver", "is required with a decision: who decides?")
+            raise InputError("approver", text(STRINGS, "refund.error.approver_with_decision"))
         update["decided_at"] = ledger.now_iso()
-        trace.append(f"update_state: {update['decision']} by {update['approver']}")
+        word = decision_word(update["decision"], request.lang)
+        trace.append(
+            say(STRINGS, "refund.say.update_decision", request.lang, decision=word, approver=update["approver"])
+        )
     if trace:
         update["trace"] = trace
     return update
 
 
-def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``paid`` (exactly one ledger row) or ``rejected`` (none); anything else is inconsistent."""
     outcome = values.get("outcome")
     case_id = str(values.get("case_id", ""))
@@ -288,11 +283,9 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
     if outcome == "rejected" and values.get("decision") == "reject" and payout is None:
         return "rejected", ""
     if payout is not None:
-        return "", (
-            f"the case is marked {outcome or 'finished'} but the ledger holds a payout of "
-            f"{payout['paid_amount']:,} KRW for it"
-        )
-    return "", f"the case is marked {outcome or 'finished'} with neither a payout nor a rejection"
+        paid = f"{payout['paid_amount']:,}"
+        return "", text(STRINGS, "refund.problem.payout", outcome=outcome or "finished", paid=paid)
+    return "", text(STRINGS, "refund.problem.neither", outcome=outcome or "finished")
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
@@ -300,9 +293,20 @@ def check_start(store: Store, values: dict[str, Any]) -> None:
     was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path."""
     case_id = validate_thread_id(values["case_id"], field="case_id")
     if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
-        raise InputError("case_id", f"case {case_id!r} already exists; use a new case id")
+        raise InputError("case_id", text(STRINGS, "refund.error.case_exists", case_id=repr(case_id)))
     if ledger.payout_for(store, case_id) is not None:
-        raise InputError("case_id", f"case {case_id!r} was already paid; use a new case id")
+        raise InputError("case_id", text(STRINGS, "refund.error.case_paid", case_id=repr(case_id)))
+
+
+def question_text(payload: Any) -> Text | None:
+    """The approver's question in the reader's language (the inbox), from the case the payload names."""
+    if isinstance(payload, dict) and isinstance(payload.get("question"), str) and _QUESTION_KEYS <= payload.keys():
+        return Text("refund.say.question", STRINGS["refund.say.question"], question_params(payload))
+    return None
+
+
+#: What a review payload holds besides its question: the case the question is about.
+_QUESTION_KEYS = frozenset(("case_id", "customer", "amount", "requested_amount", "actions"))
 
 
 SPEC = AgentSpec(
@@ -334,4 +338,5 @@ SPEC = AgentSpec(
     options_from_settings=options_from_settings,
     strings=STRINGS,
     tables=(ledger.LEDGER_TABLE,),
+    question_text=question_text,
 )

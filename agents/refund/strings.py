@@ -1,6 +1,124 @@
 """Strings of the refund agent's page (and its entry on the home page)."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    # What the agent writes (trace lines, its question), in the language the run started in.
+    "refund.say.assess": (
+        "assess: requested {requested} KRW, threshold {threshold} → {needs} (policy {policy})",
+        "assess: 요청 {requested}원, 기준 {threshold}원 → {needs} (정책 {policy})",
+    ),
+    "refund.say.needs_human": ("needs a human", "사람의 승인 필요"),
+    "refund.say.automatic": ("settles automatically", "자동 정산"),
+    "refund.say.edited_by": ("{approver} (update_state)", "{approver} (update_state)"),
+    "refund.say.amount": ("amount {old} → {new} by {editor}", "금액 {old}원 → {new}원, 변경: {editor}"),
+    "refund.say.recorded": (
+        "review: {decision} set by update_state, recorded for {approver}; not asking again",
+        "review: update_state로 정해진 {decision}을(를) {approver}의 결정으로 기록, 다시 묻지 않음",
+    ),
+    "refund.say.question": (
+        "Refund {case_id} for {customer}: pay {amount} KRW (requested {requested})? approve / reject / edit",
+        "환불 {case_id} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) approve / reject / edit",
+    ),
+    "refund.say.note": (" (note: {note})", " (메모: {note})"),
+    "refund.say.review": ("review: {decision} by {approver}{note}", "review: {decision}, 결정: {approver}{note}"),
+    "refund.say.approve": ("approve", "승인"),
+    "refund.say.reject": ("reject", "거절"),
+    "refund.say.paid_automatic": (
+        "settle: paid {paid} KRW (requested {requested}), settled automatically: at or under the threshold "
+        "{threshold} (policy {policy})",
+        "settle: {paid}원 지급 (요청 {requested}원), 자동 정산: 기준 {threshold}원 이하 (정책 {policy})",
+    ),
+    "refund.say.paid": (
+        "settle: paid {paid} KRW (requested {requested}), approved by {approver}",
+        "settle: {paid}원 지급 (요청 {requested}원), 승인: {approver}",
+    ),
+    "refund.say.already_paid": (
+        "settle: already paid {paid} KRW at {paid_at}; no second payment",
+        "settle: {paid_at}에 이미 {paid}원 지급됨, 두 번 지급하지 않음",
+    ),
+    "refund.say.rejected": ("reject: rejected by {approver}; no payout", "reject: {approver}이(가) 거절, 지급 없음"),
+    "refund.error.object": (
+        'answer with a JSON object, e.g. {{"action": "approve", "approver": "kim"}}',
+        'JSON 객체로 답하세요. 예: {{"action": "approve", "approver": "kim"}}',
+    ),
+    "refund.error.edit_needs_amount": (
+        "is required to edit: give the amount to pay",
+        "수정하려면 필요합니다. 지급할 금액을 입력하세요",
+    ),
+    "refund.error.amount_only_edit": (
+        "is only taken with action edit, not {action}",
+        "edit 조치에서만 받습니다({action}에서는 받지 않음)",
+    ),
+    "refund.error.approver_required": ("is required: who decides?", "필수 항목입니다. 누가 결정하나요?"),
+    "refund.error.approver_with_decision": (
+        "is required with a decision: who decides?",
+        "결정에는 필수입니다. 누가 결정하나요?",
+    ),
+    "refund.error.reserved": (
+        "{approver} is reserved for what the agent writes itself; give the name of the person who decides",
+        "{approver}는 에이전트가 스스로 쓰는 이름입니다. 결정하는 사람의 이름을 입력하세요",
+    ),
+    "refund.error.amount_type": (
+        "must be a whole number of KRW, got {value}",
+        "원 단위 정수여야 합니다. 입력값: {value}",
+    ),
+    "refund.error.no_requested": (
+        "the case has no requested amount to compare the edit with",
+        "이 사례에는 수정 금액과 비교할 요청 금액이 없습니다",
+    ),
+    "refund.error.amount_range": (
+        "must be between 1 and the requested {requested} KRW, got {value}",
+        "1에서 요청 금액 {requested}원 사이여야 합니다. 입력값: {value}",
+    ),
+    "refund.error.case_exists": (
+        "case {case_id} already exists; use a new case id",
+        "사례 {case_id}가 이미 있습니다. 새 사례 ID를 쓰세요",
+    ),
+    "refund.error.case_paid": (
+        "case {case_id} was already paid; use a new case id",
+        "사례 {case_id}는 이미 지급되었습니다. 새 사례 ID를 쓰세요",
+    ),
+    "refund.error.finished": (
+        "the case is already {outcome}; a finished case cannot be changed",
+        "이 사례는 이미 {outcome} 상태입니다. 끝난 사례는 바꿀 수 없습니다",
+    ),
+    "refund.error.paid": (
+        "the case was paid; a paid case cannot be changed (continue it to record the payout)",
+        "이 사례는 지급되었습니다. 지급된 사례는 바꿀 수 없습니다(계속 실행해 지급을 기록하세요)",
+    ),
+    "refund.error.decided": (
+        "the case was already decided ({decision} by {approver}); continue it instead of editing it",
+        "이 사례는 이미 결정되었습니다({decision}, 결정: {approver}). 편집하지 말고 계속 실행하세요",
+    ),
+    "refund.problem.payout": (
+        "the case is marked {outcome} but the ledger holds a payout of {paid} KRW for it",
+        "이 사례는 {outcome}(으)로 표시되어 있지만 원장에는 {paid}원 지급 기록이 있습니다",
+    ),
+    "refund.problem.neither": (
+        "the case is marked {outcome} with neither a payout nor a rejection",
+        "이 사례는 {outcome}(으)로 표시되어 있지만 지급도 거절도 없습니다",
+    ),
+    "refund.error.thread_name": (
+        "a refund's thread is named after its case: use {derived} or omit it",
+        "환불의 스레드 이름은 사례에서 정해집니다. {derived}를 쓰거나 비워 두세요",
+    ),
+    "refund.error.as_node": (
+        "a refund update may be made as {nodes} only; payment and rejection happen only through a decision",
+        "환불 업데이트는 {nodes}로만 할 수 있습니다. 지급과 거절은 결정으로만 일어납니다",
+    ),
+    "refund.error.not_opened": (
+        "the case stopped before assess opened the case; continue it (or pick a later checkpoint) before editing it",
+        "assess가 사례를 열기 전에 멈췄습니다. 편집하기 전에 계속 실행하세요(또는 더 뒤의 체크포인트를 고르세요)",
+    ),
+    "refund.error.fork_not_opened": (
+        "the checkpoint chosen is from before assess opened the case; continue it (or pick a later checkpoint) "
+        "before editing it",
+        "고른 체크포인트는 assess가 사례를 열기 전의 것입니다. 편집하기 전에 계속 실행하세요"
+        "(또는 더 뒤의 체크포인트를 고르세요)",
+    ),
+    "refund.say.update_decision": (
+        "update_state: {decision} by {approver}",
+        "update_state: {decision}, 결정: {approver}",
+    ),
     "nav.refund": ("Refund agent", "환불 에이전트"),
     "agent.refund.title": ("Refund agent", "환불 에이전트"),
     "agent.refund.description": (

@@ -11,49 +11,63 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import interrupt
 
-from agents.common import node_decorator, require_checkpointer
+from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.robot.state import RobotState
+from agents.robot.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, say
 
 AGENT_NAME = "robot"
-QUESTION = "execute this? (yes/no)"
 #: The one answer that executes. Anything else, ``Yes``, ``y`` and ``네`` included, refuses.
 APPROVING_ANSWER = "yes"
-PROPOSED_ACTION: dict[str, Any] = {
-    "type": "business_trip_request",
-    "destination": "Busan",
-    "days": 2,
-    "budget_krw": 800_000,
-}
 
 
-def describe_action(action: dict[str, Any]) -> str:
-    """One line naming the action, e.g. for the final message."""
+def start_message(lang: str = DEFAULT_LANGUAGE) -> str:
+    """The human's first message, in the run language: ``Start the task`` / ``작업 시작``."""
+    return say(STRINGS, "robot.say.start", lang)
+
+
+def proposed_action(lang: str = DEFAULT_LANGUAGE) -> str:
+    """The action the robot proposes, as the plain text ``pending_action`` holds."""
+    return say(STRINGS, "robot.say.action", lang)
+
+
+def question(lang: str = DEFAULT_LANGUAGE) -> str:
+    """The question of the pause: ``Execute this? (yes/no)`` / ``이 작업을 실행할까요? (yes/no)``."""
+    return say(STRINGS, "robot.say.question", lang)
+
+
+def describe_action(action: str | dict[str, Any]) -> str:
+    """The action as one line: the text itself, or, for a thread saved when it was an object, its English."""
+    if isinstance(action, str):
+        return action
     return f"business trip to {action['destination']}, {action['days']} days, budget {action['budget_krw']:,} KRW"
 
 
-def propose(state: RobotState) -> dict[str, Any]:
+def propose(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
     """Decides the action to ask about. Nothing is executed here."""
-    return {"pending_action": dict(PROPOSED_ACTION)}
+    return {"pending_action": proposed_action(run_language(config))}
 
 
-def approval(state: RobotState) -> dict[str, Any]:
+def approval(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
     """Pauses with the action and the question; returns the answer exactly as given."""
-    answer = interrupt({"action": state["pending_action"], "question": QUESTION})
+    answer = interrupt({"action": state["pending_action"], "question": question(run_language(config))})
     return {"decision": str(answer)}
 
 
-def execute(state: RobotState) -> dict[str, Any]:
+def execute(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
     """Executes the action on an exact ``yes``; otherwise records the refusal."""
+    lang = run_language(config)
     action = describe_action(state["pending_action"])
     if state.get("decision") == APPROVING_ANSWER:
-        text = f"Executed: {action}."
+        text = say(STRINGS, "robot.say.executed", lang, action=action)
     else:
-        text = f"Refused: {action} was not executed (answer {state.get('decision')!r} is not 'yes')."
+        text = say(STRINGS, "robot.say.refused", lang, action=action, answer=repr(state.get("decision")))
     return {"messages": [AIMessage(content=text)]}
 
 

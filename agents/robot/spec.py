@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from agents.errors import InputError
-from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph
+from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph, start_message
 from agents.robot.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field
+from agents.texts import DEFAULT_LANGUAGE, Text
 from agents.validation import validate_text
 
 DEFAULT_THREAD_ID = "hitl_demo"
-START_MESSAGE = "Please file my business trip request."
 
 ANSWER_FIELD = Field(
     name="answer",
@@ -31,13 +31,25 @@ def check_answer(value: Any) -> str:
     return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
 
 
-def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str]:
+def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``executed`` or ``refused``; a robot that ended without its final message is inconsistent."""
     messages = values.get("messages") or []
     last = messages[-1] if messages else None
     if "decision" not in values or getattr(last, "type", "") != "ai":
-        return "", "the run ended without the robot's final message (execute did not run)"
+        return "", Text("robot.problem.no_message", STRINGS["robot.problem.no_message"])
     return ("executed" if values["decision"] == APPROVING_ANSWER else "refused"), ""
+
+
+def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The run's first message, in the run language."""
+    return {"messages": [("human", start_message(lang))]}
+
+
+def question_text(payload: Any) -> Text | None:
+    """The robot's question in the reader's language (the inbox)."""
+    if isinstance(payload, dict) and payload.get("question") in STRINGS["robot.say.question"]:
+        return Text("robot.say.question", STRINGS["robot.say.question"])
+    return None
 
 
 def thread_for(values: dict[str, Any], requested: str | None) -> str:
@@ -52,7 +64,7 @@ SPEC = AgentSpec(
     build_graph=build_graph,
     page=AgentPage("app_pages/robot.py", ":material/smart_toy:", "robot"),
     start_fields=(),
-    make_input=lambda values: {"messages": [("human", START_MESSAGE)]},
+    make_input=make_input,
     thread_for=thread_for,
     resume_fields=(ANSWER_FIELD,),
     make_resume=lambda values: values["answer"],
@@ -60,7 +72,11 @@ SPEC = AgentSpec(
     state_fields=(
         Field(name="decision", kind="text", label="Decision", max_length=200, help="The answer the robot will act on."),
         Field(
-            name="pending_action", kind="object", label="Pending action", help="The proposed action as a JSON object."
+            name="pending_action",
+            kind="text",
+            label="Pending action",
+            max_length=500,
+            help="The proposed action, as plain text.",
         ),
     ),
     as_nodes=("propose", "approval", "execute"),
@@ -68,4 +84,5 @@ SPEC = AgentSpec(
     finished_outcome=finished_outcome,
     default_thread_id=DEFAULT_THREAD_ID,
     strings=STRINGS,
+    question_text=question_text,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -13,10 +13,11 @@ class RobotState(TypedDict, total=False):
 
     Attributes:
         messages: The conversation, appended to by ``add_messages``.
-        pending_action: The action the robot proposes and waits to execute.
+        pending_action: The action the robot proposes and waits to execute, as plain text in the run
+            language (a thread saved before it was text holds an object, which still displays and finishes).
         decision: The human's answer, exactly as typed.
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
-    pending_action: dict[str, Any]
+    pending_action: str
     decision: str

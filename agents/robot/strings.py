@@ -1,6 +1,22 @@
 """Strings of the approval robot's page."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    # The robot's own words, in the language its run started in (``agents.robot.graph``).
+    "robot.say.start": ("Start the task", "작업 시작"),
+    "robot.say.action": (
+        "Business trip request: Busan, 2 days, budget 800,000 KRW",
+        "출장 신청서 제출: 부산 2일, 예산 800,000원",
+    ),
+    "robot.say.question": ("Execute this? (yes/no)", "이 작업을 실행할까요? (yes/no)"),
+    "robot.say.executed": ("Executed: {action}", "실행됨: {action}"),
+    "robot.problem.no_message": (
+        "the run ended without the robot's final message (execute did not run)",
+        "로봇의 마지막 메시지 없이 실행이 끝났습니다(execute가 실행되지 않음)",
+    ),
+    "robot.say.refused": (
+        "Refused: {action} was not executed (answer {answer} is not 'yes').",
+        "실행 거부됨: {action} — 답 {answer}이(가) 정확히 'yes'가 아니어서 실행하지 않았습니다.",
+    ),
     "nav.robot": ("Approval robot", "승인 로봇"),
     "agent.robot.title": ("Approval robot", "승인 로봇"),
     "agent.robot.description": (

@@ -76,14 +76,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forms.delete.done": ("Deleted thread {thread}.", "스레드 {thread}를 삭제했습니다."),
     "field.answer": ("Answer", "답변"),
     "field.decision": ("Decision", "결정"),
-    "field.pending_action": ("Pending action (JSON)", "대기 중인 작업 (JSON)"),
+    "field.pending_action": ("Pending action", "대기 중인 작업"),
     # the robot's fields in the sidebar forms: their help lines (``help.<agent>.<form>.<field>``)
     "help.robot.resume.answer": (
         "Only the exact lowercase answer yes executes; Yes, y, 네 and anything else refuse.",
         "소문자로 정확히 `yes`라고 답할 때만 실행합니다. `Yes`, `y`, `네` 등 그 밖의 답은 모두 거부합니다.",
     ),
     "help.robot.state.decision": ("The answer the robot will act on.", "로봇이 따를 답."),
-    "help.robot.state.pending_action": ("The proposed action as a JSON object.", "제안된 작업 (JSON 객체)."),
+    "help.robot.state.pending_action": ("The proposed action, as text.", "제안된 작업 (텍스트)."),
     # the robot's nodes as as_node choices: the node's name, and in Korean what it does
     "node.robot.propose": ("propose", "propose (제안)"),
     "node.robot.approval": ("approval", "approval (승인 질문)"),

@@ -73,7 +73,7 @@ def test_every_status_of_every_agent_and_each_unfinished_one_is_in_the_inbox(sto
         assert (status.status, status.outcome, status.reason_code, status.action) == want, thread
     assert "neither a payout nor a rejection" in _status(store, "refund-Z").reason
     assert "KeyError" in _status(store, "r-raised").reason
-    assert _status(store, "r-waiting").reason == "execute this? (yes/no)"
+    assert _status(store, "r-waiting").reason == "Execute this? (yes/no)"
     assert "without the robot's final message" in _status(store, "r-skipped").reason
 
     inbox = inbox_ids(store)

@@ -40,9 +40,9 @@ def test_writes_at_the_paused_checkpoint(store, settings):
     head = readmodel.checkpoint_chain(store, "hitl_demo")[-1]
     detail = readmodel.checkpoint_detail(store, "hitl_demo", head.checkpoint_id)
     assert [(w.node, w.channel) for w in detail.writes] == [("approval", "__interrupt__")]
-    assert detail.writes[0].value[0].value["question"] == "execute this? (yes/no)"
+    assert detail.writes[0].value[0].value["question"] == "Execute this? (yes/no)"
     assert detail.next == ("approval",)
-    assert detail.values["pending_action"]["destination"] == "Busan"
+    assert detail.values["pending_action"] == "Business trip request: Busan, 2 days, budget 800,000 KRW"
     assert detail.metadata["agent"] == "robot"
 
 
@@ -72,7 +72,7 @@ def test_pending_interrupts_across_threads(store, settings):
     runs.resume_thread(store, settings, "b", "yes")
     waiting = threadindex.pending_interrupts(store)
     assert [(w.thread_id, w.agent, w.node) for w in waiting] == [("a", "robot", "approval")]
-    assert waiting[0].payload["question"] == "execute this? (yes/no)"
+    assert waiting[0].payload["question"] == "Execute this? (yes/no)"
 
 
 def test_update_then_attention_status(store, settings):

@@ -24,7 +24,7 @@ def test_the_index_lists_every_thread_newest_first_with_its_agent_and_what_waits
     ]
     assert [s.checkpoint_count for s in index.threads] == [3, 3, 5]
     assert [(p.thread_id, p.node) for p in index.pending] == [("r-wait", "approval"), ("refund-C1", "review")]
-    assert index.pending[0].payload["question"] == "execute this? (yes/no)" and index.pending[0].interrupt_id
+    assert index.pending[0].payload["question"] == "Execute this? (yes/no)" and index.pending[0].interrupt_id
 
 
 def test_a_write_by_another_connection_is_seen_on_the_next_read(store, settings, db_location):

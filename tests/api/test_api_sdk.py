@@ -227,3 +227,11 @@ def test_same_rules_as_runs_directly(client: Any, server: Server) -> None:
         assert runs.current_result(store, settings, "sdk-shared").outcome == "executed"
     finally:
         store.close()
+
+
+def test_a_run_started_with_metadata_lang_ko_speaks_korean_to_the_end(client: Any) -> None:
+    client.threads.create(thread_id="sdk-ko")
+    waiting = client.runs.wait("sdk-ko", "robot", input={}, metadata={"lang": "ko"})
+    assert waiting["__interrupt__"][0]["value"]["question"] == "이 작업을 실행할까요? (yes/no)"
+    done = client.runs.wait("sdk-ko", "robot", command={"resume": "yes"})  # no language: the thread's own
+    assert done["messages"][-1]["content"] == "실행됨: 출장 신청서 제출: 부산 2일, 예산 800,000원"

@@ -66,8 +66,8 @@ def test_the_paused_checkpoint_shows_its_interrupt_write(app, store, settings):
     assert "3 checkpoints · 1 lane(s)" in " ".join(c.value for c in at.caption)
     [(node, channel, value)] = _writes(at)
     assert (node, channel) == ("approval", "__interrupt__")
-    assert "execute this? (yes/no)" in value
-    assert at.json[0].value and '"destination": "Busan"' in at.json[0].value
+    assert "Execute this? (yes/no)" in value
+    assert at.json[0].value and '"pending_action": "Business trip request: Busan, 2 days' in at.json[0].value
 
 
 def test_selecting_a_checkpoint_shows_its_state_metadata_and_writes(app, store, settings):

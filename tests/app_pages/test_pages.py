@@ -34,7 +34,7 @@ def test_home_lists_the_inbox_and_threads(app, store, settings):
     at = app()
     assert "1 waiting" in [c.value for c in at.caption]
     cells = table_cells(at)
-    assert "execute this? (yes/no)" in cells and "hitl_demo" in cells
+    assert "Execute this? (yes/no)" in cells and "hitl_demo" in cells
     assert "robot?thread=hitl_demo" in cells  # the link column opens it on its page
 
 
@@ -57,7 +57,7 @@ def test_robot_start_over_yes_and_counts(app):
     at = app("app_pages/robot.py")
     _button(at, "Start over").click().run()
     assert "checkpoints: 3 · writes: 5" in [m.value for m in at.markdown]
-    assert any("execute this? (yes/no)" == x.value for x in at.text)
+    assert any("Execute this? (yes/no)" == x.value for x in at.text)
     _button(at, key="robot-yes").click().run()
     assert "checkpoints: 5 · writes: 10" in [m.value for m in at.markdown]
     assert any(x.value.startswith("Executed") for x in at.text)

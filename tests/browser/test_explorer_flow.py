@@ -31,7 +31,7 @@ def test_explorer_graph_click_and_select_show_writes(page: Page, dashboard: Dash
     # The head (paused at the approval) is selected first: its writes hold the interrupt.
     head_heading = _selected_heading(page).inner_text()
     expect(_writes_table(page)).to_contain_text("__interrupt__")
-    expect(_writes_table(page)).to_contain_text("execute this? (yes/no)")
+    expect(_writes_table(page)).to_contain_text("Execute this? (yes/no)")
 
     # Clicking the input checkpoint's point selects it. Plotly picks the clicked point from its
     # hover state: hover first, wait for the hover label, then click.

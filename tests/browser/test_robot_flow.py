@@ -18,12 +18,12 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     _open(page, dashboard, "robot")
     page.get_by_role("button", name="Start over").click()
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
-    expect(page.get_by_text("execute this? (yes/no)", exact=True)).to_be_visible()
+    expect(page.get_by_text("Execute this? (yes/no)", exact=True)).to_be_visible()
     expect(page.get_by_text("Paused: the robot is waiting for your answer.")).to_be_visible()
 
     page.get_by_role("button", name="yes", exact=True).click()
     expect(page.get_by_text("checkpoints: 5 · writes: 10")).to_be_visible()
-    expect(page.get_by_text("Executed: business trip to Busan", exact=False).first).to_be_visible()
+    expect(page.get_by_text("Executed: Business trip request: Busan", exact=False).first).to_be_visible()
 
     page.get_by_role("button", name="Start over").click()
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
@@ -32,7 +32,7 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     answer.press("Enter")
     expect(page.get_by_text("the action will be refused", exact=False)).to_be_visible()
     page.get_by_role("button", name="Send answer").click()
-    expect(page.get_by_text("Refused: business trip to Busan", exact=False).first).to_be_visible()
+    expect(page.get_by_text("Refused: Business trip request: Busan", exact=False).first).to_be_visible()
 
 
 def test_language_switch_changes_navigation_and_labels(page: Page, dashboard: Dashboard):

@@ -96,7 +96,7 @@ SPEC = AgentSpec(
     build_graph=build_graph,
     page=AgentPage("tests/plugin_agent/page.py", ":material/waving_hand:", "greeter"),
     start_fields=(Field(name="name", label="Name", max_length=40, cli_flag="--name", help="Whom to greet."),),
-    make_input=lambda values: {"name": values["name"]},
+    make_input=lambda values, lang: {"name": values["name"]},
     thread_for=lambda values, requested: requested or f"greeter-{values['name']}",
     resume_fields=(Field(name="answer", kind="choice", label="Answer", choices=("send", "drop")),),
     make_resume=lambda values: values["answer"],

@@ -19,6 +19,7 @@ import pytest
 from agents import lifecycle, readmodel, runs
 from agents.errors import InputError
 from agents.refund import ledger
+from agents.spec import Field
 from agents.validation import parse_json, validate_thread_id
 from tests.conftest import PROJECT_ROOT
 from tests.factories import pause_robot as _paused_robot
@@ -70,10 +71,13 @@ def test_object_fields_and_whole_updates_have_a_size_limit(run_cli, store, setti
     _paused_robot(store, settings)
     big = json.dumps({"pending_action": {"text": "x" * 1_000_000}})
     _refused_unchanged(run_cli, db_path, "update", "hitl_demo", "--values", big, message="the limit is")
-    with pytest.raises(InputError, match="pending_action: is .* bytes once encoded; the limit is 16,384"):
-        runs.update_thread(store, settings, "hitl_demo", {"pending_action": {"text": "가" * 6_000}})
-    accepted = runs.update_thread(store, settings, "hitl_demo", {"pending_action": {"text": "가" * 1_000}})
-    assert accepted.values["pending_action"] == {"text": "가" * 1_000}
+    # No agent has an object field now (the robot's action is text); the kind keeps its limit.
+    field = Field(name="payload", kind="object")
+    with pytest.raises(InputError, match="payload: is .* bytes once encoded; the limit is 16,384"):
+        field.validate({"text": "가" * 6_000})
+    assert field.validate({"text": "가" * 1_000}) == {"text": "가" * 1_000}
+    with pytest.raises(InputError, match="pending_action: is 1000 characters long; the limit is 500"):
+        runs.update_thread(store, settings, "hitl_demo", {"pending_action": "가" * 1_000})
 
 
 def test_a_lone_surrogate_in_an_approver_is_refused_before_anything_is_saved(run_cli, store, settings, db_path):

@@ -18,8 +18,8 @@ def test_run_robot_stops_at_the_pause_when_not_on_a_terminal(run_cli):
     assert set(data) == {"thread_id", "status", "outcome", "reason", "action", "next", "interrupts", "values"}
     assert data["thread_id"] == "hitl_demo" and data["status"] == "waiting"
     assert data["next"] == ["approval"]
-    assert data["interrupts"][0]["question"] == "execute this? (yes/no)"
-    assert data["values"]["messages"][0] == {"type": "human", "content": "Please file my business trip request."}
+    assert data["interrupts"][0]["question"] == "Execute this? (yes/no)"
+    assert data["values"]["messages"][0] == {"type": "human", "content": "Start the task"}
 
 
 def test_run_robot_with_answer_finishes(run_cli):

@@ -16,9 +16,10 @@ def test_run_pauses_at_approval_with_the_question(store, settings):
     result = runs.start_run(store, settings, "robot", {})
     assert result.status == "waiting"
     assert result.next == ("approval",)
-    assert result.interrupts[0]["question"] == "execute this? (yes/no)"
-    assert result.interrupts[0]["action"]["destination"] == "Busan"
-    assert result.interrupts[0]["action"]["budget_krw"] == 800_000
+    assert result.interrupts[0] == {
+        "question": "Execute this? (yes/no)",
+        "action": "Business trip request: Busan, 2 days, budget 800,000 KRW",
+    }
 
 
 def test_exact_yes_executes(store, settings):
@@ -26,7 +27,7 @@ def test_exact_yes_executes(store, settings):
     result = runs.resume_thread(store, settings, "hitl_demo", "yes")
     assert result.status == "done"
     assert result.values["decision"] == "yes"
-    assert result.values["messages"][-1].content.startswith("Executed")
+    assert result.values["messages"][-1].content == "Executed: Business trip request: Busan, 2 days, budget 800,000 KRW"
 
 
 @pytest.mark.parametrize("answer", ["Yes", "y", "네", "no", "YES", "yes please"])

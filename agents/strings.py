@@ -1,0 +1,129 @@
+"""Strings of the agents layer itself: bad-input messages and thread statuses, ``{key: (english, korean)}``.
+
+Each is the template of an :class:`agents.texts.Text`; the dashboard merges them
+into its catalogue, so an error or an inbox reason is shown in the reader's language.
+"""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "error.field": ("{field}: {message}", "{field}: {message}"),
+    "error.no_thread": (
+        "thread_id: no thread named {thread} in the database",
+        "thread_id: 데이터베이스에 {thread}라는 스레드가 없습니다",
+    ),
+    "error.no_thread_named": (
+        "no thread named {thread} in the database",
+        "데이터베이스에 {thread}라는 스레드가 없습니다",
+    ),
+    "error.not_waiting": (
+        "thread_id: thread {thread} is not waiting for an answer; nothing was changed",
+        "thread_id: 스레드 {thread}는 답을 기다리고 있지 않습니다. 아무것도 바뀌지 않았습니다",
+    ),
+    "error.not_waiting.where": (
+        "thread_id: thread {thread} is not waiting for an answer ({where}); nothing was changed",
+        "thread_id: 스레드 {thread}는 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
+    ),
+    "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
+    "error.stale": (
+        "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}); "
+        "nothing was done. Reload to see the current state.",
+        "이 양식을 그린 뒤 스레드 {thread}가 바뀌었습니다(체크포인트 {seen} → {head}). "
+        "아무것도 하지 않았습니다. 새로 고쳐 현재 상태를 보세요.",
+    ),
+    "error.required": ("is required", "필수 항목입니다"),
+    "error.unknown_field": ("is not a known field; known: {known}", "알 수 없는 항목입니다. 알려진 항목: {known}"),
+    "error.choice": ("must be one of {allowed}; got {value}", "{allowed} 중 하나여야 합니다. 입력값: {value}"),
+    "error.json_object": ("must be a JSON object, got {kind}", "JSON 객체여야 합니다. 입력값의 형식: {kind}"),
+    "error.empty_thread_id": ("is empty; give a thread id", "비어 있습니다. 스레드 id를 입력하세요"),
+    "error.too_long": (
+        "is {length} characters long; the limit is {limit}",
+        "{length}자입니다. 최대 {limit}자까지 입력할 수 있습니다",
+    ),
+    "error.thread_id_chars": (
+        "may contain only letters, digits and _ . : - and must start with a letter or a digit "
+        "(no spaces, quotes, slashes or other symbols); found {char} (U+{code})",
+        "글자, 숫자와 _ . : - 만 쓸 수 있고 글자나 숫자로 시작해야 합니다"
+        "(공백, 따옴표, 슬래시 등 다른 기호는 안 됩니다). 발견된 문자: {char} (U+{code})",
+    ),
+    "error.not_utf8": (
+        "contains U+{code}, which is not a character (text that is not valid UTF-8, e.g. a lone "
+        "surrogate or undecodable bytes)",
+        "문자가 아닌 U+{code}가 들어 있습니다(올바른 UTF-8이 아닌 텍스트, 예: 짝 없는 서로게이트나 "
+        "해독할 수 없는 바이트)",
+    ),
+    "error.not_text": ("must be text, got {kind}", "텍스트여야 합니다. 입력값의 형식: {kind}"),
+    "error.empty": ("is empty", "비어 있습니다"),
+    "error.control_char": ("contains a control character (U+{code})", "제어 문자(U+{code})가 들어 있습니다"),
+    "error.number_too_long": (
+        "is {length} characters long; no whole number here needs more than 40",
+        "{length}자입니다. 여기에 쓰는 정수는 40자를 넘지 않습니다",
+    ),
+    "error.number_grammar": (
+        "must be a whole number written with the digits 0-9, plainly (500000) or grouped by commas "
+        "in threes (500,000), without a sign, decimals or spaces inside; got {value}",
+        "0-9 숫자로 쓴 정수여야 합니다. 그대로(500000) 또는 세 자리마다 쉼표로(500,000) 쓰고, "
+        "부호, 소수점, 중간 공백은 넣지 마세요. 입력값: {value}",
+    ),
+    "error.number_not_bool": ("must be a whole number, not true/false", "true/false가 아니라 정수여야 합니다"),
+    "error.number": ("must be a whole number, got {value}", "정수여야 합니다. 입력값: {value}"),
+    "error.number_range": (
+        "must be between {minimum:,} and {maximum:,}, got {value:,}",
+        "{minimum:,}에서 {maximum:,} 사이여야 합니다. 입력값: {value:,}",
+    ),
+    "error.json_size": (
+        "is {size:,} bytes of JSON; the limit is {limit:,}",
+        "JSON이 {size:,}바이트입니다. 최대 {limit:,}바이트입니다",
+    ),
+    "error.json_depth": ("nests deeper than {depth} levels", "{depth}단계보다 깊이 중첩되어 있습니다"),
+    "error.json_syntax": (
+        "is not valid JSON ({reason} at position {position})",
+        "올바른 JSON이 아닙니다({position}번째 위치: {reason})",
+    ),
+    "error.json_int64": (
+        "holds a whole number beyond 64 bits; the limit is ±9,223,372,036,854,775,807",
+        "64비트를 넘는 정수가 들어 있습니다. 한도는 ±9,223,372,036,854,775,807입니다",
+    ),
+    "error.json_key": ("has a key that is not text: {key}", "텍스트가 아닌 키가 있습니다: {key}"),
+    "error.json_kind": ("holds a {kind}, which is not a JSON value", "JSON 값이 아닌 {kind}가 들어 있습니다"),
+    "error.json_encoded_size": (
+        "is {size:,} bytes once encoded; the limit is {limit:,}",
+        "인코딩하면 {size:,}바이트입니다. 최대 {limit:,}바이트입니다",
+    ),
+    "error.no_update": ("give at least one state key to change", "바꿀 상태 키를 하나 이상 주세요"),
+    "error.unknown_state_key": (
+        "is not a state key that can be updated; known: {known}",
+        "업데이트할 수 있는 상태 키가 아닙니다. 알려진 키: {known}",
+    ),
+    "error.other_agent": (
+        "thread {thread} belongs to the {owner} agent; pick another id",
+        "스레드 {thread}는 {owner} 에이전트의 것입니다. 다른 id를 고르세요",
+    ),
+    "error.thread_exists": (
+        "thread {thread} already exists; pick another id",
+        "스레드 {thread}가 이미 있습니다. 다른 id를 고르세요",
+    ),
+    "error.answer_instead": (
+        "thread {thread} is waiting for an answer; answer it (resume) instead of continuing it",
+        "스레드 {thread}는 답을 기다리고 있습니다. 계속 실행하지 말고 답하세요(resume)",
+    ),
+    "error.no_checkpoint": (
+        "no checkpoint {checkpoint} in thread {thread}",
+        "스레드 {thread}에 체크포인트 {checkpoint}가 없습니다",
+    ),
+    "error.unknown_agent": (
+        "unknown agent {agent}; known: {known}",
+        "알 수 없는 에이전트 {agent}. 알려진 에이전트: {known}",
+    ),
+    "lifecycle.running": ("a process is running it now", "지금 한 프로세스가 실행하고 있습니다"),
+    "lifecycle.error": (
+        "a node raised: {error}. Fix the cause, then continue it, or re-run it from an earlier checkpoint",
+        "노드에서 오류가 났습니다: {error}. 원인을 고친 뒤 계속 실행하거나, 이전 체크포인트에서 다시 실행하세요",
+    ),
+    "lifecycle.edited": (
+        "its state was edited (update_state) and the run was not continued; continue it to run {nodes}",
+        "상태가 편집되었지만(update_state) 실행이 이어지지 않았습니다. 계속 실행하면 {nodes}가 실행됩니다",
+    ),
+    "lifecycle.stopped": (
+        "its run stopped before {nodes} finished (the process ended); continue it to finish",
+        "{nodes}가 끝나기 전에 실행이 멈췄습니다(프로세스 종료). 계속 실행해 마치세요",
+    ),
+}
