@@ -92,3 +92,17 @@ class RunFailedError(Exception):
         )
         self.thread_id = thread_id
         self.error = error
+
+
+class PermissionDenied(UserError):
+    """The identity acting may not do this (its role, an approver's limit, four eyes); nothing was changed.
+
+    Attributes:
+        action: The action refused (one of ``agents.identity.ACTIONS``).
+        reason: Why, in words the user can act on.
+    """
+
+    def __init__(self, action: str, reason: str) -> None:
+        super().__init__(f"not allowed: {reason}")
+        self.action = action
+        self.reason = reason

@@ -1,6 +1,6 @@
 """Thread leases: one process at a time changes a thread.
 
-The in-process lock in :mod:`agents.runs` serialises threads of one process;
+The in-process lock (:func:`thread_lock`) serialises threads of one process;
 a lease row in the shared database serialises processes (the dashboard and
 the CLI, or two dashboards). A lease names its owner's host, process id and
 process start time, so a lease left behind by a killed process is taken over
@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -184,3 +185,45 @@ def thread_lease(store: Store, thread_id: str, *, wait: bool = True) -> Iterator
     finally:
         with store.transaction() as cursor:
             cursor.execute("DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner))
+
+
+_thread_locks: dict[str, threading.Lock] = {}
+_thread_locks_guard = threading.Lock()
+
+
+def thread_lock(thread_id: str) -> threading.Lock:
+    """The in-process lock that serialises changes to one thread."""
+    with _thread_locks_guard:
+        return _thread_locks.setdefault(thread_id, threading.Lock())
+
+
+@contextmanager
+def thread_guard(
+    store: Store, thread_id: str, *, wait: bool = True, check: Callable[[], object] | None = None
+) -> Iterator[None]:
+    """Exclusive right to change a thread: the in-process lock, then the cross-process lease.
+
+    Operations that check a drawn-at head wait their turn and then find the
+    head moved (a stale form). A delete does not wait: deleting a thread that
+    is running is refused, so no late write of that run can bring it back.
+
+    Args:
+        store: The shared database.
+        thread_id: The thread to change.
+        wait: Wait for another holder; when False, refuse at once.
+        check: Refuses the operation by raising; run before the lease is taken
+            (so a refused request writes nothing, not even a lease row) and
+            again under it (so the answer cannot change before the operation runs).
+    """
+    if check is not None:
+        check()
+    lock = thread_lock(thread_id)
+    if not lock.acquire(blocking=wait):
+        raise ThreadBusyError(thread_id)
+    try:
+        with thread_lease(store, thread_id, wait=wait):
+            if check is not None:
+                check()
+            yield
+    finally:
+        lock.release()

@@ -2,27 +2,27 @@
 
 Every operation that changes a thread can name the head checkpoint the user
 saw (``expected_head``). The check and the change happen under one per-thread
-lock, so of two tabs or two approvers acting on the same view, exactly one
-takes effect and the other gets :class:`~agents.errors.StaleFormError`.
+lock (:func:`~agents.leases.thread_guard`), so of two tabs or two approvers
+acting on the same view, exactly one takes effect and the other gets
+:class:`~agents.errors.StaleFormError`.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from langgraph.errors import InvalidUpdateError
 from langgraph.types import Command
 
-from agents import lifecycle, readmodel, runtime
+from agents import identity, lifecycle, readmodel, runtime
 from agents.db import DatabaseError, Store
 from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, ThreadNotFoundError
-from agents.leases import ThreadBusyError, thread_lease
+from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
+from agents.leases import ThreadBusyError, thread_guard
 from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
@@ -39,47 +39,6 @@ EventCallback = Callable[[dict[str, Any]], None]
 ChunkCallback = Callable[[str, Any], None]
 #: The stream modes a caller may ask for beside the "tasks" events.
 STREAM_MODES = ("values", "updates")
-
-_thread_locks: dict[str, threading.Lock] = {}
-_thread_locks_guard = threading.Lock()
-
-
-def thread_lock(thread_id: str) -> threading.Lock:
-    """The in-process lock that serialises changes to one thread."""
-    with _thread_locks_guard:
-        return _thread_locks.setdefault(thread_id, threading.Lock())
-
-
-@contextmanager
-def thread_guard(
-    store: Store, thread_id: str, *, wait: bool = True, check: Callable[[], object] | None = None
-) -> Iterator[None]:
-    """Exclusive right to change a thread: the in-process lock, then the cross-process lease.
-
-    Operations that check a drawn-at head wait their turn and then find the
-    head moved (a stale form). A delete does not wait: deleting a thread that
-    is running is refused, so no late write of that run can bring it back.
-
-    Args:
-        store: The shared database.
-        thread_id: The thread to change.
-        wait: Wait for another holder; when False, refuse at once.
-        check: Refuses the operation by raising; run before the lease is taken
-            (so a refused request writes nothing, not even a lease row) and
-            again under it (so the answer cannot change before the operation runs).
-    """
-    if check is not None:
-        check()
-    lock = thread_lock(thread_id)
-    if not lock.acquire(blocking=wait):
-        raise ThreadBusyError(thread_id)
-    try:
-        with thread_lease(store, thread_id, wait=wait):
-            if check is not None:
-                check()
-            yield
-    finally:
-        lock.release()
 
 
 @dataclass(frozen=True)
@@ -225,7 +184,10 @@ def _drive(
     on_event: EventCallback | None,
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
+    *,
+    actor: Identity = LOCAL_OPERATOR,
 ) -> None:
+    config["configurable"][identity.ACTOR_CONFIG_KEY] = actor  # the nodes that record who acted read it
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
     modes = ["tasks", *(mode for mode in stream_modes if mode in STREAM_MODES)]
@@ -256,16 +218,19 @@ def start_run(
     on_event: EventCallback | None = None,
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
 ) -> RunResult:
     """Validates the start fields and runs the agent until it finishes or pauses.
 
     ``on_chunk`` receives the chunks of ``stream_modes`` (``values``, ``updates``) as they come.
+    ``actor`` is who starts it (a viewer may not; the agent may record them as the requester).
     """
+    check_allowed(actor, identity.START_RUN)
     spec = get_agent(agent)
     clean = validate_fields(spec.start_fields, values)
     requested = validate_thread_id(thread_id) if thread_id else None
     target = validate_thread_id(spec.thread_for(clean, requested))
-    graph_input = spec.make_input(clean)
+    graph_input = spec.sign_input(spec.make_input(clean), actor)
 
     def check() -> None:
         spec.check_start(store, clean)  # first: the agent's refusal names its own field
@@ -280,7 +245,7 @@ def start_run(
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
             _delete(store, target)
-        _drive(graph, graph_input, run_config(spec, target), on_event, on_chunk, stream_modes)
+        _drive(graph, graph_input, run_config(spec, target), on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
 
 
@@ -294,11 +259,16 @@ def resume_thread(
     on_event: EventCallback | None = None,
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
 ) -> RunResult:
-    """Answers a waiting thread's question and runs on until the next pause or the end."""
+    """Answers a waiting thread's question and runs on until the next pause or the end.
+
+    ``actor`` answers: the agent decides whether they may (``AgentSpec.authorize_answer``), and a
+    signed-in actor is recorded by identity, whatever name was typed (``AgentSpec.signed_field``).
+    """
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
-    answer = spec.check_resume(value)
+    answer = spec.check_resume(_signed(spec, value, actor))
 
     def check() -> None:
         _check_head(store, thread_id, expected_head)
@@ -306,11 +276,20 @@ def resume_thread(
         if not snapshot.interrupts:
             raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
         spec.check_answer(dict(snapshot.values), answer)
+        spec.authorize_answer(actor, dict(snapshot.values), answer)
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
-        _drive(graph, Command(resume=answer), run_config(spec, thread_id), on_event, on_chunk, stream_modes)
+        config = run_config(spec, thread_id)
+        _drive(graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
+
+
+def _signed(spec: AgentSpec, values: Any, actor: Identity) -> Any:
+    """The values with the agent's ``signed_field`` set to a signed-in actor's email (local: as typed)."""
+    if actor.local or spec.signed_field is None or not isinstance(values, dict):
+        return values
+    return {**values, spec.signed_field: actor.email}
 
 
 def _where(store: Store, spec: AgentSpec, thread_id: str, snapshot: Any) -> str:
@@ -328,6 +307,7 @@ def resume_from_fields(
     fields: dict[str, Any],
     *,
     agent: str | None = None,
+    actor: Identity = LOCAL_OPERATOR,
     **kwargs: Any,
 ) -> RunResult:
     """Resumes with the agent's typed resume fields (the form's typed mode, an approver's decision).
@@ -339,9 +319,9 @@ def resume_from_fields(
     spec = _thread_spec(store, thread_id)
     if agent is not None and spec.name != agent:
         raise InputError("thread_id", f"thread {thread_id!r} belongs to the {spec.name} agent, not {agent}")
-    given = {key: value for key, value in fields.items() if value not in (None, "")}
+    given = _signed(spec, {key: value for key, value in fields.items() if value not in (None, "")}, actor)
     value = spec.make_resume(validate_fields(spec.resume_fields, given))
-    return resume_thread(store, settings, thread_id, value, **kwargs)
+    return resume_thread(store, settings, thread_id, value, actor=actor, **kwargs)
 
 
 def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None) -> dict[str, Any]:
@@ -372,11 +352,13 @@ def update_thread(
     as_node: str | None = None,
     checkpoint_id: str | None = None,
     expected_head: str | None = None,
+    actor: Identity = LOCAL_OPERATOR,
 ) -> RunResult:
-    """``update_state`` on the head (or, to fork, on ``checkpoint_id``); the history stays."""
+    """``update_state`` on the head (or, to fork, on ``checkpoint_id``); the history stays. Admins only."""
+    check_allowed(actor, identity.UPDATE_STATE if checkpoint_id is None else identity.FORK)
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
-    clean = validate_update(spec, values, as_node)
+    clean = validate_update(spec, _signed(spec, values, actor), as_node)
     prepared: dict[str, Any] = {}
 
     def check() -> None:
@@ -391,6 +373,7 @@ def update_thread(
         request = UpdateRequest(
             head=head, target=target, values=dict(clean), as_node=as_node, forking=checkpoint_id is not None
         )
+        spec.authorize_update(actor, request)
         prepared.clear()
         prepared.update(spec.check_update(store, request))
 
@@ -403,7 +386,8 @@ def update_thread(
         if spec.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).
-            _drive(graph, None, run_config(spec, thread_id, written["configurable"]["checkpoint_id"]), None)
+            config = run_config(spec, thread_id, written["configurable"]["checkpoint_id"])
+            _drive(graph, None, config, None, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -414,13 +398,15 @@ def restore_checkpoint(
     checkpoint_id: str,
     *,
     expected_head: str | None = None,
+    actor: Identity = LOCAL_OPERATOR,
 ) -> RunResult:
     """Makes an older checkpoint the head again, as a copy (LangGraph's ``__copy__`` update).
 
     The way back after a fork or re-run went wrong: the failed branch stays in
     the history, and the thread continues from the copy. The agent's re-run rule
-    applies (a paid refund is final).
+    applies (a paid refund is final). Admins only.
     """
+    check_allowed(actor, identity.RESTORE)
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
 
@@ -450,8 +436,10 @@ def continue_thread(
     on_event: EventCallback | None = None,
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
 ) -> RunResult:
-    """Runs on with no new input: after an update, or from an older checkpoint (a re-run)."""
+    """Runs on with no new input: after an update (approvers), or from an older checkpoint (a re-run: admins)."""
+    check_allowed(actor, identity.CONTINUE if checkpoint_id is None else identity.RERUN)
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
 
@@ -469,7 +457,7 @@ def continue_thread(
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id)
-        _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes)
+        _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -481,8 +469,11 @@ def _delete(store: Store, thread_id: str) -> None:
     store.saver.delete_thread(thread_id)
 
 
-def delete_thread(store: Store, thread_id: str, *, expected_head: str | None = None) -> None:
-    """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched."""
+def delete_thread(
+    store: Store, thread_id: str, *, expected_head: str | None = None, actor: Identity = LOCAL_OPERATOR
+) -> None:
+    """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched. Admins only."""
+    check_allowed(actor, identity.DELETE_THREAD)
     thread_id = validate_thread_id(thread_id)
     with thread_guard(store, thread_id, wait=False, check=lambda: _check_head(store, thread_id, expected_head)):
         _delete(store, thread_id)

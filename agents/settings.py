@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from agents.errors import InputError, UserError
+from agents.identity import Roles, load_roles
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
@@ -31,6 +32,9 @@ SECRETS_PATH = PROJECT_ROOT / ".streamlit" / "secrets.toml"
 DB_SETTING = "HITL_DB"
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
+#: The roles file (emails to roles, API token hashes to identities); see ``agents.identity``.
+ROLES_FILE_SETTING = "HITL_ROLES_FILE"
+DEFAULT_ROLES_PATH = PROJECT_ROOT / ".streamlit" / "roles.toml"
 
 #: Parses the raw setting values into one agent's frozen, typed settings; raises
 #: :class:`~agents.errors.InputError` naming the setting for a bad value.
@@ -79,11 +83,14 @@ class Settings:
         agents: Each registered agent's typed settings by agent name (``None`` for an agent
             without settings); see ``AgentSpec.settings_from``.
         api_token: The HTTP API's bearer token (``HITL_API_TOKEN``), when set.
+        roles: The roles file (``HITL_ROLES_FILE``, else ``.streamlit/roles.toml`` when it exists),
+            checked at start; None without one.
     """
 
     db: str
     agents: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     api_token: Secret | None = None
+    roles: Roles | None = field(default=None, hash=False, compare=False)
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -127,7 +134,19 @@ def resolve_settings(
     db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
     agents = {name: parse(merged) for name, parse in parsers.items()}
     api_token = secret_setting(merged, API_TOKEN_SETTING)
-    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token)
+    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token, roles=roles_setting(merged))
+
+
+def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH) -> Roles | None:
+    """The roles file ``HITL_ROLES_FILE`` names (it must exist), else ``default`` when it exists.
+
+    Raises:
+        RolesFileError: The file is missing (when named), unreadable or wrong; the line is named.
+    """
+    named = text_setting(values, ROLES_FILE_SETTING)
+    if named:
+        return load_roles(Path(named).expanduser())
+    return load_roles(default) if default.is_file() else None
 
 
 def text_setting(values: Mapping[str, str], name: str, default: str = "") -> str:

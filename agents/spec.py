@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from agents.db import TableSchema
 from agents.errors import InputError
+from agents.identity import ANSWER, Identity, check_allowed
 from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
 
 FieldKind = Literal["text", "textarea", "int", "choice", "object"]
@@ -140,6 +141,18 @@ def _any_start(store: Any, values: dict[str, Any]) -> None:
     return None
 
 
+def _answer_allowed(actor: Identity, values: dict[str, Any], answer: Any) -> None:
+    check_allowed(actor, ANSWER)
+
+
+def _any_authorized_update(actor: Identity, request: UpdateRequest) -> None:
+    return None
+
+
+def _unsigned_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
+    return graph_input
+
+
 @dataclass(frozen=True)
 class AgentPage:
     """Where an agent's page is: the dashboard's navigation is built from these.
@@ -195,6 +208,16 @@ class AgentSpec:
             rests edited and unseen (the refund agent goes straight back to its approver).
         max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
         default_thread_id: The thread the page opens first.
+        authorize_answer: ``(actor, current values, checked resume value)``; raises
+            ``PermissionDenied`` when the actor may not give this answer (default: an approver
+            or above may answer). The refund agent checks the approver's limit and four eyes.
+        authorize_update: ``(actor, UpdateRequest)``; raises ``PermissionDenied`` for an update
+            the actor may not make beyond the admin right ``agents.runs`` checks (four eyes).
+        signed_field: The resume field and state key that names who decides (the refund's
+            ``approver``): for a signed-in actor ``agents.runs`` sets it to their email,
+            whatever was typed; in local mode it is recorded as typed.
+        sign_input: ``(graph input, actor) -> graph input``: records who starts a run (the
+            refund's ``requested_by``, for four eyes).
     """
 
     name: str
@@ -224,3 +247,7 @@ class AgentSpec:
     as_node_note: str = ""
     max_concurrency: int | None = None
     default_thread_id: str | None = None
+    authorize_answer: Callable[[Identity, dict[str, Any], Any], None] = field(default=_answer_allowed)
+    authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_any_authorized_update)
+    signed_field: str | None = None
+    sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)

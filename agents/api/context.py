@@ -10,9 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from agents import runs
 from agents.db import Store
-from agents.leases import ThreadBusyError, live_leases
+from agents.leases import ThreadBusyError, live_leases, thread_lock
 from agents.settings import Settings
 
 #: Runs started by ``runs.create`` go on in the background, this many at a time.
@@ -60,7 +59,7 @@ def refuse_if_busy(store: Store, thread_id: str) -> None:
     LangGraph's server rejects a second run on a busy thread; ``runs`` would wait for its turn.
     The write path still decides under the thread's lock and lease: this only answers sooner.
     """
-    if runs.thread_lock(thread_id).locked() or thread_id in live_leases(store):
+    if thread_lock(thread_id).locked() or thread_id in live_leases(store):
         raise ThreadBusyError(thread_id)
 
 

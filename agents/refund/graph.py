@@ -42,6 +42,7 @@ from langgraph.types import interrupt
 from agents.common import node_decorator, require_checkpointer
 from agents.db import Store
 from agents.errors import InputError
+from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, actor_of, check_allowed
 from agents.refund import ledger
 from agents.refund.state import RefundInput, RefundState
 
@@ -93,6 +94,24 @@ def check_answer(answer: Any) -> dict[str, Any]:
         raise InputError("approver", "is required: who decides?")
     check_approver_name(answer["approver"])
     return answer
+
+
+def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identity) -> None:
+    """Whether ``actor`` may give this checked answer on this case; raises ``PermissionDenied`` if not.
+
+    Any approver may reject. Approving (or editing and approving) pays: the amount paid must be
+    within an approver's limit, and the one who requested the case may not approve it (four eyes).
+    """
+    if answer["action"] == "reject":
+        check_allowed(actor, REJECT_REFUND)
+        return
+    amount = answer["amount"] if answer["action"] == "edit" else values.get("amount")
+    check_allowed(actor, APPROVE_REFUND, amount=amount, requested_by=values.get("requested_by"))
+
+
+def signed_decision(actor: Identity) -> dict[str, Any]:
+    """The signed-in identity's display name and role, recorded with their decision (nothing locally)."""
+    return {} if actor.local else {"approver_name": actor.name, "approver_role": actor.role}
 
 
 def check_approver_name(approver: str) -> None:
@@ -156,11 +175,14 @@ def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["rev
     return route_after_assess
 
 
-def review(state: RefundState) -> dict[str, Any]:
+def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     """Asks an approver (``interrupt()``), or records a decision already set by ``update_state``.
 
     Runs again from its start on resume; it only returns state, so running twice is harmless.
+    A signed-in approver is recorded by identity (email, name, role) and checked by
+    :func:`check_decision` (``agents.runs`` checks first, so a refusal never reaches here).
     """
+    actor = actor_of(config)
     lines, recorded = edit_lines(state)
     decided = state.get("decision")
     if decided in ("approve", "reject"):
@@ -168,7 +190,8 @@ def review(state: RefundState) -> dict[str, Any]:
         if not who:  # every path checks this first; here it keeps a nameless decision from paying
             raise ValueError(f"case {state['case_id']}: a {decided} decision without an approver")
         lines.append(f"review: {decided} set by update_state, recorded for {who}; not asking again")
-        return {**recorded, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
+        signed = signed_decision(actor) if who == actor.email else {}
+        return {**recorded, **signed, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
     answer = check_answer(
         interrupt(
             {
@@ -186,8 +209,10 @@ def review(state: RefundState) -> dict[str, Any]:
             }
         )
     )
-    approver = answer["approver"]
+    check_decision(dict(state), answer, actor)
+    approver = answer["approver"] if actor.local else actor.email
     update: dict[str, Any] = {
+        **signed_decision(actor),
         "approver": approver,
         "note": answer.get("note") or "",
         "decided_at": ledger.now_iso(),

@@ -140,7 +140,12 @@ def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class AuditRow:
-    """One case as the audit shows it: requested and executed amounts side by side."""
+    """One case as the audit shows it: requested and executed amounts side by side.
+
+    ``requested_by`` (who requested the case), ``approver`` (who decided: the signed-in email, or
+    in local mode the name typed), ``approver_name`` and ``approver_role`` (their display name and
+    role when signed in) and ``decided_at`` say who did what, and when.
+    """
 
     case_id: str
     thread_id: str
@@ -157,6 +162,9 @@ class AuditRow:
     decided_at: str
     paid_at: str
     trace: tuple[str, ...]
+    requested_by: str = ""
+    approver_name: str = ""
+    approver_role: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (the trace as a list)."""
@@ -211,6 +219,9 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
                 decided_at=str(values.get("decided_at", "")),
                 paid_at=paid["paid_at"] if paid else "",
                 trace=tuple(values.get("trace", ())),
+                requested_by=str(values.get("requested_by", "")),
+                approver_name=str(values.get("approver_name", "")),
+                approver_role=str(values.get("approver_role", "")),
             )
         )
     for case_id, paid in payouts.items():

@@ -16,6 +16,7 @@ from typing import Any
 from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError
+from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
 from agents.refund import ledger
 from agents.refund.graph import (
     ACTIONS,
@@ -27,6 +28,7 @@ from agents.refund.graph import (
     build_graph,
     check_answer,
     check_approver_name,
+    check_decision,
     check_edit_amount,
     krw,
 )
@@ -141,6 +143,28 @@ def check_answer_for_case(values: dict[str, Any], answer: Any) -> None:
     """An edit pays from 1 up to the requested amount; checked against the case on every path."""
     if isinstance(answer, dict) and answer.get("action") == "edit":
         check_edit_amount(answer["amount"], values.get("requested_amount"))
+
+
+def authorize_answer(actor: Identity, values: dict[str, Any], answer: Any) -> None:
+    """An approver's limit and four eyes, checked on every path before the decision is sent."""
+    check_decision(values, answer, actor)
+
+
+def authorize_update(actor: Identity, request: UpdateRequest) -> None:
+    """A decision set by ``update_state`` is a decision: four eyes holds for it as for an answer."""
+    decision = request.values.get("decision")
+    if decision == "reject":
+        check_allowed(actor, REJECT_REFUND)
+    elif decision == "approve":
+        amount = request.values.get("amount", request.target.get("amount"))
+        check_allowed(actor, APPROVE_REFUND, amount=amount, requested_by=request.target.get("requested_by"))
+
+
+def sign_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
+    """Records a signed-in requester with the request (four eyes); nothing in local mode."""
+    if actor.local:
+        return graph_input
+    return {**graph_input, "requested_by": actor.email, "requested_by_name": actor.name}
 
 
 @dataclass(frozen=True)
@@ -286,6 +310,10 @@ SPEC = AgentSpec(
     check_update=check_update,
     check_answer=check_answer_for_case,
     check_rerun=check_rerun,
+    authorize_answer=authorize_answer,
+    authorize_update=authorize_update,
+    signed_field="approver",
+    sign_input=sign_input,
     finished_outcome=finished_outcome,
     continue_after_update=True,
     as_node_note=" (payment and rejection happen only through a decision, never as settle or reject)",

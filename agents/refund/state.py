@@ -10,19 +10,21 @@ no line is ever replaced.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 Decision = Literal["approve", "reject"]
 
 
 class RefundInput(TypedDict):
-    """What starts a run: one refund request."""
+    """What starts a run: one refund request (``requested_by``: the signed-in requester, when signed in)."""
 
     case_id: str
     customer: str
     requested_amount: int
     reason: str
     requested_at: str
+    requested_by: NotRequired[str]
+    requested_by_name: NotRequired[str]
 
 
 class RefundState(TypedDict, total=False):
@@ -34,13 +36,19 @@ class RefundState(TypedDict, total=False):
         requested_amount: The amount asked for, in KRW; never changed after the request.
         reason: Why the customer asks (shown as text only).
         requested_at: When the request was made (ISO 8601, UTC).
+        requested_by: The signed-in email that requested it (absent in local mode); it cannot
+            approve the case (four eyes).
+        requested_by_name: Their display name.
         policy: The routing policy the run was assessed under (``strict`` or ``reroute``).
         threshold: Amounts above this need a human; this amount itself settles automatically.
         amount: The amount to pay; starts as ``requested_amount``, a human may edit it.
         recorded_amount: The amount the trace last accounted for. When ``amount`` differs
             (an ``update_state`` edit), the next node appends the edit to the trace.
         decision: ``approve`` or ``reject``.
-        approver: Who decided (``automatic`` for amounts at or under the threshold).
+        approver: Who decided (``automatic`` for amounts at or under the threshold): the signed-in
+            email, or in local mode the name typed.
+        approver_name: The signed-in approver's display name (absent in local mode).
+        approver_role: The signed-in approver's role when they decided (absent in local mode).
         note: The approver's optional note.
         decided_at: When the decision was made (ISO 8601, UTC).
         outcome: ``paid``, ``already paid`` (a repeated payout attempt, a no-op) or ``rejected``.
@@ -54,12 +62,16 @@ class RefundState(TypedDict, total=False):
     requested_amount: int
     reason: str
     requested_at: str
+    requested_by: str
+    requested_by_name: str
     policy: str
     threshold: int
     amount: int
     recorded_amount: int
     decision: Decision
     approver: str
+    approver_name: str
+    approver_role: str
     note: str
     decided_at: str
     outcome: str

@@ -1,0 +1,374 @@
+"""Who acts, and what they may do: identities, the roles file and the one permission check.
+
+An :class:`Identity` is the person (or API token) behind an operation. With
+sign-in configured, the dashboard builds it from the signed-in user through
+:meth:`Roles.identity_for`; the API from a bearer token through
+:meth:`Roles.identity_for_token`. Without sign-in the dashboard runs in local
+mode as :data:`LOCAL_OPERATOR`, one operator with every right whose typed
+approver names are recorded as typed.
+
+The roles (a strict order, each with the rights of those before it):
+
+* ``viewer``: sees everything, acts on nothing (an unknown signed-in user);
+* ``approver``: starts runs, answers the robot and the lecture gate, continues
+  a stopped thread, and decides refunds: rejects any, approves or edits one
+  whose payout is within their ``limit_krw``;
+* ``senior_approver``: approves refunds of any amount;
+* ``admin``: also changes state (``update_state``), forks, re-runs, restores a
+  checkpoint and deletes threads.
+
+Four eyes: the identity that requested a refund cannot approve it.
+:func:`check_allowed` is the one place these rules are decided; ``agents.runs``,
+the refund agent's decision and the API call it, and pages ask :func:`denial`
+to hide what a role cannot do and say why.
+
+The roles file (TOML, ``.streamlit/roles.toml`` unless ``HITL_ROLES_FILE``
+names another; docs/ARCHITECTURE.md describes it) maps emails to roles and API
+token SHA-256 hashes to identities. Tokens themselves are never stored: a
+request's token is hashed and compared with the hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from agents.errors import PermissionDenied, UserError
+
+VIEWER, APPROVER, SENIOR_APPROVER, ADMIN = "viewer", "approver", "senior_approver", "admin"
+#: The roles, each with every right of the ones before it.
+ROLES = (VIEWER, APPROVER, SENIOR_APPROVER, ADMIN)
+
+START_RUN = "start_run"
+ANSWER = "answer"
+APPROVE_REFUND = "approve_refund"
+REJECT_REFUND = "reject_refund"
+CONTINUE = "continue"
+UPDATE_STATE = "update_state"
+FORK = "fork"
+RERUN = "rerun"
+RESTORE = "restore"
+DELETE_THREAD = "delete_thread"
+
+#: Each action, the lowest role that may take it, and the action in words (for the reason of a refusal).
+ACTIONS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        START_RUN: (APPROVER, "starting a run"),
+        ANSWER: (APPROVER, "answering a question"),
+        APPROVE_REFUND: (APPROVER, "approving a refund"),
+        REJECT_REFUND: (APPROVER, "rejecting a refund"),
+        CONTINUE: (APPROVER, "continuing a thread"),
+        UPDATE_STATE: (ADMIN, "changing a thread's state"),
+        FORK: (ADMIN, "forking a thread"),
+        RERUN: (ADMIN, "re-running from a checkpoint"),
+        RESTORE: (ADMIN, "restoring a checkpoint"),
+        DELETE_THREAD: (ADMIN, "deleting a thread"),
+    }
+)
+
+_ROLE_WORDS = {VIEWER: "a viewer", APPROVER: "an approver", SENIOR_APPROVER: "a senior approver", ADMIN: "an admin"}
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who acts.
+
+    Attributes:
+        email: The signed-in email (or the email a token acts for); empty for the local operator.
+        name: The display name.
+        role: One of :data:`ROLES`.
+        limit_krw: An approver's largest payout in KRW; None means no limit.
+        local: The local operator of local mode (no sign-in): every right, typed approver names.
+    """
+
+    email: str
+    name: str
+    role: str
+    limit_krw: int | None = None
+    local: bool = False
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"unknown role {self.role!r}; roles: {', '.join(ROLES)}")
+
+    @property
+    def label(self) -> str:
+        """The identity in words: ``Kim <kim@example.com>``, or the name alone."""
+        if self.email and self.name and self.name != self.email:
+            return f"{self.name} <{self.email}>"
+        return self.email or self.name
+
+
+#: Local mode: one operator with every right (no sign-in; the dashboard listens on localhost only).
+LOCAL_OPERATOR = Identity(email="", name="local operator", role=ADMIN, limit_krw=None, local=True)
+#: The run config's ``configurable`` key that carries the acting :class:`Identity` to the nodes.
+ACTOR_CONFIG_KEY = "hitl_actor"
+
+
+def actor_of(config: Mapping[str, Any] | None) -> Identity:
+    """The identity a node runs for (set by ``agents.runs``); the local operator when none is set."""
+    found = ((config or {}).get("configurable") or {}).get(ACTOR_CONFIG_KEY)
+    return found if isinstance(found, Identity) else LOCAL_OPERATOR
+
+
+def _krw(amount: int) -> str:
+    return f"{amount:,} KRW"
+
+
+def denial(identity: Identity, action: str, *, amount: int | None = None, requested_by: str | None = None) -> str:
+    """Why ``identity`` may not take ``action`` ('' when it may).
+
+    Args:
+        identity: Who acts.
+        action: One of :data:`ACTIONS`.
+        amount: For :data:`APPROVE_REFUND`, the amount that would be paid.
+        requested_by: For :data:`APPROVE_REFUND`, the email that requested the refund (four eyes).
+
+    Raises:
+        ValueError: An unknown action (a programming error).
+    """
+    if action not in ACTIONS:
+        raise ValueError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
+    if identity.local:
+        return ""
+    needed, words = ACTIONS[action]
+    if ROLES.index(identity.role) < ROLES.index(needed):
+        who = identity.email or identity.name
+        return f"{who} is {_ROLE_WORDS[identity.role]}; {words} needs {_ROLE_WORDS[needed]} or above"
+    if action == APPROVE_REFUND:
+        if requested_by and identity.email and requested_by.casefold() == identity.email.casefold():
+            return "you requested this refund; another person must approve it (four eyes)"
+        limit = identity.limit_krw if identity.role == APPROVER else None
+        if limit is not None and amount is not None and amount > limit:
+            return (
+                f"your limit is {_krw(limit)}; this case pays {_krw(amount)} and needs a senior approver "
+                "(you may reject it, or edit it to an amount within your limit)"
+            )
+    return ""
+
+
+def check_allowed(
+    identity: Identity, action: str, *, amount: int | None = None, requested_by: str | None = None
+) -> None:
+    """Refuses (raises) an action the identity may not take; see :func:`denial` for the arguments.
+
+    Raises:
+        PermissionDenied: With the reason, e.g. "your limit is 1,000,000 KRW; this case ... needs a
+            senior approver".
+    """
+    reason = denial(identity, action, amount=amount, requested_by=requested_by)
+    if reason:
+        raise PermissionDenied(action, reason)
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a token, in lowercase hex: what the roles file stores instead of the token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class RolesFileError(UserError):
+    """The roles file cannot be used; the message names the file and the line.
+
+    Attributes:
+        path: The file.
+        line: The line to fix (1-based), or None when the problem is the file as a whole.
+    """
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        where = f"{path}, line {line}" if line else path
+        super().__init__(f"roles file {where}: {message}")
+        self.path = path
+        self.line = line
+
+
+@dataclass(frozen=True)
+class _User:
+    role: str
+    limit_krw: int | None
+    name: str
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The roles file, loaded and checked: emails to roles, token hashes to the emails they act for.
+
+    Attributes:
+        users: Casefolded email → role, limit and display name.
+        tokens: Token SHA-256 (hex) → (the email it acts for, its display name).
+        source: The file it was read from.
+    """
+
+    users: Mapping[str, _User] = field(default_factory=lambda: MappingProxyType({}))
+    tokens: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    source: str = ""
+
+    def identity_for(self, email: str, name: str = "") -> Identity:
+        """The identity of a signed-in user; one the file does not list is a viewer."""
+        email = email.strip()
+        user = self.users.get(email.casefold())
+        if user is None:
+            return Identity(email=email, name=name or email, role=VIEWER)
+        return Identity(email=email, name=name or user.name or email, role=user.role, limit_krw=user.limit_krw)
+
+    def identity_for_token(self, token: str) -> Identity | None:
+        """The identity a bearer token acts as, or None for a token the file does not know.
+
+        Only hashes are compared (each in constant time); the token itself is never kept.
+        """
+        if not token:
+            return None
+        digest = token_hash(token)
+        found: tuple[str, str] | None = None
+        for known, entry in self.tokens.items():
+            if hmac.compare_digest(known, digest):
+                found = entry
+        if found is None:
+            return None
+        email, name = found
+        identity = self.identity_for(email)
+        return Identity(identity.email, name or identity.name, identity.role, identity.limit_krw)
+
+    @property
+    def has_tokens(self) -> bool:
+        """Whether the file gives any API token."""
+        return bool(self.tokens)
+
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+_SHA256 = re.compile(r"^[0-9a-fA-F]{64}$")
+_TOML_LINE = re.compile(r"at line (\d+)")
+
+
+class _Reader:
+    """Checks the parsed file, finding the line of each problem in the text."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line_of(self, section: str, key: str | None = None, item: str | None = None) -> int | None:
+        """The first line of ``item`` inside ``key`` inside ``[section]`` (as far as can be found)."""
+        start = self._find(re.compile(rf"^\s*\[+\s*{re.escape(section)}\b"), 0)
+        if start is None:
+            return None
+        if key is not None:
+            found = self._find(re.compile(rf"(^|[\s.\[\"']){re.escape(key)}([\"'\s.\]=]|$)"), start)
+            start = found if found is not None else start
+        if item is not None:
+            found = self._find(re.compile(rf"(^|[\s{{,]){re.escape(item)}\s*="), start)
+            start = found if found is not None else start
+        return start + 1
+
+    def _find(self, pattern: re.Pattern[str], start: int) -> int | None:
+        for number in range(start, len(self.lines)):
+            if pattern.search(self.lines[number].split("#", 1)[0]):
+                return number
+        return None
+
+    def fail(self, message: str, section: str, key: str | None = None, item: str | None = None) -> RolesFileError:
+        where = section + (f'."{key}"' if key is not None else "") + (f".{item}" if item is not None else "")
+        return RolesFileError(self.path, self.line_of(section, key, item), f"{where}: {message}")
+
+
+def _user(reader: _Reader, email: str, entry: Any) -> _User:
+    if not _EMAIL.match(email):
+        raise reader.fail("must be an email address, e.g. kim@example.com", "users", email)
+    if not isinstance(entry, dict):
+        raise reader.fail('must be a table, e.g. { role = "approver", limit_krw = 1_000_000 }', "users", email)
+    unknown = sorted(set(entry) - {"role", "limit_krw", "name"})
+    if unknown:
+        raise reader.fail("is not a known key; known: role, limit_krw, name", "users", email, unknown[0])
+    role = entry.get("role")
+    if role not in ROLES:
+        raise reader.fail(f"must be one of {', '.join(ROLES)}; got {role!r}", "users", email, "role")
+    limit = entry.get("limit_krw")
+    if role == APPROVER:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise reader.fail(
+                f"an approver needs a limit: a whole number of KRW of at least 1; got {limit!r}",
+                "users",
+                email,
+                "limit_krw" if "limit_krw" in entry else "role",
+            )
+    elif limit is not None:
+        raise reader.fail(f"only an approver has a limit; a {role} has none", "users", email, "limit_krw")
+    name = entry.get("name", "")
+    if not isinstance(name, str):
+        raise reader.fail(f"must be text; got {name!r}", "users", email, "name")
+    return _User(role=role, limit_krw=limit if role == APPROVER else None, name=name.strip())
+
+
+def _token(reader: _Reader, label: str, entry: Any) -> tuple[str, str, str]:
+    if not isinstance(entry, dict):
+        raise reader.fail('must be a table, e.g. { sha256 = "…", email = "kim@example.com" }', "tokens", label)
+    unknown = sorted(set(entry) - {"sha256", "email", "name"})
+    if unknown:
+        raise reader.fail("is not a known key; known: sha256, email, name", "tokens", label, unknown[0])
+    digest = entry.get("sha256")
+    if not isinstance(digest, str) or not _SHA256.match(digest):
+        raise reader.fail(
+            "must be the token's SHA-256 as 64 hex digits (never the token itself); "
+            "print it with: python -m agents token-hash",
+            "tokens",
+            label,
+            "sha256",
+        )
+    email = entry.get("email")
+    if not isinstance(email, str) or not _EMAIL.match(email.strip()):
+        raise reader.fail(f"must be the email the token acts for; got {email!r}", "tokens", label, "email")
+    name = entry.get("name", "")
+    if not isinstance(name, str):
+        raise reader.fail(f"must be text; got {name!r}", "tokens", label, "name")
+    return digest.lower(), email.strip(), name.strip() or label
+
+
+def parse_roles(text: str, path: str = "roles.toml") -> Roles:
+    """Checks a roles file's text and returns its :class:`Roles`.
+
+    Raises:
+        RolesFileError: The text is not TOML, or an entry is wrong (the line is named).
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        found = _TOML_LINE.search(str(error))
+        raise RolesFileError(path, int(found.group(1)) if found else None, f"not valid TOML: {error}") from None
+    reader = _Reader(path, text)
+    unknown = sorted(set(data) - {"users", "tokens"})
+    if unknown:
+        raise reader.fail("is not a known section; known: [users], [tokens]", unknown[0])
+    for section in ("users", "tokens"):
+        if not isinstance(data.get(section, {}), dict):
+            raise reader.fail("must be a table of entries", section)
+    users: dict[str, _User] = {}
+    for email, entry in data.get("users", {}).items():
+        if email.casefold() in users:
+            raise reader.fail("is listed twice (emails are compared without case)", "users", email)
+        users[email.casefold()] = _user(reader, email, entry)
+    tokens: dict[str, tuple[str, str]] = {}
+    for label, entry in data.get("tokens", {}).items():
+        digest, email, name = _token(reader, label, entry)
+        if digest in tokens:
+            raise reader.fail("has the same hash as another token; give each token its own", "tokens", label, "sha256")
+        tokens[digest] = (email, name)
+    return Roles(users=MappingProxyType(users), tokens=MappingProxyType(tokens), source=path)
+
+
+def load_roles(path: Path | str) -> Roles:
+    """Reads and checks a roles file.
+
+    Raises:
+        RolesFileError: The file cannot be read, is not TOML, or an entry is wrong (the line is named).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RolesFileError(str(path), None, f"cannot be read: {error}") from None
+    return parse_roles(text, str(path))
