@@ -4,10 +4,11 @@ import streamlit as st
 
 from agents import lifecycle, readmodel, runs
 from agents.errors import UserError
+from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
-from dashboard import resources
+from dashboard import auth, resources
 from dashboard.forms import act, drawn_head, show_flash, shown_head, sidebar_forms, status_word
 from dashboard.i18n import t
 from dashboard.savefile import show_checkpoints, show_writes
@@ -37,9 +38,11 @@ expected = drawn_head("robot-page", thread_id, head)
 
 top_left, top_right = st.columns([3, 1])
 top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
-if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
+if auth.why_not(START_RUN):
+    top_right.caption(t("auth.cannot_act", reason=auth.why_not(START_RUN)))
+elif top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
     try:
-        runs.start_run(store, settings, "robot", {}, thread_id=thread_id)
+        runs.start_run(store, settings, "robot", {}, thread_id=thread_id, actor=auth.identity())
     except UserError as error:
         st.error(escape_markdown(str(error)))
     else:
@@ -50,7 +53,7 @@ def answer(text: str, head_seen: str | None = None) -> None:
     """Resumes the thread with ``text``, refusing if the page was stale (drawn for another head)."""
 
     def resume(head_seen: str | None) -> str:
-        runs.resume_thread(store, settings, thread_id, text, expected_head=head_seen)
+        runs.resume_thread(store, settings, thread_id, text, expected_head=head_seen, actor=auth.identity())
         return t("robot.answered", answer=text)
 
     act(expected if head_seen is None else head_seen, resume)
@@ -86,11 +89,14 @@ else:
             st.markdown(f"**{t('robot.action')}:**")
             st.json(payload.get("action", {}))
             yes_col, no_col = st.columns(2)
-            if yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
+            if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
+                st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
+            elif yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
                 answer(APPROVING_ANSWER)
-            if no_col.button(t("robot.no"), key="robot-no", width="stretch"):
+            if not auth.why_not(ANSWER) and no_col.button(t("robot.no"), key="robot-no", width="stretch"):
                 answer("no")
-            free_answer()
+            if not auth.why_not(ANSWER):
+                free_answer()
         st.markdown(f"**{t('robot.messages')}**")
         for message in readmodel.to_jsonable(result.values.get("messages", [])):
             with st.chat_message("user" if message["type"] == "human" else "assistant"):

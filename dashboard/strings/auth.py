@@ -21,10 +21,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "auth.role.approver": ("approver", "승인자"),
     "auth.role.senior_approver": ("senior approver", "선임 승인자"),
     "auth.role.admin": ("admin", "관리자"),
-    "auth.roles_error": (
-        "The roles file cannot be used: {error}",
-        "역할 파일을 사용할 수 없습니다: {error}",
-    ),
+    "auth.col.approver_role": ("approver's role", "승인자 역할"),
+    "auth.col.requested_by": ("requested by", "요청자"),
     "auth.exposed": (
         "The dashboard listens on {address}, beyond this machine, and no sign-in is configured. "
         "Configure [auth] in .streamlit/secrets.toml (see the README, Sign-in and roles), or serve it on "
@@ -32,14 +30,28 @@ STRINGS: dict[str, tuple[str, str]] = {
         "대시보드가 이 컴퓨터 밖({address})에서 접속을 받는데 로그인이 설정되어 있지 않습니다. "
         ".streamlit/secrets.toml에 [auth]를 설정하거나(README의 로그인과 역할 참고) localhost에서만 제공하세요.",
     ),
+    "auth.needs_role": (
+        "you are a {role}; this needs a {needed} or above.",
+        "현재 역할은 {role}입니다. {needed} 이상만 할 수 있습니다.",
+    ),
+    "auth.four_eyes": (
+        "you requested this refund; another person must approve it (four eyes). You may reject it.",
+        "이 환불은 본인이 요청했습니다. 다른 사람이 승인해야 합니다(4-eyes 원칙). 거절은 할 수 있습니다.",
+    ),
+    "auth.over_limit": (
+        "your limit is {limit} KRW; this case pays {amount} KRW and needs a senior approver. "
+        "You may reject it, or edit it to an amount within your limit.",
+        "승인 한도는 {limit}원인데 이 건은 {amount}원을 지급하므로 선임 승인자가 필요합니다. "
+        "거절하거나 한도 안의 금액으로 수정할 수는 있습니다.",
+    ),
     "auth.viewer_only": (
         "You are a viewer: you see every case, and deciding is for approvers.",
         "열람자 권한입니다. 모든 건을 볼 수 있지만 결정은 승인자가 합니다.",
     ),
     "auth.cannot_act": ("Not for your role: {reason}", "현재 역할로는 할 수 없습니다: {reason}"),
     "auth.admin_only": (
-        "Deleting, forking and re-running threads is for admins.",
-        "스레드 삭제, 포크, 재실행은 관리자만 할 수 있습니다.",
+        "Changing a thread's state, deleting, forking, re-running and restoring threads is for admins.",
+        "스레드 상태 변경, 삭제, 포크, 재실행, 복원은 관리자만 할 수 있습니다.",
     ),
     "auth.approver_is_you": (
         "The decision is recorded as yours: {name} ({email}).",
