@@ -31,8 +31,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         ".streamlit/secrets.toml에 [auth]를 설정하거나(README의 로그인과 역할 참고) localhost에서만 제공하세요.",
     ),
     "auth.needs_role": (
-        "you are a {role}; this needs a {needed} or above.",
-        "현재 역할은 {role}입니다. {needed} 이상만 할 수 있습니다.",
+        "your role is {role}; this needs {needed} or above.",
+        "현재 역할은 {role}입니다. {needed} 이상의 역할이 필요합니다.",
     ),
     "auth.four_eyes": (
         "you requested this refund; another person must approve it (four eyes). You may reject it.",
