@@ -189,7 +189,9 @@ class RolesFileError(UserError):
 
 
 @dataclass(frozen=True)
-class _User:
+class Member:
+    """One person of the roles file: their role, an approver's limit, and an optional display name."""
+
     role: str
     limit_krw: int | None
     name: str
@@ -205,7 +207,7 @@ class Roles:
         source: The file it was read from.
     """
 
-    users: Mapping[str, _User] = field(default_factory=lambda: MappingProxyType({}))
+    users: Mapping[str, Member] = field(default_factory=lambda: MappingProxyType({}))
     tokens: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""
 
@@ -255,7 +257,7 @@ class _Reader:
 
     def line_of(self, section: str, key: str | None = None, item: str | None = None) -> int | None:
         """The first line of ``item`` inside ``key`` inside ``[section]`` (as far as can be found)."""
-        start = self._find(re.compile(rf"^\s*\[+\s*{re.escape(section)}\b"), 0)
+        start = self._find(re.compile(rf"^\s*(\[+\s*)?[\"']?{re.escape(section)}[\"']?\s*[\].=]"), 0)
         if start is None:
             return None
         if key is not None:
@@ -277,7 +279,7 @@ class _Reader:
         return RolesFileError(self.path, self.line_of(section, key, item), f"{where}: {message}")
 
 
-def _user(reader: _Reader, email: str, entry: Any) -> _User:
+def _user(reader: _Reader, email: str, entry: Any) -> Member:
     if not _EMAIL.match(email):
         raise reader.fail("must be an email address, e.g. kim@example.com", "users", email)
     if not isinstance(entry, dict):
@@ -302,7 +304,7 @@ def _user(reader: _Reader, email: str, entry: Any) -> _User:
     name = entry.get("name", "")
     if not isinstance(name, str):
         raise reader.fail(f"must be text; got {name!r}", "users", email, "name")
-    return _User(role=role, limit_krw=limit if role == APPROVER else None, name=name.strip())
+    return Member(role=role, limit_krw=limit if role == APPROVER else None, name=name.strip())
 
 
 def _token(reader: _Reader, label: str, entry: Any) -> tuple[str, str, str]:
@@ -347,7 +349,7 @@ def parse_roles(text: str, path: str = "roles.toml") -> Roles:
     for section in ("users", "tokens"):
         if not isinstance(data.get(section, {}), dict):
             raise reader.fail("must be a table of entries", section)
-    users: dict[str, _User] = {}
+    users: dict[str, Member] = {}
     for email, entry in data.get("users", {}).items():
         if email.casefold() in users:
             raise reader.fail("is listed twice (emails are compared without case)", "users", email)

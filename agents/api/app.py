@@ -4,7 +4,8 @@
 :mod:`agents.api.lecture` (the lecture planner's ``/generate`` and ``/resume``),
 :mod:`agents.api.threads` (assistants, threads, state, history) and :mod:`agents.api.run_routes`
 (runs: wait, create + join, stream). Every request passes :class:`~agents.api.errors.GuardMiddleware`
-(request id, bearer token, body size); every refusal is JSON naming the field.
+(request id, bearer token and the identity it maps to, body size); every refusal is JSON naming the
+field. The routes pass the request's identity to ``runs``, which refuses (403) what it may not do.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 
 def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.0.0.1:2024") -> FastAPI:
-    """The API on ``store``; the bearer token, when set, is ``settings.api_token``."""
+    """The API on ``store``; the bearer tokens are ``settings.api_token`` and the roles file's."""
     app = FastAPI(
         title="HITL Dashboard API",
         description="The lecture planner's /generate and /resume, and a subset of the LangGraph server API, "
@@ -78,8 +79,10 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
         version="1.0",
     )
     token = settings.api_token.reveal() if settings.api_token is not None else None
-    app.state.context = ApiContext(store, settings, base_url.rstrip("/"), token_required=token is not None)
-    app.add_middleware(GuardMiddleware, token=token)
+    roles = settings.roles
+    required = token is not None or (roles is not None and roles.has_tokens)
+    app.state.context = ApiContext(store, settings, base_url.rstrip("/"), token_required=required)
+    app.add_middleware(GuardMiddleware, token=token, roles=roles)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for kind in (UserError, ApiError, DatabaseError):
         app.add_exception_handler(kind, _user_error)

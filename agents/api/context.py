@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from agents.db import Store
+from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import ThreadBusyError, live_leases, thread_lock
 from agents.settings import Settings
 
@@ -63,6 +64,16 @@ def refuse_if_busy(store: Store, thread_id: str) -> None:
         raise ThreadBusyError(thread_id)
 
 
+def actor_of(request: Request) -> Identity:
+    """Who the request acts for: the identity its bearer token maps to (a FastAPI dependency).
+
+    :class:`~agents.api.errors.GuardMiddleware` sets it; without tokens (loopback only) and with
+    ``HITL_API_TOKEN`` it is the local operator, who may do everything.
+    """
+    found = getattr(request.state, "identity", None)
+    return found if isinstance(found, Identity) else LOCAL_OPERATOR
+
+
 def expected_head(request: Request) -> str | None:
     """The head checkpoint the caller saw, from ``If-Match`` (a stale one is refused with 409)."""
     value = request.headers.get("if-match", "").strip().strip('"')
@@ -71,3 +82,5 @@ def expected_head(request: Request) -> str | None:
 
 #: A route's :class:`ApiContext` parameter.
 Ctx = Annotated[ApiContext, Depends(context_of)]
+#: A route's acting :class:`~agents.identity.Identity` parameter.
+Actor = Annotated[Identity, Depends(actor_of)]

@@ -1,8 +1,9 @@
 """Errors as HTTP answers, and the ASGI guards every request passes: request id, token, body size.
 
 Every refusal is JSON ``{"detail": "...", "field": "..."}`` (``field`` when one field is to blame)
-and changes nothing: bad input 422 (the validators' own messages), an unknown thread or assistant
-404, a stale form or a busy thread 409. An internal error is logged with a request id and answered
+and changes nothing: bad input 422 (the validators' own messages), an action the caller's identity
+may not take 403 (with the reason), an unknown thread or assistant 404, a stale form or a busy
+thread 409. An internal error is logged with a request id and answered
 ``500 {"detail": "internal error", "request_id": ...}``, never with a traceback.
 """
 
@@ -16,7 +17,15 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from agents.db import DatabaseError
-from agents.errors import InputError, NotWaitingError, StaleFormError, ThreadNotFoundError, UserError
+from agents.errors import (
+    InputError,
+    NotWaitingError,
+    PermissionDenied,
+    StaleFormError,
+    ThreadNotFoundError,
+    UserError,
+)
+from agents.identity import LOCAL_OPERATOR, Identity, Roles
 from agents.leases import ThreadBusyError
 
 logger = logging.getLogger("agents.api")
@@ -54,6 +63,8 @@ def status_of(error: BaseException) -> tuple[int, dict[str, Any]]:
     """The HTTP status and body of a user error (nothing was changed)."""
     if isinstance(error, ApiError):
         return error.status, error_body(error.detail, error.field)
+    if isinstance(error, PermissionDenied):
+        return 403, error_body(str(error), reason=error.reason, action=error.action)
     if isinstance(error, ThreadNotFoundError):
         return 404, error_body(str(error), "thread_id")
     if isinstance(error, StaleFormError | ThreadBusyError):
@@ -86,17 +97,41 @@ async def send_json(send: Send, status: int, body: dict[str, Any], headers: list
     await send({"type": "http.response.body", "body": payload})
 
 
-def token_matches(headers: list[tuple[bytes, bytes]], token: str) -> bool:
-    """Whether ``Authorization: Bearer <token>`` (or the SDK's ``x-api-key``) carries the token."""
-    expected = token.encode("utf-8")
+def presented_tokens(headers: list[tuple[bytes, bytes]]) -> list[bytes]:
+    """The tokens a request carries: ``Authorization: Bearer <token>`` and the SDK's ``x-api-key``."""
+    found: list[bytes] = []
     for name, value in headers:
         key = name.lower()
         if key == b"authorization" and value[:7].lower() == b"bearer ":
-            if hmac.compare_digest(value[7:].strip(), expected):
-                return True
-        elif key == b"x-api-key" and hmac.compare_digest(value.strip(), expected):
-            return True
-    return False
+            found.append(value[7:].strip())
+        elif key == b"x-api-key":
+            found.append(value.strip())
+    return found
+
+
+def token_matches(headers: list[tuple[bytes, bytes]], token: str) -> bool:
+    """Whether ``Authorization: Bearer <token>`` (or the SDK's ``x-api-key``) carries the token."""
+    expected = token.encode("utf-8")
+    return any(hmac.compare_digest(presented, expected) for presented in presented_tokens(headers))
+
+
+def request_identity(headers: list[tuple[bytes, bytes]], token: str | None, roles: Roles | None) -> Identity | None:
+    """Who a request acts for, or None when it must be refused (401).
+
+    Without any token configured (the server then listens on loopback only) every request is the
+    local operator. ``HITL_API_TOKEN`` is the operator's own token, with every right. A token of
+    the roles file acts as the identity it maps to; only its SHA-256 is compared.
+    """
+    if token is None and (roles is None or not roles.has_tokens):
+        return LOCAL_OPERATOR
+    if token is not None and token_matches(headers, token):
+        return LOCAL_OPERATOR
+    if roles is not None:
+        for presented in presented_tokens(headers):
+            found = roles.identity_for_token(presented.decode("utf-8", "replace"))
+            if found is not None:
+                return found
+    return None
 
 
 class GuardMiddleware:
@@ -107,9 +142,12 @@ class GuardMiddleware:
     request id.
     """
 
-    def __init__(self, app: ASGIApp, *, token: str | None, body_limit: int = BODY_MAX_BYTES) -> None:
+    def __init__(
+        self, app: ASGIApp, *, token: str | None, roles: Roles | None = None, body_limit: int = BODY_MAX_BYTES
+    ) -> None:
         self.app = app
         self.token = token
+        self.roles = roles
         self.body_limit = body_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -120,10 +158,13 @@ class GuardMiddleware:
         scope.setdefault("state", {})["request_id"] = request_id
         id_header = [(b"x-request-id", request_id.encode())]
         headers = list(scope.get("headers") or [])
-        if self.token is not None and not token_matches(headers, self.token):
-            refusal = error_body("a bearer token is required: send 'Authorization: Bearer <HITL_API_TOKEN>'")
+        identity = request_identity(headers, self.token, self.roles)
+        if identity is None:
+            named = "HITL_API_TOKEN" if self.token is not None else "your token"
+            refusal = error_body(f"a bearer token is required: send 'Authorization: Bearer <{named}>'")
             await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
             return
+        scope["state"]["identity"] = identity
         length = next((value for name, value in headers if name.lower() == b"content-length"), None)
         if length is not None and (not length.isdigit() or int(length) > self.body_limit):
             detail = f"the request body is over the limit of {self.body_limit:,} bytes"

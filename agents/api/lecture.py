@@ -26,7 +26,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
 from agents import readmodel, runs
-from agents.api.context import ApiContext, Ctx, refuse_if_busy
+from agents.api.context import Actor, ApiContext, Ctx, refuse_if_busy
 from agents.api.errors import ApiError
 from agents.errors import InputError, NotWaitingError, ThreadNotFoundError
 from agents.nodelog import node_runs
@@ -163,17 +163,16 @@ def answer_of(context: ApiContext, result: runs.RunResult) -> dict[str, Any]:
 
 
 @router.post("/generate")
-def generate(body: GenerateRequest, context: Ctx) -> dict[str, Any]:
+def generate(body: GenerateRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Runs the planner on the six fields until it passes the gate or waits for a human there."""
     values = body.model_dump(exclude={"thread_id"})
-    result = runs.start_run(
-        context.store, context.settings, AGENT, values, thread_id=body.thread_id if body.thread_id else None
-    )
+    thread_id = body.thread_id if body.thread_id else None
+    result = runs.start_run(context.store, context.settings, AGENT, values, thread_id=thread_id, actor=actor)
     return answer_of(context, result)
 
 
 @router.post("/resume")
-def resume(body: ResumeRequest, context: Ctx) -> dict[str, Any]:
+def resume(body: ResumeRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Answers a thread waiting at the gate: rework (a new round), save (as is) or reject."""
     thread_id = validate_thread_id(body.thread_id)
     decision = body.decision.strip() if isinstance(body.decision, str) else body.decision
@@ -183,9 +182,8 @@ def resume(body: ResumeRequest, context: Ctx) -> dict[str, Any]:
         raise ApiError(404, f"thread_id: no lecture thread {thread_id!r} is waiting for a decision", "thread_id")
     refuse_if_busy(context.store, thread_id)
     try:
-        result = runs.resume_from_fields(
-            context.store, context.settings, thread_id, {"action": decision, "notes": body.notes}, agent=AGENT
-        )
+        answer = {"action": decision, "notes": body.notes}
+        result = runs.resume_from_fields(context.store, context.settings, thread_id, answer, agent=AGENT, actor=actor)
     except (ThreadNotFoundError, NotWaitingError) as error:
         raise ApiError(404, str(error), "thread_id") from None
     except InputError as error:

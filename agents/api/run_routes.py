@@ -29,9 +29,10 @@ from pydantic import BaseModel, ConfigDict
 
 from agents import readmodel, runs
 from agents.api import shapes
-from agents.api.context import ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
+from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
 from agents.errors import InputError, RunFailedError, ThreadNotFoundError
+from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
 from agents.validation import validate_thread_id
 
@@ -145,10 +146,11 @@ def execute(
     on_event: runs.EventCallback | None = None,
     on_chunk: runs.ChunkCallback | None = None,
     modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
 ) -> dict[str, Any]:
-    """Runs the operation the body asks for and returns what ``runs.wait`` answers."""
+    """Runs the operation the body asks for, as ``actor``, and returns what ``runs.wait`` answers."""
     store, settings = context.store, context.settings
-    streaming: dict[str, Any] = {"on_event": on_event, "on_chunk": on_chunk, "stream_modes": modes}
+    streaming: dict[str, Any] = {"on_event": on_event, "on_chunk": on_chunk, "stream_modes": modes, "actor": actor}
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     saved = readmodel.head_checkpoint_id(store, thread_id) is not None
     if body.command is not None and "resume" in body.command.model_fields_set:
@@ -194,13 +196,13 @@ def _finish(run: ApiRun, status: str) -> None:
 
 
 @router.post("/threads/{thread_id}/runs/wait")
-def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx) -> dict[str, Any]:
+def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Runs until the thread finishes or asks; answers its values (``__interrupt__`` when it waits)."""
     thread_id = prepare(context, thread_id, body)
     run = _new_run(context, thread_id, body)
     run.status = "running"
     try:
-        values = execute(context, thread_id, body, expected_head(request))
+        values = execute(context, thread_id, body, expected_head(request), actor=actor)
     except RunFailedError as error:
         _finish(run, "error")
         return _failure(error)
@@ -215,7 +217,12 @@ def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx) ->
 
 
 def _start_in_background(
-    context: ApiContext, thread_id: str, body: RunCreate, head: str | None, modes: tuple[str, ...] = ()
+    context: ApiContext,
+    thread_id: str,
+    body: RunCreate,
+    head: str | None,
+    modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
 ) -> tuple[ApiRun, queue.Queue[tuple[str, Any]]]:
     """Starts the run on the pool; returns once it passed its checks (its first task) or ended.
 
@@ -240,6 +247,7 @@ def _start_in_background(
                 on_event=on_event,
                 on_chunk=lambda mode, chunk: events.put(("chunk", (mode, chunk))),
                 modes=modes,
+                actor=actor,
             )
         except RunFailedError as error:
             _finish(run, "error")
@@ -266,10 +274,10 @@ def _start_in_background(
 
 
 @router.post("/threads/{thread_id}/runs")
-def create_run(thread_id: str, body: RunCreate, request: Request, context: Ctx) -> dict[str, Any]:
+def create_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Starts a run in the background (``runs.join`` waits for it); bad input is refused first."""
     thread_id = prepare(context, thread_id, body)
-    run, _events = _start_in_background(context, thread_id, body, expected_head(request))
+    run, _events = _start_in_background(context, thread_id, body, expected_head(request), actor=actor)
     return run.to_json()
 
 
@@ -331,11 +339,11 @@ def _events(run: ApiRun, events: queue.Queue[tuple[str, Any]], request_id: str) 
 
 
 @router.post("/threads/{thread_id}/runs/stream")
-def stream_run(thread_id: str, body: RunCreate, request: Request, context: Ctx) -> StreamingResponse:
+def stream_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, actor: Actor) -> StreamingResponse:
     """Streams the run as server-sent events: ``metadata``, then ``values`` / ``updates`` chunks."""
     thread_id = prepare(context, thread_id, body)
     modes = _modes(body.stream_mode)
-    run, events = _start_in_background(context, thread_id, body, expected_head(request), modes)
+    run, events = _start_in_background(context, thread_id, body, expected_head(request), modes, actor)
     request_id = str(getattr(request.state, "request_id", ""))
     headers = {"Content-Location": f"/threads/{thread_id}/runs/{run.run_id}", "Cache-Control": "no-store"}
     return StreamingResponse(_events(run, events, request_id), media_type="text/event-stream", headers=headers)

@@ -17,9 +17,10 @@ from pydantic import BaseModel, ConfigDict
 
 from agents import lifecycle, runs
 from agents.api import shapes
-from agents.api.context import ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
+from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
 from agents.errors import InputError, ThreadNotFoundError
+from agents.identity import DELETE_THREAD, START_RUN, check_allowed
 from agents.registry import AGENTS, get_agent
 from agents.validation import check_json_value, validate_thread_id
 
@@ -136,8 +137,9 @@ def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values:
 
 
 @router.post("/threads")
-def create_thread(body: ThreadCreate, context: Ctx) -> dict[str, Any]:
+def create_thread(body: ThreadCreate, context: Ctx, actor: Actor) -> dict[str, Any]:
     """A new thread; it is saved by its first run (until then it lives in this server's memory)."""
+    check_allowed(actor, START_RUN)
     if body.supersteps:
         raise InputError("supersteps", "threads.create with supersteps is not supported; run the thread instead")
     metadata = check_json_value(body.metadata or {}, "metadata", max_bytes=16 * 1024)
@@ -263,7 +265,7 @@ def post_state_at(thread_id: str, body: StateAt, context: Ctx) -> dict[str, Any]
 
 
 @router.post("/threads/{thread_id}/state")
-def update_state(thread_id: str, body: StateUpdate, request: Request, context: Ctx) -> dict[str, Any]:
+def update_state(thread_id: str, body: StateUpdate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
     """``update_state`` on the head, or on an older checkpoint (a fork); the agents' rules apply."""
     thread_id = validate_thread_id(thread_id)
     if not isinstance(body.values, dict):
@@ -278,6 +280,7 @@ def update_state(thread_id: str, body: StateUpdate, request: Request, context: C
         as_node=body.as_node,
         checkpoint_id=checkpoint_id,
         expected_head=expected_head(request),
+        actor=actor,
     )
     return {"checkpoint": shapes.checkpoint_ref(thread_id, result.head_checkpoint_id)}
 
@@ -303,13 +306,14 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
 
 
 @router.delete("/threads/{thread_id}", status_code=204)
-def delete_thread(thread_id: str, request: Request, context: Ctx) -> Response:
-    """Deletes the thread's checkpoints, writes and node log (409 while it runs)."""
+def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor) -> Response:
+    """Deletes the thread's checkpoints, writes and node log (409 while it runs). Admins only."""
+    check_allowed(actor, DELETE_THREAD)  # before even a thread known only to this process is forgotten
     thread_id = validate_thread_id(thread_id)
     with context.lock:
         forgotten = context.created.pop(thread_id, None)
     try:
-        runs.delete_thread(context.store, thread_id, expected_head=expected_head(request))
+        runs.delete_thread(context.store, thread_id, expected_head=expected_head(request), actor=actor)
     except ThreadNotFoundError:
         if forgotten is None:
             raise

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents import runtime
-from agents.cli import core, explorer, migrate, refund, serve, timeline
+from agents.cli import core, explorer, migrate, refund, roles, serve, timeline
 from agents.cli.base import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_OK, Context, Parser
 from agents.db import DatabaseError
 from agents.errors import RunFailedError, UserError
@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="python -m agents", description=__doc__.splitlines()[0])
     parser.add_argument("--db", metavar="PATH", help="database file (default: HITL_DB or data/checkpoints.sqlite)")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (core, explorer, refund, timeline, migrate, serve):
+    for module in (core, explorer, refund, timeline, migrate, serve, roles):
         module.add_commands(subparsers)
     _accept_db_anywhere(subparsers)
     return parser

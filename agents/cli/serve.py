@@ -1,7 +1,8 @@
 """``python -m agents serve``: the HTTP API on uvicorn, on the same database as the dashboard.
 
-Listens on 127.0.0.1:2024 by default. With ``HITL_API_TOKEN`` set every request needs
-``Authorization: Bearer <token>``; without one, the server refuses to listen beyond loopback.
+Listens on 127.0.0.1:2024 by default. With ``HITL_API_TOKEN`` set, or tokens in the roles file,
+every request needs ``Authorization: Bearer <token>`` (a roles-file token acts as its identity, with
+its role's rights); without any token, the server refuses to listen beyond loopback.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ def _port(text: str) -> int:
 
 def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     host = args.host.strip()
-    if context.settings.api_token is None and not is_loopback(host):
+    roles = context.settings.roles
+    role_tokens = roles is not None and roles.has_tokens
+    if context.settings.api_token is None and not role_tokens and not is_loopback(host):
         raise InputError(
             "--host",
-            f"refusing to listen on {host!r} without a token: set HITL_API_TOKEN (every request then needs "
-            "'Authorization: Bearer <token>'), or listen on 127.0.0.1",
+            f"refusing to listen on {host!r} without a token: set HITL_API_TOKEN or give tokens in the roles "
+            "file (every request then needs 'Authorization: Bearer <token>'), or listen on 127.0.0.1",
         )
     # Deliberate late imports (named in pyproject.toml): FastAPI, pydantic's models of the routes and
     # uvicorn add about 400 ms, which no other command should pay.
@@ -52,7 +55,10 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host
     app = create_app(context.store, context.settings, base_url=f"http://{shown}:{args.port}")
-    token = "on (Authorization: Bearer $HITL_API_TOKEN)" if context.settings.api_token else "off (loopback only)"
+    if context.settings.api_token:
+        token = "on (Authorization: Bearer $HITL_API_TOKEN" + (", or a roles-file token)" if role_tokens else ")")
+    else:
+        token = "on (a roles-file token)" if role_tokens else "off (loopback only)"
     print(f"serving http://{shown}:{args.port} (docs at /docs, token {token})", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, host=host, port=args.port, log_level="info", access_log=True, log_config=None)
     try:

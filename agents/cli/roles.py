@@ -1,0 +1,60 @@
+"""``token-hash`` and ``roles``: make an API token's roles-file entry, and check a roles file.
+
+The roles file stores a token's SHA-256, never the token. ``token-hash`` reads the token from
+standard input (so it stays out of the shell history and the process list), or makes a new one
+with ``--new``, and prints the line to paste under ``[tokens]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from agents.cli.base import Context
+from agents.errors import InputError
+from agents.identity import load_roles, token_hash
+from agents.settings import DEFAULT_ROLES_PATH
+
+#: Random bytes of a token made by ``token-hash --new`` (printed as URL-safe base64).
+NEW_TOKEN_BYTES = 32
+
+
+def cmd_token_hash(args: argparse.Namespace, context: Context) -> int:
+    if args.new:
+        token = secrets.token_urlsafe(NEW_TOKEN_BYTES)
+        print(f"token (give it to its owner; it is not stored anywhere): {token}", file=sys.stderr)
+    else:
+        token = sys.stdin.readline().strip()
+        if not token:
+            raise InputError("token", 'give the token on standard input, e.g. printf %s "$TOKEN" | ... token-hash')
+    email = args.email or "someone@example.com"
+    print(f'"{args.label}" = {{ sha256 = "{token_hash(token)}", email = "{email}" }}')
+    return 0
+
+
+def cmd_roles_check(args: argparse.Namespace, context: Context) -> int:
+    path = Path(args.file) if args.file else None
+    roles = load_roles(path) if path is not None else context.settings.roles
+    if roles is None:
+        print(f"no roles file (looked for {DEFAULT_ROLES_PATH}; HITL_ROLES_FILE names another)")
+        return 0
+    print(f"{roles.source}: {len(roles.users)} people, {len(roles.tokens)} API tokens")
+    for email, user in sorted(roles.users.items()):
+        limit = f", limit {user.limit_krw:,} KRW" if user.limit_krw is not None else ""
+        print(f"  {email}: {user.role}{limit}")
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    """Adds the ``token-hash`` and ``roles`` commands."""
+    p = subparsers.add_parser("token-hash", help="print the roles-file entry of an API token (read from stdin)")
+    p.add_argument("--new", action="store_true", help="make a new random token (printed on stderr)")
+    p.add_argument("--label", default="token", help="the entry's name under [tokens]")
+    p.add_argument("--email", help="the email the token acts for (its role comes from [users])")
+    p.set_defaults(handler=cmd_token_hash)
+    p = subparsers.add_parser("roles", help="check the roles file and list who has which role")
+    p.add_argument("file", nargs="?", help="the roles file (default: HITL_ROLES_FILE or .streamlit/roles.toml)")
+    p.set_defaults(handler=cmd_roles_check)
