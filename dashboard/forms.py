@@ -117,7 +117,12 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
     with st.form(f"resume-{thread_id}"):
         st.markdown(f"**{t('forms.resume.title')}**")
         raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
-        typed = {f.name: _typed_input(f, f"resume-{f.name}-{thread_id}", optional=False) for f in spec.resume_fields}
+        signed = None if auth.identity().local else spec.signed_field  # recorded as the signed-in identity
+        typed = {
+            f.name: _typed_input(f, f"resume-{f.name}-{thread_id}", optional=False)
+            for f in spec.resume_fields
+            if f.name != signed
+        }
         raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
         submitted = st.form_submit_button(t("forms.resume.submit"))
     if submitted:
