@@ -133,5 +133,7 @@ def sidebar_badge() -> None:
         st.caption(t("auth.signed_in_as", name=name, email=email, role=role_word(me.role)))
         if me.limit_krw is not None:
             st.caption(t("auth.limit", limit=_krw(me.limit_krw)))
+        if resources.settings().roles is None:
+            st.warning(t("auth.no_roles"))
         if st.button(t("auth.sign_out"), key="auth-sign-out", icon=":material/logout:"):
             st.logout()

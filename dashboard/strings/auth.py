@@ -23,6 +23,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "auth.role.admin": ("admin", "관리자"),
     "auth.col.approver_role": ("approver's role", "승인자 역할"),
     "auth.col.requested_by": ("requested by", "요청자"),
+    "auth.no_roles": (
+        "No roles file (.streamlit/roles.toml or HITL_ROLES_FILE): everyone signed in is a viewer.",
+        "역할 파일(.streamlit/roles.toml 또는 HITL_ROLES_FILE)이 없어 로그인한 모든 사람이 열람자입니다.",
+    ),
     "auth.exposed": (
         "The dashboard listens on {address}, beyond this machine, and no sign-in is configured. "
         "Configure [auth] in .streamlit/secrets.toml (see the README, Sign-in and roles), or serve it on "

@@ -119,8 +119,11 @@ def _ledger(dashboard: SignedInDashboard) -> dict[str, dict]:
 
 def _no_secret_in(dashboard: SignedInDashboard, *pages: Page) -> None:
     shown = [page.content() for page in pages] + ["".join(dashboard.output or [])]
+    stored = b"".join(path.read_bytes() for path in Path(dashboard.db_path).parent.glob("dashboard.sqlite*"))
+    assert stored  # the database was read at all
     for secret in dashboard.secrets:
         assert all(secret not in text for text in shown)
+        assert secret.encode() not in stored
 
 
 def test_every_page_needs_sign_in_and_sign_out_returns_to_it(

@@ -18,6 +18,7 @@ from agents import readmodel, runs
 from agents.errors import PermissionDenied
 from agents.identity import Identity, Roles
 from agents.refund import ledger
+from agents.settings import DEFAULT_ROLES_PATH
 from dashboard import resources
 from tests.conftest import APP_FILE
 from tests.factories import button_by_key, messages
@@ -140,3 +141,12 @@ def settings_roles() -> Roles:
     roles = resources.settings().roles
     assert roles is not None
     return roles
+
+
+def test_without_a_roles_file_everyone_signed_in_is_a_viewer(monkeypatch, signed_in) -> None:
+    if DEFAULT_ROLES_PATH.is_file():
+        pytest.skip(f"{DEFAULT_ROLES_PATH} exists on this machine")
+    monkeypatch.delenv("HITL_ROLES_FILE")
+    test = signed_in("ada@example.com", "app_pages/home.py")
+    assert "everyone signed in is a viewer" in " ".join(w.value for w in test.sidebar.warning)
+    assert any("· viewer" in c.value for c in test.sidebar.caption)
