@@ -26,6 +26,9 @@ from tests.browser.oidc_support import (
     sign_in,
 )
 
+# The provider is built on Authlib's older server API, which warns of its deprecation on each sign-in.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
 VIEWER = Person("vera@example.com", "Vera Viewer")
 APPROVER = Person("ann@example.com", "Ann Approver")  # limit 1,000,000 KRW
 REQUESTER = Person("rita@example.com", "Rita Requester")  # an approver who files the requests

@@ -21,7 +21,7 @@ from agents.refund import ledger
 from agents.settings import DEFAULT_ROLES_PATH
 from dashboard import resources
 from tests.conftest import APP_FILE
-from tests.factories import button_by_key, messages
+from tests.factories import button_by_key, messages, pause_robot
 
 REQUESTER = Identity(email="rita@example.com", name="Rita", role="approver", limit_krw=5_000_000)
 ROLES = """
@@ -150,3 +150,23 @@ def test_without_a_roles_file_everyone_signed_in_is_a_viewer(monkeypatch, signed
     test = signed_in("ada@example.com", "app_pages/home.py")
     assert "everyone signed in is a viewer" in " ".join(w.value for w in test.sidebar.warning)
     assert any("· viewer" in c.value for c in test.sidebar.caption)
+
+
+def test_a_viewer_sees_the_robot_question_and_cannot_answer_or_start(store, settings, signed_in) -> None:
+    pause_robot(store, settings)
+    test = signed_in("vera@example.com", "app_pages/robot.py")
+    assert not {"robot-yes", "robot-no", "robot-send"} & _buttons(test)
+    assert "Start over" not in [b.label for b in test.button]
+    assert "your role is viewer; this needs approver or above." in messages(test)
+    approver = signed_in("ann@example.com", "app_pages/robot.py")
+    button_by_key(approver, "robot-yes").click().run()
+    assert runs.current_result(store, settings, "hitl_demo").status == "done"
+
+
+def test_an_approver_sees_no_fork_or_rerun_in_the_explorer(store, settings, signed_in) -> None:
+    pause_robot(store, settings)
+    test = signed_in("ann@example.com", "app_pages/explorer.py")
+    assert not {"explorer-rerun", "explorer-restore"} & _buttons(test)
+    assert "is for admins" in messages(test)
+    admin = signed_in("ada@example.com", "app_pages/explorer.py")
+    assert "explorer-rerun" in _buttons(admin)
