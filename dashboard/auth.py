@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 
 import streamlit as st
+from streamlit.errors import StreamlitAuthError
 
 from agents.identity import ACTIONS, LOCAL_OPERATOR, ROLES, VIEWER, Identity, Roles, denial
 from dashboard import resources
@@ -49,7 +50,10 @@ def _sign_in_page() -> None:
     st.title(t("auth.sign_in.title"))
     st.write(t("auth.sign_in.intro"))
     if st.button(t("auth.sign_in.button"), key="auth-sign-in", type="primary"):
-        st.login()
+        try:
+            st.login()
+        except StreamlitAuthError as error:  # [auth] lacks a key; Streamlit's message names it, never a value
+            st.error(escape_markdown(t("auth.misconfigured", error=error)))
 
 
 def gate() -> None:

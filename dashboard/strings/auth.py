@@ -7,6 +7,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "이 대시보드는 지급을 결정합니다. 계속하려면 조직 계정으로 로그인하세요.",
     ),
     "auth.sign_in.button": ("Sign in", "로그인"),
+    "auth.misconfigured": (
+        "Sign-in is not configured correctly ([auth] in .streamlit/secrets.toml): {error}",
+        "로그인 설정이 올바르지 않습니다(.streamlit/secrets.toml의 [auth]): {error}",
+    ),
     "auth.sign_out": ("Sign out", "로그아웃"),
     "auth.local_badge": ("local mode — not signed in", "로컬 모드 — 로그인하지 않음"),
     "auth.local_help": (

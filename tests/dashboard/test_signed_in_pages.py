@@ -79,6 +79,8 @@ def test_not_signed_in_sees_the_sign_in_page_only() -> None:
     assert [b.label for b in test.button] == ["Sign in"]
     assert [title.value for title in test.title] == ["Sign in"]
     assert not test.sidebar.button  # no sign-out, no forms
+    test.button[0].click().run()  # no [auth] reaches this AppTest: Streamlit refuses, the page says why
+    assert "Sign-in is not configured correctly" in test.error[0].value
 
 
 def test_a_viewer_sees_the_queue_and_no_decision_controls(store, settings, signed_in) -> None:
