@@ -9,7 +9,7 @@ share (database, strings, forms) lives in ``dashboard/`` and ``agents/``.
 import streamlit as st
 
 from agents.errors import UserError
-from dashboard import resources
+from dashboard import auth, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
 from dashboard.navigation import pages
 from dashboard.views import escape_markdown
@@ -20,6 +20,7 @@ adopt_url_language()  # ?lang= of a link or a reload wins over the session's ear
 with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
 keep_language_in_url()
+auth.gate()  # signed in, or local mode on this machine; otherwise the sign-in page and nothing else
 
 try:
     resources.settings()
@@ -33,6 +34,7 @@ except UserError as error:  # the database cannot be used
     st.stop()
 if store.read_only:
     st.warning(t("app.read_only"))
+auth.sidebar_badge()
 
 navigation = st.navigation(
     [

@@ -17,9 +17,10 @@ import streamlit as st
 from agents import lifecycle, readmodel, runs, threadindex
 from agents.chain_layout import orphan_ids
 from agents.errors import RunFailedError, short_checkpoint_id
+from agents.identity import FORK
 from agents.registry import AGENTS
 from agents.validation import parse_json_object
-from dashboard import resources
+from dashboard import auth, resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
@@ -139,13 +140,17 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
     expected_restore = drawn_head("explorer-restore", thread_id, head)
     st.subheader(t("explorer.actions"))
     st.caption(t("explorer.actions.help"))
+    if auth.why_not(FORK):  # re-run, restore and fork are for admins (as runs checks)
+        st.info(t("auth.admin_only"))
+        return
+    me = auth.identity()
     rerun_col, fork_col = st.columns([1, 2])
     if rerun_col.button(t("explorer.rerun"), key="explorer-rerun", help=t("explorer.rerun.help"), type="primary"):
 
         def rerun(expected: str | None) -> str:
             with back_to_head_on_failure(thread_id, head):
                 result = runs.continue_thread(
-                    store, settings, thread_id, checkpoint_id=checkpoint_id, expected_head=expected
+                    store, settings, thread_id, checkpoint_id=checkpoint_id, expected_head=expected, actor=me
                 )
             st.session_state[SELECT_HEAD_KEY] = True
             return t("explorer.rerun.done", thread=thread_id, checkpoint=short, status=status_word(result))
@@ -156,7 +161,9 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
     ):
 
         def restore(expected: str | None) -> str:
-            result = runs.restore_checkpoint(store, settings, thread_id, checkpoint_id, expected_head=expected)
+            result = runs.restore_checkpoint(
+                store, settings, thread_id, checkpoint_id, expected_head=expected, actor=me
+            )
             st.session_state[SELECT_HEAD_KEY] = True
             return t("explorer.restore.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
@@ -191,9 +198,12 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
                     as_node=node,
                     checkpoint_id=checkpoint_id,
                     expected_head=expected,
+                    actor=me,
                 )
                 if continue_after and result.status == "attention" and result.next:
-                    result = runs.continue_thread(store, settings, thread_id, expected_head=result.head_checkpoint_id)
+                    result = runs.continue_thread(
+                        store, settings, thread_id, expected_head=result.head_checkpoint_id, actor=me
+                    )
             st.session_state[SELECT_HEAD_KEY] = True
             return t("explorer.fork.done", thread=thread_id, checkpoint=short, status=status_word(result))
 

@@ -7,6 +7,7 @@ import streamlit as st
 
 from agents import lifecycle, runs
 from agents.errors import UserError
+from agents.identity import ANSWER, START_RUN
 from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, review_rows, score_rows, subtopic_rows
 from agents.lecture.research import CorpusResearch, TavilyResearch, read_corpus
@@ -14,7 +15,7 @@ from agents.lecture.services import LectureServices
 from agents.nodelog import node_runs
 from agents.registry import get_agent
 from agents.validation import parse_json, validate_thread_id
-from dashboard import resources
+from dashboard import auth, resources
 from dashboard.formats import code_word
 from dashboard.forms import act, drawn_head, field_help, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import current_language, localized, t
@@ -84,7 +85,9 @@ with st.form("lecture-start"):
             help=field_help(AGENT_NAME, "start", field),
         )
     requested_thread = st.text_input(t("lecture.thread_id"), key="lecture-thread-id", help=t("lecture.thread_id.help"))
-    started = st.form_submit_button(t("lecture.start"), type="primary")
+    if auth.why_not(START_RUN):
+        st.caption(t("auth.cannot_act", reason=auth.why_not(START_RUN)))
+    started = st.form_submit_button(t("lecture.start"), type="primary", disabled=bool(auth.why_not(START_RUN)))
 if started:
     try:
         result = follow(
@@ -96,6 +99,7 @@ if started:
                 thread_id=requested_thread.strip() or None,
                 on_event=on_event,
                 lang=current_language(),
+                actor=auth.identity(),
             )
         )
     except UserError as error:
@@ -182,7 +186,13 @@ def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -
         def resume(head_seen: str | None) -> str:
             done = follow(
                 lambda on_event: runs.resume_thread(
-                    store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event
+                    store,
+                    settings,
+                    result.thread_id,
+                    answer,
+                    expected_head=head_seen,
+                    on_event=on_event,
+                    actor=auth.identity(),
                 )
             )
             return t("lecture.decided", action=code_word("decision", action), status=status_word(done))
@@ -215,7 +225,13 @@ def plan_review_form(result: runs.RunResult, payload: dict, expected: str | None
                 answer = {"action": "edit_plan", "subtopics": parse_json(edited, "subtopics")}
             done = follow(
                 lambda on_event: runs.resume_thread(
-                    store, settings, result.thread_id, answer, expected_head=head_seen, on_event=on_event
+                    store,
+                    settings,
+                    result.thread_id,
+                    answer,
+                    expected_head=head_seen,
+                    on_event=on_event,
+                    actor=auth.identity(),
                 )
             )
             sent = code_word("decision", "approve" if approve else "edit_plan")
@@ -237,7 +253,9 @@ def show_thread(thread_id: str) -> None:
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
 
-    if result.status == "waiting":
+    if result.status == "waiting" and auth.why_not(ANSWER):  # the state shows; answering is for approvers
+        st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
+    elif result.status == "waiting":
         payload = result.interrupts[0]
         if payload.get("stage") == "plan_review":
             st.warning(escape_markdown(t("lecture.waiting_plan", version=payload.get("plan_version"))))

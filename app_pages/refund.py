@@ -6,6 +6,7 @@ import streamlit as st
 
 from agents import lifecycle, readmodel, runs, threadindex
 from agents.errors import UserError, short_id
+from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import (
@@ -17,7 +18,7 @@ from agents.refund.graph import (
 )
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number, validate_thread_id
-from dashboard import resources
+from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
 from dashboard.i18n import current_language, localized, t
@@ -60,6 +61,8 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.executed"), lambda r: amount(r.executed_amount)),
         Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision)),
         Column(t("refund.col.approver"), lambda r: approver_word(r.approver)),
+        Column(t("auth.col.approver_role"), lambda r: auth.role_word(r.approver_role) if r.approver_role else ""),
+        Column(t("auth.col.requested_by"), lambda r: r.requested_by),
         Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome)),
         Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at)),
         Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at)),
@@ -236,7 +239,7 @@ def show_case(thread_id: str) -> None:
 
         def action(head_seen: str | None) -> str:
             done = runs.resume_from_fields(
-                store, settings, thread_id, answer, agent=AGENT_NAME, expected_head=head_seen
+                store, settings, thread_id, answer, agent=AGENT_NAME, expected_head=head_seen, actor=me
             )
             return t(
                 "refund.decided",
@@ -248,27 +251,50 @@ def show_case(thread_id: str) -> None:
 
         act(decision_head, action)
 
-    if result.status == "waiting" or stale:
+    me, requested_by = auth.identity(), str(values.get("requested_by") or "")
+    cannot_decide = auth.why_not(REJECT_REFUND)  # a viewer decides nothing; any approver may reject
+    if (result.status == "waiting" or stale) and cannot_decide:
+        st.warning(
+            t("refund.case.waiting")
+            if result.status == "waiting"
+            else t("refund.case.moved_on", status=status_text(status))
+        )
+        st.info(t("auth.cannot_act", reason=cannot_decide))
+    elif result.status == "waiting" or stale:
         if result.status == "waiting":
             st.warning(t("refund.case.waiting"))
         else:
             st.warning(t("refund.case.moved_on", status=status_text(status)))
-        approver = remembered_input("refund-approver", t("field.approver"))
+        if me.local:  # local mode: the approver types their name, recorded as typed
+            approver = remembered_input("refund-approver", t("field.approver"))
+        else:  # signed in: the decision is recorded as the signed-in identity
+            approver = me.email
+            st.caption(escape_markdown(t("auth.approver_is_you", name=me.name, email=me.email)))
         note = st.text_input(t("field.note"), key=f"refund-note-{thread_id}")
         approve_col, reject_col = st.columns(2)
-        if approve_col.button(t("refund.approve"), key="refund-approve", type="primary", width="stretch"):
+        cannot_approve = auth.why_not(APPROVE_REFUND, amount=values.get("amount"), requested_by=requested_by)
+        if cannot_approve:
+            approve_col.caption(t("auth.cannot_act", reason=cannot_approve))
+        elif approve_col.button(t("refund.approve"), key="refund-approve", type="primary", width="stretch"):
             send({"action": "approve", "approver": approver, "note": note})
         if reject_col.button(t("refund.reject"), key="refund-reject", width="stretch"):
             send({"action": "reject", "approver": approver, "note": note})
         new_amount = edit_amount(thread_id, int(values["amount"]), int(values["requested_amount"]))
-        if st.button(t("refund.edit.submit"), key="refund-edit", disabled=new_amount is None):
+        cannot_edit = new_amount is not None and auth.why_not(
+            APPROVE_REFUND, amount=new_amount, requested_by=requested_by
+        )
+        if cannot_edit:
+            st.caption(t("auth.cannot_act", reason=cannot_edit))
+        if st.button(t("refund.edit.submit"), key="refund-edit", disabled=new_amount is None or bool(cannot_edit)):
             send({"action": "edit", "amount": new_amount, "approver": approver, "note": note})
     elif result.status == "attention":
         st.error(escape_markdown(t("refund.case.attention", reason=status.reason_in(current_language()))))
-        if status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
+        if status.action == "continue" and auth.why_not(CONTINUE):
+            st.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
+        elif status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
 
             def carry_on(head_seen: str | None) -> str:
-                done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen)
+                done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=me)
                 return t("refund.continued", thread=thread_id, status=status_word(done))
 
             act(expected, carry_on)
@@ -302,7 +328,10 @@ with st.form("refund-new"):
         t("field.amount"), key="refund-new-amount", placeholder=t("refund.new.amount_placeholder")
     )
     new_reason = st.text_area(t("field.reason"), key="refund-new-reason")
-    submitted = st.form_submit_button(t("refund.new.submit"), type="primary")
+    cannot_start = auth.why_not(START_RUN)
+    if cannot_start:
+        st.caption(t("auth.cannot_act", reason=cannot_start))
+    submitted = st.form_submit_button(t("refund.new.submit"), type="primary", disabled=bool(cannot_start))
 if submitted:
     try:
         created = runs.start_run(
@@ -311,6 +340,7 @@ if submitted:
             AGENT_NAME,
             {"case_id": new_case, "customer": new_customer, "amount": new_amount, "reason": new_reason},
             lang=current_language(),
+            actor=auth.identity(),
         )
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))

@@ -4,10 +4,11 @@ import streamlit as st
 
 from agents import lifecycle, readmodel, runs
 from agents.errors import RunFailedError, UserError
+from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
-from dashboard import resources, robot_lessons
+from dashboard import auth, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, shown_head, sidebar_forms
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.savefile import show_checkpoints, show_writes
@@ -38,9 +39,13 @@ expected = drawn_head("robot-page", thread_id, head)
 top_left, top_right = st.columns([3, 1])
 top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
 ids_col = top_left.container()  # the thread_id lesson goes beside the thread's name
-if top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
+if auth.why_not(START_RUN):
+    top_right.caption(t("auth.cannot_act", reason=auth.why_not(START_RUN)))
+elif top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
     try:
-        runs.start_run(store, settings, "robot", {}, thread_id=thread_id, lang=current_language())
+        runs.start_run(
+            store, settings, "robot", {}, thread_id=thread_id, lang=current_language(), actor=auth.identity()
+        )
     except UserError as error:
         st.error(escape_markdown(localized(error)))
     else:
@@ -55,13 +60,18 @@ def answer(text: str, head_seen: str | None = None) -> None:
     """
     try:
         result = runs.resume_thread(
-            store, settings, thread_id, text, expected_head=expected if head_seen is None else head_seen
+            store,
+            settings,
+            thread_id,
+            text,
+            expected_head=expected if head_seen is None else head_seen,
+            actor=auth.identity(),
         )
     except UserError as error:
-        st.error(escape_markdown(f"{t('forms.refused')} {error}"))
+        st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
         return
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
-        st.error(escape_markdown(f"{t('forms.run_failed')} {error}"))
+        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
         return
     if result.outcome in ("executed", "refused"):
         kind = "success" if result.outcome == "executed" else "warning"
@@ -135,11 +145,14 @@ else:
             st.markdown(f"**{t('robot.action')}:**")
             show_action(payload.get("action", result.values.get("pending_action", "")))
             yes_col, no_col = st.columns(2)
-            if yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
+            if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
+                st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
+            elif yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
                 answer(APPROVING_ANSWER)
-            if no_col.button(t("robot.no"), key="robot-no", width="stretch"):
+            if not auth.why_not(ANSWER) and no_col.button(t("robot.no"), key="robot-no", width="stretch"):
                 answer("no")
-            free_answer()
+            if not auth.why_not(ANSWER):
+                free_answer()
         robot_lessons.lesson("yes", found)
         st.markdown(f"**{t('robot.messages')}**")
         for message in readmodel.to_jsonable(result.values.get("messages", [])):

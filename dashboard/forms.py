@@ -16,10 +16,12 @@ import streamlit as st
 from agents import readmodel, runs
 from agents.db import Store
 from agents.errors import RunFailedError, UserError, short_id
+from agents.identity import ANSWER, DELETE_THREAD, UPDATE_STATE
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import parse_answer, parse_json_object
+from dashboard import auth
 from dashboard.i18n import catalogue, localized, t, t_or
 from dashboard.views import describe_status, escape_markdown
 
@@ -144,9 +146,11 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
     with st.form(f"resume-{thread_id}"):
         st.markdown(f"**{t('forms.resume.title')}**")
         raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
+        signed = None if auth.identity().local else spec.signed_field  # recorded as the signed-in identity
         typed = {
             f.name: _typed_input(spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False)
             for f in spec.resume_fields
+            if f.name != signed
         }
         raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
         submitted = st.form_submit_button(t("forms.resume.submit"))
@@ -155,10 +159,14 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
         def action(expected: str | None) -> str:
             if raw_mode:
                 value = parse_answer(raw, "value")
-                result = runs.resume_thread(store, settings, thread_id, value, expected_head=expected)
+                result = runs.resume_thread(
+                    store, settings, thread_id, value, expected_head=expected, actor=auth.identity()
+                )
             else:
                 fields = {k: v for k, v in typed.items() if v is not None}
-                result = runs.resume_from_fields(store, settings, thread_id, fields, expected_head=expected)
+                result = runs.resume_from_fields(
+                    store, settings, thread_id, fields, expected_head=expected, actor=auth.identity()
+                )
             return t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
@@ -191,9 +199,14 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
             else:
                 values = {k: v for k, v in typed.items() if v is not None}
             node = None if as_node == UNCHANGED else as_node
-            result = runs.update_thread(store, settings, thread_id, values, as_node=node, expected_head=expected)
+            me = auth.identity()
+            result = runs.update_thread(
+                store, settings, thread_id, values, as_node=node, expected_head=expected, actor=me
+            )
             if continue_after and result.status == "attention" and result.next:
-                result = runs.continue_thread(store, settings, thread_id, expected_head=result.head_checkpoint_id)
+                result = runs.continue_thread(
+                    store, settings, thread_id, expected_head=result.head_checkpoint_id, actor=me
+                )
             return t("forms.update.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
@@ -212,7 +225,7 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
         def action(expected: str | None) -> str:
             if confirm.strip() != thread_id:
                 raise UserError(t("forms.delete.mismatch", thread=thread_id))
-            runs.delete_thread(store, thread_id, expected_head=expected)
+            runs.delete_thread(store, thread_id, expected_head=expected, actor=auth.identity())
             return t("forms.delete.done", thread=thread_id)
 
         act(expected, action)
@@ -233,6 +246,15 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None) -> No
             return
         st.caption(escape_markdown(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head))))
         spec = get_agent(agent)
-        resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
-        update_form(store, settings, spec, thread_id, drawn_head("update", thread_id, head))
-        delete_form(store, thread_id, drawn_head("delete", thread_id, head))
+        # A form the session's role cannot use is not drawn, and why is said (the operation checks it too).
+        cannot_answer = auth.why_not(ANSWER)
+        if cannot_answer:
+            st.caption(t("auth.cannot_act", reason=cannot_answer))
+        else:
+            resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
+        if not auth.why_not(UPDATE_STATE):
+            update_form(store, settings, spec, thread_id, drawn_head("update", thread_id, head))
+        if not auth.why_not(DELETE_THREAD):
+            delete_form(store, thread_id, drawn_head("delete", thread_id, head))
+        if auth.why_not(UPDATE_STATE) or auth.why_not(DELETE_THREAD):
+            st.caption(t("auth.admin_only"))

@@ -1,0 +1,253 @@
+"""Sign-in and roles in real Chromium, against a real OpenID Connect provider (``oidc-provider-mock``).
+
+Each test starts the dashboard with ``[auth]`` pointing at the provider and a roles file; each
+person signs in in their own browser context (their own cookies). The pages only hide what a role
+cannot do; that ``agents.runs`` refuses it anyway is tested in tests/agents.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from tests.browser.conftest import ARTIFACTS, table_with, wait_for_app
+from tests.browser.oidc_support import (
+    Person,
+    Provider,
+    SignedInDashboard,
+    oidc_provider,
+    serve_signed_in_dashboard,
+    sign_in,
+)
+
+# The provider is built on Authlib's older server API, which warns of its deprecation on each sign-in.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+VIEWER = Person("vera@example.com", "Vera Viewer")
+APPROVER = Person("ann@example.com", "Ann Approver")  # limit 1,000,000 KRW
+REQUESTER = Person("rita@example.com", "Rita Requester")  # an approver who files the requests
+SENIOR = Person("sam@example.com", "Sam Senior")
+ADMIN = Person("ada@example.com", "Ada Admin")
+PEOPLE = (VIEWER, APPROVER, REQUESTER, SENIOR, ADMIN)
+
+ROLES = f"""
+[users]
+"{VIEWER.email}" = {{ role = "viewer" }}
+"{APPROVER.email}" = {{ role = "approver", limit_krw = 1_000_000 }}
+"{REQUESTER.email}" = {{ role = "approver", limit_krw = 5_000_000 }}
+"{SENIOR.email}" = {{ role = "senior_approver" }}
+"{ADMIN.email}" = {{ role = "admin" }}
+"""
+
+
+@pytest.fixture(autouse=True)
+def patient_expect() -> Iterator[None]:
+    """Each sign-in is several page loads on a shared machine: assertions wait up to 20 s, not 5."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[Provider]:
+    with oidc_provider(PEOPLE) as running:
+        yield running
+
+
+@pytest.fixture
+def signed_dashboard(tmp_path: Path, provider: Provider) -> Iterator[SignedInDashboard]:
+    roles = tmp_path / "roles.toml"
+    roles.write_text(ROLES, encoding="utf-8")
+    with serve_signed_in_dashboard(tmp_path, provider, roles) as served:
+        yield served
+
+
+@pytest.fixture
+def person_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[[], Page]]:
+    """Opens a page in a fresh browser context (its own cookies): one per person.
+
+    Nothing but the test's own loopback servers is ever requested (the provider's pages name a
+    stylesheet on a CDN; that request is refused here, so no page reaches the network).
+    """
+    contexts = []
+
+    def only_loopback(route: Route) -> None:
+        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            route.abort()
+
+    def open_page() -> Page:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.route("**/*", only_loopback)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        return page
+
+    yield open_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    for number, context in enumerate(contexts):
+        for page in context.pages:  # each person's last view, for a failure's post-mortem
+            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{number}.png"), full_page=True)
+        context.close()
+
+
+def _submit_request(page: Page, case: str, amount: str) -> None:
+    form = page.get_by_test_id("stForm").filter(has_text="Submit request")
+    form.get_by_label("Case id", exact=True).fill(case)
+    form.get_by_label("Customer", exact=True).fill("Kim")
+    form.get_by_label("Amount (KRW)", exact=True).fill(amount)
+    form.get_by_label("Reason", exact=True).fill("broken on arrival")
+    form.get_by_role("button", name="Submit request").click()
+    expect(page.get_by_text(f"Case {case} submitted: waiting.")).to_be_visible()
+
+
+def _open(page: Page, dashboard: SignedInDashboard, path: str) -> None:
+    page.goto(f"{dashboard.url}/{path}")
+    wait_for_app(page)
+
+
+def _ledger(dashboard: SignedInDashboard) -> dict[str, dict]:
+    done = dashboard.cli("ledger", "--json")
+    assert done.returncode == 0, done.stderr
+    return {row["case_id"]: row for row in json.loads(done.stdout)}
+
+
+def _no_secret_in(dashboard: SignedInDashboard, *pages: Page) -> None:
+    shown = [page.content() for page in pages] + ["".join(dashboard.output or [])]
+    stored = b"".join(path.read_bytes() for path in Path(dashboard.db_path).parent.glob("dashboard.sqlite*"))
+    assert stored  # the database was read at all
+    for secret in dashboard.secrets:
+        assert all(secret not in text for text in shown)
+        assert secret.encode() not in stored
+
+
+def test_every_page_needs_sign_in_and_sign_out_returns_to_it(
+    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+) -> None:
+    page = person_page()
+    _open(page, signed_dashboard, "refund")
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_role("button", name="Sign in")).to_be_visible()
+    expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)  # no navigation, no page
+    expect(main.get_by_text("Refund agent")).to_have_count(0)
+
+    sign_in(page, signed_dashboard, VIEWER.email)
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_text(f"Signed in as {VIEWER.name}")).to_contain_text("· viewer")
+    expect(sidebar.get_by_text("local mode")).to_have_count(0)
+    expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Refund agent")
+
+    sidebar.get_by_role("button", name="Sign out").click()
+    page.get_by_role("button", name="End session").click()  # the provider ends its session too
+    page.wait_for_url(re.compile(re.escape(signed_dashboard.url) + r"/(\?.*)?$"))
+    wait_for_app(page)
+    expect(page.get_by_test_id("stMain").get_by_role("button", name="Sign in")).to_be_visible()
+    _open(page, signed_dashboard, "refund")  # the cookie is gone: every page asks again
+    expect(page.get_by_test_id("stMain").get_by_role("button", name="Sign in")).to_be_visible()
+    _no_secret_in(signed_dashboard, page)
+
+
+def test_viewer_sees_the_queue_and_no_decision_controls(
+    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+) -> None:
+    requester = person_page()
+    sign_in(requester, signed_dashboard, REQUESTER.email)
+    _open(requester, signed_dashboard, "refund")
+    _submit_request(requester, "v1", "300,000")
+
+    viewer = person_page()
+    sign_in(viewer, signed_dashboard, VIEWER.email)
+    _open(viewer, signed_dashboard, "refund?thread=refund-v1")
+    main = viewer.get_by_test_id("stMain")
+    expect(table_with(viewer, "v1")).to_be_visible()  # the queue lists the case
+    expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
+    expect(main.get_by_text("your role is viewer; this needs approver or above.").first).to_be_visible()
+    for control in ("Approve", "Reject", "Submit request"):
+        button = main.get_by_role("button", name=control, exact=True)
+        expect(button).to_have_count(0) if control != "Submit request" else expect(button).to_be_disabled()
+    sidebar = viewer.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_role("button", name="Resume")).to_have_count(0)
+    expect(sidebar.get_by_role("button", name="Delete thread")).to_have_count(0)
+    _no_secret_in(signed_dashboard, requester, viewer)
+
+
+def test_an_approvers_limit_a_senior_approver_and_four_eyes(
+    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+) -> None:
+    requester = person_page()
+    sign_in(requester, signed_dashboard, REQUESTER.email)
+    _open(requester, signed_dashboard, "refund")
+    _submit_request(requester, "small", "500,000")
+    _submit_request(requester, "large", "2,000,000")
+
+    # The requester cannot approve their own case (four eyes); they may reject it.
+    _open(requester, signed_dashboard, "refund?thread=refund-small")
+    main = requester.get_by_test_id("stMain")
+    expect(main.get_by_text("you requested this refund; another person must approve it")).to_be_visible()
+    expect(main.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
+    expect(main.get_by_role("button", name="Reject", exact=True)).to_be_visible()
+
+    # An approver with a 1,000,000 KRW limit approves 500,000: the ledger's approver is their email.
+    approver = person_page()
+    sign_in(approver, signed_dashboard, APPROVER.email)
+    _open(approver, signed_dashboard, "refund?thread=refund-small")
+    main = approver.get_by_test_id("stMain")
+    expect(main.get_by_text(f"The decision is recorded as yours: {APPROVER.name}")).to_be_visible()
+    expect(main.get_by_label("Approver", exact=True)).to_have_count(0)  # nothing typed
+    main.get_by_role("button", name="Approve", exact=True).click()
+    expect(approver.get_by_text("Case small: approve by")).to_be_visible()
+    assert _ledger(signed_dashboard)["small"]["approver"] == APPROVER.email
+
+    # ... and is refused 2,000,000, with the reason.
+    _open(approver, signed_dashboard, "refund?thread=refund-large")
+    expect(main.get_by_text("your limit is 1,000,000 KRW; this case pays 2,000,000 KRW")).to_be_visible()
+    expect(main.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
+    assert "large" not in _ledger(signed_dashboard)
+
+    # A senior approver approves it.
+    senior = person_page()
+    sign_in(senior, signed_dashboard, SENIOR.email)
+    _open(senior, signed_dashboard, "refund?thread=refund-large")
+    senior.get_by_test_id("stMain").get_by_role("button", name="Approve", exact=True).click()
+    expect(senior.get_by_text("Case large: approve by")).to_be_visible()
+    ledger = _ledger(signed_dashboard)
+    assert ledger["large"]["approver"] == SENIOR.email and ledger["large"]["paid_amount"] == 2_000_000
+    _no_secret_in(signed_dashboard, requester, approver, senior)
+
+
+def test_an_admin_deletes_a_thread_an_approver_cannot(
+    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+) -> None:
+    requester = person_page()
+    sign_in(requester, signed_dashboard, REQUESTER.email)
+    _open(requester, signed_dashboard, "refund")
+    _submit_request(requester, "gone", "400,000")
+
+    approver = person_page()
+    sign_in(approver, signed_dashboard, APPROVER.email)
+    _open(approver, signed_dashboard, "refund?thread=refund-gone")
+    sidebar = approver.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_text("deleting, forking, re-running and restoring threads is for admins")).to_be_visible()
+    expect(sidebar.get_by_role("button", name="Delete thread")).to_have_count(0)
+    expect(sidebar.get_by_role("button", name="Update state")).to_have_count(0)
+    _open(approver, signed_dashboard, "explorer?thread=refund-gone")
+    expect(approver.get_by_role("button", name="Re-run from here")).to_have_count(0)
+
+    admin = person_page()
+    sign_in(admin, signed_dashboard, ADMIN.email)
+    _open(admin, signed_dashboard, "refund?thread=refund-gone")
+    delete = admin.get_by_test_id("stSidebar").get_by_test_id("stForm").filter(has_text="Delete thread")
+    delete.get_by_label("Type refund-gone to confirm").fill("refund-gone")
+    delete.get_by_role("button", name="Delete thread").click()
+    expect(admin.get_by_text("Deleted thread refund-gone.")).to_be_visible()
+    threads = signed_dashboard.cli("threads", "--json")
+    assert threads.returncode == 0 and "refund-gone" not in threads.stdout
+    _no_secret_in(signed_dashboard, approver, admin)
