@@ -163,7 +163,11 @@ def test_a_text_pending_action_is_shown_as_it_is(app, store, settings, monkeypat
     assert not at.json or all(STRING_ACTION != j.value for j in at.json)
 
 
-def test_a_json_pending_action_is_shown_as_json(app, store, settings):
+def test_an_action_object_saved_before_is_shown_as_json(app, store, settings, monkeypatch):
+    def propose(state):  # the robot saved its action as an object before it wrote a text
+        return {"pending_action": {"type": "business_trip_request", "destination": "Busan", "days": 2}}
+
+    monkeypatch.setattr("agents.robot.graph.propose", propose)
     pause_robot(store, settings)
     at = app(PAGE)
     assert any('"destination"' in j.value for j in at.json)
