@@ -36,7 +36,7 @@ is met, and the time spent inside the node log's two writes per call (measured a
 
 Usage::
 
-    python benchmarks/bench_nodelog.py [--steps 1000] [--repeats 11] [--reference] [--dir DIR]
+    python benchmarks/bench_nodelog.py [--steps 1000] [--repeats 11] [--reference] [--dir DIR] [--only VARIANT]...
 
 The goal is an overhead ratio of at most 1.10 (of the medians). Timings are printed, never asserted.
 
@@ -295,8 +295,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=11, help="runs per variant (default 11)")
     parser.add_argument("--reference", action="store_true", help=f"also run the {ONE_COMMIT!r} reference")
     parser.add_argument("--dir", help="where to put the database files (default: a temp dir)")
+    parser.add_argument(
+        "--only", action="append", metavar="VARIANT", help="run only these variants (and their baselines); repeatable"
+    )
     args = parser.parse_args(argv)
     variants = [*VARIANTS, *([REFERENCE] if args.reference else [])]
+    if args.only:
+        wanted = set(args.only) | {v.baseline for v in variants if v.name in args.only and v.baseline}
+        unknown = set(args.only) - {v.name for v in variants}
+        if unknown:
+            parser.error(f"unknown variant(s): {', '.join(sorted(unknown))}")
+        variants = [v for v in variants if v.name in wanted]
 
     figures = {variant.name: Figures([], [], []) for variant in variants}
     with tempfile.TemporaryDirectory(dir=args.dir) as temp:
