@@ -14,6 +14,11 @@ SQLite connection settings, and why:
 * ``synchronous=NORMAL``: in WAL mode a commit is durable against a killed
   process (the data is in the OS's page cache); only a power cut can lose the
   last commits. This keeps the node log's two writes per call cheap.
+* ``wal_autocheckpoint`` (:data:`WAL_AUTOCHECKPOINT_PAGES`): the commit that takes the
+  WAL past this many pages copies them into the file, with two ``fdatasync`` calls
+  (milliseconds each); ten times SQLite's default makes that ten times rarer, and
+  the pages a run rewrites (a table's last page) are copied once. The WAL may grow to
+  about 40 MB; the last connection to close folds it into the file and removes it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from agents.errors import UserError
 from agents.readsql import ReadQueries, SqliteQueries
 from agents.schema import (
     ADDED_COLUMNS,
+    REBUILT_TABLES,
     SQLITE_TYPES,
     TableSchema,
     fingerprint,
@@ -58,6 +64,7 @@ from agents.schema import (
 #: such a database, so it must not refuse it. Only a change that release cannot live with raises it.
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
+WAL_AUTOCHECKPOINT_PAGES = 10_000
 
 
 class DatabaseError(UserError):
@@ -184,6 +191,7 @@ class SqliteStore(Store):
             self.saver.setup()
             self.conn.executescript(self.schema)
             _add_columns(self.conn)
+            _rebuild_tables(self.conn, self.tables)
             self.conn.executemany(
                 "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
                 [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
@@ -218,23 +226,22 @@ class SqliteStore(Store):
     def _commit_one(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
         """One statement, committed: the node log's path, taken twice per node call.
 
-        Fewer statements than :meth:`transaction` around the same commit: the transaction is the
-        driver's implicit one, begun by the statement itself (no ``BEGIN IMMEDIATE``), and the id comes
-        from ``lastrowid`` (no ``RETURNING``); ``benchmarks/bench_nodelog.py`` measures the difference.
+        Fewer steps than :meth:`transaction` around the same commit: the statement runs in SQLite's
+        autocommit mode (``isolation_level=None`` for its length, under the lock), so it commits
+        itself, with no ``BEGIN`` and ``COMMIT`` to prepare and run, and the id comes from
+        ``lastrowid`` (no ``RETURNING``); ``benchmarks/bench_nodelog.py`` measures the difference.
         For one statement that is as safe as ``BEGIN IMMEDIATE``: it takes the write lock as it
         starts (the busy timeout waits for another process's), so no earlier read of its transaction
-        can be stale.
+        can be stale, and a statement that fails is rolled back by SQLite.
         """
         if self.read_only:
             raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
         with self.lock:
+            level, self.conn.isolation_level = self.conn.isolation_level, None
             try:
-                cursor = self.conn.execute(sql, params)
-                self.conn.commit()
-            except BaseException:
-                self.conn.rollback()
-                raise
-        return cursor
+                return self.conn.execute(sql, params)
+            finally:
+                self.conn.isolation_level = level
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Cursor]:
@@ -299,6 +306,7 @@ def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
     try:
         if not read_only:
             conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.DatabaseError as error:
         conn.close()
@@ -336,6 +344,49 @@ def _add_columns(conn: sqlite3.Connection) -> None:
         except sqlite3.OperationalError as error:
             if "duplicate column" not in str(error):  # another process added it in between
                 raise
+
+
+def _defined_with(conn: sqlite3.Connection, table: str, text: str) -> bool:
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
+    return row is not None and text.upper() in str(row[0]).upper()
+
+
+def _rebuild_tables(conn: sqlite3.Connection, tables: Sequence[TableSchema]) -> None:
+    """Rebuilds the :data:`REBUILT_TABLES` a file of an older release still defines the old way.
+
+    One transaction per table, taken with the write lock and checked again under it (another
+    process may have rebuilt it in between), so a table is rebuilt once, completely or not at all.
+    The old table is renamed and its indexes dropped, the table and its indexes are created from
+    the current DDL, and the rows are copied with their ids.
+    """
+    current = {table.name: table for table in tables}
+    for name, old_text in REBUILT_TABLES:
+        if name not in current or not _defined_with(conn, name, old_text):
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if _defined_with(conn, name, old_text):
+                _rebuild(conn, current[name])
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+
+
+def _rebuild(conn: sqlite3.Connection, table: TableSchema) -> None:
+    old = f"{table.name}_before_rebuild"
+    indexes = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name=? AND sql IS NOT NULL", (table.name,)
+    ).fetchall()
+    for (index,) in indexes:
+        conn.execute(f"DROP INDEX {index}")
+    conn.execute(f"ALTER TABLE {table.name} RENAME TO {old}")
+    for statement in filter(str.strip, table.ddl.format(**SQLITE_TYPES).split(";")):
+        conn.execute(statement)
+    kept = _columns(conn, old)
+    columns = ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table.name})") if row[1] in kept)
+    conn.execute(f"INSERT INTO {table.name} ({columns}) SELECT {columns} FROM {old}")
+    conn.execute(f"DROP TABLE {old}")  # and its sqlite_sequence row
 
 
 def _schema_fingerprint(conn: sqlite3.Connection) -> str | None:

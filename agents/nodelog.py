@@ -8,7 +8,8 @@ resume as a second row. A crash leaves the row ``running`` with no end time,
 which is exactly what happened. Each write is committed at once, as one
 statement: the ``running`` row before the node's body runs, the end before
 LangGraph saves the node's writes (two commits per call; see
-``benchmarks/bench_nodelog.py`` for why neither can share one of LangGraph's).
+``benchmarks/bench_nodelog.py`` for why neither can share one of LangGraph's, and
+what each costs).
 
 Rows are written under the store's lock, so parallel nodes (threads) are safe;
 SQLite's write lock and busy timeout make several processes safe.
@@ -47,19 +48,34 @@ def _call_identity(config: RunnableConfig) -> tuple[str, str, str, int]:
 
 #: The columns :func:`_start` writes, in the order of its values.
 _START_COLUMNS = ("agent", "thread_id", "run_id", "node", "task_id", "step", "label", "started_at", "status")
-_FINISH_SQL = "UPDATE node_log SET ended_at = ?, status = ?, error = ? WHERE id = ?"
+_FINISH_SQL = "UPDATE node_log SET ended_at = ?, status = ?, error = ? WHERE id = ? AND started_at = ?"
 
 
-def _start(store: Store, agent: str, node: str, label: str, config: RunnableConfig) -> int:
+class RowId(int):
+    """A node-log row's id, with its start time.
+
+    The end write matches both: SQLite gives a new row the largest id plus one, so when a
+    thread's rows are the newest and the thread is deleted, their ids come back. A late end
+    write (of a call whose thread was deleted under it) then changes nothing rather than the
+    row that got its id.
+    """
+
+    started_at: float
+
+
+def _start(store: Store, agent: str, node: str, label: str, config: RunnableConfig) -> RowId:
     """Commits the call's ``running`` row (before the node's body runs); returns its id."""
     thread_id, run_id, task_id, step = _call_identity(config)
-    values = (agent, thread_id, run_id, node, task_id, step, label, time.time(), "running")
-    return store.insert("node_log", _START_COLUMNS, values)
+    started_at = time.time()
+    values = (agent, thread_id, run_id, node, task_id, step, label, started_at, "running")
+    row_id = RowId(store.insert("node_log", _START_COLUMNS, values))
+    row_id.started_at = started_at
+    return row_id
 
 
-def _finish(store: Store, row_id: int, status: str, error: str = "") -> None:
+def _finish(store: Store, row_id: RowId, status: str, error: str = "") -> None:
     """Commits the call's end (before LangGraph saves the node's writes)."""
-    store.execute_one(_FINISH_SQL, (time.time(), status, error[:2000], row_id))
+    store.execute_one(_FINISH_SQL, (time.time(), status, error[:2000], int(row_id), row_id.started_at))
 
 
 def _outcome(error: BaseException) -> tuple[str, str]:
@@ -92,7 +108,7 @@ def logged_node(
     node_name = name or node.__name__
     takes_config = len(inspect.signature(node).parameters) > 1
 
-    def begin(state: Any, config: RunnableConfig) -> int:
+    def begin(state: Any, config: RunnableConfig) -> RowId:
         label = label_of(state) if label_of else ""
         return _start(store, agent, node_name, label, config)
 

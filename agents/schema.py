@@ -108,4 +108,17 @@ def fingerprint(schema: str) -> str:
 #:   (:mod:`agents.leases`); NULL in rows of the previous release and where there is no ``/proc``.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("thread_leases", "process_start", "TEXT"),)
 
-SQLITE_TYPES = {"id_column": "INTEGER PRIMARY KEY AUTOINCREMENT", "float_type": "REAL"}
+#: Tables whose stored definition changed after their first release in a way ALTER TABLE cannot make,
+#: as (table, text of the old definition): opening a SQLite file whose stored ``CREATE TABLE`` still
+#: contains the text rebuilds the table from its current DDL, rows and ids kept (``agents.db``). The
+#: columns are the same, so the previous release reads and writes a rebuilt table as it is.
+#:
+#: * ``node_log`` ``AUTOINCREMENT``: the first release's ids came from ``sqlite_sequence``, whose
+#:   page every insert rewrote (a third page per ``running`` row, beside the table's and its
+#:   index's; ``benchmarks/bench_nodelog.py`` measures it). A plain ``INTEGER PRIMARY KEY`` takes
+#:   the largest id plus one, so deleting a thread whose rows are the newest lets their ids come
+#:   back; the node log's end write also matches the row's start time (``agents.nodelog``), the one
+#:   place that keeps an id across a delete. PostgreSQL's ``BIGSERIAL`` is unchanged.
+REBUILT_TABLES: tuple[tuple[str, str], ...] = (("node_log", "AUTOINCREMENT"),)
+
+SQLITE_TYPES = {"id_column": "INTEGER PRIMARY KEY", "float_type": "REAL"}
