@@ -27,6 +27,7 @@ def start_refund(
     *,
     customer: str = "홍길동",
     reason: str = "r",
+    lang: str = "en",
 ) -> runs.RunResult:
     """Starts a refund case on thread ``refund-<case>`` and returns its first result.
 
@@ -34,21 +35,27 @@ def start_refund(
     ``amount`` is passed as given (a test may hand in a string to see how it is read).
     """
     return runs.start_run(
-        store, settings, "refund", {"case_id": case, "customer": customer, "amount": amount, "reason": reason}
+        store,
+        settings,
+        "refund",
+        {"case_id": case, "customer": customer, "amount": amount, "reason": reason},
+        lang=lang,
     )
 
 
-def pause_robot(store: Store, settings: Settings, thread: str = "hitl_demo") -> runs.RunResult:
-    """Starts the robot on ``thread``: it proposes and pauses at its question (status ``waiting``)."""
-    return runs.start_run(store, settings, "robot", {}, thread_id=thread)
+def pause_robot(store: Store, settings: Settings, thread: str = "hitl_demo", *, lang: str = "en") -> runs.RunResult:
+    """Starts the robot on ``thread`` in ``lang``: it proposes and pauses at its question (status ``waiting``)."""
+    return runs.start_run(store, settings, "robot", {}, thread_id=thread, lang=lang)
 
 
-def answer_robot(store: Store, settings: Settings, thread: str = "hitl_demo", answer: str = "yes") -> runs.RunResult:
+def answer_robot(
+    store: Store, settings: Settings, thread: str = "hitl_demo", answer: str = "yes", *, lang: str = "en"
+) -> runs.RunResult:
     """Starts the robot on ``thread`` and answers its question: two runs, and a finished thread.
 
     ``yes`` executes the proposal; any other answer (``Yes``, ``no``) is taken as it is typed.
     """
-    pause_robot(store, settings, thread)
+    pause_robot(store, settings, thread, lang=lang)
     return runs.resume_thread(store, settings, thread, answer)
 
 

@@ -53,25 +53,6 @@ ALLOWED = {
 FROM_AGENTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (source, re.compile(pattern))
     for source, pattern in (
-        ("agents/robot/graph.py (question)", r"execute this\? \(yes/no\)"),
-        ("agents/refund/graph.py (question)", r"Refund \S+ for .*?\? approve / reject / edit"),
-        ("agents/lecture/graph.py (question)", r"The draft scored below the threshold\.[^?]*\?"),
-        ("agents/lifecycle.py (reason)", r"a node raised: .*?from an earlier checkpoint"),
-        ("agents/lifecycle.py (reason)", r"a process is running it now"),
-        (
-            "agents/lifecycle.py (reason)",
-            r"its state was edited \(update_state\) and the run was not continued; continue it to run \S+",
-        ),
-        (
-            "agents/lifecycle.py (reason)",
-            r"its run stopped before .*? finished \(the process ended\); continue it to finish",
-        ),
-        ("agents/refund/spec.py (reason)", r"the case is marked paid with neither a payout nor a rejection"),
-        ("agents/robot/spec.py (reason)", r"the run ended without the robot's final message \(execute did not run\)"),
-        (
-            "agents/refund/graph.py (trace)",
-            r"(?:assess|review|settle|reject): [^|\n]*|amount [\d,—]+ → [\d,—]+ by [^|\n]*",
-        ),
         ("langgraph (its error, quoted in the pitfall demo)", r"No checkpointer set"),
         ("agents/refund/graph.py (the pitfall demo's request)", r"PITFALL-DEMO|pitfall demo"),
         ("agents/lecture/model/writer.py (draft)", r"— (content|time_allocation|difficulty)\\?:"),
@@ -177,38 +158,38 @@ USER_WORDS = {word for value in DEFAULT_LECTURE_INPUT.values() for word in _WORD
 
 def fill_every_status(store, settings) -> None:
     """Threads of every agent: waiting, done (each outcome), needing attention (each reason), running."""
-    pause_robot(store, settings, "robot-w")
-    answer_robot(store, settings, "robot-y", "yes")
-    answer_robot(store, settings, "robot-n", "아니요")
-    pause_robot(store, settings, "robot-e")
+    pause_robot(store, settings, "robot-w", lang="ko")
+    answer_robot(store, settings, "robot-y", "yes", lang="ko")
+    answer_robot(store, settings, "robot-n", "아니요", lang="ko")
+    pause_robot(store, settings, "robot-e", lang="ko")
     runs.update_thread(store, settings, "robot-e", {"decision": "yes"}, as_node="approval")  # edited
-    answer_robot(store, settings, "robot-x", "yes")
+    answer_robot(store, settings, "robot-x", "yes", lang="ko")
     first = readmodel.checkpoint_chain(store, "robot-x")[0]
     runs.update_thread(
         store, settings, "robot-x", {"decision": "x"}, as_node="approval", checkpoint_id=first.checkpoint_id
     )
     with pytest.raises(RunFailedError):
         runs.continue_thread(store, settings, "robot-x")  # a node raised
-    pause_robot(store, settings, "robot-i")
+    pause_robot(store, settings, "robot-i", lang="ko")
     runs.update_thread(store, settings, "robot-i", {"decision": "yes"}, as_node="execute")  # inconsistent
 
-    start_refund(store, settings, "W", customer="김민수", reason="배송 지연")
-    start_refund(store, settings, "R", customer="이서연", reason="중복 결제")
-    start_refund(store, settings, "P", 50_000, customer="박지훈", reason="단순 변심")
-    start_refund(store, settings, "A", customer="최유진", reason="불량품")
+    start_refund(store, settings, "W", customer="김민수", reason="배송 지연", lang="ko")
+    start_refund(store, settings, "R", customer="이서연", reason="중복 결제", lang="ko")
+    start_refund(store, settings, "P", 50_000, customer="박지훈", reason="단순 변심", lang="ko")
+    start_refund(store, settings, "A", customer="최유진", reason="불량품", lang="ko")
     runs.resume_thread(store, settings, "refund-A", {"action": "approve", "approver": "김승인"})
-    start_refund(store, settings, "E", customer="정하늘", reason="부분 환불")
+    start_refund(store, settings, "E", customer="정하늘", reason="부분 환불", lang="ko")
     runs.resume_thread(store, settings, "refund-E", {"action": "edit", "amount": 300_000, "approver": "김승인"})
-    start_refund(store, settings, "J", customer="한도윤", reason="사유 불명")
+    start_refund(store, settings, "J", customer="한도윤", reason="사유 불명", lang="ko")
     runs.resume_thread(store, settings, "refund-J", {"action": "reject", "approver": "이거절"})
-    start_refund(store, settings, "U", customer="윤서준", reason="금액 수정")
+    start_refund(store, settings, "U", customer="윤서준", reason="금액 수정", lang="ko")
     runs.update_thread(store, settings, "refund-U", {"amount": 200_000})  # edited and not continued
-    start_refund(store, settings, "Z", customer="오지아", reason="기록 오류")
+    start_refund(store, settings, "Z", customer="오지아", reason="기록 오류", lang="ko")
     _write_as(store, "refund", "refund-Z", {"outcome": "paid"}, "settle")  # "done" with nothing paid
 
     values = dict(DEFAULT_LECTURE_INPUT)
     for thread in ("lecture-w", "lecture-s", "lecture-h", "lecture-j", "lecture-e"):
-        runs.start_run(store, settings, "lecture", values, thread_id=thread)  # each waits at the gate
+        runs.start_run(store, settings, "lecture", values, thread_id=thread, lang="ko")  # each waits at the gate
     runs.resume_thread(store, settings, "lecture-s", {"action": "rework", "notes": "실습을 늘려 주세요"})
     runs.resume_thread(store, settings, "lecture-h", {"action": "save"})
     runs.resume_thread(store, settings, "lecture-j", {"action": "reject"})
