@@ -129,16 +129,16 @@ def test_node_names_are_escaped_not_rendered_as_html() -> None:
     loop = trace(checkpoint_figure(chain), "loop")
     assert "<b>x</b>" not in loop.hovertext[0]
     assert "&lt;b&gt;x&lt;/b&gt;" in loop.hovertext[0]
-    assert loop.text[0] == "&lt;b&gt;x&lt;/b&gt;"
+    assert trace(checkpoint_figure(chain), "writers").text[0] == "&lt;b&gt;x&lt;/b&gt;"
 
 
 def test_small_chain_shows_writer_labels_large_chain_omits_them() -> None:
-    small = trace(checkpoint_figure(linear_chain(3)), "loop")
-    assert small.mode == "markers+text"
-    assert list(small.text) == ["propose", "propose"]
-    large = trace(checkpoint_figure(linear_chain(TEXT_LABEL_LIMIT + 1)), "loop")
-    assert large.mode == "markers"
-    assert large.text is None
+    small = trace(checkpoint_figure(linear_chain(3)), "writers")
+    assert small.mode == "markers+text" and small.hoverinfo == "skip" and small.marker.opacity == 0
+    assert list(small.text) == ["__start__", "propose", "propose"]
+    large = checkpoint_figure(linear_chain(TEXT_LABEL_LIMIT + 1))
+    assert "writers" not in [t.name for t in large.data]
+    assert all(t.text is None for t in large.data)
 
 
 def test_selected_checkpoint_is_highlighted() -> None:
