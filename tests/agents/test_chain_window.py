@@ -3,6 +3,8 @@ and the window's read (`agents.readmodel.chain_links`, `chain_points`)."""
 
 from __future__ import annotations
 
+import pytest
+
 from agents import readmodel, runs
 from agents.chain_layout import WINDOW_LANDMARKS, layout_columns, link_tree, window_columns, window_rows
 from benchmarks._data import build_proposal_thread
@@ -96,6 +98,7 @@ def test_window_columns_leave_out_a_checkpoint_deleted_since_the_tree_was_read()
     assert window.parents == [-1, 0] and window.hidden == [0, 8]
 
 
+@pytest.mark.usefixtures("backend")
 def test_the_window_read_equals_the_whole_chain_read(store):
     build_proposal_thread(store, "long", 300, agent="robot")
     chain = readmodel.checkpoint_chain(store, "long")
@@ -111,6 +114,7 @@ def test_the_window_read_equals_the_whole_chain_read(store):
     assert read[-1].is_head
 
 
+@pytest.mark.usefixtures("backend")
 def test_a_done_thread_has_no_checkpoint_waiting_for_a_human(store, settings):
     start_refund(store, settings, "D1")
     runs.update_thread(store, settings, "refund-D1", {"amount": 50_000})  # an edit while it waits
