@@ -113,7 +113,7 @@ def _writes_frame(writes: tuple[readmodel.WriteRecord, ...]) -> pd.DataFrame:
 
 
 def _show_detail(detail: readmodel.CheckpointDetail) -> None:
-    """The selected checkpoint's ids, and its decoded state and metadata, collapsed to one line each."""
+    """The selected checkpoint's ids, its decoded state collapsed below its top-level keys, its metadata collapsed."""
     st.subheader(t("explorer.selected", checkpoint=short_checkpoint_id(detail.checkpoint_id)))
     st.markdown(
         t(
@@ -126,7 +126,7 @@ def _show_detail(detail: readmodel.CheckpointDetail) -> None:
     state_col, meta_col = st.columns([3, 2])
     with state_col:
         st.markdown(f"**{t('explorer.state')}**", help=t("explorer.state.help"))
-        st.json(readmodel.to_jsonable(detail.values), expanded=False)
+        st.json(readmodel.to_jsonable(detail.values), expanded=1)
     with meta_col:
         st.markdown(f"**{t('explorer.metadata')}**")
         st.json(readmodel.to_jsonable(detail.metadata), expanded=False)

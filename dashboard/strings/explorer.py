@@ -138,7 +138,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "끌어서 이동하고, 스크롤로 확대·축소하며, 두 번 클릭하면 그린 것 전체를 봅니다.",
     ),
     "explorer.state.help": (
-        "Collapsed: click the braces to open it. The fork form below starts from the keys that can be changed.",
-        "접혀 있습니다: 중괄호를 클릭하면 펼쳐집니다. 아래 포크 양식은 바꿀 수 있는 키로 시작합니다.",
+        "Nested values are collapsed: click one to open it. The fork form below starts from the keys "
+        "that can be changed.",
+        "중첩된 값은 접혀 있습니다: 클릭하면 펼쳐집니다. 아래 포크 양식은 바꿀 수 있는 키로 시작합니다.",
     ),
 }

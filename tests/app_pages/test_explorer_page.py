@@ -250,7 +250,9 @@ def _in_order(at) -> list[str]:
 def test_the_decoded_state_is_collapsed_and_the_actions_come_before_the_writes(app, store, settings):
     runs.start_run(store, settings, "robot", {})
     at = app(PAGE)
-    assert at.json[0].proto.expanded is False and at.json[1].proto.expanded is False
+    state, metadata = at.json[0].proto, at.json[1].proto
+    assert state.max_expand_depth == 1  # the top-level keys, their nested values collapsed
+    assert metadata.expanded is False
     order = _in_order(at)
     actions = order.index("From this checkpoint")
     assert order.index("Re-run from here") > actions
