@@ -34,6 +34,14 @@ X rule (`layout_chain`):
     Because a lane is a parent-to-child path, strictly growing x along each
     edge means no two checkpoints of one lane ever share a point.
 
+Window (`link_tree`, `window_rows`, `window_columns`):
+    A long thread is drawn a window at a time. The lanes come from the whole
+    tree, read as (id, parent) pairs only; the window is the checkpoints
+    nearest a centre along the links, plus the oldest root, the rows asked to
+    be kept and the nearest fork points and orphans, so its size is bounded.
+    Only the window's checkpoints are then read in full. A drawn checkpoint
+    links to its nearest drawn ancestor, counting the checkpoints left out.
+
 Subgraph namespaces: the read-model hands over the root namespace only
 (`checkpoint_ns == ''`). Every public function here filters defensively to
 that namespace, so a subgraph checkpoint that slips through is left out
@@ -42,12 +50,36 @@ rather than drawn as a bogus orphan lane.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 ROOT_NAMESPACE = ""
+#: Checkpoints a window draws around its centre (nearest along the links first).
+WINDOW_SIZE = 200
+#: Fork points and orphans a window draws besides, the nearest to its centre first.
+WINDOW_LANDMARKS = 40
+
+
+class Linked(Protocol):
+    """What the lanes and x positions need of a checkpoint."""
+
+    @property
+    def checkpoint_id(self) -> str: ...
+
+    @property
+    def parent_checkpoint_id(self) -> str | None: ...
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def checkpoint_ns(self) -> str: ...
+
+
+P = TypeVar("P", bound=Linked)
+Q = TypeVar("Q", bound=Linked)
 
 
 class ChainPoint(Protocol):
@@ -104,7 +136,17 @@ class LaidOutCheckpoint:
 
 
 @dataclass(frozen=True, slots=True)
-class ChainColumns:
+class Link:
+    """A checkpoint as its parent column tells it: enough for the lanes (laid out, its x is its depth)."""
+
+    checkpoint_id: str
+    parent_checkpoint_id: str | None
+    step: int = 0
+    checkpoint_ns: str = ROOT_NAMESPACE
+
+
+@dataclass(frozen=True, slots=True)
+class ChainColumns(Generic[P]):
     """The layout as columns: entry ``i`` of each list is about ``points[i]``, in walk order.
 
     What the figure draws from, without one object per checkpoint.
@@ -114,19 +156,23 @@ class ChainColumns:
         lanes: Lane of each point.
         xs: x of each point.
         parents: Index of each point's parent, -1 for a root or an orphan (no link is drawn).
+            In a window (`window_columns`): of its nearest drawn ancestor.
         children: Number of children of each point.
         orphans: Indices of the points whose parent is missing, in walk order.
+        hidden: In a window, the checkpoints left out on each point's link to its parent (empty:
+            nothing is left out).
     """
 
-    points: list[ChainPoint]
+    points: list[P]
     lanes: list[int]
     xs: list[int]
     parents: list[int]
     children: list[int]
     orphans: list[int]
+    hidden: list[int] = field(default_factory=list)
 
 
-def root_namespace_points(chain: Iterable[ChainPoint]) -> list[ChainPoint]:
+def root_namespace_points(chain: Iterable[P]) -> list[P]:
     """Keep only root-namespace checkpoints and check that ids are unique.
 
     Args:
@@ -148,15 +194,15 @@ def root_namespace_points(chain: Iterable[ChainPoint]) -> list[ChainPoint]:
     return points
 
 
-def _parents_first(points: Sequence[ChainPoint]) -> list[ChainPoint]:
+def _parents_first(points: Sequence[P]) -> list[P]:
     """Order checkpoints oldest id first, but never a child before its parent."""
     present = {p.checkpoint_id for p in points}
     placed: set[str] = set()
     # Children whose parent sorts later wait here until the parent is walked.
-    parked: dict[str, list[ChainPoint]] = defaultdict(list)
-    order: list[ChainPoint] = []
+    parked: dict[str, list[P]] = defaultdict(list)
+    order: list[P] = []
 
-    def place(first: ChainPoint) -> None:
+    def place(first: P) -> None:
         stack = [first]  # explicit stack: a long parked chain must not recurse
         while stack:
             point = stack.pop()
@@ -181,7 +227,7 @@ def _parents_first(points: Sequence[ChainPoint]) -> list[ChainPoint]:
     return order
 
 
-def _in_walk_order(points: Sequence[ChainPoint]) -> bool:
+def _in_walk_order(points: Sequence[Linked]) -> bool:
     """Whether the points already are in walk order: ids strictly rising, every parent's id below its child's.
 
     LangGraph's ids are time-ordered and a parent is always older, so a chain read oldest first
@@ -196,7 +242,7 @@ def _in_walk_order(points: Sequence[ChainPoint]) -> bool:
     return True
 
 
-def layout_columns(chain: Iterable[ChainPoint]) -> ChainColumns:
+def layout_columns(chain: Iterable[P]) -> ChainColumns[P]:
     """Assign lanes and x positions in one O(n log n) pass (the sort, when needed, dominates).
 
     Args:
@@ -240,6 +286,95 @@ def layout_columns(chain: Iterable[ChainPoint]) -> ChainColumns:
         parents.append(at)
         index[point.checkpoint_id] = position
     return ChainColumns(order, lanes, xs, parents, children, orphans)
+
+
+def link_tree(links: Iterable[tuple[str, str | None]]) -> ChainColumns[Link]:
+    """The layout of a thread's tree from its (checkpoint id, parent id) pairs alone.
+
+    Lanes, parents, children and orphans are those of `layout_columns` on the whole chain (they need
+    no step); x is each checkpoint's depth (0 for a root or an orphan), which `window_columns` counts
+    the left-out checkpoints by.
+    """
+    return layout_columns([Link(checkpoint_id, parent) for checkpoint_id, parent in links])
+
+
+def window_rows(
+    tree: ChainColumns[Any],
+    centre: int,
+    *,
+    keep: Iterable[int] = (),
+    size: int = WINDOW_SIZE,
+    landmarks: int = WINDOW_LANDMARKS,
+) -> list[int]:
+    """Rows of the tree a window draws, in walk order; every row when there are at most ``size``.
+
+    The window holds the ``size`` checkpoints nearest ``centre`` along the parent links (breadth
+    first from ``centre``, which is always in it), the rows of ``keep`` (the head, the selected
+    checkpoint), the oldest root, and up to ``landmarks`` fork points and orphans, those nearest
+    ``centre`` in walk order first. So its size is bounded by ``size + landmarks + 1 + len(keep)``,
+    whatever the thread's length.
+    """
+    count = len(tree.points)
+    if count <= size:
+        return list(range(count))
+    parents = tree.parents
+    kids: list[list[int]] = [[] for _ in range(count)]
+    for child, parent in enumerate(parents):
+        if parent >= 0:
+            kids[parent].append(child)
+    chosen = {centre}
+    queue = deque([centre])
+    while queue and len(chosen) < size:
+        row = queue.popleft()
+        for near in ([parents[row]] if parents[row] >= 0 else []) + kids[row]:
+            if near not in chosen and len(chosen) < size:
+                chosen.add(near)
+                queue.append(near)
+    marks = [row for row, n in enumerate(tree.children) if n > 1 and row not in chosen]
+    marks += [row for row in tree.orphans if row not in chosen]
+    marks.sort(key=lambda row: abs(row - centre))
+    chosen.update(marks[:landmarks])
+    chosen.update(row for row in keep if 0 <= row < count)
+    chosen.add(0)
+    return sorted(chosen)
+
+
+def window_columns(tree: ChainColumns[Any], rows: Sequence[int], points: Iterable[Q]) -> ChainColumns[Q]:
+    """The layout of a window: the checkpoints of ``rows`` (``points``, read for them) placed as in the tree.
+
+    Each point keeps its lane in the whole tree and its number of children; its parent is its nearest
+    drawn ancestor, and ``hidden`` counts the checkpoints left out between them (0: a plain link).
+    x is the step, pushed right past the drawn parent and what is hidden:
+    ``x = max(step, parent_x + hidden + 1)``. A row whose checkpoint is missing from ``points``
+    (deleted since the tree was read) is left out.
+    """
+    by_id = {point.checkpoint_id: point for point in points}
+    kept = [row for row in rows if tree.points[row].checkpoint_id in by_id]
+    at = {row: index for index, row in enumerate(kept)}
+    orphaned = set(tree.orphans)
+    drawn: list[Q] = []
+    lanes: list[int] = []
+    xs: list[int] = []
+    parents: list[int] = []
+    children: list[int] = []
+    orphans: list[int] = []
+    hidden: list[int] = []
+    for index, row in enumerate(kept):
+        point = by_id[tree.points[row].checkpoint_id]
+        above = tree.parents[row]
+        while above >= 0 and above not in at:
+            above = tree.parents[above]
+        parent = at.get(above, -1)
+        skipped = tree.xs[row] - tree.xs[above] - 1 if parent >= 0 else 0
+        drawn.append(point)
+        lanes.append(tree.lanes[row])
+        xs.append(max(point.step, xs[parent] + skipped + 1) if parent >= 0 else point.step)
+        parents.append(parent)
+        children.append(tree.children[row])
+        hidden.append(skipped)
+        if row in orphaned:
+            orphans.append(index)
+    return ChainColumns(drawn, lanes, xs, parents, children, orphans, hidden)
 
 
 def assign_lanes(chain: Iterable[ChainPoint]) -> dict[str, int]:

@@ -19,7 +19,7 @@ import dataclasses
 import datetime as dt
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,9 +115,16 @@ def checkpoint_time(checkpoint_id: str) -> dt.datetime:
     return dt.datetime.fromtimestamp(seconds, tz=dt.UTC)
 
 
-def _task_nodes(cursor: Any, thread_id: str) -> dict[str, str]:
-    """Node names of a thread's tasks: from the node log, else from the task path."""
-    cursor.execute("SELECT task_id, node FROM node_log WHERE thread_id = ? AND task_id != ''", (thread_id,))
+def _task_nodes(cursor: Any, thread_id: str, task_ids: Sequence[str] | None = None) -> dict[str, str]:
+    """Node names of a thread's tasks (of ``task_ids`` only, when given): from the node log, else from the task path."""
+    if task_ids is None:
+        cursor.execute("SELECT task_id, node FROM node_log WHERE thread_id = ? AND task_id != ''", (thread_id,))
+    else:
+        among = ", ".join("?" * max(1, len(task_ids)))
+        cursor.execute(
+            f"SELECT task_id, node FROM node_log WHERE thread_id = ? AND task_id IN ({among})",
+            (thread_id, *(task_ids or ("",))),
+        )  # the same table and columns on both backends
     return dict(cursor.fetchall())
 
 
@@ -139,8 +146,29 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
     ``writers`` are the nodes whose completed writes are stored against the
     checkpoint (they produced its child); ``next`` are the nodes that ran, or
     are to run, from it. Only leaf checkpoints without writes decode a blob.
+    A checkpoint is waiting for a human only when it is the head and one of its
+    tasks wrote an interrupt and nothing else: an interrupt under an older
+    checkpoint was answered, or left behind, on the way to the head (an
+    ``update_state`` while waiting, a re-run from an earlier checkpoint).
     """
     return _read_chain(store, thread_id)[0]
+
+
+def chain_links(store: Store, thread_id: str) -> list[tuple[str, str | None]]:
+    """(checkpoint id, parent id) of a thread's checkpoints, oldest first: the tree without its metadata."""
+    with store.read() as cursor:
+        return [(row[0], row[1]) for row in store.queries.links(cursor, thread_id)]
+
+
+def chain_points(
+    store: Store, thread_id: str, checkpoint_ids: Sequence[str], *, head_id: str, parents: Container[str]
+) -> list[ChainCheckpoint]:
+    """The entries of :func:`checkpoint_chain` of these checkpoints only, oldest first (what a window draws).
+
+    Reads the metadata and writes of the listed checkpoints alone; ``head_id`` and ``parents`` (the ids
+    that have a child) come from :func:`chain_links`, which tells them for the whole thread.
+    """
+    return _read_chain(store, thread_id, (checkpoint_ids, head_id, parents))[0]
 
 
 _new = object.__new__
@@ -150,20 +178,28 @@ _new = object.__new__
 )
 
 
-def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], dict[str, str]]:
-    """The chain (see :func:`checkpoint_chain`) and the node-log task map it was named with."""
+def _read_chain(
+    store: Store, thread_id: str, only: tuple[Sequence[str], str, Container[str]] | None = None
+) -> tuple[list[ChainCheckpoint], dict[str, str]]:
+    """The chain (see :func:`checkpoint_chain`) and the node-log task map it was named with.
+
+    ``only``: (checkpoint ids, head id, ids with a child) to read those checkpoints alone.
+    """
     with store.read() as cursor:
-        rows = store.queries.chain(cursor, thread_id)
-        task_rows = store.queries.tasks(cursor, thread_id)
+        if only is None:
+            rows = store.queries.chain(cursor, thread_id)
+            task_rows = store.queries.tasks(cursor, thread_id)
+        else:
+            rows = store.queries.chain_of(cursor, thread_id, only[0])
+            task_rows = store.queries.tasks_of(cursor, thread_id, only[0])
         # Only a task whose path names no node (a Send's, an update's) needs the node log.
-        named = all((path or "").startswith(PULL_PREFIX) for _, _, path, _, _ in task_rows)
-        known = {} if named else _task_nodes(cursor, thread_id)
+        unnamed = [task_id for _, task_id, path, _, _ in task_rows if not (path or "").startswith(PULL_PREFIX)]
+        known = {} if not unnamed else _task_nodes(cursor, thread_id, None if only is None else unnamed)
     if not rows:
         return [], known
     tasks = tasks_by_checkpoint(task_rows, known, lambda checkpoint_id: _saved(store, thread_id, checkpoint_id))
     scheduled, completed, interrupted = tasks.scheduled, tasks.completed, tasks.interrupted
-    head_id = rows[-1][0]
-    parents = {row[1] for row in rows}
+    head_id, parents = (rows[-1][0], {row[1] for row in rows}) if only is None else only[1:]
     chain: list[ChainCheckpoint] = []
     append = chain.append
     for checkpoint_id, parent_id, step, source in rows:
@@ -179,8 +215,9 @@ def _read_chain(store: Store, thread_id: str) -> tuple[list[ChainCheckpoint], di
         set_source(point, "unknown" if not source else str(source))
         set_writers(point, completed.get(checkpoint_id, ()))
         set_next(point, next_nodes)
-        set_head(point, checkpoint_id == head_id)
-        set_waiting(point, checkpoint_id in interrupted)
+        is_head = checkpoint_id == head_id
+        set_head(point, is_head)
+        set_waiting(point, is_head and checkpoint_id in interrupted)
         set_ns(point, "")
         append(point)
     return chain, known
@@ -241,8 +278,8 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
     if saved is None:
         return None
     with store.read() as cursor:
-        known = _task_nodes(cursor, thread_id)
         rows = [row[1:] for row in store.queries.writes_between(cursor, thread_id, checkpoint_id, checkpoint_id)]
+        known = _task_nodes(cursor, thread_id, list(dict.fromkeys(row[0] for row in rows)))
     return _detail(store, thread_id, saved, rows, known, lambda child_of: _has_children(store, thread_id, child_of))
 
 

@@ -11,6 +11,7 @@ backend's SQL; the shapes of the returned rows are the same.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 #: Write channels that LangGraph uses for bookkeeping rather than node output.
@@ -33,6 +34,15 @@ class ReadQueries(Protocol):
         order. A task's path is the greatest of its writes' paths: an
         ``update_state`` that reused a node's task writes ``~__interrupt__, <i>``, which sorts before
         the node's own ``~__pregel_pull, <node>``."""
+
+    def links(self, cursor: Any, thread_id: str) -> Rows:
+        """(checkpoint id, parent id), oldest first: the key and parent columns only, no metadata."""
+
+    def chain_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
+        """The rows of :meth:`chain` of these checkpoints only, oldest first."""
+
+    def tasks_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
+        """The rows of :meth:`tasks` of these checkpoints only."""
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         """(thread id, checkpoint count, first checkpoint id, head id) per thread (or of one), from the key
@@ -63,6 +73,11 @@ def _one_thread(column: str, thread_id: str | None) -> tuple[str, tuple[Any, ...
     return ("", ()) if thread_id is None else (f" AND {column} = ?", (thread_id,))
 
 
+def _among(checkpoint_ids: Sequence[str]) -> str:
+    """Placeholders of an ``IN (...)`` list of the ids (at least one, so the SQL stays valid)."""
+    return ", ".join("?" * max(1, len(checkpoint_ids)))
+
+
 def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
     cursor.execute(sql, params)
     return list(cursor.fetchall())
@@ -90,6 +105,34 @@ class SqliteQueries:
             " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
             " GROUP BY checkpoint_id, task_id",
             (thread_id, NULL_TASK_ID),
+        )
+
+    def links(self, cursor: Any, thread_id: str) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, parent_checkpoint_id FROM checkpoints"
+            " WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
+            (thread_id,),
+        )
+
+    def chain_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, parent_checkpoint_id,"
+            " json_extract(CAST(metadata AS TEXT), '$.step'), json_extract(CAST(metadata AS TEXT), '$.source')"
+            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) ORDER BY checkpoint_id",
+            (thread_id, *(checkpoint_ids or ("",))),
+        )
+
+    def tasks_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, task_id, MAX(task_path),"
+            f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
+            " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
+            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) GROUP BY checkpoint_id, task_id",
+            (thread_id, NULL_TASK_ID, *(checkpoint_ids or ("",))),
         )
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
@@ -175,6 +218,34 @@ class PostgresQueries:
             " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
             " GROUP BY checkpoint_id, task_id",
             (thread_id, NULL_TASK_ID),
+        )
+
+    def links(self, cursor: Any, thread_id: str) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, parent_checkpoint_id FROM checkpoints"
+            " WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
+            (thread_id,),
+        )
+
+    def chain_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, parent_checkpoint_id,"
+            " (metadata->>'step')::int, metadata->>'source'"
+            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) ORDER BY checkpoint_id",
+            (thread_id, *(checkpoint_ids or ("",))),
+        )
+
+    def tasks_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
+        return _rows(
+            cursor,
+            "SELECT checkpoint_id, task_id, MAX(task_path),"
+            f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
+            " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
+            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) GROUP BY checkpoint_id, task_id",
+            (thread_id, NULL_TASK_ID, *(checkpoint_ids or ("",))),
         )
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:

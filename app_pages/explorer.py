@@ -1,9 +1,13 @@
 """Checkpoint explorer: a thread's parent-chained checkpoints as a Plotly graph.
 
 Pick an agent and a thread (or open ``?thread=ID``), select a checkpoint by
-clicking its point or in the list, read its decoded state, metadata and
-writes, and re-run or fork from it. The chain is read with plain SQL
-(``readmodel.checkpoint_chain``); only the selected checkpoint is decoded.
+clicking its point or in the list, re-run or fork from it, and read its
+decoded state, metadata and writes. A long thread is drawn a window at a
+time: its tree is read as (id, parent) pairs (``readmodel.chain_links``), the
+window around the selected checkpoint chosen from it
+(``chain_layout.window_rows``) and only the window's checkpoints read in full
+(``readmodel.chain_points``); "show all" draws the whole chain
+(``readmodel.checkpoint_chain``). Only the selected checkpoint is decoded.
 """
 
 import json
@@ -15,28 +19,30 @@ import pandas as pd
 import streamlit as st
 
 from agents import lifecycle, readmodel, runs, threadindex
-from agents.chain_layout import orphan_ids
+from agents.chain_layout import WINDOW_SIZE, ChainColumns, Link, layout_columns, link_tree, window_columns, window_rows
 from agents.errors import RunFailedError, short_checkpoint_id
 from agents.identity import FORK
 from agents.registry import AGENTS
 from agents.validation import parse_json_object
 from dashboard import auth, resources
-from dashboard.checkpoint_figure import DEFAULT_LABELS, checkpoint_figure
+from dashboard.checkpoint_figure import DEFAULT_LABELS, VIEW_STEPS, columns_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.views import bounded_select, keep_valid, pick_thread, show_table
+from dashboard.views import bounded_select, pick_thread, show_table
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
 SELECT_HEAD_KEY = "explorer:select-head"
 BACK_TO_KEY = "explorer:back-to"  # (thread, earlier head) selected after a failed re-run or fork
+FLASH_HERE_KEY = "explorer:flash-here"  # the queued message is this page's action's: shown beside it
 
 store, settings = resources.store(), resources.settings()
 
 st.title(t("explorer.title"))
 st.caption(t("explorer.intro"))
 st.caption(t("explorer.root_only"))
-show_flash()
+if not st.session_state.get(FLASH_HERE_KEY):
+    show_flash()  # a sidebar form's message; the page's own actions show theirs beside their buttons
 
 
 def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> str | None:
@@ -47,13 +53,18 @@ def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> str | None:
     return thread_id
 
 
+def _source_name(source: str) -> str:
+    """A checkpoint source in the UI's language (an unknown one as stored)."""
+    return t(f"explorer.fig.source.{source}") if f"source.{source}" in DEFAULT_LABELS else source
+
+
 def _option_label(point: readmodel.ChainCheckpoint) -> str:
     flags = [t("explorer.flag.head")] if point.is_head else []
     flags += [t("explorer.flag.waiting")] if point.is_waiting else []
     return t(
         "explorer.option",
         step=point.step,
-        source=point.source,
+        source=_source_name(point.source),
         short=short_checkpoint_id(point.checkpoint_id),
         flags=f" · {', '.join(flags)}" if flags else "",
     )
@@ -71,23 +82,22 @@ def _clicked_checkpoint(chart_key: str) -> str | None:
     return data if isinstance(data, str) else None
 
 
-def _sync_selection(thread_id: str, chain: list[readmodel.ChainCheckpoint], chart_key: str) -> str:
+def _sync_selection(thread_id: str, rows_of: dict[str, int], head: str, chart_key: str) -> str:
     """Resolves the selected checkpoint before the widgets are drawn: a new click wins, else the list."""
     select_key = f"explorer-checkpoint-{thread_id}"
-    ids = [c.checkpoint_id for c in chain]
-    head = next(c.checkpoint_id for c in chain if c.is_head)
     if st.session_state.pop(SELECT_HEAD_KEY, False):
         st.session_state[select_key] = head
     back_to = st.session_state.pop(BACK_TO_KEY, None)
-    if back_to and back_to[0] == thread_id and back_to[1] in ids:
+    if back_to and back_to[0] == thread_id and back_to[1] in rows_of:
         st.session_state[select_key] = back_to[1]
         st.info(t("explorer.back_to", checkpoint=short_checkpoint_id(back_to[1])))
     clicked = _clicked_checkpoint(chart_key)
     last_click_key = f"explorer:last-click-{thread_id}"
-    if clicked in ids and clicked != st.session_state.get(last_click_key):
+    if clicked in rows_of and clicked != st.session_state.get(last_click_key):
         st.session_state[select_key] = clicked
     st.session_state[last_click_key] = clicked
-    keep_valid(select_key, ids, head)
+    if st.session_state.get(select_key) not in rows_of:
+        st.session_state[select_key] = head
     return select_key
 
 
@@ -104,6 +114,7 @@ def _writes_frame(writes: tuple[readmodel.WriteRecord, ...]) -> pd.DataFrame:
 
 
 def _show_detail(detail: readmodel.CheckpointDetail) -> None:
+    """The selected checkpoint's ids, its decoded state collapsed below its top-level keys, its metadata collapsed."""
     st.subheader(t("explorer.selected", checkpoint=short_checkpoint_id(detail.checkpoint_id)))
     st.markdown(
         t(
@@ -115,11 +126,14 @@ def _show_detail(detail: readmodel.CheckpointDetail) -> None:
     )
     state_col, meta_col = st.columns([3, 2])
     with state_col:
-        st.markdown(f"**{t('explorer.state')}**")
-        st.json(readmodel.to_jsonable(detail.values))
+        st.markdown(f"**{t('explorer.state')}**", help=t("explorer.state.help"))
+        st.json(readmodel.to_jsonable(detail.values), expanded=1)
     with meta_col:
         st.markdown(f"**{t('explorer.metadata')}**")
         st.json(readmodel.to_jsonable(detail.metadata), expanded=False)
+
+
+def _show_writes(detail: readmodel.CheckpointDetail) -> None:
     st.markdown(f"**{t('explorer.writes')}**", help=t("explorer.writes.help"))
     show_table(_writes_frame(detail.writes), t("explorer.no_writes"))
 
@@ -140,6 +154,8 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
     expected_restore = drawn_head("explorer-restore", thread_id, head)
     st.subheader(t("explorer.actions"))
     st.caption(t("explorer.actions.help"))
+    if st.session_state.pop(FLASH_HERE_KEY, False):
+        show_flash()
     if auth.why_not(FORK):  # re-run, restore and fork are for admins (as runs checks)
         st.info(t("auth.admin_only"))
         return
@@ -153,6 +169,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
                     store, settings, thread_id, checkpoint_id=checkpoint_id, expected_head=expected, actor=me
                 )
             st.session_state[SELECT_HEAD_KEY] = True
+            st.session_state[FLASH_HERE_KEY] = True
             return t("explorer.rerun.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         act(expected_rerun, rerun)
@@ -165,6 +182,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
                 store, settings, thread_id, checkpoint_id, expected_head=expected, actor=me
             )
             st.session_state[SELECT_HEAD_KEY] = True
+            st.session_state[FLASH_HERE_KEY] = True
             return t("explorer.restore.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         act(expected_restore, restore)
@@ -174,7 +192,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             t("explorer.fork.values"),
             value=_editable_values(spec, detail.values),
             key=f"explorer-fork-values-{checkpoint_id}",
-            help=t("explorer.fork.values.help", keys=", ".join(f.name for f in spec.state_fields)),
+            help=t("explorer.fork.values.help", keys=", ".join(f"`{f.name}`" for f in spec.state_fields)),
         )
         as_node = st.selectbox(
             t("explorer.fork.as_node"),
@@ -205,6 +223,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
                         store, settings, thread_id, expected_head=result.head_checkpoint_id, actor=me
                     )
             st.session_state[SELECT_HEAD_KEY] = True
+            st.session_state[FLASH_HERE_KEY] = True
             return t("explorer.fork.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         act(expected_fork, fork)
@@ -224,29 +243,65 @@ def _figure_labels() -> dict[str, str]:
     return {name: t(f"explorer.fig.{name}") for name in DEFAULT_LABELS}
 
 
+def _tree(thread_id: str) -> tuple[ChainColumns[Link], dict[str, int], str]:
+    """The thread's tree from its (id, parent) pairs, each checkpoint's row in it and the head (the newest).
+
+    Reused while the database is unchanged; an unknown thread has no rows.
+    """
+
+    def read() -> tuple[ChainColumns[Link], dict[str, int], str]:
+        links = readmodel.chain_links(store, thread_id)  # oldest first: the head is the last
+        tree = link_tree(links)
+        return tree, {point.checkpoint_id: row for row, point in enumerate(tree.points)}, links[-1][0] if links else ""
+
+    return threadindex.while_unchanged(store, "chain-tree", thread_id, read)
+
+
+def _drawn(
+    thread_id: str, tree: ChainColumns[Link], rows_of: dict[str, int], head: str, selected: str, show_all: bool
+) -> ChainColumns[readmodel.ChainCheckpoint]:
+    """What the figure draws: the whole chain, or the window around the selected checkpoint (read alone)."""
+    if show_all or len(tree.points) <= WINDOW_SIZE:
+        chain = threadindex.while_unchanged(
+            store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id)
+        )
+        return layout_columns(chain)
+    rows = window_rows(tree, rows_of[selected], keep=[rows_of[head]])
+    ids = [tree.points[row].checkpoint_id for row in rows]
+    parents = {ids[k] for k, row in enumerate(rows) if tree.children[row]}
+    points = threadindex.while_unchanged(
+        store,
+        "chain-window",
+        (thread_id, tuple(ids)),
+        lambda: readmodel.chain_points(store, thread_id, ids, head_id=head, parents=parents),
+    )
+    return window_columns(tree, rows, points)
+
+
 threads = lifecycle.thread_statuses(store)
 thread_id = _pick_thread(threads) if threads else None
 if not threads:
     st.info(t("explorer.empty_db"))
-chain = (
-    threadindex.while_unchanged(store, "chain", thread_id, lambda: readmodel.checkpoint_chain(store, thread_id))
-    if thread_id
-    else []
-)
-if thread_id and not chain:  # deleted since the list was read
+tree, rows_of, head = _tree(thread_id) if thread_id else (None, {}, "")
+if thread_id and not rows_of:  # deleted since the list was read
     st.warning(t("explorer.unknown_thread", thread=thread_id))
-if thread_id and chain:  # chain implies thread_id; tested again so mypy knows it is a str
-    head = next(c.checkpoint_id for c in chain if c.is_head)
-    by_id = {c.checkpoint_id: c for c in chain}
+if thread_id and tree is not None and rows_of:
     chart_key = f"explorer-chart-{thread_id}"
-    select_key = _sync_selection(thread_id, chain, chart_key)
+    select_key = _sync_selection(thread_id, rows_of, head, chart_key)
     selected = st.session_state[select_key]
-    figure = checkpoint_figure(chain, selected_id=selected, labels=_figure_labels())
-    lanes = 1 + max(figure.layout.yaxis.tickvals or (0,))
-    st.caption(t("explorer.summary", count=len(chain), lanes=lanes, head=short_checkpoint_id(head)))
-    orphans = orphan_ids(chain)
-    if orphans:
-        st.warning(t("explorer.orphans", count=len(orphans)))
+    count = len(tree.points)
+    st.caption(t("explorer.summary", count=count, lanes=1 + max(tree.lanes), head=short_checkpoint_id(head)))
+    if tree.orphans:
+        st.warning(t("explorer.orphans", count=len(tree.orphans)))
+    show_all = count > WINDOW_SIZE and st.toggle(
+        t("explorer.show_all", count=f"{count:,}"), key=f"explorer-all-{thread_id}", help=t("explorer.show_all.help")
+    )
+    drawn = _drawn(thread_id, tree, rows_of, head, selected, show_all)
+    if len(drawn.points) < count:
+        st.caption(t("explorer.window", shown=len(drawn.points), count=f"{count:,}"))
+    figure = columns_figure(
+        drawn, selected_id=selected, labels=_figure_labels(), view_steps=None if show_all else VIEW_STEPS
+    )
     st.plotly_chart(
         figure,
         key=chart_key,
@@ -254,6 +309,10 @@ if thread_id and chain:  # chain implies thread_id; tested again so mypy knows i
         selection_mode="points",
         config={"scrollZoom": True, "displaylogo": False},
     )
+    st.caption(t("explorer.figure.help"))
+    by_id = {c.checkpoint_id: c for c in drawn.points}
+    if selected not in by_id and by_id:  # deleted since the tree was read
+        selected = st.session_state[select_key] = head if head in by_id else next(iter(by_id))
     bounded_select(
         t("explorer.checkpoint"),
         list(by_id),
@@ -267,5 +326,6 @@ if thread_id and chain:  # chain implies thread_id; tested again so mypy knows i
     else:
         _show_detail(detail)
         _actions(thread_id, head, detail)
+        _show_writes(detail)
 
-sidebar_forms(store, settings, thread_id if chain else None)
+sidebar_forms(store, settings, thread_id if rows_of else None)

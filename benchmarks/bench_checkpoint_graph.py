@@ -24,6 +24,10 @@ Then, per database, it times end to end, from the database to a Plotly figure:
      separate modules (``--base ''`` leaves it out);
 (b)  the straightforward path: ``graph.get_state_history()`` (decodes every
      checkpoint and its writes) turned into the same points + ``checkpoint_figure``;
+(w)  the explorer's default: the window around the head (``readmodel.chain_links``,
+     ``chain_layout.link_tree`` and ``window_rows``, ``readmodel.chain_points`` of the
+     window, ``window_columns`` + ``columns_figure``); the JSON the page hands the
+     browser, of (w) and of (a)'s figure, is timed apart, in "where (a) spends its time";
 (c)  the floor: the bare SQL that reads what the figure shows, rows fetched,
      nothing else: the thread's checkpoints (id, parent, step and source out of
      the metadata) and its writes (checkpoint, task, task path, channel). The
@@ -34,7 +38,7 @@ timing, the points of (a) and (b) are compared field by field (checkpoint id,
 parent, step, source, writers, next, head, waiting): any checkpoint on which
 they disagree is counted and shown, not hidden; (a0) is compared to (a) the same
 way. It prints the min and median of each path, the ratios b/a (goal ≥ 5), a/c
-(goal ≤ 2) and a0/a of the medians, where (a) spends its time, and the peak
+(goal ≤ 2), w/a and a0/a of the medians, where (a) spends its time, and the peak
 memory of (a) measured with tracemalloc in a separate, untimed run.
 
 Usage::
@@ -64,13 +68,19 @@ os.environ.setdefault("HITL_MODEL_LATENCY", "0")  # the embedded model answers a
 from langgraph.graph import END, START, StateGraph  # noqa: E402
 
 from agents import readmodel, runs  # noqa: E402
-from agents.chain_layout import chain_to_json, layout_chain  # noqa: E402
+from agents.chain_layout import (  # noqa: E402
+    chain_to_json,
+    layout_chain,
+    link_tree,
+    window_columns,
+    window_rows,
+)
 from agents.db import Store  # noqa: E402
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.nodelog import logged_node  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
 from benchmarks._base import load_base_modules  # noqa: E402
-from dashboard.checkpoint_figure import checkpoint_figure  # noqa: E402
+from dashboard.checkpoint_figure import VIEW_STEPS, checkpoint_figure, columns_figure  # noqa: E402
 
 THREAD = "bench"
 FORKS = 4
@@ -200,7 +210,8 @@ def history_points(graph: Any) -> list[readmodel.ChainCheckpoint]:
                 writers=tuple(dict.fromkeys(t.name for t in snapshot.tasks if t.result is not None)),
                 next=tuple(snapshot.next),
                 is_head=index == 0,
-                is_waiting=any(t.interrupts and t.result is None for t in snapshot.tasks),
+                # Only the head waits for a human: an older interrupt was answered (or left) on the way.
+                is_waiting=index == 0 and any(t.interrupts and t.result is None for t in snapshot.tasks),
             )
         )
     return points
@@ -298,6 +309,7 @@ def measure(name: str, store: Store, graph: Any, base: tuple[Any, Any, Any] | No
         print(_agreement("(a0) and (a)", disagreements(base_readmodel.checkpoint_chain(old, THREAD), chain)))
         draw_before = base_figure.checkpoint_figure
         paths["a0 the same at --base"] = lambda: draw_before(base_readmodel.checkpoint_chain(old, THREAD))
+    paths["w the window at the head"] = lambda: _window(store)
     paths["b get_state_history + figure"] = lambda: checkpoint_figure(history_points(graph))
     paths["c bare SQL read (floor)"] = lambda: sql_floor(store)
     times = interleaved_times(paths, repeat)
@@ -308,12 +320,15 @@ def measure(name: str, store: Store, graph: Any, base: tuple[Any, Any, Any] | No
     a, b, c = medians["a"], medians["b"], medians["c"]
     print(f"b/a = {b / a:6.1f} of medians  (goal >= 5)  {_verdict(b / a >= 5)}")
     print(f"a/c = {a / c:6.1f} of medians  (goal <= 2)  {_verdict(a / c <= 2)}")
+    print(f"w/a = {medians['w'] / a:6.2f} of medians  (the window's share of the whole chain's path)")
     if "a0" in medians:
         print(f"a0/a = {medians['a0'] / a:5.1f} of medians  (the speed-up over --base)")
     split = {
         "chain (SQL + Python)": best_time(lambda: readmodel.checkpoint_chain(store, THREAD), repeat),
         "figure (incl. layout)": best_time(lambda: checkpoint_figure(chain), repeat),
         "layout only": best_time(lambda: layout_chain(chain), repeat),
+        "figure JSON": best_time(lambda: checkpoint_figure(chain).to_json(), repeat),
+        "window + its JSON": best_time(lambda: _window(store).to_json(), repeat),
     }
     print("where (a) spends its time: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in split.items()))
     print(f"peak memory of (a): {peak_memory(lambda: _ours(store)) / 2**20:.1f} MiB (tracemalloc)")
@@ -323,6 +338,18 @@ def measure(name: str, store: Store, graph: Any, base: tuple[Any, Any, Any] | No
 
 def _ours(store: Store) -> Any:
     return checkpoint_figure(readmodel.checkpoint_chain(store, THREAD))
+
+
+def _window(store: Store) -> Any:
+    """The explorer's figure of the window around the head, read as the page reads it."""
+    links = readmodel.chain_links(store, THREAD)
+    tree = link_tree(links)
+    head = len(tree.points) - 1
+    rows = window_rows(tree, head, keep=[head])
+    ids = [tree.points[row].checkpoint_id for row in rows]
+    parents = {ids[k] for k, row in enumerate(rows) if tree.children[row]}
+    points = readmodel.chain_points(store, THREAD, ids, head_id=links[-1][0], parents=parents)
+    return columns_figure(window_columns(tree, rows, points), selected_id=links[-1][0], view_steps=VIEW_STEPS)
 
 
 def main() -> None:

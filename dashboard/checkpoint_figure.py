@@ -14,9 +14,17 @@ What the figure shows:
     * a large black ring on the head, a hexagon ring on checkpoints waiting
       for a human, a halo behind the selected checkpoint;
     * writer nodes as text beside each point (only up to `TEXT_LABEL_LIMIT`
-      points, because text is slow and unreadable beyond that) and in hover.
+      points, because text is slow and unreadable beyond that) and in hover;
+      `label_positions` puts each label above or below its point so that no
+      two labels share the gap between two lanes at one step, a branch's first
+      label sits below it (its link comes from above), and along a crowded
+      lane the labels alternate;
+    * for a window of a long thread (`columns_figure` on
+      `agents.chain_layout.window_columns`), only the lanes drawn, a dotted
+      link with the number of checkpoints left out wherever some are, and the
+      x axis opened on `view_steps` steps around the selected checkpoint.
 
-Every point trace (sources, head, waiting, selected) carries the full
+Every point trace (sources, head, waiting, selected, labels) carries the full
 checkpoint id as 1-D `customdata`, so a Streamlit `on_select` event maps back
 with ``event.selection.points[i]["customdata"]``.
 
@@ -65,7 +73,18 @@ DEFAULT_LABELS: dict[str, str] = {
     "next": "next",
     "orphan": "parent missing",
     "empty": "No checkpoints in this thread yet.",
+    "hidden": "checkpoints not drawn",
+    "hidden_count": "{n} not drawn",
+    "source.input": "input",
+    "source.loop": "loop",
+    "source.update": "update",
+    "source.fork": "fork",
 }
+
+# Above this many steps in view, labels along a lane alternate above and below their points.
+CROWDED_STEPS = 10
+# A window opens on this many steps around the selected checkpoint (`columns_figure`'s view_steps).
+VIEW_STEPS = 30
 
 # Up to this many steps wide, every step gets its own x tick.
 SMALL_X_SPAN = 20
@@ -92,31 +111,126 @@ def checkpoint_figure(
     Returns:
         The figure; an empty chain gives an empty figure with a notice.
     """
+    return columns_figure(
+        layout_columns(chain), selected_id=selected_id, webgl_threshold=webgl_threshold, labels=labels
+    )
+
+
+def columns_figure(
+    columns: ChainColumns[ChainPoint],
+    *,
+    selected_id: str | None = None,
+    webgl_threshold: int = 2000,
+    labels: Mapping[str, str] | None = None,
+    view_steps: int | None = None,
+) -> go.Figure:
+    """Draw laid-out checkpoints: a whole chain (`layout_columns`) or a window of one (`window_columns`).
+
+    Args:
+        columns: The layout; lanes with no point drawn are left out of the y axis.
+        selected_id, webgl_threshold, labels: As for `checkpoint_figure`.
+        view_steps: When the drawn steps span more than this, the x axis opens on this many
+            steps around the selected checkpoint (else the head); panning or a double click
+            shows the rest.
+
+    Returns:
+        The figure; no points give an empty figure with a notice.
+    """
     text = {**DEFAULT_LABELS, **(labels or {})}
-    columns = layout_columns(chain)
     points = columns.points
     if not points:
         return _empty_figure(text["empty"])
     scatter = "scattergl" if len(points) > webgl_threshold else "scatter"
+    shown = sorted(set(columns.lanes))
+    row_of = {lane: row for row, lane in enumerate(shown)}
     drawn = _Drawn(
         x=np.array(columns.xs, dtype=np.int64),
-        y=np.array(columns.lanes, dtype=np.int64),
+        y=np.array([row_of[lane] for lane in columns.lanes], dtype=np.int64),
         ids=np.array([p.checkpoint_id for p in points], dtype=object),
         hover=np.array(_hover_texts(columns, text), dtype=object),
     )
-    traces = [_link_trace(columns, drawn, scatter, text["links"])]
+    hidden = columns.hidden or [0] * len(points)
+    traces = [_link_trace(columns.parents, hidden, drawn, scatter, text["links"], solid=True)]
+    if any(hidden):
+        traces.append(_link_trace(columns.parents, hidden, drawn, scatter, text["hidden"], solid=False))
+        traces.append(_hidden_counts(columns.parents, hidden, drawn, scatter, text["hidden_count"]))
     selected = [i for i, p in enumerate(points) if p.checkpoint_id == selected_id]
     if selected:
         # Drawn before the source markers so the halo sits behind the point.
-        halo = {"size": 30, "color": "rgba(255, 200, 0, 0.55)", "symbol": "circle"}
+        halo = {"size": HALO_SIZE, "color": "rgba(255, 200, 0, 0.55)", "symbol": "circle"}
         traces.append(_overlay_trace(selected, drawn, scatter, text["selected"], halo))
-    traces += _source_traces(points, drawn, scatter)
+    traces += _source_traces(points, drawn, scatter, text)
     for name, wanted, marker in _ring_specs(text):
         ringed = [i for i, p in enumerate(points) if getattr(p, wanted)]
         if ringed:
             traces.append(_overlay_trace(ringed, drawn, scatter, name, marker))
-    x_span = max(columns.xs) - min(columns.xs)
-    return _figure_of(traces, _layout(max(columns.lanes) + 1, x_span, text))
+    focus = selected[0] if selected else next((i for i, p in enumerate(points) if p.is_head), len(points) - 1)
+    x_range = _x_range(columns.xs, columns.xs[focus], view_steps)
+    in_view = x_range[1] - x_range[0] if x_range else max(columns.xs) - min(columns.xs)
+    if len(points) <= TEXT_LABEL_LIMIT:
+        traces.append(_label_trace(columns, drawn, selected, scatter, text["writers"], in_view > CROWDED_STEPS))
+    layout = _layout([_lane_label(lane, text) for lane in shown], text, x_range, in_view)
+    return _figure_of(traces, layout)
+
+
+#: Marker sizes of the halo and the rings: a label keeps clear of the largest on its point.
+HALO_SIZE, HEAD_SIZE, WAITING_SIZE, MARKER_SIZE = 30, 28, 21, 12
+
+
+def label_positions(xs: Sequence[int], rows: Sequence[int], from_above: Sequence[bool], crowded: bool) -> list[str]:
+    """Where each point's label goes: ``"top center"`` or ``"bottom center"``.
+
+    A label fills the gap between its point's row and the row above (top) or below (bottom), so two
+    labels overlap when they take the same gap at one x; branches run in parallel at the same steps.
+    Each point prefers below when its link arrives from above (``from_above``: a branch's first point,
+    whose diagonal link would cross a label on top), else top, or, when ``crowded``, top at even x and
+    bottom at odd x so that neighbours along a row do not collide. At each x the points are placed
+    from the top row down, each taking its preferred gap unless the point above already took it
+    (the gap below is then always free).
+    """
+    order = sorted(range(len(xs)), key=lambda i: (xs[i], rows[i]))
+    positions = ["top center"] * len(xs)
+    taken: tuple[int, int] | None = None  # (x, gap) taken last; the rows of one x come in order
+    for i in order:
+        below = from_above[i] or (crowded and xs[i] % 2 == 1)
+        if not below and taken == (xs[i], rows[i]):
+            below = True  # the point just above took the gap between them
+        positions[i] = "bottom center" if below else "top center"
+        taken = (xs[i], rows[i] + 1) if below else None
+    return positions
+
+
+def _label_trace(
+    columns: ChainColumns[ChainPoint], drawn: _Drawn, selected: list[int], scatter: str, name: str, crowded: bool
+) -> dict[str, object]:
+    """The writer labels as their own trace, placed by `label_positions`.
+
+    Its markers are invisible and sized like the largest marker on each point (ring or halo), so
+    Plotly sets each label clear of it; it takes no hover, so a click still selects the point.
+    """
+    points = columns.points
+    parents, y = columns.parents, drawn.y
+    from_above = [parent >= 0 and y[parent] != y[i] for i, parent in enumerate(parents)]
+    positions = label_positions(columns.xs, y.tolist(), from_above, crowded)
+    sizes = [
+        HALO_SIZE if i in selected else HEAD_SIZE if p.is_head else WAITING_SIZE if p.is_waiting else MARKER_SIZE
+        for i, p in enumerate(points)
+    ]
+    rows = list(range(len(points)))
+    trace = _overlay_trace(rows, drawn, scatter, name, {"size": sizes, "opacity": 0, "color": "#FFFFFF"})
+    trace.update(mode="markers+text", hoverinfo="skip", showlegend=False, textposition=positions)
+    trace["text"] = [_names(p.writers) if p.writers else "" for p in points]
+    del trace["hovertemplate"], trace["hovertext"]
+    return trace
+
+
+def _x_range(xs: Sequence[int], at: int, view_steps: int | None) -> tuple[float, float] | None:
+    """The x range the figure opens on: ``view_steps`` steps around ``at``, inside the drawn span."""
+    low, high = min(xs) - 0.5, max(xs) + 0.5
+    if view_steps is None or high - low <= view_steps:
+        return None
+    start = min(max(at - view_steps / 2, low), high - view_steps)
+    return (start, start + view_steps)
 
 
 #: Trace properties that hold one entry per point (or per link end).
@@ -153,8 +267,8 @@ def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
     Plotly strokes an `-open` symbol with `marker.color` (its `line.color` is
     ignored), so the ring colour goes there and `line.width` sets the stroke.
     """
-    waiting = {"size": 21, "symbol": "hexagon-open", "color": "#D55E00"}
-    head = {"size": 28, "symbol": "circle-open", "color": "#000000"}
+    waiting = {"size": WAITING_SIZE, "symbol": "hexagon-open", "color": "#D55E00"}
+    head = {"size": HEAD_SIZE, "symbol": "circle-open", "color": "#000000"}
     return [
         (text["waiting"], "is_waiting", {**waiting, "line": {"width": 3}}),
         (text["head"], "is_head", {**head, "line": {"width": 3}}),
@@ -168,7 +282,7 @@ def _hover_texts(columns: ChainColumns, text: Mapping[str, str]) -> list[str]:
     few sources and (writers, next, lane) lines thousands of times.
     """
     step, writers, next_, lane = text["step"], text["writers"], text["next"], text["lane"]
-    lane_names = [html.escape(_lane_label(n, text)) for n in range(max(columns.lanes) + 1)]
+    lane_names = {n: html.escape(_lane_label(n, text)) for n in set(columns.lanes)}
     sources: dict[str, str] = {}
     tails: dict[tuple[tuple[str, ...], tuple[str, ...], int], str] = {}
     orphans = set(columns.orphans)
@@ -177,7 +291,7 @@ def _hover_texts(columns: ChainColumns, text: Mapping[str, str]) -> list[str]:
     for i, (point, lane_of) in enumerate(zip(columns.points, columns.lanes, strict=True)):
         source = sources.get(point.source)
         if source is None:
-            source = sources[point.source] = html.escape(point.source)
+            source = sources[point.source] = html.escape(text.get(f"source.{point.source}", point.source))
         key = (point.writers, point.next, lane_of)
         tail = tails.get(key)
         if tail is None:
@@ -211,31 +325,57 @@ def _lane_label(lane: int, text: Mapping[str, str]) -> str:
     return text["main"] if lane == 0 else text["branch"].format(n=lane)
 
 
-def _link_trace(columns: ChainColumns, drawn: _Drawn, scatter: str, name: str) -> dict[str, object]:
-    """All parent links as one line trace, segments separated by None.
+def _link_trace(
+    parents: Sequence[int], hidden: Sequence[int], drawn: _Drawn, scatter: str, name: str, *, solid: bool
+) -> dict[str, object]:
+    """The parent links as one line trace, segments separated by None: the plain ones (``solid``), or
+    the dotted ones over left-out checkpoints.
 
     One trace instead of one per edge keeps 10,000-checkpoint threads fast.
     """
-    parents = np.array(columns.parents, dtype=np.int64)
-    children = np.flatnonzero(parents >= 0)  # roots and orphans have no link to draw
+    up = np.array(parents, dtype=np.int64)
+    skipped = np.array(hidden, dtype=np.int64)
+    children = np.flatnonzero((up >= 0) & ((skipped == 0) if solid else (skipped > 0)))  # roots: no link
     xs = np.full(3 * len(children), None, dtype=object)  # object dtype keeps the None gaps
     ys = np.full(3 * len(children), None, dtype=object)
-    xs[0::3], xs[1::3] = drawn.x[parents[children]].tolist(), drawn.x[children].tolist()
-    ys[0::3], ys[1::3] = drawn.y[parents[children]].tolist(), drawn.y[children].tolist()
+    xs[0::3], xs[1::3] = drawn.x[up[children]].tolist(), drawn.x[children].tolist()
+    ys[0::3], ys[1::3] = drawn.y[up[children]].tolist(), drawn.y[children].tolist()
+    line = {"color": "#9A9A9A", "width": 1.5} if solid else {"color": "#9A9A9A", "width": 1.5, "dash": "dot"}
     return {
         "type": scatter,
         "x": xs,
         "y": ys,
         "mode": "lines",
         "name": name,
-        "line": {"color": "#9A9A9A", "width": 1.5},
+        "line": line,
         "hoverinfo": "skip",
-        "showlegend": False,
+        "showlegend": not solid,
     }
 
 
-def _source_traces(points: Sequence[ChainPoint], drawn: _Drawn, scatter: str) -> list[dict[str, object]]:
-    """One marker trace per source present, known sources first."""
+def _hidden_counts(
+    parents: Sequence[int], hidden: Sequence[int], drawn: _Drawn, scatter: str, template: str
+) -> dict[str, object]:
+    """The number of left-out checkpoints written at the middle of each dotted link."""
+    rows = [i for i, n in enumerate(hidden) if n > 0 and parents[i] >= 0]
+    return {
+        "type": scatter,
+        "x": [(drawn.x[parents[i]] + drawn.x[i]) / 2 for i in rows],
+        "y": [(drawn.y[parents[i]] + drawn.y[i]) / 2 for i in rows],
+        "text": [template.format(n=f"{hidden[i]:,}") for i in rows],
+        "mode": "text",
+        "textposition": "top center",
+        "textfont": {"color": "#6A6A6A", "size": 11},
+        "hoverinfo": "skip",
+        "showlegend": False,
+        "name": template.format(n=""),
+    }
+
+
+def _source_traces(
+    points: Sequence[ChainPoint], drawn: _Drawn, scatter: str, text: Mapping[str, str]
+) -> list[dict[str, object]]:
+    """One marker trace per source present, known sources first, named in the UI's language."""
     by_source: dict[str, list[int]] = {}
     for i, point in enumerate(points):
         rows = by_source.get(point.source)
@@ -245,21 +385,15 @@ def _source_traces(points: Sequence[ChainPoint], drawn: _Drawn, scatter: str) ->
             rows.append(i)
     known = [s for s in SOURCE_STYLES if s in by_source]
     unknown = sorted(s for s in by_source if s not in SOURCE_STYLES)
-    with_text = len(points) <= TEXT_LABEL_LIMIT
     # Dense threads: smaller markers without the white outline, which would
     # otherwise paint the crowded main line white.
-    size, outline = (12, 1) if with_text else (7, 0)
+    size, outline = (MARKER_SIZE, 1) if len(points) <= TEXT_LABEL_LIMIT else (7, 0)
     traces = []
     for source in known + unknown:
-        rows = by_source[source]
         color, symbol = SOURCE_STYLES.get(source, UNKNOWN_SOURCE_STYLE)
         marker = {"size": size, "color": color, "symbol": symbol, "line": {"width": outline, "color": "#FFFFFF"}}
-        trace = _overlay_trace(rows, drawn, scatter, source, marker)
-        trace["mode"] = "markers+text" if with_text else "markers"
-        if with_text:
-            trace["text"] = [_names(points[i].writers) if points[i].writers else "" for i in rows]
-            trace["textposition"] = "top center"
-        traces.append(trace)
+        name = text.get(f"source.{source}", source)
+        traces.append(_overlay_trace(by_source[source], drawn, scatter, name, marker))
     return traces
 
 
@@ -283,8 +417,18 @@ def _overlay_trace(rows: list[int], drawn: _Drawn, scatter: str, name: str, mark
     }
 
 
-def _layout(lane_count: int, x_span: int, text: Mapping[str, str]) -> dict[str, object]:
-    """Axes, legend and interaction settings shared by every non-empty figure."""
+def _layout(
+    lane_names: list[str], text: Mapping[str, str], x_range: tuple[float, float] | None, in_view: float
+) -> dict[str, object]:
+    """Axes, legend and interaction settings shared by every non-empty figure; one row per lane drawn."""
+    xaxis: dict[str, object] = {
+        "title": {"text": text["step"]},
+        "zeroline": False,
+        # Steps are whole numbers; without this a short thread gets 0.5 ticks.
+        "dtick": 1 if in_view <= SMALL_X_SPAN else None,
+    }
+    if x_range is not None:
+        xaxis["range"] = list(x_range)
     return dict(
         # Clicking a point selects it (Streamlit `on_select`); dragging pans,
         # because a long thread needs panning and a box selection would pick
@@ -292,19 +436,14 @@ def _layout(lane_count: int, x_span: int, text: Mapping[str, str]) -> dict[str, 
         clickmode="event+select",
         dragmode="pan",
         hovermode="closest",
-        height=min(900, 200 + 60 * lane_count),
+        height=min(900, 220 + 70 * len(lane_names)),
         margin={"l": 10, "r": 10, "t": 40, "b": 40},
-        xaxis={
-            "title": {"text": text["step"]},
-            "zeroline": False,
-            # Steps are whole numbers; without this a short thread gets 0.5 ticks.
-            "dtick": 1 if x_span <= SMALL_X_SPAN else None,
-        },
+        xaxis=xaxis,
         yaxis={
             "title": {"text": text["lane"]},
             "tickmode": "array",
-            "tickvals": list(range(lane_count)),
-            "ticktext": [_lane_label(lane, text) for lane in range(lane_count)],
+            "tickvals": list(range(len(lane_names))),
+            "ticktext": lane_names,
             # Main line on top, branches below it, like a git log graph.
             "autorange": "reversed",
             "zeroline": False,

@@ -113,4 +113,33 @@ STRINGS: dict[str, tuple[str, str]] = {
     "explorer.fig.next": ("next", "다음"),
     "explorer.fig.orphan": ("parent missing", "부모 없음"),
     "explorer.fig.empty": ("No checkpoints in this thread yet.", "이 스레드에는 아직 체크포인트가 없습니다."),
+    "explorer.fig.hidden": ("checkpoints not drawn", "그리지 않은 체크포인트"),
+    "explorer.fig.hidden_count": ("{n} not drawn", "{n}개 생략"),
+    "explorer.fig.source.input": ("input", "입력"),
+    "explorer.fig.source.loop": ("loop", "루프"),
+    "explorer.fig.source.update": ("update", "업데이트"),
+    "explorer.fig.source.fork": ("fork", "포크"),
+    "explorer.show_all": ("Show all {count} checkpoints", "체크포인트 {count}개 모두 보기"),
+    "explorer.show_all.help": (
+        "Off: the graph draws a window around the selected checkpoint, which reads and draws fast on a "
+        "long thread. On: every checkpoint of the thread.",
+        "끄면 선택한 체크포인트 주변의 창만 그려서 긴 스레드도 빨리 읽고 그립니다. 켜면 스레드의 모든 체크포인트를 그립니다.",
+    ),
+    "explorer.window": (
+        "Drawn: {shown} of {count} checkpoints, those nearest the selected one along the links, with the head, "
+        "the first checkpoint and the nearest fork points. A dotted link passes over checkpoints not drawn; "
+        "select a checkpoint to move the window.",
+        "그린 체크포인트: {count}개 중 {shown}개 — 연결을 따라 선택한 체크포인트에 가장 가까운 것들과 헤드, "
+        "첫 체크포인트, 가장 가까운 분기점입니다. 점선 연결은 그리지 않은 체크포인트를 건너뜁니다. "
+        "체크포인트를 선택하면 창이 옮겨집니다.",
+    ),
+    "explorer.figure.help": (
+        "Drag to pan, scroll to zoom, double-click to see everything drawn.",
+        "끌어서 이동하고, 스크롤로 확대·축소하며, 두 번 클릭하면 그린 것 전체를 봅니다.",
+    ),
+    "explorer.state.help": (
+        "Nested values are collapsed: click one to open it. The fork form below starts from the keys "
+        "that can be changed.",
+        "중첩된 값은 접혀 있습니다: 클릭하면 펼쳐집니다. 아래 포크 양식은 바꿀 수 있는 키로 시작합니다.",
+    ),
 }

@@ -27,7 +27,8 @@ def _history_points(store, agent, thread_id):
                 "writers": tuple(dict.fromkeys(t.name for t in h.tasks if t.result is not None)),
                 "next": tuple(h.next),
                 "is_head": index == len(history) - 1,
-                "is_waiting": any(t.interrupts and t.result is None for t in h.tasks),
+                # Only the head waits: an older interrupt was answered (or left) on the way to it.
+                "is_waiting": index == len(history) - 1 and any(t.interrupts and t.result is None for t in h.tasks),
             },
         )
         for index, h in enumerate(history)

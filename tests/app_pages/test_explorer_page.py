@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from agents import readmodel, runs
-from tests.factories import messages
+from agents.chain_layout import WINDOW_LANDMARKS, WINDOW_SIZE
+from benchmarks._data import build_proposal_thread
+from tests.factories import messages, start_refund
 
 PAGE = "app_pages/explorer.py"
 SELECT = "explorer-checkpoint-hitl_demo"
@@ -170,3 +173,134 @@ def test_sidebar_forms_act_on_the_chosen_thread(app, store, settings):
     at.sidebar.text_input(key="resume-answer-other").input("yes")
     at.sidebar.button[0].click().run()
     assert "Resumed thread other: done · executed." in messages(at)
+
+
+# --- A long thread: a window of it, "show all" -------------------------------------------------
+
+
+def _drawn_ids(at) -> set[str]:
+    """The checkpoint ids of every point the page's figure draws."""
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    return {cid for trace in spec["data"] if trace.get("mode") != "lines" for cid in trace.get("customdata", [])}
+
+
+def _long_thread(app, store, checkpoints=400):
+    build_proposal_thread(store, "long", checkpoints, agent="robot")
+    at = app(PAGE)
+    at.query_params["thread"] = "long"
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_long_thread_is_drawn_as_a_window_around_the_selected_checkpoint(app, store):
+    at = _long_thread(app, store)
+    chain = readmodel.checkpoint_chain(store, "long")
+    head = chain[-1].checkpoint_id
+    drawn = _drawn_ids(at)
+    assert head in drawn and at.selectbox(key="explorer-checkpoint-long").value == head
+    assert WINDOW_SIZE <= len(drawn) <= WINDOW_SIZE + WINDOW_LANDMARKS + 2 < len(chain)
+    assert f"Drawn: {len(drawn)} of 400 checkpoints" in " ".join(c.value for c in at.caption)
+    # A click on a point far from the head (one the select box lists: the first checkpoint) moves the window.
+    first = chain[0].checkpoint_id
+    at.session_state["explorer-chart-long"] = {"selection": {"points": [{"customdata": first}]}}
+    at.run()
+    moved = _drawn_ids(at)
+    assert first in moved and chain[150].checkpoint_id in moved and chain[250].checkpoint_id not in moved
+    assert head in moved  # the head stays in every window
+
+
+def test_show_all_draws_every_checkpoint_and_back(app, store):
+    at = _long_thread(app, store)
+    toggle = at.toggle(key="explorer-all-long")
+    assert toggle.label == "Show all 400 checkpoints"
+    toggle.set_value(True).run()
+    assert not at.exception, at.exception
+    assert len(_drawn_ids(at)) == 400
+    assert not any(c.value.startswith("Drawn:") for c in at.caption)
+    at.toggle(key="explorer-all-long").set_value(False).run()
+    assert len(_drawn_ids(at)) < 400
+
+
+def test_a_short_thread_offers_no_window_switch(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app(PAGE)
+    assert "explorer-all-hitl_demo" not in [toggle.key for toggle in at.main.toggle]
+    assert len(_drawn_ids(at)) == 3
+
+
+# --- Readable: collapsed state, messages beside the actions, a done thread, Korean ------------------
+
+
+def _in_order(at) -> list[str]:
+    """The text (or a widget's label) of the main area's elements, in the order the page draws them."""
+    found: list[str] = []
+
+    def walk(node) -> None:
+        value = getattr(node, "label", None) or getattr(node, "value", None)
+        if isinstance(value, str):
+            found.append(value)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at.main)
+    return found
+
+
+def test_the_decoded_state_is_collapsed_and_the_actions_come_before_the_writes(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app(PAGE)
+    state, metadata = at.json[0].proto, at.json[1].proto
+    assert state.max_expand_depth == 1  # the top-level keys, their nested values collapsed
+    assert metadata.expanded is False
+    order = _in_order(at)
+    actions = order.index("From this checkpoint")
+    assert order.index("Re-run from here") > actions
+    assert actions < next(i for i, text in enumerate(order) if text.startswith("**Writes stored"))
+
+
+def test_a_rerun_message_appears_beside_the_actions(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    at = app(PAGE)
+    _select_step(at, store, 0)
+    at.button(key="explorer-rerun").click().run()
+    assert not at.exception, at.exception
+    order = _in_order(at)
+    message = next(i for i, text in enumerate(order) if "Re-ran hitl_demo from" in text)
+    assert order.index("From this checkpoint") < message < order.index("Re-run from here")
+    at.run()  # shown once
+    assert "Re-ran hitl_demo from" not in messages(at)
+
+
+def test_a_done_thread_shows_no_old_interrupt_as_waiting(app, store, settings):
+    start_refund(store, settings, "D1")
+    runs.update_thread(store, settings, "refund-D1", {"amount": 50_000})  # edited while it waited
+    runs.resume_from_fields(store, settings, "refund-D1", {"action": "approve", "approver": "kim"})
+    at = app(PAGE)
+    at.query_params["thread"] = "refund-D1"
+    at.run()
+    assert not at.exception, at.exception
+    assert not any("waiting" in label for label in at.selectbox(key="explorer-checkpoint-refund-D1").options)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert "waiting for a human" not in [trace.get("name") for trace in spec["data"]]
+
+
+def test_the_page_and_its_figure_read_in_korean(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    build_proposal_thread(store, "long", 300, agent="robot")
+    at = app(PAGE)
+    at.query_params["lang"] = "ko"
+    at.query_params["thread"] = "long"
+    at.run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "체크포인트 탐색기"
+    assert at.toggle(key="explorer-all-long").label == "체크포인트 300개 모두 보기"
+    captions = " ".join(c.value for c in at.caption)
+    assert "그린 체크포인트" in captions and "두 번 클릭" in captions
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = {trace.get("name") for trace in spec["data"]}
+    assert {"입력", "루프", "헤드", "선택됨", "그리지 않은 체크포인트"} <= names
+    assert {"input", "loop", "head", "selected"}.isdisjoint(names)
+    assert spec["layout"]["xaxis"]["title"]["text"] == "스텝"
+    assert at.selectbox(key="explorer-checkpoint-long").options[-1].startswith("스텝 ")
+    assert at.button(key="explorer-rerun").label == "여기서 다시 실행"

@@ -6,7 +6,17 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
+from agents.chain_layout import WINDOW_SIZE
+from agents.runtime import open_store
+from benchmarks._data import build_proposal_thread
 from tests.browser.conftest import Dashboard, wait_for_app
+
+#: The number of distinct checkpoints the page's figure draws, once Plotly has drawn it.
+DRAWN = """() => {
+  const plot = document.querySelector('.js-plotly-plot');
+  if (!plot || !plot._fullData) return 0;
+  return new Set(plot._fullData.filter(t => t.mode !== 'lines').flatMap(t => Array.from(t.customdata || []))).size;
+}"""
 
 
 def _writes_table(page: Page) -> Locator:
@@ -52,3 +62,29 @@ def test_explorer_graph_click_and_select_show_writes(page: Page, dashboard: Dash
     page.get_by_role("option", name="waiting").click()
     expect(_selected_heading(page)).to_have_text(head_heading)
     expect(_writes_table(page)).to_contain_text("__interrupt__")
+
+
+def test_a_long_thread_draws_a_window_and_show_all_draws_every_checkpoint(page: Page, dashboard: Dashboard):
+    store = open_store(dashboard.db_path)
+    try:
+        build_proposal_thread(store, "long", 300, agent="robot")
+    finally:
+        store.close()
+    page.goto(f"{dashboard.url}/explorer?thread=long")
+    wait_for_app(page)
+    window_note = page.get_by_text(re.compile(r"^Drawn: \d+ of 300 checkpoints"))
+    expect(window_note).to_be_visible(timeout=60_000)
+    points = page.locator(".js-plotly-plot .scatterlayer .point")
+    expect(points.first).to_be_visible(timeout=30_000)  # Plotly's chart loads lazily
+    drawn = page.wait_for_function(DRAWN).json_value()
+    assert WINDOW_SIZE <= drawn < 300
+    # The x axis opens on the steps around the selected head; the window's dotted link is drawn.
+    low, high = page.evaluate("() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.range")
+    assert high - low <= 31
+    names = page.evaluate("() => document.querySelector('.js-plotly-plot')._fullData.map(t => t.name)")
+    assert "checkpoints not drawn" in names
+
+    page.get_by_text("Show all 300 checkpoints").click()
+    page.wait_for_function(f"() => ({DRAWN})() === 300")
+    wait_for_app(page)
+    expect(window_note).to_have_count(0)

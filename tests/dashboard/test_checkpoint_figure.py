@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from dashboard.checkpoint_figure import TEXT_LABEL_LIMIT, checkpoint_figure
+from agents.chain_layout import link_tree, window_columns
+from dashboard.checkpoint_figure import TEXT_LABEL_LIMIT, checkpoint_figure, columns_figure, label_positions
 from tests.factories import Point, cid
 
 
@@ -129,16 +130,16 @@ def test_node_names_are_escaped_not_rendered_as_html() -> None:
     loop = trace(checkpoint_figure(chain), "loop")
     assert "<b>x</b>" not in loop.hovertext[0]
     assert "&lt;b&gt;x&lt;/b&gt;" in loop.hovertext[0]
-    assert loop.text[0] == "&lt;b&gt;x&lt;/b&gt;"
+    assert trace(checkpoint_figure(chain), "writers").text[0] == "&lt;b&gt;x&lt;/b&gt;"
 
 
 def test_small_chain_shows_writer_labels_large_chain_omits_them() -> None:
-    small = trace(checkpoint_figure(linear_chain(3)), "loop")
-    assert small.mode == "markers+text"
-    assert list(small.text) == ["propose", "propose"]
-    large = trace(checkpoint_figure(linear_chain(TEXT_LABEL_LIMIT + 1)), "loop")
-    assert large.mode == "markers"
-    assert large.text is None
+    small = trace(checkpoint_figure(linear_chain(3)), "writers")
+    assert small.mode == "markers+text" and small.hoverinfo == "skip" and small.marker.opacity == 0
+    assert list(small.text) == ["__start__", "propose", "propose"]
+    large = checkpoint_figure(linear_chain(TEXT_LABEL_LIMIT + 1))
+    assert "writers" not in [t.name for t in large.data]
+    assert all(t.text is None for t in large.data)
 
 
 def test_selected_checkpoint_is_highlighted() -> None:
@@ -208,3 +209,68 @@ def test_ten_thousand_checkpoints_use_webgl_and_one_link_trace() -> None:
     assert isinstance(links, go.Scattergl)
     assert len(links.x) == 3 * 9_999
     assert len(trace(figure, "loop").customdata) == 9_999
+
+
+def _gaps(xs, rows, positions):
+    """(x, gap between two rows) each label fills: gap r lies between rows r - 1 and r."""
+    return [(x, row if pos == "top center" else row + 1) for x, row, pos in zip(xs, rows, positions, strict=True)]
+
+
+def test_labels_at_parallel_steps_never_share_a_gap():
+    # Four branches at the same steps, each started from the row above (a fork's first point).
+    xs = [1, 1, 1, 1, 2, 2, 2, 2]
+    rows = [0, 1, 2, 3, 0, 1, 2, 3]
+    from_above = [False, True, True, True, False, False, False, False]
+    for crowded in (False, True):
+        gaps = _gaps(xs, rows, label_positions(xs, rows, from_above, crowded))
+        assert len(set(gaps)) == len(gaps)
+
+
+def test_a_branch_label_sits_below_its_point_unless_the_point_above_took_that_gap():
+    positions = label_positions([3, 3], [0, 1], [False, True], False)
+    assert positions == ["top center", "bottom center"]  # the fork link comes from above
+    # Row 0's label went below (its own link came from above): row 1's top gap is taken.
+    assert label_positions([3, 3], [0, 1], [True, False], False) == ["bottom center", "bottom center"]
+
+
+def test_labels_alternate_along_a_crowded_lane_only():
+    xs, rows, above = list(range(6)), [0] * 6, [False] * 6
+    assert label_positions(xs, rows, above, False) == ["top center"] * 6
+    assert label_positions(xs, rows, above, True) == ["top center", "bottom center"] * 3
+
+
+def test_the_figure_places_the_fork_labels_below_and_keeps_them_clear_of_the_rings():
+    figure = checkpoint_figure(update_fork_chain(), selected_id=cid(2))
+    labels = trace(figure, "writers")
+    by_id = dict(zip(labels.customdata, labels.textposition, strict=True))
+    assert by_id[cid(5)] == "bottom center" and by_id[cid(1)] == "top center"
+    sizes = dict(zip(labels.customdata, labels.marker.size, strict=True))
+    assert sizes[cid(6)] == trace(figure, "head").marker.size
+    assert sizes[cid(2)] == trace(figure, "selected").marker.size
+
+
+def test_a_window_draws_its_lanes_only_and_dotted_links_over_what_it_leaves_out():
+    main = [Point(cid(i), cid(i - 1) if i else None, step=i) for i in range(1_000)]
+    first = Point(cid(1_000), cid(10), step=11, source="update")
+    second = Point(cid(1_001), cid(600), step=601, source="fork")
+    branch = [Point(cid(1_002 + i), cid(1_001 + i), step=602 + i, is_head=i == 9) for i in range(10)]
+    points = [*main, first, second, *branch]
+    tree = link_tree((p.checkpoint_id, p.parent_checkpoint_id) for p in points)
+    rows = [0, 600, *range(1_001, 1_012)]  # root, the fork point and the second branch
+    window = window_columns(tree, rows, [points[row] for row in rows])
+    figure = columns_figure(window, selected_id=cid(1_011), view_steps=8)
+    assert list(figure.layout.yaxis.ticktext) == ["main", "branch 2"]  # branch 1 is not drawn
+    dotted = trace(figure, "checkpoints not drawn")
+    assert dotted.line.dash == "dot" and list(dotted.x[:2]) == [0, 600]
+    assert [t.text for t in figure.data if t.mode == "text"] == [("599 not drawn",)]
+    assert len(link_segments(figure)) == 11  # the plain links: fork point -> branch, along the branch
+    low, high = figure.layout.xaxis.range
+    assert high - low == 8 and low <= 611 <= high  # opened around the selected checkpoint
+
+
+def test_sources_in_the_legend_and_hover_are_translated():
+    labels = {"source.loop": "루프", "source.input": "입력"}
+    figure = checkpoint_figure(linear_chain(3), labels=labels)
+    names = [t.name for t in figure.data]
+    assert "루프" in names and "입력" in names and "loop" not in names
+    assert "루프" in trace(figure, "루프").hovertext[0]
