@@ -30,6 +30,8 @@ INTERRUPT = "__interrupt__"
 PULL = "__pregel_pull"
 #: The node named for writes of an ``update_state`` that took no task (:func:`is_fresh_update`).
 UPDATE_WRITER = "(update_state)"
+#: The name of a write made outside any node (the resume value LangGraph writes for the whole thread).
+OUTSIDE_NODE = "(outside a node)"
 
 
 def node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
@@ -40,7 +42,7 @@ def node_of(task_id: str, task_path: str, known: dict[str, str]) -> str:
         return known[task_id]
     if task_path.startswith(PUSH_PREFIX):
         return "send"
-    return UPDATE_WRITER if task_path.startswith(UPDATE_PREFIX) else "(outside a node)"
+    return UPDATE_WRITER if task_path.startswith(UPDATE_PREFIX) else OUTSIDE_NODE
 
 
 def is_fresh_update(checkpoint_id: str, task_id: str, task_path: str) -> bool:

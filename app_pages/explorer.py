@@ -26,6 +26,7 @@ from agents.registry import AGENTS
 from agents.validation import parse_json_object
 from dashboard import auth, resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, VIEW_STEPS, columns_figure
+from dashboard.formats import node_name
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
 from dashboard.views import bounded_select, pick_thread, show_table
@@ -106,7 +107,7 @@ def _writes_frame(writes: tuple[readmodel.WriteRecord, ...]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             t("col.task_id"): [w.task_id for w in writes],
-            t("col.node"): [w.node for w in writes],
+            t("col.node"): [node_name(w.node) for w in writes],
             t("col.channel"): [w.channel for w in writes],
             t("col.value"): [json.dumps(readmodel.to_jsonable(w.value), ensure_ascii=False) for w in writes],
         }

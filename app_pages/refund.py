@@ -408,7 +408,7 @@ paged_table(
 st.header(t("refund.pitfall.header"))
 st.caption(t("refund.pitfall.explain"))
 if st.button(t("refund.pitfall.run"), key="refund-pitfall"):
-    st.session_state[PITFALL_KEY] = run_unsaved_pitfall()
+    st.session_state[PITFALL_KEY] = run_unsaved_pitfall(lang=current_language())
 unsaved_col, saved_col = st.columns(2)
 with unsaved_col, st.container(border=True):
     st.markdown(f"**{t('refund.pitfall.unsaved')}**")

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from agents.tasknames import OUTSIDE_NODE
 from dashboard.i18n import catalogue, t
 
 #: The one zone every time is shown in.
@@ -86,6 +87,16 @@ def clean_frame(frame: pd.DataFrame) -> pd.DataFrame:
     if frame.empty or not frame.isna().to_numpy().any():
         return frame
     return frame.astype(object).where(frame.notna(), "")
+
+
+def node_name(name: str) -> str:
+    """A write's node as the tables show it: a node's own name as it is (code), a write outside any node in words."""
+    return t("node.outside") if name == OUTSIDE_NODE else name
+
+
+def checkpoint_source(source: str) -> str:
+    """A checkpoint's source (input, loop, update, fork) in the session's language; an unknown one as stored."""
+    return code_word("explorer.fig.source", source)
 
 
 def code_word(kind: str, code: Any, lang: str | None = None) -> str:

@@ -17,6 +17,7 @@ from agents import readmodel, threadindex
 from agents.db import Store
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
+from dashboard.formats import checkpoint_source, node_name
 from dashboard.i18n import t
 from dashboard.tables import Column, paged_table
 
@@ -84,7 +85,7 @@ def show_checkpoints(store: Store, thread_id: str) -> None:
         lambda: chain(store, thread_id),
         [
             Column(t("col.step"), lambda e: e.step),
-            Column(t("col.source"), lambda e: e.source),
+            Column(t("col.source"), lambda e: checkpoint_source(e.source)),
             Column(t("robot.col.short_id"), lambda e: short_id(e.checkpoint_id)),
             Column(
                 t("robot.col.parent_short"),
@@ -111,7 +112,7 @@ def show_writes(store: Store, thread_id: str) -> None:
         [
             Column(t("robot.col.short_id"), lambda w: short_id(w.checkpoint_id)),
             Column(t("col.task_id"), lambda w: w.task_id),
-            Column(t("col.node"), lambda w: w.node),
+            Column(t("col.node"), lambda w: node_name(w.node)),
             Column(t("col.channel"), lambda w: w.channel),
             Column(t("robot.col.meaning"), write_meaning),
             Column(t("robot.col.full_id"), lambda w: w.checkpoint_id),

@@ -47,7 +47,7 @@ from agents.refund import ledger
 from agents.refund.state import RefundInput, RefundState
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
-from agents.texts import DEFAULT_LANGUAGE, Text, say, text
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text, say, text
 
 AGENT_NAME = ledger.AGENT_NAME
 DEFAULT_THRESHOLD = 100_000
@@ -408,12 +408,12 @@ PITFALL_REQUEST: dict[str, Any] = {
     "case_id": "PITFALL-DEMO",
     "customer": "데모 고객",
     "requested_amount": 50_000,
-    "reason": "pitfall demo",
+    "reason": "저장 없는 실행 데모",
     "requested_at": "2025-01-01T00:00:00+00:00",
 }
 
 
-def run_unsaved_pitfall(store: Store | None = None) -> dict[str, Any]:
+def run_unsaved_pitfall(store: Store | None = None, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """TEACHING ONLY: runs :func:`build_unsaved_pitfall_graph` and tries to find its pause again.
 
     Returns:
@@ -421,7 +421,7 @@ def run_unsaved_pitfall(store: Store | None = None) -> dict[str, Any]:
         ``resume_error``: what LangGraph says when asked for the saved state to resume.
     """
     graph = build_unsaved_pitfall_graph(store)
-    config: RunnableConfig = {"configurable": {"thread_id": "pitfall-demo"}}
+    config: RunnableConfig = {"configurable": {"thread_id": "pitfall-demo"}, "metadata": {LANGUAGE_METADATA_KEY: lang}}
     state = graph.invoke(dict(PITFALL_REQUEST), config)
     try:
         graph.get_state(config)

@@ -16,7 +16,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.say.question": (
         "Refund {case_id} for {customer}: pay {amount} KRW (requested {requested})? approve / reject / edit",
-        "환불 {case_id} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) approve / reject / edit",
+        "환불 {case_id} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) 승인 / 거절 / 금액 수정",
     ),
     "refund.say.note": (" (note: {note})", " (메모: {note})"),
     "refund.say.review": ("review: {decision} by {approver}{note}", "review: {decision}, 결정: {approver}{note}"),

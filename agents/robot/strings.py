@@ -62,7 +62,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.answered": ("Answered {answer!r}.", "{answer!r}라고 답했습니다."),
     "robot.status": ("Status", "상태"),
-    "robot.next": ("next", "next (다음 노드)"),
+    "robot.next": ("`next`", "`next` (다음 노드)"),
     "robot.payload": ("Interrupt payload", "인터럽트 페이로드"),
     "robot.messages": ("Messages", "메시지"),
     "robot.savefile": ("Inside the save file", "저장 파일 들여다보기"),
@@ -152,12 +152,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.q.checkpoints": ("Is a checkpoint taken only at the pause?", "체크포인트는 멈출 때만 저장되나요?"),
     "robot.a.checkpoints": (
         "No: after every step: one for the input (step -1), then one after each node (and after each `update_state`).",
-        "아니요. 단계마다 저장됩니다. 입력에 하나(step -1), 그다음 노드가 끝날 때마다 하나씩 "
+        "아니요. 단계마다 저장됩니다. 입력에 하나(스텝 -1), 그다음 노드가 끝날 때마다 하나씩 "
         "(`update_state` 때도) 저장됩니다.",
     ),
     "robot.live.checkpoints": (
         "This thread took {count} so far (steps {first} to {last}).",
-        "이 스레드는 지금까지 {count}개를 저장했습니다(step {first}부터 {last}까지).",
+        "이 스레드는 지금까지 {count}개를 저장했습니다(스텝 {first}부터 {last}까지).",
     ),
     "robot.q.ids": (
         "Which id do we choose ourselves, `thread_id` or `checkpoint_id`?",
@@ -182,7 +182,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.live.latest": (
         "Here: {short}, taken {time}, step {step}.",
-        "여기서는: {short}, {time}에 저장, step {step}.",
+        "여기서는: {short}, {time}에 저장, 스텝 {step}.",
     ),
     "robot.live.latest.other": (
         "Here: {latest} (not a LangGraph time-ordered id).",
@@ -203,11 +203,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.live.pause.none": ("Here: no `__interrupt__` write yet.", "여기서는: 아직 `__interrupt__` 쓰기가 없습니다."),
     "robot.live.pause.waiting": (
         "Here: {count} `__interrupt__` write under {short} (step {step}); no `__resume__` yet.",
-        "여기서는: {short} (step {step}) 아래에 `__interrupt__` 쓰기 {count}개, `__resume__`은 아직 없습니다.",
+        "여기서는: {short} (스텝 {step}) 아래에 `__interrupt__` 쓰기 {count}개, `__resume__`은 아직 없습니다.",
     ),
     "robot.live.pause.resumed": (
         "Here: {count} `__interrupt__` write under {short} (step {step}), the `__resume__` writes beside it.",
-        "여기서는: {short} (step {step}) 아래에 `__interrupt__` 쓰기 {count}개, 그 옆에 `__resume__` 쓰기들.",
+        "여기서는: {short} (스텝 {step}) 아래에 `__interrupt__` 쓰기 {count}개, 그 옆에 `__resume__` 쓰기들.",
     ),
     "robot.q.yes": ('Does "Yes" approve?', '"Yes"도 승인인가요?'),
     "robot.a.yes": (
@@ -250,13 +250,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.anatomy.time.means": (
         "when it was taken: {time}, in 100 ns ticks since 1582-10-15, largest first (the `6` is the uuid version). "
         "So ids sort by time.",
-        "저장된 시각: {time}. 1582-10-15부터의 100 ns 단위 수를 큰 자리부터 씁니다(`6`은 uuid 버전). "
+        "저장된 시각: {time}. 1582-10-15부터의 100나노초 단위 수를 큰 자리부터 씁니다(`6`은 UUID 버전). "
         "그래서 ID가 시각순으로 정렬됩니다.",
     ),
-    "robot.anatomy.step": ("step (group 4)", "step (4번째 묶음)"),
+    "robot.anatomy.step": ("step (group 4)", "스텝 (4번째 묶음)"),
     "robot.anatomy.step.means": (
         "the step, {step}: `8000` + the step (`bfff` is step -1, `8000` step 0, `8001` step 1…)",
-        "step {step}: `8000` + step (`bfff`는 step -1, `8000`은 step 0, `8001`은 step 1…)",
+        "스텝 {step}: `8000` + 스텝 (`bfff`는 스텝 -1, `8000`은 스텝 0, `8001`은 스텝 1…)",
     ),
     "robot.anatomy.tail": ("random tail (group 5)", "무작위 끝부분 (5번째 묶음)"),
     "robot.anatomy.tail.means": (

@@ -14,9 +14,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "auth.sign_out": ("Sign out", "로그아웃"),
     "auth.local_badge": ("local mode — not signed in", "로컬 모드 — 로그인하지 않음"),
     "auth.local_help": (
-        "No sign-in is configured ([auth] in .streamlit/secrets.toml), so the dashboard serves this "
+        "No sign-in is configured (`[auth]` in `.streamlit/secrets.toml`), so the dashboard serves this "
         "machine only, with one local operator who may do everything; approvers type their names.",
-        "로그인이 설정되지 않아(.streamlit/secrets.toml의 [auth]) 대시보드는 이 컴퓨터에만 제공되며, "
+        "로그인이 설정되지 않아(`.streamlit/secrets.toml`의 `[auth]`) 대시보드는 이 컴퓨터에만 제공되며, "
         "모든 권한을 가진 로컬 운영자 한 명으로 동작합니다. 승인자는 이름을 직접 입력합니다.",
     ),
     "auth.signed_in_as": ("Signed in as **{name}** ({email}) · {role}", "**{name}**({email})로 로그인 · {role}"),

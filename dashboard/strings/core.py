@@ -85,6 +85,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.robot.state.decision": ("The answer the robot will act on.", "로봇이 따를 답."),
     "help.robot.state.pending_action": ("The proposed action, as text.", "제안된 작업 (텍스트)."),
     # the robot's nodes as as_node choices: the node's name, and in Korean what it does
+    "node.outside": ("(outside a node)", "(노드 밖)"),
     "node.robot.propose": ("propose", "propose (제안)"),
     "node.robot.approval": ("approval", "approval (승인 질문)"),
     "node.robot.execute": ("execute", "execute (실행)"),
