@@ -13,6 +13,12 @@ Definitions used throughout:
 * **speed-up**: summed / wall; defined as 1.0 when the wall time is 0, so a
   group of instantaneous calls reads as "no parallel gain" instead of NaN.
 * **efficiency**: speed-up / number of calls (1.0 = perfectly overlapped).
+* **parallel efficiency** of a run: the efficiency of its parallel supersteps
+  (those of more than one call) taken together, their summed time over the
+  sum of tasks x wall time. A run's own efficiency divides by every call of
+  every superstep, so a run of twelve sequential steps and one fan-out reads
+  0.17 however well the fan-out overlapped; its parallel efficiency reads
+  what the fan-out scored (e.g. 0.9).
 
 A row whose ``ended_at`` is NULL (still running, or cut by a crash) is
 treated as ending at the latest time observed *in its own run*, and is
@@ -139,10 +145,14 @@ class RunSummary:
         wall_seconds: ``ended_at - started_at``.
         summed_seconds: Sum of all calls' durations.
         speedup: ``summed_seconds / wall_seconds`` (1.0 when wall is 0).
-        efficiency: ``speedup / tasks``.
+        efficiency: ``speedup / tasks`` (of the whole run: low whenever
+            most supersteps are sequential).
         errors: Calls with status ``error``.
         interrupted: Calls with status ``interrupted``.
         open_tasks: Calls without a logged end time.
+        parallel_supersteps: Supersteps of more than one call.
+        parallel_efficiency: The efficiency of those supersteps together
+            (``parallel_efficiency``); None when the run has none.
     """
 
     run_id: str
@@ -159,6 +169,8 @@ class RunSummary:
     errors: int
     interrupted: int
     open_tasks: int
+    parallel_supersteps: int = 0
+    parallel_efficiency: float | None = None
 
 
 def node_calls(rows: Iterable[NodeLogRow]) -> list[NodeCall]:
@@ -277,11 +289,30 @@ def superstep_stats_of_calls(calls: Sequence[NodeCall]) -> list[SuperstepStats]:
     return [_superstep(group) for group in groups]
 
 
+def parallel_efficiency(supersteps: Iterable[SuperstepStats]) -> tuple[int, float | None]:
+    """Return ``(count, efficiency)`` of the parallel supersteps (more than one call) among ``supersteps``.
+
+    The efficiency is their summed time over the sum of ``tasks x wall`` (the
+    wall-and-task-weighted mean of their efficiencies); when every one of them
+    took no wall time, the plain mean of their efficiencies. None when there
+    is no parallel superstep.
+    """
+    parallel = [stats for stats in supersteps if stats.tasks > 1]
+    if not parallel:
+        return 0, None
+    capacity = sum(stats.tasks * stats.wall_seconds for stats in parallel)
+    if capacity > 0:
+        return len(parallel), sum(stats.summed_seconds for stats in parallel) / capacity
+    return len(parallel), sum(stats.efficiency for stats in parallel) / len(parallel)
+
+
 def _run_summary(calls: Sequence[NodeCall]) -> RunSummary:
     started_at = min(call.started_at for call in calls)
     ended_at = max(call.ended_at for call in calls)
     summed = sum(call.duration for call in calls)
     speedup, efficiency = parallel_ratios(ended_at - started_at, summed, len(calls))
+    steps = [_superstep(group) for group in _group_in_order(calls, lambda call: call.step)]
+    parallel_steps, parallel = parallel_efficiency(steps)
     return RunSummary(
         run_id=calls[0].run_id,
         agent=calls[0].agent,
@@ -297,6 +328,8 @@ def _run_summary(calls: Sequence[NodeCall]) -> RunSummary:
         errors=sum(call.status == "error" for call in calls),
         interrupted=sum(call.status == "interrupted" for call in calls),
         open_tasks=sum(call.open for call in calls),
+        parallel_supersteps=parallel_steps,
+        parallel_efficiency=parallel,
     )
 
 
@@ -345,6 +378,17 @@ class Timeline:
         for stats in self.supersteps:
             grouped[stats.run_id].append(stats)
         return grouped
+
+    def latest(self, limit: int) -> Timeline:
+        """The timeline of its ``limit`` latest calls (by start); itself when it holds no more.
+
+        The calls keep their resolved ends; the supersteps and run summaries
+        are those of the calls kept (a superstep cut by the window counts only
+        its calls inside it), so a figure drawn from it is bounded by ``limit``.
+        """
+        if len(self.calls) <= limit:
+            return self
+        return timeline_of_calls(self.calls[-limit:])
 
     def of_run(self, run_id: str) -> Timeline:
         """The part of the timeline that belongs to one run.
@@ -474,6 +518,13 @@ def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
 def _jsonable(item: SuperstepStats | RunSummary) -> dict[str, Any]:
     record = dataclasses.asdict(item)
     return {key: list(value) if isinstance(value, tuple) else value for key, value in record.items()}
+
+
+def exact_duration(seconds: float) -> str:
+    """A duration as exact as the clock times beside it: ``0.180 ms`` (to the microsecond), ``4.200 s``."""
+    if seconds < 1:
+        return f"{seconds * 1000:.3f} ms"
+    return f"{seconds:.3f} s"
 
 
 def format_duration(seconds: float) -> str:

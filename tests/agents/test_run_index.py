@@ -59,7 +59,9 @@ def test_the_runs_listed_are_the_run_summaries_of_the_agents_rows(store):
     listed = latest_runs(store, "robot", limit=10)
 
     expected = [
-        RunEntry(summary.thread_id, summary.run_id, summary.started_at, summary.tasks)
+        RunEntry(
+            summary.thread_id, summary.run_id, summary.started_at, summary.tasks, summary.parallel_supersteps > 0, 1
+        )
         for summary in run_summaries(node_runs(store, agent="robot"))
     ]
     assert list(listed.runs) == expected
