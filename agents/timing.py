@@ -13,12 +13,9 @@ Definitions used throughout:
 * **speed-up**: summed / wall; defined as 1.0 when the wall time is 0, so a
   group of instantaneous calls reads as "no parallel gain" instead of NaN.
 * **efficiency**: speed-up / number of calls (1.0 = perfectly overlapped).
-* **parallel efficiency** of a run: the efficiency of its parallel supersteps
-  (those of more than one call) taken together, their summed time over the
-  sum of tasks x wall time. A run's own efficiency divides by every call of
-  every superstep, so a run of twelve sequential steps and one fan-out reads
-  0.17 however well the fan-out overlapped; its parallel efficiency reads
-  what the fan-out scored (e.g. 0.9).
+* **parallel efficiency** of a run: that of its supersteps of more than one
+  call together; a run's own efficiency divides by its sequential calls too,
+  so one fan-out among twelve steps reads 0.17 however well it overlapped.
 
 A row whose ``ended_at`` is NULL (still running, or cut by a crash) is
 treated as ending at the latest time observed *in its own run*, and is
@@ -33,23 +30,15 @@ import dataclasses
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
+
+from agents.durations import format_duration as format_duration
+from agents.durations import iso_utc as iso_utc
 
 NodeLogRow = Mapping[str, Any]
 
 CSV_LEAD_COLUMNS = ("timestamp", "event", "subagent_name", "duration_sec")
-CSV_EXTRA_COLUMNS = (
-    "agent",
-    "thread_id",
-    "run_id",
-    "node",
-    "label",
-    "task_id",
-    "step",
-    "status",
-    "error",
-)
+CSV_EXTRA_COLUMNS = ("agent", "thread_id", "run_id", "node", "label", "task_id", "step", "status", "error")
 CSV_COLUMNS = CSV_LEAD_COLUMNS + CSV_EXTRA_COLUMNS
 
 
@@ -145,14 +134,12 @@ class RunSummary:
         wall_seconds: ``ended_at - started_at``.
         summed_seconds: Sum of all calls' durations.
         speedup: ``summed_seconds / wall_seconds`` (1.0 when wall is 0).
-        efficiency: ``speedup / tasks`` (of the whole run: low whenever
-            most supersteps are sequential).
+        efficiency: ``speedup / tasks`` (low whenever most steps are sequential).
         errors: Calls with status ``error``.
         interrupted: Calls with status ``interrupted``.
         open_tasks: Calls without a logged end time.
         parallel_supersteps: Supersteps of more than one call.
-        parallel_efficiency: The efficiency of those supersteps together
-            (``parallel_efficiency``); None when the run has none.
+        parallel_efficiency: Theirs together (``parallel_efficiency``), or None.
     """
 
     run_id: str
@@ -290,28 +277,24 @@ def superstep_stats_of_calls(calls: Sequence[NodeCall]) -> list[SuperstepStats]:
 
 
 def parallel_efficiency(supersteps: Iterable[SuperstepStats]) -> tuple[int, float | None]:
-    """Return ``(count, efficiency)`` of the parallel supersteps (more than one call) among ``supersteps``.
+    """``(count, efficiency)`` of the supersteps of more than one call: summed time / sum of tasks x wall.
 
-    The efficiency is their summed time over the sum of ``tasks x wall`` (the
-    wall-and-task-weighted mean of their efficiencies); when every one of them
-    took no wall time, the plain mean of their efficiencies. None when there
-    is no parallel superstep.
+    That is their efficiencies' mean weighted by tasks x wall (the plain mean
+    when none took wall time); None when there is no such superstep.
     """
     parallel = [stats for stats in supersteps if stats.tasks > 1]
-    if not parallel:
-        return 0, None
     capacity = sum(stats.tasks * stats.wall_seconds for stats in parallel)
     if capacity > 0:
         return len(parallel), sum(stats.summed_seconds for stats in parallel) / capacity
-    return len(parallel), sum(stats.efficiency for stats in parallel) / len(parallel)
+    return len(parallel), (sum(stats.efficiency for stats in parallel) / len(parallel)) if parallel else None
 
 
-def _run_summary(calls: Sequence[NodeCall]) -> RunSummary:
+def _run_summary(calls: Sequence[NodeCall], steps: Sequence[SuperstepStats]) -> RunSummary:
+    """The summary of one run's calls, given that run's supersteps."""
     started_at = min(call.started_at for call in calls)
     ended_at = max(call.ended_at for call in calls)
     summed = sum(call.duration for call in calls)
     speedup, efficiency = parallel_ratios(ended_at - started_at, summed, len(calls))
-    steps = [_superstep(group) for group in _group_in_order(calls, lambda call: call.step)]
     parallel_steps, parallel = parallel_efficiency(steps)
     return RunSummary(
         run_id=calls[0].run_id,
@@ -345,9 +328,15 @@ def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
     return run_summaries_of_calls(node_calls(rows))
 
 
-def run_summaries_of_calls(calls: Sequence[NodeCall]) -> list[RunSummary]:
-    """``run_summaries`` for calls already resolved by ``node_calls``."""
-    return [_run_summary(group) for group in _group_in_order(calls, lambda c: c.run_id)]
+def run_summaries_of_calls(
+    calls: Sequence[NodeCall], supersteps: Sequence[SuperstepStats] | None = None
+) -> list[RunSummary]:
+    """``run_summaries`` for calls already resolved by ``node_calls`` (and their supersteps, if computed)."""
+    supersteps = superstep_stats_of_calls(calls) if supersteps is None else supersteps
+    steps_of: dict[str, list[SuperstepStats]] = {}
+    for stats in supersteps:
+        steps_of.setdefault(stats.run_id, []).append(stats)
+    return [_run_summary(group, steps_of[group[0].run_id]) for group in _group_in_order(calls, lambda c: c.run_id)]
 
 
 @dataclass(frozen=True)
@@ -379,17 +368,6 @@ class Timeline:
             grouped[stats.run_id].append(stats)
         return grouped
 
-    def latest(self, limit: int) -> Timeline:
-        """The timeline of its ``limit`` latest calls (by start); itself when it holds no more.
-
-        The calls keep their resolved ends; the supersteps and run summaries
-        are those of the calls kept (a superstep cut by the window counts only
-        its calls inside it), so a figure drawn from it is bounded by ``limit``.
-        """
-        if len(self.calls) <= limit:
-            return self
-        return timeline_of_calls(self.calls[-limit:])
-
     def of_run(self, run_id: str) -> Timeline:
         """The part of the timeline that belongs to one run.
 
@@ -405,10 +383,9 @@ class Timeline:
 
 def timeline_of_calls(calls: Sequence[NodeCall]) -> Timeline:
     """The ``Timeline`` of calls already resolved by ``node_calls`` (in start order)."""
+    supersteps = superstep_stats_of_calls(calls)  # once, for the table and for the run summaries
     return Timeline(
-        calls=tuple(calls),
-        supersteps=tuple(superstep_stats_of_calls(calls)),
-        runs=tuple(run_summaries_of_calls(calls)),
+        calls=tuple(calls), supersteps=tuple(supersteps), runs=tuple(run_summaries_of_calls(calls, supersteps))
     )
 
 
@@ -423,11 +400,6 @@ def timeline_of(rows: Iterable[NodeLogRow]) -> Timeline:
         and ``run_summaries`` of the same rows.
     """
     return timeline_of_calls(node_calls(rows))
-
-
-def iso_utc(epoch_seconds: float) -> str:
-    """ISO-8601 UTC timestamp with microseconds, e.g. ``2025-01-02T03:04:05.123456+00:00``."""
-    return datetime.fromtimestamp(epoch_seconds, tz=UTC).isoformat(timespec="microseconds")
 
 
 def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]]:
@@ -518,22 +490,3 @@ def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
 def _jsonable(item: SuperstepStats | RunSummary) -> dict[str, Any]:
     record = dataclasses.asdict(item)
     return {key: list(value) if isinstance(value, tuple) else value for key, value in record.items()}
-
-
-def exact_duration(seconds: float) -> str:
-    """A duration as exact as the clock times beside it: ``0.180 ms`` (to the microsecond), ``4.200 s``."""
-    if seconds < 1:
-        return f"{seconds * 1000:.3f} ms"
-    return f"{seconds:.3f} s"
-
-
-def format_duration(seconds: float) -> str:
-    """Short human text for a duration: ``850 ms``, ``4.2 s``, ``12 min 3 s``, ``2 h 5 min``."""
-    if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if seconds < 59.95:  # anything that would print as "60.0 s" reads better as minutes
-        return f"{seconds:.1f} s"
-    whole = round(seconds)
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"

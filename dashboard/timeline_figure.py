@@ -37,7 +37,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from agents.timing import NodeCall, NodeLogRow, Timeline, timeline_of
+from agents.timing import NodeCall, NodeLogRow, Timeline, timeline_of, timeline_of_calls
 from dashboard.i18n import t
 from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
 from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
@@ -56,7 +56,7 @@ UNKNOWN_STATUS_COLOR = "#7f7f7f"
 EMPTY_MESSAGE = "no node calls logged"
 OPEN_PATTERN = "/"
 #: A page draws at most this many calls per panel by default (the latest ones); ``max_calls=None`` draws all.
-MAX_DRAWN_CALLS = 1000
+MAX_DRAWN_CALLS = 500
 #: The narrowest a call is drawn, in pixels of its panel's plot area.
 MIN_BAR_PX = 4
 #: The plot area's width the minimum is reckoned on: a wide page's chart, and one panel of a comparison.
@@ -209,7 +209,11 @@ def _drawn(timeline: Timeline, compress_waits_over: float, max_calls: int | None
     The axis counts elapsed time from the whole timeline's first start, so a
     window's ticks read the real time into the run.
     """
-    shown = timeline if max_calls is None else timeline.latest(max_calls)
+    shown = timeline
+    if max_calls is not None and len(timeline.calls) > max_calls:
+        # The latest calls keep their resolved ends; their supersteps and runs are recomputed, so a
+        # superstep the window cuts counts only its calls inside it.
+        shown = timeline_of_calls(timeline.calls[-max_calls:])
     origin = timeline.calls[0].started_at if timeline.calls else None
     return shown, time_axis_of_runs(shown.runs, compress_waits_over, origin=origin)
 
@@ -327,7 +331,7 @@ def timeline_figure_of(
         timeline: The calls, supersteps and runs to draw (``agents.timing.timeline_of``).
         compress_waits_over: As in ``timeline_figure``.
         title: Optional figure title (escaped, shown as text).
-        max_calls: Draw only the latest this many calls (``Timeline.latest``),
+        max_calls: Draw only the latest this many calls,
             on an axis whose ticks still count from the first start; None draws all.
 
     Returns:

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from agents.timing import NodeCall, exact_duration
+from agents.durations import exact_duration
+from agents.timing import NodeCall
 from dashboard.i18n import t
 from dashboard.timeline_axis import TimeAxis
 
