@@ -58,7 +58,7 @@ OPEN_PATTERN = "/"
 #: A page draws at most this many calls per panel by default (the latest ones); ``max_calls=None`` draws all.
 MAX_DRAWN_CALLS = 500
 #: The narrowest a call is drawn, in pixels of its panel's plot area.
-MIN_BAR_PX = 4
+MIN_BAR_PX = 6
 #: The plot area's width the minimum is reckoned on: a wide page's chart, and one panel of a comparison.
 PLOT_WIDTH_PX = 700
 PANEL_WIDTH_PX = 330
