@@ -13,6 +13,9 @@ run's calls are then read on their own with
 ``agents.nodelog.node_runs(thread_id=..., run_id=...)``.
 
 :func:`comparable_pair` is the rule for which two runs a comparison opens on.
+A chart of a long run draws only its latest calls: :func:`run_tail` reads just
+those rows, and :func:`run_summary` sums the whole run up in SQL, equal to
+``agents.timing.run_summaries`` of all its rows, without reading them.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.db import Store
+from agents.db import NODE_LOG_COLUMNS, Store
+from agents.timing import RunSummary, parallel_ratios
 
 
 @dataclass(frozen=True)
@@ -130,3 +134,83 @@ def comparable_pair(runs: Sequence[RunEntry]) -> tuple[RunEntry, RunEntry] | Non
         if len(kind) >= 2:
             return kind[-2], kind[-1]
     return runs[-1], runs[-1]
+
+
+def run_tail(store: Store, thread_id: str, run_id: str, limit: int) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """The run's latest ``limit`` node-log rows (oldest first, as ``node_runs``) and its latest moment logged.
+
+    The second part is ``agents.timing.timeline_of``'s ``latest``: an open call
+    among the rows ends where it would among all the run's rows.
+    """
+    where = "WHERE thread_id = ? AND run_id = ?"
+    with store.read() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(NODE_LOG_COLUMNS)} FROM node_log {where} ORDER BY started_at DESC, id DESC LIMIT ?",
+            (thread_id, run_id, limit),
+        )
+        rows = [dict(zip(NODE_LOG_COLUMNS, row, strict=True)) for row in reversed(cursor.fetchall())]
+        cursor.execute(f"SELECT MAX(started_at), MAX(ended_at) FROM node_log {where}", (thread_id, run_id))
+        started, ended = cursor.fetchone()
+    latest = {} if started is None else {run_id: max(float(started), float(ended if ended is not None else started))}
+    return rows, latest
+
+
+#: Per superstep, each call ending at its logged end (never before its start) or, open, at the run's latest moment.
+_STEPS_SQL = (
+    "SELECT step, COUNT(*) AS calls, MIN(started_at) AS first_start, MAX(call_end) AS last_end,"
+    " SUM(call_end - started_at) AS summed, SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END) AS errors,"
+    " SUM(CASE WHEN status = 'interrupted' THEN 1 ELSE 0 END) AS interrupted,"
+    " SUM(CASE WHEN ended_at IS NULL THEN 1 ELSE 0 END) AS open_calls, MIN(agent) AS agent FROM"
+    " (SELECT step, started_at, ended_at, status, agent, CASE WHEN ended_at IS NULL THEN ?"
+    " WHEN ended_at < started_at THEN started_at ELSE ended_at END AS call_end"
+    " FROM node_log WHERE thread_id = ? AND run_id = ?) AS calls GROUP BY step"
+)
+_RUN_SQL = (
+    "SELECT COUNT(*), SUM(calls), MIN(first_start), SUM(summed), SUM(errors), SUM(interrupted), SUM(open_calls),"
+    " MIN(agent), SUM(CASE WHEN calls > 1 THEN 1 ELSE 0 END), SUM(CASE WHEN calls > 1 THEN summed ELSE 0 END),"
+    " SUM(CASE WHEN calls > 1 THEN calls * (last_end - first_start) ELSE 0 END),"
+    " SUM(CASE WHEN calls > 1 THEN 1.0 / calls ELSE 0 END) FROM (" + _STEPS_SQL + ") AS steps"
+)
+
+
+def run_summary(store: Store, thread_id: str, run_id: str, latest: float) -> RunSummary | None:
+    """The run's ``agents.timing.RunSummary``, summed up in SQL (per superstep, then per run).
+
+    Args:
+        store: The project store.
+        thread_id: The run's thread.
+        run_id: The run.
+        latest: Its latest moment logged (``run_tail``), where open calls end.
+
+    Returns:
+        The summary, equal to ``agents.timing.run_summaries`` of the run's
+        rows up to float rounding; None when the run has no rows.
+    """
+    with store.read() as cursor:
+        cursor.execute(_RUN_SQL, (latest, thread_id, run_id))
+        steps, calls, started, summed, errors, interrupted, open_calls, agent, wide, wide_summed, capacity, instant = (
+            cursor.fetchone()
+        )
+    if not calls:
+        return None
+    speedup, efficiency = parallel_ratios(latest - float(started), float(summed), int(calls))
+    # As agents.timing.parallel_efficiency: weighted by tasks x wall, or (no wall time) the mean of 1 / tasks.
+    parallel = None if not wide else float(wide_summed) / capacity if capacity else float(instant) / int(wide)
+    return RunSummary(
+        run_id=run_id,
+        agent=str(agent),
+        thread_id=thread_id,
+        started_at=float(started),
+        ended_at=latest,
+        supersteps=int(steps),
+        tasks=int(calls),
+        wall_seconds=latest - float(started),
+        summed_seconds=float(summed),
+        speedup=speedup,
+        efficiency=efficiency,
+        errors=int(errors),
+        interrupted=int(interrupted),
+        open_tasks=int(open_calls),
+        parallel_supersteps=int(wide),
+        parallel_efficiency=parallel,
+    )

@@ -178,10 +178,12 @@ def node_calls(rows: Iterable[NodeLogRow]) -> list[NodeCall]:
     return [call for _, call in _resolved(rows)]
 
 
-def _resolved(rows: Iterable[NodeLogRow]) -> list[tuple[NodeLogRow, NodeCall]]:
-    """Pair every row with its resolved call, sorted by ``(started_at, id)``."""
+def _resolved(
+    rows: Iterable[NodeLogRow], latest: Mapping[str, float] | None = None
+) -> list[tuple[NodeLogRow, NodeCall]]:
+    """Pair every row with its resolved call, sorted by ``(started_at, id)``; ``latest`` as in ``timeline_of``."""
     rows = list(rows)
-    latest_in_run: dict[str, float] = {}
+    latest_in_run: dict[str, float] = dict(latest or {})
     for row in rows:
         times = [row["started_at"]] + ([row["ended_at"]] if row["ended_at"] is not None else [])
         run_id = row["run_id"]
@@ -389,17 +391,20 @@ def timeline_of_calls(calls: Sequence[NodeCall]) -> Timeline:
     )
 
 
-def timeline_of(rows: Iterable[NodeLogRow]) -> Timeline:
+def timeline_of(rows: Iterable[NodeLogRow], latest: Mapping[str, float] | None = None) -> Timeline:
     """Resolve node-log rows once into calls, supersteps and run summaries.
 
     Args:
         rows: Node-log row dicts.
+        latest: Run id → the latest moment logged in the run, for rows that
+            are only its latest ones (``agents.run_index.run_tail``), so an
+            open call ends where it would among all the run's rows.
 
     Returns:
         The ``Timeline``; its parts equal ``node_calls``, ``superstep_stats``
         and ``run_summaries`` of the same rows.
     """
-    return timeline_of_calls(node_calls(rows))
+    return timeline_of_calls([call for _, call in _resolved(rows, latest)])
 
 
 def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]]:

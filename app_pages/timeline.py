@@ -23,7 +23,7 @@ import streamlit as st
 
 from agents import lifecycle
 from agents.nodelog import node_runs
-from agents.run_index import RunEntry, RunList, comparable_pair, latest_runs, thread_runs
+from agents.run_index import RunEntry, RunList, comparable_pair, latest_runs, run_summary, run_tail, thread_runs
 from agents.timing import Timeline, timeline_csv_of_calls, timeline_of
 from dashboard import resources
 from dashboard.i18n import t
@@ -40,6 +40,8 @@ LIMIT_KEY = "timeline-compare-limit"
 COMPARE_PAGE = 50
 
 RunOptions = dict[str, dict[str, str]]
+#: The runs listed in this draw, by (thread, run).
+Entries = dict[tuple[str, str], RunEntry]
 #: Timelines read in this draw, by (thread, run or ALL_RUNS), shared by the thread's view and the comparison.
 Resolved = dict[tuple[str, str], Timeline]
 
@@ -116,19 +118,22 @@ def _show_thread(thread_id: str, runs: dict[str, str], resolved: Resolved, run_c
     )
 
 
-def _run_lists(agent: str, current: str | None, current_runs: dict[str, str]) -> tuple[RunOptions, RunList]:
+def _run_lists(agent: str, entries: Entries) -> tuple[RunOptions, RunList]:
     """Thread → run id → option label of the agent's latest runs, and those runs as listed.
 
     The runs come from :func:`agents.run_index.latest_runs` (per-run aggregates
     in SQL, the latest ``COMPARE_PAGE`` or as many more as asked for), not from
-    the agent's node-log rows; the thread shown above lists all its runs.
+    the agent's node-log rows; the thread shown above (its runs already in
+    ``entries``) lists all its runs. ``entries`` gains the runs listed.
     """
     listed = latest_runs(store, agent, limit=st.session_state.get(f"{LIMIT_KEY}-{agent}", COMPARE_PAGE))
-    by_thread: RunOptions = {}
+    shown = {thread for thread, _ in entries}
     for entry in listed.runs:
+        if entry.thread_id not in shown:
+            entries[(entry.thread_id, entry.run_id)] = entry
+    by_thread: RunOptions = {}
+    for entry in sorted(entries.values(), key=lambda entry: entry.started_at):
         by_thread.setdefault(entry.thread_id, {}).update(_labels([entry]))
-    if current is not None and current_runs:
-        by_thread[current] = current_runs
     return by_thread, listed
 
 
@@ -137,14 +142,8 @@ def _show_more(agent: str) -> None:
     st.session_state[key] = st.session_state.get(key, COMPARE_PAGE) + COMPARE_PAGE
 
 
-def _pick_run(
-    side: str, resolved: Resolved, by_thread: RunOptions, default: tuple[str, str], column: Any
-) -> tuple[str, str, Timeline]:
-    """Thread and run pickers of one side of the comparison; returns the thread, the run and its timeline.
-
-    A run already read in this draw (the one shown above) is not read again;
-    another is read on its own, its rows only.
-    """
+def _pick_run(side: str, by_thread: RunOptions, default: tuple[str, str], column: Any) -> tuple[str, str]:
+    """Thread and run pickers of one side of the comparison; returns the thread and the run."""
     thread_key, run_key = f"timeline-compare-thread-{side}", f"timeline-compare-run-{side}"
     column.markdown(f"**{t('timeline.compare.side', side=side)}**")
     keep_valid(thread_key, list(by_thread), default[0])
@@ -153,14 +152,32 @@ def _pick_run(
     fallback = default[1] if default[1] in runs else list(runs)[-1]
     keep_valid(run_key, list(runs), fallback)
     run_id = column.selectbox(t("timeline.run"), list(runs), key=run_key, format_func=runs.get)
-    return thread_id, run_id, _timeline(resolved, thread_id, run_id)
+    return thread_id, run_id
 
 
-def _show_compare(agent: str, current: str | None, current_runs: dict[str, str], resolved: Resolved) -> None:
+def _side(resolved: Resolved, entry: RunEntry, max_calls: int | None) -> tuple[Timeline, Timeline, float | None]:
+    """What one side draws, its summary (a ``Timeline`` of its run summary) and its run's start.
+
+    A run already read in this draw (the one shown above) is not read again.
+    Of a run longer than the chart draws, only the rows drawn are read
+    (``agents.run_index.run_tail``) and its summary is summed up in SQL; any
+    other run is read on its own, its rows only.
+    """
+    key = (entry.thread_id, entry.run_id)
+    if max_calls is None or entry.calls <= max_calls or key in resolved:
+        whole = _timeline(resolved, *key)
+        return whole, whole, None
+    rows, latest = run_tail(store, entry.thread_id, entry.run_id, max_calls)
+    summary = run_summary(store, entry.thread_id, entry.run_id, latest[entry.run_id]) if latest else None
+    runs = (summary,) if summary else ()
+    return timeline_of(rows, latest), Timeline((), (), runs), summary.started_at if summary else None
+
+
+def _show_compare(agent: str, entries: Entries, resolved: Resolved) -> None:
     """Two runs of the agent side by side, with both summaries."""
     st.header(t("timeline.compare"))
     st.caption(t("timeline.compare.intro"))
-    by_thread, listed = _run_lists(agent, current, current_runs)
+    by_thread, listed = _run_lists(agent, entries)
     pair = comparable_pair(listed.runs)
     if not by_thread or pair is None:
         st.info(t("timeline.compare.need_runs"))
@@ -168,7 +185,7 @@ def _show_compare(agent: str, current: str | None, current_runs: dict[str, str],
     defaults = {side: (entry.thread_id, entry.run_id) for side, entry in zip(SIDES, pair, strict=True)}
     columns = st.columns(2)
     picked = {
-        side: _pick_run(side, resolved, by_thread, defaults[side], column)
+        side: entries[_pick_run(side, by_thread, defaults[side], column)]
         for side, column in zip(SIDES, columns, strict=True)
     }
     if listed.more:
@@ -179,24 +196,26 @@ def _show_compare(agent: str, current: str | None, current_runs: dict[str, str],
             on_click=_show_more,
             args=(agent,),
         )
-    labels = [f"{side}: {thread_id} · {run_id}" for side, (thread_id, run_id, _) in picked.items()]
-    sides = [shown for _, _, shown in picked.values()]
-    max_calls = _draw_all("timeline-compare-draw-all", max(len(shown.calls) for shown in sides))
-    figure = compare_figure_of(*sides, labels=labels, max_calls=max_calls)
+    labels = [f"{side}: {entry.thread_id} · {entry.run_id}" for side, entry in picked.items()]
+    max_calls = _draw_all("timeline-compare-draw-all", max(entry.calls for entry in picked.values()))
+    sides = [_side(resolved, entry, max_calls) for entry in picked.values()]
+    figure = compare_figure_of(
+        *(drawn for drawn, _, _ in sides), labels=labels, max_calls=max_calls, origins=[start for _, _, start in sides]
+    )
     st.plotly_chart(figure, width="stretch", key="timeline-compare-figure")
-    for side, column in zip(SIDES, st.columns(2), strict=True):
+    for (_, summary, _), side, column in zip(sides, SIDES, st.columns(2), strict=True):
         column.markdown(f"**{t('timeline.summary', side=side)}**")
         with column:
-            show_table(summary_table(picked[side][2]), t("timeline.no_calls"))
+            show_table(summary_table(summary), t("timeline.no_calls"))
 
 
 agent, thread_id, run_column = _pick_thread(lifecycle.thread_statuses(store))
 resolved: Resolved = {}
-thread_options: dict[str, str] = {}
+listed_runs: Entries = {}
 if thread_id is not None:
-    thread_options = _labels(thread_runs(store, thread_id))
-    if thread_options:
-        _show_thread(thread_id, thread_options, resolved, run_column)
+    listed_runs = {(entry.thread_id, entry.run_id): entry for entry in thread_runs(store, thread_id)}
+    if listed_runs:
+        _show_thread(thread_id, _labels(list(listed_runs.values())), resolved, run_column)
     else:
         st.info(t("timeline.no_calls"))
-_show_compare(agent, thread_id, thread_options, resolved)
+_show_compare(agent, listed_runs, resolved)

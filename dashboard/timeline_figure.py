@@ -203,18 +203,21 @@ def _lanes(calls: Iterable[NodeCall]) -> list[str]:
     return list(dict.fromkeys(escape(lane_name(call)) for call in calls))
 
 
-def _drawn(timeline: Timeline, compress_waits_over: float, max_calls: int | None) -> tuple[Timeline, TimeAxis]:
+def _drawn(
+    timeline: Timeline, compress_waits_over: float, max_calls: int | None, origin: float | None = None
+) -> tuple[Timeline, TimeAxis]:
     """The part of ``timeline`` a panel draws (its latest ``max_calls`` calls) and that part's axis.
 
-    The axis counts elapsed time from the whole timeline's first start, so a
-    window's ticks read the real time into the run.
+    The axis counts elapsed time from ``origin`` (by default the whole
+    timeline's first start), so a window's ticks read the real time into the run.
     """
     shown = timeline
     if max_calls is not None and len(timeline.calls) > max_calls:
         # The latest calls keep their resolved ends; their supersteps and runs are recomputed, so a
         # superstep the window cuts counts only its calls inside it.
         shown = timeline_of_calls(timeline.calls[-max_calls:])
-    origin = timeline.calls[0].started_at if timeline.calls else None
+    if origin is None and timeline.calls:
+        origin = timeline.calls[0].started_at
     return shown, time_axis_of_runs(shown.runs, compress_waits_over, origin=origin)
 
 
@@ -402,8 +405,12 @@ def compare_figure_of(
     compress_waits_over: float = 5.0,
     title: str | None = None,
     max_calls: int | None = None,
+    origins: Sequence[float | None] = (None, None),
 ) -> go.Figure:
     """``compare_figure`` from two ``Timeline`` values already computed.
+
+    ``origins`` give each side's run start when a side holds only its run's
+    latest calls (``agents.run_index.run_tail``), so its ticks count from it.
 
     Each panel measures time from its own first start; both x axes get the
     same range and the same tick step, so equal lengths mean equal durations
@@ -424,7 +431,9 @@ def compare_figure_of(
         horizontal_spacing=0.04,
         subplot_titles=[escape(label) for label in labels[:2]],
     )
-    drawn = [_drawn(side, compress_waits_over, max_calls) for side in timelines]
+    drawn = [
+        _drawn(side, compress_waits_over, max_calls, origin) for side, origin in zip(timelines, origins, strict=True)
+    ]
     lanes = _lanes([call for shown, _ in drawn for call in shown.calls])
     x_max = max(axis.span for _, axis in drawn)
     texts, legend_shown = Texts.now(), set[str]()

@@ -11,8 +11,8 @@ import agents.nodelog
 from agents import runs
 from agents.nodelog import node_runs
 from agents.timing import Timeline, timeline_of
-from dashboard.timeline_figure import compare_figure_of
-from tests.factories import PARALLEL_RUN_T0, insert_parallel_run
+from dashboard.timeline_figure import MAX_DRAWN_CALLS, compare_figure_of
+from tests.factories import PARALLEL_RUN_T0, insert_long_run, insert_parallel_run
 
 PAGE = "app_pages/timeline.py"
 
@@ -161,3 +161,32 @@ def test_korean_show_more_button(app, store, settings):
     at = app(PAGE)
     at.selectbox(key="lang").select("ko").run()
     assert at.button(key="timeline-compare-more-robot").label == "실행 50개 더 보기"
+
+
+def test_a_long_run_compared_is_read_only_as_far_as_it_is_drawn(app, store, settings, monkeypatch):
+    runs.start_run(store, settings, "robot", {})  # hitl_demo, the thread shown above
+    calls = MAX_DRAWN_CALLS + 150
+    insert_long_run(store, calls, thread_id="long-thread")
+    reads: list[dict[str, Any]] = []
+    real_node_runs = agents.nodelog.node_runs
+
+    def recorded(store, **where):
+        reads.append(where)
+        return real_node_runs(store, **where)
+
+    monkeypatch.setattr(agents.nodelog, "node_runs", recorded)
+    at = app(PAGE)
+    assert not at.exception
+    assert at.selectbox(key="timeline-compare-run-B").value == "long"  # the two latest fresh starts
+
+    assert {"thread_id": "long-thread", "run_id": "long"} not in reads  # its latest rows only, in SQL
+    figure = drawn(at)
+    assert sum(len(trace["x"]) for trace in figure["data"] if trace["xaxis"] == "x2") == MAX_DRAWN_CALLS
+    assert figure["layout"]["xaxis2"]["ticktext"][0] != "0 s"  # its ticks count from the run's start
+    [summary_b] = at.dataframe[-1].value.to_dict("records")
+    assert (summary_b["run"], summary_b["tasks"]) == ("long", calls)  # the summary counts every call
+
+    at.checkbox(key="timeline-compare-draw-all").check().run()
+
+    figure = drawn(at)
+    assert sum(len(trace["x"]) for trace in figure["data"] if trace["xaxis"] == "x2") == calls
