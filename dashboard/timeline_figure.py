@@ -70,23 +70,27 @@ SEGMENT_WIDTH = 18
 
 
 def _status_trace(status: str, calls: Sequence[NodeCall], pen: Pen, show_legend: bool) -> go.Bar:
-    """Horizontal bars (``base`` = start, ``x`` = drawn length) for one status."""
+    """Horizontal bars (``base`` = start, ``x`` = drawn length) for one status.
+
+    Coordinates and hover fields go in as NumPy arrays, which Plotly checks
+    and copies whole, not item by item; hatching is only sent when a call has
+    no logged end.
+    """
     starts, ends = pen.span(calls)
+    marker: dict[str, Any] = {"color": STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR)}
+    if any(call.open for call in calls):  # hatching marks calls with no logged end (running or crashed)
+        marker["pattern"] = {"shape": [OPEN_PATTERN if c.open else "" for c in calls]}
     return go.Bar(
         orientation="h",
         name=pen.texts.status(status),
         legendgroup=status,
         showlegend=show_legend,
-        y=[escape(lane_name(call)) for call in calls],
-        base=starts.tolist(),
-        x=(ends - starts).tolist(),
-        customdata=pen.hover(calls),
+        y=np.array([escape(lane_name(call)) for call in calls], dtype=object),
+        base=starts,
+        x=ends - starts,
+        customdata=np.array(pen.hover(calls), dtype=object),
         hovertemplate=pen.texts.hover,
-        marker={
-            "color": STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR),
-            # Hatching marks calls with no logged end (running or crashed).
-            "pattern": {"shape": [OPEN_PATTERN if c.open else "" for c in calls]},
-        },
+        marker=marker,
     )
 
 

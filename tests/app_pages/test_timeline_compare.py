@@ -181,7 +181,7 @@ def test_a_long_run_compared_is_read_only_as_far_as_it_is_drawn(app, store, sett
 
     assert {"thread_id": "long-thread", "run_id": "long"} not in reads  # its latest rows only, in SQL
     figure = drawn(at)
-    assert sum(len(trace["x"]) for trace in figure["data"] if trace["xaxis"] == "x2") == MAX_DRAWN_CALLS
+    assert sum(len(trace["y"]) for trace in figure["data"] if trace["xaxis"] == "x2") == MAX_DRAWN_CALLS
     assert figure["layout"]["xaxis2"]["ticktext"][0] != "0 s"  # its ticks count from the run's start
     [summary_b] = at.dataframe[-1].value.to_dict("records")
     assert (summary_b["run"], summary_b["tasks"]) == ("long", calls)  # the summary counts every call
@@ -189,4 +189,4 @@ def test_a_long_run_compared_is_read_only_as_far_as_it_is_drawn(app, store, sett
     at.checkbox(key="timeline-compare-draw-all").check().run()
 
     figure = drawn(at)
-    assert sum(len(trace["x"]) for trace in figure["data"] if trace["xaxis"] == "x2") == calls
+    assert sum(len(trace["y"]) for trace in figure["data"] if trace["xaxis"] == "x2") == calls

@@ -167,11 +167,11 @@ def test_a_long_run_draws_its_latest_calls_and_every_call_is_one_click_away(app,
     insert_long_run(store, MAX_DRAWN_CALLS + 200)
     at = app(PAGE)
     assert at.selectbox(key="timeline-run-hitl_demo").value == "long"
-    assert sum(len(trace["x"]) for trace in _chart(at)["data"]) == MAX_DRAWN_CALLS
+    assert sum(len(trace["y"]) for trace in _chart(at)["data"]) == MAX_DRAWN_CALLS
     assert f"latest {MAX_DRAWN_CALLS:,} of the {MAX_DRAWN_CALLS + 200:,} calls" in " ".join(c.value for c in at.caption)
     assert _stats(at)[-1]["tasks"] == MAX_DRAWN_CALLS + 200  # the tables count every call
 
     at.checkbox(key="timeline-draw-all").check().run()
 
     assert not at.exception
-    assert sum(len(trace["x"]) for trace in _chart(at)["data"]) == MAX_DRAWN_CALLS + 200
+    assert sum(len(trace["y"]) for trace in _chart(at)["data"]) == MAX_DRAWN_CALLS + 200
