@@ -13,6 +13,9 @@ Definitions used throughout:
 * **speed-up**: summed / wall; defined as 1.0 when the wall time is 0, so a
   group of instantaneous calls reads as "no parallel gain" instead of NaN.
 * **efficiency**: speed-up / number of calls (1.0 = perfectly overlapped).
+* **parallel efficiency** of a run: that of its supersteps of more than one
+  call together; a run's own efficiency divides by its sequential calls too,
+  so one fan-out among twelve steps reads 0.17 however well it overlapped.
 
 A row whose ``ended_at`` is NULL (still running, or cut by a crash) is
 treated as ending at the latest time observed *in its own run*, and is
@@ -27,23 +30,15 @@ import dataclasses
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
+
+from agents.durations import format_duration as format_duration
+from agents.durations import iso_utc as iso_utc
 
 NodeLogRow = Mapping[str, Any]
 
 CSV_LEAD_COLUMNS = ("timestamp", "event", "subagent_name", "duration_sec")
-CSV_EXTRA_COLUMNS = (
-    "agent",
-    "thread_id",
-    "run_id",
-    "node",
-    "label",
-    "task_id",
-    "step",
-    "status",
-    "error",
-)
+CSV_EXTRA_COLUMNS = ("agent", "thread_id", "run_id", "node", "label", "task_id", "step", "status", "error")
 CSV_COLUMNS = CSV_LEAD_COLUMNS + CSV_EXTRA_COLUMNS
 
 
@@ -139,10 +134,12 @@ class RunSummary:
         wall_seconds: ``ended_at - started_at``.
         summed_seconds: Sum of all calls' durations.
         speedup: ``summed_seconds / wall_seconds`` (1.0 when wall is 0).
-        efficiency: ``speedup / tasks``.
+        efficiency: ``speedup / tasks`` (low whenever most steps are sequential).
         errors: Calls with status ``error``.
         interrupted: Calls with status ``interrupted``.
         open_tasks: Calls without a logged end time.
+        parallel_supersteps: Supersteps of more than one call.
+        parallel_efficiency: Theirs together (``parallel_efficiency``), or None.
     """
 
     run_id: str
@@ -159,6 +156,8 @@ class RunSummary:
     errors: int
     interrupted: int
     open_tasks: int
+    parallel_supersteps: int = 0
+    parallel_efficiency: float | None = None
 
 
 def node_calls(rows: Iterable[NodeLogRow]) -> list[NodeCall]:
@@ -179,10 +178,12 @@ def node_calls(rows: Iterable[NodeLogRow]) -> list[NodeCall]:
     return [call for _, call in _resolved(rows)]
 
 
-def _resolved(rows: Iterable[NodeLogRow]) -> list[tuple[NodeLogRow, NodeCall]]:
-    """Pair every row with its resolved call, sorted by ``(started_at, id)``."""
+def _resolved(
+    rows: Iterable[NodeLogRow], latest: Mapping[str, float] | None = None
+) -> list[tuple[NodeLogRow, NodeCall]]:
+    """Pair every row with its resolved call, sorted by ``(started_at, id)``; ``latest`` as in ``timeline_of``."""
     rows = list(rows)
-    latest_in_run: dict[str, float] = {}
+    latest_in_run: dict[str, float] = dict(latest or {})
     for row in rows:
         times = [row["started_at"]] + ([row["ended_at"]] if row["ended_at"] is not None else [])
         run_id = row["run_id"]
@@ -277,11 +278,26 @@ def superstep_stats_of_calls(calls: Sequence[NodeCall]) -> list[SuperstepStats]:
     return [_superstep(group) for group in groups]
 
 
-def _run_summary(calls: Sequence[NodeCall]) -> RunSummary:
+def parallel_efficiency(supersteps: Iterable[SuperstepStats]) -> tuple[int, float | None]:
+    """``(count, efficiency)`` of the supersteps of more than one call: summed time / sum of tasks x wall.
+
+    That is their efficiencies' mean weighted by tasks x wall (the plain mean
+    when none took wall time); None when there is no such superstep.
+    """
+    parallel = [stats for stats in supersteps if stats.tasks > 1]
+    capacity = sum(stats.tasks * stats.wall_seconds for stats in parallel)
+    if capacity > 0:
+        return len(parallel), sum(stats.summed_seconds for stats in parallel) / capacity
+    return len(parallel), (sum(stats.efficiency for stats in parallel) / len(parallel)) if parallel else None
+
+
+def _run_summary(calls: Sequence[NodeCall], steps: Sequence[SuperstepStats]) -> RunSummary:
+    """The summary of one run's calls, given that run's supersteps."""
     started_at = min(call.started_at for call in calls)
     ended_at = max(call.ended_at for call in calls)
     summed = sum(call.duration for call in calls)
     speedup, efficiency = parallel_ratios(ended_at - started_at, summed, len(calls))
+    parallel_steps, parallel = parallel_efficiency(steps)
     return RunSummary(
         run_id=calls[0].run_id,
         agent=calls[0].agent,
@@ -297,6 +313,8 @@ def _run_summary(calls: Sequence[NodeCall]) -> RunSummary:
         errors=sum(call.status == "error" for call in calls),
         interrupted=sum(call.status == "interrupted" for call in calls),
         open_tasks=sum(call.open for call in calls),
+        parallel_supersteps=parallel_steps,
+        parallel_efficiency=parallel,
     )
 
 
@@ -312,9 +330,15 @@ def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
     return run_summaries_of_calls(node_calls(rows))
 
 
-def run_summaries_of_calls(calls: Sequence[NodeCall]) -> list[RunSummary]:
-    """``run_summaries`` for calls already resolved by ``node_calls``."""
-    return [_run_summary(group) for group in _group_in_order(calls, lambda c: c.run_id)]
+def run_summaries_of_calls(
+    calls: Sequence[NodeCall], supersteps: Sequence[SuperstepStats] | None = None
+) -> list[RunSummary]:
+    """``run_summaries`` for calls already resolved by ``node_calls`` (and their supersteps, if computed)."""
+    supersteps = superstep_stats_of_calls(calls) if supersteps is None else supersteps
+    steps_of: dict[str, list[SuperstepStats]] = {}
+    for stats in supersteps:
+        steps_of.setdefault(stats.run_id, []).append(stats)
+    return [_run_summary(group, steps_of[group[0].run_id]) for group in _group_in_order(calls, lambda c: c.run_id)]
 
 
 @dataclass(frozen=True)
@@ -361,29 +385,26 @@ class Timeline:
 
 def timeline_of_calls(calls: Sequence[NodeCall]) -> Timeline:
     """The ``Timeline`` of calls already resolved by ``node_calls`` (in start order)."""
+    supersteps = superstep_stats_of_calls(calls)  # once, for the table and for the run summaries
     return Timeline(
-        calls=tuple(calls),
-        supersteps=tuple(superstep_stats_of_calls(calls)),
-        runs=tuple(run_summaries_of_calls(calls)),
+        calls=tuple(calls), supersteps=tuple(supersteps), runs=tuple(run_summaries_of_calls(calls, supersteps))
     )
 
 
-def timeline_of(rows: Iterable[NodeLogRow]) -> Timeline:
+def timeline_of(rows: Iterable[NodeLogRow], latest: Mapping[str, float] | None = None) -> Timeline:
     """Resolve node-log rows once into calls, supersteps and run summaries.
 
     Args:
         rows: Node-log row dicts.
+        latest: Run id → the latest moment logged in the run, for rows that
+            are only its latest ones (``agents.run_index.run_tail``), so an
+            open call ends where it would among all the run's rows.
 
     Returns:
         The ``Timeline``; its parts equal ``node_calls``, ``superstep_stats``
         and ``run_summaries`` of the same rows.
     """
-    return timeline_of_calls(node_calls(rows))
-
-
-def iso_utc(epoch_seconds: float) -> str:
-    """ISO-8601 UTC timestamp with microseconds, e.g. ``2025-01-02T03:04:05.123456+00:00``."""
-    return datetime.fromtimestamp(epoch_seconds, tz=UTC).isoformat(timespec="microseconds")
+    return timeline_of_calls([call for _, call in _resolved(rows, latest)])
 
 
 def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]]:
@@ -474,15 +495,3 @@ def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
 def _jsonable(item: SuperstepStats | RunSummary) -> dict[str, Any]:
     record = dataclasses.asdict(item)
     return {key: list(value) if isinstance(value, tuple) else value for key, value in record.items()}
-
-
-def format_duration(seconds: float) -> str:
-    """Short human text for a duration: ``850 ms``, ``4.2 s``, ``12 min 3 s``, ``2 h 5 min``."""
-    if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if seconds < 59.95:  # anything that would print as "60.0 s" reads better as minutes
-        return f"{seconds:.1f} s"
-    whole = round(seconds)
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"

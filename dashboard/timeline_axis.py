@@ -55,7 +55,9 @@ class TimeAxis:
     """Piecewise-linear map from epoch seconds to x coordinates.
 
     Attributes:
-        origin: Epoch seconds of the first start (x = 0).
+        origin: Epoch seconds elapsed times are counted from: the first start
+            (x = 0), or for a window of the latest calls of a long run, the
+            run's first start, so the tick labels still give the real elapsed time.
         segments: Contiguous segments in time order.
     """
 
@@ -143,11 +145,15 @@ def build_time_axis(calls: Sequence[NodeCall], compress_waits_over: float = 5.0)
     return time_axis_of_runs(run_summaries_of_calls(calls), compress_waits_over)
 
 
-def time_axis_of_runs(runs: Sequence[RunSummary], compress_waits_over: float = 5.0) -> TimeAxis:
+def time_axis_of_runs(
+    runs: Sequence[RunSummary], compress_waits_over: float = 5.0, *, origin: float | None = None
+) -> TimeAxis:
     """``build_time_axis`` from run summaries already computed (``agents.timing.Timeline.runs``).
 
     Only each run's first start, last end and whether it was interrupted shape
     the axis, so a caller holding the summaries need not pass every call.
+    ``origin`` (at most the first start) is the moment the tick labels count
+    from; by default the first start itself.
 
     Raises:
         ValueError: ``compress_waits_over`` is negative or NaN.
@@ -168,7 +174,8 @@ def time_axis_of_runs(runs: Sequence[RunSummary], compress_waits_over: float = 5
         width = wait_width if compressed else end - start
         segments.append(AxisSegment(start, end, cursor, cursor + width, compressed, kind))
         cursor += width
-    return TimeAxis(origin=intervals[0][0], segments=tuple(segments))
+    first = intervals[0][0]
+    return TimeAxis(origin=first if origin is None else min(origin, first), segments=tuple(segments))
 
 
 def _nice_step(span: float, target_ticks: int = 8) -> float:
@@ -209,8 +216,8 @@ def _tick_candidates(axis: TimeAxis, step: float) -> list[tuple[float, bool]]:
     return sorted(candidates)
 
 
-def axis_ticks(axis: TimeAxis) -> tuple[list[float], list[str]]:
-    """Tick positions and labels giving real elapsed time since the first start.
+def axis_ticks(axis: TimeAxis, span: float | None = None) -> tuple[list[float], list[str]]:
+    """Tick positions and labels giving real elapsed time since the axis origin.
 
     Ticks fall on round elapsed values inside each to-scale stretch, and every
     run start after a compressed wait gets a tick of its own, so the jump
@@ -218,13 +225,19 @@ def axis_ticks(axis: TimeAxis) -> tuple[list[float], list[str]]:
 
     Args:
         axis: The time axis of a panel.
+        span: The width the panel's x range shows, when wider than the axis
+            (both panels of a comparison share the longer one's range): the
+            tick step follows it, so a short run's ticks are as far apart as
+            its neighbour's instead of crowding into a few pixels.
 
     Returns:
         ``(tickvals, ticktext)`` for the x axis.
     """
-    if axis.span <= 0:
-        return [0.0], [_elapsed_label(0.0, 0)]
-    step = _nice_step(axis.span)
+    shown = max(axis.span, span or 0.0)
+    if shown <= 0:
+        start = axis.segments[0].real_start - axis.origin if axis.segments else 0.0
+        return [0.0], [_elapsed_label(start, 0)]
+    step = _nice_step(shown)
     decimals = max(0, -math.floor(math.log10(step)))
     ticks: list[tuple[float, str, bool]] = []
     for elapsed, forced in _tick_candidates(axis, step):

@@ -30,6 +30,9 @@ WAIT_BAND_COLOR = "rgba(127, 127, 127, 0.18)"
 #: At most this many wait bands (shapes) per panel; above it neighbouring compressed waits share a band.
 MAX_WAIT_BANDS = 200
 
+#: The catalogue key of a compressed wait's label, by its kind (``dashboard.timeline_axis.AxisSegment.kind``).
+WAIT_LABELS = {"human wait": "timeline.wait.human_wait", "idle": "timeline.wait.idle"}
+
 Item = TypeVar("Item")
 
 
@@ -69,7 +72,19 @@ def _step_groups(supersteps: Sequence[SuperstepStats]) -> list[Sequence[Superste
 
 def _band_label(group: Sequence[SuperstepStats]) -> str:
     first, last = group[0], group[-1]
-    return f"step {first.step}" if len(group) == 1 else f"steps {first.step}–{last.step}"
+    if len(group) == 1:
+        return t("timeline.step_band", step=first.step)
+    return t("timeline.steps_band", first=first.step, last=last.step)
+
+
+def duration_text(seconds: float) -> str:
+    """``850 ms``, ``4.2 s``, ``12 min 3 s`` (``12분 3초``), ``2 h 5 min`` (``2시간 5분``) in the session's language."""
+    if seconds < 59.95:  # ms and s read the same in both languages
+        return format_duration(seconds)
+    whole = round(seconds)
+    if whole < 3600:
+        return t("timeline.minutes", minutes=whole // 60, seconds=whole % 60)
+    return t("timeline.hours", hours=whole // 3600, minutes=whole % 3600 // 60)
 
 
 def step_decorations(
@@ -117,8 +132,8 @@ def _wait_label(group: Sequence[AxisSegment]) -> str:
     """``human wait 12 min 3 s`` for one wait; ``25 waits, 5 h 3 min in all`` for a merged band."""
     waited = sum(wait.real_end - wait.real_start for wait in group)
     if len(group) == 1:
-        return f"{group[0].kind} {format_duration(waited)}"
-    return t("timeline.waits_band", count=len(group), total=format_duration(waited))
+        return t(WAIT_LABELS[group[0].kind], duration=duration_text(waited))
+    return t("timeline.waits_band", count=len(group), total=duration_text(waited))
 
 
 def wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -11,28 +11,40 @@ is drawn narrow. Here such a wait is marked by a dashed grey band with its
 real length ("human wait 12 min 3 s"); tick labels give the real elapsed time,
 so they jump across it. Hover texts give the wall-clock start and end in UTC.
 
-User-supplied text (labels, errors, titles) is HTML-escaped because Plotly
-renders a subset of HTML in tick labels, hover boxes and annotations.
+Two rules keep the chart readable at a glance. A call shorter than
+``MIN_BAR_PX`` pixels of its panel (the lecture's ``gate``, ``decide`` and
+``save`` take a fraction of a millisecond; an ``interrupt()`` pauses its call
+at once, so every interrupted call is one of them) is drawn that wide, and
+its hover gives the exact time and says it was widened. And with
+``max_calls``, a run of more calls is drawn as a window of its latest
+``max_calls`` calls (the page's default, ``MAX_DRAWN_CALLS``), its tick labels
+still counting from the run's first start, so what the browser gets follows
+what can be seen; every call stays one click away.
+
+Every label, legend entry and hover text is in the session's language
+(``dashboard.i18n.t``). User-supplied text (labels, errors, titles) is
+HTML-escaped because Plotly renders a subset of HTML in tick labels, hover
+boxes and annotations.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from agents.timing import NodeCall, NodeLogRow, Timeline, format_duration, timeline_of
+from agents.timing import NodeCall, NodeLogRow, Timeline, timeline_of, timeline_of_calls
+from dashboard.i18n import t
 from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
 from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
-from dashboard.timeline_bands import step_decorations, wait_decorations
+from dashboard.timeline_bands import duration_text, step_decorations, wait_decorations
+from dashboard.timeline_hover import STATUS_ORDER as STATUS_ORDER
+from dashboard.timeline_hover import Pen, Texts, escape
 
-STATUS_ORDER = ("ok", "error", "interrupted", "running")
 STATUS_COLORS = {
     "ok": "#2ca02c",
     "error": "#d62728",
@@ -40,72 +52,49 @@ STATUS_COLORS = {
     "running": "#1f77b4",
 }
 UNKNOWN_STATUS_COLOR = "#7f7f7f"
+#: The English of the empty figure's note (``timeline.empty``).
 EMPTY_MESSAGE = "no node calls logged"
 OPEN_PATTERN = "/"
+#: A page draws at most this many calls per panel by default (the latest ones); ``max_calls=None`` draws all.
+MAX_DRAWN_CALLS = 500
+#: The narrowest a call is drawn, in pixels of its panel's plot area.
+MIN_BAR_PX = 6
+#: The plot area's width the minimum is reckoned on: a wide page's chart, and one panel of a comparison.
+PLOT_WIDTH_PX = 700
+PANEL_WIDTH_PX = 330
 #: Above this many calls in a panel, bars become WebGL line segments (two traces per status).
 #: A few thousand SVG bars still draw smoothly, so runs of that size keep the exact bar figure.
 WEBGL_THRESHOLD = 5000
 #: Thickness in pixels of a call drawn as a WebGL segment (a bar's height on a 34 px lane).
 SEGMENT_WIDTH = 18
-_HOVER = (
-    "<b>%{customdata[0]}</b><br>label: %{customdata[1]}<br>"
-    "start: %{customdata[2]}<br>end: %{customdata[3]}<br>"
-    "duration: %{customdata[4]}<br>step: %{customdata[5]} (run %{customdata[6]})<br>"
-    "status: %{customdata[7]}%{customdata[8]}<extra></extra>"
-)
 
 
-def _clock(epoch_seconds: float) -> str:
-    moment = datetime.fromtimestamp(epoch_seconds, tz=UTC)
-    return moment.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + " UTC"
+def _status_trace(status: str, calls: Sequence[NodeCall], pen: Pen, show_legend: bool) -> go.Bar:
+    """Horizontal bars (``base`` = start, ``x`` = drawn length) for one status.
 
-
-def _escape(text: str) -> str:
-    # quote=False: Plotly decodes &amp; &lt; &gt; but not &quot;.
-    return html.escape(text, quote=False)
-
-
-def _customdata(call: NodeCall) -> list[str | int]:
-    end = _clock(call.ended_at)
-    if call.open:
-        end = f"— (no end logged; drawn to {end}, the run's last logged time)"
-    error = f"<br>error: {_escape(call.error[:300])}" if call.error else ""
-    return [
-        _escape(call.node),
-        _escape(call.label) or "—",
-        _clock(call.started_at),
-        end,
-        format_duration(call.duration) + (" so far" if call.open else ""),
-        call.step,
-        _escape(call.run_id[:12]),
-        call.status,
-        error,
-    ]
-
-
-def _status_trace(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show_legend: bool) -> go.Bar:
-    """Horizontal bars (``base`` = start, ``x`` = length) for one status."""
-    starts = [axis.to_display(call.started_at) for call in calls]
-    ends = [axis.to_display(call.ended_at) for call in calls]
+    Coordinates and hover fields go in as NumPy arrays, which Plotly checks
+    and copies whole, not item by item; hatching is only sent when a call has
+    no logged end.
+    """
+    starts, ends = pen.span(calls)
+    marker: dict[str, Any] = {"color": STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR)}
+    if any(call.open for call in calls):  # hatching marks calls with no logged end (running or crashed)
+        marker["pattern"] = {"shape": [OPEN_PATTERN if c.open else "" for c in calls]}
     return go.Bar(
         orientation="h",
-        name=status,
+        name=pen.texts.status(status),
         legendgroup=status,
         showlegend=show_legend,
-        y=[_escape(lane_name(call)) for call in calls],
+        y=np.array([escape(lane_name(call)) for call in calls], dtype=object),
         base=starts,
-        x=[end - start for start, end in zip(starts, ends, strict=True)],
-        customdata=[_customdata(call) for call in calls],
-        hovertemplate=_HOVER,
-        marker={
-            "color": STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR),
-            # Hatching marks calls with no logged end (running or crashed).
-            "pattern": {"shape": [OPEN_PATTERN if c.open else "" for c in calls]},
-        },
+        x=ends - starts,
+        customdata=np.array(pen.hover(calls), dtype=object),
+        hovertemplate=pen.texts.hover,
+        marker=marker,
     )
 
 
-def _segment_traces(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show_legend: bool) -> list[go.Scattergl]:
+def _segment_traces(status: str, calls: Sequence[NodeCall], pen: Pen, show_legend: bool) -> list[go.Scattergl]:
     """A long run's calls of one status as WebGL line segments, plus their hover points.
 
     One ``go.Scattergl`` of thick horizontal segments (start, end, gap) draws
@@ -116,13 +105,13 @@ def _segment_traces(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show
     nested Python lists item by item, which cost seconds at this size.
     """
     color = STATUS_COLORS.get(status, UNKNOWN_STATUS_COLOR)
-    lanes = np.array([_escape(lane_name(call)) for call in calls], dtype=object)
-    starts = np.array([axis.to_display(call.started_at) for call in calls], dtype=float)
-    ends = np.array([axis.to_display(call.ended_at) for call in calls], dtype=float)
+    lanes = np.array([escape(lane_name(call)) for call in calls], dtype=object)
+    starts, ends = pen.span(calls)
     gaps = np.full(len(calls), np.nan)  # NaN breaks the line between two calls
+    name = pen.texts.status(status)
     segments = go.Scattergl(
         mode="lines",
-        name=status,
+        name=name,
         legendgroup=status,
         showlegend=show_legend,
         x=np.column_stack([starts, ends, gaps]).ravel(),
@@ -132,32 +121,27 @@ def _segment_traces(status: str, calls: Sequence[NodeCall], axis: TimeAxis, show
     )
     hover_points = go.Scattergl(
         mode="markers",
-        name=status,
+        name=name,
         legendgroup=status,
         showlegend=False,
         x=(starts + ends) / 2,
         y=lanes,
         marker={"color": color, "size": SEGMENT_WIDTH, "opacity": 0},
-        customdata=np.array([_customdata(call) for call in calls], dtype=object),
-        hovertemplate=_HOVER,
+        customdata=np.array(pen.hover(calls), dtype=object),
+        hovertemplate=pen.texts.hover,
     )
     return [segments, hover_points]
 
 
-def _bar_traces(
-    calls: Sequence[NodeCall],
-    axis: TimeAxis,
-    *,
-    xaxis: str,
-    yaxis: str,
-    legend_shown: set[str],
-) -> list[go.BaseTraceType]:
+def _bar_traces(calls: Sequence[NodeCall], pen: Pen, legend_shown: set[str]) -> list[go.BaseTraceType]:
     """One horizontal bar trace per status, built from plain lists for speed.
 
     Above ``WEBGL_THRESHOLD`` calls the bars become WebGL segments instead
     (``_segment_traces``: two traces per status), so a run of ten thousand
     calls stays a handful of traces the browser draws on the GPU. WebGL has
     no hatching: there, the arrow heads alone mark calls with no logged end.
+    Statuses are drawn in ``STATUS_ORDER``, so an ``interrupted`` or
+    ``error`` bar lies over an ``ok`` one where they meet.
     """
     by_status: dict[str, list[NodeCall]] = {}
     for call in calls:
@@ -168,23 +152,16 @@ def _bar_traces(
     for status in ordered:
         show_legend = status not in legend_shown
         if webgl:
-            traces += _segment_traces(status, by_status[status], axis, show_legend)
+            traces += _segment_traces(status, by_status[status], pen, show_legend)
         else:
-            traces.append(_status_trace(status, by_status[status], axis, show_legend))
+            traces.append(_status_trace(status, by_status[status], pen, show_legend))
         legend_shown.add(status)
     for trace in traces:
-        trace.update(xaxis=xaxis, yaxis=yaxis)
+        trace.update(xaxis=pen.xaxis, yaxis=pen.yaxis)
     return traces
 
 
-def _open_marker_trace(
-    calls: Sequence[NodeCall],
-    axis: TimeAxis,
-    *,
-    xaxis: str,
-    yaxis: str,
-    show_legend: bool,
-) -> go.Scatter | go.Scattergl | None:
+def _open_marker_trace(calls: Sequence[NodeCall], pen: Pen, show_legend: bool) -> go.Scatter | go.Scattergl | None:
     """Arrow heads at the drawn end of calls with no logged end.
 
     They keep a call that is open and still zero-length visible, and say in
@@ -197,21 +174,21 @@ def _open_marker_trace(
     scatter = go.Scattergl if len(calls) > WEBGL_THRESHOLD else go.Scatter
     return scatter(
         mode="markers",
-        name="no end logged",
+        name=t("timeline.legend.open"),
         legendgroup="open",
         showlegend=show_legend,
-        x=[axis.to_display(call.ended_at) for call in open_calls],
-        y=[_escape(lane_name(call)) for call in open_calls],
+        x=[pen.axis.to_display(call.ended_at) for call in open_calls],
+        y=[escape(lane_name(call)) for call in open_calls],
         marker={
             "symbol": "triangle-right",
             "size": 11,
             "color": [STATUS_COLORS.get(c.status, UNKNOWN_STATUS_COLOR) for c in open_calls],
             "line": {"width": 1, "color": "#333"},
         },
-        customdata=[_customdata(call) for call in open_calls],
-        hovertemplate=_HOVER,
-        xaxis=xaxis,
-        yaxis=yaxis,
+        customdata=pen.hover(open_calls),
+        hovertemplate=pen.texts.hover,
+        xaxis=pen.xaxis,
+        yaxis=pen.yaxis,
     )
 
 
@@ -227,36 +204,54 @@ class _Panel:
 
 def _lanes(calls: Iterable[NodeCall]) -> list[str]:
     """Escaped lane names in order of first start (top to bottom)."""
-    return list(dict.fromkeys(_escape(lane_name(call)) for call in calls))
+    return list(dict.fromkeys(escape(lane_name(call)) for call in calls))
 
 
-def _panel(
-    timeline: Timeline,
-    compress_waits_over: float,
-    *,
-    axis_suffix: str = "",
-    legend_shown: set[str] | None = None,
-) -> _Panel:
-    """Traces, bands and labels of one timeline drawn on x{suffix}/y{suffix}."""
-    legend_shown = set() if legend_shown is None else legend_shown
-    axis = time_axis_of_runs(timeline.runs, compress_waits_over)
-    xaxis, yaxis = f"x{axis_suffix}", f"y{axis_suffix}"
-    calls = timeline.calls
-    traces = _bar_traces(calls, axis, xaxis=xaxis, yaxis=yaxis, legend_shown=legend_shown)
-    marker = _open_marker_trace(calls, axis, xaxis=xaxis, yaxis=yaxis, show_legend="open" not in legend_shown)
+def _drawn(
+    timeline: Timeline, compress_waits_over: float, max_calls: int | None, origin: float | None = None
+) -> tuple[Timeline, TimeAxis]:
+    """The part of ``timeline`` a panel draws (its latest ``max_calls`` calls) and that part's axis.
+
+    The axis counts elapsed time from ``origin`` (by default the whole
+    timeline's first start), so a window's ticks read the real time into the run.
+    """
+    shown = timeline
+    if max_calls is not None and len(timeline.calls) > max_calls:
+        # The latest calls keep their resolved ends; their supersteps and runs are recomputed, so a
+        # superstep the window cuts counts only its calls inside it.
+        shown = timeline_of_calls(timeline.calls[-max_calls:])
+    if origin is None and timeline.calls:
+        origin = timeline.calls[0].started_at
+    return shown, time_axis_of_runs(shown.runs, compress_waits_over, origin=origin)
+
+
+def min_bar_width(x_range: float, plot_px: float = PLOT_WIDTH_PX) -> float:
+    """The narrowest bar, in x units, on a panel showing ``x_range`` units across ``plot_px`` pixels.
+
+    ``MIN_BAR_PX`` pixels' worth; an empty range (every call instantaneous)
+    counts as one unit, the width its padding shows.
+    """
+    return MIN_BAR_PX / plot_px * (x_range if x_range > 0 else 1.0)
+
+
+def _panel(shown: Timeline, pen: Pen, legend_shown: set[str]) -> _Panel:
+    """Traces, bands and labels of one timeline drawn with ``pen``."""
+    calls = shown.calls
+    traces = _bar_traces(calls, pen, legend_shown)
+    marker = _open_marker_trace(calls, pen, show_legend="open" not in legend_shown)
     if marker is not None:
         traces.append(marker)
         legend_shown.add("open")
-    step_shapes, step_notes = step_decorations(timeline.supersteps, axis, xaxis)
-    wait_shapes, wait_notes = wait_decorations(axis, xaxis)
-    return _Panel(traces, step_shapes + wait_shapes, step_notes + wait_notes, axis)
+    step_shapes, step_notes = step_decorations(shown.supersteps, pen.axis, pen.xaxis)
+    wait_shapes, wait_notes = wait_decorations(pen.axis, pen.xaxis)
+    return _Panel(traces, step_shapes + wait_shapes, step_notes + wait_notes, pen.axis)
 
 
 def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> dict[str, Any]:
-    tickvals, ticktext = axis_ticks(axis)
-    title = "time since first node start"
+    tickvals, ticktext = axis_ticks(axis, span=x_max)
+    title = t("timeline.axis")
     if axis.waits:
-        title += f" (waits over {format_duration(compress_waits_over)} compressed)"
+        title += t("timeline.axis.compressed", duration=duration_text(compress_waits_over))
     padding = 0.02 * x_max if x_max > 0 else 0.5
     return {
         "title": {"text": title},
@@ -271,12 +266,12 @@ def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> 
 
 def _base_layout(title: str | None, lane_count: int) -> dict[str, Any]:
     return {
-        "title": {"text": _escape(title)} if title else None,
+        "title": {"text": escape(title)} if title else None,
         "barmode": "overlay",  # bars of different status traces share a lane
         "bargap": 0.25,
         "template": "plotly_white",
         "height": max(280, 110 + 34 * lane_count),
-        "legend": {"title": {"text": "status"}},
+        "legend": {"title": {"text": t("timeline.legend")}},
         "hovermode": "closest",
         "margin": {"t": 70 if title else 45},
     }
@@ -286,14 +281,14 @@ def empty_timeline_figure(title: str | None = None) -> go.Figure:
     """Figure saying that no node calls were logged (instead of an error)."""
     figure = go.Figure()
     figure.update_layout(
-        title={"text": _escape(title)} if title else None,
+        title={"text": escape(title)} if title else None,
         template="plotly_white",
         height=280,
         xaxis={"visible": False},
         yaxis={"visible": False},
         annotations=[
             {
-                "text": EMPTY_MESSAGE,
+                "text": t("timeline.empty"),
                 "xref": "paper",
                 "yref": "paper",
                 "x": 0.5,
@@ -311,6 +306,7 @@ def timeline_figure(
     *,
     compress_waits_over: float = 5.0,
     title: str | None = None,
+    max_calls: int | None = None,
 ) -> go.Figure:
     """Gantt-style timeline of node calls, one lane per node or labelled task.
 
@@ -320,11 +316,13 @@ def timeline_figure(
         compress_waits_over: Gaps between runs longer than this many seconds
             are drawn narrow and marked; ``math.inf`` keeps all to scale.
         title: Optional figure title (escaped, shown as text).
+        max_calls: Draw only the latest this many calls (None: all).
 
     Returns:
         ``timeline_figure_of(agents.timing.timeline_of(rows), ...)``.
     """
-    return timeline_figure_of(timeline_of(rows), compress_waits_over=compress_waits_over, title=title)
+    timeline = timeline_of(rows)
+    return timeline_figure_of(timeline, compress_waits_over=compress_waits_over, title=title, max_calls=max_calls)
 
 
 def timeline_figure_of(
@@ -332,6 +330,7 @@ def timeline_figure_of(
     *,
     compress_waits_over: float = 5.0,
     title: str | None = None,
+    max_calls: int | None = None,
 ) -> go.Figure:
     """``timeline_figure`` from a ``Timeline`` already computed, so a page resolves its rows once.
 
@@ -339,11 +338,14 @@ def timeline_figure_of(
         timeline: The calls, supersteps and runs to draw (``agents.timing.timeline_of``).
         compress_waits_over: As in ``timeline_figure``.
         title: Optional figure title (escaped, shown as text).
+        max_calls: Draw only the latest this many calls,
+            on an axis whose ticks still count from the first start; None draws all.
 
     Returns:
         A figure with one horizontal ``go.Bar`` trace per status (``base`` =
-        start, ``x`` = duration, both in seconds on the axis described in the
-        module docstring), superstep bands, wait markers and hover details.
+        start, ``x`` = drawn length, both in seconds on the axis described in
+        the module docstring; at least ``min_bar_width`` long), superstep
+        bands, wait markers and hover details with the exact times.
         Above ``WEBGL_THRESHOLD`` calls the bars are ``go.Scattergl`` segments
         instead, two traces per status; at most
         ``dashboard.timeline_bands.MAX_STEP_BANDS`` step bands and
@@ -352,8 +354,10 @@ def timeline_figure_of(
     """
     if not timeline.calls:
         return empty_timeline_figure(title)
-    panel = _panel(timeline, compress_waits_over)
-    lanes = _lanes(timeline.calls)
+    shown, axis = _drawn(timeline, compress_waits_over, max_calls)
+    pen = Pen(axis, min_bar_width(axis.span), Texts.now())
+    panel = _panel(shown, pen, set())
+    lanes = _lanes(shown.calls)
     figure = go.Figure(data=panel.traces)
     figure.update_layout(
         **_base_layout(title, len(lanes)),
@@ -376,6 +380,7 @@ def compare_figure(
     *,
     compress_waits_over: float = 5.0,
     title: str | None = None,
+    max_calls: int | None = None,
 ) -> go.Figure:
     """Two timelines side by side on shared lanes, for "compare two runs".
 
@@ -385,12 +390,15 @@ def compare_figure(
         labels: Panel titles, left then right.
         compress_waits_over: As in ``timeline_figure``.
         title: Optional figure title.
+        max_calls: Draw only each side's latest this many calls (None: all).
 
     Returns:
         ``compare_figure_of`` of both sides' ``agents.timing.timeline_of``.
     """
     timelines = (timeline_of(rows_a), timeline_of(rows_b))
-    return compare_figure_of(*timelines, labels=labels, compress_waits_over=compress_waits_over, title=title)
+    return compare_figure_of(
+        *timelines, labels=labels, compress_waits_over=compress_waits_over, title=title, max_calls=max_calls
+    )
 
 
 def compare_figure_of(
@@ -400,17 +408,24 @@ def compare_figure_of(
     *,
     compress_waits_over: float = 5.0,
     title: str | None = None,
+    max_calls: int | None = None,
+    origins: Sequence[float | None] = (None, None),
 ) -> go.Figure:
     """``compare_figure`` from two ``Timeline`` values already computed.
 
+    ``origins`` give each side's run start when a side holds only its run's
+    latest calls (``agents.run_index.run_tail``), so its ticks count from it.
+
     Each panel measures time from its own first start; both x axes get the
-    same range so equal lengths mean equal durations across the panels.
+    same range and the same tick step, so equal lengths mean equal durations
+    across the panels and a short run's ticks do not crowd into a few pixels.
 
     Returns:
         A 1x2 subplot figure; lanes (y categories) are the union of both
         sides in first-seen order, aligned across the panels. An empty side
         shows "no node calls logged" in its panel. Each panel follows the
-        size rules of ``timeline_figure_of`` (WebGL, bounded step and wait bands).
+        size rules of ``timeline_figure_of`` (a window of ``max_calls``,
+        WebGL, bounded step and wait bands, a minimum bar width on the shared range).
     """
     timelines = (timeline_a, timeline_b)
     figure = make_subplots(
@@ -418,15 +433,18 @@ def compare_figure_of(
         cols=2,
         shared_yaxes=True,
         horizontal_spacing=0.04,
-        subplot_titles=[_escape(label) for label in labels[:2]],
+        subplot_titles=[escape(label) for label in labels[:2]],
     )
-    lanes = _lanes([*timeline_a.calls, *timeline_b.calls])
-    legend_shown: set[str] = set()
-    panels = [
-        _panel(side, compress_waits_over, axis_suffix=suffix, legend_shown=legend_shown)
-        for side, suffix in zip(timelines, ("", "2"), strict=True)
+    drawn = [
+        _drawn(side, compress_waits_over, max_calls, origin) for side, origin in zip(timelines, origins, strict=True)
     ]
-    x_max = max(panel.axis.span for panel in panels)
+    lanes = _lanes([call for shown, _ in drawn for call in shown.calls])
+    x_max = max(axis.span for _, axis in drawn)
+    texts, legend_shown = Texts.now(), set[str]()
+    panels = [
+        _panel(shown, Pen(axis, min_bar_width(x_max, PANEL_WIDTH_PX), texts, f"x{suffix}", f"y{suffix}"), legend_shown)
+        for (shown, axis), suffix in zip(drawn, ("", "2"), strict=True)
+    ]
     shapes = [shape for panel in panels for shape in panel.shapes]
     # make_subplots put the panel titles in layout.annotations already; lift
     # them above the "step N" labels that sit on the top edge of each panel.
@@ -449,7 +467,7 @@ def compare_figure_of(
 def _empty_note(column: int) -> dict[str, Any]:
     suffix = "" if column == 1 else str(column)
     return {
-        "text": EMPTY_MESSAGE,
+        "text": t("timeline.empty"),
         "xref": f"x{suffix} domain",
         "yref": f"y{suffix} domain",
         "x": 0.5,

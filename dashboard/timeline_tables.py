@@ -2,7 +2,10 @@
 
 Pure functions ``agents.timing.Timeline -> pandas.DataFrame`` with headers in
 the session's language, so the page only draws them and the tests and the
-benchmark call them without a page.
+benchmark call them without a page. A run's efficiency is that of its
+parallel supersteps (``agents.timing.RunSummary.parallel_efficiency``): the
+whole run's, which divides by every sequential call too, reads as poor
+however well its fan-outs overlapped. A run with no parallel superstep has none.
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ def _run_total_record(summary: RunSummary) -> dict[str, Any]:
         "tcol.wall": summary.wall_seconds,
         "tcol.summed": summary.summed_seconds,
         "tcol.speedup": summary.speedup,
-        "tcol.efficiency": summary.efficiency,
-        "tcol.nodes": t("tcol.supersteps") + f": {summary.supersteps}",
+        "tcol.efficiency": summary.parallel_efficiency,
+        "tcol.nodes": t("timeline.run_steps", steps=summary.supersteps, parallel=summary.parallel_supersteps),
         "tcol.open": summary.open_tasks,
     }
 
@@ -75,7 +78,8 @@ def summary_table(timeline: Timeline) -> pd.DataFrame:
             "tcol.wall": s.wall_seconds,
             "tcol.summed": s.summed_seconds,
             "tcol.speedup": s.speedup,
-            "tcol.efficiency": s.efficiency,
+            "tcol.parallel_steps": s.parallel_supersteps,
+            "tcol.parallel_efficiency": s.parallel_efficiency,
             "tcol.errors": s.errors,
             "tcol.interrupted": s.interrupted,
             "tcol.open": s.open_tasks,
@@ -87,6 +91,12 @@ def summary_table(timeline: Timeline) -> pd.DataFrame:
 
 def _translated(frame: pd.DataFrame) -> pd.DataFrame:
     """Seconds to the microsecond, ratios to 0.01, headers in the session's language."""
-    rounding = {"tcol.wall": 6, "tcol.summed": 6, "tcol.speedup": 2, "tcol.efficiency": 2}
+    rounding = {
+        "tcol.wall": 6,
+        "tcol.summed": 6,
+        "tcol.speedup": 2,
+        "tcol.efficiency": 2,
+        "tcol.parallel_efficiency": 2,
+    }
     frame = frame.round({key: digits for key, digits in rounding.items() if key in frame})
     return frame.rename(columns={key: t(key) for key in frame.columns})

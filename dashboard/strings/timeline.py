@@ -29,9 +29,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "timeline.stats.help": (
         "wall time: first start to last end · summed: the calls' own durations added up · "
         "speed-up: summed / wall · efficiency: speed-up / tasks (1.0 = fully overlapped). "
-        "The last row of each run sums up the whole run.",
+        "The last row of each run sums up the whole run; its efficiency is that of its parallel supersteps "
+        "(more than one task) together, empty when it has none.",
         "벽시계 시간: 첫 시작부터 마지막 끝까지 · 합계: 각 호출 시간의 합 · 속도 향상: 합계 / 벽시계 시간 · "
-        "효율: 속도 향상 / 태스크 수 (1.0 = 완전히 겹침). 각 실행의 마지막 행은 실행 전체 요약입니다.",
+        "효율: 속도 향상 / 태스크 수 (1.0 = 완전히 겹침). 각 실행의 마지막 행은 실행 전체 요약이며, 그 효율은 "
+        "병렬 슈퍼스텝(태스크 2개 이상)을 함께 본 효율입니다(없으면 비어 있음).",
     ),
     "timeline.run_total": ("whole run", "실행 전체"),
     "timeline.open_calls": (
@@ -66,6 +68,44 @@ STRINGS: dict[str, tuple[str, str]] = {
     "timeline.compare.more": ("Show {count} more runs", "실행 {count}개 더 보기"),
     "timeline.summary": ("Summary of run {side}", "실행 {side} 요약"),
     "timeline.waits_band": ("{count} waits, {total} in all", "대기 {count}회, 모두 {total}"),
+    "timeline.window": (
+        "The chart draws the latest {drawn} of the {calls} calls; the tables and the CSV hold them all.",
+        "차트는 호출 {calls}건 중 최근 {drawn}건을 그립니다. 표와 CSV에는 모두 들어 있습니다.",
+    ),
+    "timeline.draw_all": ("Draw all {calls} calls", "호출 {calls}건 모두 그리기"),
+    "timeline.draw_all.help": (
+        "A run this long takes the browser a while to draw call by call.",
+        "이렇게 긴 실행은 호출마다 그리면 브라우저가 그리는 데 시간이 걸립니다.",
+    ),
+    "timeline.empty": ("no node calls logged", "기록된 노드 호출 없음"),
+    "timeline.axis": ("time since first node start", "첫 노드 시작부터의 시간"),
+    "timeline.axis.compressed": (" (waits over {duration} compressed)", " ({duration}보다 긴 대기는 압축)"),
+    "timeline.legend": ("status", "상태"),
+    "timeline.legend.open": ("no end logged", "끝 미기록"),
+    "timeline.status.ok": ("ok", "정상"),
+    "timeline.status.error": ("error", "오류"),
+    "timeline.status.interrupted": ("interrupted", "인터럽트"),
+    "timeline.status.running": ("running", "실행 중"),
+    "timeline.step_band": ("step {step}", "스텝 {step}"),
+    "timeline.steps_band": ("steps {first}–{last}", "스텝 {first}–{last}"),
+    "timeline.wait.human_wait": ("human wait {duration}", "사람 대기 {duration}"),
+    "timeline.wait.idle": ("idle {duration}", "유휴 {duration}"),
+    "timeline.minutes": ("{minutes} min {seconds} s", "{minutes}분 {seconds}초"),
+    "timeline.hours": ("{hours} h {minutes} min", "{hours}시간 {minutes}분"),
+    "timeline.hover.label": ("label", "레이블"),
+    "timeline.hover.start": ("start", "시작"),
+    "timeline.hover.end": ("end", "끝"),
+    "timeline.hover.duration": ("duration", "소요 시간"),
+    "timeline.hover.step": ("step", "스텝"),
+    "timeline.hover.run": ("run", "실행"),
+    "timeline.hover.status": ("status", "상태"),
+    "timeline.hover.error": ("error", "오류"),
+    "timeline.hover.open_end": (
+        "— (no end logged; drawn to {end}, the run's last logged time)",
+        "— (끝 미기록, 실행의 마지막 기록 시각 {end}까지 표시)",
+    ),
+    "timeline.hover.so_far": (" so far", " (지금까지)"),
+    "timeline.hover.widened": (" (drawn {width} wide so it can be seen)", " (보이도록 {width} 너비로 표시)"),
     "tcol.run": ("run", "실행"),
     "tcol.step": ("step", "스텝"),
     "tcol.tasks": ("tasks", "태스크"),
@@ -73,6 +113,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tcol.summed": ("summed task time (s)", "태스크 시간 합(초)"),
     "tcol.speedup": ("speed-up", "속도 향상"),
     "tcol.efficiency": ("efficiency", "효율"),
+    "tcol.parallel_steps": ("parallel supersteps", "병렬 슈퍼스텝"),
+    "tcol.parallel_efficiency": ("efficiency of parallel supersteps", "병렬 슈퍼스텝 효율"),
+    "timeline.run_steps": ("supersteps: {steps} · parallel: {parallel}", "슈퍼스텝: {steps} · 병렬: {parallel}"),
     "tcol.nodes": ("nodes", "노드"),
     "tcol.open": ("no end logged", "끝 미기록"),
     "tcol.supersteps": ("supersteps", "슈퍼스텝"),

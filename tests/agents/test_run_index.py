@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from agents.nodelog import node_runs
-from agents.run_index import RunEntry, latest_runs
-from agents.timing import run_summaries
+from agents.run_index import RunEntry, latest_runs, run_summary, run_tail
+from agents.timing import RunSummary, run_summaries, timeline_of
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -59,7 +60,9 @@ def test_the_runs_listed_are_the_run_summaries_of_the_agents_rows(store):
     listed = latest_runs(store, "robot", limit=10)
 
     expected = [
-        RunEntry(summary.thread_id, summary.run_id, summary.started_at, summary.tasks)
+        RunEntry(
+            summary.thread_id, summary.run_id, summary.started_at, summary.tasks, summary.parallel_supersteps > 0, 1
+        )
         for summary in run_summaries(node_runs(store, agent="robot"))
     ]
     assert list(listed.runs) == expected
@@ -124,3 +127,52 @@ def test_listing_the_latest_runs_of_a_large_log_fetches_a_bounded_number_of_rows
 
     assert len(listed.runs) == 50 and listed.more
     assert fetched == [51]  # the 50 runs and one to tell that more exist, not the 3,000 rows
+
+
+def insert_rows(store, rows: list[tuple[str, int, str, float, float | None, str]]) -> None:
+    """Rows ``(node, step, label, start offset, end offset or None, status)`` of run ``r`` of thread ``t``."""
+    with store.transaction() as cursor:
+        for index, (node, step, label, start, end, status) in enumerate(rows):
+            cursor.execute(
+                "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label, started_at,"
+                " ended_at, status) VALUES ('lecture', 't', 'r', ?, ?, ?, ?, ?, ?, ?)",
+                (node, f"task-{index}", step, label, T0 + start, None if end is None else T0 + end, status),
+            )
+
+
+MIXED_RUN = [
+    ("plan", 1, "", 0.0, 1.0, "ok"),
+    ("research", 2, "a", 1.0, 3.0, "ok"),
+    ("research", 2, "b", 1.0, 2.5, "error"),
+    ("research", 2, "c", 1.2, None, "running"),  # open: ends at the run's latest moment
+    ("write", 3, "", 3.0, 2.9, "ok"),  # an end logged before its start counts as its start
+    ("gate", 4, "", 4.0, 4.0, "interrupted"),
+    ("pair", 5, "x", 5.0, 5.0, "ok"),  # two instantaneous calls: a parallel step of no wall time
+    ("pair", 5, "y", 5.0, 5.0, "ok"),
+]
+
+
+def test_a_runs_summary_in_sql_equals_the_summary_of_its_rows(store):
+    insert_rows(store, MIXED_RUN)
+    _, latest = run_tail(store, "t", "r", limit=2)
+
+    summary = run_summary(store, "t", "r", latest["r"])
+
+    [expected] = run_summaries(node_runs(store, thread_id="t"))
+    assert summary is not None
+    for field in dataclasses.fields(RunSummary):
+        value, wanted = getattr(summary, field.name), getattr(expected, field.name)
+        assert value == (pytest.approx(wanted) if isinstance(wanted, float) else wanted), field.name
+    assert run_summary(store, "t", "missing", latest["r"]) is None
+
+
+def test_the_tail_of_a_run_is_its_latest_rows_resolved_as_among_all_its_rows(store):
+    insert_rows(store, MIXED_RUN)
+
+    rows, latest = run_tail(store, "t", "r", limit=5)
+
+    every = timeline_of(node_runs(store, thread_id="t"))
+    assert [row["node"] for row in rows] == ["research", "write", "gate", "pair", "pair"]
+    assert list(timeline_of(rows, latest).calls) == list(every.calls[-5:])
+    assert latest == {"r": T0 + 5.0}
+    assert run_tail(store, "t", "missing", limit=5) == ([], {})

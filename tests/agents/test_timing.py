@@ -132,6 +132,8 @@ def test_run_summary_covers_first_start_to_last_end_of_the_run():
         errors=1,
         interrupted=0,
         open_tasks=0,
+        parallel_supersteps=1,
+        parallel_efficiency=1.0,
     )
 
 

@@ -11,8 +11,8 @@ import agents.nodelog
 from agents import runs
 from agents.nodelog import node_runs
 from agents.timing import Timeline, timeline_of
-from dashboard.timeline_figure import compare_figure_of
-from tests.factories import PARALLEL_RUN_T0, insert_parallel_run
+from dashboard.timeline_figure import MAX_DRAWN_CALLS, compare_figure_of
+from tests.factories import PARALLEL_RUN_T0, insert_long_run, insert_parallel_run
 
 PAGE = "app_pages/timeline.py"
 
@@ -50,16 +50,41 @@ def two_threads(store, settings) -> tuple[str, str, str]:
 
 
 def test_the_default_comparison_is_the_figure_drawn_from_the_agents_rows(app, store, two_threads):
-    first, second, _ = two_threads
+    first, _, parallel = two_threads
     at = app(PAGE)
     assert not at.exception
-    thread_a = at.selectbox(key="timeline-compare-thread-A")
-    assert thread_a.options == ["other", "hitl_demo"]  # the parallel run logged first, in 2025
-    assert thread_a.value == at.selectbox(key="timeline-thread").value
-    home = thread_a.value
-    home_runs = list(dict.fromkeys(row["run_id"] for row in node_runs(store, thread_id=home)))
+    assert at.selectbox(key="timeline-compare-thread-A").options == ["other", "hitl_demo"]  # par-run: 2025
+    # One run has a fan-out, so the two latest runs started afresh: both threads' robot runs, not a resume.
+    other_start = next(
+        run for run in dict.fromkeys(r["run_id"] for r in node_runs(store, thread_id="other")) if run != parallel
+    )
+    picks = {"A": ("hitl_demo", first), "B": ("other", other_start)}
+    for side, (thread, run) in picks.items():
+        assert at.selectbox(key=f"timeline-compare-thread-{side}").value == thread
+        assert at.selectbox(key=f"timeline-compare-run-{side}").value == run
 
-    same_figure(drawn(at), figure_from_the_agents_rows(store, {"A": (home, home_runs[0]), "B": (home, home_runs[-1])}))
+    same_figure(drawn(at), figure_from_the_agents_rows(store, picks))
+
+
+def test_the_comparison_opens_on_the_two_latest_runs_with_a_fan_out(app, store, settings):
+    insert_parallel_run(store, "lecture-1", run_id="par-1")
+    insert_parallel_run(store, "lecture-2", run_id="par-2")
+    runs.start_run(store, settings, "robot", {})  # hitl_demo: newer, two calls, no fan-out
+    runs.resume_thread(store, settings, "hitl_demo", "yes")
+    at = app(PAGE)
+    assert not at.exception
+    picked = [
+        (
+            at.selectbox(key=f"timeline-compare-thread-{side}").value,
+            at.selectbox(key=f"timeline-compare-run-{side}").value,
+        )
+        for side in ("A", "B")
+    ]
+    assert picked == [("lecture-1", "par-1"), ("lecture-2", "par-2")]
+    # The thread shown above is still the newest one, at its latest run (the resume).
+    assert at.selectbox(key="timeline-thread").value == "hitl_demo"
+    summaries = [frame.value.to_dict("records") for frame in at.dataframe[-2:]]
+    assert [rows[0]["efficiency of parallel supersteps"] for rows in summaries] == [1.0, 1.0]
 
 
 def test_a_run_of_another_thread_is_the_figure_drawn_from_the_agents_rows(app, store, two_threads):
@@ -95,9 +120,9 @@ def test_the_comparison_reads_the_runs_it_draws_not_every_row_of_the_agent(app, 
     assert not at.exception
 
     assert all("agent" not in where for where in reads)
-    # The thread shown above, and run B of the other thread on its own.
+    # The run shown above, and run B of the other thread, each on its own: no thread's every row.
     assert {"thread_id": "other", "run_id": parallel} in reads
-    assert {tuple(sorted(where)) for where in reads} == {("thread_id",), ("run_id", "thread_id")}
+    assert {tuple(sorted(where)) for where in reads} == {("run_id", "thread_id")}
 
 
 def insert_single_runs(store, count: int) -> None:
@@ -136,3 +161,32 @@ def test_korean_show_more_button(app, store, settings):
     at = app(PAGE)
     at.selectbox(key="lang").select("ko").run()
     assert at.button(key="timeline-compare-more-robot").label == "실행 50개 더 보기"
+
+
+def test_a_long_run_compared_is_read_only_as_far_as_it_is_drawn(app, store, settings, monkeypatch):
+    runs.start_run(store, settings, "robot", {})  # hitl_demo, the thread shown above
+    calls = MAX_DRAWN_CALLS + 150
+    insert_long_run(store, calls, thread_id="long-thread")
+    reads: list[dict[str, Any]] = []
+    real_node_runs = agents.nodelog.node_runs
+
+    def recorded(store, **where):
+        reads.append(where)
+        return real_node_runs(store, **where)
+
+    monkeypatch.setattr(agents.nodelog, "node_runs", recorded)
+    at = app(PAGE)
+    assert not at.exception
+    assert at.selectbox(key="timeline-compare-run-B").value == "long"  # the two latest fresh starts
+
+    assert {"thread_id": "long-thread", "run_id": "long"} not in reads  # its latest rows only, in SQL
+    figure = drawn(at)
+    assert sum(len(trace["y"]) for trace in figure["data"] if trace["xaxis"] == "x2") == MAX_DRAWN_CALLS
+    assert figure["layout"]["xaxis2"]["ticktext"][0] != "0 s"  # its ticks count from the run's start
+    [summary_b] = at.dataframe[-1].value.to_dict("records")
+    assert (summary_b["run"], summary_b["tasks"]) == ("long", calls)  # the summary counts every call
+
+    at.checkbox(key="timeline-compare-draw-all").check().run()
+
+    figure = drawn(at)
+    assert sum(len(trace["y"]) for trace in figure["data"] if trace["xaxis"] == "x2") == calls

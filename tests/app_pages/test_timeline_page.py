@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
 from agents import runs
+from dashboard.timeline_figure import MAX_DRAWN_CALLS
 from tests.conftest import APP_FILE
-from tests.factories import insert_parallel_run, run_ids
+from tests.factories import insert_long_run, insert_parallel_run, run_ids
 
 PAGE = "app_pages/timeline.py"
 
@@ -36,7 +39,7 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
     assert [(r["run"], r["step"], r["nodes"]) for r in rows] == [
         (run_id, "1", "propose"),
         (run_id, "2", "approval"),
-        (run_id, "whole run", "supersteps: 2"),
+        (run_id, "whole run", "supersteps: 2 · parallel: 0"),
     ]
     assert rows[-1]["tasks"] == 2
     assert len(at.get("plotly_chart")) == 2  # the thread's timeline and the comparison
@@ -137,3 +140,38 @@ def test_korean_labels(app, store, settings):
     assert [x.value for x in at.title] == ["병렬 노드 타임라인"]
     assert "실행 전체" in [r["스텝"] for r in _stats(at)]
     assert at.selectbox(key="timeline-run-hitl_demo").options[0] == "스레드의 모든 실행"
+
+
+def _chart(at, index: int = 0) -> dict:
+    return json.loads(at.get("plotly_chart")[index].proto.spec)
+
+
+def test_korean_chart_axis_steps_legend_and_hover(app, store, settings):
+    runs.start_run(store, settings, "robot", {})  # pauses at approval: an interrupted call
+    at = app(PAGE)
+    at.selectbox(key="lang").select("ko").run()
+    layout, traces = _chart(at)["layout"], _chart(at)["data"]
+    assert layout["xaxis"]["title"]["text"] == "첫 노드 시작부터의 시간"
+    assert layout["legend"]["title"]["text"] == "상태"
+    assert {trace["name"] for trace in traces} == {"정상", "인터럽트"}
+    notes = [note["text"] for note in layout["annotations"]]  # a band too narrow to label has none
+    assert notes and all(text.startswith("스텝 ") for text in notes)
+    hover = traces[0]["hovertemplate"]
+    for word in ("레이블", "시작", "끝", "소요 시간", "스텝", "상태"):
+        assert f"{word}: %{{customdata" in hover
+    assert traces[-1]["customdata"][0][7] == "인터럽트"
+
+
+def test_a_long_run_draws_its_latest_calls_and_every_call_is_one_click_away(app, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    insert_long_run(store, MAX_DRAWN_CALLS + 200)
+    at = app(PAGE)
+    assert at.selectbox(key="timeline-run-hitl_demo").value == "long"
+    assert sum(len(trace["y"]) for trace in _chart(at)["data"]) == MAX_DRAWN_CALLS
+    assert f"latest {MAX_DRAWN_CALLS:,} of the {MAX_DRAWN_CALLS + 200:,} calls" in " ".join(c.value for c in at.caption)
+    assert _stats(at)[-1]["tasks"] == MAX_DRAWN_CALLS + 200  # the tables count every call
+
+    at.checkbox(key="timeline-draw-all").check().run()
+
+    assert not at.exception
+    assert sum(len(trace["y"]) for trace in _chart(at)["data"]) == MAX_DRAWN_CALLS + 200
