@@ -44,10 +44,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "timeline.download": ("Download CSV", "CSV 다운로드"),
     "timeline.download.help": (
-        "START/END lines; columns timestamp, event, subagent_name, duration_sec first "
-        "(as subagent_log.csv), then agent, thread, run, node, label, task, step, status, error.",
-        "START/END 행. 앞의 열은 subagent_log.csv와 같은 timestamp, event, subagent_name, "
-        "duration_sec이고, 그 뒤에 agent, thread, run, node, label, task, step, status, error가 옵니다.",
+        "`START`/`END` lines; columns `timestamp`, `event`, `subagent_name`, `duration_sec` first "
+        "(as `subagent_log.csv`), then `agent`, `thread`, `run`, `node`, `label`, `task`, `step`, `status`, `error`.",
+        "`START`/`END` 행. 앞의 열은 `subagent_log.csv`와 같은 `timestamp`, `event`, `subagent_name`, "
+        "`duration_sec`이고, 그 뒤에 `agent`, `thread`, `run`, `node`, `label`, `task`, `step`, `status`, `error`가 옵니다.",
     ),
     "timeline.compare": ("Compare two runs", "두 실행 비교"),
     "timeline.compare.intro": (

@@ -197,7 +197,7 @@ def _revision_section(payload: Mapping[str, Any], lang: Language) -> str:
     for review in payload.get("feedback") or []:
         if int(review.get("score", 100)) >= 100:
             continue  # a clean review flags nothing to address
-        reviewer = review.get("reviewer", "?")
+        reviewer = text.get(f"reviewer_{review.get('reviewer')}", review.get("reviewer", "?"))
         lines += [f"- {text['addressed'].format(reviewer=reviewer, item=item)}" for item in review.get("feedback", [])]
     notes = (payload.get("human_notes") or "").strip()
     if notes:

@@ -11,7 +11,7 @@ REQUEST = {"case_id": "B8", "customer": "김민수", "amount": 500_000, "reason"
 
 def test_a_korean_case_is_traced_in_korean_with_english_codes(store, settings):
     waiting = runs.start_run(store, settings, "refund", REQUEST, lang="ko")
-    question = "환불 B8 (김민수): 500,000원을 지급할까요? (요청 500,000원) approve / reject / edit"
+    question = "환불 B8 (김민수): 500,000원을 지급할까요? (요청 500,000원) 승인 / 거절 / 금액 수정"
     assert waiting.interrupts[0]["question"] == question
     assert waiting.interrupts[0]["actions"] == ["approve", "reject", "edit"]
     answer = {"action": "edit", "amount": 300_000, "approver": "kim", "note": "부분 환불"}
@@ -49,7 +49,7 @@ def test_a_korean_rejection_and_an_edit_by_update_state_stay_korean(store, setti
 def test_the_inbox_shows_the_question_in_the_readers_language(store, settings, run_cli):
     runs.start_run(store, settings, "refund", REQUEST, lang="ko")
     (item,) = lifecycle.inbox(store)
-    assert item.reason == "환불 B8 (김민수): 500,000원을 지급할까요? (요청 500,000원) approve / reject / edit"
+    assert item.reason == "환불 B8 (김민수): 500,000원을 지급할까요? (요청 500,000원) 승인 / 거절 / 금액 수정"
     assert item.reason_in("en") == "Refund B8 for 김민수: pay 500,000 KRW (requested 500,000)? approve / reject / edit"
     assert item.reason_in("ko") == item.reason
     assert "reason_text" not in item.to_json()
