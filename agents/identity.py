@@ -56,6 +56,7 @@ FORK = "fork"
 RERUN = "rerun"
 RESTORE = "restore"
 DELETE_THREAD = "delete_thread"
+SEE_SETTINGS = "see_settings"
 
 #: Each action, the lowest role that may take it, and the action in words (for the reason of a refusal).
 ACTIONS: Mapping[str, tuple[str, str]] = MappingProxyType(
@@ -70,6 +71,7 @@ ACTIONS: Mapping[str, tuple[str, str]] = MappingProxyType(
         RERUN: (ADMIN, "re-running from a checkpoint"),
         RESTORE: (ADMIN, "restoring a checkpoint"),
         DELETE_THREAD: (ADMIN, "deleting a thread"),
+        SEE_SETTINGS: (ADMIN, "seeing the settings"),
     }
 )
 

@@ -6,9 +6,10 @@ from agents import lifecycle
 from agents.registry import AGENTS
 from dashboard import resources
 from dashboard.i18n import t
+from dashboard.settings_view import show_settings
 from dashboard.views import show_inbox, show_threads
 
-store = resources.store()
+store, settings = resources.store(), resources.settings()
 st.title(t("app.title"))
 st.caption(t("home.intro"))
 
@@ -26,3 +27,5 @@ for spec in AGENTS.values():
             lambda name=spec.name: lifecycle.thread_statuses(store, agent=name),
             t("home.no_threads"),
         )
+
+show_settings(settings)

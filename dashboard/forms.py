@@ -95,17 +95,30 @@ def shown_head(form: str, thread_id: str) -> str | None:
     return st.session_state.get(_drawn_key(form, thread_id))
 
 
-def act(expected: str | None, action: Callable[[str | None], str]) -> None:
-    """Runs ``action(expected_head)``; reports success (and reruns), a stale form, or bad input."""
+#: Outcomes that end a run without doing what was asked (the robot refused): reported as a warning, not a success.
+NOT_DONE_OUTCOMES = frozenset({"refused"})
+
+
+def outcome_kind(result: runs.RunResult) -> str:
+    """How a finished operation is reported: a warning when the run refused its action, else a success."""
+    return "warning" if result.outcome in NOT_DONE_OUTCOMES else "success"
+
+
+def act(expected: str | None, action: Callable[[str | None], str | tuple[str, str]]) -> None:
+    """Runs ``action(expected_head)``; reports its message (and reruns), a stale form, or bad input.
+
+    ``action`` returns its message, reported as a success, or ``(kind, message)`` (see :func:`outcome_kind`).
+    """
     try:
-        message = action(expected)
+        reported = action(expected)
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
         return
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
         st.error(escape_markdown(f"{t('forms.run_failed')} {error}"))
         return
-    flash("success", message)
+    kind, message = reported if isinstance(reported, tuple) else ("success", reported)
+    flash(kind, message)
     st.rerun()
 
 
@@ -156,7 +169,7 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
         submitted = st.form_submit_button(t("forms.resume.submit"))
     if submitted:
 
-        def action(expected: str | None) -> str:
+        def action(expected: str | None) -> tuple[str, str]:
             if raw_mode:
                 value = parse_answer(raw, "value")
                 result = runs.resume_thread(
@@ -167,7 +180,7 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 result = runs.resume_from_fields(
                     store, settings, thread_id, fields, expected_head=expected, actor=auth.identity()
                 )
-            return t("forms.resume.done", thread=thread_id, status=status_word(result))
+            return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action)
 

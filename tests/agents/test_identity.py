@@ -142,6 +142,7 @@ RIGHTS = {
     "rerun": {ADMIN},
     "restore": {ADMIN},
     "delete_thread": {ADMIN},
+    "see_settings": {ADMIN},
 }
 
 

@@ -40,7 +40,9 @@ from tests.factories import answer_robot, button_by_key, messages, pause_robot, 
 ALLOWED = {
     # products, formats, units, the language switch
     "hitl", "langgraph", "sqlite", "json", "csv", "markdown", "bm25", "gemini", "tavily", "openai", "ai",
-    "krw", "utc", "id", "english",
+    "krw", "utc", "id", "english", "http",
+    # the language codes (?lang=en, ?lang=ko)
+    "en", "ko",
     # code names: the refund policies, the run of a graph
     "strict", "reroute", "run",
     # agents and their nodes, used as code

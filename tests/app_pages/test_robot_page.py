@@ -171,3 +171,13 @@ def test_an_action_object_saved_before_is_shown_as_json(app, store, settings, mo
     pause_robot(store, settings)
     at = app(PAGE)
     assert any('"destination"' in j.value for j in at.json)
+
+
+def test_a_refusal_through_the_sidebar_resume_form_is_a_warning(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    at.sidebar.text_input(key="resume-answer-hitl_demo").input("Yes")
+    next(b for b in at.sidebar.button if b.label == "Resume").click().run()
+    assert not at.exception
+    assert not at.success, [s.value for s in at.success]
+    assert any(w.value.startswith("Resumed thread hitl_demo: done") for w in at.warning)
