@@ -83,10 +83,26 @@ def cell(value: Any) -> Any:
 
 
 def clean_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """A table whose missing cells are empty (never ``None`` or ``nan``); other cells keep their type."""
-    if frame.empty or not frame.isna().to_numpy().any():
+    """A table whose missing cells are empty (never ``None`` or ``nan``).
+
+    A column with a gap becomes a column of text (a number as it was rounded, ``3`` for a whole one),
+    so the table has one type per column, as Arrow needs; a column without gaps keeps its type.
+    """
+    gaps = frame.isna()
+    if frame.empty or not gaps.to_numpy().any():
         return frame
-    return frame.astype(object).where(frame.notna(), "")
+    cleaned = frame.copy()
+    for column in frame.columns[gaps.any().to_numpy()]:
+        cleaned[column] = [
+            "" if missing else _text(value) for value, missing in zip(frame[column], gaps[column], strict=True)
+        ]
+    return cleaned
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def node_name(name: str) -> str:

@@ -6,6 +6,7 @@ import datetime as dt
 import math
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from dashboard.formats import amount, cell, clean_frame, code_word, timestamp, to_datetime
@@ -54,10 +55,16 @@ def test_a_missing_or_unreadable_time_is_empty_or_shown_as_it_is(value, shown):
 
 def test_no_cell_is_none_or_nan_and_other_cells_keep_their_type():
     assert [cell(v) for v in (None, math.nan, 0, False, "x", 1.5)] == ["", "", 0, False, "x", 1.5]
-    frame = clean_frame(pd.DataFrame({"n": [1.0, None], "s": ["a", None], "b": [True, False]}))
-    assert frame.to_dict("list") == {"n": [1.0, ""], "s": ["a", ""], "b": [True, False]}
+    frame = clean_frame(pd.DataFrame({"n": [1.0, None, 0.86], "s": ["a", None, "c"], "b": [True, False, True]}))
+    assert frame.to_dict("list") == {"n": ["1", "", "0.86"], "s": ["a", "", "c"], "b": [True, False, True]}
     untouched = pd.DataFrame({"n": [1, 2]})
     assert clean_frame(untouched) is untouched
+
+
+def test_a_column_with_gaps_is_one_type_so_arrow_takes_it_as_it_is():
+    frame = clean_frame(pd.DataFrame({"efficiency": [0.86, None], "count": [3, None]}))
+    table = pa.Table.from_pandas(frame, preserve_index=False)  # Streamlit's own conversion; no fallback needed
+    assert table.column("efficiency").to_pylist() == ["0.86", ""] and table.column("count").to_pylist() == ["3", ""]
 
 
 @pytest.mark.parametrize(
