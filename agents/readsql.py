@@ -73,9 +73,9 @@ def _one_thread(column: str, thread_id: str | None) -> tuple[str, tuple[Any, ...
     return ("", ()) if thread_id is None else (f" AND {column} = ?", (thread_id,))
 
 
-def _among(checkpoint_ids: Sequence[str]) -> str:
-    """Placeholders of an ``IN (...)`` list of the ids (at least one, so the SQL stays valid)."""
-    return ", ".join("?" * max(1, len(checkpoint_ids)))
+def _among_ids(checkpoint_ids: Sequence[str]) -> str:
+    """The condition that keeps only these checkpoints' rows (one placeholder at least, so the SQL stays valid)."""
+    return f" AND checkpoint_id IN ({', '.join('?' * max(1, len(checkpoint_ids)))})"
 
 
 def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
@@ -83,29 +83,33 @@ def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
     return list(cursor.fetchall())
 
 
-class SqliteQueries:
-    """``SqliteSaver``'s tables: ``checkpoints`` (JSON-text metadata) and ``writes``."""
+class _ChainQueries:
+    """A thread's chain and tasks, in one backend's SQL: its metadata fields, its writes table, its "any"."""
+
+    _step: str  # the metadata's step, as an integer expression
+    _source: str  # the metadata's source
+    _writes: str  # the writes table
+    _any: str  # the aggregate that is true when any row is
+
+    def _chain(self, ids: str) -> str:
+        return (
+            f"SELECT checkpoint_id, parent_checkpoint_id, {self._step}, {self._source}"
+            f" FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''{ids} ORDER BY checkpoint_id"
+        )
+
+    def _tasks(self, ids: str) -> str:
+        # Grouped in primary-key order: one row per task, no sort (the read-model orders a checkpoint's tasks).
+        return (
+            f"SELECT checkpoint_id, task_id, MAX(task_path), {self._any}(channel NOT IN ({_SPECIAL})),"
+            f" {self._any}(channel = '__interrupt__') FROM {self._writes}"
+            f" WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?{ids} GROUP BY checkpoint_id, task_id"
+        )
 
     def chain(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, parent_checkpoint_id,"
-            " json_extract(CAST(metadata AS TEXT), '$.step'),"
-            " json_extract(CAST(metadata AS TEXT), '$.source')"
-            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
-            (thread_id,),
-        )
+        return _rows(cursor, self._chain(""), (thread_id,))
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        # Grouped in primary-key order: one row per task, no sort (the read-model orders a checkpoint's tasks).
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, task_id, MAX(task_path),"
-            f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
-            " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            " GROUP BY checkpoint_id, task_id",
-            (thread_id, NULL_TASK_ID),
-        )
+        return _rows(cursor, self._tasks(""), (thread_id, NULL_TASK_ID))
 
     def links(self, cursor: Any, thread_id: str) -> Rows:
         return _rows(
@@ -116,24 +120,20 @@ class SqliteQueries:
         )
 
     def chain_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, parent_checkpoint_id,"
-            " json_extract(CAST(metadata AS TEXT), '$.step'), json_extract(CAST(metadata AS TEXT), '$.source')"
-            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
-            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) ORDER BY checkpoint_id",
-            (thread_id, *(checkpoint_ids or ("",))),
-        )
+        return _rows(cursor, self._chain(_among_ids(checkpoint_ids)), (thread_id, *(checkpoint_ids or ("",))))
 
     def tasks_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, task_id, MAX(task_path),"
-            f" MAX(channel NOT IN ({_SPECIAL})), MAX(channel = '__interrupt__')"
-            " FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) GROUP BY checkpoint_id, task_id",
-            (thread_id, NULL_TASK_ID, *(checkpoint_ids or ("",))),
-        )
+        params = (thread_id, NULL_TASK_ID, *(checkpoint_ids or ("",)))
+        return _rows(cursor, self._tasks(_among_ids(checkpoint_ids)), params)
+
+
+class SqliteQueries(_ChainQueries):
+    """``SqliteSaver``'s tables: ``checkpoints`` (JSON-text metadata) and ``writes``."""
+
+    _step = "json_extract(CAST(metadata AS TEXT), '$.step')"
+    _source = "json_extract(CAST(metadata AS TEXT), '$.source')"
+    _writes = "writes"
+    _any = "MAX"
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
@@ -198,55 +198,13 @@ class SqliteQueries:
         return int(checkpoints[0][0]), int(writes[0][0])
 
 
-class PostgresQueries:
+class PostgresQueries(_ChainQueries):
     """``PostgresSaver``'s tables: ``checkpoints`` (jsonb metadata) and ``checkpoint_writes``."""
 
-    def chain(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, parent_checkpoint_id,"
-            " (metadata->>'step')::int, metadata->>'source'"
-            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
-            (thread_id,),
-        )
-
-    def tasks(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, task_id, MAX(task_path),"
-            f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
-            " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            " GROUP BY checkpoint_id, task_id",
-            (thread_id, NULL_TASK_ID),
-        )
-
-    def links(self, cursor: Any, thread_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, parent_checkpoint_id FROM checkpoints"
-            " WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id",
-            (thread_id,),
-        )
-
-    def chain_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, parent_checkpoint_id,"
-            " (metadata->>'step')::int, metadata->>'source'"
-            " FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
-            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) ORDER BY checkpoint_id",
-            (thread_id, *(checkpoint_ids or ("",))),
-        )
-
-    def tasks_of(self, cursor: Any, thread_id: str, checkpoint_ids: Sequence[str]) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, task_id, MAX(task_path),"
-            f" bool_or(channel NOT IN ({_SPECIAL})), bool_or(channel = '__interrupt__')"
-            " FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?"
-            f" AND checkpoint_id IN ({_among(checkpoint_ids)}) GROUP BY checkpoint_id, task_id",
-            (thread_id, NULL_TASK_ID, *(checkpoint_ids or ("",))),
-        )
+    _step = "(metadata->>'step')::int"
+    _source = "metadata->>'source'"
+    _writes = "checkpoint_writes"
+    _any = "bool_or"
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         one, params = _one_thread("thread_id", thread_id)

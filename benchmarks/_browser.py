@@ -16,27 +16,24 @@ browser's cache holds the dashboard's static files after the first load, as for 
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-default-apps", "--disable-extensions", "--metrics-recording-only",
-]  # fmt: skip
-SERVER_START_TIMEOUT = 60.0
+from tests.serving import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    STREAMLIT,
+    dashboard_env,
+    free_port,
+    local_url,
+    running_streamlit,
+)
 
 #: Returns the page's own clock when it is ready, else false (Playwright polls it).
 READY = """() => {
@@ -53,26 +50,6 @@ READY = """() => {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
-    """Reads the server's output until it reports its URL, then checks its health."""
-    assert process.stdout is not None
-    seen = []
-    for line in process.stdout:  # blocks on the server's own output, not on a clock
-        seen.append(line)
-        if "URL:" in line or "You can now view" in line:
-            break
-    else:
-        raise RuntimeError("streamlit exited before serving:\n" + "".join(seen))
-    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=SERVER_START_TIMEOUT) as answer:
-        assert answer.read().strip() == b"ok"
-
-
 @contextmanager
 def serve_dashboard(db_location: str | Path, timings: Path | None = None) -> Iterator[str]:
     """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``; yields its URL.
@@ -80,33 +57,12 @@ def serve_dashboard(db_location: str | Path, timings: Path | None = None) -> Ite
     With ``timings``, the server appends each script run's kind and time to that file
     (``benchmarks/_timed_streamlit.py``).
     """
-    port = _free_port()
-    env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": "0", "PYTHONUNBUFFERED": "1"}
-    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
-        env.pop(name, None)
-    launcher = (
-        [sys.executable, "benchmarks/_timed_streamlit.py", str(timings)]
-        if timings
-        else [sys.executable, "-m", "streamlit"]
-    )
-    command = [
-        *launcher, "run", "streamlit_app.py", "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_listening(process, url)
+    port, env = free_port(), dashboard_env(db_location)
+    launcher = (sys.executable, "benchmarks/_timed_streamlit.py", str(timings)) if timings else STREAMLIT
+    with running_streamlit(env, port, launcher=launcher) as process:
         # The server's later output is read and dropped, so it never fills the pipe.
         threading.Thread(target=process.stdout.read, daemon=True).start()  # type: ignore[union-attr]
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        yield local_url(port)
 
 
 @contextmanager

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,19 +38,14 @@ import httpx  # noqa: E402
 
 from agents import runs  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
+from tests.serving import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     """Starts the server and returns once it answers ``/ok`` (it waits on the server's log, no sleeps)."""
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HITL_")}
     env.update(HITL_DB=str(db), HITL_MODEL_LATENCY="0", PYTHONUNBUFFERED="1")
     process = subprocess.Popen(

@@ -86,9 +86,9 @@ def _resume(store: Store, row: WriteRow) -> ResumeWrite:
 
 
 def _code(text: object) -> str:
-    """``text`` as inline code; a value that holds a backtick is shown escaped instead."""
+    """``text`` as inline code (nothing in it is Markdown); one with a backtick or a line break is escaped."""
     shown = str(text)
-    return f"`{shown}`" if "`" not in shown and "\n" not in shown else escape_markdown(shown)
+    return f"`{shown}`" if "`" not in shown and len(shown.splitlines()) <= 1 else escape_markdown(shown)
 
 
 def answer(question: str, found: Facts) -> str:

@@ -7,7 +7,6 @@ then asks ``GET /ok`` (a bounded number of attempts); it never sleeps.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
+from tests.serving import free_port
 
 #: How many log lines the server may print before it says it listens, and /ok attempts after that.
 STARTUP_LINES = 200
@@ -47,13 +47,6 @@ class Server:
     def log(self) -> str:
         """Everything the server printed so far."""
         return "\n".join(self.lines)
-
-
-def free_port() -> int:
-    """A port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def server_env(db: Path, **extra: str) -> dict[str, str]:

@@ -17,8 +17,9 @@ from langgraph_sdk import get_sync_client
 
 from agents.leases import thread_lease
 from agents.runtime import open_store
-from tests.api.conftest import PROJECT_ROOT, Server, free_port, server_env, start_server, stop_server
+from tests.api.conftest import PROJECT_ROOT, Server, server_env, start_server, stop_server
 from tests.api.test_api_lecture import ORIGINAL_BODY
+from tests.serving import free_port
 
 ROBOT = "bad-robot"
 REFUND = "refund-BAD1"

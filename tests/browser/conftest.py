@@ -9,11 +9,8 @@ flags that keep it off the network; no browser is ever downloaded.
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,24 +20,12 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from tests.conftest import PROJECT_ROOT
+from tests.serving import CHROMIUM, CHROMIUM_ARGS, dashboard_env, free_port, local_url, running_streamlit
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-default-apps", "--disable-extensions", "--metrics-recording-only",
-]  # fmt: skip
-SERVER_START_TIMEOUT = 60.0
 
 # The ``browser`` and ``slow`` markers are given to every test in this folder by
 # ``pytest_collection_modifyitems`` in tests/conftest.py (a conftest's ``pytestmark`` marks nothing).
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -65,61 +50,12 @@ class Dashboard:
         )
 
 
-def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
-    """Reads the server's output until it reports its URL, then checks its health."""
-    assert process.stdout is not None
-    seen = []
-    for line in process.stdout:  # blocks on the server's own output, not on a clock
-        seen.append(line)
-        if "URL:" in line or "You can now view" in line:
-            break
-    else:
-        raise RuntimeError("streamlit exited before serving:\n" + "".join(seen))
-    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=SERVER_START_TIMEOUT) as answer:
-        assert answer.read().strip() == b"ok"
-
-
 @contextmanager
 def serve_dashboard(db_location: str | Path) -> Iterator[Dashboard]:
     """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``."""
-    port = _free_port()
-    env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": "0.05", "PYTHONUNBUFFERED": "1"}
-    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
-        env.pop(name, None)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "streamlit_app.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=PROJECT_ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_listening(process, url)
-        yield Dashboard(url=url, db_path=db_location, env=env)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    port, env = free_port(), dashboard_env(db_location, latency="0.05")
+    with running_streamlit(env, port):
+        yield Dashboard(url=local_url(port), db_path=db_location, env=env)
 
 
 @pytest.fixture

@@ -9,10 +9,7 @@ The dashboard is ``streamlit run`` with a temporary secrets file holding the ``[
 
 from __future__ import annotations
 
-import os
 import secrets
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -23,8 +20,8 @@ import werkzeug.serving
 from oidc_provider_mock import User, app
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Dashboard, _free_port, _wait_until_listening, wait_for_app
-from tests.conftest import PROJECT_ROOT
+from tests.browser.conftest import Dashboard, wait_for_app
+from tests.serving import dashboard_env, free_port, local_url, running_streamlit
 
 
 @dataclass(frozen=True)
@@ -99,38 +96,17 @@ def serve_signed_in_dashboard(
     tmp_path: Path, provider: Provider, roles_file: Path | None = None
 ) -> Iterator[SignedInDashboard]:
     """``streamlit run streamlit_app.py`` with ``[auth]`` against ``provider`` on a free port."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
+    port = free_port()
+    url = local_url(port)
     secrets_file = tmp_path / "secrets.toml"
     held = write_secrets(secrets_file, provider, url)
     db_path = tmp_path / "dashboard.sqlite"
-    env = {**os.environ, "HITL_DB": str(db_path), "HITL_MODEL_LATENCY": "0", "PYTHONUNBUFFERED": "1"}
-    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
-        env.pop(name, None)
-    if roles_file is not None:
-        env["HITL_ROLES_FILE"] = str(roles_file)
-    command = [
-        sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
-        "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-        "--secrets.files", str(secrets_file),
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    env = dashboard_env(db_path, **({"HITL_ROLES_FILE": str(roles_file)} if roles_file is not None else {}))
     output: list[str] = []
-    try:
-        _wait_until_listening(process, url)
-        assert process.stdout is not None
+    with running_streamlit(env, port, extra_args=("--secrets.files", str(secrets_file))) as process:
         reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
         reader.start()
         yield SignedInDashboard(url=url, db_path=db_path, env=env, secrets=held, output=output)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def sign_in(page: Page, dashboard: Dashboard, email: str, path: str = "") -> None:

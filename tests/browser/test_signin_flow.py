@@ -109,6 +109,16 @@ def _submit_request(page: Page, case: str, amount: str) -> None:
     expect(page.get_by_text(f"Case {case} submitted: waiting.")).to_be_visible()
 
 
+def _requester(dashboard: SignedInDashboard, person_page: Callable[[], Page], *cases: tuple[str, str]) -> Page:
+    """The requester, signed in on the refund page, having submitted each (case id, amount)."""
+    requester = person_page()
+    sign_in(requester, dashboard, REQUESTER.email)
+    _open(requester, dashboard, "refund")
+    for case, amount in cases:
+        _submit_request(requester, case, amount)
+    return requester
+
+
 def _open(page: Page, dashboard: SignedInDashboard, path: str) -> None:
     page.goto(f"{dashboard.url}/{path}")
     wait_for_app(page)
@@ -158,10 +168,7 @@ def test_every_page_needs_sign_in_and_sign_out_returns_to_it(
 def test_viewer_sees_the_queue_and_no_decision_controls(
     signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
 ) -> None:
-    requester = person_page()
-    sign_in(requester, signed_dashboard, REQUESTER.email)
-    _open(requester, signed_dashboard, "refund")
-    _submit_request(requester, "v1", "300,000")
+    requester = _requester(signed_dashboard, person_page, ("v1", "300,000"))
 
     viewer = person_page()
     sign_in(viewer, signed_dashboard, VIEWER.email)
@@ -182,11 +189,7 @@ def test_viewer_sees_the_queue_and_no_decision_controls(
 def test_an_approvers_limit_a_senior_approver_and_four_eyes(
     signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
 ) -> None:
-    requester = person_page()
-    sign_in(requester, signed_dashboard, REQUESTER.email)
-    _open(requester, signed_dashboard, "refund")
-    _submit_request(requester, "small", "500,000")
-    _submit_request(requester, "large", "2,000,000")
+    requester = _requester(signed_dashboard, person_page, ("small", "500,000"), ("large", "2,000,000"))
 
     # The requester cannot approve their own case (four eyes); they may reject it.
     _open(requester, signed_dashboard, "refund?thread=refund-small")
@@ -226,10 +229,7 @@ def test_an_approvers_limit_a_senior_approver_and_four_eyes(
 def test_an_admin_deletes_a_thread_an_approver_cannot(
     signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
 ) -> None:
-    requester = person_page()
-    sign_in(requester, signed_dashboard, REQUESTER.email)
-    _open(requester, signed_dashboard, "refund")
-    _submit_request(requester, "gone", "400,000")
+    _requester(signed_dashboard, person_page, ("gone", "400,000"))
 
     approver = person_page()
     sign_in(approver, signed_dashboard, APPROVER.email)

@@ -1,0 +1,90 @@
+"""``streamlit run streamlit_app.py`` on a free loopback port, and Debian's Chromium flags.
+
+Shared by the browser fixtures (tests/browser/conftest.py), the sign-in fixtures
+(tests/browser/oidc_support.py) and the page benchmark (benchmarks/_browser.py), so each starts the
+server the same way: it waits for the server to say it is listening and to answer its health check,
+never for a fixed time, and stops it afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+#: The flags that keep Chromium off the network.
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-default-apps", "--disable-extensions", "--metrics-recording-only",
+]  # fmt: skip
+SERVER_START_TIMEOUT = 60.0
+STREAMLIT = (sys.executable, "-m", "streamlit")
+
+
+def free_port() -> int:
+    """A free local port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def local_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}"
+
+
+def dashboard_env(db_location: str | Path, latency: str = "0", **extra: str) -> dict[str, str]:
+    """The server's environment: the database, the embedded model's latency, no model or search keys."""
+    env = {**os.environ, "HITL_DB": str(db_location), "HITL_MODEL_LATENCY": latency, "PYTHONUNBUFFERED": "1"}
+    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
+    """Reads the server's output until it reports its URL, then checks its health."""
+    assert process.stdout is not None
+    seen = []
+    for line in process.stdout:  # blocks on the server's own output, not on a clock
+        seen.append(line)
+        if "URL:" in line or "You can now view" in line:
+            break
+    else:
+        raise RuntimeError("streamlit exited before serving:\n" + "".join(seen))
+    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=SERVER_START_TIMEOUT) as answer:
+        assert answer.read().strip() == b"ok"
+
+
+@contextmanager
+def running_streamlit(
+    env: dict[str, str], port: int, *, launcher: Sequence[str] = STREAMLIT, extra_args: Sequence[str] = ()
+) -> Iterator[subprocess.Popen[str]]:
+    """The dashboard served on ``port`` once it answers; stopped (killed if it must be) on exit.
+
+    Its output after the start is the caller's to read (``process.stdout``).
+    """
+    command = [
+        *launcher, "run", "streamlit_app.py", "--server.port", str(port),
+        "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none", *extra_args,
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        _wait_until_listening(process, local_url(port))
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
