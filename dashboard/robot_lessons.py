@@ -136,7 +136,9 @@ def show_id_anatomy(checkpoint_id: str) -> None:
     """The parts of a checkpoint id, what each encodes, and the full id to copy."""
     parts = id_parts(checkpoint_id)
     st.markdown(f"**{t('robot.anatomy.title')}**")
-    st.code(checkpoint_id, language=None)  # the copy button copies the full id
+    # As text to select and copy: a code box's copy button would load the syntax highlighter's code,
+    # about 300 ms of the 2.5 s this page takes in a new tab (a CPU profile in Chromium).
+    st.text(checkpoint_id)
     if parts is None:
         st.caption(t("robot.anatomy.other"))
         return

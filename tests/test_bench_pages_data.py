@@ -8,7 +8,7 @@ from collections import Counter
 from agents import lifecycle, readmodel
 from agents.nodelog import node_runs
 from agents.runtime import open_store
-from benchmarks._data import BIG_THREAD, built_database, expected_statuses, thread_name
+from benchmarks._data import BIG_THREAD, PLANS, built_database, expected_statuses, planned_threads, thread_name
 
 
 def test_the_database_holds_the_planned_threads_and_the_big_thread_last(tmp_path):
@@ -32,3 +32,23 @@ def test_the_database_holds_the_planned_threads_and_the_big_thread_last(tmp_path
     finally:
         store.close()
     assert built_database(tmp_path, 20, 40) == location  # built once, then reused
+
+
+def test_the_small_database_holds_every_plan_once_and_a_small_big_thread(tmp_path):
+    from benchmarks.bench_pages import SMALL_BIG_CHECKPOINTS, SMALL_THREADS
+
+    planned = planned_threads(SMALL_THREADS)
+    assert sorted((agent, plan.name) for _tid, agent, plan in planned) == sorted(
+        (agent, plan.name) for agent, plans in PLANS.items() for plan in plans
+    )
+    location = built_database(tmp_path, SMALL_THREADS, SMALL_BIG_CHECKPOINTS, log=lambda _line: None)
+    store = open_store(location)
+    try:
+        statuses = lifecycle.thread_statuses(store)
+        assert Counter((x.agent, x.status) for x in statuses if x.thread_id != BIG_THREAD) == expected_statuses(
+            SMALL_THREADS
+        )
+        newest = statuses[0]
+        assert (newest.thread_id, newest.checkpoint_count) == (BIG_THREAD, SMALL_BIG_CHECKPOINTS)
+    finally:
+        store.close()

@@ -39,7 +39,7 @@ def test_each_question_is_answered_beside_the_data_with_the_live_values(app, sto
     assert "`thread_id` `hitl_demo`, chosen by us" in ids and f"`{short_id(head)}`, made by LangGraph" in ids
     latest = _lesson(at, "How is the latest checkpoint found?")
     assert "newest first" in latest and f"`{short_id(head)}`" in latest and "step 1" in latest
-    assert head in [c.value for c in at.code]  # the full id, with its copy button
+    assert head in [x.value for x in at.text]  # the full id, to select and copy
     pause = _lesson(at, "how is the pause remembered?")
     assert f"1 `__interrupt__` write under `{short_id(paused.checkpoint_id)}` (step 1)" in pause
     assert "no answer was given yet" in _lesson(at, 'Does "Yes" approve?')
