@@ -178,6 +178,10 @@ _new = object.__new__
 )
 
 
+#: Unnamed tasks whose node-log rows :func:`_read_chain` reads by id; beyond, it reads the thread's whole log.
+NAMED_AT_ONCE = 500
+
+
 def _read_chain(
     store: Store, thread_id: str, only: tuple[Sequence[str], str, Container[str]] | None = None
 ) -> tuple[list[ChainCheckpoint], dict[str, str]]:
@@ -192,9 +196,14 @@ def _read_chain(
         else:
             rows = store.queries.chain_of(cursor, thread_id, only[0])
             task_rows = store.queries.tasks_of(cursor, thread_id, only[0])
-        # Only a task whose path names no node (a Send's, an update's) needs the node log.
+        # Only a task whose path names no node (a Send's, an update's) needs the node log: its rows
+        # alone are read, or the thread's whole log when there are too many to list. The whole chain's
+        # map also names the whole graph's task (a write made outside any node, for the details).
         unnamed = [task_id for _, task_id, path, _, _ in task_rows if not (path or "").startswith(PULL_PREFIX)]
-        known = {} if not unnamed else _task_nodes(cursor, thread_id, None if only is None else unnamed)
+        if unnamed and only is None:
+            unnamed.append(NULL_TASK_ID)
+        listed = None if len(unnamed) > NAMED_AT_ONCE else unnamed
+        known = {} if not unnamed else _task_nodes(cursor, thread_id, listed)
     if not rows:
         return [], known
     tasks = tasks_by_checkpoint(task_rows, known, lambda checkpoint_id: _saved(store, thread_id, checkpoint_id))
