@@ -173,9 +173,7 @@ def chain_points(
 
 _new = object.__new__
 #: Setters of :class:`ChainCheckpoint`'s slots, in field order (see :func:`_read_chain`).
-(set_id, set_parent, set_step, set_source, set_writers, set_next, set_head, set_waiting, set_ns) = (
-    getattr(ChainCheckpoint, field.name).__set__ for field in dataclasses.fields(ChainCheckpoint)
-)
+_SETTERS = tuple(getattr(ChainCheckpoint, field.name).__set__ for field in dataclasses.fields(ChainCheckpoint))
 
 
 #: Unnamed tasks whose node-log rows :func:`_read_chain` reads by id; beyond, it reads the thread's whole log.
@@ -210,24 +208,26 @@ def _read_chain(
     scheduled, completed, interrupted = tasks.scheduled, tasks.completed, tasks.interrupted
     head_id, parents = (rows[-1][0], {row[1] for row in rows}) if only is None else only[1:]
     chain: list[ChainCheckpoint] = []
-    append = chain.append
+    append, scheduled_of, completed_of, new = chain.append, scheduled.get, completed.get, _new
+    # The slots' setters as locals: the loop below runs once per checkpoint.
+    id_, parent_, step_, source_, writers_, next_, head_, waiting_, ns_ = _SETTERS
     for checkpoint_id, parent_id, step, source in rows:
-        next_nodes = scheduled.get(checkpoint_id, ())
+        next_nodes = scheduled_of(checkpoint_id, ())
         if not next_nodes and checkpoint_id not in parents:
             next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
         # A frozen dataclass's __init__ sets every field through object.__setattr__; the chain
         # builds one per checkpoint, so it sets the slots directly, in field order.
-        point = _new(ChainCheckpoint)
-        set_id(point, checkpoint_id)
-        set_parent(point, parent_id)
-        set_step(point, -1 if step is None else int(step))
-        set_source(point, "unknown" if not source else str(source))
-        set_writers(point, completed.get(checkpoint_id, ()))
-        set_next(point, next_nodes)
+        point = new(ChainCheckpoint)
+        id_(point, checkpoint_id)
+        parent_(point, parent_id)
+        step_(point, step if step.__class__ is int else -1 if step is None else int(step))
+        source_(point, source if source.__class__ is str and source else "unknown" if not source else str(source))
+        writers_(point, completed_of(checkpoint_id, ()))
+        next_(point, next_nodes)
         is_head = checkpoint_id == head_id
-        set_head(point, is_head)
-        set_waiting(point, is_head and checkpoint_id in interrupted)
-        set_ns(point, "")
+        head_(point, is_head)
+        waiting_(point, is_head and checkpoint_id in interrupted)
+        ns_(point, "")
         append(point)
     return chain, known
 
