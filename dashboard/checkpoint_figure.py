@@ -146,7 +146,10 @@ def columns_figure(
     rows = _point_rows(columns, text)
     drawn = _Drawn(
         x=np.array(columns.xs, dtype=np.int64),
-        y=np.array([row_of[lane] for lane in columns.lanes], dtype=np.int64),
+        # A whole chain's lanes are dense (0, 1, 2, ...): each lane is its row.
+        y=np.array(
+            columns.lanes if shown[-1] == len(shown) - 1 else [row_of[lane] for lane in columns.lanes], dtype=np.int64
+        ),
         ids=np.array(rows.ids, dtype=object),
         hover=np.array(rows.hover, dtype=object),
     )
