@@ -227,21 +227,6 @@ def _parents_first(points: Sequence[P]) -> list[P]:
     return order
 
 
-def _in_walk_order(points: Sequence[Linked]) -> bool:
-    """Whether the points already are in walk order: ids strictly rising, every parent's id below its child's.
-
-    LangGraph's ids are time-ordered and a parent is always older, so a chain read oldest first
-    (as the read-model returns it) needs no sort; the ids are then unique too.
-    """
-    previous = ""
-    for point in points:
-        node_id, parent = point.checkpoint_id, point.parent_checkpoint_id
-        if node_id <= previous or (parent is not None and parent >= node_id):
-            return False
-        previous = node_id
-    return True
-
-
 def layout_columns(chain: Iterable[P]) -> ChainColumns[P]:
     """Assign lanes and x positions in one O(n log n) pass (the sort, when needed, dominates).
 
@@ -254,17 +239,42 @@ def layout_columns(chain: Iterable[P]) -> ChainColumns[P]:
     Raises:
         ValueError: If a checkpoint id occurs twice.
     """
-    points = [p for p in chain if p.checkpoint_ns == ROOT_NAMESPACE]
-    order = points if _in_walk_order(points) else _parents_first(root_namespace_points(points))
+    points = chain if isinstance(chain, list) else list(chain)
+    # LangGraph's ids are time-ordered and a parent is always older, so a chain read oldest first
+    # (as the read-model returns it) is walked as it is; only another order is sorted first.
+    columns = _walk(points, in_order=True)
+    if columns is None:
+        columns = _walk(_parents_first(root_namespace_points(points)), in_order=False)
+        assert columns is not None  # only a walk that checks the order gives up
+    return columns
+
+
+def _walk(points: Sequence[P], *, in_order: bool) -> ChainColumns[P] | None:
+    """The columns of root-namespace ``points`` walked in the order given.
+
+    ``in_order``: the points are taken to be in walk order (ids strictly rising, every parent's id
+    below its child's, so the ids are unique too), and None is returned as soon as one is not.
+    """
+    order: list[P] = []
     index: dict[str, int] = {}
     lanes: list[int] = []
     xs: list[int] = []
     parents: list[int] = []
-    children = [0] * len(order)
+    children: list[int] = []
     orphans: list[int] = []
     lane_count = 0
-    for position, point in enumerate(order):
-        parent = point.parent_checkpoint_id
+    previous = ""
+    for point in points:
+        if point.checkpoint_ns != ROOT_NAMESPACE:
+            continue
+        node_id, parent = point.checkpoint_id, point.parent_checkpoint_id
+        if in_order:
+            if node_id <= previous or (parent is not None and parent >= node_id):
+                return None
+            previous = node_id
+        position = len(order)
+        order.append(point)
+        children.append(0)
         # Not in `index`: a missing parent, or one on a cycle (walked later).
         at = -1 if parent is None else index.get(parent, -1)
         if at >= 0:
@@ -284,7 +294,7 @@ def layout_columns(chain: Iterable[P]) -> ChainColumns[P]:
             lanes.append(lane_count)
             lane_count += 1
         parents.append(at)
-        index[point.checkpoint_id] = position
+        index[node_id] = position
     return ChainColumns(order, lanes, xs, parents, children, orphans)
 
 

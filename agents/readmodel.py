@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import gc
 import json
 from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,9 +175,30 @@ def chain_points(
 
 _new = object.__new__
 #: Setters of :class:`ChainCheckpoint`'s slots, in field order (see :func:`_read_chain`).
-(set_id, set_parent, set_step, set_source, set_writers, set_next, set_head, set_waiting, set_ns) = (
-    getattr(ChainCheckpoint, field.name).__set__ for field in dataclasses.fields(ChainCheckpoint)
-)
+_SETTERS = tuple(getattr(ChainCheckpoint, field.name).__set__ for field in dataclasses.fields(ChainCheckpoint))
+
+
+#: Unnamed tasks whose node-log rows :func:`_read_chain` reads by id; beyond, it reads the thread's whole log.
+NAMED_AT_ONCE = 500
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pauses Python's cyclic garbage collector, if it runs, for a block that makes many objects and no cycles.
+
+    A long chain makes tens of thousands of row tuples and points; each 700 of them set off a
+    collection, and now and then one walks every live object of the process (a server holds many).
+    Nothing the block makes is freed later for the pause: no cycle is made. The collector runs on
+    after the block, however it ends.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _read_chain(
@@ -185,6 +208,14 @@ def _read_chain(
 
     ``only``: (checkpoint ids, head id, ids with a child) to read those checkpoints alone.
     """
+    with _collector_paused():
+        return _chain_of(store, thread_id, only)
+
+
+def _chain_of(
+    store: Store, thread_id: str, only: tuple[Sequence[str], str, Container[str]] | None
+) -> tuple[list[ChainCheckpoint], dict[str, str]]:
+    """:func:`_read_chain`, with the collector as it is."""
     with store.read() as cursor:
         if only is None:
             rows = store.queries.chain(cursor, thread_id)
@@ -192,33 +223,40 @@ def _read_chain(
         else:
             rows = store.queries.chain_of(cursor, thread_id, only[0])
             task_rows = store.queries.tasks_of(cursor, thread_id, only[0])
-        # Only a task whose path names no node (a Send's, an update's) needs the node log.
+        # Only a task whose path names no node (a Send's, an update's) needs the node log: its rows
+        # alone are read, or the thread's whole log when there are too many to list. The whole chain's
+        # map also names the whole graph's task (a write made outside any node, for the details).
         unnamed = [task_id for _, task_id, path, _, _ in task_rows if not (path or "").startswith(PULL_PREFIX)]
-        known = {} if not unnamed else _task_nodes(cursor, thread_id, None if only is None else unnamed)
+        if unnamed and only is None:
+            unnamed.append(NULL_TASK_ID)
+        listed = None if len(unnamed) > NAMED_AT_ONCE else unnamed
+        known = {} if not unnamed else _task_nodes(cursor, thread_id, listed)
     if not rows:
         return [], known
     tasks = tasks_by_checkpoint(task_rows, known, lambda checkpoint_id: _saved(store, thread_id, checkpoint_id))
     scheduled, completed, interrupted = tasks.scheduled, tasks.completed, tasks.interrupted
     head_id, parents = (rows[-1][0], {row[1] for row in rows}) if only is None else only[1:]
     chain: list[ChainCheckpoint] = []
-    append = chain.append
+    append, scheduled_of, completed_of, new = chain.append, scheduled.get, completed.get, _new
+    # The slots' setters as locals: the loop below runs once per checkpoint.
+    id_, parent_, step_, source_, writers_, next_, head_, waiting_, ns_ = _SETTERS
     for checkpoint_id, parent_id, step, source in rows:
-        next_nodes = scheduled.get(checkpoint_id, ())
+        next_nodes = scheduled_of(checkpoint_id, ())
         if not next_nodes and checkpoint_id not in parents:
             next_nodes = _scheduled_nodes(store, thread_id, checkpoint_id)
         # A frozen dataclass's __init__ sets every field through object.__setattr__; the chain
         # builds one per checkpoint, so it sets the slots directly, in field order.
-        point = _new(ChainCheckpoint)
-        set_id(point, checkpoint_id)
-        set_parent(point, parent_id)
-        set_step(point, -1 if step is None else int(step))
-        set_source(point, "unknown" if not source else str(source))
-        set_writers(point, completed.get(checkpoint_id, ()))
-        set_next(point, next_nodes)
+        point = new(ChainCheckpoint)
+        id_(point, checkpoint_id)
+        parent_(point, parent_id)
+        step_(point, step if step.__class__ is int else -1 if step is None else int(step))
+        source_(point, source if source.__class__ is str and source else "unknown" if not source else str(source))
+        writers_(point, completed_of(checkpoint_id, ()))
+        next_(point, next_nodes)
         is_head = checkpoint_id == head_id
-        set_head(point, is_head)
-        set_waiting(point, is_head and checkpoint_id in interrupted)
-        set_ns(point, "")
+        head_(point, is_head)
+        waiting_(point, is_head and checkpoint_id in interrupted)
+        ns_(point, "")
         append(point)
     return chain, known
 

@@ -22,6 +22,10 @@ _SPECIAL = ", ".join(f"'{name}'" for name in SPECIAL_CHANNELS)
 
 Rows = list[tuple[Any, ...]]
 
+#: A task's state from its writes, in one aggregate (the database computes an aggregate named twice once):
+#: 2 when it wrote a channel that is not bookkeeping (completed), else 1 when it wrote an interrupt, else 0.
+_TASK_STATE = f"MAX(CASE WHEN channel NOT IN ({_SPECIAL}) THEN 2 WHEN channel = '__interrupt__' THEN 1 ELSE 0 END)"
+
 
 class ReadQueries(Protocol):
     """The questions the read-model asks of the checkpointer's tables (root namespace only)."""
@@ -31,7 +35,8 @@ class ReadQueries(Protocol):
 
     def tasks(self, cursor: Any, thread_id: str) -> Rows:
         """(checkpoint id, task id, task path, completed, interrupted), one row per task, in no set
-        order. A task's path is the greatest of its writes' paths: an
+        order. A task is completed when it wrote a channel that is not bookkeeping, interrupted when it
+        wrote an interrupt and nothing else yet. A task's path is the greatest of its writes' paths: an
         ``update_state`` that reused a node's task writes ``~__interrupt__, <i>``, which sorts before
         the node's own ``~__pregel_pull, <node>``."""
 
@@ -89,7 +94,6 @@ class _ChainQueries:
     _step: str  # the metadata's step, as an integer expression
     _source: str  # the metadata's source
     _writes: str  # the writes table
-    _any: str  # the aggregate that is true when any row is
 
     def _chain(self, ids: str) -> str:
         return (
@@ -100,8 +104,7 @@ class _ChainQueries:
     def _tasks(self, ids: str) -> str:
         # Grouped in primary-key order: one row per task, no sort (the read-model orders a checkpoint's tasks).
         return (
-            f"SELECT checkpoint_id, task_id, MAX(task_path), {self._any}(channel NOT IN ({_SPECIAL})),"
-            f" {self._any}(channel = '__interrupt__') FROM {self._writes}"
+            f"SELECT checkpoint_id, task_id, MAX(task_path), {_TASK_STATE} = 2, {_TASK_STATE} = 1 FROM {self._writes}"
             f" WHERE thread_id = ? AND checkpoint_ns = '' AND task_id != ?{ids} GROUP BY checkpoint_id, task_id"
         )
 
@@ -133,7 +136,6 @@ class SqliteQueries(_ChainQueries):
     _step = "json_extract(CAST(metadata AS TEXT), '$.step')"
     _source = "json_extract(CAST(metadata AS TEXT), '$.source')"
     _writes = "writes"
-    _any = "MAX"
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
@@ -204,7 +206,6 @@ class PostgresQueries(_ChainQueries):
     _step = "(metadata->>'step')::int"
     _source = "metadata->>'source'"
     _writes = "checkpoint_writes"
-    _any = "bool_or"
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         one, params = _one_thread("thread_id", thread_id)

@@ -44,7 +44,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from agents.chain_layout import ChainColumns, ChainPoint, layout_columns
-from agents.errors import short_checkpoint_id
+from agents.errors import SHORT_ID_LENGTH
 
 # Above this many points, text labels are left out: they cost render time and
 # overlap into noise long before WebGL is needed.
@@ -143,28 +143,31 @@ def columns_figure(
     scatter = "scattergl" if len(points) > webgl_threshold else "scatter"
     shown = sorted(set(columns.lanes))
     row_of = {lane: row for row, lane in enumerate(shown)}
+    rows = _point_rows(columns, text)
     drawn = _Drawn(
         x=np.array(columns.xs, dtype=np.int64),
-        y=np.array([row_of[lane] for lane in columns.lanes], dtype=np.int64),
-        ids=np.array([p.checkpoint_id for p in points], dtype=object),
-        hover=np.array(_hover_texts(columns, text), dtype=object),
+        # A whole chain's lanes are dense (0, 1, 2, ...): each lane is its row.
+        y=np.array(
+            columns.lanes if shown[-1] == len(shown) - 1 else [row_of[lane] for lane in columns.lanes], dtype=np.int64
+        ),
+        ids=np.array(rows.ids, dtype=object),
+        hover=np.array(rows.hover, dtype=object),
     )
     hidden = columns.hidden or [0] * len(points)
     traces = [_link_trace(columns.parents, hidden, drawn, scatter, text["links"], solid=True)]
     if any(hidden):
         traces.append(_link_trace(columns.parents, hidden, drawn, scatter, text["hidden"], solid=False))
         traces.append(_hidden_counts(columns.parents, hidden, drawn, scatter, text["hidden_count"]))
-    selected = [i for i, p in enumerate(points) if p.checkpoint_id == selected_id]
+    selected = [i for i, checkpoint_id in enumerate(rows.ids) if checkpoint_id == selected_id]
     if selected:
         # Drawn before the source markers so the halo sits behind the point.
         halo = {"size": HALO_SIZE, "color": "rgba(255, 200, 0, 0.55)", "symbol": "circle"}
         traces.append(_overlay_trace(selected, drawn, scatter, text["selected"], halo))
-    traces += _source_traces(points, drawn, scatter, text)
-    for name, wanted, marker in _ring_specs(text):
-        ringed = [i for i, p in enumerate(points) if getattr(p, wanted)]
+    traces += _source_traces(rows.by_source, len(points), drawn, scatter, text)
+    for name, ringed, marker in _ring_specs(text, rows):
         if ringed:
             traces.append(_overlay_trace(ringed, drawn, scatter, name, marker))
-    focus = selected[0] if selected else next((i for i, p in enumerate(points) if p.is_head), len(points) - 1)
+    focus = selected[0] if selected else rows.heads[0] if rows.heads else len(points) - 1
     x_range = _x_range(columns.xs, columns.xs[focus], view_steps)
     in_view = x_range[1] - x_range[0] if x_range else max(columns.xs) - min(columns.xs)
     if len(points) <= TEXT_LABEL_LIMIT:
@@ -261,8 +264,8 @@ class _Drawn:
     hover: np.ndarray
 
 
-def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
-    """Legend name, checkpoint flag and marker of each ring overlay.
+def _ring_specs(text: Mapping[str, str], rows: _Rows) -> list[tuple[str, list[int], dict]]:
+    """Legend name, ringed points and marker of each ring overlay.
 
     Plotly strokes an `-open` symbol with `marker.color` (its `line.color` is
     ignored), so the ring colour goes there and `line.width` sets the stroke.
@@ -270,45 +273,77 @@ def _ring_specs(text: Mapping[str, str]) -> list[tuple[str, str, dict]]:
     waiting = {"size": WAITING_SIZE, "symbol": "hexagon-open", "color": "#D55E00"}
     head = {"size": HEAD_SIZE, "symbol": "circle-open", "color": "#000000"}
     return [
-        (text["waiting"], "is_waiting", {**waiting, "line": {"width": 3}}),
-        (text["head"], "is_head", {**head, "line": {"width": 3}}),
+        (text["waiting"], rows.waiting, {**waiting, "line": {"width": 3}}),
+        (text["head"], rows.heads, {**head, "line": {"width": 3}}),
     ]
 
 
-def _hover_texts(columns: ChainColumns, text: Mapping[str, str]) -> list[str]:
-    """Hover lines of every point; names are escaped, never read as HTML.
+@dataclass(frozen=True, slots=True)
+class _Rows:
+    """What the point traces take from the checkpoints, gathered in one pass, in walk order."""
 
-    One f-string per point from pieces made once: a long thread repeats the same
-    few sources and (writers, next, lane) lines thousands of times.
+    ids: list[str]
+    hover: list[str]
+    by_source: dict[str, list[int]]  # source → its points, in walk order
+    heads: list[int]
+    waiting: list[int]
+
+
+def _point_rows(columns: ChainColumns, text: Mapping[str, str]) -> _Rows:
+    """Ids, hover lines, points per source and ringed points of every point, in one pass.
+
+    Hover names are escaped, never read as HTML. One f-string per point from pieces made once:
+    a long thread repeats the same few sources and (writers, next, lane) lines thousands of times.
     """
     step, writers, next_, lane = text["step"], text["writers"], text["next"], text["lane"]
     lane_names = {n: html.escape(_lane_label(n, text)) for n in set(columns.lanes)}
     sources: dict[str, str] = {}
     tails: dict[tuple[tuple[str, ...], tuple[str, ...], int], str] = {}
     orphans = set(columns.orphans)
+    ids: list[str] = []
     hover: list[str] = []
-    append = hover.append
+    by_source: dict[str, list[int]] = {}
+    heads: list[int] = []
+    waiting: list[int] = []
+    add_id, add_hover = ids.append, hover.append
+    last: tuple[object, object, int] = ((), (), -1)  # the tail's key of the point before
+    tail = ""
     for i, (point, lane_of) in enumerate(zip(columns.points, columns.lanes, strict=True)):
-        source = sources.get(point.source)
+        checkpoint_id, source_of = point.checkpoint_id, point.source
+        add_id(checkpoint_id)
+        source = sources.get(source_of)
         if source is None:
-            source = sources[point.source] = html.escape(text.get(f"source.{point.source}", point.source))
-        key = (point.writers, point.next, lane_of)
-        tail = tails.get(key)
-        if tail is None:
-            tail = tails[key] = (
-                f"<br>{writers}: {_names(point.writers)}<br>{next_}: {_names(point.next)}"
-                f"<br>{lane}: {lane_names[lane_of]}"
-            )
-        short = short_checkpoint_id(point.checkpoint_id)
+            source = sources[source_of] = html.escape(text.get(f"source.{source_of}", source_of))
+            by_source[source_of] = [i]
+        else:
+            by_source[source_of].append(i)
+        wrote, then = point.writers, point.next
+        # Neighbours along a lane mostly share their (writers, next) tuples: the same objects.
+        if wrote is not last[0] or then is not last[1] or lane_of != last[2]:
+            key = last = (wrote, then, lane_of)
+            known = tails.get(key)
+            if known is None:
+                known = tails[key] = (
+                    f"<br>{writers}: {_names(wrote)}<br>{next_}: {_names(then)}<br>{lane}: {lane_names[lane_of]}"
+                )
+            tail = known
+        # short_checkpoint_id inline: up to 8 characters after the last '-' (the start, without one).
+        cut = checkpoint_id.rfind("-") + 1
+        short = checkpoint_id[cut : cut + SHORT_ID_LENGTH]
         if not short.isalnum():  # LangGraph's ids are hex; anything else is escaped
             short = html.escape(short)
         line = f"<b>{step} {point.step}</b> · {source}<br>id {short}{tail}"
-        if point.is_waiting or point.is_head or i in orphans:
+        is_waiting, is_head = point.is_waiting, point.is_head
+        if is_waiting or is_head or i in orphans:
             flags = (text["waiting"], text["head"], text["orphan"])
-            wanted = (point.is_waiting, point.is_head, i in orphans)
+            wanted = (is_waiting, is_head, i in orphans)
             line += "".join(f"<br>{flag}" for flag, on in zip(flags, wanted, strict=True) if on)
-        append(line)
-    return hover
+            if is_waiting:
+                waiting.append(i)
+            if is_head:
+                heads.append(i)
+        add_hover(line)
+    return _Rows(ids, hover, by_source, heads, waiting)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -373,21 +408,14 @@ def _hidden_counts(
 
 
 def _source_traces(
-    points: Sequence[ChainPoint], drawn: _Drawn, scatter: str, text: Mapping[str, str]
+    by_source: dict[str, list[int]], count: int, drawn: _Drawn, scatter: str, text: Mapping[str, str]
 ) -> list[dict[str, object]]:
     """One marker trace per source present, known sources first, named in the UI's language."""
-    by_source: dict[str, list[int]] = {}
-    for i, point in enumerate(points):
-        rows = by_source.get(point.source)
-        if rows is None:
-            by_source[point.source] = [i]
-        else:
-            rows.append(i)
     known = [s for s in SOURCE_STYLES if s in by_source]
     unknown = sorted(s for s in by_source if s not in SOURCE_STYLES)
     # Dense threads: smaller markers without the white outline, which would
     # otherwise paint the crowded main line white.
-    size, outline = (MARKER_SIZE, 1) if len(points) <= TEXT_LABEL_LIMIT else (7, 0)
+    size, outline = (MARKER_SIZE, 1) if count <= TEXT_LABEL_LIMIT else (7, 0)
     traces = []
     for source in known + unknown:
         color, symbol = SOURCE_STYLES.get(source, UNKNOWN_SOURCE_STYLE)

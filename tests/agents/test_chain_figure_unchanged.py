@@ -1,0 +1,158 @@
+"""The chain read and its figure draw the same as before the checkpoint graph was made faster.
+
+The thread has what the fast paths take short cuts on: parallel ``Send`` tasks named by the
+node log, a loop, ``update_state`` forks on older checkpoints (one reusing a node's task), a
+``__copy__`` fork and an ``update_state`` at the head. The figure of today's read-model and
+figure code is compared, trace by trace, with the figure of the code at :data:`BEFORE`, loaded
+from git beside today's.
+"""
+
+from __future__ import annotations
+
+import operator
+import subprocess
+from typing import Annotated, Any, TypedDict
+
+import pytest
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+from agents import readmodel
+from agents.chain_layout import layout_columns
+from agents.nodelog import logged_node
+from benchmarks._base import ROOT, load_base_modules
+from dashboard.checkpoint_figure import checkpoint_figure, columns_figure
+
+#: The commit before the checkpoint graph's read and figure were made faster.
+BEFORE = "0cfd156"
+THREAD = "forked"
+TRACE_ARRAYS = ("x", "y", "text", "hovertext", "customdata", "textposition", "name", "mode", "type")
+
+
+class FanState(TypedDict):
+    rounds: int
+    done: Annotated[list[str], operator.add]
+
+
+def _plan(state: FanState) -> dict[str, Any]:
+    return {"rounds": state["rounds"] + 1}
+
+
+def _work(task: dict[str, str]) -> dict[str, Any]:
+    return {"done": [task["part"]]}
+
+
+def _fan_out(state: FanState) -> list[Send]:
+    return [Send("work", {"part": f"part-{n}"}) for n in range(3)]
+
+
+def _again(state: FanState) -> str:
+    return "plan" if state["rounds"] < 3 else END
+
+
+def _forked_thread(store: Any) -> None:
+    """A logged plan → ``audit`` beside 3 ``work`` tasks loop, forked, copied and edited at the head."""
+    builder = StateGraph(FanState)
+    builder.add_node("plan", logged_node(store, "robot", _plan, name="plan"))
+    builder.add_node("work", logged_node(store, "robot", _work, name="work"))
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", _fan_out, ["work"])
+    builder.add_node("audit", lambda state: {"done": ["audited"]})  # runs beside the Send tasks
+    builder.add_node("check", lambda state: {})
+    builder.add_edge("plan", "audit")
+    builder.add_edge(["audit", "work"], "check")
+    builder.add_conditional_edges("check", _again, ["plan", END])
+    graph = builder.compile(checkpointer=store.saver)
+    config: dict[str, Any] = {"configurable": {"thread_id": THREAD}, "metadata": {"agent": "robot"}}
+    graph.invoke({"rounds": 0, "done": []}, config)
+    history = list(graph.get_state_history(config))[::-1]
+    # An update as the node the checkpoint schedules reuses its task; then the fork runs on.
+    at_plan = next(s for s in history if s.next == ("plan",))
+    forked = graph.update_state(at_plan.config, {"rounds": 2}, as_node="plan")
+    graph.invoke(None, {**forked, "metadata": {"agent": "robot"}})
+    graph.update_state(history[len(history) // 2].config, None, as_node="__copy__")
+    head = graph.get_state({"configurable": {"thread_id": THREAD}})
+    graph.update_state(head.config, {"rounds": 0})
+
+
+@pytest.fixture
+def before() -> tuple[Any, Any, Any]:
+    """The read-model, its SQL and the figure module at :data:`BEFORE`."""
+    known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{BEFORE}^{{commit}}"], check=False)
+    if known.returncode != 0:
+        pytest.skip(f"commit {BEFORE} is not in this checkout")
+    modules = load_base_modules(
+        BEFORE,
+        {
+            "_before_readsql": "agents/readsql.py",
+            "_before_chain_layout": "agents/chain_layout.py",
+            "_before_readmodel": "agents/readmodel.py",
+            "_before_checkpoint_figure": "dashboard/checkpoint_figure.py",
+        },
+        {
+            "from agents.readsql import": "from _before_readsql import",
+            "from agents.chain_layout import": "from _before_chain_layout import",
+        },
+    )
+    return modules["_before_readmodel"], modules["_before_readsql"], modules["_before_checkpoint_figure"]
+
+
+class _BeforeStore:
+    """The store as the earlier read-model sees it: the same connection, the earlier SQL."""
+
+    def __init__(self, store: Any, queries: Any) -> None:
+        self._store, self.queries = store, queries
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def _traces(figure: Any) -> list[dict[str, Any]]:
+    """Each trace's per-point data and names, as plain lists (NumPy arrays compare element-wise)."""
+    drawn = []
+    for trace in figure.data:
+        entry = {}
+        for key in TRACE_ARRAYS:
+            value = getattr(trace, key, None)
+            entry[key] = list(value) if value is not None and not isinstance(value, str) else value
+        entry["marker"] = trace.marker.to_plotly_json() if hasattr(trace, "marker") else None
+        drawn.append(entry)
+    return drawn
+
+
+def test_the_thread_has_what_the_short_cuts_are_taken_on(store):
+    _forked_thread(store)
+    chain = readmodel.checkpoint_chain(store, THREAD)
+    assert {c.source for c in chain} == {"input", "loop", "update", "fork"}
+    assert any(c.writers == ("audit", "work") for c in chain)  # a step of parallel tasks
+    assert chain[-1].is_head and chain[-1].source == "update"  # the update_state at the head
+    assert sum(n > 1 for n in layout_columns(chain).children) >= 2  # forks
+    with store.read() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM node_log WHERE thread_id = ? AND node = 'work'", (THREAD,))
+        assert cursor.fetchone()[0] >= 9
+
+
+@pytest.mark.parametrize("selected", [False, True])
+@pytest.mark.parametrize("webgl_threshold", [2000, 0])
+def test_the_figure_is_the_one_drawn_before(store, before, selected, webgl_threshold):
+    _forked_thread(store)
+    before_readmodel, before_sql, before_figure = before
+    chain = readmodel.checkpoint_chain(store, THREAD)
+    earlier = before_readmodel.checkpoint_chain(_BeforeStore(store, before_sql.SqliteQueries()), THREAD)
+    assert [readmodel.dataclasses.astuple(c) for c in chain] == [readmodel.dataclasses.astuple(c) for c in earlier]
+    chosen = chain[len(chain) // 3].checkpoint_id if selected else None
+    now = checkpoint_figure(chain, selected_id=chosen, webgl_threshold=webgl_threshold)
+    then = before_figure.checkpoint_figure(earlier, selected_id=chosen, webgl_threshold=webgl_threshold)
+    assert len(now.data) >= 6  # links, halo or not, four sources, the head's ring, the labels
+    assert _traces(now) == _traces(then)
+    assert now.to_json() == then.to_json()
+
+
+def test_the_columns_figure_is_the_one_drawn_before(store, before):
+    _forked_thread(store)
+    _, _, before_figure = before
+    columns = layout_columns(readmodel.checkpoint_chain(store, THREAD))
+    now = columns_figure(columns, view_steps=4)
+    then = before_figure.columns_figure(columns, view_steps=4)
+    assert _traces(now) == _traces(then)
+    assert now.to_json() == then.to_json()
