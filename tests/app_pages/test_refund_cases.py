@@ -64,3 +64,22 @@ def test_the_page_shows_a_decision_and_a_new_case_from_another_process_on_the_ne
     assert list(audit["case"]) == ["C2", "C1"]
     assert "paid" in " ".join(audit["outcome"])
     assert at.selectbox(key="refund-case").options == ["C2 · 200,000 KRW · waiting", "C1 · 500,000 KRW · done · paid"]
+
+
+def test_the_picker_of_many_cases_finds_by_customer_and_keeps_the_selected_case(app, store, settings):
+    for number in range(102):
+        start_refund(store, settings, f"C{number:03d}", customer="이영희" if number in (7, 70) else "김철수")
+    at = app(PAGE)
+    picker = at.selectbox(key="refund-case")
+    assert (picker.value, len(picker.options)) == ("refund-C000", 101)  # the selected case and the next 100
+    assert "The picker offers the first 100 of 102 matching cases; type more to narrow it." in [
+        c.value for c in at.caption
+    ]
+    at.text_input(key="refund-case-find").input("영희").run()
+    assert not at.exception
+    assert at.selectbox(key="refund-case").options == [
+        "C000 · 500,000 KRW · waiting",  # the selected case stays first
+        "C007 · 500,000 KRW · waiting",
+        "C070 · 500,000 KRW · waiting",
+    ]
+    assert at.selectbox(key="refund-case").value == "refund-C000"
