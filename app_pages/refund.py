@@ -373,15 +373,16 @@ paged_table(
     link=case_link,
 )
 st.header(t("refund.ledger.header"))
+page_lang = current_language()
 paged_table(
     "refund-ledger",
-    lambda: ledger.ledger_rows(store),
+    lambda: case_book(store).payouts,
     [
         Column(t("refund.col.case"), lambda p: p["case_id"]),
         Column(t("refund.col.customer"), lambda p: p["customer"]),
-        Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"])),
-        Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"])),
-        Column(t("refund.col.approver"), lambda p: approver_word(p["approver"])),
+        Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"], lang=page_lang)),
+        Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"], lang=page_lang)),
+        Column(t("refund.col.approver"), lambda p: approver_word(p["approver"], page_lang)),
         Column(t("refund.col.paid_at"), lambda p: timestamp(p["paid_at"])),
         Column(t("refund.col.repeat_attempts"), lambda p: p["repeat_attempts"]),
     ],

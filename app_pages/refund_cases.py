@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from agents import lifecycle, readcache
 from agents.db import Store
@@ -53,6 +54,7 @@ class CaseBook:
         queue: The open cases with their statuses, largest first (``ledger.open_cases``).
         cases: The cases that have a thread, by thread id.
         options: The picker's cases: the queue, then every other case with a thread.
+        payouts: The ledger, newest first (``ledger.ledger_rows``; shared: never change a row).
     """
 
     statuses: Mapping[str, lifecycle.ThreadStatus]
@@ -60,6 +62,7 @@ class CaseBook:
     queue: tuple[QueueRow, ...]
     cases: Mapping[str, ledger.AuditRow]
     options: tuple[str, ...]
+    payouts: tuple[Mapping[str, Any], ...] = ()
     _words: dict[tuple[str, str, str], str] = field(default_factory=dict, repr=False, compare=False)
     _texts: dict[str, dict[ledger.AuditRow, str]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -90,7 +93,7 @@ def read_book(store: Store) -> CaseBook:
     cases = {row.thread_id: row for row in audit if row.status != DELETED}
     queued = {row.thread_id for row, _status in queue}
     options = tuple(row.thread_id for row, _status in queue) + tuple(tid for tid in cases if tid not in queued)
-    return CaseBook(statuses, audit, queue, cases, options)
+    return CaseBook(statuses, audit, queue, cases, options, tuple(ledger.ledger_rows(store)))
 
 
 def case_book(store: Store) -> CaseBook:

@@ -32,6 +32,7 @@ def test_the_book_is_reused_until_a_write_and_then_holds_the_write(store, settin
     assert [row.case_id for row, _status in book.queue] == ["C3", "C2"]
     assert book.statuses["refund-C1"].status == "done"
     assert book.cases["refund-C1"].executed_amount == 500_000
+    assert (first.payouts, [(p["case_id"], p["approver"]) for p in book.payouts]) == ((), [("C1", "kim")])
     assert book.options == ("refund-C3", "refund-C2", "refund-C1")
     assert book == read_book(store)  # the same as read afresh
 
