@@ -44,11 +44,10 @@ def thread_index(store: Store) -> ThreadIndex:
     """
     token = store.change_token()
     memo = readcache.cache_for(store, "thread-index", size=1)
-    if token is not None:
-        found = memo.lookup("index")
-        if found is not None and found[0] == token:
-            return found[1]
-    index = _read(store, None)
+    found = memo.lookup("index") if token is not None else None
+    if found is not None and found[0] == token:
+        return found[1]
+    index = _read(store, None, found[1].threads if found is not None else ())
     if token is not None:
         memo.put("index", (token, index))
     return index
@@ -63,13 +62,25 @@ def thread_of(store: Store, thread_id: str) -> ThreadIndex:
     return _read(store, thread_id)
 
 
-def _read(store: Store, only: str | None) -> ThreadIndex:
+def _read(store: Store, only: str | None, known: tuple[readmodel.ThreadSummary, ...] = ()) -> ThreadIndex:
+    """The index as the database holds it now; a thread whose head is one of ``known``'s keeps its summary.
+
+    A summary is fixed by its thread's head (and count), so one read before is used as it is: a read
+    after a write makes summaries only for the threads that moved. A thread no checkpoint names an
+    agent of yet is asked again.
+    """
     agents = readcache.cache_for(store, "thread-agent")
+    before = {s.thread_id: s for s in known if s.agent != "unknown"}
+    summaries: dict[str, readmodel.ThreadSummary] = {}
     with store.read() as cursor:
         heads = store.queries.heads(cursor, only)
         rows = store.queries.head_interrupts(cursor, only)
         owners = {}
-        for thread_id, _count, first, _head in heads:
+        for thread_id, count, first, head in heads:
+            same = before.get(thread_id)
+            if same is not None and (same.head_checkpoint_id, same.checkpoint_count) == (head, int(count)):
+                summaries[thread_id], owners[thread_id] = same, same.agent
+                continue
             owner = agents.lookup((thread_id, first))
             if owner is None:
                 owner = store.queries.agent(cursor, thread_id)
@@ -79,7 +90,7 @@ def _read(store: Store, only: str | None) -> ThreadIndex:
         pending = _pending(store, cursor, rows, owners)
     threads = sorted(
         (
-            readmodel.ThreadSummary(t, owners[t], readmodel.checkpoint_time(head), int(count), head)
+            summaries.get(t) or readmodel.ThreadSummary(t, owners[t], readmodel.checkpoint_time(head), int(count), head)
             for t, count, _first, head in heads
         ),
         key=lambda s: s.head_checkpoint_id,

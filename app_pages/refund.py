@@ -1,5 +1,7 @@
 """Refund agent: new requests, the approval queue, decisions, the audit, the ledger, the pitfall demo."""
 
+from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 import streamlit as st
@@ -18,6 +20,7 @@ from agents.refund.graph import (
 )
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number, validate_thread_id
+from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
@@ -38,32 +41,28 @@ st.caption(t("refund.intro"))
 show_flash()
 policy = settings.agent(AGENT_NAME).policy
 st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
-DELETED = "thread deleted"  # the audit's status of a paid case whose thread was deleted
 
 
-def approver_word(approver: str) -> str:
+def approver_word(approver: str, lang: str | None = None) -> str:
     """An approver as shown: a person's name as typed; the agent's own settlement in words."""
-    return t("refund.approver.automatic") if approver == AUTOMATIC_APPROVER else approver
-
-
-def _status_word(row: ledger.AuditRow) -> str:
-    return t("refund.status.deleted") if row.status == DELETED else code_word("status", row.status)
+    return t("refund.approver.automatic", lang) if approver == AUTOMATIC_APPROVER else approver
 
 
 def audit_columns() -> list[Column[ledger.AuditRow]]:
-    """The audit table; customer, reason and trace are cells of text."""
+    """The audit table; customer, reason and trace are cells of text (in the session's language)."""
+    lang = current_language()
     return [
         Column(t("refund.col.case"), lambda r: r.case_id),
-        Column(t("refund.col.status"), _status_word),
+        Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
         Column(t("refund.col.customer"), lambda r: r.customer),
-        Column(t("refund.col.requested"), lambda r: amount(r.requested_amount)),
-        Column(t("refund.col.amount"), lambda r: amount(r.amount)),
-        Column(t("refund.col.executed"), lambda r: amount(r.executed_amount)),
-        Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision)),
-        Column(t("refund.col.approver"), lambda r: approver_word(r.approver)),
+        Column(t("refund.col.requested"), lambda r: amount(r.requested_amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda r: amount(r.amount, lang=lang)),
+        Column(t("refund.col.executed"), lambda r: amount(r.executed_amount, lang=lang)),
+        Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision, lang)),
+        Column(t("refund.col.approver"), lambda r: approver_word(r.approver, lang)),
         Column(t("auth.col.approver_role"), lambda r: auth.role_word(r.approver_role) if r.approver_role else ""),
         Column(t("auth.col.requested_by"), lambda r: r.requested_by),
-        Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome)),
+        Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome, lang)),
         Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at)),
         Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at)),
         Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at)),
@@ -71,26 +70,18 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
     ]
 
 
-QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
-
-
 def queue_columns() -> list[Column[QueueRow]]:
     """The queue: every unfinished case, with its status and, when it needs attention, why."""
+    lang = current_language()
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
         Column(t("refund.col.status"), lambda q: status_text(q[1])),
         Column(t("refund.col.customer"), lambda q: q[0].customer),
-        Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount)),
-        Column(t("refund.col.amount"), lambda q: amount(q[0].amount)),
+        Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda q: amount(q[0].amount, lang=lang)),
         Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at)),
-        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(current_language())),
+        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
     ]
-
-
-def case_text(row: ledger.AuditRow) -> str:
-    """What a search matches in a case: its id, thread, customer, status, decision (code and word) and approver."""
-    decision = code_word("decision", row.decision)
-    return " ".join((row.case_id, row.thread_id, row.customer, _status_word(row), row.decision, decision, row.approver))
 
 
 def case_link(row: ledger.AuditRow) -> str | None:
@@ -98,21 +89,15 @@ def case_link(row: ledger.AuditRow) -> str | None:
     return page_url(URL_PATH, row.thread_id) if row.status != DELETED else None
 
 
-def load_cases() -> tuple[dict[str, lifecycle.ThreadStatus], list[ledger.AuditRow]]:
-    """The refund threads' statuses and the audit, fresh (from the read-model's caches)."""
-    statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
-    return statuses, ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()})
+def search_text(book: CaseBook) -> Callable[[ledger.AuditRow], str]:
+    """A case's searchable text, made once per language and book (a case read since is made afresh)."""
+    lang = current_language()
 
+    def text(row: ledger.AuditRow) -> str:
+        found = book.search_texts(lang).get(row)  # made on the first search, then looked up
+        return found if found is not None else case_text(row, lang)
 
-def load_queue() -> list[QueueRow]:
-    """The open cases with their statuses, largest first (:func:`ledger.open_cases`)."""
-    statuses, audit = load_cases()
-    return [(row, statuses[row.thread_id]) for row in ledger.open_cases(audit)]
-
-
-def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
-    """A case in the picker: id, amount and its status (fresh on every run)."""
-    return f"{row.case_id} · {amount(row.amount)} · {status_text(status)}"
+    return text
 
 
 def _follow_picker(options: list[str]) -> None:
@@ -127,10 +112,9 @@ def _follow_picker(options: list[str]) -> None:
         st.query_params["thread"] = picked
 
 
-def pick_case(
-    cases: dict[str, ledger.AuditRow], statuses: dict[str, lifecycle.ThreadStatus], options: list[str]
-) -> str | None:
+def pick_case(book: CaseBook) -> str | None:
     """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
+    cases, options = book.cases, list(book.options)
     requested = st.query_params.get("thread")
     try:  # a link's id is checked before anything uses it
         requested = validate_thread_id(requested) if requested else None
@@ -146,11 +130,15 @@ def pick_case(
         return None
     if selected and not requested:
         st.query_params["thread"] = selected
+    lang = current_language()
     if len(options) > PICKER_LIMIT or st.session_state.get(FIND_KEY):
         query = st.text_input(t("refund.case.find"), key=FIND_KEY, help=t("refund.case.find_help")).strip()
         folded = query.casefold()
-        found = [tid for tid in options if not folded or folded in case_text(cases[tid]).casefold()]
-        options = ([selected] if selected else []) + [tid for tid in found if tid != selected][:PICKER_LIMIT]
+        texts = book.search_texts(lang) if folded else {}
+        found = [tid for tid in options if folded in texts[cases[tid]].casefold()] if folded else options
+        options = ([selected] if selected else []) + list(
+            islice((tid for tid in found if tid != selected), PICKER_LIMIT)
+        )
         if len(found) > PICKER_LIMIT:
             st.caption(t("refund.case.find_more", shown=PICKER_LIMIT, total=len(found)))
     st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
@@ -160,7 +148,7 @@ def pick_case(
         key=SELECT_KEY,
         on_change=_follow_picker,
         args=(options,),
-        format_func=lambda tid: case_label(cases[tid], statuses[tid]),
+        format_func=lambda tid: book.label(tid, lang),
         placeholder=t("refund.case.pick"),
     )
     return selected
@@ -350,15 +338,15 @@ if submitted:
         st.rerun()
 
 # --- Queue -----------------------------------------------------------------------------------------
-statuses, audit = load_cases()
-queue = ledger.open_cases(audit)
+book = case_book(store)
+find_case = search_text(book)
 st.header(t("refund.queue.header"))
 paged_table(
     "refund-queue",
-    load_queue,
+    lambda: case_book(store).queue,
     queue_columns(),
     empty_text=t("refund.queue.empty"),
-    search_text=lambda q: case_text(q[0]),
+    search_text=lambda q: find_case(q[0]),
     link=lambda q: case_link(q[0]),
 )
 
@@ -366,13 +354,10 @@ paged_table(
 # The selected case lives in the URL (?thread=): reruns, a language switch, reload and
 # back/forward keep it, and nothing else (a new queue order, a finished case) can change it.
 st.header(t("refund.case.header"))
-cases = {r.thread_id: r for r in audit if r.status != DELETED}
-queued = {r.thread_id for r in queue}
-options = [r.thread_id for r in queue] + [tid for tid in cases if tid not in queued]
-thread_id = pick_case(cases, statuses, options)
+thread_id = pick_case(book)
 
 if thread_id is None:
-    if not cases:
+    if not book.cases:
         st.caption(t("refund.case.none"))
 else:
     show_case(thread_id)
@@ -381,22 +366,23 @@ else:
 st.header(t("refund.audit.header"))
 paged_table(
     "refund-audit",
-    lambda: load_cases()[1],
+    lambda: case_book(store).audit,
     audit_columns(),
     empty_text=t("refund.no_rows"),
-    search_text=case_text,
+    search_text=find_case,
     link=case_link,
 )
 st.header(t("refund.ledger.header"))
+page_lang = current_language()
 paged_table(
     "refund-ledger",
-    lambda: ledger.ledger_rows(store),
+    lambda: case_book(store).payouts,
     [
         Column(t("refund.col.case"), lambda p: p["case_id"]),
         Column(t("refund.col.customer"), lambda p: p["customer"]),
-        Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"])),
-        Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"])),
-        Column(t("refund.col.approver"), lambda p: approver_word(p["approver"])),
+        Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"], lang=page_lang)),
+        Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"], lang=page_lang)),
+        Column(t("refund.col.approver"), lambda p: approver_word(p["approver"], page_lang)),
         Column(t("refund.col.paid_at"), lambda p: timestamp(p["paid_at"])),
         Column(t("refund.col.repeat_attempts"), lambda p: p["repeat_attempts"]),
     ],

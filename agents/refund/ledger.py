@@ -102,13 +102,14 @@ def pay(
     return Payout(**row, created=created)
 
 
-def _payouts(store: Store) -> dict[str, dict[str, Any]]:
+def _payouts(store: Store, token: object | None = None) -> dict[str, dict[str, Any]]:
     """Case id → ledger row, newest first; read once per change of the database where the store can tell.
 
     The rows are shared by every caller (never change them). Lists of 10,000 refund threads ask for
-    every case's payout on each rerun; this answers them from one query.
+    every case's payout on each rerun; this answers them from one query. ``token``: the store's change
+    token, when the caller has just read it.
     """
-    token = store.change_token()
+    token = store.change_token() if token is None else token
     memo = readcache.cache_for(store, "refund-payouts", size=1)
     found = memo.lookup("payouts") if token is not None else None
     if found is not None and found[0] == token:
@@ -129,12 +130,13 @@ def ledger_rows(store: Store) -> list[dict[str, Any]]:
 
 def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
     """The ledger row of one case, or None."""
-    if store.change_token() is None:  # nothing to reuse: one row, not the whole ledger
+    token = store.change_token()  # asked once: a status list asks this for every finished case
+    if token is None:  # nothing to reuse: one row, not the whole ledger
         with store.read() as cursor:
             cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
             found = cursor.fetchone()
         return dict(zip(LEDGER_COLUMNS, found, strict=True)) if found else None
-    row = _payouts(store).get(case_id)
+    row = _payouts(store, token).get(case_id)
     return dict(row) if row else None
 
 

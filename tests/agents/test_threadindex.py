@@ -62,6 +62,23 @@ def test_an_unchanged_database_reuses_the_index_and_the_statuses(store, settings
     assert {s.thread_id for s in threadindex.list_threads(store)} == {"r1", "refund-C2"}
 
 
+def test_a_read_after_a_write_keeps_the_summaries_of_the_threads_that_did_not_move(store, settings, db_location):
+    pause_robot(store, settings, "r1")
+    pause_robot(store, settings, "r2")
+    before = {s.thread_id: s for s in threadindex.thread_index(store).threads}
+    other = open_store(db_location)
+    try:
+        runs.resume_thread(other, settings, "r1", "yes")
+    finally:
+        other.close()
+    after = {s.thread_id: s for s in threadindex.thread_index(store).threads}
+    assert after["r2"] == before["r2"]
+    assert after["r1"].head_checkpoint_id != before["r1"].head_checkpoint_id
+    assert after["r1"].checkpoint_count == before["r1"].checkpoint_count + 2
+    assert [s.thread_id for s in threadindex.thread_index(store).threads] == ["r1", "r2"]  # r1 moved: newest
+    assert after["r1"] == threadindex.thread_of(store, "r1").threads[0]  # as read for itself
+
+
 def test_the_change_token_moves_with_commits_only(store, settings, db_location):
     if store.change_token() is None:
         pytest.skip("this backend cannot tell when it changed")

@@ -1,0 +1,116 @@
+"""The refund page's cases: every refund thread's status, the audit, the queue and the picker's order.
+
+Read once per change of the database and shared by every session (:func:`case_book`): a rerun with
+nothing new (a click, a page of the queue, a keystroke) reads only whether anything changed, and
+the words the page shows for a case (its picker label, its searchable text) are made once per
+language. A book is never changed once made, so a session can hold on to it for a whole run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents import lifecycle, readcache
+from agents.db import Store
+from agents.leases import live_leases
+from agents.refund import ledger
+from dashboard.formats import amount, code_word
+from dashboard.i18n import t
+from dashboard.views import status_text
+
+#: The audit's status of a paid case whose thread was deleted (``ledger.audit_rows``).
+DELETED = "thread deleted"
+
+QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
+
+
+def case_status_word(row: ledger.AuditRow, lang: str | None = None) -> str:
+    """A case's status in words; a paid case whose thread was deleted says so."""
+    return t("refund.status.deleted", lang) if row.status == DELETED else code_word("status", row.status, lang)
+
+
+def case_text(row: ledger.AuditRow, lang: str | None = None) -> str:
+    """What a search matches in a case: its id, thread, customer, status, decision (code and word) and approver."""
+    decision = code_word("decision", row.decision, lang)
+    return " ".join(
+        (row.case_id, row.thread_id, row.customer, case_status_word(row, lang), row.decision, decision, row.approver)
+    )
+
+
+def case_label(row: ledger.AuditRow, status: lifecycle.ThreadStatus) -> str:
+    """A case in the picker: id, amount and its status, in the session's language."""
+    return f"{row.case_id} · {amount(row.amount)} · {status_text(status)}"
+
+
+@dataclass(frozen=True)
+class CaseBook:
+    """The refund cases as read at one moment.
+
+    Attributes:
+        statuses: Each refund thread's status, by thread id, newest first.
+        audit: Every case, newest first (``ledger.audit_rows``), deleted threads' payouts last.
+        queue: The open cases with their statuses, largest first (``ledger.open_cases``).
+        cases: The cases that have a thread, by thread id.
+        options: The picker's cases: the queue, then every other case with a thread.
+        payouts: The ledger, newest first (``ledger.ledger_rows``; shared: never change a row).
+    """
+
+    statuses: Mapping[str, lifecycle.ThreadStatus]
+    audit: tuple[ledger.AuditRow, ...]
+    queue: tuple[QueueRow, ...]
+    cases: Mapping[str, ledger.AuditRow]
+    options: tuple[str, ...]
+    payouts: tuple[Mapping[str, Any], ...] = ()
+    _words: dict[tuple[str, str, str], str] = field(default_factory=dict, repr=False, compare=False)
+    _texts: dict[str, dict[ledger.AuditRow, str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def label(self, thread_id: str, lang: str) -> str:
+        """The picker's label of a case (:func:`case_label`), made once per language.
+
+        ``lang`` must be the session's language, which :func:`case_label` writes in.
+        """
+        key = ("label", thread_id, lang)
+        found = self._words.get(key)
+        if found is None:
+            found = self._words[key] = case_label(self.cases[thread_id], self.statuses[thread_id])
+        return found
+
+    def search_texts(self, lang: str) -> Mapping[ledger.AuditRow, str]:
+        """Each case's searchable text (:func:`case_text`) in ``lang``, made once per language."""
+        found = self._texts.get(lang)
+        if found is None:
+            found = self._texts[lang] = {row: case_text(row, lang) for row in self.audit}
+        return found
+
+
+def read_book(store: Store) -> CaseBook:
+    """The refund cases, read now (see :class:`CaseBook`)."""
+    statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
+    audit = tuple(ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()}))
+    queue = tuple((row, statuses[row.thread_id]) for row in ledger.open_cases(list(audit)))
+    cases = {row.thread_id: row for row in audit if row.status != DELETED}
+    queued = {row.thread_id for row, _status in queue}
+    options = tuple(row.thread_id for row, _status in queue) + tuple(tid for tid in cases if tid not in queued)
+    return CaseBook(statuses, audit, queue, cases, options, tuple(ledger.ledger_rows(store)))
+
+
+def case_book(store: Store) -> CaseBook:
+    """The refund cases, reused while the database and the live leases are as they were.
+
+    A status depends on the database and on which leases are live (``lifecycle.thread_statuses``),
+    the audit on the database alone, so that pair is the key; where the store cannot tell when it
+    changed, the cases are read on every call.
+    """
+    token = store.change_token()  # read before anything it guards
+    if token is None:
+        return read_book(store)
+    key = (token, frozenset(live_leases(store)))
+    memo = readcache.cache_for(store, "refund-case-book", size=2)
+    found = memo.lookup("book")
+    if found is not None and found[0] == key:
+        return found[1]
+    book = read_book(store)
+    memo.put("book", (key, book))
+    return book
