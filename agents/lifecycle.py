@@ -108,15 +108,39 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
     return "stopped", text(STRINGS, "lifecycle.stopped", nodes=nodes), "continue"
 
 
+#: What LangGraph's state at a head reads besides the head checkpoint: its writes' keys (task, index,
+#: channel) and the error a task wrote (see ``readsql.ReadQueries.head_writes``). A write is only ever
+#: added, or replaced under its own key, so the mark changes whenever that state may have.
+HeadMark = tuple[tuple[Any, ...], ...]
+#: A learned unfinished head: its cache key and (reason code, reason, action).
+Learned = tuple[tuple[Any, ...], tuple[str, Text, str]]
+
+
+def _head_marks(store: Store, heads: list[tuple[str, str]]) -> dict[str, HeadMark]:
+    """Thread id → the mark of its head, for these (thread id, head id) pairs, in one query per 400."""
+    if not heads:
+        return {}
+    found: dict[str, list[tuple[Any, ...]]] = {thread_id: [] for thread_id, _head in heads}
+    with store.read() as cursor:
+        for thread_id, task_id, idx, channel, error in store.queries.head_writes(cursor, heads):
+            found[thread_id].append((task_id, idx, channel, b"" if error is None else bytes(error)))
+    return {thread_id: tuple(sorted(rows)) for thread_id, rows in found.items()}
+
+
 def _settled(
     store: Store,
     summary: readmodel.ThreadSummary,
     running: bool,
     pending: dict[str, Any],
+    mark: HeadMark | None = None,
+    learned: list[Learned] | None = None,
 ) -> ThreadStatus | None:
     """The status of one thread at its head (None: it was deleted while it was being read).
 
-    What a finished head holds is decoded once per process (see below); every other status is read.
+    What a finished head holds is decoded once per process (see below), and so is why an unfinished
+    head cannot finish, under its ``mark``: a head seen before with the same writes is not read again.
+    A newly read unfinished head is added to ``learned``, for the caller to keep once it has checked
+    that the mark did not move while the state was read.
     """
     thread_id, agent, head = summary.thread_id, summary.agent, summary.head_checkpoint_id
 
@@ -148,6 +172,10 @@ def _settled(
     finished = readcache.cache_for(store, "finished-values")
     values = finished.lookup((thread_id, head, agent))
     if values is None:
+        key = (thread_id, head, agent, mark)
+        known = None if mark is None else readcache.cache_for(store, "unfinished-heads").lookup(key)
+        if known is not None:
+            return status("attention", code=known[0], reason=known[1], action=known[2])
         config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
         snapshot = runtime.graph(store, agent).get_state(config)
         if snapshot.created_at is None:  # deleted while it was being read
@@ -156,6 +184,8 @@ def _settled(
             source = str((snapshot.metadata or {}).get("source", ""))
             errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
             code, reason, action = _unfinished(source, tuple(snapshot.next), errors)
+            if mark is not None and learned is not None:
+                learned.append((key, (code, reason, action)))
             return status("attention", code=code, reason=reason, action=action)
         values = dict(snapshot.values)
         finished.put((thread_id, head, agent), values)
@@ -168,7 +198,25 @@ def _settled(
 def _statuses(
     store: Store, summaries: list[readmodel.ThreadSummary], pending: dict[str, Any], running: set[str]
 ) -> list[ThreadStatus]:
-    found = [_settled(store, summary, summary.thread_id in running, pending) for summary in summaries]
+    """The statuses of these threads; the heads not known to be finished are marked first, in one query."""
+    finished = readcache.cache_for(store, "finished-values")
+    unsettled = [
+        (s.thread_id, s.head_checkpoint_id)
+        for s in summaries
+        if s.thread_id not in running
+        and s.thread_id not in pending
+        and s.agent in AGENTS
+        and finished.lookup((s.thread_id, s.head_checkpoint_id, s.agent)) is None
+    ]
+    marks = _head_marks(store, unsettled)  # read before the states they guard
+    learned: list[Learned] = []
+    found = [_settled(store, s, s.thread_id in running, pending, marks.get(s.thread_id), learned) for s in summaries]
+    if learned:  # kept only where no write landed while the state was read
+        again = _head_marks(store, [(key[0], key[1]) for key, _verdict in learned])
+        unfinished_heads = readcache.cache_for(store, "unfinished-heads")
+        for key, verdict in learned:
+            if again.get(key[0]) == key[3]:
+                unfinished_heads.put(key, verdict)
     return [s for s in found if s is not None]
 
 

@@ -58,6 +58,12 @@ class ReadQueries(Protocol):
         writes at thread heads (or one thread's), in one query (a task is unanswered while it wrote
         nothing but bookkeeping)."""
 
+    def head_writes(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        """(thread id, task id, index, channel, blob of an ``__error__`` write else None) of the root
+        namespace's writes at these (thread id, checkpoint id) pairs, in no set order: besides the
+        checkpoint itself, all that LangGraph's state at a checkpoint reads to say what runs next and
+        which task raised."""
+
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
         ``first_id`` to ``last_id`` (inclusive; one checkpoint when they are equal), each checkpoint's
@@ -88,12 +94,18 @@ def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
     return list(cursor.fetchall())
 
 
+#: (thread, checkpoint) pairs per query of :meth:`ReadQueries.head_writes`: two parameters each, well
+#: inside SQLite's and PostgreSQL's limits.
+_PAIRS_PER_QUERY = 400
+
+
 class _ChainQueries:
     """A thread's chain and tasks, in one backend's SQL: its metadata fields, its writes table, its "any"."""
 
     _step: str  # the metadata's step, as an integer expression
     _source: str  # the metadata's source
     _writes: str  # the writes table
+    _blob: str  # the writes table's value column
 
     def _chain(self, ids: str) -> str:
         return (
@@ -129,6 +141,21 @@ class _ChainQueries:
         params = (thread_id, NULL_TASK_ID, *(checkpoint_ids or ("",)))
         return _rows(cursor, self._tasks(_among_ids(checkpoint_ids)), params)
 
+    def head_writes(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        # Joined (not ``IN``), so each pair is a seek on the writes table's primary key (SQLite would scan it).
+        found: Rows = []
+        for start in range(0, len(heads), _PAIRS_PER_QUERY):
+            chunk = heads[start : start + _PAIRS_PER_QUERY]
+            found += _rows(
+                cursor,
+                f"WITH heads (thread_id, checkpoint_id) AS (VALUES {', '.join(['(?, ?)'] * len(chunk))})"
+                " SELECT w.thread_id, w.task_id, w.idx, w.channel,"
+                f" CASE WHEN w.channel = '__error__' THEN w.{self._blob} END FROM heads h JOIN {self._writes} w"
+                " ON w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
+                tuple(value for pair in chunk for value in pair),
+            )
+        return found
+
 
 class SqliteQueries(_ChainQueries):
     """``SqliteSaver``'s tables: ``checkpoints`` (JSON-text metadata) and ``writes``."""
@@ -136,6 +163,7 @@ class SqliteQueries(_ChainQueries):
     _step = "json_extract(CAST(metadata AS TEXT), '$.step')"
     _source = "json_extract(CAST(metadata AS TEXT), '$.source')"
     _writes = "writes"
+    _blob = "value"
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
@@ -206,6 +234,7 @@ class PostgresQueries(_ChainQueries):
     _step = "(metadata->>'step')::int"
     _source = "metadata->>'source'"
     _writes = "checkpoint_writes"
+    _blob = "blob"
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         one, params = _one_thread("thread_id", thread_id)
