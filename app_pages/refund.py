@@ -299,7 +299,8 @@ def show_case(thread_id: str) -> None:
         st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
 
     st.subheader(t("refund.trace"))
-    st.code("\n".join(values.get("trace", [])) or "—", language=None)
+    # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
+    st.text("\n".join(values.get("trace", [])) or "—")
     reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
     entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
     st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))

@@ -68,7 +68,7 @@ def test_approve_pays_once_and_shows_the_ledger(app, store, settings):
     assert "Case C1: approve by kim → done · paid." in _messages(at)
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(500_000, "kim")]
     assert any("entered 2 time(s) (node log: interrupted, ok)" in c.value for c in at.caption)
-    assert "settle: paid 500,000 KRW (requested 500,000), approved by kim" in at.code[0].value
+    assert "settle: paid 500,000 KRW (requested 500,000), approved by kim" in "\n".join(x.value for x in at.text)
 
 
 def test_approve_without_an_approver_is_refused(app, store, settings):
@@ -90,7 +90,7 @@ def test_edit_shows_the_difference_then_pays_the_new_amount(app, store, settings
     assert not at.exception, at.exception
     row = ledger.ledger_rows(store)[0]
     assert (row["requested_amount"], row["paid_amount"]) == (500_000, 50_000)
-    assert "amount 500,000 → 50,000 by kim" in at.code[0].value
+    assert "amount 500,000 → 50,000 by kim" in "\n".join(x.value for x in at.text)
 
 
 def test_reject_records_the_rejection(app, store, settings):
