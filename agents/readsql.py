@@ -142,7 +142,9 @@ class _ChainQueries:
         return _rows(cursor, self._tasks(_among_ids(checkpoint_ids)), params)
 
     def head_writes(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
-        # Joined (not ``IN``), so each pair is a seek on the writes table's primary key (SQLite would scan it).
+        # Each pair is a seek on the writes table's primary key. ``CROSS JOIN`` keeps the pairs the outer
+        # loop in SQLite: with ``IN`` it scans the table, with ``JOIN`` it may build an automatic index of
+        # the whole table first (1.3 s per query at 10,000 threads). PostgreSQL plans it as a join.
         found: Rows = []
         for start in range(0, len(heads), _PAIRS_PER_QUERY):
             chunk = heads[start : start + _PAIRS_PER_QUERY]
@@ -150,8 +152,8 @@ class _ChainQueries:
                 cursor,
                 f"WITH heads (thread_id, checkpoint_id) AS (VALUES {', '.join(['(?, ?)'] * len(chunk))})"
                 " SELECT w.thread_id, w.task_id, w.idx, w.channel,"
-                f" CASE WHEN w.channel = '__error__' THEN w.{self._blob} END FROM heads h JOIN {self._writes} w"
-                " ON w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
+                f" CASE WHEN w.channel = '__error__' THEN w.{self._blob} END FROM heads h CROSS JOIN {self._writes} w"
+                " WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
                 tuple(value for pair in chunk for value in pair),
             )
         return found

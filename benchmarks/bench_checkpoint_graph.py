@@ -79,7 +79,7 @@ from agents.db import Store  # noqa: E402
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.nodelog import logged_node  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
-from benchmarks._base import load_base_modules  # noqa: E402
+from benchmarks._base import BaseStore, load_chain_modules  # noqa: E402
 from dashboard.checkpoint_figure import VIEW_STEPS, checkpoint_figure, columns_figure  # noqa: E402
 
 THREAD = "bench"
@@ -166,34 +166,6 @@ def build_realistic(location: Path, checkpoints: int, others: int) -> tuple[Stor
     for n in range(others // 2, others):
         build_other_thread(store, settings, n)
     return store, graph
-
-
-def _load_base(commit: str) -> tuple[Any, Any, Any]:
-    """The base commit's read-model, its SQL and its figure, loaded beside today's under other names."""
-    modules = load_base_modules(
-        commit,
-        {
-            "_base_readsql": "agents/readsql.py",
-            "_base_readmodel": "agents/readmodel.py",
-            "_base_chain_layout": "agents/chain_layout.py",
-            "_base_checkpoint_figure": "dashboard/checkpoint_figure.py",
-        },
-        {
-            "from agents.readsql import": "from _base_readsql import",
-            "from agents.chain_layout import": "from _base_chain_layout import",
-        },
-    )
-    return modules["_base_readmodel"], modules["_base_readsql"], modules["_base_checkpoint_figure"]
-
-
-class _BaseStore:
-    """The store as the base read-model sees it: today's connection, the base commit's SQL."""
-
-    def __init__(self, store: Store, queries: Any) -> None:
-        self._store, self.queries = store, queries
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
 
 
 def history_points(graph: Any) -> list[readmodel.ChainCheckpoint]:
@@ -305,7 +277,7 @@ def measure(name: str, store: Store, graph: Any, base: tuple[Any, Any, Any] | No
     paths: dict[str, Callable[[], Any]] = {"a ours (SQL chain + figure)": lambda: _ours(store)}
     if base is not None:
         base_readmodel, base_sql, base_figure = base
-        old = _BaseStore(store, base_sql.SqliteQueries())
+        old = BaseStore(store, base_sql.SqliteQueries())
         print(_agreement("(a0) and (a)", disagreements(base_readmodel.checkpoint_chain(old, THREAD), chain)))
         draw_before = base_figure.checkpoint_figure
         paths["a0 the same at --base"] = lambda: draw_before(base_readmodel.checkpoint_chain(old, THREAD))
@@ -360,7 +332,7 @@ def main() -> None:
     parser.add_argument("--base", default=BASE, help="commit of the before path (a0); '' leaves it out")
     parser.add_argument("--only", choices=("bare", "realistic"))
     args = parser.parse_args()
-    base = _load_base(args.base) if args.base else None
+    base = load_chain_modules(args.base) if args.base else None
     with tempfile.TemporaryDirectory() as folder:
         if args.only != "realistic":
             started = time.perf_counter()

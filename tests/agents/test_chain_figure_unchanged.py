@@ -20,7 +20,7 @@ from langgraph.types import Send
 from agents import readmodel
 from agents.chain_layout import layout_columns
 from agents.nodelog import logged_node
-from benchmarks._base import ROOT, load_base_modules
+from benchmarks._base import ROOT, BaseStore, load_chain_modules
 from dashboard.checkpoint_figure import checkpoint_figure, columns_figure
 
 #: The commit before the checkpoint graph's read and figure were made faster.
@@ -81,30 +81,7 @@ def before() -> tuple[Any, Any, Any]:
     known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{BEFORE}^{{commit}}"], check=False)
     if known.returncode != 0:
         pytest.skip(f"commit {BEFORE} is not in this checkout")
-    modules = load_base_modules(
-        BEFORE,
-        {
-            "_before_readsql": "agents/readsql.py",
-            "_before_chain_layout": "agents/chain_layout.py",
-            "_before_readmodel": "agents/readmodel.py",
-            "_before_checkpoint_figure": "dashboard/checkpoint_figure.py",
-        },
-        {
-            "from agents.readsql import": "from _before_readsql import",
-            "from agents.chain_layout import": "from _before_chain_layout import",
-        },
-    )
-    return modules["_before_readmodel"], modules["_before_readsql"], modules["_before_checkpoint_figure"]
-
-
-class _BeforeStore:
-    """The store as the earlier read-model sees it: the same connection, the earlier SQL."""
-
-    def __init__(self, store: Any, queries: Any) -> None:
-        self._store, self.queries = store, queries
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
+    return load_chain_modules(BEFORE, "_before")
 
 
 def _traces(figure: Any) -> list[dict[str, Any]]:
@@ -138,7 +115,7 @@ def test_the_figure_is_the_one_drawn_before(store, before, selected, webgl_thres
     _forked_thread(store)
     before_readmodel, before_sql, before_figure = before
     chain = readmodel.checkpoint_chain(store, THREAD)
-    earlier = before_readmodel.checkpoint_chain(_BeforeStore(store, before_sql.SqliteQueries()), THREAD)
+    earlier = before_readmodel.checkpoint_chain(BaseStore(store, before_sql.SqliteQueries()), THREAD)
     assert [readmodel.dataclasses.astuple(c) for c in chain] == [readmodel.dataclasses.astuple(c) for c in earlier]
     chosen = chain[len(chain) // 3].checkpoint_id if selected else None
     now = checkpoint_figure(chain, selected_id=chosen, webgl_threshold=webgl_threshold)

@@ -86,3 +86,29 @@ def test_a_state_read_while_a_write_landed_is_not_kept_under_the_mark_read_befor
     assert "B" in lifecycle.thread_status(store, THREAD).reason
     _write_error(store, edited, "A")  # the writes are as they were when the mark was read
     assert "ValueError('A')" in lifecycle.thread_status(store, THREAD).reason
+
+
+def test_the_head_writes_query_seeks_each_head_by_the_primary_key(tmp_path):
+    """SQLite keeps the pairs the outer loop: no scan and no automatic index of the whole writes table."""
+    from agents.readsql import SqliteQueries
+    from agents.runtime import open_store
+
+    store = open_store(tmp_path / "plan.sqlite")
+    try:
+        seen: list[tuple[str, tuple]] = []
+
+        class Recording:
+            def execute(self, sql, params=()):
+                seen.append((sql, params))
+
+            def fetchall(self):
+                return []
+
+        SqliteQueries().head_writes(Recording(), [("a", "1"), ("b", "2")])
+        with store.read() as cursor:
+            cursor.execute("EXPLAIN QUERY PLAN " + seen[0][0], seen[0][1])
+            plan = " | ".join(row[-1] for row in cursor.fetchall())
+    finally:
+        store.close()
+    assert "SEARCH w USING INDEX sqlite_autoindex_writes_1" in plan, plan
+    assert "AUTOMATIC" not in plan and "SCAN w" not in plan, plan
