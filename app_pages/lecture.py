@@ -19,7 +19,15 @@ from dashboard import auth, resources
 from dashboard.formats import code_word
 from dashboard.forms import act, drawn_head, field_help, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import current_language, localized, t
-from dashboard.views import PICKER_LIMIT, escape_markdown, inert_markdown, show_inbox, show_table, status_text
+from dashboard.views import (
+    PICKER_LIMIT,
+    escape_markdown,
+    inert_markdown,
+    lazy_expander,
+    show_inbox,
+    show_table,
+    status_text,
+)
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -122,12 +130,13 @@ if requested:
         thread_id, missing = None, thread_id
 # The queue of this agent, without the thread shown below.
 queue = [x for x in lifecycle.unfinished(list(own_statuses.values())) if x.thread_id != thread_id]
-with st.expander(t("lecture.queue", count=len(queue))):
-    show_inbox(
-        "lecture-queue",
-        lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent=AGENT_NAME) if x.thread_id != shown],
-        t("lecture.queue_empty"),
-    )
+if (queue_box := lazy_expander(t("lecture.queue", count=len(queue)), "lecture-queue-open")) is not None:
+    with queue_box:
+        show_inbox(
+            "lecture-queue",
+            lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent=AGENT_NAME) if x.thread_id != shown],
+            t("lecture.queue_empty"),
+        )
 if missing is not None:
     st.warning(escape_markdown(t("lecture.thread_missing", thread=missing)))
 if not thread_ids:
@@ -296,25 +305,26 @@ def show_thread(thread_id: str) -> None:
             # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
             st.markdown(inert_markdown(document))
 
-    with st.expander(t("lecture.node_log")):
-        log = node_runs(store, thread_id=thread_id)
-        first = min((row["started_at"] for row in log), default=0.0)
-        show_table(
-            frame(
-                [
-                    {
-                        "node": row["node"],
-                        "label": log_label(row),
-                        "step": row["step"],
-                        "status": row["status"],
-                        "start": round(row["started_at"] - first, 3),
-                        "duration": round(row["ended_at"] - row["started_at"], 3) if row["ended_at"] else None,
-                    }
-                    for row in log
-                ]
-            ),
-            t("lecture.no_rows"),
-        )
+    if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:
+        with log_box:
+            log = node_runs(store, thread_id=thread_id)
+            first = min((row["started_at"] for row in log), default=0.0)
+            show_table(
+                frame(
+                    [
+                        {
+                            "node": row["node"],
+                            "label": log_label(row),
+                            "step": row["step"],
+                            "status": row["status"],
+                            "start": round(row["started_at"] - first, 3),
+                            "duration": round(row["ended_at"] - row["started_at"], 3) if row["ended_at"] else None,
+                        }
+                        for row in log
+                    ]
+                ),
+                t("lecture.no_rows"),
+            )
 
 
 if thread_id:

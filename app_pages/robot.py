@@ -12,10 +12,7 @@ from dashboard import auth, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, shown_head, sidebar_forms
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.savefile import show_checkpoints, show_writes
-from dashboard.views import (
-    escape_markdown,
-    show_inbox,
-)
+from dashboard.views import escape_markdown, lazy_expander, show_inbox
 
 store, settings = resources.store(), resources.settings()
 
@@ -158,8 +155,9 @@ else:
         for message in readmodel.to_jsonable(result.values.get("messages", [])):
             with st.chat_message("user" if message["type"] == "human" else "assistant"):
                 st.text(message["content"])
-        with st.expander(t("robot.payload"), expanded=False):
-            st.json(readmodel.to_jsonable(list(result.interrupts)))
+        if (payload_box := lazy_expander(t("robot.payload"), "robot-payload-open")) is not None:
+            with payload_box:
+                st.json(readmodel.to_jsonable(list(result.interrupts)))
     with explain_col, st.container(border=True):
         st.markdown(f"**{t('robot.explain.title')}**")
         for key in ("checkpoint", "write", "ids", "pause"):
@@ -185,12 +183,12 @@ else:
     robot_lessons.show_quiz(found)
 
 robot_queue = [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != thread_id]
-with st.expander(t("robot.queue", count=len(robot_queue))):
-    # The thread shown above is not repeated here.
-    show_inbox(
-        "robot-queue",
-        lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != shown],
-        t("robot.queue_empty"),
-    )
+if (queue_box := lazy_expander(t("robot.queue", count=len(robot_queue)), "robot-queue-open")) is not None:
+    with queue_box:  # the thread shown above is not repeated here
+        show_inbox(
+            "robot-queue",
+            lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != shown],
+            t("robot.queue_empty"),
+        )
 
 sidebar_forms(store, settings, thread_id)

@@ -164,6 +164,16 @@ def _block(node: SyntaxTreeNode) -> str:
     return "\\\n".join(_escape(line.strip()) for line in node.content.strip("\n").split("\n"))
 
 
+def lazy_expander(label: str, key: str) -> Any:
+    """A collapsed expander whose content is made only while it is open, or None while it is closed.
+
+    Opening it reruns the page (Streamlit's ``on_change="rerun"``), and the session keeps it open under
+    ``key``; a closed one sends no elements, so a table or JSON view in it costs a new tab nothing.
+    """
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
+
+
 def payload_summary(payload: Any) -> str:
     """One line for an interrupt payload: its question, or its JSON."""
     if isinstance(payload, dict) and isinstance(payload.get("question"), str):

@@ -242,10 +242,18 @@ def _page_runs() -> list[tuple[str, str | None]]:
 PAGES = ("home", "robot", "refund", "lecture", "explorer", "timeline")
 
 
+#: The expanders whose content is made only while open (``dashboard.views.lazy_expander``): opened, so
+#: what they hold is read too.
+OPENED = ("robot-payload-open", "robot-queue-open", "lecture-queue-open", "lecture-node-log-open")
+
+
 def draw_in_korean(page: str, thread: str | None) -> AppTest:
-    """The dashboard in Korean, switched to ``page`` with ``thread`` selected (``?thread=``)."""
+    """The dashboard in Korean, switched to ``page`` with ``thread`` selected (``?thread=``), every
+    expander of :data:`OPENED` open."""
     at = AppTest.from_file(APP_FILE, default_timeout=60)
     at.query_params["lang"] = "ko"
+    for key in OPENED:
+        at.session_state[key] = True
     at.run()
     if page != "app_pages/home.py":
         if thread is not None:

@@ -108,5 +108,7 @@ def test_the_queue_leaves_out_the_thread_shown_even_without_a_link(app, store, s
         )
     at = app(PAGE)  # no ?thread=: the newest thread is shown
     assert not at.exception
+    at.session_state["lecture-queue-open"] = True  # the queue's expander opened
+    at.run()
     queued = [cell for frame in at.dataframe for cell in frame.value.get("thread", [])]
     assert queued == ["lecture-a"]

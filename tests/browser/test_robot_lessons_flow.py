@@ -36,3 +36,20 @@ def test_the_quiz_in_korean(page: Page, dashboard: Dashboard):
     question.click()
     expect(quiz_answer).to_be_visible(timeout=DRAWN)
     expect(quiz_answer).to_contain_text("아니요. 정확히 소문자 yes만 실행합니다.")
+
+
+def test_the_queue_is_drawn_when_its_expander_is_opened(page: Page, dashboard: Dashboard):
+    other = dashboard.cli("run", "robot", "--thread", "other-robot")
+    assert other.returncode == 0, other.stderr
+    _paused_robot_page(page, dashboard)
+    main = page.get_by_test_id("stMain")
+    header = main.get_by_text("Other robot threads that need a human (1)", exact=True)
+    expect(header).to_be_visible(timeout=DRAWN)
+    tables = main.get_by_test_id("stDataFrame")
+    expect(tables).to_have_count(2, timeout=DRAWN)  # the checkpoints and the writes; the queue's is not made
+    expect(main.get_by_text("other-robot")).to_have_count(0)
+    header.click()
+    expect(tables).to_have_count(3, timeout=DRAWN)
+    expect(tables.nth(2)).to_contain_text("other-robot")
+    header.click()  # closed again: made no more
+    expect(tables).to_have_count(2, timeout=DRAWN)
