@@ -132,15 +132,17 @@ def _settled(
     summary: readmodel.ThreadSummary,
     running: bool,
     pending: dict[str, Any],
-    mark: HeadMark | None = None,
-    learned: list[Learned] | None = None,
+    values: dict[str, Any] | None,
+    mark: HeadMark | None,
+    learned: list[Learned],
 ) -> ThreadStatus | None:
     """The status of one thread at its head (None: it was deleted while it was being read).
 
     What a finished head holds is decoded once per process (see below), and so is why an unfinished
     head cannot finish, under its ``mark``: a head seen before with the same writes is not read again.
-    A newly read unfinished head is added to ``learned``, for the caller to keep once it has checked
-    that the mark did not move while the state was read.
+    ``values`` are the head's cached values when it is known to be finished (the caller looked them
+    up). A newly read unfinished head is added to ``learned``, for the caller to keep once it has
+    checked that the mark did not move while the state was read.
     """
     thread_id, agent, head = summary.thread_id, summary.agent, summary.head_checkpoint_id
 
@@ -169,8 +171,6 @@ def _settled(
     # head that was listed. A head with nothing to run is final (a new run or an edit writes a new
     # checkpoint), so its values are cached under (thread, head); the agent's outcome is asked each time,
     # since it may read the agent's own tables (the refund ledger).
-    finished = readcache.cache_for(store, "finished-values")
-    values = finished.lookup((thread_id, head, agent))
     if values is None:
         key = (thread_id, head, agent, mark)
         known = None if mark is None else readcache.cache_for(store, "unfinished-heads").lookup(key)
@@ -184,11 +184,11 @@ def _settled(
             source = str((snapshot.metadata or {}).get("source", ""))
             errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
             code, reason, action = _unfinished(source, tuple(snapshot.next), errors)
-            if mark is not None and learned is not None:
+            if mark is not None:
                 learned.append((key, (code, reason, action)))
             return status("attention", code=code, reason=reason, action=action)
         values = dict(snapshot.values)
-        finished.put((thread_id, head, agent), values)
+        readcache.cache_for(store, "finished-values").put((thread_id, head, agent), values)
     outcome, problem = spec.finished_outcome(store, thread_id, values)
     if problem:
         return status("attention", code="inconsistent", reason=problem, action="rerun")
@@ -200,17 +200,22 @@ def _statuses(
 ) -> list[ThreadStatus]:
     """The statuses of these threads; the heads not known to be finished are marked first, in one query."""
     finished = readcache.cache_for(store, "finished-values")
-    unsettled = [
-        (s.thread_id, s.head_checkpoint_id)
-        for s in summaries
-        if s.thread_id not in running
-        and s.thread_id not in pending
-        and s.agent in AGENTS
-        and finished.lookup((s.thread_id, s.head_checkpoint_id, s.agent)) is None
-    ]
+    known = {}  # thread → its head's cached values, for the heads known to be finished
+    unsettled = []
+    for s in summaries:
+        if s.thread_id in running or s.thread_id in pending or s.agent not in AGENTS:
+            continue
+        values = finished.lookup((s.thread_id, s.head_checkpoint_id, s.agent))
+        if values is None:
+            unsettled.append((s.thread_id, s.head_checkpoint_id))
+        else:
+            known[s.thread_id] = values
     marks = _head_marks(store, unsettled)  # read before the states they guard
     learned: list[Learned] = []
-    found = [_settled(store, s, s.thread_id in running, pending, marks.get(s.thread_id), learned) for s in summaries]
+    found = [
+        _settled(store, s, s.thread_id in running, pending, known.get(s.thread_id), marks.get(s.thread_id), learned)
+        for s in summaries
+    ]
     if learned:  # kept only where no write landed while the state was read
         again = _head_marks(store, [(key[0], key[1]) for key, _verdict in learned])
         unfinished_heads = readcache.cache_for(store, "unfinished-heads")
