@@ -35,7 +35,6 @@ anything else is filtered out by `layout_chain`, never drawn.
 
 from __future__ import annotations
 
-import functools
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from agents.chain_layout import ChainColumns, ChainPoint, layout_columns
-from agents.errors import SHORT_ID_LENGTH
+from dashboard.checkpoint_hover import PointRows, lane_label, names_text, point_rows
 
 # Above this many points, text labels are left out: they cost render time and
 # overlap into noise long before WebGL is needed.
@@ -143,7 +142,7 @@ def columns_figure(
     scatter = "scattergl" if len(points) > webgl_threshold else "scatter"
     shown = sorted(set(columns.lanes))
     row_of = {lane: row for row, lane in enumerate(shown)}
-    rows = _point_rows(columns, text)
+    rows = point_rows(columns, text)
     drawn = _Drawn(
         x=np.array(columns.xs, dtype=np.int64),
         # A whole chain's lanes are dense (0, 1, 2, ...): each lane is its row.
@@ -172,7 +171,7 @@ def columns_figure(
     in_view = x_range[1] - x_range[0] if x_range else max(columns.xs) - min(columns.xs)
     if len(points) <= TEXT_LABEL_LIMIT:
         traces.append(_label_trace(columns, drawn, selected, scatter, text["writers"], in_view > CROWDED_STEPS))
-    layout = _layout([_lane_label(lane, text) for lane in shown], text, x_range, in_view)
+    layout = _layout([lane_label(lane, text) for lane in shown], text, x_range, in_view)
     return _figure_of(traces, layout)
 
 
@@ -222,7 +221,7 @@ def _label_trace(
     rows = list(range(len(points)))
     trace = _overlay_trace(rows, drawn, scatter, name, {"size": sizes, "opacity": 0, "color": "#FFFFFF"})
     trace.update(mode="markers+text", hoverinfo="skip", showlegend=False, textposition=positions)
-    trace["text"] = [_names(p.writers) if p.writers else "" for p in points]
+    trace["text"] = [names_text(p.writers) if p.writers else "" for p in points]
     del trace["hovertemplate"], trace["hovertext"]
     return trace
 
@@ -264,7 +263,7 @@ class _Drawn:
     hover: np.ndarray
 
 
-def _ring_specs(text: Mapping[str, str], rows: _Rows) -> list[tuple[str, list[int], dict]]:
+def _ring_specs(text: Mapping[str, str], rows: PointRows) -> list[tuple[str, list[int], dict]]:
     """Legend name, ringed points and marker of each ring overlay.
 
     Plotly strokes an `-open` symbol with `marker.color` (its `line.color` is
@@ -276,88 +275,6 @@ def _ring_specs(text: Mapping[str, str], rows: _Rows) -> list[tuple[str, list[in
         (text["waiting"], rows.waiting, {**waiting, "line": {"width": 3}}),
         (text["head"], rows.heads, {**head, "line": {"width": 3}}),
     ]
-
-
-@dataclass(frozen=True, slots=True)
-class _Rows:
-    """What the point traces take from the checkpoints, gathered in one pass, in walk order."""
-
-    ids: list[str]
-    hover: list[str]
-    by_source: dict[str, list[int]]  # source → its points, in walk order
-    heads: list[int]
-    waiting: list[int]
-
-
-def _point_rows(columns: ChainColumns, text: Mapping[str, str]) -> _Rows:
-    """Ids, hover lines, points per source and ringed points of every point, in one pass.
-
-    Hover names are escaped, never read as HTML. One f-string per point from pieces made once:
-    a long thread repeats the same few sources and (writers, next, lane) lines thousands of times.
-    """
-    step, writers, next_, lane = text["step"], text["writers"], text["next"], text["lane"]
-    lane_names = {n: html.escape(_lane_label(n, text)) for n in set(columns.lanes)}
-    sources: dict[str, str] = {}
-    tails: dict[tuple[tuple[str, ...], tuple[str, ...], int], str] = {}
-    orphans = set(columns.orphans)
-    ids: list[str] = []
-    hover: list[str] = []
-    by_source: dict[str, list[int]] = {}
-    heads: list[int] = []
-    waiting: list[int] = []
-    add_id, add_hover = ids.append, hover.append
-    last: tuple[object, object, int] = ((), (), -1)  # the tail's key of the point before
-    tail = ""
-    for i, (point, lane_of) in enumerate(zip(columns.points, columns.lanes, strict=True)):
-        checkpoint_id, source_of = point.checkpoint_id, point.source
-        add_id(checkpoint_id)
-        source = sources.get(source_of)
-        if source is None:
-            source = sources[source_of] = html.escape(text.get(f"source.{source_of}", source_of))
-            by_source[source_of] = [i]
-        else:
-            by_source[source_of].append(i)
-        wrote, then = point.writers, point.next
-        # Neighbours along a lane mostly share their (writers, next) tuples: the same objects.
-        if wrote is not last[0] or then is not last[1] or lane_of != last[2]:
-            key = last = (wrote, then, lane_of)
-            known = tails.get(key)
-            if known is None:
-                known = tails[key] = (
-                    f"<br>{writers}: {_names(wrote)}<br>{next_}: {_names(then)}<br>{lane}: {lane_names[lane_of]}"
-                )
-            tail = known
-        # short_checkpoint_id inline: up to 8 characters after the last '-' (the start, without one).
-        cut = checkpoint_id.rfind("-") + 1
-        short = checkpoint_id[cut : cut + SHORT_ID_LENGTH]
-        if not short.isalnum():  # LangGraph's ids are hex; anything else is escaped
-            short = html.escape(short)
-        line = f"<b>{step} {point.step}</b> · {source}<br>id {short}{tail}"
-        is_waiting, is_head = point.is_waiting, point.is_head
-        if is_waiting or is_head or i in orphans:
-            flags = (text["waiting"], text["head"], text["orphan"])
-            wanted = (is_waiting, is_head, i in orphans)
-            line += "".join(f"<br>{flag}" for flag, on in zip(flags, wanted, strict=True) if on)
-            if is_waiting:
-                waiting.append(i)
-            if is_head:
-                heads.append(i)
-        add_hover(line)
-    return _Rows(ids, hover, by_source, heads, waiting)
-
-
-@functools.lru_cache(maxsize=1024)
-def _names(names: tuple[str, ...]) -> str:
-    """Comma-joined node names, escaped; a hyphen when there are none.
-
-    Cached: a long thread repeats the same few name tuples thousands of times.
-    """
-    return html.escape(", ".join(names)) if names else "-"
-
-
-def _lane_label(lane: int, text: Mapping[str, str]) -> str:
-    """Axis label of a lane: "main" for 0, "branch n" otherwise."""
-    return text["main"] if lane == 0 else text["branch"].format(n=lane)
 
 
 def _link_trace(

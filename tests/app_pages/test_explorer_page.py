@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from agents import readmodel, runs
@@ -113,7 +112,7 @@ def test_rerun_from_an_old_checkpoint_adds_a_branch(app, store, settings):
     assert not at.exception, at.exception
     assert "Re-ran hitl_demo from" in messages(at) and "waiting" in messages(at)
     after = readmodel.checkpoint_chain(store, "hitl_demo")
-    assert after[: len(before)] == [*before[:-1], dataclasses.replace(before[-1], is_head=False)]  # history intact
+    assert after[: len(before)] == [*before[:-1], before[-1]._replace(is_head=False)]  # history intact
     fork = after[len(before)]
     assert fork.source == "fork" and fork.parent_checkpoint_id == target.checkpoint_id
     assert after[-1].is_waiting
