@@ -37,9 +37,8 @@ def test_each_task_is_completed_or_interrupted_by_its_channels(store, settings):
     with store.read() as cursor:
         rows = store.queries.tasks(cursor, THREAD)
     found = {task: (bool(done), bool(asked)) for checkpoint, task, _path, done, asked in rows if checkpoint == head}
-    # The robot's own interrupted task at the head besides the ones written here.
     assert {task: state for task, state in found.items() if task.startswith("task ")} == {
         f"task {name}": expected for name, (_channels, expected) in CASES.items()
     }
     assert NULL_TASK_ID not in found
-    assert len(found) == len(CASES) + 1
+    assert len(found) == len(CASES) + 1  # and the robot's own task, interrupted at the head
