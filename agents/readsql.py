@@ -184,14 +184,19 @@ class SqliteQueries(_ChainQueries):
         )
 
     def head_interrupts(self, cursor: Any, thread_id: str | None = None) -> Rows:
-        # Each interrupt write is checked against its thread's head by a seek on the primary key.
-        one, params = _one_thread("w.thread_id", thread_id)
+        # The heads from the checkpoints' primary-key index (no metadata read), then each head's writes by a
+        # seek on the writes table's primary key, so the writes are never scanned: at 10,000 threads a scan
+        # read every write (257,000 rows, a 516 MB file) on each status read after a change. ``CROSS JOIN``
+        # keeps the heads the outer loop (see ``head_writes``).
+        one, params = _one_thread("thread_id", thread_id)
         return _rows(
             cursor,
-            "SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path, w.type, w.value FROM writes w"
-            f" WHERE w.channel = '__interrupt__' AND w.checkpoint_ns = ''{one}"
-            " AND w.checkpoint_id = (SELECT MAX(c.checkpoint_id) FROM checkpoints c"
-            "  WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')"
+            "WITH heads (thread_id, checkpoint_id) AS (SELECT thread_id, MAX(checkpoint_id) FROM checkpoints"
+            f"  WHERE checkpoint_ns = ''{one} GROUP BY thread_id)"
+            " SELECT w.thread_id, w.checkpoint_id, w.task_id, w.task_path, w.type, w.value"
+            " FROM heads h CROSS JOIN writes w"
+            " WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id"
+            " AND w.channel = '__interrupt__'"
             " AND NOT EXISTS (SELECT 1 FROM writes d WHERE d.thread_id = w.thread_id"
             "  AND d.checkpoint_ns = '' AND d.checkpoint_id = w.checkpoint_id"
             f"  AND d.task_id = w.task_id AND d.channel NOT IN ({_SPECIAL}))"
