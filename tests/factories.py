@@ -1,5 +1,5 @@
 """Factories the unit tests share: a refund case, a paused or answered robot, a logged parallel run,
-node-log rows and checkpoints made by hand, and what an AppTest page shows.
+node-log rows and checkpoints made by hand, what an AppTest page shows, and SQLite's plan of a read-model query.
 
 Import them by name (``from tests.factories import start_refund``). A test file whose cases need other
 defaults passes the arguments, or binds them once with :func:`functools.partial`.
@@ -8,12 +8,15 @@ defaults passes the arguments, or binds them once with :func:`functools.partial`
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agents import lifecycle, runs
 from agents.db import Store
 from agents.nodelog import node_runs
+from agents.runtime import open_store
 from agents.settings import Settings
 
 #: The start time of :func:`insert_parallel_run`'s node-log rows (a fixed epoch second, so tests can compare).
@@ -170,3 +173,28 @@ def cid(n: int) -> str:
 def table_cells(at: Any) -> list[str]:
     """Every cell of every table (``st.dataframe``) an AppTest run drew, as text."""
     return [str(cell) for frame in at.dataframe for row in frame.value.itertuples(index=False) for cell in row]
+
+
+def sqlite_plan(folder: Path, ask: Callable[[Any], Any]) -> str:
+    """SQLite's plan of the first statement ``ask(cursor)`` runs, on an empty store: its steps joined by `` | ``.
+
+    ``ask`` gets a cursor that records the statement (and answers no rows); the plan is then read on a
+    real file with the project's tables.
+    """
+    seen: list[tuple[str, tuple]] = []
+
+    class Recording:
+        def execute(self, sql: str, params: tuple = ()) -> None:
+            seen.append((sql, params))
+
+        def fetchall(self) -> list:
+            return []
+
+    ask(Recording())
+    store = open_store(folder / "plan.sqlite")
+    try:
+        with store.read() as cursor:
+            cursor.execute("EXPLAIN QUERY PLAN " + seen[0][0], seen[0][1])
+            return " | ".join(row[-1] for row in cursor.fetchall())
+    finally:
+        store.close()

@@ -7,7 +7,8 @@ import types
 import pytest
 
 from agents import lifecycle, readmodel, runs, runtime
-from tests.factories import pause_robot
+from agents.readsql import SqliteQueries
+from tests.factories import pause_robot, sqlite_plan
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -90,25 +91,6 @@ def test_a_state_read_while_a_write_landed_is_not_kept_under_the_mark_read_befor
 
 def test_the_head_writes_query_seeks_each_head_by_the_primary_key(tmp_path):
     """SQLite keeps the pairs the outer loop: no scan and no automatic index of the whole writes table."""
-    from agents.readsql import SqliteQueries
-    from agents.runtime import open_store
-
-    store = open_store(tmp_path / "plan.sqlite")
-    try:
-        seen: list[tuple[str, tuple]] = []
-
-        class Recording:
-            def execute(self, sql, params=()):
-                seen.append((sql, params))
-
-            def fetchall(self):
-                return []
-
-        SqliteQueries().head_writes(Recording(), [("a", "1"), ("b", "2")])
-        with store.read() as cursor:
-            cursor.execute("EXPLAIN QUERY PLAN " + seen[0][0], seen[0][1])
-            plan = " | ".join(row[-1] for row in cursor.fetchall())
-    finally:
-        store.close()
+    plan = sqlite_plan(tmp_path, lambda cursor: SqliteQueries().head_writes(cursor, [("a", "1"), ("b", "2")]))
     assert "SEARCH w USING INDEX sqlite_autoindex_writes_1" in plan, plan
     assert "AUTOMATIC" not in plan and "SCAN w" not in plan, plan

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from agents import lifecycle, readcache, readmodel, runs, threadindex
+from agents.readsql import SqliteQueries
 from agents.refund import ledger
 from agents.runtime import open_store
-from tests.factories import answer_robot, pause_robot, start_refund
+from tests.factories import answer_robot, pause_robot, sqlite_plan, start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -152,25 +153,7 @@ def test_one_threads_entry_read_alone_equals_its_entry_in_the_index(store, setti
 @pytest.mark.parametrize("one_thread", [None, "r-wait"])
 def test_the_head_interrupts_query_seeks_the_heads_writes_and_never_scans_them(tmp_path, one_thread):
     """SQLite reads the heads from the checkpoints' key, then each head's writes by the writes' key."""
-    from agents.readsql import SqliteQueries
-
-    store = open_store(tmp_path / "plan.sqlite")
-    try:
-        seen: list[tuple[str, tuple]] = []
-
-        class Recording:
-            def execute(self, sql, params=()):
-                seen.append((sql, params))
-
-            def fetchall(self):
-                return []
-
-        SqliteQueries().head_interrupts(Recording(), one_thread)
-        with store.read() as cursor:
-            cursor.execute("EXPLAIN QUERY PLAN " + seen[0][0], seen[0][1])
-            plan = " | ".join(row[-1] for row in cursor.fetchall())
-    finally:
-        store.close()
+    plan = sqlite_plan(tmp_path, lambda cursor: SqliteQueries().head_interrupts(cursor, one_thread))
     assert (
         "SEARCH w USING" in plan
         and "sqlite_autoindex_writes_1 (thread_id=? AND checkpoint_ns=? AND checkpoint_id=?)" in plan
