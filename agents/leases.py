@@ -214,10 +214,22 @@ def thread_guard(
         check: Refuses the operation by raising; run before the lease is taken
             (so a refused request writes nothing, not even a lease row) and
             again under it (so the answer cannot change before the operation runs).
+            A refusal before the lease, when waiting, is asked again under this
+            process's lock for the thread (still writing nothing), and that answer
+            stands: an operation running here may have been half-way (its node's
+            writes saved, its next checkpoint not yet), and what the request saw then
+            was neither the state before it nor the state after. Two tabs approving
+            at once: the second waits, then finds the head moved.
     """
-    if check is not None:
-        check()
     lock = thread_lock(thread_id)
+    if check is not None:
+        try:
+            check()
+        except UserError:
+            if not wait:
+                raise
+            with lock:
+                check()
     if not lock.acquire(blocking=wait):
         raise ThreadBusyError(thread_id)
     try:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from agents import leases, lifecycle, readmodel, runs
+from agents.errors import NotWaitingError, StaleFormError, UserError
 from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
 from agents.runtime import load_settings, open_store
 from tests.conftest import PROJECT_ROOT
@@ -304,3 +305,49 @@ def test_a_killed_pid_1_of_another_pid_namespace_does_not_lock_its_thread(db_loc
         assert readmodel.head_checkpoint_id(store, thread) is None
     finally:
         store.close()
+
+
+def test_a_refusal_seen_while_an_operation_here_holds_the_thread_is_asked_again_after_it(store):
+    """Half-way through another tab's run the thread asks nothing: the request waits, then gets the answer after."""
+    thread_id = "refund-race"
+    seen = threading.Event()
+    moved = threading.Event()
+
+    def check() -> None:
+        if not moved.is_set():
+            seen.set()
+            raise NotWaitingError(thread_id, "settle runs next")  # the other tab's node wrote; no checkpoint yet
+        raise StaleFormError(thread_id, "drawn", "new head")  # its run ended: the head moved
+
+    outcome: list[object] = []
+
+    def second_tab() -> None:
+        try:
+            with leases.thread_guard(store, thread_id, check=check):
+                outcome.append("ran")
+        except UserError as error:
+            outcome.append(error)
+
+    lock = leases.thread_lock(thread_id)
+    lock.acquire()  # the first tab's operation, under way
+    tab = threading.Thread(target=second_tab)
+    tab.start()
+    assert seen.wait(timeout=30)
+    moved.set()
+    lock.release()
+    tab.join(timeout=30)
+    assert len(outcome) == 1 and isinstance(outcome[0], StaleFormError), outcome
+    assert live_leases(store) == set()  # a refused request leaves no lease row
+
+
+def test_a_refusal_of_a_request_that_does_not_wait_is_at_once(store):
+    def check() -> None:
+        raise NotWaitingError("refund-now", "settle runs next")
+
+    lock = leases.thread_lock("refund-now")
+    lock.acquire()
+    try:
+        with pytest.raises(NotWaitingError), leases.thread_guard(store, "refund-now", wait=False, check=check):
+            pass
+    finally:
+        lock.release()
