@@ -27,12 +27,18 @@ def _store() -> Store:
 
 
 def __getattr__(name: str) -> Any:
-    """``langgraph_app.<agent>``: the agent's compiled graph, built on first use."""
+    """``langgraph_app.<agent>``: the agent's compiled graph, built on first use.
+
+    Bound to the agent's name in each checkpoint's metadata, as the dashboard's runs are, so a thread
+    this tooling starts in the project's database belongs to the agent: it is listed, answered and
+    continued from every page and command like the others.
+    """
     if name not in AGENTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     with _lock:
         store = _store()
-        return runtime.graph(store, name, **runtime.graph_options(runtime.load_settings(), name))
+        graph = runtime.graph(store, name, **runtime.graph_options(runtime.load_settings(), name))
+        return graph.with_config(metadata={"agent": name})
 
 
 def __dir__() -> list[str]:

@@ -20,21 +20,26 @@ from langgraph.types import Command
 
 from agents import identity, lifecycle, readmodel, runtime
 from agents.db import DatabaseError, Store
-from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, ThreadNotFoundError
+from agents.errors import (
+    InputError,
+    NotWaitingError,
+    PermissionDenied,
+    RunFailedError,
+    StaleFormError,
+    ThreadNotFoundError,
+    UserError,
+)
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import ThreadBusyError, thread_guard
 from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
-from agents.spec import AgentSpec, UpdateRequest, validate_fields
+from agents.spec import AgentSpec, UpdateRequest, validate_fields, validate_update
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text, text
-from agents.validation import JSON_MAX_BYTES, check_json_value, validate_language, validate_thread_id
+from agents.validation import validate_language, validate_thread_id
 
 logger = logging.getLogger(__name__)
-#: The size limit of one whole update_state, encoded as JSON.
-UPDATE_MAX_BYTES = JSON_MAX_BYTES
-
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
 #: Receives ``(mode, chunk)`` of the extra stream modes a caller asked for (``values``, ``updates``).
@@ -246,6 +251,9 @@ def start_run(
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):
                 raise InputError("thread_id", text(STRINGS, "error.other_agent", thread=repr(target), owner=owner))
+            unfinished = _snapshot(store, settings, spec, target).next  # a question waiting, or a stopped run
+            if unfinished and (reason := identity.denial(actor, identity.DELETE_THREAD)):  # start over deletes it
+                raise PermissionDenied(identity.DELETE_THREAD, f"{target!r} is not finished; starting over: {reason}")
         elif readmodel.head_checkpoint_id(store, target) is not None:
             raise InputError("thread_id", text(STRINGS, "error.thread_exists", thread=repr(target)))
 
@@ -285,6 +293,7 @@ def resume_thread(
         if not snapshot.interrupts:
             raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
         spec.check_answer(dict(snapshot.values), answer)
+        spec.check_offered(snapshot.interrupts[0].value, answer)  # the question the answer answers
         spec.authorize_answer(actor, dict(snapshot.values), answer)
 
     with thread_guard(store, thread_id, check=check):
@@ -333,25 +342,6 @@ def resume_from_fields(
     return resume_thread(store, settings, thread_id, value, actor=actor, **kwargs)
 
 
-def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None) -> dict[str, Any]:
-    """Checks an update_state request: known keys, right types, an existing node."""
-    if not values:
-        raise InputError("values", text(STRINGS, "error.no_update"))
-    check_json_value(values, "values", max_bytes=UPDATE_MAX_BYTES)  # keys and values storable at all
-    if as_node is not None and as_node not in (*spec.as_nodes, "__copy__"):
-        raise InputError(
-            "as_node",
-            f"an update cannot be made as {as_node!r}; allowed: {', '.join(spec.as_nodes)}{spec.as_node_note}",
-        )
-    known = {f.name: f for f in spec.state_fields}
-    unknown = sorted(set(values) - set(known))
-    if unknown:
-        raise InputError(unknown[0], text(STRINGS, "error.unknown_state_key", known=", ".join(known)))
-    clean = {key: known[key].validate(value) for key, value in values.items()}
-    check_json_value(clean, "values", max_bytes=UPDATE_MAX_BYTES)
-    return clean
-
-
 def update_thread(
     store: Store,
     settings: Settings,
@@ -395,6 +385,17 @@ def update_thread(
             written = graph.update_state(config, prepared, as_node=as_node)
         except InvalidUpdateError as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
             raise InputError("as_node", f"LangGraph refused the update: {error}") from None
+        except UserError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            # LangGraph evaluates the node's edges on the updated state before it saves anything: an edge
+            # that reads what the node writes cannot route a state without it (an agent's check_update
+            # refuses the cases it knows of before the thread's lease is taken).
+            raise InputError(
+                "as_node",
+                f"an update as {as_node!r} cannot be routed: the edges after {as_node!r} need what that node "
+                f"writes ({type(error).__name__}: {error}); choose another node",
+            ) from None
         if spec.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).

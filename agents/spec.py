@@ -19,11 +19,20 @@ from agents.identity import ANSWER, Identity, check_allowed
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text
 from agents.texts import text as message
-from agents.validation import check_json_value, parse_json_object, validate_int, validate_text
+from agents.validation import (
+    JSON_MAX_BYTES,
+    check_json_value,
+    parse_json_object,
+    validate_int,
+    validate_text,
+    validate_thread_id,
+)
 
-FieldKind = Literal["text", "textarea", "int", "choice", "object"]
+FieldKind = Literal["text", "textarea", "int", "choice", "object", "id"]
 #: The size limit of an ``object`` field's value, encoded as JSON.
 OBJECT_MAX_BYTES = 16 * 1024
+#: The size limit of one whole update_state, encoded as JSON.
+UPDATE_MAX_BYTES = JSON_MAX_BYTES
 
 
 @dataclass(frozen=True)
@@ -32,7 +41,8 @@ class Field:
 
     Attributes:
         name: The key (state key, resume key or input key).
-        kind: How it is entered and checked (``object`` is a JSON object).
+        kind: How it is entered and checked (``object`` is a JSON object; ``id`` is an id in the
+            thread-id alphabet, NFC-normalised, so every use of it sees the same text).
         label: English label; the UI looks up ``field.<name>`` for a translation.
         choices: Allowed values for ``choice``.
         minimum: Lower bound for ``int``.
@@ -77,6 +87,16 @@ class Field:
             if not isinstance(value, dict):
                 raise InputError(self.name, message(STRINGS, "error.json_object", kind=type(value).__name__))
             return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
+        if self.kind == "id":
+            # Normalised here, once: a thread name, a ledger key and a uniqueness check built from
+            # the same typed id must not differ in how its letters are composed (NFD against NFC).
+            if not isinstance(value, str):
+                raise InputError(self.name, message(STRINGS, "error.not_text", kind=type(value).__name__))
+            ident = validate_thread_id(value, self.name)
+            if len(ident) > self.max_length:
+                too_long = message(STRINGS, "error.too_long", length=len(ident), limit=self.max_length)
+                raise InputError(self.name, too_long)
+            return ident
         return validate_text(value, self.name, max_length=self.max_length, multiline=self.kind == "textarea")
 
 
@@ -95,6 +115,27 @@ def validate_fields(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dic
             continue
         result[spec.name] = spec.validate(value)
     return result
+
+
+def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None) -> dict[str, Any]:
+    """Checks an update_state request: known keys, right types, an existing node."""
+    if not values:
+        raise InputError("values", message(STRINGS, "error.no_update"))
+    check_json_value(values, "values", max_bytes=UPDATE_MAX_BYTES)  # keys and values storable at all
+    # Not ``__copy__``: LangGraph's copy takes no values and would drop these (a checkpoint is copied
+    # as it is by ``restore_checkpoint``).
+    if as_node is not None and as_node not in spec.as_nodes:
+        raise InputError(
+            "as_node",
+            f"an update cannot be made as {as_node!r}; allowed: {', '.join(spec.as_nodes)}{spec.as_node_note}",
+        )
+    known = {f.name: f for f in spec.state_fields}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise InputError(unknown[0], message(STRINGS, "error.unknown_state_key", known=", ".join(known)))
+    clean = {key: known[key].validate(value) for key, value in values.items()}
+    check_json_value(clean, "values", max_bytes=UPDATE_MAX_BYTES)
+    return clean
 
 
 @dataclass(frozen=True)
@@ -131,6 +172,10 @@ def _any_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
 
 
 def _any_answer(values: dict[str, Any], answer: Any) -> None:
+    return None
+
+
+def _any_offered(question: Any, answer: Any) -> None:
     return None
 
 
@@ -208,6 +253,9 @@ class AgentSpec:
             agent may add to it, e.g. when a decision was made and a trace line).
         check_answer: ``(current values, checked resume value)``; raises InputError when the
             answer is invalid for this thread's state (e.g. an edit above the requested amount).
+        check_offered: ``(the waiting question as the run asked it, checked resume value)``; raises
+            InputError when that pause does not offer the answer (e.g. ``rework`` at the lecture
+            planner's round limit), so it is refused before anything is written.
         check_rerun: ``(store, head values)``; raises InputError when the thread may not be
             re-run or forked from an older checkpoint (e.g. a refund that was paid).
         finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
@@ -253,6 +301,7 @@ class AgentSpec:
     check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
     check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
+    check_offered: Callable[[Any, Any], None] = field(default=_any_offered)
     check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     continue_after_update: bool = False

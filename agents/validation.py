@@ -65,18 +65,27 @@ def check_encodable(text: str, field: str) -> str:
     return text
 
 
+#: The bidirectional embeddings, overrides and isolates: they reorder what a reader sees (a name
+#: ``k\u202exn`` reads ``knx``), so no typed text may hold them.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = False) -> str:
-    """Returns trimmed text; refuses empty, oversized, and control characters."""
+    """Returns trimmed text; refuses empty, oversized, control characters and bidirectional controls.
+
+    Text of nothing a reader can see (only spaces and invisible format characters such as U+200B)
+    counts as empty. Other format characters stay: joiners are part of some scripts and emoji.
+    """
     if not isinstance(value, str):
         raise InputError(field, _text("error.not_text", kind=type(value).__name__))
     text = check_encodable(value, field).strip()
-    if not text:
+    if all(char.isspace() or unicodedata.category(char) == "Cf" for char in text):
         raise InputError(field, _text("error.empty"))
     if len(text) > max_length:
         raise InputError(field, _text("error.too_long", length=len(text), limit=max_length))
     allowed = "\n\t" if multiline else ""
     for char in text:
-        if unicodedata.category(char) == "Cc" and char not in allowed:
+        if (unicodedata.category(char) == "Cc" and char not in allowed) or char in BIDI_CONTROLS:
             raise InputError(field, _text("error.control_char", code=f"{ord(char):04X}"))
     return text
 

@@ -134,6 +134,20 @@ def request_identity(headers: list[tuple[bytes, bytes]], token: str | None, role
     return None
 
 
+def addressed_to_loopback(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether the request's ``Host`` names this machine (``localhost``, ``127.x.x.x``, ``[::1]``).
+
+    Without a token only such requests are answered: a web page elsewhere whose name a DNS
+    rebinding points at 127.0.0.1 reaches the server with its own name as the host, and is refused.
+    """
+    host = next((value for name, value in headers if name.lower() == b"host"), b"").decode("latin-1").lower()
+    name = host[1 : host.find("]")] if host.startswith("[") else host.rpartition(":")[0] or host  # without the port
+    octets = name.split(".")
+    return name in ("localhost", "::1") or (
+        len(octets) == 4 and octets[0] == "127" and all(part.isdigit() for part in octets)
+    )
+
+
 class GuardMiddleware:
     """Gives every request an id, checks the token, limits the body and answers internal errors.
 
@@ -163,6 +177,14 @@ class GuardMiddleware:
             named = "HITL_API_TOKEN" if self.token is not None else "your token"
             refusal = error_body(f"a bearer token is required: send 'Authorization: Bearer <{named}>'")
             await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
+            return
+        tokenless = self.token is None and (self.roles is None or not self.roles.has_tokens)
+        if tokenless and not addressed_to_loopback(headers):
+            detail = (
+                "without a token this server answers only requests addressed to localhost or 127.0.0.1 "
+                "(a page elsewhere could reach it through DNS rebinding); set HITL_API_TOKEN to serve other names"
+            )
+            await send_json(send, 403, error_body(detail, "host"), id_header)
             return
         scope["state"]["identity"] = identity
         length = next((value for name, value in headers if name.lower() == b"content-length"), None)

@@ -163,11 +163,18 @@ def answer_of(context: ApiContext, result: runs.RunResult) -> dict[str, Any]:
     return {"status": result.status, "reason": result.reason, "action": result.action, **ours}
 
 
+def _thread_text(value: Any) -> str | None:
+    """A request's ``thread_id`` as sent: text or absent; a number, list or boolean is refused, not read."""
+    if value is not None and not isinstance(value, str):
+        raise InputError("thread_id", f"must be text, got {type(value).__name__}")
+    return value
+
+
 @router.post("/generate")
 def generate(body: GenerateRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Runs the planner on the six fields until it passes the gate or waits for a human there."""
     values = body.model_dump(exclude={"thread_id", "lang"})
-    thread_id = body.thread_id if body.thread_id else None
+    thread_id = _thread_text(body.thread_id) or None  # none, or empty: a new thread
     result = runs.start_run(
         context.store, context.settings, AGENT, values, thread_id=thread_id, lang=body.lang, actor=actor
     )
@@ -177,7 +184,7 @@ def generate(body: GenerateRequest, context: Ctx, actor: Actor) -> dict[str, Any
 @router.post("/resume")
 def resume(body: ResumeRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Answers a thread waiting at the gate: rework (a new round), save (as is) or reject."""
-    thread_id = validate_thread_id(body.thread_id)
+    thread_id = validate_thread_id(_thread_text(body.thread_id))
     decision = body.decision.strip() if isinstance(body.decision, str) else body.decision
     if decision not in DECISIONS:
         raise ApiError(400, f"decision: must be one of {', '.join(DECISIONS)}; got {body.decision!r}", "decision")

@@ -283,6 +283,7 @@ def create_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, 
 
 
 def _run_of(context: ApiContext, thread_id: str, run_id: str) -> ApiRun:
+    thread_id = validate_thread_id(thread_id)  # as the run recorded it (NFC), whatever form the client sent
     with context.lock:
         run = context.runs.get(run_id)
     if run is None or run.thread_id != thread_id:
@@ -299,6 +300,7 @@ def get_run(thread_id: str, run_id: str, context: Ctx) -> dict[str, Any]:
 @router.get("/threads/{thread_id}/runs")
 def list_runs(thread_id: str, context: Ctx) -> list[dict[str, Any]]:
     """The runs this server started on the thread, newest first."""
+    thread_id = validate_thread_id(thread_id)
     with context.lock:
         found = [run.to_json() for run in context.runs.values() if run.thread_id == thread_id]
     return sorted(found, key=lambda r: r["created_at"], reverse=True)

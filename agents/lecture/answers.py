@@ -8,6 +8,8 @@ while rounds remain, and only ``save`` and ``reject`` at the round limit
 * :func:`check_answer` checks the shape of any answer; as the spec's
   ``check_resume``, every resume path calls it first;
 * :func:`require_offered` refuses an action the pause does not offer, saying why;
+  :func:`check_offered` runs it on the waiting question before the answer is sent
+  (the spec's ``check_offered``), so a refused answer writes nothing;
 * :func:`accept_plan_answer` and :func:`accept_gate_answer` turn an accepted
   answer into the pause's state update.
 """
@@ -86,6 +88,21 @@ def require_offered(action: str, options: Sequence[str], round_number: int, max_
     """
     if action not in options:
         raise InputError("action", _refusal(action, options, round_number, max_rounds))
+
+
+def check_offered(question: Any, answer: dict[str, Any]) -> None:
+    """Refuses an answer the waiting pause does not offer (its ``options``), before anything is written.
+
+    Run by ``agents.runs.resume_thread`` on every path, with the question as the pause asked it; the
+    pause checks again when it reads the answer (and asks again, saying why, if it is refused there).
+
+    Raises:
+        InputError: Naming ``action``, as :func:`require_offered`.
+    """
+    if not isinstance(question, Mapping) or not isinstance(question.get("options"), list):
+        return  # no list of options to hold the answer to: the pause itself decides
+    round_number, max_rounds = question.get("round", 0), question.get("max_rounds", 1)  # the plan review: no limit
+    require_offered(answer["action"], question["options"], int(round_number), int(max_rounds))
 
 
 def plan_edit(state: LectureState, answer: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from agents.lecture.answers import ACTIONS, check_answer
+from agents.errors import InputError
+from agents.lecture.answers import ACTIONS, check_answer, check_offered
 from agents.lecture.graph import AGENT_NAME, build_graph
 from agents.lecture.inputs import (
     CONSTRAINTS_MAX_LENGTH,
@@ -20,7 +21,7 @@ from agents.lecture.inputs import (
 )
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
-from agents.spec import AgentPage, AgentSpec, Field
+from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest
 from agents.texts import Text
 
 THREAD_PREFIX = "lecture-"
@@ -89,6 +90,21 @@ def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     return check_answer({key: value for key, value in values.items() if value not in (None, "")})
 
 
+#: The pauses whose edges route on the human's answer there: an update as one needs that answer.
+_ROUTED_ON_DECISION = ("decide", "plan_review")
+
+
+def check_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
+    """Refuses an update as a pause that has no answer to route on yet (nothing is written, no lease)."""
+    if request.as_node in _ROUTED_ON_DECISION and not request.target.get("decision"):
+        raise InputError(
+            "as_node",
+            f"an update as {request.as_node!r} cannot be routed: its edges follow the human's answer there, "
+            "and there is none yet; choose another node",
+        )
+    return request.values
+
+
 def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``saved``, ``saved_as_is`` or ``rejected``; any other end is inconsistent."""
     outcome = values.get("outcome")
@@ -124,6 +140,8 @@ SPEC = AgentSpec(
     resume_fields=RESUME_FIELDS,
     make_resume=make_resume,
     check_resume=check_answer,
+    check_offered=check_offered,
+    check_update=check_update,
     state_fields=STATE_FIELDS,
     as_nodes=(
         "validate",

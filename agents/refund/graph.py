@@ -31,6 +31,7 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -134,8 +135,14 @@ def signed_decision(actor: Identity) -> dict[str, Any]:
 
 
 def check_approver_name(approver: str) -> None:
-    """A human decision is never recorded under the names the agent itself writes."""
-    if approver.strip().casefold() in RESERVED_APPROVERS:
+    """A human decision is never recorded under the names the agent itself writes.
+
+    Compared as a reader sees the name: compatibility forms folded (NFKC), invisible format
+    characters (a zero-width space, a word joiner) dropped and case ignored, so that
+    ``"automatic\\u200b"`` or ``"ａｕｔｏｍａｔｉｃ"`` cannot pass for the agent's own name in the audit.
+    """
+    seen = "".join(c for c in unicodedata.normalize("NFKC", approver) if unicodedata.category(c) != "Cf")
+    if seen.strip().casefold() in RESERVED_APPROVERS:
         raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
 
 
@@ -324,7 +331,7 @@ def _settling_approver(state: RefundState) -> str:
     the case needs attention and is shown in the inbox instead of paying wrongly.
     """
     amount, requested = state.get("amount"), state["requested_amount"]
-    if not isinstance(amount, int) or not 1 <= amount <= requested:
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= requested:
         raise ValueError(
             f"case {state['case_id']}: refusing to pay {amount!r} KRW (must be 1 to the requested {krw(requested)})"
         )

@@ -37,7 +37,6 @@ from agents.refund.strings import STRINGS
 from agents.settings import choice_setting
 from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, validate_fields
 from agents.texts import DEFAULT_LANGUAGE, Text, say, text
-from agents.validation import validate_thread_id
 
 THREAD_PREFIX = "refund-"
 POLICY_SETTING = "HITL_REFUND_POLICY"
@@ -48,6 +47,7 @@ UPDATE_AS_NODES = ("assess", "review")
 START_FIELDS = (
     Field(
         name="case_id",
+        kind="id",
         label="Case id",
         max_length=CASE_ID_MAX,
         cli_flag="--case",
@@ -110,9 +110,8 @@ def thread_for_case(case_id: str) -> str:
 
 
 def thread_for(values: dict[str, Any], requested: str | None) -> str:
-    """``refund-<case id>``; another requested thread id is refused."""
-    case_id = validate_thread_id(values["case_id"], field="case_id")
-    derived = thread_for_case(case_id)
+    """``refund-<case id>`` (the id as its field normalised it); another requested thread id is refused."""
+    derived = thread_for_case(values["case_id"])
     if requested and requested != derived:
         raise InputError("thread_id", text(STRINGS, "refund.error.thread_name", derived=repr(derived)))
     return derived
@@ -290,8 +289,9 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
     """A case id is used once: one that has a thread, or was already paid (even after its thread
-    was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path."""
-    case_id = validate_thread_id(values["case_id"], field="case_id")
+    was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path, on the id
+    as its field normalised it: the same text the state and the ledger's key hold."""
+    case_id = values["case_id"]
     if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
         raise InputError("case_id", text(STRINGS, "refund.error.case_exists", case_id=repr(case_id)))
     if ledger.payout_for(store, case_id) is not None:

@@ -7,8 +7,8 @@ from typing import Any
 from agents.errors import InputError
 from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph, start_message
 from agents.robot.strings import STRINGS
-from agents.spec import AgentPage, AgentSpec, Field
-from agents.texts import DEFAULT_LANGUAGE, Text
+from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest
+from agents.texts import DEFAULT_LANGUAGE, Text, text
 from agents.validation import validate_text
 
 DEFAULT_THREAD_ID = "hitl_demo"
@@ -31,13 +31,29 @@ def check_answer(value: Any) -> str:
     return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
 
 
+def _acted(values: dict[str, Any]) -> bool:
+    """Whether the robot acted on its decision: ``execute`` wrote the final message."""
+    messages = values.get("messages") or []
+    return "decision" in values and bool(messages) and getattr(messages[-1], "type", "") == "ai"
+
+
 def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     """``executed`` or ``refused``; a robot that ended without its final message is inconsistent."""
-    messages = values.get("messages") or []
-    last = messages[-1] if messages else None
-    if "decision" not in values or getattr(last, "type", "") != "ai":
+    if not _acted(values):
         return "", Text("robot.problem.no_message", STRINGS["robot.problem.no_message"])
     return ("executed" if values["decision"] == APPROVING_ANSWER else "refused"), ""
+
+
+def check_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
+    """Refuses a new ``decision`` at a finished thread's head: what ``execute`` did (its final message) stays.
+
+    A decision changed after the robot acted would make the thread read ``executed`` when it refused,
+    or the reverse. A fork from an earlier checkpoint runs ``execute`` again, so it is allowed.
+    """
+    if _acted(request.head) and not request.forking and "decision" in request.values:
+        answer = repr(request.head.get("decision"))
+        raise InputError("values", text(STRINGS, "robot.error.finished", answer=answer))
+    return request.values
 
 
 def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -82,6 +98,7 @@ SPEC = AgentSpec(
     as_nodes=("propose", "approval", "execute"),
     fresh_start=True,
     finished_outcome=finished_outcome,
+    check_update=check_update,
     default_thread_id=DEFAULT_THREAD_ID,
     strings=STRINGS,
     question_text=question_text,

@@ -9,6 +9,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.say.question": ("Execute this? (yes/no)", "이 작업을 실행할까요? (yes/no)"),
     "robot.say.executed": ("Executed: {action}", "실행됨: {action}"),
+    "robot.error.finished": (
+        "the robot has already acted on this thread (on the answer {answer}), and an edit now would not change "
+        "what it did; start over, or fork from a checkpoint before execute",
+        "로봇이 이 스레드에서 이미 실행을 마쳤습니다(답변 {answer}). 지금 수정해도 한 일은 바뀌지 않습니다. "
+        "다시 시작하거나 execute 이전의 체크포인트에서 분기하세요",
+    ),
     "robot.problem.no_message": (
         "the run ended without the robot's final message (execute did not run)",
         "로봇의 마지막 메시지 없이 실행이 끝났습니다(execute가 실행되지 않음)",

@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ CASES: list[tuple[str, str, Any, int, str]] = [
     ("POST", "/generate", {**ORIGINAL_BODY, "colour": "blue"}, 422, "colour"),
     ("POST", "/generate", {**ORIGINAL_BODY, "thread_id": "bad id"}, 422, "thread_id"),
     ("POST", "/generate", {**ORIGINAL_BODY, "thread_id": LECTURE}, 422, "thread_id"),
+    ("POST", "/generate", {**ORIGINAL_BODY, "thread_id": 0}, 422, "thread_id"),
+    ("POST", "/generate", {**ORIGINAL_BODY, "thread_id": False}, 422, "thread_id"),
+    ("POST", "/generate", {**ORIGINAL_BODY, "thread_id": []}, 422, "thread_id"),
     # /resume: the original's 400 and 404, and ours
     ("POST", "/resume", {"thread_id": LECTURE, "decision": "maybe"}, 400, "decision"),
     ("POST", "/resume", {"thread_id": LECTURE, "decision": 3}, 400, "decision"),
@@ -50,6 +54,9 @@ CASES: list[tuple[str, str, Any, int, str]] = [
     ("POST", "/resume", {"thread_id": "a/b", "decision": "save"}, 422, "thread_id"),
     ("POST", "/resume", {"thread_id": LECTURE, "decision": "save", "notes": "why"}, 422, "notes"),
     ("POST", "/resume", {"thread_id": LECTURE, "decision": "rework", "extra": 1}, 422, "extra"),
+    ("POST", "/resume", {"thread_id": 12345, "decision": "save"}, 422, "thread_id"),
+    # an answer the waiting gate does not offer: refused before anything is written
+    ("POST", f"/threads/{LECTURE}/runs/wait", _resume(LECTURE, "lecture", "approve"), 422, "action"),
     # runs: the agents' answer checks, the thread, the assistant, the options
     ("POST", f"/threads/{REFUND}/runs/wait", _resume(REFUND, "refund", {**EDIT, "amount": 0}), 422, "amount"),
     ("POST", f"/threads/{REFUND}/runs/wait", _resume(REFUND, "refund", {**EDIT, "amount": 500_001}), 422, "amount"),
@@ -101,6 +108,8 @@ CASES: list[tuple[str, str, Any, int, str]] = [
     ("POST", f"/threads/{ROBOT}/state", {"values": [{"decision": "yes"}]}, 422, "values"),
     ("POST", f"/threads/{ROBOT}/state", {"values": {}}, 422, "values"),
     ("POST", f"/threads/{ROBOT}/state", {"values": {"decision": "yes"}, "checkpoint_id": "nope"}, 422, "checkpoint_id"),
+    ("POST", f"/threads/{ROBOT}/state", {"values": {"decision": "yes"}, "as_node": "__copy__"}, 422, "as_node"),
+    ("POST", f"/threads/{LECTURE}/state", {"values": {"human_notes": "x"}, "as_node": "decide"}, 422, "as_node"),
     ("POST", "/threads/nobody-here/state", {"values": {"decision": "yes"}}, 404, "thread_id"),
     # reads, search, history, create, delete
     ("GET", "/threads/nobody-here", None, 404, "thread_id"),
@@ -245,6 +254,19 @@ def test_no_token_refuses_a_non_loopback_address(tmp_path: Path) -> None:
     assert "HITL_API_TOKEN" in done.stderr and "--host" in done.stderr
 
 
+@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:2024", "127.0.0.1.attacker.example"])
+def test_without_a_token_a_request_for_another_host_name_is_refused(prepared: Server, host: str) -> None:
+    """A page elsewhere, its name rebound to 127.0.0.1, sends its own name as the host: refused, nothing done."""
+    before = _snapshot(prepared.db)
+    with prepared.client() as http:
+        created = http.post("/threads", json={"thread_id": "rebound"}, headers={"Host": host})
+        read = http.get(f"/threads/{ROBOT}", headers={"Host": host})
+        local = http.get(f"/threads/{ROBOT}")  # the server's own address still answers
+    assert (created.status_code, read.status_code, local.status_code) == (403, 403, 200)
+    assert created.json()["field"] == "host" and "DNS rebinding" in created.json()["detail"]
+    assert _snapshot(prepared.db) == before
+
+
 def test_a_stale_head_is_a_conflict_and_changes_nothing(prepared: Server) -> None:
     with prepared.client() as http:
         head = http.get(f"/threads/{ROBOT}/state").json()["checkpoint"]["checkpoint_id"]
@@ -296,3 +318,16 @@ def test_a_port_in_use_exits_2(tmp_path: Path) -> None:
             check=False,
         )
     assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_a_run_is_found_by_its_thread_id_in_either_unicode_form(prepared: Server) -> None:
+    """The thread id is normalised (NFC) where the run is made, and where it is looked up again."""
+    composed, decomposed = (unicodedata.normalize(form, "café-run") for form in ("NFC", "NFD"))
+    with prepared.client() as http:
+        http.post("/threads", json={"thread_id": decomposed}).raise_for_status()
+        run = http.post(f"/threads/{decomposed}/runs", json={"assistant_id": "robot", "input": {}}).json()
+        joined = http.get(f"/threads/{decomposed}/runs/{run['run_id']}/join")
+        assert joined.status_code == 200, joined.text
+        for form in (composed, decomposed):
+            assert http.get(f"/threads/{form}/runs/{run['run_id']}").status_code == 200
+            assert [found["run_id"] for found in http.get(f"/threads/{form}/runs").json()] == [run["run_id"]]

@@ -21,7 +21,7 @@ from agents.settings import Settings
 
 @pytest.fixture
 def api(store: Store, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(store, settings), raise_server_exceptions=False) as client:
+    with TestClient(create_app(store, settings), base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
         yield client
 
 
@@ -50,7 +50,7 @@ def test_the_token_is_a_secret_setting(db_location: str) -> None:
 
 def test_a_token_guards_the_in_process_app(store: Store, db_location: str) -> None:
     settings = load_settings(db_override=db_location, environ={"HITL_API_TOKEN": "tok"}, secrets={})
-    with TestClient(create_app(store, settings)) as client:
+    with TestClient(create_app(store, settings), base_url="http://127.0.0.1") as client:
         assert client.get("/ok").status_code == 401
         assert client.get("/ok", headers={"Authorization": "Bearer tok"}).status_code == 200
         assert client.get("/ok", headers={"Authorization": "Bearer tok2"}).status_code == 401

@@ -82,7 +82,7 @@ def test_the_refund_queue_is_searchable_by_customer(app, store, settings):
 def test_the_save_file_tables_of_a_long_thread_show_a_page_of_decoded_rows(app, store, settings):
     answer_robot(store, settings, "hitl_demo")
     for number in range(30):  # thirty edits: 35 checkpoints
-        runs.update_thread(store, settings, "hitl_demo", {"decision": f"edit {number}"})
+        runs.update_thread(store, settings, "hitl_demo", {"pending_action": f"edit {number}"})
     counts = readmodel.table_counts(store, "hitl_demo")
     at = app("app_pages/robot.py")
     assert not at.exception
@@ -94,4 +94,4 @@ def test_the_save_file_tables_of_a_long_thread_show_a_page_of_decoded_rows(app, 
     at.number_input(key="savefile-checkpoints-hitl_demo:page").set_value(2).run()
     last_page = at.dataframe[0].value
     assert len(last_page) == counts["checkpoints"] - 25
-    assert '"decision": "edit 29"' in last_page["state"].iloc[-1]  # the newest checkpoint's decoded state
+    assert '"pending_action": "edit 29"' in last_page["state"].iloc[-1]  # the newest checkpoint's decoded state

@@ -8,6 +8,7 @@ from __future__ import annotations
 import string
 import unicodedata
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,7 @@ from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.graph import MAX_AMOUNT, RESERVED_APPROVERS
 from agents.refund.spec import SPEC as REFUND
 from agents.spec import Field, validate_fields
-from agents.validation import THREAD_ID_MAX, validate_int, validate_text, validate_thread_id
+from agents.validation import BIDI_CONTROLS, THREAD_ID_MAX, validate_int, validate_text, validate_thread_id
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ANYTHING = st.one_of(
@@ -66,12 +67,35 @@ def test_validate_int_out_of_range_is_refused(value):
 
 
 @SETTINGS
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=200))
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Cf")), min_size=1, max_size=200))
 def test_validate_text_round_trips_trimmed(text):
     if text.strip():
         assert validate_text(text, "note", max_length=200) == text.strip()
     else:
         _refused_naming(lambda: validate_text(text, "note", max_length=200), "note")
+
+
+#: Format characters (Cf) but the bidirectional controls, which are refused wherever they are.
+INVISIBLE = st.characters(whitelist_categories=("Cf",), blacklist_characters="".join(BIDI_CONTROLS))
+
+
+@SETTINGS
+@given(st.lists(st.one_of(INVISIBLE, st.sampled_from(" \u00a0\u3000")), min_size=1, max_size=20))
+def test_text_of_nothing_visible_is_empty(characters):
+    with pytest.raises(InputError, match="is empty") as refused:
+        validate_text("".join(characters), "approver", max_length=100)
+    assert refused.value.field == "approver"
+
+
+@SETTINGS
+@given(
+    st.text(alphabet=string.ascii_letters, min_size=1, max_size=10), INVISIBLE, st.sampled_from(sorted(BIDI_CONTROLS))
+)
+def test_format_characters_stay_but_bidi_controls_are_refused(word, invisible, bidi):
+    joined = f"{word}{invisible}{word}"
+    assert validate_text(joined, "note", max_length=100) == joined
+    with pytest.raises(InputError, match=f"U\\+{ord(bidi):04X}"):
+        validate_text(f"{word}{bidi}{word}", "note", max_length=100)
 
 
 @SETTINGS
@@ -184,7 +208,8 @@ def test_lecture_input_refuses_naming_the_field(name, value):
 @SETTINGS
 @given(
     st.sampled_from(sorted(DEFAULT_LECTURE_INPUT)),
-    st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=FIELD_MAX_LENGTH),
+    # Without format characters (Cf): text of only those is empty, and the bidi controls are refused (below).
+    st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Cf")), min_size=1, max_size=FIELD_MAX_LENGTH),
 )
 def test_lecture_input_round_trips(name, text):
     values = {**DEFAULT_LECTURE_INPUT, name: text}

@@ -15,6 +15,7 @@ from agents.lecture.inputs import (
     validate_human_notes,
     validate_lecture_input,
 )
+from agents.validation import BIDI_CONTROLS
 
 
 def test_the_default_input_is_valid_and_fields_are_trimmed() -> None:
@@ -51,8 +52,11 @@ def _is_valid(field: str, value: str) -> bool:
     text = value.strip()
     limit = 500 if field == "constraints" else 200
     allowed = "\n\t" if field == "constraints" else ""
-    controls = any(unicodedata.category(char) == "Cc" and char not in allowed for char in text)
-    return bool(text) and len(text) <= limit and not controls
+    controls = any(
+        (unicodedata.category(char) == "Cc" and char not in allowed) or char in BIDI_CONTROLS for char in text
+    )
+    visible = any(not (char.isspace() or unicodedata.category(char) == "Cf") for char in text)
+    return visible and len(text) <= limit and not controls
 
 
 @given(st.fixed_dictionaries({field: st.text(max_size=520) for field in LECTURE_FIELDS}))

@@ -1,0 +1,231 @@
+"""Rules that a crafted input could get round, each tried on the path that bypassed it.
+
+A case id typed in decomposed Unicode, an approver name with invisible characters, a name made only
+of them, a boolean amount, an answer the lecture's pause does not offer, an approver starting a
+waiting robot over, an update as LangGraph's ``__copy__``, an update whose node cannot be routed, an
+edit of what a finished robot did, and a thread started through LangGraph's own tooling. Each
+refusal is checked to change nothing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from agents import langgraph_app, lifecycle, readmodel, runs, runtime
+from agents.errors import InputError, PermissionDenied
+from agents.identity import parse_roles
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
+from agents.refund import ledger
+from agents.registry import get_agent
+from agents.runtime import load_settings
+from tests.factories import answer_robot, pause_robot, start_refund
+
+ROLES = parse_roles(
+    """
+[users]
+"kim@example.com" = { role = "approver", limit_krw = 1_000_000, name = "Kim" }
+"admin@example.com" = { role = "admin", name = "Admin" }
+"""
+)
+KIM = ROLES.identity_for("kim@example.com", "Kim")
+ADMIN = ROLES.identity_for("admin@example.com", "Admin")
+
+
+def _counts(store, thread_id: str) -> tuple[int, int, str | None]:
+    """Checkpoints, writes and the head: what a refusal must leave as it was."""
+    with store.read() as cursor:
+        checkpoints, writes = store.queries.counts(cursor, thread_id)
+    return checkpoints, writes, readmodel.head_checkpoint_id(store, thread_id)
+
+
+def _request(store, settings, case_id: str, amount: int = 500_000) -> runs.RunResult:
+    values = {"case_id": case_id, "customer": "kim", "amount": amount, "reason": "broken"}
+    return runs.start_run(store, settings, "refund", values)
+
+
+# --- the refund ------------------------------------------------------------------------------------
+
+
+def test_a_case_id_typed_decomposed_is_the_same_case_and_is_never_paid_twice(store, settings):
+    decomposed, composed = (unicodedata.normalize(form, "건-1042") for form in ("NFD", "NFC"))
+    assert decomposed != composed
+    first = _request(store, settings, decomposed)
+    assert first.thread_id == "refund-" + composed and first.values["case_id"] == composed
+    runs.resume_thread(store, settings, first.thread_id, {"action": "approve", "approver": "kim"})
+    runs.delete_thread(store, first.thread_id)
+    for typed in (composed, decomposed):
+        with pytest.raises(InputError, match="case_id"):
+            _request(store, settings, typed)
+    assert [row["case_id"] for row in ledger.ledger_rows(store)] == [composed]
+    assert readmodel.head_checkpoint_id(store, first.thread_id) is None
+
+
+@pytest.mark.parametrize(
+    "approver",
+    ["automatic\u200b", "\u2060update_state", "ａｕｔｏｍａｔｉｃ", "AUTOMATIC\ufeff"],
+    ids=["zero-width space", "word joiner", "fullwidth", "byte-order mark"],
+)
+def test_a_reserved_approver_name_with_invisible_or_fullwidth_letters_is_refused_on_both_paths(
+    store, settings, approver
+):
+    start_refund(store, settings, "C1")
+    before = _counts(store, "refund-C1")
+    with pytest.raises(InputError, match="approver"):
+        runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": approver})
+    with pytest.raises(InputError, match="approver"):
+        runs.update_thread(store, settings, "refund-C1", {"decision": "approve", "approver": approver})
+    assert _counts(store, "refund-C1") == before and ledger.ledger_rows(store) == []
+
+
+@pytest.mark.parametrize("typed", ["\u200b", " \u2060 ", "\ufeff"], ids=["zero-width", "word joiner", "BOM"])
+def test_a_name_of_nothing_visible_is_empty(store, settings, typed):
+    start_refund(store, settings, "C1")
+    before = _counts(store, "refund-C1")
+    with pytest.raises(InputError, match="approver: is empty"):
+        runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": typed})
+    with pytest.raises(InputError, match="customer: is empty"):
+        runs.start_run(store, settings, "refund", {"case_id": "C2", "customer": typed, "amount": 5, "reason": "r"})
+    assert _counts(store, "refund-C1") == before and ledger.ledger_rows(store) == []
+    assert readmodel.head_checkpoint_id(store, "refund-C2") is None
+
+
+def test_a_name_that_reorders_what_a_reader_sees_is_refused(store, settings):
+    start_refund(store, settings, "C1")
+    with pytest.raises(InputError, match="U\\+202E"):
+        runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": "k\u202exn"})
+    assert ledger.ledger_rows(store) == []
+
+
+def test_joiners_of_scripts_and_emoji_are_still_text(store, settings):
+    start_refund(store, settings, "C1", customer="👩\u200d💻 کار\u200cمند")
+    assert runs.current_result(store, settings, "refund-C1").values["customer"] == "👩\u200d💻 کار\u200cمند"
+
+
+def test_settle_refuses_a_boolean_amount_that_slipped_past_every_path(store, settings):
+    start_refund(store, settings, "C1")
+    graph = runtime.graph(store, "refund")
+    config = runs.run_config(get_agent("refund"), "refund-C1")
+    graph.update_state(config, {"amount": True, "decision": "approve", "approver": "kim"}, as_node="review")
+    with pytest.raises(ValueError, match="refusing to pay True"):
+        graph.invoke(None, config)
+    assert ledger.ledger_rows(store) == []
+    assert lifecycle.thread_status(store, "refund-C1").status == "attention"
+
+
+# --- the lecture planner ----------------------------------------------------------------------------
+
+
+def _lecture_at_gate(store, db_location: str, **environ: str):
+    settings = load_settings(db_override=db_location, environ={"HITL_MODEL_LATENCY": "0", **environ}, secrets={})
+    result = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lec-1")
+    assert result.status == "waiting" and result.interrupts[0]["stage"] == "gate", result
+    return settings
+
+
+@pytest.mark.parametrize(
+    ("environ", "answer", "why"),
+    [
+        ({}, "approve", "not an answer to this question; choose rework, edit_plan, save, reject"),
+        ({"HITL_MAX_ROUNDS": "1"}, {"action": "rework", "notes": "more breaks"}, "round limit"),
+        ({"HITL_MAX_ROUNDS": "1"}, {"action": "edit_plan", "subtopics": [{"title": "Prompts"}]}, "round limit"),
+    ],
+    ids=["approve at the gate", "rework at the round limit", "edit_plan at the round limit"],
+)
+def test_an_answer_the_pause_does_not_offer_is_refused_before_anything_is_written(
+    store, db_location, environ, answer, why
+):
+    settings = _lecture_at_gate(store, db_location, **environ)
+    before = _counts(store, "lec-1")
+    with pytest.raises(InputError, match=why) as refused:
+        runs.resume_thread(store, settings, "lec-1", answer)
+    assert refused.value.field == "action"
+    assert _counts(store, "lec-1") == before
+    result = runs.resume_thread(store, settings, "lec-1", "save")  # an offered answer still goes through
+    assert (result.status, result.outcome) == ("done", "saved_as_is")
+
+
+@pytest.mark.parametrize("as_node", ["decide", "plan_review"])
+def test_an_update_as_a_node_whose_edges_need_its_output_is_refused_naming_as_node(store, db_location, as_node):
+    settings = _lecture_at_gate(store, db_location)
+    before = _counts(store, "lec-1")
+    with pytest.raises(InputError, match="cannot be routed") as refused:
+        runs.update_thread(store, settings, "lec-1", {"human_notes": "x"}, as_node=as_node)
+    assert refused.value.field == "as_node"
+    assert _counts(store, "lec-1") == before
+
+
+# --- every agent ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("agent_thread", ["robot", "refund"])
+def test_an_update_as_copy_is_refused_and_the_waiting_question_stays(store, settings, agent_thread):
+    if agent_thread == "robot":
+        thread_id, values = "hitl_demo", {"decision": "yes"}
+        pause_robot(store, settings)
+    else:
+        thread_id, values = "refund-C1", {"amount": 100}
+        start_refund(store, settings, "C1")
+    before = _counts(store, thread_id)
+    with pytest.raises(InputError, match="as_node") as refused:
+        runs.update_thread(store, settings, thread_id, values, as_node="__copy__")
+    assert refused.value.field == "as_node"
+    assert _counts(store, thread_id) == before
+    assert lifecycle.thread_status(store, thread_id).status == "waiting"
+
+
+# --- the robot --------------------------------------------------------------------------------------
+
+
+def test_an_approver_cannot_start_over_a_robot_that_waits_but_an_admin_can(store, settings):
+    pause_robot(store, settings)
+    before = _counts(store, "hitl_demo")
+    with pytest.raises(PermissionDenied, match="not finished; starting over.*needs an admin"):
+        runs.start_run(store, settings, "robot", {}, actor=KIM)
+    assert _counts(store, "hitl_demo") == before
+    restarted = runs.start_run(store, settings, "robot", {}, actor=ADMIN)
+    assert restarted.status == "waiting" and restarted.head_checkpoint_id != before[2]
+
+
+def test_an_approver_may_start_over_a_finished_robot(store, settings):
+    answer_robot(store, settings, "hitl_demo", "no")
+    restarted = runs.start_run(store, settings, "robot", {}, actor=KIM)
+    assert restarted.status == "waiting"
+    assert readmodel.checkpoint_chain(store, "hitl_demo")[0].source == "input"
+    assert len(readmodel.checkpoint_chain(store, "hitl_demo")) == 3  # the old history is gone
+
+
+@pytest.mark.parametrize(("answered", "edited"), [("no", "yes"), ("yes", "no")])
+def test_what_a_finished_robot_did_cannot_be_edited_at_its_head(store, settings, answered, edited):
+    answer_robot(store, settings, "hitl_demo", answered)
+    outcome = lifecycle.thread_status(store, "hitl_demo").outcome
+    before = _counts(store, "hitl_demo")
+    for as_node in (None, "execute", "approval"):
+        with pytest.raises(InputError, match="already acted"):
+            runs.update_thread(store, settings, "hitl_demo", {"decision": edited}, as_node=as_node)
+    assert _counts(store, "hitl_demo") == before
+    status = lifecycle.thread_status(store, "hitl_demo")
+    assert (status.status, status.outcome) == ("done", outcome)
+
+
+def test_a_finished_robot_can_still_be_forked_from_before_it_acted(store, settings):
+    paused = pause_robot(store, settings)
+    runs.resume_thread(store, settings, "hitl_demo", "no")
+    forked = runs.update_thread(
+        store, settings, "hitl_demo", {"decision": "yes"}, as_node="approval", checkpoint_id=paused.head_checkpoint_id
+    )
+    assert forked.status == "attention"  # edited: continue runs execute on the new answer
+    assert runs.continue_thread(store, settings, "hitl_demo").outcome == "executed"
+
+
+def test_a_thread_started_through_langgraphs_tooling_belongs_to_its_agent(store, settings, db_location):
+    langgraph_app._store.cache_clear()  # the tooling's store: this test's database
+    try:
+        langgraph_app.robot.invoke({"messages": [("human", "hi")]}, {"configurable": {"thread_id": "dev-1"}})
+    finally:
+        langgraph_app._store().close()
+        langgraph_app._store.cache_clear()
+    assert readmodel.thread_agent(store, "dev-1") == "robot"
+    assert lifecycle.thread_status(store, "dev-1").status == "waiting"
+    assert runs.resume_thread(store, settings, "dev-1", "yes").outcome == "executed"
