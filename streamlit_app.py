@@ -8,11 +8,12 @@ share (database, strings, forms) lives in ``dashboard/`` and ``agents/``.
 
 import streamlit as st
 
+from agents.db import DatabaseError
 from agents.errors import UserError
 from dashboard import auth, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
 from dashboard.navigation import pages
-from dashboard.views import escape_markdown
+from dashboard.safe_markdown import escape_markdown
 
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
 adopt_url_language()  # ?lang= of a link or a reload wins over the session's earlier choice
@@ -42,4 +43,7 @@ navigation = st.navigation(
         for index, page in enumerate(pages())
     ]
 )
-navigation.run()
+try:
+    navigation.run()
+except DatabaseError as error:  # a read or write the database refused (busy too long, damaged): said, not a traceback
+    st.error(escape_markdown(t("app.db_error", error=error)))

@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -46,18 +46,6 @@ from agents.schema import (
     project_tables,
     schema_text,
 )
-from agents.schema import (
-    LEASES_TABLE as LEASES_TABLE,
-)
-from agents.schema import (
-    META_TABLE as META_TABLE,
-)
-from agents.schema import (
-    NODE_LOG_COLUMNS as NODE_LOG_COLUMNS,
-)
-from agents.schema import (
-    NODE_LOG_TABLE as NODE_LOG_TABLE,
-)
 
 #: Version of the project's own tables; a database from a newer release is refused. Added tables and
 #: added nullable columns (:data:`ADDED_COLUMNS`) keep it: the previous release still reads and writes
@@ -65,10 +53,11 @@ from agents.schema import (
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
+_CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
 
 
 class DatabaseError(UserError):
-    """The database cannot be used (not a database, newer schema, read-only, unreachable)."""
+    """The database cannot be used (not a database, newer schema, read-only, unreachable, busy, damaged)."""
 
 
 class Store(ABC):
@@ -209,6 +198,9 @@ class SqliteStore(Store):
                 cursor.execute("BEGIN IMMEDIATE")
                 yield cursor
                 self.conn.commit()
+            except sqlite3.DatabaseError as error:  # busy past the timeout, damaged, full: nothing was changed
+                self.conn.rollback()
+                _raise_refusal(self.path, error)
             except BaseException:
                 self.conn.rollback()
                 raise
@@ -240,6 +232,8 @@ class SqliteStore(Store):
             level, self.conn.isolation_level = self.conn.isolation_level, None
             try:
                 return self.conn.execute(sql, params)
+            except sqlite3.DatabaseError as error:  # the statement rolled itself back
+                _raise_refusal(self.path, error)
             finally:
                 self.conn.isolation_level = level
 
@@ -251,6 +245,8 @@ class SqliteStore(Store):
             try:
                 cursor.execute("BEGIN")
                 yield cursor
+            except sqlite3.DatabaseError as error:  # e.g. a damaged page: a message, not a traceback
+                _raise_refusal(self.path, error)
             finally:
                 self.conn.rollback()
                 cursor.close()
@@ -463,12 +459,23 @@ def check_tables(location: str, present: dict[str, set[str]], expected: dict[str
             raise damaged(location, f"the table {table!r} lacks the column(s) {', '.join(lacking)}")
 
 
+def _raise_refusal(path: str, error: sqlite3.DatabaseError) -> NoReturn:
+    """What the database refused (busy, damaged, full) as a message; a constraint or statement error as it is."""
+    if isinstance(error, _CALLERS_ERRORS):
+        raise error
+    raise DatabaseError(_explain(path, error)) from error
+
+
 def _explain(path: str, error: sqlite3.DatabaseError) -> str:
     text = str(error)
     if "file is not a database" in text:
         return f"{path} is not a SQLite database"
     if "readonly" in text or "read-only" in text:
         return f"{path} is read-only"
+    if "locked" in text or "busy" in text:
+        return f"{path} is busy: another process held its write lock for too long; nothing was changed, try again"
+    if "malformed" in text:
+        return f"{path} is damaged ({text}); restore it from a backup (sqlite3's .recover can save what is left)"
     return f"{path} cannot be used: {text}"
 
 

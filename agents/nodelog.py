@@ -25,7 +25,8 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphBubbleUp
 
-from agents.db import NODE_LOG_COLUMNS, Store
+from agents.db import Store
+from agents.schema import NODE_LOG_COLUMNS
 
 #: How a node names its call in the log: ``label_of(state) -> str``.
 LabelFunction = Callable[[Any], str]

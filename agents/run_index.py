@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.db import NODE_LOG_COLUMNS, Store
+from agents.db import Store
+from agents.schema import NODE_LOG_COLUMNS
 from agents.timing import RunSummary, parallel_ratios
 
 

@@ -29,6 +29,7 @@ from dashboard.checkpoint_figure import DEFAULT_LABELS, VIEW_STEPS, columns_figu
 from dashboard.formats import node_name
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
+from dashboard.safe_markdown import escape_markdown
 from dashboard.views import bounded_select, pick_thread, show_table
 
 AGENT_KEY = "explorer-agent"
@@ -285,7 +286,7 @@ if not threads:
     st.info(t("explorer.empty_db"))
 tree, rows_of, head = _tree(thread_id) if thread_id else (None, {}, "")
 if thread_id and not rows_of:  # deleted since the list was read
-    st.warning(t("explorer.unknown_thread", thread=thread_id))
+    st.warning(escape_markdown(t("explorer.unknown_thread", thread=thread_id)))
 if thread_id and tree is not None and rows_of:
     chart_key = f"explorer-chart-{thread_id}"
     select_key = _sync_selection(thread_id, rows_of, head, chart_key)

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from agents import lifecycle, runs
-from agents.errors import UserError
+from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, review_rows, score_rows, subtopic_rows
@@ -19,15 +19,8 @@ from dashboard import auth, resources
 from dashboard.formats import code_word
 from dashboard.forms import act, drawn_head, field_help, field_label, show_flash, sidebar_forms, status_word
 from dashboard.i18n import current_language, localized, t
-from dashboard.views import (
-    PICKER_LIMIT,
-    escape_markdown,
-    inert_markdown,
-    lazy_expander,
-    show_inbox,
-    show_table,
-    status_text,
-)
+from dashboard.safe_markdown import escape_markdown, inert_markdown
+from dashboard.views import PICKER_LIMIT, lazy_expander, show_inbox, show_table, status_text
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -112,6 +105,9 @@ if started:
         )
     except UserError as error:
         st.error(escape_markdown(t("lecture.bad_input", error=localized(error))))
+    except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below
+        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+        st.query_params["thread"] = error.thread_id
     else:
         st.query_params["thread"] = result.thread_id
 

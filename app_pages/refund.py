@@ -7,7 +7,7 @@ from typing import Any
 import streamlit as st
 
 from agents import lifecycle, readmodel, runs, threadindex
-from agents.errors import UserError, short_id
+from agents.errors import RunFailedError, UserError, short_id
 from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
 from agents.refund import ledger
@@ -24,9 +24,11 @@ from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
+from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
+from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, page_url, paged_table
-from dashboard.views import escape_markdown, status_text
+from dashboard.views import status_text
 
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
@@ -186,7 +188,7 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     return edited
 
 
-@st.fragment
+@fragment
 def show_case(thread_id: str) -> None:
     """One case: amounts, text, its status and the controls that fit it, and its trace.
 
@@ -333,6 +335,9 @@ if submitted:
         )
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
+    except RunFailedError as error:  # what finished is saved; the case needs attention: it is shown below
+        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+        st.query_params["thread"] = error.thread_id
     else:
         st.query_params["thread"] = created.thread_id
         flash("success", t("refund.new.done", case=created.values["case_id"], status=status_word(created)))

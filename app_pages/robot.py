@@ -10,9 +10,11 @@ from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
 from dashboard import auth, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, shown_head, sidebar_forms
+from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
+from dashboard.safe_markdown import escape_markdown
 from dashboard.savefile import show_checkpoints, show_writes
-from dashboard.views import escape_markdown, lazy_expander, show_inbox
+from dashboard.views import lazy_expander, show_inbox
 
 store, settings = resources.store(), resources.settings()
 
@@ -45,6 +47,8 @@ elif top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), ty
         )
     except UserError as error:
         st.error(escape_markdown(localized(error)))
+    except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below
+        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
     else:
         st.rerun()
 
@@ -78,7 +82,7 @@ def answer(text: str, head_seen: str | None = None) -> None:
     st.rerun()
 
 
-@st.fragment
+@fragment
 def free_answer() -> None:
     """A typed answer, its rule shown as it is typed; a fragment, so typing reruns only this."""
     typed = st.text_input(t("robot.free_answer"), key="robot-free-text")

@@ -21,7 +21,7 @@ from agents.identity import ACTIONS, LOCAL_OPERATOR, ROLES, VIEWER, Identity, Ro
 from dashboard import resources
 from dashboard.i18n import t
 from dashboard.navigation import pages
-from dashboard.views import escape_markdown
+from dashboard.safe_markdown import escape_markdown
 
 
 def sign_in_configured() -> bool:

@@ -13,17 +13,18 @@ from typing import Any
 
 import streamlit as st
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.db import Store
 from agents.errors import RunFailedError, UserError, short_id
-from agents.identity import ANSWER, DELETE_THREAD, UPDATE_STATE
+from agents.identity import ANSWER, CONTINUE, DELETE_THREAD, UPDATE_STATE
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import parse_answer, parse_json_object
 from dashboard import auth
 from dashboard.i18n import catalogue, localized, t, t_or
-from dashboard.views import describe_status, escape_markdown
+from dashboard.safe_markdown import escape_markdown
+from dashboard.views import describe_status
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
@@ -244,6 +245,20 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
         act(expected, action)
 
 
+def continue_button(store: Store, settings: Settings, thread_id: str, expected: str | None) -> None:
+    """A run that stopped (a crash, an edit) and whose status says to continue it: one click, on every page."""
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None or status.action != "continue":
+        return
+    if st.button(t("forms.continue.submit"), key=f"continue-{thread_id}", help=t("forms.continue.help")):
+
+        def action(head_seen: str | None) -> str:
+            done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=auth.identity())
+            return t("forms.continue.done", thread=thread_id, status=status_word(done))
+
+        act(expected, action)
+
+
 def sidebar_forms(store: Store, settings: Settings, thread_id: str | None) -> None:
     """Draws the three forms in the sidebar for one thread, naming thread and checkpoint."""
     with st.sidebar:
@@ -265,6 +280,8 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None) -> No
             st.caption(t("auth.cannot_act", reason=cannot_answer))
         else:
             resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
+        if not auth.why_not(CONTINUE):
+            continue_button(store, settings, thread_id, drawn_head("continue", thread_id, head))
         if not auth.why_not(UPDATE_STATE):
             update_form(store, settings, spec, thread_id, drawn_head("update", thread_id, head))
         if not auth.why_not(DELETE_THREAD):

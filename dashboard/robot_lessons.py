@@ -17,9 +17,10 @@ from agents.db import Store
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
 from dashboard.checkpoint_ids import IdParts, id_parts, latest
+from dashboard.fragments import fragment
 from dashboard.i18n import t
+from dashboard.safe_markdown import escape_markdown
 from dashboard.savefile import WriteRow, chain, writes
-from dashboard.views import escape_markdown
 
 #: The questions, in the order the page answers them.
 QUESTIONS = ("stop", "checkpoints", "ids", "latest", "pause", "yes")
@@ -184,7 +185,7 @@ def show_quiz(found: Facts) -> None:
     _quiz(found)
 
 
-@st.fragment
+@fragment
 def _quiz(found: Facts) -> None:
     for number, question in enumerate(QUESTIONS, start=1):
         shown = f"robot-quiz-{question}:shown"

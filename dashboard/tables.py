@@ -19,7 +19,9 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.formats import cell
+from dashboard.fragments import fragment
 from dashboard.i18n import language_query, t
+from dashboard.safe_markdown import escape_markdown
 
 T = TypeVar("T")
 
@@ -67,7 +69,7 @@ def paged_table(
     _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size)
 
 
-@st.fragment
+@fragment
 def _fragment(
     key: str,
     load: Callable[[], Sequence[T]],
@@ -105,7 +107,7 @@ def draw_table(
         ).strip()
     matching = _matching(rows, query, search_text) if query and search_text is not None else rows
     if not matching:
-        st.caption(t("table.no_match", query=query))
+        st.caption(t("table.no_match", query=escape_markdown(query)))  # typed text is shown as text
         return
     pages = (len(matching) + page_size - 1) // page_size
     page_key = f"{key}:page"
@@ -117,7 +119,8 @@ def draw_table(
     shown = matching[(page - 1) * page_size : page * page_size]
     first, last = (page - 1) * page_size + 1, (page - 1) * page_size + len(shown)
     if query:
-        st.caption(t("table.rows_matching", first=first, last=last, total=len(matching), query=query, all=len(rows)))
+        typed = escape_markdown(query)  # typed text is shown as text
+        st.caption(t("table.rows_matching", first=first, last=last, total=len(matching), query=typed, all=len(rows)))
     elif pages > 1:
         st.caption(t("table.rows", first=first, last=last, total=len(matching)))
     data = {column.label: [cell(column.value(row)) for row in shown] for column in columns}

@@ -2,166 +2,21 @@
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
-from markdown_it import MarkdownIt
-from markdown_it.tree import SyntaxTreeNode
 
 from agents import lifecycle, readmodel
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard.formats import clean_frame, code_word, timestamp
+from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
+from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, draw_table, page_url, paged_table
-
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-_PUNCTUATION = frozenset(string.punctuation)
-_BACKTICKS = re.compile(r"`+")
-_ALWAYS_ESCAPED = frozenset("\\`*[]<>~|$&@")
-#: Streamlit's Markdown (remark-gfm) links bare ``http://``/``www.`` text and e-mail addresses in text
-#: nodes after escapes are resolved, so a backslash cannot stop it; an invisible word joiner can.
-_WORD_JOINER = "\u2060"
-_AUTOLINK_START = re.compile(r"(?i)(?<=https:)(?=//\S)|(?<=http:)(?=//\S)|(?<=www)(?=\.)|(?<=@)(?!\u2060)")
-_LINE_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
-_ALIGN = {"text-align:left": ":---", "text-align:right": "---:", "text-align:center": ":---:"}
-
-
-def inert_markdown(text: str) -> str:
-    """User or model Markdown made safe to render: formatting kept, nothing a browser would fetch or follow.
-
-    The text is parsed with markdown-it-py (CommonMark, tables, strikethrough) and written back
-    as Markdown in which every character of text is escaped. Headings, lists, quotes, tables,
-    emphasis and code still render; images (inline, nested-bracket or by reference), links,
-    autolinks and raw HTML become plain text (``[image: alt]``, ``text (url)``), so no URL in
-    the text can make a viewer's browser fetch anything. The result passed through again shows the same text.
-    """
-    return _blocks(SyntaxTreeNode(_PARSER.parse(str(text))).children)
-
-
-def escape_markdown(text: object) -> str:
-    """Plain text (a message, an error, an id, a reason) as Markdown that shows it literally.
-
-    For ``st.markdown``, ``st.caption``, ``st.error`` and the other calls that render Markdown.
-    Every character that could start Markdown is backslash-escaped: ``[ ] < > ` * ~ | $ & @ \\``,
-    an ``_`` not inside a word, and a block marker at the start of a line (``#``, ``>``, ``-``,
-    ``+``, ``=``, ``1.``); an invisible word joiner goes where GFM would link bare text by itself
-    (``http://``, ``www.``, e-mail addresses). So no image, link, HTML, emphasis, math or list
-    comes out of it, while ordinary punctuation stays as typed. Line breaks stay.
-    """
-    return "\\\n".join(_escape_line(_unlinked(line.strip())) for line in str(text).strip().splitlines())
-
-
-def _escape_line(line: str) -> str:
-    out = []
-    for index, char in enumerate(line):
-        before, after = line[index - 1 : index], line[index + 1 : index + 2]
-        if char in _ALWAYS_ESCAPED or (char == "_" and not (before.isalnum() and after.isalnum())):
-            out.append(f"\\{char}")
-        else:
-            out.append(char)
-    escaped = "".join(out)
-    marker = _LINE_START.match(escaped)
-    if marker:  # a heading, quote, list item, rule or setext underline: its marker becomes text
-        cut = marker.end() - 1
-        escaped = f"{escaped[:cut]}\\{escaped[cut:]}"
-    return escaped
-
-
-def _unlinked(text: str) -> str:
-    """Text with a word joiner (U+2060) in ``http://``, ``https://`` and ``www.``, and after each ``@``."""
-    return _AUTOLINK_START.sub(_WORD_JOINER, text)
-
-
-def _escape(text: str) -> str:
-    """Text as Markdown: every ASCII punctuation character backslash-escaped, no bare link left."""
-    return "".join(f"\\{char}" if char in _PUNCTUATION else char for char in _unlinked(text))
-
-
-def _fence(content: str, least: int) -> str:
-    return "`" * max(least, 1 + max((len(run) for run in _BACKTICKS.findall(content)), default=0))
-
-
-def _inline(nodes: list[SyntaxTreeNode], *, one_line: bool = False, in_table: bool = False) -> str:
-    out = []
-    for node in nodes:
-        kind = node.type
-        if kind == "text":
-            out.append(_escape(node.content))
-        elif kind in ("softbreak", "hardbreak"):
-            out.append(" " if one_line else ("\n" if kind == "softbreak" else "\\\n"))
-        elif kind in ("em", "strong", "s"):
-            mark = node.markup or {"em": "*", "strong": "**", "s": "~~"}[kind]  # as written: flanking rules differ
-            out.append(mark + _inline(node.children, one_line=one_line, in_table=in_table) + mark)
-        elif kind == "code_inline":
-            code = node.content.replace("|", "\\|") if in_table else node.content
-            fence = _fence(code, 1)
-            pad = " " if code[:1] in ("`", " ") or code[-1:] in ("`", " ") else ""
-            out.append(f"{fence}{pad}{code}{pad}{fence}")
-        elif kind == "image":  # the brackets are safe: no definition is ever written, and what follows is escaped
-            out.append(f"[image: {_inline(node.children, one_line=True, in_table=in_table)}]")
-        elif kind == "link":  # its text, then its target as plain text (``https:// host``)
-            label = _inline(node.children, one_line=one_line, in_table=in_table)
-            href = _escape_line(_unlinked(str(node.attrs.get("href", "")).replace("://", ":// ")))
-            out.append(label if node.markup == "autolink" or not href else f"{label} ({href})".lstrip())
-        else:  # html_inline and anything unforeseen: its source, as text
-            out.append(_escape(node.content.replace("\n", " ")))
-    return "".join(out)
-
-
-def _blocks(nodes: list[SyntaxTreeNode], *, tight: bool = False) -> str:
-    return ("\n" if tight else "\n\n").join(_block(node) for node in nodes)
-
-
-def _prefixed(body: str, first: str, rest: str) -> str:
-    lines = body.split("\n")
-    return "\n".join([(first + lines[0]).rstrip(), *((rest + line).rstrip() if line else "" for line in lines[1:])])
-
-
-def _block(node: SyntaxTreeNode) -> str:
-    kind = node.type
-    if kind in ("paragraph", "heading"):
-        inline = node.children[0].children if node.children else []
-        if kind == "paragraph":
-            return _inline(inline)
-        return f"{'#' * int(node.tag[1:])} {_inline(inline, one_line=True)}".rstrip()
-    if kind == "blockquote":
-        return "\n".join(f"> {line}".rstrip() for line in _blocks(node.children).split("\n"))
-    if kind in ("bullet_list", "ordered_list"):
-        tight = all(child.hidden for item in node.children for child in item.children if child.type == "paragraph")
-        start = int(node.attrs.get("start", 1))
-        items = []
-        for index, item in enumerate(node.children):
-            marker = f"{start + index}{node.markup}" if kind == "ordered_list" else node.markup
-            items.append(_prefixed(_blocks(item.children, tight=tight), f"{marker} ", " " * (len(marker) + 1)))
-        return ("\n" if tight else "\n\n").join(items)
-    if kind in ("fence", "code_block"):
-        code = node.content.removesuffix("\n")
-        fence = _fence(code, 3)
-        language = node.info.split()[0] if node.info.split() else ""
-        language = language if re.fullmatch(r"[A-Za-z0-9_+#.-]+", language) else ""
-        return f"{fence}{language}\n{code}\n{fence}" if code else f"{fence}{language}\n{fence}"
-    if kind == "hr":
-        return "***"
-    if kind == "table":
-        rows = [
-            [
-                _inline(cell.children[0].children if cell.children else [], one_line=True, in_table=True)
-                for cell in row.children
-            ]
-            for section in node.children
-            for row in section.children
-        ]
-        header = node.children[0].children[0].children
-        rule = [_ALIGN.get(str(cell.attrs.get("style", "")), "---") for cell in header]
-        return "\n".join(f"| {' | '.join(cells)} |" for cells in [rows[0], rule, *rows[1:]])
-    # html_block and anything unforeseen: its source, line by line, as text
-    return "\\\n".join(_escape(line.strip()) for line in node.content.strip("\n").split("\n"))
 
 
 def lazy_expander(label: str, key: str) -> Any:
@@ -231,7 +86,7 @@ def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty
     _inbox(key, load, empty_text)
 
 
-@st.fragment
+@fragment
 def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
     items = load()
     if not items:

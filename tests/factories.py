@@ -133,7 +133,7 @@ def node_log_row(
     status: str = "ok",
     error: str = "",
 ) -> dict[str, Any]:
-    """A node-log row with the keys of ``agents.db.NODE_LOG_COLUMNS``; times are offsets from :data:`T0`."""
+    """A node-log row with the keys of ``agents.schema.NODE_LOG_COLUMNS``; times are offsets from :data:`T0`."""
     return {
         "id": row_id,
         "agent": "lecture",

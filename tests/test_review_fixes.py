@@ -8,7 +8,7 @@ from agents import readmodel, runs
 from agents.db import DatabaseError
 from agents.errors import InputError, UserError
 from agents.runtime import open_store
-from dashboard.views import inert_markdown
+from dashboard.safe_markdown import inert_markdown
 from tests.factories import start_refund
 
 

@@ -66,6 +66,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Which node the update counts as written by; '—' lets LangGraph choose.",
         "이 수정을 어느 노드가 쓴 것으로 볼지 정합니다. '—'이면 LangGraph가 정합니다.",
     ),
+    "forms.continue.submit": ("Continue the run", "실행 계속하기"),
+    "forms.continue.help": (
+        "The run stopped before it finished (a crash, or an edit): run its remaining nodes from the head.",
+        "실행이 끝나기 전에 멈췄습니다(중단 또는 수정). 헤드에서 남은 노드를 실행합니다.",
+    ),
+    "forms.continue.done": ("Continued thread {thread}: {status}.", "스레드 {thread}를 계속 실행했습니다: {status}."),
     "forms.delete.title": ("Delete thread", "스레드 삭제 (delete_thread)"),
     "forms.delete.confirm": ("Type {thread} to confirm", "확인하려면 {thread}를 입력하세요"),
     "forms.delete.submit": ("Delete thread", "스레드 삭제"),

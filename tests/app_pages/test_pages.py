@@ -144,7 +144,8 @@ def test_update_form_typed_and_raw(app, store, settings):
     assert runs.current_result(store, settings, "hitl_demo").next == ("execute",)
     at.sidebar.toggle(key="update-raw-hitl_demo").set_value(True)
     at.sidebar.text_area(key="update-rawvalue-hitl_demo").input('{"colour": "red"}')
-    at.sidebar.button[1].click().run()
+    # By its label: the thread now needs "continue", and the continue button comes first.
+    next(button for button in at.sidebar.button if button.label == "Update state").click().run()
     assert "colour: is not a state key" in _sidebar_text(at)
 
 

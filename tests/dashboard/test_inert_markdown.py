@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
-from dashboard.views import escape_markdown, inert_markdown
+from dashboard.safe_markdown import escape_markdown, inert_markdown
 from tests.conftest import PROJECT_ROOT
 
 PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
@@ -57,6 +57,8 @@ HOSTILE = {
     "image in emphasis": f"**bold ![b]({OUTSIDE}/b.png)** *em [l]({OUTSIDE}/l)*",
     "setext heading with image": f"![s]({OUTSIDE}/s.png)\n===",
     "escaped-looking image": f"\\![a]({OUTSIDE}/a.png)",
+    "image then a link without a label": "Intro ![a](i.png)[](//127.0.0.1:9/x)",
+    "image then a mailto link without a label": "![a](i.png)[](mailto:someone@example.com)",
 }
 
 
