@@ -251,8 +251,10 @@ def start_run(
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):
                 raise InputError("thread_id", text(STRINGS, "error.other_agent", thread=repr(target), owner=owner))
-            unfinished = _snapshot(store, settings, spec, target).next  # a question waiting, or a stopped run
-            if unfinished and (reason := identity.denial(actor, identity.DELETE_THREAD)):  # start over deletes it
+            # Starting over deletes the thread: one not finished (a question waiting, a stopped run) is an
+            # admin's to delete. The state is read only for an actor who may not delete.
+            reason = identity.denial(actor, identity.DELETE_THREAD)
+            if reason and _snapshot(store, settings, spec, target).next:
                 raise PermissionDenied(identity.DELETE_THREAD, f"{target!r} is not finished; starting over: {reason}")
         elif readmodel.head_checkpoint_id(store, target) is not None:
             raise InputError("thread_id", text(STRINGS, "error.thread_exists", thread=repr(target)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import unicodedata
@@ -233,3 +234,13 @@ def parse_json_object(text: str, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(field, _text("error.json_object", kind=type(value).__name__))
     return value
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (``127.0.0.0/8``, ``::1``, ``localhost``; brackets allowed)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

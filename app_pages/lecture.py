@@ -17,7 +17,16 @@ from agents.registry import get_agent
 from agents.validation import parse_json, validate_thread_id
 from dashboard import auth, resources
 from dashboard.formats import code_word
-from dashboard.forms import act, drawn_head, field_help, field_label, show_flash, sidebar_forms, status_word
+from dashboard.forms import (
+    act,
+    drawn_head,
+    field_help,
+    field_label,
+    show_flash,
+    show_run_failed,
+    sidebar_forms,
+    status_word,
+)
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown, inert_markdown
 from dashboard.views import PICKER_LIMIT, lazy_expander, show_inbox, show_table, status_text
@@ -106,7 +115,7 @@ if started:
     except UserError as error:
         st.error(escape_markdown(t("lecture.bad_input", error=localized(error))))
     except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below
-        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+        show_run_failed(error)
         st.query_params["thread"] = error.thread_id
     else:
         st.query_params["thread"] = result.thread_id

@@ -23,7 +23,7 @@ from agents.validation import parse_whole_number, validate_thread_id
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
-from dashboard.forms import act, drawn_head, flash, show_flash, sidebar_forms, status_word
+from dashboard.forms import act, drawn_head, flash, show_flash, show_run_failed, sidebar_forms, status_word
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
@@ -336,7 +336,7 @@ if submitted:
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
     except RunFailedError as error:  # what finished is saved; the case needs attention: it is shown below
-        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+        show_run_failed(error)
         st.query_params["thread"] = error.thread_id
     else:
         st.query_params["thread"] = created.thread_id

@@ -9,7 +9,7 @@ from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.validation import validate_thread_id
 from dashboard import auth, resources, robot_lessons
-from dashboard.forms import drawn_head, flash, show_flash, shown_head, sidebar_forms
+from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -48,7 +48,7 @@ elif top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), ty
     except UserError as error:
         st.error(escape_markdown(localized(error)))
     except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below
-        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+        show_run_failed(error)
     else:
         st.rerun()
 
@@ -72,7 +72,7 @@ def answer(text: str, head_seen: str | None = None) -> None:
         st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
         return
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
-        st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+        show_run_failed(error)
         return
     if result.outcome in ("executed", "refused"):
         kind = "success" if result.outcome == "executed" else "warning"

@@ -12,12 +12,11 @@ The pages ask :func:`why_not` only to hide what the role cannot do and to say wh
 
 from __future__ import annotations
 
-import ipaddress
-
 import streamlit as st
 from streamlit.errors import StreamlitAuthError
 
 from agents.identity import ACTIONS, LOCAL_OPERATOR, ROLES, VIEWER, Identity, Roles, denial
+from agents.validation import is_loopback
 from dashboard import resources
 from dashboard.i18n import t
 from dashboard.navigation import pages
@@ -36,14 +35,7 @@ def signed_in() -> bool:
 
 def listens_on_loopback_only(address: str | None) -> bool:
     """Whether a ``server.address`` serves this machine only (unset means every interface)."""
-    if not address:
-        return False
-    if address == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(address.strip("[]")).is_loopback
-    except ValueError:
-        return False
+    return bool(address) and is_loopback(str(address))
 
 
 def _sign_in_page() -> None:

@@ -105,6 +105,11 @@ def outcome_kind(result: runs.RunResult) -> str:
     return "warning" if result.outcome in NOT_DONE_OUTCOMES else "success"
 
 
+def show_run_failed(error: RunFailedError) -> None:
+    """A run whose step raised: what finished is saved, and the thread, needing attention, is in the inbox."""
+    st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+
+
 def act(expected: str | None, action: Callable[[str | None], str | tuple[str, str]]) -> None:
     """Runs ``action(expected_head)``; reports its message (and reruns), a stale form, or bad input.
 
@@ -115,8 +120,8 @@ def act(expected: str | None, action: Callable[[str | None], str | tuple[str, st
     except UserError as error:
         st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
         return
-    except RunFailedError as error:  # what finished is saved; the thread is in the inbox
-        st.error(escape_markdown(f"{t('forms.run_failed')} {error}"))
+    except RunFailedError as error:
+        show_run_failed(error)
         return
     kind, message = reported if isinstance(reported, tuple) else ("success", reported)
     flash(kind, message)

@@ -27,6 +27,7 @@ from agents.errors import (
 )
 from agents.identity import LOCAL_OPERATOR, Identity, Roles
 from agents.leases import ThreadBusyError
+from agents.validation import is_loopback
 
 logger = logging.getLogger("agents.api")
 
@@ -142,10 +143,7 @@ def addressed_to_loopback(headers: list[tuple[bytes, bytes]]) -> bool:
     """
     host = next((value for name, value in headers if name.lower() == b"host"), b"").decode("latin-1").lower()
     name = host[1 : host.find("]")] if host.startswith("[") else host.rpartition(":")[0] or host  # without the port
-    octets = name.split(".")
-    return name in ("localhost", "::1") or (
-        len(octets) == 4 and octets[0] == "127" and all(part.isdigit() for part in octets)
-    )
+    return is_loopback(name)
 
 
 class GuardMiddleware:
@@ -163,6 +161,8 @@ class GuardMiddleware:
         self.token = token
         self.roles = roles
         self.body_limit = body_limit
+        #: No token at all: every request is the local operator, so it must be addressed to this machine.
+        self.tokenless = token is None and (roles is None or not roles.has_tokens)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -178,8 +178,7 @@ class GuardMiddleware:
             refusal = error_body(f"a bearer token is required: send 'Authorization: Bearer <{named}>'")
             await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
             return
-        tokenless = self.token is None and (self.roles is None or not self.roles.has_tokens)
-        if tokenless and not addressed_to_loopback(headers):
+        if self.tokenless and not addressed_to_loopback(headers):
             detail = (
                 "without a token this server answers only requests addressed to localhost or 127.0.0.1 "
                 "(a page elsewhere could reach it through DNS rebinding); set HITL_API_TOKEN to serve other names"

@@ -8,26 +8,16 @@ its role's rights); without any token, the server refuses to listen beyond loopb
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import logging
 import sys
 from typing import Any
 
 from agents.cli.base import EXIT_BAD_INPUT, Context
 from agents.errors import InputError
+from agents.validation import is_loopback
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2024
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is reachable only from this machine (``127.0.0.0/8``, ``::1``, ``localhost``)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _port(text: str) -> int:

@@ -12,11 +12,11 @@ from fastapi.testclient import TestClient
 
 from agents.api import lecture, run_routes, threads
 from agents.api.app import create_app
-from agents.cli.serve import is_loopback
 from agents.db import Store
 from agents.errors import RunFailedError
 from agents.runtime import load_settings
 from agents.settings import Settings
+from agents.validation import is_loopback
 
 
 @pytest.fixture

@@ -11,6 +11,8 @@ import sqlite3
 import pytest
 
 import agents.db
+import agents.refund.graph as refund_graph
+import agents.robot.graph as robot_graph
 from agents import lifecycle, readmodel
 from agents.lecture import research
 from tests.factories import pause_robot
@@ -95,8 +97,6 @@ def test_a_step_that_raises_while_a_lecture_starts_is_a_message_and_the_thread_i
 
 
 def test_a_step_that_raises_while_the_robot_starts_over_is_a_message(app, store, monkeypatch):
-    import agents.robot.graph as robot_graph
-
     def propose_broke(state, config):
         raise RuntimeError("propose broke")
 
@@ -109,8 +109,6 @@ def test_a_step_that_raises_while_the_robot_starts_over_is_a_message(app, store,
 
 
 def test_a_step_that_raises_while_a_refund_is_requested_is_a_message_and_the_case_is_shown(app, store, monkeypatch):
-    import agents.refund.graph as refund_graph
-
     def make_assess(threshold, policy):
         def assess(state, config):
             raise RuntimeError("assess broke")
