@@ -106,17 +106,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     return report
 
 
-def wait_for_app(page: Page) -> None:
-    """Waits until Streamlit has run the script: something drawn in the main block, no 'running' indicator.
+#: A run of the script has ended, connected, with something drawn in the main block.
+RAN = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+    && !!document.querySelector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]');
+}"""
 
-    The shell (an empty main block) is on the page before the script's first message arrives, and the
-    indicator shows only once the run is under way, so an empty main block is not yet a finished run.
+
+def wait_for_app(page: Page) -> None:
+    """Waits until Streamlit has finished a run of the script and drawn something in the main block.
+
+    Streamlit's ``stApp`` element says ``data-test-script-state="notRunning"`` only once a run has
+    ended: before the first run it says ``initial``, while the shell shows a placeholder in the main
+    block. Its "running" indicator is no signal: it shows only after half a second of a run, and a
+    fresh server's first run, which imports the pages, went seconds without it.
+
+    After a click, wait first for something the click's rerun changes: until that rerun starts, the
+    previous run is still the finished one.
     """
-    page.wait_for_selector("[data-testid='stApp']")
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        ' && document.querySelector(\'[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]\')'
-    )
+    page.wait_for_function(RAN)
 
 
 def table_with(page: Page, text: str) -> Locator:

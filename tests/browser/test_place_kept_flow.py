@@ -11,27 +11,12 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
-from dashboard.i18n import catalogue
 from tests.browser.conftest import Dashboard, wait_for_app
 
 
 def _open(page: Page, dashboard: Dashboard, path: str) -> None:
     page.goto(f"{dashboard.url}/{path}")
-    _drawn(page)
-
-
-def _drawn(page: Page) -> None:
-    """Waits until a freshly loaded page's first script run has reached its end.
-
-    ``wait_for_app`` can return before the run has drawn anything below the title (the status
-    widget is also absent before it appears), and the first run in a freshly started server is
-    slow (it imports the agents). The sidebar's forms header is drawn by the page's last call,
-    so its presence means the whole page is there. ``wait_for`` uses the page's default timeout
-    (30 s, set by the ``page`` fixture) for this cold start; assertions keep ``expect``'s own.
-    """
     wait_for_app(page)
-    header = re.compile(f"^({'|'.join(re.escape(text) for text in catalogue()['forms.header'])})$")  # en or ko
-    page.get_by_test_id("stSidebar").get_by_role("heading", name=header).wait_for()
 
 
 def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
@@ -195,7 +180,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
 
     # A reload (a new session) still shows X5, in the language of the URL.
     page.reload()
-    _drawn(page)
+    wait_for_app(page)
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-X5(&|$)"))
     expect(main.get_by_role("heading", name="환불 에이전트")).to_be_visible()  # ?lang=ko came back with it
     expect(_status_line(main)).to_contain_text("refund-X5")
