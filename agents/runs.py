@@ -46,6 +46,8 @@ EventCallback = Callable[[dict[str, Any]], None]
 ChunkCallback = Callable[[str, Any], None]
 #: The stream modes a caller may ask for beside the "tasks" events.
 STREAM_MODES = ("values", "updates")
+#: ``start_run``'s ``expected_head`` when the caller saw no head to check against (CLI, API).
+UNCHECKED = "unchecked"
 
 
 @dataclass(frozen=True)
@@ -231,11 +233,13 @@ def start_run(
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
     lang: str | None = None,
+    expected_head: str | None = UNCHECKED,
 ) -> RunResult:
     """Validates the start fields and runs the agent until it finishes or pauses, in ``lang`` (default English).
 
     ``on_chunk`` receives the chunks of ``stream_modes`` (``values``, ``updates``) as they come.
     ``actor`` is who starts it (a viewer may not; the agent may record them as the requester).
+    ``expected_head`` is the head the user saw (None: none), so a start over never deletes newer work.
     """
     check_allowed(actor, identity.START_RUN)
     language = validate_language(lang)
@@ -247,6 +251,8 @@ def start_run(
 
     def check() -> None:
         spec.check_start(store, clean)  # first: the agent's refusal names its own field
+        if expected_head != UNCHECKED and (head := readmodel.head_checkpoint_id(store, target)) != expected_head:
+            raise StaleFormError(target, expected_head, head)
         if spec.fresh_start:
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):

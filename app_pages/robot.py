@@ -43,7 +43,14 @@ if auth.why_not(START_RUN):
 elif top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
     try:
         runs.start_run(
-            store, settings, "robot", {}, thread_id=thread_id, lang=current_language(), actor=auth.identity()
+            store,
+            settings,
+            "robot",
+            {},
+            thread_id=thread_id,
+            lang=current_language(),
+            actor=auth.identity(),
+            expected_head=expected,  # what this tab saw: another tab's answer since is not deleted
         )
     except UserError as error:
         st.error(escape_markdown(localized(error)))

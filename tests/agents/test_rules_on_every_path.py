@@ -14,7 +14,7 @@ import unicodedata
 import pytest
 
 from agents import langgraph_app, lifecycle, readmodel, runs, runtime
-from agents.errors import InputError, PermissionDenied
+from agents.errors import InputError, PermissionDenied, StaleFormError
 from agents.identity import parse_roles
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund import ledger
@@ -194,6 +194,28 @@ def test_an_approver_may_start_over_a_finished_robot(store, settings):
     assert restarted.status == "waiting"
     assert readmodel.checkpoint_chain(store, "hitl_demo")[0].source == "input"
     assert len(readmodel.checkpoint_chain(store, "hitl_demo")) == 3  # the old history is gone
+
+
+def test_a_start_over_drawn_before_another_tabs_answer_deletes_nothing(store, settings):
+    seen = pause_robot(store, settings).head_checkpoint_id  # the head this tab drew
+    runs.resume_thread(store, settings, "hitl_demo", "yes")  # another tab answered since
+    after = _counts(store, "hitl_demo")
+    with pytest.raises(StaleFormError, match="changed since this form was drawn"):
+        runs.start_run(store, settings, "robot", {}, expected_head=seen)
+    assert _counts(store, "hitl_demo") == after
+    assert runs.current_result(store, settings, "hitl_demo").outcome == "executed"
+    restarted = runs.start_run(store, settings, "robot", {}, expected_head=after[2])  # what is there now
+    assert restarted.status == "waiting" and len(readmodel.checkpoint_chain(store, "hitl_demo")) == 3
+
+
+def test_a_start_over_drawn_when_there_was_no_thread_does_not_delete_one_started_since(store, settings):
+    started = pause_robot(store, settings)  # another tab started it after this one drew "no thread"
+    with pytest.raises(StaleFormError):
+        runs.start_run(store, settings, "robot", {}, expected_head=None)
+    assert _counts(store, "hitl_demo")[2] == started.head_checkpoint_id
+    with pytest.raises(StaleFormError):  # and a head it never saw is no licence either
+        runs.start_run(store, settings, "robot", {}, thread_id="elsewhere", expected_head=started.head_checkpoint_id)
+    assert readmodel.head_checkpoint_id(store, "elsewhere") is None
 
 
 @pytest.mark.parametrize(("answered", "edited"), [("no", "yes"), ("yes", "no")])

@@ -63,6 +63,21 @@ def test_robot_start_over_yes_and_counts(app):
     assert any(x.value.startswith("Executed") for x in at.text)
 
 
+def test_robot_start_over_after_another_tabs_answer_is_refused_and_deletes_nothing(app, store, settings):
+    pause_robot(store, settings)
+    at = app("app_pages/robot.py")  # this tab shows the question
+    runs.resume_thread(store, settings, "hitl_demo", "yes")  # another tab answers it
+    head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    _button(at, "Start over").click().run()
+    assert not at.exception
+    assert any("changed since this form was drawn" in e.value for e in at.error), [e.value for e in at.error]
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") == head
+    assert runs.current_result(store, settings, "hitl_demo").outcome == "executed"
+    _button(at, "Start over").click().run()  # the page now shows the answer: starting over is this tab's to do
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") != head
+    assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
+
+
 def test_robot_free_answer_shows_the_rule_and_refuses(app):
     at = app("app_pages/robot.py")
     _button(at, "Start over").click().run()
