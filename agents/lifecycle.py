@@ -8,8 +8,8 @@ can never be "waiting" on one screen and missing from another.
 |-------------|------------------------------------------------------------------|
 | ``waiting`` | an interrupt awaits a human: the question and how to answer      |
 | ``attention``| it can neither finish nor ask by itself (edited and not continued,|
-|             | stopped by a crash, a node raised, or inconsistent): a reason and |
-|             | the action that resolves it                                      |
+|             | stopped by a crash, a node raised, or inconsistent; or no agent  |
+|             | registered here runs it): a reason and the action that resolves it |
 | ``running`` | a live process holds its lease                                   |
 | ``done``    | finished, with the agent's outcome                               |
 
@@ -33,7 +33,7 @@ from agents.texts import DEFAULT_LANGUAGE, Text, text
 
 STATUSES = ("waiting", "attention", "running", "done")
 #: What resolves an unfinished thread.
-ACTIONS = ("answer", "continue", "rerun", "wait")
+ACTIONS = ("answer", "continue", "rerun", "wait", "delete")
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class ThreadStatus:
         status: One of :data:`STATUSES`.
         outcome: The agent's outcome when ``done`` (e.g. ``paid``), else empty.
         reason_code: Why it is not done, as a code (``question``, ``edited``, ``stopped``,
-            ``error``, ``inconsistent``, ``running``); empty when done.
+            ``error``, ``inconsistent``, ``running``, ``unknown_agent``); empty when done.
         reason: The same in words, with the details (the question, the error text).
         action: What resolves it (one of :data:`ACTIONS`); empty when done.
         updated_at: When its head checkpoint was written.
@@ -165,8 +165,9 @@ def _settled(
         payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
     spec = AGENTS.get(agent)
-    if spec is None:
-        return status("done", outcome="finished")
+    if spec is None:  # no graph here can say what runs next: shown, never taken for done
+        reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
+        return status("attention", code="unknown_agent", reason=reason, action="delete")
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised, read at the
     # head that was listed. A head with nothing to run is final (a new run or an edit writes a new
     # checkpoint), so its values are cached under (thread, head); the agent's outcome is asked each time,

@@ -126,4 +126,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "its run stopped before {nodes} finished (the process ended); continue it to finish",
         "{nodes}가 끝나기 전에 실행이 멈췄습니다(프로세스 종료). 계속 실행해 마치세요",
     ),
+    "lifecycle.unknown_agent": (
+        "it belongs to {agent}, which this dashboard does not run, so whether it finished cannot be told; "
+        "open it with the software that made it, or delete it (python -m agents delete {thread})",
+        "이 대시보드가 실행하지 않는 {agent}의 스레드라서 끝났는지 알 수 없습니다. "
+        "만든 소프트웨어로 열거나 삭제하세요(python -m agents delete {thread})",
+    ),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from langgraph.types import Command
 
 from agents import lifecycle, readmodel, runs, runtime
 from agents.errors import RunFailedError
@@ -144,3 +145,28 @@ def test_a_thread_deleted_while_its_status_is_read_is_gone_not_inconsistent(stor
     # As when another session deletes it between reading the head and reading the state.
     monkeypatch.setattr(readmodel, "head_checkpoint_id", lambda store, thread_id: head)
     assert lifecycle.thread_status(store, "r-yes") is None
+
+
+@pytest.mark.parametrize(("metadata", "named"), [({"agent": "forecaster"}, "'forecaster'"), ({}, "'unknown'")])
+def test_a_thread_of_an_agent_not_run_here_needs_attention_and_is_in_every_inbox(
+    run_cli, store, settings, metadata, named
+):
+    """A graph this dashboard does not run cannot say what runs next: the thread is shown, never done."""
+    graph = runtime.graph(store, "robot")  # any graph will do: only the metadata names the agent
+    config = {"configurable": {"thread_id": "elsewhere"}, "metadata": metadata}
+    graph.invoke({}, config)
+    graph.invoke(Command(resume="yes"), config)  # as finished as it can be: still not known to be done
+    found = _status(store, "elsewhere")
+    assert (found.status, found.reason_code, found.action, found.outcome) == (
+        "attention",
+        "unknown_agent",
+        "delete",
+        "",
+    )
+    assert f"it belongs to {named}, which this dashboard does not run" in found.reason
+    assert "python -m agents delete elsewhere" in found.reason
+    assert "elsewhere" in inbox_ids(store)
+    listed = {item["thread_id"]: item for item in json.loads(run_cli("inbox", "--json").out)}
+    assert listed["elsewhere"]["status"] == "attention" and listed["elsewhere"]["action"] == "delete"
+    assert run_cli("delete", "elsewhere", "--yes").code == 0  # the action the reason names resolves it
+    assert lifecycle.thread_status(store, "elsewhere") is None
