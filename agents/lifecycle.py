@@ -21,6 +21,7 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -99,8 +100,12 @@ def _error_text(error: Any) -> str:
 
 
 def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> tuple[str, Text, str]:
-    """(reason code, reason, action) of a thread that has nodes left to run and asks nothing."""
-    nodes = ", ".join(next_nodes)
+    """(reason code, reason, action) of a thread that has nodes left to run and asks nothing.
+
+    A node with several tasks left (the ``Send`` tasks of a fan-out) is named once, with their count: ``research ×3``.
+    """
+    counts = Counter(next_nodes)  # in the order LangGraph gave them
+    nodes = ", ".join(node if count == 1 else f"{node} ×{count}" for node, count in counts.items())
     if errors:
         return "error", text(STRINGS, "lifecycle.error", error=errors[0]), "rerun"
     if source in ("update", "fork"):
@@ -181,10 +186,11 @@ def _settled(
         snapshot = runtime.graph(store, agent).get_state(config)
         if snapshot.created_at is None:  # deleted while it was being read
             return None
-        if snapshot.next:
+        if snapshot.next:  # read at the head, not live: ``next`` names its finished tasks too
             source = str((snapshot.metadata or {}).get("source", ""))
             errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
-            code, reason, action = _unfinished(source, tuple(snapshot.next), errors)
+            left = tuple(task.name for task in snapshot.tasks if task.result is None) or tuple(snapshot.next)
+            code, reason, action = _unfinished(source, left, errors)
             if mark is not None:
                 learned.append((key, (code, reason, action)))
             return status("attention", code=code, reason=reason, action=action)

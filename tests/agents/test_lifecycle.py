@@ -170,3 +170,9 @@ def test_a_thread_of_an_agent_not_run_here_needs_attention_and_is_in_every_inbox
     assert listed["elsewhere"]["status"] == "attention" and listed["elsewhere"]["action"] == "delete"
     assert run_cli("delete", "elsewhere", "--yes").code == 0  # the action the reason names resolves it
     assert lifecycle.thread_status(store, "elsewhere") is None
+
+
+def test_a_node_with_several_tasks_left_is_named_once_with_their_count():
+    code, reason, action = lifecycle._unfinished("loop", ("research", "research", "research", "draft"), [])
+    assert (code, action) == ("stopped", "continue")
+    assert str(reason).startswith("its run stopped before research ×3, draft finished")

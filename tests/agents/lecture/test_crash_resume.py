@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 
-from agents import runs
+from agents import lifecycle, runs
 from agents.nodelog import node_runs
 from tests.conftest import PROJECT_ROOT
 
@@ -90,6 +90,9 @@ def test_a_killed_fan_out_resumes_and_redoes_only_the_unfinished_task(store, set
     crashed = [r for r in node_runs(store, thread_id=THREAD) if r["node"] == "research"]
     assert sorted(r["status"] for r in crashed) == ["ok"] * 4 + ["running"]
     assert [r["label"] for r in crashed if r["status"] == "running"] == [BLOCKED]
+    stopped = lifecycle.thread_status(store, THREAD)
+    assert stopped is not None and (stopped.status, stopped.reason_code) == ("attention", "stopped")
+    assert stopped.reason.startswith("its run stopped before research finished"), stopped.reason  # the cut task
 
     result = runs.continue_thread(store, settings, THREAD)
 
