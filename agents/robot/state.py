@@ -15,7 +15,7 @@ class RobotState(TypedDict, total=False):
         messages: The conversation, appended to by ``add_messages``.
         pending_action: The action the robot proposes and waits to execute, as plain text in the run
             language (a thread saved before it was text holds an object, which still displays and finishes).
-        decision: The human's answer, exactly as typed.
+        decision: The human's answer as typed, surrounding spaces dropped (case kept: only ``yes`` executes).
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
