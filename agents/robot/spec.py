@@ -45,13 +45,15 @@ def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tupl
 
 
 def check_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
-    """Refuses a new ``decision`` at a finished thread's head: what ``execute`` did (its final message) stays.
+    """Refuses a new ``decision`` at a checkpoint where the robot had acted: what ``execute`` did stays.
 
     A decision changed after the robot acted would make the thread read ``executed`` when it refused,
-    or the reverse. A fork from an earlier checkpoint runs ``execute`` again, so it is allowed.
+    or the reverse, at the head or in a fork of any checkpoint after ``execute`` (the head's own id
+    named as the checkpoint included). A fork from a checkpoint before it runs ``execute`` again, so it
+    is allowed.
     """
-    if _acted(request.head) and not request.forking and "decision" in request.values:
-        answer = repr(request.head.get("decision"))
+    if _acted(request.target) and "decision" in request.values:
+        answer = repr(request.target.get("decision"))
         raise InputError("values", text(STRINGS, "robot.error.finished", answer=answer))
     return request.values
 

@@ -231,6 +231,21 @@ def test_what_a_finished_robot_did_cannot_be_edited_at_its_head(store, settings,
     assert (status.status, status.outcome) == ("done", outcome)
 
 
+@pytest.mark.parametrize("where", ["the head named by its id", "a checkpoint after execute"])
+def test_what_a_finished_robot_did_cannot_be_edited_in_a_fork_after_it_acted(store, settings, where):
+    answer_robot(store, settings, "hitl_demo", "yes")
+    after_execute = [c for c in readmodel.checkpoint_chain(store, "hitl_demo") if c.step >= 3]
+    if where == "a checkpoint after execute":  # an update that changes nothing else leaves one more
+        runs.update_thread(store, settings, "hitl_demo", {"pending_action": "Another trip"})
+    target = after_execute[-1].checkpoint_id
+    before = _counts(store, "hitl_demo")
+    with pytest.raises(InputError, match="already acted"):
+        runs.update_thread(store, settings, "hitl_demo", {"decision": "no"}, checkpoint_id=target)
+    assert _counts(store, "hitl_demo") == before
+    status = lifecycle.thread_status(store, "hitl_demo")
+    assert (status.status, status.outcome) == ("done", "executed")
+
+
 def test_a_finished_robot_can_still_be_forked_from_before_it_acted(store, settings):
     paused = pause_robot(store, settings)
     runs.resume_thread(store, settings, "hitl_demo", "no")
