@@ -22,10 +22,16 @@ Liveness rule (the same for taking a lease and for :func:`live_leases`):
   be its owner.
 * Without ``/proc`` (not Linux), or when the process's entry cannot be read
   (``hidepid``), the PID alone decides, as before.
+* A lease of this very process is live only while one of its operations holds it
+  (:data:`_HELD`). A release that the database refused (busy past its timeout,
+  full) leaves the row behind: this process takes it for dead at once, and it
+  deletes the row at its next lease read or attempt, so no other process waits
+  on it for longer than the database stays unwritable.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
@@ -35,9 +41,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from agents.db import Store
+from agents.db import DatabaseError, Store
 from agents.errors import UserError
 
+logger = logging.getLogger(__name__)
 HOST = socket.gethostname()
 #: A lease of another machine's process (which cannot be checked) is taken over after this long.
 LEASE_MAX_AGE_SECONDS = 3600.0
@@ -56,6 +63,10 @@ def _read_boot_id() -> str:
 
 #: Changes at every boot: start times in clock ticks since boot are only comparable within one boot.
 BOOT_ID = _read_boot_id()
+#: The owners of the leases this process's operations hold right now.
+_HELD: set[str] = set()
+#: Leases this process let go of but could not delete, as (thread, owner): deleted at the next chance.
+_LEFT_BEHIND: set[tuple[str, str]] = set()
 
 
 class ThreadBusyError(UserError):
@@ -97,10 +108,12 @@ def _started_after(ticks: int, moment: float) -> bool:
     return started > moment + START_SLACK_SECONDS
 
 
-def _alive(host: str, pid: int, process_start: str | None, acquired_at: float) -> bool:
+def _alive(owner: str, host: str, pid: int, process_start: str | None, acquired_at: float) -> bool:
     """Whether the lease's owner may still be running (the rule in the module docstring)."""
     if host != HOST:
         return time.time() - acquired_at < LEASE_MAX_AGE_SECONDS
+    if pid == os.getpid():
+        return owner in _HELD
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -122,6 +135,7 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
     processes racing for the same lease, exactly one insert or one update
     matches, on SQLite and PostgreSQL alike.
     """
+    _delete_left_behind(store)
     now, pid = time.time(), os.getpid()
     process_start = _process_start(_start_ticks("self"))
     with store.transaction() as cursor:
@@ -138,8 +152,8 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
         row = cursor.fetchone()
         if row is None:
             return False  # released in between; the next attempt inserts
-        holder, *held = row
-        if _alive(*held):
+        holder = row[0]
+        if _alive(*row):
             return False
         cursor.execute(
             "UPDATE thread_leases SET owner = ?, host = ?, pid = ?, process_start = ?, acquired_at = ?"
@@ -153,10 +167,27 @@ def live_leases(store: Store) -> set[str]:
     """The threads whose lease is held by a live process right now (they are ``running``)."""
     # A read-only file of the previous release has no start-time column: its rows read as that release's.
     started = "NULL" if ("thread_leases", "process_start") in store.missing_columns else "process_start"
+    if not store.read_only:
+        _delete_left_behind(store)
     with store.read() as cursor:
-        cursor.execute(f"SELECT thread_id, host, pid, {started}, acquired_at FROM thread_leases")
+        cursor.execute(f"SELECT thread_id, owner, host, pid, {started}, acquired_at FROM thread_leases")
         rows = cursor.fetchall()
     return {thread_id for thread_id, *held in rows if _alive(*held)}
+
+
+def _release(store: Store, thread_id: str, owner: str) -> None:
+    with store.transaction() as cursor:
+        cursor.execute("DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner))
+
+
+def _delete_left_behind(store: Store) -> None:
+    """Deletes the lease rows this process could not delete when it let them go (a busy database)."""
+    for thread_id, owner in list(_LEFT_BEHIND):
+        try:
+            _release(store, thread_id, owner)
+        except DatabaseError:
+            return  # still refused: the next read or attempt tries again
+        _LEFT_BEHIND.discard((thread_id, owner))
 
 
 @contextmanager
@@ -180,11 +211,16 @@ def thread_lease(store: Store, thread_id: str, *, wait: bool = True) -> Iterator
             raise ThreadBusyError(thread_id)
         time.sleep(delay)  # another process's run is in progress; poll its lease with backoff
         delay = min(delay * 2, 0.25)
+    _HELD.add(owner)
     try:
         yield
     finally:
-        with store.transaction() as cursor:
-            cursor.execute("DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner))
+        _HELD.discard(owner)  # let go here, whether or not the row can be deleted now
+        try:
+            _release(store, thread_id, owner)
+        except DatabaseError as error:  # what the operation did stands; only the row outlives it, for now
+            logger.warning("thread %s: its lease could not be released yet: %s", thread_id, error)
+            _LEFT_BEHIND.add((thread_id, owner))
 
 
 _thread_locks: dict[str, threading.Lock] = {}

@@ -351,3 +351,35 @@ def test_a_refusal_of_a_request_that_does_not_wait_is_at_once(store):
             pass
     finally:
         lock.release()
+
+
+def test_a_lease_the_database_would_not_let_go_leaves_no_thread_running(store, settings, monkeypatch, run_cli):
+    """Another process holds the write lock as a run lets its lease go: the answer waits, shown as waiting."""
+    if store.backend != "sqlite":
+        pytest.skip("SQLite's write lock")
+    import sqlite3
+
+    store.conn.execute("PRAGMA busy_timeout = 50")  # the real 30 s, made short
+    other = sqlite3.connect(store.path, isolation_level=None)
+    release = leases._release
+
+    def release_while_another_process_writes(*args: object) -> None:
+        if not other.in_transaction:
+            other.execute("BEGIN IMMEDIATE")  # another process takes the write lock just now
+        release(*args)
+
+    monkeypatch.setattr(leases, "_release", release_while_another_process_writes)
+    started = runs.start_run(store, settings, "robot", {})  # what the run did stands: no error
+    monkeypatch.setattr(leases, "_release", release)
+    assert started.status == "waiting"
+    with store.read() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM thread_leases")
+        assert cursor.fetchone()[0] == 1  # the row is still there: the delete was refused
+    assert live_leases(store) == set()  # this process let it go: not running here
+    assert lifecycle.thread_status(store, "hitl_demo").status == "waiting"
+    other.execute("ROLLBACK")  # the other process is done
+    other.close()
+    assert live_leases(store) == set()  # this read also deleted the row left behind
+    inbox = run_cli("inbox").out  # another process sees it waiting, not running
+    assert "hitl_demo\trobot\twaiting\tanswer" in inbox
+    assert runs.resume_thread(store, settings, "hitl_demo", "yes").outcome == "executed"
