@@ -126,7 +126,7 @@ def _corpus_index(corpus_dir: Path) -> _CorpusIndex:
         cached = _INDEX_CACHE.get(key)
         if cached is not None:
             return cached
-        import bm25s  # imported here: numpy and bm25s load only when research runs
+        import bm25s  # loaded already, by CorpusResearch()
 
         documents = read_corpus(key)
         if not documents:
@@ -149,6 +149,10 @@ class CorpusResearch:
 
     def __init__(self, corpus_dir: Path | str = DEFAULT_CORPUS_DIR) -> None:
         self.corpus_dir = Path(corpus_dir)
+        # Loaded with the graph, not by the first search: the searches run in parallel, and while one
+        # of them imports numpy, LangGraph cannot save another one's error (its serializer looks numpy
+        # up in sys.modules and finds it half made), so the thread would read "stopped", not "failed".
+        import bm25s  # noqa: F401
 
     def search(self, query: str, k: int = 3) -> list[SourceDocument]:
         """Returns up to ``k`` corpus documents that share terms with the query."""
