@@ -163,7 +163,10 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
         return
     me = auth.identity()
     rerun_col, fork_col = st.columns([1, 2])
-    if rerun_col.button(t("explorer.rerun"), key="explorer-rerun", help=t("explorer.rerun.help"), type="primary"):
+    # Keyed by thread, as the fork form is: a click drawn for one thread never counts for another
+    # (the picker moves on by itself when another tab deletes the thread shown).
+    rerun_key, restore_key = f"explorer-rerun-{thread_id}", f"explorer-restore-{thread_id}"
+    if rerun_col.button(t("explorer.rerun"), key=rerun_key, help=t("explorer.rerun.help"), type="primary"):
 
         def rerun(expected: str | None) -> str:
             with back_to_head_on_failure(thread_id, head):
@@ -176,7 +179,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
 
         act(expected_rerun, rerun)
     if checkpoint_id != head and rerun_col.button(
-        t("explorer.restore"), key="explorer-restore", help=t("explorer.restore.help")
+        t("explorer.restore"), key=restore_key, help=t("explorer.restore.help")
     ):
 
         def restore(expected: str | None) -> str:

@@ -75,14 +75,20 @@ def _drawn_key(form: str, thread_id: str) -> str:
     return f"forms:drawn:{form}:{thread_id}"
 
 
+#: What :func:`drawn_head` returns when the previous run did not draw the form for this thread: no
+#: checkpoint id equals it, so ``agents.runs`` refuses a submit as stale (shown as "checkpoint unseen").
+NOT_DRAWN = "unseen"
+
+
 def drawn_head(form: str, thread_id: str, head: str | None) -> str | None:
     """The head this form showed on the previous run; records ``head`` for the next.
 
     A submit is checked against what the user saw, not against what the
-    database holds now, which is what makes a stale form detectable.
+    database holds now, which is what makes a stale form detectable. A form
+    never drawn for this thread saw nothing (:data:`NOT_DRAWN`), so it acts on nothing.
     """
     key = _drawn_key(form, thread_id)
-    expected = st.session_state.get(key, head)
+    expected = st.session_state.get(key, NOT_DRAWN)
     st.session_state[key] = head
     return expected
 

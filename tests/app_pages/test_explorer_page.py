@@ -108,7 +108,7 @@ def test_rerun_from_an_old_checkpoint_adds_a_branch(app, store, settings):
     before = readmodel.checkpoint_chain(store, "hitl_demo")
     at = app(PAGE)
     target = _select_step(at, store, 0)
-    at.button(key="explorer-rerun").click().run()
+    at.button(key="explorer-rerun-hitl_demo").click().run()
     assert not at.exception, at.exception
     assert "Re-ran hitl_demo from" in messages(at) and "waiting" in messages(at)
     after = readmodel.checkpoint_chain(store, "hitl_demo")
@@ -160,9 +160,31 @@ def test_a_stale_view_is_refused(app, store, settings):
     _select_step(at, store, 0)
     runs.resume_thread(store, settings, "hitl_demo", "no")  # another tab acts first
     count = len(readmodel.checkpoint_chain(store, "hitl_demo"))
-    at.button(key="explorer-rerun").click().run()
+    at.button(key="explorer-rerun-hitl_demo").click().run()
     assert "changed since this form was drawn" in messages(at)
     assert len(readmodel.checkpoint_chain(store, "hitl_demo")) == count
+
+
+def test_a_click_drawn_for_a_thread_another_tab_deleted_acts_on_no_other_thread(app, store, settings):
+    runs.start_run(store, settings, "robot", {}, thread_id="older")
+    runs.update_thread(store, settings, "older", {"decision": "yes"}, as_node="approval")  # edited, not continued
+    runs.start_run(store, settings, "robot", {}, thread_id="shown")
+    at = app(PAGE)
+    assert at.selectbox(key="explorer-thread").value == "shown"  # the newest
+    older = _counts_of(store, "older")
+    runs.delete_thread(store, "shown")  # another tab deletes it; the picker moves on to "older" by itself
+    at.button(key="explorer-rerun-shown").click().run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="explorer-thread").value == "older"
+    assert _counts_of(store, "older") == older  # nothing ran on a thread this tab did not show
+    assert runs.current_result(store, settings, "older").status == "attention"
+
+
+def _counts_of(store, thread_id):
+    """Checkpoints, writes and the head of a thread: what a click must leave as it was."""
+    with store.read() as cursor:
+        counts = store.queries.counts(cursor, thread_id)
+    return counts, readmodel.head_checkpoint_id(store, thread_id)
 
 
 def test_sidebar_forms_act_on_the_chosen_thread(app, store, settings):
@@ -262,7 +284,7 @@ def test_a_rerun_message_appears_beside_the_actions(app, store, settings):
     runs.start_run(store, settings, "robot", {})
     at = app(PAGE)
     _select_step(at, store, 0)
-    at.button(key="explorer-rerun").click().run()
+    at.button(key="explorer-rerun-hitl_demo").click().run()
     assert not at.exception, at.exception
     order = _in_order(at)
     message = next(i for i, text in enumerate(order) if "Re-ran hitl_demo from" in text)
@@ -302,4 +324,4 @@ def test_the_page_and_its_figure_read_in_korean(app, store, settings):
     assert {"input", "loop", "head", "selected"}.isdisjoint(names)
     assert spec["layout"]["xaxis"]["title"]["text"] == "스텝"
     assert at.selectbox(key="explorer-checkpoint-long").options[-1].startswith("스텝 ")
-    assert at.button(key="explorer-rerun").label == "여기서 다시 실행"
+    assert at.button(key="explorer-rerun-long").label == "여기서 다시 실행"

@@ -168,7 +168,7 @@ def test_a_viewer_sees_the_robot_question_and_cannot_answer_or_start(store, sett
 def test_an_approver_sees_no_fork_or_rerun_in_the_explorer(store, settings, signed_in) -> None:
     pause_robot(store, settings)
     test = signed_in("ann@example.com", "app_pages/explorer.py")
-    assert not {"explorer-rerun", "explorer-restore"} & _buttons(test)
+    assert not {"explorer-rerun-hitl_demo", "explorer-restore-hitl_demo"} & _buttons(test)
     assert "is for admins" in messages(test)
     admin = signed_in("ada@example.com", "app_pages/explorer.py")
-    assert "explorer-rerun" in _buttons(admin)
+    assert "explorer-rerun-hitl_demo" in _buttons(admin)

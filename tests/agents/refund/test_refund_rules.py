@@ -397,7 +397,7 @@ def test_a_failing_fork_is_a_message_the_thread_needs_attention_and_the_old_head
     assert "hitl_demo" in inbox_ids(store)
     at.run()
     assert at.selectbox(key="explorer-checkpoint-hitl_demo").value == old_head
-    button_by_key(at, "explorer-restore").click().run()
+    button_by_key(at, "explorer-restore-hitl_demo").click().run()
     assert not at.exception, at.exception
     restored = runs.current_result(store, settings, "hitl_demo")
     assert (restored.status, restored.outcome) == ("done", "executed")
