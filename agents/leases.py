@@ -22,8 +22,8 @@ Liveness rule (the same for taking a lease and for :func:`live_leases`):
   be its owner.
 * Without ``/proc`` (not Linux), or when the process's entry cannot be read
   (``hidepid``), the PID alone decides, as before.
-* A lease of this very process is live only while one of its operations holds it
-  (:data:`_HELD`). A release that the database refused (busy past its timeout,
+* A lease of this very process (its PID and start time) is live only while one of
+  its operations holds it (:data:`_HELD`). A release that the database refused (busy past its timeout,
   full) leaves the row behind: this process takes it for dead at once, and it
   deletes the row at its next lease read or attempt, so no other process waits
   on it for longer than the database stays unwritable.
@@ -112,8 +112,8 @@ def _alive(owner: str, host: str, pid: int, process_start: str | None, acquired_
     """Whether the lease's owner may still be running (the rule in the module docstring)."""
     if host != HOST:
         return time.time() - acquired_at < LEASE_MAX_AGE_SECONDS
-    if pid == os.getpid():
-        return owner in _HELD
+    if pid == os.getpid() and process_start is not None and process_start == _process_start(_start_ticks("self")):
+        return owner in _HELD  # this very process (not another PID namespace's process of the same PID)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -206,12 +206,16 @@ def thread_lease(store: Store, thread_id: str, *, wait: bool = True) -> Iterator
     owner = uuid.uuid4().hex
     deadline = time.monotonic() + (LEASE_WAIT_SECONDS if wait else 0.0)
     delay = 0.01
-    while not _try_acquire(store, thread_id, owner):
-        if time.monotonic() >= deadline:
-            raise ThreadBusyError(thread_id)
-        time.sleep(delay)  # another process's run is in progress; poll its lease with backoff
-        delay = min(delay * 2, 0.25)
-    _HELD.add(owner)
+    _HELD.add(owner)  # before its row exists: another thread here must never see the row as left behind
+    try:
+        while not _try_acquire(store, thread_id, owner):
+            if time.monotonic() >= deadline:
+                raise ThreadBusyError(thread_id)
+            time.sleep(delay)  # another process's run is in progress; poll its lease with backoff
+            delay = min(delay * 2, 0.25)
+    except BaseException:
+        _HELD.discard(owner)
+        raise
     try:
         yield
     finally:

@@ -75,7 +75,7 @@ def _drawn_key(form: str, thread_id: str) -> str:
     return f"forms:drawn:{form}:{thread_id}"
 
 
-#: What :func:`drawn_head` returns when the previous run did not draw the form for this thread: no
+#: What :func:`drawn_head` returns when this session never drew the form for this thread: no
 #: checkpoint id equals it, so ``agents.runs`` refuses a submit as stale (shown as "checkpoint unseen").
 NOT_DRAWN = "unseen"
 

@@ -353,6 +353,24 @@ def test_a_refusal_of_a_request_that_does_not_wait_is_at_once(store):
         lock.release()
 
 
+def test_a_lease_of_this_process_is_live_from_the_moment_its_row_is_written(store, monkeypatch):
+    """No thread of this process may see the row between its insert and its body and take it for left behind."""
+    seen = []
+    acquire = leases._try_acquire
+
+    def acquire_and_look(store_, thread_id, owner):
+        taken = acquire(store_, thread_id, owner)
+        if taken:
+            seen.append(live_leases(store_))  # what another session of this process would read right now
+        return taken
+
+    monkeypatch.setattr(leases, "_try_acquire", acquire_and_look)
+    with thread_lease(store, "t", wait=False):
+        pass
+    assert seen == [{"t"}]
+    assert live_leases(store) == set() and _lease_row(store) is None
+
+
 def test_a_lease_the_database_would_not_let_go_leaves_no_thread_running(store, settings, monkeypatch, run_cli):
     """Another process holds the write lock as a run lets its lease go: the answer waits, shown as waiting."""
     if store.backend != "sqlite":
