@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import lifecycle, runs
+from agents import lifecycle, readmodel, runs
 from agents.db import Store
 from agents.nodelog import node_runs
 from agents.runtime import open_store
@@ -61,6 +61,13 @@ def answer_robot(
     """
     pause_robot(store, settings, thread, lang=lang)
     return runs.resume_thread(store, settings, thread, answer)
+
+
+def thread_counts(store: Store, thread_id: str) -> tuple[int, int, str | None]:
+    """Checkpoints, writes and the head of a thread: what a refused action must leave as it was."""
+    with store.read() as cursor:
+        checkpoints, writes = store.queries.counts(cursor, thread_id)
+    return checkpoints, writes, readmodel.head_checkpoint_id(store, thread_id)
 
 
 def inbox_ids(store: Store) -> list[str]:

@@ -6,6 +6,7 @@ import os
 import queue
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -375,8 +376,6 @@ def test_a_lease_the_database_would_not_let_go_leaves_no_thread_running(store, s
     """Another process holds the write lock as a run lets its lease go: the answer waits, shown as waiting."""
     if store.backend != "sqlite":
         pytest.skip("SQLite's write lock")
-    import sqlite3
-
     store.conn.execute("PRAGMA busy_timeout = 50")  # the real 30 s, made short
     other = sqlite3.connect(store.path, isolation_level=None)
     release = leases._release

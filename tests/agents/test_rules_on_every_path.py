@@ -20,7 +20,7 @@ from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund import ledger
 from agents.registry import get_agent
 from agents.runtime import load_settings
-from tests.factories import answer_robot, pause_robot, start_refund
+from tests.factories import answer_robot, pause_robot, start_refund, thread_counts
 
 ROLES = parse_roles(
     """
@@ -31,13 +31,6 @@ ROLES = parse_roles(
 )
 KIM = ROLES.identity_for("kim@example.com", "Kim")
 ADMIN = ROLES.identity_for("admin@example.com", "Admin")
-
-
-def _counts(store, thread_id: str) -> tuple[int, int, str | None]:
-    """Checkpoints, writes and the head: what a refusal must leave as it was."""
-    with store.read() as cursor:
-        checkpoints, writes = store.queries.counts(cursor, thread_id)
-    return checkpoints, writes, readmodel.head_checkpoint_id(store, thread_id)
 
 
 def _request(store, settings, case_id: str, amount: int = 500_000) -> runs.RunResult:
@@ -71,23 +64,23 @@ def test_a_reserved_approver_name_with_invisible_or_fullwidth_letters_is_refused
     store, settings, approver
 ):
     start_refund(store, settings, "C1")
-    before = _counts(store, "refund-C1")
+    before = thread_counts(store, "refund-C1")
     with pytest.raises(InputError, match="approver"):
         runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": approver})
     with pytest.raises(InputError, match="approver"):
         runs.update_thread(store, settings, "refund-C1", {"decision": "approve", "approver": approver})
-    assert _counts(store, "refund-C1") == before and ledger.ledger_rows(store) == []
+    assert thread_counts(store, "refund-C1") == before and ledger.ledger_rows(store) == []
 
 
 @pytest.mark.parametrize("typed", ["\u200b", " \u2060 ", "\ufeff"], ids=["zero-width", "word joiner", "BOM"])
 def test_a_name_of_nothing_visible_is_empty(store, settings, typed):
     start_refund(store, settings, "C1")
-    before = _counts(store, "refund-C1")
+    before = thread_counts(store, "refund-C1")
     with pytest.raises(InputError, match="approver: is empty"):
         runs.resume_thread(store, settings, "refund-C1", {"action": "approve", "approver": typed})
     with pytest.raises(InputError, match="customer: is empty"):
         runs.start_run(store, settings, "refund", {"case_id": "C2", "customer": typed, "amount": 5, "reason": "r"})
-    assert _counts(store, "refund-C1") == before and ledger.ledger_rows(store) == []
+    assert thread_counts(store, "refund-C1") == before and ledger.ledger_rows(store) == []
     assert readmodel.head_checkpoint_id(store, "refund-C2") is None
 
 
@@ -137,11 +130,11 @@ def test_an_answer_the_pause_does_not_offer_is_refused_before_anything_is_writte
     store, db_location, environ, answer, why
 ):
     settings = _lecture_at_gate(store, db_location, **environ)
-    before = _counts(store, "lec-1")
+    before = thread_counts(store, "lec-1")
     with pytest.raises(InputError, match=why) as refused:
         runs.resume_thread(store, settings, "lec-1", answer)
     assert refused.value.field == "action"
-    assert _counts(store, "lec-1") == before
+    assert thread_counts(store, "lec-1") == before
     result = runs.resume_thread(store, settings, "lec-1", "save")  # an offered answer still goes through
     assert (result.status, result.outcome) == ("done", "saved_as_is")
 
@@ -149,11 +142,11 @@ def test_an_answer_the_pause_does_not_offer_is_refused_before_anything_is_writte
 @pytest.mark.parametrize("as_node", ["decide", "plan_review"])
 def test_an_update_as_a_node_whose_edges_need_its_output_is_refused_naming_as_node(store, db_location, as_node):
     settings = _lecture_at_gate(store, db_location)
-    before = _counts(store, "lec-1")
+    before = thread_counts(store, "lec-1")
     with pytest.raises(InputError, match="cannot be routed") as refused:
         runs.update_thread(store, settings, "lec-1", {"human_notes": "x"}, as_node=as_node)
     assert refused.value.field == "as_node"
-    assert _counts(store, "lec-1") == before
+    assert thread_counts(store, "lec-1") == before
 
 
 # --- every agent ----------------------------------------------------------------------------------
@@ -167,11 +160,11 @@ def test_an_update_as_copy_is_refused_and_the_waiting_question_stays(store, sett
     else:
         thread_id, values = "refund-C1", {"amount": 100}
         start_refund(store, settings, "C1")
-    before = _counts(store, thread_id)
+    before = thread_counts(store, thread_id)
     with pytest.raises(InputError, match="as_node") as refused:
         runs.update_thread(store, settings, thread_id, values, as_node="__copy__")
     assert refused.value.field == "as_node"
-    assert _counts(store, thread_id) == before
+    assert thread_counts(store, thread_id) == before
     assert lifecycle.thread_status(store, thread_id).status == "waiting"
 
 
@@ -180,10 +173,10 @@ def test_an_update_as_copy_is_refused_and_the_waiting_question_stays(store, sett
 
 def test_an_approver_cannot_start_over_a_robot_that_waits_but_an_admin_can(store, settings):
     pause_robot(store, settings)
-    before = _counts(store, "hitl_demo")
+    before = thread_counts(store, "hitl_demo")
     with pytest.raises(PermissionDenied, match="not finished; starting over.*needs an admin"):
         runs.start_run(store, settings, "robot", {}, actor=KIM)
-    assert _counts(store, "hitl_demo") == before
+    assert thread_counts(store, "hitl_demo") == before
     restarted = runs.start_run(store, settings, "robot", {}, actor=ADMIN)
     assert restarted.status == "waiting" and restarted.head_checkpoint_id != before[2]
 
@@ -199,10 +192,10 @@ def test_an_approver_may_start_over_a_finished_robot(store, settings):
 def test_a_start_over_drawn_before_another_tabs_answer_deletes_nothing(store, settings):
     seen = pause_robot(store, settings).head_checkpoint_id  # the head this tab drew
     runs.resume_thread(store, settings, "hitl_demo", "yes")  # another tab answered since
-    after = _counts(store, "hitl_demo")
+    after = thread_counts(store, "hitl_demo")
     with pytest.raises(StaleFormError, match="changed since this form was drawn"):
         runs.start_run(store, settings, "robot", {}, expected_head=seen)
-    assert _counts(store, "hitl_demo") == after
+    assert thread_counts(store, "hitl_demo") == after
     assert runs.current_result(store, settings, "hitl_demo").outcome == "executed"
     restarted = runs.start_run(store, settings, "robot", {}, expected_head=after[2])  # what is there now
     assert restarted.status == "waiting" and len(readmodel.checkpoint_chain(store, "hitl_demo")) == 3
@@ -212,7 +205,7 @@ def test_a_start_over_drawn_when_there_was_no_thread_does_not_delete_one_started
     started = pause_robot(store, settings)  # another tab started it after this one drew "no thread"
     with pytest.raises(StaleFormError):
         runs.start_run(store, settings, "robot", {}, expected_head=None)
-    assert _counts(store, "hitl_demo")[2] == started.head_checkpoint_id
+    assert thread_counts(store, "hitl_demo")[2] == started.head_checkpoint_id
     with pytest.raises(StaleFormError):  # and a head it never saw is no licence either
         runs.start_run(store, settings, "robot", {}, thread_id="elsewhere", expected_head=started.head_checkpoint_id)
     assert readmodel.head_checkpoint_id(store, "elsewhere") is None
@@ -222,11 +215,11 @@ def test_a_start_over_drawn_when_there_was_no_thread_does_not_delete_one_started
 def test_what_a_finished_robot_did_cannot_be_edited_at_its_head(store, settings, answered, edited):
     answer_robot(store, settings, "hitl_demo", answered)
     outcome = lifecycle.thread_status(store, "hitl_demo").outcome
-    before = _counts(store, "hitl_demo")
+    before = thread_counts(store, "hitl_demo")
     for as_node in (None, "execute", "approval"):
         with pytest.raises(InputError, match="already acted"):
             runs.update_thread(store, settings, "hitl_demo", {"decision": edited}, as_node=as_node)
-    assert _counts(store, "hitl_demo") == before
+    assert thread_counts(store, "hitl_demo") == before
     status = lifecycle.thread_status(store, "hitl_demo")
     assert (status.status, status.outcome) == ("done", outcome)
 
@@ -238,10 +231,10 @@ def test_what_a_finished_robot_did_cannot_be_edited_in_a_fork_after_it_acted(sto
     if where == "a checkpoint after execute":  # an update that changes nothing else leaves one more
         runs.update_thread(store, settings, "hitl_demo", {"pending_action": "Another trip"})
     target = after_execute[-1].checkpoint_id
-    before = _counts(store, "hitl_demo")
+    before = thread_counts(store, "hitl_demo")
     with pytest.raises(InputError, match="already acted"):
         runs.update_thread(store, settings, "hitl_demo", {"decision": "no"}, checkpoint_id=target)
-    assert _counts(store, "hitl_demo") == before
+    assert thread_counts(store, "hitl_demo") == before
     status = lifecycle.thread_status(store, "hitl_demo")
     assert (status.status, status.outcome) == ("done", "executed")
 

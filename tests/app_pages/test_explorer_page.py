@@ -7,7 +7,7 @@ import json
 from agents import readmodel, runs
 from agents.chain_layout import WINDOW_LANDMARKS, WINDOW_SIZE
 from benchmarks._data import build_proposal_thread
-from tests.factories import messages, start_refund
+from tests.factories import messages, start_refund, thread_counts
 
 PAGE = "app_pages/explorer.py"
 SELECT = "explorer-checkpoint-hitl_demo"
@@ -171,20 +171,13 @@ def test_a_click_drawn_for_a_thread_another_tab_deleted_acts_on_no_other_thread(
     runs.start_run(store, settings, "robot", {}, thread_id="shown")
     at = app(PAGE)
     assert at.selectbox(key="explorer-thread").value == "shown"  # the newest
-    older = _counts_of(store, "older")
+    older = thread_counts(store, "older")
     runs.delete_thread(store, "shown")  # another tab deletes it; the picker moves on to "older" by itself
     at.button(key="explorer-rerun-shown").click().run()
     assert not at.exception, at.exception
     assert at.selectbox(key="explorer-thread").value == "older"
-    assert _counts_of(store, "older") == older  # nothing ran on a thread this tab did not show
+    assert thread_counts(store, "older") == older  # nothing ran on a thread this tab did not show
     assert runs.current_result(store, settings, "older").status == "attention"
-
-
-def _counts_of(store, thread_id):
-    """Checkpoints, writes and the head of a thread: what a click must leave as it was."""
-    with store.read() as cursor:
-        counts = store.queries.counts(cursor, thread_id)
-    return counts, readmodel.head_checkpoint_id(store, thread_id)
 
 
 def test_sidebar_forms_act_on_the_chosen_thread(app, store, settings):
