@@ -32,6 +32,9 @@ data grid's code, which an empty page never asks for) and what it costs because 
    benchmarks/_browser.py for what "ready" is), the databases interleaved, after a first load of
    each page on each server (shown as "first"). A load not ready within ``--timeout`` seconds is
    that page's error (its goal is missed) and the page is not loaded again on that database.
+   Before the pages, the chart floor: ``benchmarks/_chart_floor_app.py`` (a title and a line of text)
+   loaded without and with one three-point Plotly chart, interleaved. Its ratio is what a page that
+   draws a chart only when it has data (explorer, timeline) pays on loaded/empty at any size.
 
 Last, ``benchmarks/bench_inspect.py`` is run for ``inspect --json`` at a tenth of and at the big thread's
 size. It prints min and median per page and database, the ratios of the medians (loaded / empty,
@@ -277,6 +280,25 @@ def browser_side(
     return results
 
 
+CHART_FLOOR_APP = "benchmarks/_chart_floor_app.py"
+
+
+def chart_floor(location: Path, repeat: int, timeout_s: float) -> dict[str, Samples]:
+    """The least a Plotly chart adds to page-ready: ``_chart_floor_app.py`` without and with its chart.
+
+    One server, one browser context (so the cache holds Plotly's code, as for the dashboard's pages),
+    the two loads interleaved, after a first load of each. Twice the rounds of a page, since the
+    two are quick and close.
+    """
+    results = {"without": Samples(), "with chart": Samples()}
+    with serve_dashboard(location, script=CHART_FLOOR_APP) as url, chromium() as browser:
+        context = new_context(browser)
+        for _round in range(2 * repeat + 1):
+            for name, query in (("without", ""), ("with chart", "?chart=1")):
+                results[name].add(lambda u=f"{url}/{query}": page_ready_ms(context, u, timeout_s))
+    return results
+
+
 def browser_keystrokes(
     location: Path, threads: int, repeat: int, timeout_s: float, scratch: Path
 ) -> dict[str, tuple[Samples, Samples, str]]:
@@ -441,6 +463,20 @@ def main() -> None:
                         f"{best:.0f} ms" if best is not None else server.error,
                         (best is not None and best < KEYSTROKE_GOAL_MS) if judged else None,
                     )
+                floor = chart_floor(empty, args.repeat, args.timeout)
+                floor_ratio = ratio_of(floor, "with chart", "without")
+                print("\nthe least a chart costs (Chromium), ms: one title and one line of text, without and with")
+                print("a three-point Plotly chart (benchmarks/_chart_floor_app.py)")
+                for name, samples in floor.items():
+                    print(f"{name:<12} first {samples.first or 0:6.0f}   min/median {samples.text()}")
+                print(
+                    f"with chart / without: {f'{floor_ratio:.2f}' if floor_ratio else '—'}; the explorer and the"
+                    " timeline draw their chart only when there is a thread, so their loaded/empty pays this"
+                )
+                goals["browser chart floor: one Plotly chart / the same page without"] = (
+                    f"{floor_ratio:.2f}" if floor_ratio else floor["with chart"].error[:40] or "—",
+                    None,
+                )
                 shown = browser_side(locations, page_list, args.repeat, args.timeout)
                 title = f"browser page-ready (Chromium), ms, {label} vs small and empty"
                 ratios = page_table(title, shown, BROWSER_RATIO_GOAL, judged)

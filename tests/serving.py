@@ -65,14 +65,20 @@ def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
 
 @contextmanager
 def running_streamlit(
-    env: dict[str, str], port: int, *, launcher: Sequence[str] = STREAMLIT, extra_args: Sequence[str] = ()
+    env: dict[str, str],
+    port: int,
+    *,
+    launcher: Sequence[str] = STREAMLIT,
+    extra_args: Sequence[str] = (),
+    script: str = "streamlit_app.py",
 ) -> Iterator[subprocess.Popen[str]]:
-    """The dashboard served on ``port`` once it answers; stopped (killed if it must be) on exit.
+    """The dashboard (or another ``script`` of the project) served on ``port`` once it answers; stopped
+    (killed if it must be) on exit.
 
     Its output after the start is the caller's to read (``process.stdout``).
     """
     command = [
-        *launcher, "run", "streamlit_app.py", "--server.port", str(port),
+        *launcher, "run", script, "--server.port", str(port),
         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none", *extra_args,
     ]  # fmt: skip
