@@ -333,4 +333,4 @@ if thread_id and tree is not None and rows_of:
         _actions(thread_id, head, detail)
         _show_writes(detail)
 
-sidebar_forms(store, settings, thread_id if rows_of else None)
+sidebar_forms(store, settings, thread_id if rows_of else None, head or None)  # the head the chart drew

@@ -24,6 +24,7 @@ from dashboard.forms import (
     field_label,
     show_flash,
     show_run_failed,
+    shown_head,
     sidebar_forms,
     status_word,
 )
@@ -335,4 +336,5 @@ def show_thread(thread_id: str) -> None:
 if thread_id:
     show_thread(thread_id)
 
-sidebar_forms(store, settings, thread_id if thread_id in thread_ids else None)
+shown = shown_head("lecture-page", thread_id) if thread_id else None  # the head show_thread drew
+sidebar_forms(store, settings, thread_id if thread_id in thread_ids else None, shown)

@@ -23,7 +23,7 @@ from agents.validation import parse_whole_number, validate_thread_id
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
-from dashboard.forms import act, drawn_head, flash, show_flash, show_run_failed, sidebar_forms, status_word
+from dashboard.forms import act, drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms, status_word
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
@@ -423,4 +423,4 @@ with saved_col, st.container(border=True):
     else:
         st.caption(t("refund.pitfall.no_saved"))
 
-sidebar_forms(store, settings, thread_id)
+sidebar_forms(store, settings, thread_id, shown_head("refund-page", thread_id) if thread_id else None)

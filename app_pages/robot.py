@@ -202,4 +202,4 @@ if (queue_box := lazy_expander(t("robot.queue", count=len(robot_queue)), "robot-
             t("robot.queue_empty"),
         )
 
-sidebar_forms(store, settings, thread_id)
+sidebar_forms(store, settings, thread_id, head)  # the head the page drew

@@ -270,19 +270,25 @@ def continue_button(store: Store, settings: Settings, thread_id: str, expected: 
         act(expected, action)
 
 
-def sidebar_forms(store: Store, settings: Settings, thread_id: str | None) -> None:
-    """Draws the three forms in the sidebar for one thread, naming thread and checkpoint."""
+def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_head: str | None = None) -> None:
+    """Draws the three forms in the sidebar for one thread, naming thread and checkpoint.
+
+    ``page_head`` is the head the page drew the thread at (``None``: the page drew none). The forms
+    act on it, not on a head read now: another tab's change during this run (between the page's
+    read and this one) is then refused as stale, never taken for what the user saw beside the forms.
+    """
     with st.sidebar:
         st.subheader(t("forms.header"))
         show_flash()
         if not thread_id:
             st.caption(t("forms.no_thread"))
             return
-        head = readmodel.head_checkpoint_id(store, thread_id)
+        current = readmodel.head_checkpoint_id(store, thread_id)
         agent = readmodel.thread_agent(store, thread_id)
-        if head is None or agent is None:
+        if current is None or agent is None:
             st.caption(escape_markdown(t("forms.thread_missing", thread=thread_id)))
             return
+        head = page_head or current
         st.caption(escape_markdown(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head))))
         spec = get_agent(agent)
         # A form the session's role cannot use is not drawn, and why is said (the operation checks it too).

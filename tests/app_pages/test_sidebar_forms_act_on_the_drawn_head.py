@@ -1,0 +1,84 @@
+"""The sidebar's forms act on the head the page drew, not on one read later in the same run.
+
+Another tab can change the thread while this tab's page runs (between the page's read of the head
+and the sidebar's). The forms must then be stale, as the page's own buttons are: a submit is checked
+against what the user saw beside them, and refused with nothing changed.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from streamlit.testing.v1 import AppTest
+
+import dashboard.forms
+from agents import readmodel, runs
+from agents.errors import short_id
+from agents.refund import ledger
+from tests.conftest import APP_FILE
+from tests.factories import pause_robot, start_refund, thread_counts
+
+
+def _other_tab_acts_at_the_sidebars_read(monkeypatch, act):
+    """Runs ``act`` (another tab's change) once, just before the sidebar first reads a head."""
+    done = []
+
+    def head_checkpoint_id(store, thread_id):
+        if not done:
+            done.append(act())
+        return readmodel.head_checkpoint_id(store, thread_id)
+
+    proxy = SimpleNamespace(**{name: getattr(readmodel, name) for name in dir(readmodel) if not name.startswith("__")})
+    proxy.head_checkpoint_id = head_checkpoint_id
+    monkeypatch.setattr(dashboard.forms, "readmodel", proxy)
+    return done
+
+
+def test_an_answer_in_the_sidebar_after_another_tab_started_over_mid_run_is_refused(store, settings, monkeypatch):
+    pause_robot(store, settings)
+    drawn = readmodel.head_checkpoint_id(store, "hitl_demo")
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.run()
+    # While the robot page runs, another tab starts the thread over: it waits again, at a new head,
+    # with a proposal this tab never showed.
+    done = _other_tab_acts_at_the_sidebars_read(
+        monkeypatch, lambda: runs.start_run(store, settings, "robot", {}, thread_id="hitl_demo")
+    )
+    at.switch_page("app_pages/robot.py").run()
+    assert done and not at.exception
+    restarted = thread_counts(store, "hitl_demo")
+    assert restarted[2] != drawn
+    assert any(short_id(drawn) in c.value for c in at.sidebar.caption), [c.value for c in at.sidebar.caption]
+
+    at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
+    next(b for b in at.sidebar.button if b.label == "Resume").click().run()
+
+    assert not at.exception
+    assert not at.success, [s.value for s in at.success]
+    assert any("stale" in e.value or "changed" in e.value for e in at.error), [e.value for e in at.error]
+    assert thread_counts(store, "hitl_demo") == restarted
+    assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
+
+
+def test_an_approval_in_the_sidebar_after_an_amount_edited_mid_run_pays_nothing(store, settings, monkeypatch):
+    start_refund(store, settings, amount=500_000)  # waits for a human: above the threshold
+    drawn = readmodel.head_checkpoint_id(store, "refund-C1")
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.run()
+    # While the refund page runs (it shows 500,000), an admin in another tab lowers the amount.
+    done = _other_tab_acts_at_the_sidebars_read(
+        monkeypatch, lambda: runs.update_thread(store, settings, "refund-C1", {"amount": 400_000})
+    )
+    at.switch_page("app_pages/refund.py").run()
+    assert done and not at.exception
+    edited = thread_counts(store, "refund-C1")
+    assert edited[2] != drawn
+    assert any(short_id(drawn) in c.value for c in at.sidebar.caption), [c.value for c in at.sidebar.caption]
+
+    at.sidebar.selectbox(key="resume-action-refund-C1").select("approve")
+    at.sidebar.text_input(key="resume-approver-refund-C1").input("park")
+    next(b for b in at.sidebar.button if b.label == "Resume").click().run()
+
+    assert not at.exception
+    assert ledger.ledger_rows(store) == []
+    assert thread_counts(store, "refund-C1") == edited
