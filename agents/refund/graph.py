@@ -178,11 +178,14 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableC
     return assess
 
 
-def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["review", "settle"]]:
+def make_route_after_assess(
+    policy: str, threshold: int = DEFAULT_THRESHOLD
+) -> Callable[[RefundState], Literal["review", "settle"]]:
     """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``.
 
     ``policy`` is this process's setting, which ``assess`` records in the state; the route reads the
-    state's, so a case keeps the policy it was assessed under when the setting changes.
+    state's, so a case keeps the policy it was assessed under when the setting changes. The amount is
+    compared with :func:`case_threshold`, which a threshold written into the state cannot raise.
 
     A decision already in the state (set by ``update_state``) always goes to ``review``, which records
     it and routes it: a rejection must reach ``reject`` even when the amount would settle automatically.
@@ -196,7 +199,7 @@ def make_route_after_assess(policy: str) -> Callable[[RefundState], Literal["rev
         # A case is routed by the policy it was assessed under (``assess`` records it), as ``settle``
         # checks it: a process restarted with the other policy must not settle what settle refuses.
         routed_on = state["requested_amount"] if state.get("policy", DEFAULT_POLICY) == "strict" else state["amount"]
-        return "review" if routed_on > state["threshold"] else "settle"
+        return "review" if routed_on > case_threshold(state, threshold) else "settle"
 
     return route_after_assess
 
@@ -281,8 +284,10 @@ def route_after_review(state: RefundState) -> Literal["settle", "reject", "revie
     raise ValueError(f"unexpected decision {decision!r}")
 
 
-def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], dict[str, Any]]:
-    """The ``settle`` node over a ledger in ``store``."""
+def make_settle(
+    store: Store | None, threshold: int = DEFAULT_THRESHOLD
+) -> Callable[[RefundState, RunnableConfig], dict[str, Any]]:
+    """The ``settle`` node over a ledger in ``store``, in a process whose threshold is ``threshold``."""
 
     def settle(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         """Pays the case once (the ledger's unique key); a repeated attempt is reported, not paid."""
@@ -290,7 +295,7 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
             raise RuntimeError("settle needs the database that holds the ledger (build_graph(store=...))")
         lang = run_language(config)
         lines, recorded = edit_lines(state, lang)
-        approver = _settling_approver(state)
+        approver = _settling_approver(state, threshold)
         payout = ledger.pay(
             store,
             case_id=state["case_id"],
@@ -302,8 +307,8 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
         )
         paid, requested = krw(payout.paid_amount), krw(payout.requested_amount)
         if payout.created and approver == AUTOMATIC_APPROVER:
-            policy, threshold = state.get("policy", DEFAULT_POLICY), krw(state["threshold"])
-            key, params = "refund.say.paid_automatic", {"threshold": threshold, "policy": policy}
+            policy, limit = state.get("policy", DEFAULT_POLICY), krw(case_threshold(state, threshold))
+            key, params = "refund.say.paid_automatic", {"threshold": limit, "policy": policy}
         elif payout.created:
             key, params = "refund.say.paid", {"approver": approver}
         else:
@@ -323,7 +328,7 @@ def make_settle(store: Store | None) -> Callable[[RefundState, RunnableConfig], 
     return settle
 
 
-def _settling_approver(state: RefundState) -> str:
+def _settling_approver(state: RefundState, threshold: int) -> str:
     """Who the payout is recorded for; refuses (raises) a payout that no rule allows.
 
     Every path checks its input first; these checks keep a state that slipped
@@ -343,12 +348,27 @@ def _settling_approver(state: RefundState) -> str:
     if decision is not None:
         raise ValueError(f"case {state['case_id']}: settle reached with the decision {decision!r}")
     routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
-    if routed_on <= state["threshold"]:
+    limit = case_threshold(state, threshold)
+    if routed_on <= limit:
         return AUTOMATIC_APPROVER
     raise ValueError(
         f"case {state['case_id']}: settle reached without an approval "
-        f"({krw(routed_on)} KRW is above the threshold {krw(state['threshold'])})"
+        f"({krw(routed_on)} KRW is above the threshold {krw(limit)})"
     )
+
+
+def case_threshold(state: RefundState, threshold: int) -> int:
+    """The threshold a case is routed and settled by: the lower of the one ``assess`` recorded and this process's.
+
+    The recorded one keeps a case on the approval path when the setting is raised later. This
+    process's caps it: the state's value can be written by ``update_state`` on a path that does not
+    check its keys (LangGraph's own tooling, ``agents/langgraph_app.py``), and a raised value there
+    must not let ``settle`` pay automatically what this process would send to a human.
+    """
+    recorded = state.get("threshold")
+    if isinstance(recorded, bool) or not isinstance(recorded, int):
+        return threshold
+    return min(recorded, threshold)
 
 
 def reject(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
@@ -365,10 +385,10 @@ def _builder(store: Store | None, policy: str, threshold: int, log: Callable[...
     builder = StateGraph(RefundState, input_schema=RefundInput)
     builder.add_node("assess", log(make_assess(threshold, policy)))
     builder.add_node("review", log(review))
-    builder.add_node("settle", log(make_settle(store)))
+    builder.add_node("settle", log(make_settle(store, threshold)))
     builder.add_node("reject", log(reject))
     builder.add_edge(START, "assess")
-    builder.add_conditional_edges("assess", make_route_after_assess(policy), ["review", "settle"])
+    builder.add_conditional_edges("assess", make_route_after_assess(policy, threshold), ["review", "settle"])
     builder.add_conditional_edges("review", route_after_review, ["settle", "reject", "review"])
     builder.add_edge("settle", END)
     builder.add_edge("reject", END)
