@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import readcache, readmodel, runtime, threadindex
+from agents import nodelog, readcache, readmodel, runtime, threadindex
 from agents.db import Store
 from agents.leases import live_leases
 from agents.registry import AGENTS
@@ -115,7 +115,9 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
 
 #: What LangGraph's state at a head reads besides the head checkpoint: its writes' keys (task, index,
 #: channel) and the error a task wrote (see ``readsql.ReadQueries.head_writes``). A write is only ever
-#: added, or replaced under its own key, so the mark changes whenever that state may have.
+#: added, or replaced under its own key, so the mark changes whenever that state may have. Last, the
+#: newest node-log row of the thread: a call that raised an error LangGraph could not save adds a row
+#: and no write (see ``nodelog.task_errors``).
 HeadMark = tuple[tuple[Any, ...], ...]
 #: A learned unfinished head: its cache key and (reason code, reason, action).
 Learned = tuple[tuple[Any, ...], tuple[str, Text, str]]
@@ -129,7 +131,8 @@ def _head_marks(store: Store, heads: list[tuple[str, str]]) -> dict[str, HeadMar
     with store.read() as cursor:
         for thread_id, task_id, idx, channel, error in store.queries.head_writes(cursor, heads):
             found[thread_id].append((task_id, idx, channel, b"" if error is None else bytes(error)))
-    return {thread_id: tuple(sorted(rows)) for thread_id, rows in found.items()}
+    logged = nodelog.latest_row_ids(store, list(found))
+    return {thread_id: (*sorted(rows), ("node_log", logged.get(thread_id))) for thread_id, rows in found.items()}
 
 
 def _settled(
@@ -189,7 +192,11 @@ def _settled(
         if snapshot.next:  # read at the head, not live: ``next`` names its finished tasks too
             source = str((snapshot.metadata or {}).get("source", ""))
             errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
-            left = tuple(task.name for task in snapshot.tasks if task.result is None) or tuple(snapshot.next)
+            left_tasks = [task for task in snapshot.tasks if task.result is None]
+            if not errors and left_tasks:  # an error LangGraph could not save is in the node log
+                logged = nodelog.task_errors(store, thread_id, [task.id for task in left_tasks])
+                errors = [logged[task.id] for task in left_tasks if task.id in logged]
+            left = tuple(task.name for task in left_tasks) or tuple(snapshot.next)
             code, reason, action = _unfinished(source, left, errors)
             if mark is not None:
                 learned.append((key, (code, reason, action)))

@@ -166,6 +166,44 @@ def node_runs(
         return [dict(zip(NODE_LOG_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
 
 
+def task_errors(store: Store, thread_id: str, task_ids: list[str]) -> dict[str, str]:
+    """Task id → the error its latest call in the log ended with, for those of ``task_ids`` whose latest did.
+
+    The log has a node's error even when LangGraph could not save it with the task (an exception its
+    serializer refuses): the row is written before the error reaches LangGraph.
+    """
+    if not task_ids:
+        return {}
+    marks = ", ".join("?" * len(task_ids))
+    with store.read() as cursor:
+        cursor.execute(
+            f"SELECT task_id, status, error FROM node_log WHERE thread_id = ? AND task_id IN ({marks})"
+            " ORDER BY started_at, id",
+            [thread_id, *task_ids],
+        )
+        latest = {task_id: (status, error) for task_id, status, error in cursor.fetchall()}
+    return {task_id: error for task_id, (status, error) in latest.items() if status == "error"}
+
+
+#: Threads per query of :func:`latest_row_ids`.
+_THREADS_PER_QUERY = 400
+
+
+def latest_row_ids(store: Store, thread_ids: list[str]) -> dict[str, int]:
+    """Thread id → the id of its newest node-log row (a row is added per call), for those with one."""
+    found: dict[str, int] = {}
+    with store.read() as cursor:
+        for start in range(0, len(thread_ids), _THREADS_PER_QUERY):
+            chunk = thread_ids[start : start + _THREADS_PER_QUERY]
+            cursor.execute(
+                f"SELECT thread_id, MAX(id) FROM node_log WHERE thread_id IN ({', '.join('?' * len(chunk))})"
+                " GROUP BY thread_id",
+                chunk,
+            )
+            found.update((thread_id, int(row_id)) for thread_id, row_id in cursor.fetchall())
+    return found
+
+
 def delete_node_runs(cursor: Any, thread_id: str) -> None:
     """Removes a thread's node-log rows inside the caller's transaction."""
     cursor.execute("DELETE FROM node_log WHERE thread_id = ?", (thread_id,))
