@@ -116,8 +116,8 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
 #: What LangGraph's state at a head reads besides the head checkpoint: its writes' keys (task, index,
 #: channel) and the error a task wrote (see ``readsql.ReadQueries.head_writes``). A write is only ever
 #: added, or replaced under its own key, so the mark changes whenever that state may have. Last, the
-#: newest node-log row of the thread: a call that raised an error LangGraph could not save adds a row
-#: and no write (see ``nodelog.task_errors``).
+#: newest node-log row of the thread: a new call adds one. A call's end updates its row, so a verdict
+#: read while a left task's call is still running is not kept (see ``nodelog.latest_calls``).
 HeadMark = tuple[tuple[Any, ...], ...]
 #: A learned unfinished head: its cache key and (reason code, reason, action).
 Learned = tuple[tuple[Any, ...], tuple[str, Text, str]]
@@ -193,12 +193,17 @@ def _settled(
             source = str((snapshot.metadata or {}).get("source", ""))
             errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
             left_tasks = [task for task in snapshot.tasks if task.result is None]
+            in_flight = False
             if not errors and left_tasks:  # an error LangGraph could not save is in the node log
-                logged = nodelog.task_errors(store, thread_id, [task.id for task in left_tasks])
-                errors = [logged[task.id] for task in left_tasks if task.id in logged]
+                calls = nodelog.latest_calls(store, thread_id, [task.id for task in left_tasks])
+                ends = [calls[task.id] for task in left_tasks if task.id in calls]
+                errors = [error for status, error in ends if status == "error"]
+                # A call still running may yet end in an error: the row is updated then, and the mark
+                # (which counts rows) does not move, so this verdict is not kept.
+                in_flight = any(status == "running" for status, _error in ends)
             left = tuple(task.name for task in left_tasks) or tuple(snapshot.next)
             code, reason, action = _unfinished(source, left, errors)
-            if mark is not None:
+            if mark is not None and not in_flight:
                 learned.append((key, (code, reason, action)))
             return status("attention", code=code, reason=reason, action=action)
         values = dict(snapshot.values)

@@ -166,11 +166,12 @@ def node_runs(
         return [dict(zip(NODE_LOG_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
 
 
-def task_errors(store: Store, thread_id: str, task_ids: list[str]) -> dict[str, str]:
-    """Task id → the error its latest call in the log ended with, for those of ``task_ids`` whose latest did.
+def latest_calls(store: Store, thread_id: str, task_ids: list[str]) -> dict[str, tuple[str, str]]:
+    """Task id → (status, error) of its latest call in the log, for those of ``task_ids`` that have one.
 
     The log has a node's error even when LangGraph could not save it with the task (an exception its
-    serializer refuses): the row is written before the error reaches LangGraph.
+    serializer refuses): the row is ended before the error reaches LangGraph. A latest call still
+    ``running`` is in flight or was killed: its end, when it comes, updates the row (adds none).
     """
     if not task_ids:
         return {}
@@ -181,8 +182,7 @@ def task_errors(store: Store, thread_id: str, task_ids: list[str]) -> dict[str, 
             " ORDER BY started_at, id",
             [thread_id, *task_ids],
         )
-        latest = {task_id: (status, error) for task_id, status, error in cursor.fetchall()}
-    return {task_id: error for task_id, (status, error) in latest.items() if status == "error"}
+        return {task_id: (status, error) for task_id, status, error in cursor.fetchall()}
 
 
 #: Threads per query of :func:`latest_row_ids`.

@@ -270,12 +270,17 @@ def continue_button(store: Store, settings: Settings, thread_id: str, expected: 
         act(expected, action)
 
 
-def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_head: str | None = None) -> None:
+#: What a page passes to :func:`sidebar_forms` when it draws no head of its own: the sidebar reads one.
+READ_HERE = "read here"
+
+
+def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_head: str | None = READ_HERE) -> None:
     """Draws the three forms in the sidebar for one thread, naming thread and checkpoint.
 
-    ``page_head`` is the head the page drew the thread at (``None``: the page drew none). The forms
-    act on it, not on a head read now: another tab's change during this run (between the page's
-    read and this one) is then refused as stale, never taken for what the user saw beside the forms.
+    ``page_head`` is the head the page drew the thread at (``None``: it drew the thread as not
+    existing; :data:`READ_HERE`: the page shows no head, the sidebar reads one). The forms act on it,
+    not on a head read now: another tab's change during this run (between the page's read and this
+    one) is then refused as stale, never taken for what the user saw beside the forms.
     """
     with st.sidebar:
         st.subheader(t("forms.header"))
@@ -285,10 +290,10 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
             return
         current = readmodel.head_checkpoint_id(store, thread_id)
         agent = readmodel.thread_agent(store, thread_id)
-        if current is None or agent is None:
+        if current is None or agent is None or page_head is None:  # as the page showed it: not there
             st.caption(escape_markdown(t("forms.thread_missing", thread=thread_id)))
             return
-        head = page_head or current
+        head = current if page_head == READ_HERE else page_head
         st.caption(escape_markdown(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head))))
         spec = get_agent(agent)
         # A form the session's role cannot use is not drawn, and why is said (the operation checks it too).

@@ -360,10 +360,11 @@ def _settling_approver(state: RefundState, threshold: int) -> str:
 def case_threshold(state: RefundState, threshold: int) -> int:
     """The threshold a case is routed and settled by: the lower of the one ``assess`` recorded and this process's.
 
-    The recorded one keeps a case on the approval path when the setting is raised later. This
-    process's caps it: the state's value can be written by ``update_state`` on a path that does not
-    check its keys (LangGraph's own tooling, ``agents/langgraph_app.py``), and a raised value there
-    must not let ``settle`` pay automatically what this process would send to a human.
+    The recorded one keeps a case on the approval path if the graph is later built with a higher
+    threshold (``build_graph(threshold=...)``). This process's caps it: the state's value can be
+    written by ``update_state`` on a path that does not check its keys (LangGraph's own tooling,
+    ``agents/langgraph_app.py``), and a raised value there must not let ``settle`` pay automatically
+    what this process would send to a human.
     """
     recorded = state.get("threshold")
     if isinstance(recorded, bool) or not isinstance(recorded, int):

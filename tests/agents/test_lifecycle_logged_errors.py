@@ -53,3 +53,22 @@ def test_a_call_that_started_again_after_the_error_and_never_ended_is_not_that_e
         )
     status = lifecycle.thread_status(store, "r-raised")  # its head is the edit: so it reads, as before the run
     assert (status.reason_code, status.action) == ("edited", "continue")
+
+
+def test_a_reason_read_while_the_call_runs_is_not_kept_when_the_call_then_fails(store, settings):
+    """A run with no lease (LangGraph's tooling) is read mid-call; the call's end then updates its row."""
+    _raised_without_its_saved_error(store, settings)
+    failed = node_runs(store, thread_id="r-raised")[-1]
+    with store.transaction() as cursor:  # as it was while the call ran
+        cursor.execute(
+            "UPDATE node_log SET status = 'running', ended_at = NULL, error = '' WHERE id = ?", (failed["id"],)
+        )
+    assert lifecycle.thread_status(store, "r-raised").reason_code == "edited"
+    with store.transaction() as cursor:  # the call ends in the error LangGraph could not save
+        cursor.execute(
+            "UPDATE node_log SET status = 'error', ended_at = ?, error = ? WHERE id = ?",
+            (failed["ended_at"], failed["error"], failed["id"]),
+        )
+    status = lifecycle.thread_status(store, "r-raised")
+    assert (status.reason_code, status.action) == ("error", "rerun")
+    assert "KeyError" in status.reason

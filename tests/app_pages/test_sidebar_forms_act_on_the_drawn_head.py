@@ -60,6 +60,18 @@ def test_an_answer_in_the_sidebar_after_another_tab_started_over_mid_run_is_refu
     assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
 
 
+def test_a_thread_started_by_another_tab_mid_run_gets_no_forms_until_the_page_shows_it(store, settings, monkeypatch):
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.run()
+    done = _other_tab_acts_at_the_sidebars_read(monkeypatch, lambda: pause_robot(store, settings))
+    at.switch_page("app_pages/robot.py").run()  # the page drew "not started"
+    assert done and not at.exception
+    assert "Resume" not in [b.label for b in at.sidebar.button]
+    assert any("hitl_demo" in c.value and "does not exist" in c.value for c in at.sidebar.caption)
+    at.run()  # the next run shows the thread, and the forms with it
+    assert "Resume" in [b.label for b in at.sidebar.button]
+
+
 def test_an_approval_in_the_sidebar_after_an_amount_edited_mid_run_pays_nothing(store, settings, monkeypatch):
     start_refund(store, settings, amount=500_000)  # waits for a human: above the threshold
     drawn = readmodel.head_checkpoint_id(store, "refund-C1")

@@ -44,7 +44,7 @@ def test_settle_refuses_to_pay_automatically_above_this_processs_threshold(store
 
 
 def test_a_case_keeps_the_lower_threshold_it_was_assessed_under(store):
-    settle = make_settle(store, threshold=10**9)  # the setting was raised since the case was assessed
+    settle = make_settle(store, threshold=10**9)  # a graph built with a higher threshold than the case's
     state = {
         "case_id": "X8",
         "customer": "박",
