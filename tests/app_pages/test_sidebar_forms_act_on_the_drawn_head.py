@@ -34,21 +34,33 @@ def _other_tab_acts_at_the_sidebars_read(monkeypatch, act):
     return done
 
 
+def _page_run_while_another_tab_acts(monkeypatch, page, act):
+    """``page`` opened in a new session, with ``act`` (another tab) run during its run, before the sidebar."""
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.run()
+    done = _other_tab_acts_at_the_sidebars_read(monkeypatch, act)
+    at.switch_page(page).run()
+    assert done and not at.exception
+    return at
+
+
+def _moved_since_drawn(store, thread_id, drawn, at):
+    """The thread's counts and head, after checking its head moved and the sidebar names the drawn one."""
+    moved = thread_counts(store, thread_id)
+    assert moved[2] != drawn
+    assert any(short_id(drawn) in c.value for c in at.sidebar.caption), [c.value for c in at.sidebar.caption]
+    return moved
+
+
 def test_an_answer_in_the_sidebar_after_another_tab_started_over_mid_run_is_refused(store, settings, monkeypatch):
     pause_robot(store, settings)
     drawn = readmodel.head_checkpoint_id(store, "hitl_demo")
-    at = AppTest.from_file(APP_FILE, default_timeout=60)
-    at.run()
     # While the robot page runs, another tab starts the thread over: it waits again, at a new head,
     # with a proposal this tab never showed.
-    done = _other_tab_acts_at_the_sidebars_read(
-        monkeypatch, lambda: runs.start_run(store, settings, "robot", {}, thread_id="hitl_demo")
+    at = _page_run_while_another_tab_acts(
+        monkeypatch, "app_pages/robot.py", lambda: runs.start_run(store, settings, "robot", {}, thread_id="hitl_demo")
     )
-    at.switch_page("app_pages/robot.py").run()
-    assert done and not at.exception
-    restarted = thread_counts(store, "hitl_demo")
-    assert restarted[2] != drawn
-    assert any(short_id(drawn) in c.value for c in at.sidebar.caption), [c.value for c in at.sidebar.caption]
+    restarted = _moved_since_drawn(store, "hitl_demo", drawn, at)
 
     at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
     next(b for b in at.sidebar.button if b.label == "Resume").click().run()
@@ -61,11 +73,8 @@ def test_an_answer_in_the_sidebar_after_another_tab_started_over_mid_run_is_refu
 
 
 def test_a_thread_started_by_another_tab_mid_run_gets_no_forms_until_the_page_shows_it(store, settings, monkeypatch):
-    at = AppTest.from_file(APP_FILE, default_timeout=60)
-    at.run()
-    done = _other_tab_acts_at_the_sidebars_read(monkeypatch, lambda: pause_robot(store, settings))
-    at.switch_page("app_pages/robot.py").run()  # the page drew "not started"
-    assert done and not at.exception
+    # the page draws "not started"
+    at = _page_run_while_another_tab_acts(monkeypatch, "app_pages/robot.py", lambda: pause_robot(store, settings))
     assert "Resume" not in [b.label for b in at.sidebar.button]
     assert any("hitl_demo" in c.value and "does not exist" in c.value for c in at.sidebar.caption)
     at.run()  # the next run shows the thread, and the forms with it
@@ -75,17 +84,13 @@ def test_a_thread_started_by_another_tab_mid_run_gets_no_forms_until_the_page_sh
 def test_an_approval_in_the_sidebar_after_an_amount_edited_mid_run_pays_nothing(store, settings, monkeypatch):
     start_refund(store, settings, amount=500_000)  # waits for a human: above the threshold
     drawn = readmodel.head_checkpoint_id(store, "refund-C1")
-    at = AppTest.from_file(APP_FILE, default_timeout=60)
-    at.run()
     # While the refund page runs (it shows 500,000), an admin in another tab lowers the amount.
-    done = _other_tab_acts_at_the_sidebars_read(
-        monkeypatch, lambda: runs.update_thread(store, settings, "refund-C1", {"amount": 400_000})
+    at = _page_run_while_another_tab_acts(
+        monkeypatch,
+        "app_pages/refund.py",
+        lambda: runs.update_thread(store, settings, "refund-C1", {"amount": 400_000}),
     )
-    at.switch_page("app_pages/refund.py").run()
-    assert done and not at.exception
-    edited = thread_counts(store, "refund-C1")
-    assert edited[2] != drawn
-    assert any(short_id(drawn) in c.value for c in at.sidebar.caption), [c.value for c in at.sidebar.caption]
+    edited = _moved_since_drawn(store, "refund-C1", drawn, at)
 
     at.sidebar.selectbox(key="resume-action-refund-C1").select("approve")
     at.sidebar.text_input(key="resume-approver-refund-C1").input("park")

@@ -27,17 +27,15 @@ def test_a_threshold_raised_by_update_state_on_the_tooling_path_still_asks_a_hum
     assert ledger.ledger_rows(store) == []
 
 
+def _unreviewed_case(case_id, threshold):
+    """A strict case of 500,000 KRW with no decision, as ``settle`` would get it, with this ``threshold``."""
+    amounts = {"requested_amount": 500_000, "amount": 500_000, "recorded_amount": 500_000}
+    return {"case_id": case_id, "customer": "박", **amounts, "threshold": threshold, "policy": "strict"}
+
+
 def test_settle_refuses_to_pay_automatically_above_this_processs_threshold(store):
     settle = make_settle(store)
-    state = {
-        "case_id": "X9",
-        "customer": "박",
-        "requested_amount": 500_000,
-        "amount": 500_000,
-        "recorded_amount": 500_000,
-        "threshold": 10**9,  # written into the state, not by assess
-        "policy": "strict",
-    }
+    state = _unreviewed_case("X9", 10**9)  # a threshold written into the state, not by assess
     with pytest.raises(ValueError, match=f"above the threshold {DEFAULT_THRESHOLD:,}"):
         settle(state, {"configurable": {"thread_id": "refund-X9"}})
     assert ledger.ledger_rows(store) == []
@@ -45,15 +43,6 @@ def test_settle_refuses_to_pay_automatically_above_this_processs_threshold(store
 
 def test_a_case_keeps_the_lower_threshold_it_was_assessed_under(store):
     settle = make_settle(store, threshold=10**9)  # a graph built with a higher threshold than the case's
-    state = {
-        "case_id": "X8",
-        "customer": "박",
-        "requested_amount": 500_000,
-        "amount": 500_000,
-        "recorded_amount": 500_000,
-        "threshold": DEFAULT_THRESHOLD,
-        "policy": "strict",
-    }
     with pytest.raises(ValueError, match="settle reached without an approval"):
-        settle(state, {"configurable": {"thread_id": "refund-X8"}})
+        settle(_unreviewed_case("X8", DEFAULT_THRESHOLD), {"configurable": {"thread_id": "refund-X8"}})
     assert ledger.ledger_rows(store) == []
