@@ -199,7 +199,7 @@ def _settled(
                 ends = [calls[task.id] for task in left_tasks if task.id in calls]
                 errors = [error for status, error in ends if status == "error"]
                 # A call still running may yet end in an error: the row is updated then, and the mark
-                # (which counts rows) does not move, so this verdict is not kept.
+                # (the newest row's id) does not move, so this verdict is not kept.
                 in_flight = any(status == "running" for status, _error in ends)
             left = tuple(task.name for task in left_tasks) or tuple(snapshot.next)
             code, reason, action = _unfinished(source, left, errors)
