@@ -32,7 +32,7 @@ data grid's code, which an empty page never asks for) and what it costs because 
    benchmarks/_browser.py for what "ready" is), the databases interleaved, after a first load of
    each page on each server (shown as "first"). A load not ready within ``--timeout`` seconds is
    that page's error (its goal is missed) and the page is not loaded again on that database.
-   Before the pages, the chart floor: ``benchmarks/_chart_floor_app.py`` (a title and a line of text)
+   Once, before the pages, the chart floor: ``benchmarks/_chart_floor_app.py`` (a title and a line of text)
    loaded without and with one three-point Plotly chart, interleaved. Its ratio is what a page that
    draws a chart only when it has data (explorer, timeline) pays on loaded/empty at any size.
 
@@ -283,20 +283,28 @@ def browser_side(
 CHART_FLOOR_APP = "benchmarks/_chart_floor_app.py"
 
 
-def chart_floor(location: Path, repeat: int, timeout_s: float) -> dict[str, Samples]:
+def chart_floor(location: Path, repeat: int, timeout_s: float) -> tuple[str, None]:
     """The least a Plotly chart adds to page-ready: ``_chart_floor_app.py`` without and with its chart.
 
     One server, one browser context (so the cache holds Plotly's code, as for the dashboard's pages),
-    the two loads interleaved, after a first load of each. Twice the rounds of a page, since the
-    two are quick and close.
+    the two loads interleaved, after a first load of each; twice the rounds of a page, since the two
+    are quick and close. Prints the figures; returns the ratio as a goal line (for reference).
     """
-    results = {"without": Samples(), "with chart": Samples()}
+    floor = {"without": Samples(), "with chart": Samples()}
     with serve_dashboard(location, script=CHART_FLOOR_APP) as url, chromium() as browser:
         context = new_context(browser)
         for _round in range(2 * repeat + 1):
             for name, query in (("without", ""), ("with chart", "?chart=1")):
-                results[name].add(lambda u=f"{url}/{query}": page_ready_ms(context, u, timeout_s))
-    return results
+                floor[name].add(lambda u=f"{url}/{query}": page_ready_ms(context, u, timeout_s))
+    ratio = ratio_of(floor, "with chart", "without")
+    print("\nthe least a chart costs (Chromium), ms: a title and a line of text, without and with a three-point chart")
+    for name, samples in floor.items():
+        print(f"{name:<12} first {samples.first or 0:6.0f}   min/median {samples.text()}")
+    shown = f"{ratio:.2f}" if ratio else " ".join(samples.error for samples in floor.values() if samples.error)[:40]
+    print(
+        f"with chart / without: {shown or '—'}; explorer and timeline draw one only with a thread: loaded/empty pays it"
+    )
+    return shown or "—", None
 
 
 def browser_keystrokes(
@@ -436,6 +444,10 @@ def main() -> None:
         folder = args.data_dir or Path(scratch)
         empty = built_database(folder, 0, 0)
         small = built_database(folder, SMALL_THREADS, SMALL_BIG_CHECKPOINTS)
+        if args.browser:  # the same at every size: measured once, before the pages
+            goals["browser chart floor: one Plotly chart / the same page without"] = chart_floor(
+                empty, args.repeat, args.timeout
+            )
         for threads in sizes:
             loaded = built_database(folder, threads, args.big_checkpoints)
             locations = {"empty": empty, "small": small, "loaded": loaded}
@@ -463,20 +475,6 @@ def main() -> None:
                         f"{best:.0f} ms" if best is not None else server.error,
                         (best is not None and best < KEYSTROKE_GOAL_MS) if judged else None,
                     )
-                floor = chart_floor(empty, args.repeat, args.timeout)
-                floor_ratio = ratio_of(floor, "with chart", "without")
-                print("\nthe least a chart costs (Chromium), ms: one title and one line of text, without and with")
-                print("a three-point Plotly chart (benchmarks/_chart_floor_app.py)")
-                for name, samples in floor.items():
-                    print(f"{name:<12} first {samples.first or 0:6.0f}   min/median {samples.text()}")
-                print(
-                    f"with chart / without: {f'{floor_ratio:.2f}' if floor_ratio else '—'}; the explorer and the"
-                    " timeline draw their chart only when there is a thread, so their loaded/empty pays this"
-                )
-                goals["browser chart floor: one Plotly chart / the same page without"] = (
-                    f"{floor_ratio:.2f}" if floor_ratio else floor["with chart"].error[:40] or "—",
-                    None,
-                )
                 shown = browser_side(locations, page_list, args.repeat, args.timeout)
                 title = f"browser page-ready (Chromium), ms, {label} vs small and empty"
                 ratios = page_table(title, shown, BROWSER_RATIO_GOAL, judged)
