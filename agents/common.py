@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from langgraph.channels.last_value import LastValue
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agents.db import Store
@@ -30,6 +31,29 @@ def require_checkpointer(checkpointer: Any, agent: str) -> BaseCheckpointSaver:
             "cannot be resumed."
         )
     return checkpointer
+
+
+class WriteOnce(LastValue[Any]):
+    """A state key that keeps the first value written to it: ``Annotated[int, WriteOnce]``.
+
+    For what a run records once and a rule later relies on (a refund's requested amount, the policy
+    and threshold it was assessed under). The rule then holds on every path that writes state, the
+    project's own and LangGraph's (``update_state``, ``Command(update=...)``, LangGraph Studio): a later
+    value, equal or not, is ignored and the first one stays. Unlike a reducer, LangGraph's ``Overwrite``
+    cannot replace it.
+
+    It ignores rather than raises: LangGraph saves a ``Command``'s update as a pending write before it
+    applies it, and applies it again on every ``get_state``, so a refusal there would leave the thread
+    unreadable. The project's own paths refuse such a write with a message before it reaches LangGraph
+    (only a spec's ``state_fields`` may be updated).
+    """
+
+    __slots__ = ()
+
+    def update(self, values: Sequence[Any]) -> bool:
+        if len(values) == 1 and self.is_available():
+            return False  # written already: the first value stays
+        return super().update(values)  # none, the first, or several at once (refused as LastValue does)
 
 
 def node_decorator(store: Store | None, agent: str) -> Callable[..., Callable[..., Any]]:

@@ -141,9 +141,14 @@ def check_approver_name(approver: str) -> None:
     characters (a zero-width space, a word joiner) dropped and case ignored, so that
     ``"automatic\\u200b"`` or ``"ａｕｔｏｍａｔｉｃ"`` cannot pass for the agent's own name in the audit.
     """
-    seen = "".join(c for c in unicodedata.normalize("NFKC", approver) if unicodedata.category(c) != "Cf")
-    if seen.strip().casefold() in RESERVED_APPROVERS:
+    if is_reserved_approver(approver):
         raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
+
+
+def is_reserved_approver(approver: str) -> bool:
+    """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`)."""
+    seen = "".join(c for c in unicodedata.normalize("NFKC", approver) if unicodedata.category(c) != "Cf")
+    return seen.strip().casefold() in RESERVED_APPROVERS
 
 
 def check_edit_amount(amount: Any, requested: Any) -> int:
@@ -234,6 +239,8 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         who = state.get("approver")
         if not who:  # every path checks this first; here it keeps a nameless decision from paying
             raise ValueError(f"case {state['case_id']}: a {decided} decision without an approver")
+        if is_reserved_approver(str(who)):  # LangGraph's own update_state checks no names
+            raise ValueError(f"case {state['case_id']}: a {decided} decision under the agent's own name {who!r}")
         word = decision_word(decided, lang)
         lines.append(say(STRINGS, "refund.say.recorded", lang, decision=word, approver=who))
         signed = signed_decision(actor) if who == actor.email else {}
@@ -340,21 +347,23 @@ def _settling_approver(state: RefundState, threshold: int) -> str:
         raise ValueError(
             f"case {state['case_id']}: refusing to pay {amount!r} KRW (must be 1 to the requested {krw(requested)})"
         )
-    decision = state.get("decision")
+    decision, approver = state.get("decision"), state.get("approver")
     if decision == "approve":
-        if not state.get("approver"):
+        if not approver:
             raise ValueError(f"case {state['case_id']}: an approval without an approver")
-        return str(state["approver"])
-    if decision is not None:
+        if not is_reserved_approver(str(approver)):
+            return str(approver)
+        if approver != AUTOMATIC_APPROVER:
+            raise ValueError(f"case {state['case_id']}: an approval under the agent's own name {approver!r}")
+        # ``automatic`` is what settle itself records: it holds only where no human is needed (below).
+    elif decision is not None:
         raise ValueError(f"case {state['case_id']}: settle reached with the decision {decision!r}")
     routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
     limit = case_threshold(state, threshold)
     if routed_on <= limit:
         return AUTOMATIC_APPROVER
-    raise ValueError(
-        f"case {state['case_id']}: settle reached without an approval "
-        f"({krw(routed_on)} KRW is above the threshold {krw(limit)})"
-    )
+    what = "an automatic approval" if decision == "approve" else "settle reached without an approval"
+    raise ValueError(f"case {state['case_id']}: {what} ({krw(routed_on)} KRW is above the threshold {krw(limit)})")
 
 
 def case_threshold(state: RefundState, threshold: int) -> int:
@@ -376,7 +385,8 @@ def reject(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     """Ends the case with a recorded rejection; nothing is paid."""
     lang = run_language(config)
     lines, recorded = edit_lines(state, lang)
-    if state.get("decision") != "reject" or not state.get("approver"):
+    who = state.get("approver")
+    if state.get("decision") != "reject" or not who or is_reserved_approver(str(who)):
         raise ValueError(f"case {state['case_id']}: reject reached without a rejection by a named approver")
     lines.append(say(STRINGS, "refund.say.rejected", lang, approver=state["approver"]))
     return {**recorded, "outcome": "rejected", "trace": lines}

@@ -1,16 +1,21 @@
 """State of the refund agent.
 
 The request's own keys (``case_id``, ``customer``, ``requested_amount``,
-``reason``, ``requested_at``) are written once, at the start, and never
-changed. ``amount`` is what will be paid; an approver may edit it. ``trace``
-uses an add-reducer, so every step and every human edit appends a line and
-no line is ever replaced.
+``reason``, ``requested_at``, ``requested_by``) are written once, at the start,
+and the ``policy`` and ``threshold`` a case was assessed under once, by
+``assess``: their channels (:class:`agents.common.WriteOnce`) keep the first
+value and ignore a later one on every path, LangGraph's own ``update_state``
+included, so the route and ``settle`` can rely on them. ``amount`` is what
+will be paid; an approver may edit it. ``trace`` uses an add-reducer, so
+every step and every human edit appends a line and no line is ever replaced.
 """
 
 from __future__ import annotations
 
 import operator
 from typing import Annotated, Literal, NotRequired, TypedDict
+
+from agents.common import WriteOnce
 
 Decision = Literal["approve", "reject"]
 
@@ -57,15 +62,15 @@ class RefundState(TypedDict, total=False):
         trace: One line per step and per human edit, appended by an add-reducer.
     """
 
-    case_id: str
-    customer: str
-    requested_amount: int
-    reason: str
-    requested_at: str
-    requested_by: str
-    requested_by_name: str
-    policy: str
-    threshold: int
+    case_id: Annotated[str, WriteOnce]
+    customer: Annotated[str, WriteOnce]
+    requested_amount: Annotated[int, WriteOnce]
+    reason: Annotated[str, WriteOnce]
+    requested_at: Annotated[str, WriteOnce]
+    requested_by: Annotated[str, WriteOnce]
+    requested_by_name: Annotated[str, WriteOnce]
+    policy: Annotated[str, WriteOnce]
+    threshold: Annotated[int, WriteOnce]
     amount: int
     recorded_amount: int
     decision: Decision
