@@ -139,6 +139,18 @@ def test_the_requester_cannot_approve_their_own_case(store, settings):
     assert ledger.payout_for(store, "F1")["approver"] == "lee@example.com"
 
 
+def test_the_requester_stays_recorded_when_the_tooling_path_rewrites_it(store, settings):
+    request(store, settings, "F4", 500_000, actor=KIM)
+    config = {"configurable": {"thread_id": "refund-F4", "checkpoint_ns": ""}}
+    tooling = graph.build_graph(store.saver, store=store)  # LangGraph's own update_state checks no keys
+    tooling.update_state(config, {"requested_by": "someone@elsewhere.org", "requested_by_name": "S"}, as_node="assess")
+    tooling.invoke(None, config)  # the case waits at review again
+    assert tooling.get_state(config).values["requested_by"] == "kim@example.com"
+    with pytest.raises(PermissionDenied, match="four eyes"):
+        decide(store, settings, "F4", KIM)
+    assert ledger.ledger_rows(store) == []
+
+
 def test_four_eyes_holds_for_an_admin_and_for_a_decision_set_by_update_state(store, settings):
     request(store, settings, "F2", 500_000, actor=ADMIN)
     with pytest.raises(PermissionDenied, match="four eyes"):
