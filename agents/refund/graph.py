@@ -35,6 +35,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Literal
 
+from anyascii import anyascii
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -138,8 +139,10 @@ def check_approver_name(approver: str) -> None:
     """A human decision is never recorded under the names the agent itself writes.
 
     Compared as a reader sees the name: compatibility forms folded (NFKC), invisible format
-    characters (a zero-width space, a word joiner) dropped and case ignored, so that
-    ``"automatic\\u200b"`` or ``"ａｕｔｏｍａｔｉｃ"`` cannot pass for the agent's own name in the audit.
+    characters (a zero-width space, a word joiner) dropped, letters of other scripts that look
+    Latin read as the Latin ones (``anyascii``: a Cyrillic ``а``, a small-capital ``ᴀ``, an accent)
+    and case ignored, so that ``"automatic\\u200b"``, ``"ａｕｔｏｍａｔｉｃ"`` or ``"аutomatic"``
+    cannot pass for the agent's own name in the audit.
     """
     if is_reserved_approver(approver):
         raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
@@ -148,7 +151,7 @@ def check_approver_name(approver: str) -> None:
 def is_reserved_approver(approver: str) -> bool:
     """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`)."""
     seen = "".join(c for c in unicodedata.normalize("NFKC", approver) if unicodedata.category(c) != "Cf")
-    return seen.strip().casefold() in RESERVED_APPROVERS
+    return anyascii(seen).strip().casefold() in RESERVED_APPROVERS
 
 
 def check_edit_amount(amount: Any, requested: Any) -> int:

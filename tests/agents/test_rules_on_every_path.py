@@ -57,10 +57,28 @@ def test_a_case_id_typed_decomposed_is_the_same_case_and_is_never_paid_twice(sto
 
 @pytest.mark.parametrize(
     "approver",
-    ["automatic\u200b", "\u2060update_state", "ａｕｔｏｍａｔｉｃ", "AUTOMATIC\ufeff"],
-    ids=["zero-width space", "word joiner", "fullwidth", "byte-order mark"],
+    [
+        "automatic\u200b",
+        "\u2060update_state",
+        "ａｕｔｏｍａｔｉｃ",
+        "AUTOMATIC\ufeff",
+        "\u0430utomatic",  # a Cyrillic а
+        "\u1d00utomatic",  # a small-capital ᴀ
+        "automati\u0301c",  # an accent
+        "upd\u0430te_st\u0430te",
+    ],
+    ids=[
+        "zero-width space",
+        "word joiner",
+        "fullwidth",
+        "byte-order mark",
+        "cyrillic",
+        "small capital",
+        "accent",
+        "update",
+    ],
 )
-def test_a_reserved_approver_name_with_invisible_or_fullwidth_letters_is_refused_on_both_paths(
+def test_a_reserved_approver_name_with_invisible_or_lookalike_letters_is_refused_on_both_paths(
     store, settings, approver
 ):
     start_refund(store, settings, "C1")
