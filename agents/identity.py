@@ -34,6 +34,7 @@ import hashlib
 import hmac
 import re
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,7 +125,33 @@ def _krw(amount: int) -> str:
     return f"{amount:,} KRW"
 
 
-def denial(identity: Identity, action: str, *, amount: int | None = None, requested_by: str | None = None) -> str:
+#: Why the requester of a refund may not approve it.
+FOUR_EYES = "you requested this refund; another person must approve it (four eyes)"
+
+
+def reads_as(name: str) -> str:
+    """A name as a reader sees it: compatibility forms folded (NFKC), invisible format and control
+    characters dropped, spaces around it trimmed, case ignored. Two names that read the same are one name."""
+    seen = (char for char in unicodedata.normalize("NFKC", name) if unicodedata.category(char) not in ("Cf", "Cc"))
+    return "".join(seen).strip().casefold()
+
+
+def is_requester(approver: object, requested_by: object, requested_by_name: object = None) -> bool:
+    """Whether ``approver`` names the one who requested the case: their email or their display name."""
+    seen = reads_as(approver) if isinstance(approver, str) else ""
+    known = (name for name in (requested_by, requested_by_name) if isinstance(name, str))
+    return bool(seen) and any(reads_as(name) == seen for name in known)
+
+
+def denial(
+    identity: Identity,
+    action: str,
+    *,
+    amount: int | None = None,
+    requested_by: str | None = None,
+    requested_by_name: str | None = None,
+    approver: str | None = None,
+) -> str:
     """Why ``identity`` may not take ``action`` ('' when it may).
 
     Args:
@@ -132,6 +159,9 @@ def denial(identity: Identity, action: str, *, amount: int | None = None, reques
         action: One of :data:`ACTIONS`.
         amount: For :data:`APPROVE_REFUND`, the amount that would be paid.
         requested_by: For :data:`APPROVE_REFUND`, the email that requested the refund (four eyes).
+        requested_by_name: For :data:`APPROVE_REFUND`, the requester's display name.
+        approver: For :data:`APPROVE_REFUND` by the local operator, the approver's name as typed: it is
+            what the decision records, so four eyes holds for it too (a case requested signed in).
 
     Raises:
         ValueError: An unknown action (a programming error).
@@ -139,14 +169,16 @@ def denial(identity: Identity, action: str, *, amount: int | None = None, reques
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
     if identity.local:
+        if action == APPROVE_REFUND and is_requester(approver, requested_by, requested_by_name):
+            return FOUR_EYES
         return ""
     needed, words = ACTIONS[action]
     if ROLES.index(identity.role) < ROLES.index(needed):
         who = identity.email or identity.name
         return f"{who} is {_ROLE_WORDS[identity.role]}; {words} needs {_ROLE_WORDS[needed]} or above"
     if action == APPROVE_REFUND:
-        if requested_by and identity.email and requested_by.casefold() == identity.email.casefold():
-            return "you requested this refund; another person must approve it (four eyes)"
+        if is_requester(identity.email, requested_by):
+            return FOUR_EYES
         limit = identity.limit_krw if identity.role == APPROVER else None
         if limit is not None and amount is not None and amount > limit:
             return (
@@ -157,7 +189,13 @@ def denial(identity: Identity, action: str, *, amount: int | None = None, reques
 
 
 def check_allowed(
-    identity: Identity, action: str, *, amount: int | None = None, requested_by: str | None = None
+    identity: Identity,
+    action: str,
+    *,
+    amount: int | None = None,
+    requested_by: str | None = None,
+    requested_by_name: str | None = None,
+    approver: str | None = None,
 ) -> None:
     """Refuses (raises) an action the identity may not take; see :func:`denial` for the arguments.
 
@@ -165,7 +203,14 @@ def check_allowed(
         PermissionDenied: With the reason, e.g. "your limit is 1,000,000 KRW; this case ... needs a
             senior approver".
     """
-    reason = denial(identity, action, amount=amount, requested_by=requested_by)
+    reason = denial(
+        identity,
+        action,
+        amount=amount,
+        requested_by=requested_by,
+        requested_by_name=requested_by_name,
+        approver=approver,
+    )
     if reason:
         raise PermissionDenied(action, reason)
 

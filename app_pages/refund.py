@@ -11,13 +11,8 @@ from agents.errors import RunFailedError, UserError, short_id
 from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
 from agents.refund import ledger
-from agents.refund.graph import (
-    AGENT_NAME,
-    AUTOMATIC_APPROVER,
-    DEFAULT_THRESHOLD,
-    check_edit_amount,
-    run_unsaved_pitfall,
-)
+from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
+from agents.refund.rules import AUTOMATIC_APPROVER, check_edit_amount
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number, validate_thread_id
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text

@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAuthError
 
-from agents.identity import ACTIONS, LOCAL_OPERATOR, ROLES, VIEWER, Identity, Roles, denial
+from agents.identity import ACTIONS, LOCAL_OPERATOR, ROLES, VIEWER, Identity, Roles, denial, is_requester
 from agents.validation import is_loopback
 from dashboard import resources
 from dashboard.i18n import t
@@ -112,7 +112,7 @@ def why_not(action: str, *, amount: int | None = None, requested_by: str | None 
     needed = ACTIONS[action][0]
     if ROLES.index(me.role) < ROLES.index(needed):
         return t("auth.needs_role", role=role_word(me.role), needed=role_word(needed))
-    if requested_by and requested_by.casefold() == me.email.casefold():
+    if is_requester(me.email, requested_by):
         return t("auth.four_eyes")
     return t("auth.over_limit", limit=_krw(me.limit_krw), amount=_krw(amount))
 

@@ -15,7 +15,7 @@ from agents import lifecycle
 from agents.cli.base import Context
 from agents.cli.core import print_json
 from agents.refund import ledger
-from agents.refund.graph import krw
+from agents.refund.rules import krw
 
 
 def cmd_ledger(args: argparse.Namespace, context: Context) -> int:

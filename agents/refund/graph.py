@@ -31,11 +31,9 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from typing import Any, Literal
 
-from anyascii import anyascii
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -44,31 +42,30 @@ from langgraph.types import interrupt
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
-from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, actor_of, check_allowed
+from agents.identity import (
+    actor_of,
+)
 from agents.refund import ledger
+from agents.refund.rules import (
+    ACTIONS,
+    AUTOMATIC_APPROVER,
+    UPDATE_STATE_EDITOR,
+    check_answer,
+    check_decision,
+    check_edit_amount,
+    krw,
+    recorded_approver_problem,
+    requested_amount_problem,
+    signed_decision,
+)
 from agents.refund.state import RefundInput, RefundState
 from agents.refund.strings import STRINGS
-from agents.strings import STRINGS as CORE_STRINGS
-from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text, say, text
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, say
 
 AGENT_NAME = ledger.AGENT_NAME
 DEFAULT_THRESHOLD = 100_000
-MAX_AMOUNT = 10_000_000
 POLICIES = ("strict", "reroute")
 DEFAULT_POLICY = "strict"
-AUTOMATIC_APPROVER = "automatic"
-UPDATE_STATE_EDITOR = "update_state"
-ACTIONS = ("approve", "reject", "edit")
-RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
-
-
-def _error(key: str, /, **params: Any) -> Text:
-    return text(STRINGS, key, **params)
-
-
-def krw(amount: int | None) -> str:
-    """An amount with thousands separators, e.g. ``500,000``."""
-    return "—" if amount is None else f"{amount:,}"
 
 
 def decision_word(decision: str, lang: str) -> str:
@@ -97,80 +94,14 @@ def edit_lines(state: RefundState, lang: str = DEFAULT_LANGUAGE) -> tuple[list[s
     return [line], {"recorded_amount": amount}
 
 
-def check_answer(answer: Any) -> dict[str, Any]:
-    """Checks the rules between a resume answer's fields (their types are checked by the spec).
-
-    ``edit`` needs an ``amount``; ``approve`` and ``reject`` take none (use ``edit`` to change it).
-    """
-    if not isinstance(answer, dict):
-        raise InputError("action", _error("refund.error.object"))
-    action = answer.get("action")
-    if action not in ACTIONS:
-        raise InputError("action", text(CORE_STRINGS, "error.choice", allowed=", ".join(ACTIONS), value=repr(action)))
-    if action == "edit" and answer.get("amount") is None:
-        raise InputError("amount", _error("refund.error.edit_needs_amount"))
-    if action != "edit" and answer.get("amount") is not None:
-        raise InputError("amount", _error("refund.error.amount_only_edit", action=action))
-    if not answer.get("approver"):
-        raise InputError("approver", _error("refund.error.approver_required"))
-    check_approver_name(answer["approver"])
-    return answer
-
-
-def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identity) -> None:
-    """Whether ``actor`` may give this checked answer on this case; raises ``PermissionDenied`` if not.
-
-    Any approver may reject. Approving (or editing and approving) pays: the amount paid must be
-    within an approver's limit, and the one who requested the case may not approve it (four eyes).
-    """
-    if answer["action"] == "reject":
-        check_allowed(actor, REJECT_REFUND)
-        return
-    amount = answer["amount"] if answer["action"] == "edit" else values.get("amount")
-    check_allowed(actor, APPROVE_REFUND, amount=amount, requested_by=values.get("requested_by"))
-
-
-def signed_decision(actor: Identity) -> dict[str, Any]:
-    """The signed-in identity's display name and role, recorded with their decision (nothing locally)."""
-    return {} if actor.local else {"approver_name": actor.name, "approver_role": actor.role}
-
-
-def check_approver_name(approver: str) -> None:
-    """A human decision is never recorded under the names the agent itself writes.
-
-    Compared as a reader sees the name: compatibility forms folded (NFKC), invisible format
-    characters (a zero-width space, a word joiner) dropped, letters of other scripts that look
-    Latin read as the Latin ones (``anyascii``: a Cyrillic ``а``, a small-capital ``ᴀ``, an accent)
-    and case ignored, so that ``"automatic\\u200b"``, ``"ａｕｔｏｍａｔｉｃ"`` or ``"аutomatic"``
-    cannot pass for the agent's own name in the audit.
-    """
-    if is_reserved_approver(approver):
-        raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
-
-
-def is_reserved_approver(approver: str) -> bool:
-    """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`)."""
-    seen = "".join(c for c in unicodedata.normalize("NFKC", approver) if unicodedata.category(c) != "Cf")
-    return anyascii(seen).strip().casefold() in RESERVED_APPROVERS
-
-
-def check_edit_amount(amount: Any, requested: Any) -> int:
-    """An edited amount is a whole number from 1 up to the requested amount (never more)."""
-    if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InputError("amount", _error("refund.error.amount_type", value=repr(amount)))
-    if not isinstance(requested, int):
-        raise InputError("amount", _error("refund.error.no_requested"))
-    if not 1 <= amount <= requested:
-        raise InputError("amount", _error("refund.error.amount_range", requested=krw(requested), value=krw(amount)))
-    return amount
-
-
 def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableConfig], dict[str, Any]]:
     """The ``assess`` node for a threshold and a policy."""
 
     def assess(state: RefundInput, config: RunnableConfig) -> dict[str, Any]:
         """Opens the case: the amount to pay starts as the amount requested. Nothing is paid here."""
         lang, amount = run_language(config), state["requested_amount"]
+        if problem := requested_amount_problem(amount):  # a start on LangGraph's own tooling checks nothing
+            raise ValueError(f"case {state.get('case_id')!r}: {problem}")
         needs = say(STRINGS, "refund.say.needs_human" if amount > threshold else "refund.say.automatic", lang)
         line = say(
             STRINGS,
@@ -240,10 +171,8 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     decided = state.get("decision")
     if decided in ("approve", "reject"):
         who = state.get("approver")
-        if not who:  # every path checks this first; here it keeps a nameless decision from paying
-            raise ValueError(f"case {state['case_id']}: a {decided} decision without an approver")
-        if is_reserved_approver(str(who)):  # LangGraph's own update_state checks no names
-            raise ValueError(f"case {state['case_id']}: a {decided} decision under the agent's own name {who!r}")
+        if problem := recorded_approver_problem(state, decided):  # the node raises: the case needs attention
+            raise ValueError(f"case {state['case_id']}: {problem}")
         word = decision_word(decided, lang)
         lines.append(say(STRINGS, "refund.say.recorded", lang, decision=word, approver=who))
         signed = signed_decision(actor) if who == actor.email else {}
@@ -346,20 +275,19 @@ def _settling_approver(state: RefundState, threshold: int) -> str:
     the case needs attention and is shown in the inbox instead of paying wrongly.
     """
     amount, requested = state.get("amount"), state["requested_amount"]
+    if problem := requested_amount_problem(requested):
+        raise ValueError(f"case {state['case_id']}: {problem}")
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= requested:
         raise ValueError(
             f"case {state['case_id']}: refusing to pay {amount!r} KRW (must be 1 to the requested {krw(requested)})"
         )
     decision, approver = state.get("decision"), state.get("approver")
-    if decision == "approve":
-        if not approver:
-            raise ValueError(f"case {state['case_id']}: an approval without an approver")
-        if not is_reserved_approver(str(approver)):
-            return str(approver)
-        if approver != AUTOMATIC_APPROVER:
-            raise ValueError(f"case {state['case_id']}: an approval under the agent's own name {approver!r}")
-        # ``automatic`` is what settle itself records: it holds only where no human is needed (below).
-    elif decision is not None:
+    # ``automatic`` is what settle itself records: it holds only where no human is needed (below).
+    if decision == "approve" and approver != AUTOMATIC_APPROVER:
+        if problem := recorded_approver_problem(state, decision):
+            raise ValueError(f"case {state['case_id']}: {problem}")
+        return str(approver)
+    if decision is not None and decision != "approve":
         raise ValueError(f"case {state['case_id']}: settle reached with the decision {decision!r}")
     routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
     limit = case_threshold(state, threshold)
@@ -388,9 +316,10 @@ def reject(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     """Ends the case with a recorded rejection; nothing is paid."""
     lang = run_language(config)
     lines, recorded = edit_lines(state, lang)
-    who = state.get("approver")
-    if state.get("decision") != "reject" or not who or is_reserved_approver(str(who)):
-        raise ValueError(f"case {state['case_id']}: reject reached without a rejection by a named approver")
+    if state.get("decision") != "reject":
+        raise ValueError(f"case {state['case_id']}: reject reached without a rejection")
+    if problem := recorded_approver_problem(state, "reject"):
+        raise ValueError(f"case {state['case_id']}: {problem}")
     lines.append(say(STRINGS, "refund.say.rejected", lang, approver=state["approver"]))
     return {**recorded, "outcome": "rejected", "trace": lines}
 

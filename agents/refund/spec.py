@@ -19,19 +19,23 @@ from agents.errors import InputError, PermissionDenied
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
 from agents.refund import ledger
 from agents.refund.graph import (
-    ACTIONS,
     AGENT_NAME,
     DEFAULT_POLICY,
-    MAX_AMOUNT,
     POLICIES,
     amount_line,
     build_graph,
+    decision_word,
+    question_params,
+)
+from agents.refund.rules import (
+    ACTIONS,
+    APPROVER_MAX_LENGTH,
+    MAX_AMOUNT,
     check_answer,
     check_approver_name,
     check_decision,
     check_edit_amount,
-    decision_word,
-    question_params,
+    recorded_approver_problem,
 )
 from agents.refund.strings import STRINGS
 from agents.settings import choice_setting
@@ -81,7 +85,7 @@ RESUME_FIELDS = (
         required=False,
         help="Only with edit.",
     ),
-    Field(name="approver", label="Approver", max_length=60, help="Who decides."),
+    Field(name="approver", label="Approver", max_length=APPROVER_MAX_LENGTH, help="Who decides."),
     Field(name="note", label="Note", max_length=300, required=False, help="Optional."),
 )
 STATE_FIELDS = (
@@ -100,7 +104,7 @@ STATE_FIELDS = (
         choices=("approve", "reject"),
         help="Set a decision; review records it instead of asking.",
     ),
-    Field(name="approver", label="Approver", max_length=60, help="Who made the change or decision."),
+    Field(name="approver", label="Approver", max_length=APPROVER_MAX_LENGTH, help="Who made the change or decision."),
 )
 
 
@@ -171,7 +175,14 @@ def authorize_update(actor: Identity, request: UpdateRequest) -> None:
         check_allowed(actor, REJECT_REFUND)
     elif decision == "approve":
         amount = request.values.get("amount", request.target.get("amount"))
-        check_allowed(actor, APPROVE_REFUND, amount=amount, requested_by=request.target.get("requested_by"))
+        check_allowed(
+            actor,
+            APPROVE_REFUND,
+            amount=amount,
+            requested_by=request.target.get("requested_by"),
+            requested_by_name=request.target.get("requested_by_name"),
+            approver=request.values.get("approver"),
+        )
 
 
 def sign_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
@@ -279,8 +290,10 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
     payout = ledger.payout_for(store, case_id) if case_id else None
     if outcome in ("paid", "already paid") and payout is not None:
         return "paid", ""
-    if outcome == "rejected" and values.get("decision") == "reject" and payout is None:
-        return "rejected", ""
+    if outcome == "rejected" and payout is None:
+        if values.get("decision") == "reject" and not recorded_approver_problem(values, "reject"):
+            return "rejected", ""
+        return "", text(STRINGS, "refund.problem.unsigned_rejection")
     if payout is not None:
         paid = f"{payout['paid_amount']:,}"
         return "", text(STRINGS, "refund.problem.payout", outcome=outcome or "finished", paid=paid)

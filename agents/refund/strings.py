@@ -97,6 +97,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the case is marked {outcome} with neither a payout nor a rejection",
         "이 사례는 {outcome}(으)로 표시되어 있지만 지급도 거절도 없습니다",
     ),
+    "refund.problem.unsigned_rejection": (
+        "the case is marked rejected, but no rejection by a named approver is recorded",
+        "이 사례는 거절로 표시되어 있지만 이름이 있는 승인자의 거절 기록이 없습니다",
+    ),
     "refund.error.thread_name": (
         "a refund's thread is named after its case: use {derived} or omit it",
         "환불의 스레드 이름은 사례에서 정해집니다. {derived}를 쓰거나 비워 두세요",

@@ -119,7 +119,8 @@ from hypothesis.stateful import (
 from agents import lifecycle, nodelog, readmodel, runs, runtime, threadindex
 from agents.errors import RunFailedError, UserError
 from agents.refund import ledger
-from agents.refund.graph import AUTOMATIC_APPROVER, MAX_AMOUNT, POLICIES, RESERVED_APPROVERS, krw
+from agents.refund.graph import POLICIES
+from agents.refund.rules import AUTOMATIC_APPROVER, MAX_AMOUNT, RESERVED_APPROVERS, krw
 from agents.refund.spec import SPEC
 from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema

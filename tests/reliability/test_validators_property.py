@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from agents.errors import InputError
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
-from agents.refund.graph import MAX_AMOUNT, RESERVED_APPROVERS
+from agents.refund.rules import MAX_AMOUNT, RESERVED_APPROVERS
 from agents.refund.spec import SPEC as REFUND
 from agents.spec import Field, validate_fields
 from agents.validation import BIDI_CONTROLS, THREAD_ID_MAX, validate_int, validate_text, validate_thread_id

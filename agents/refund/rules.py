@@ -1,0 +1,142 @@
+"""The refund's rules on names and amounts, checked by the graph's nodes and by every path before them.
+
+A decision names a person (never the agent's own name, and for an approval never the requester), an
+edited amount is a whole number from 1 to the requested amount, a requested amount from 1 to
+:data:`MAX_AMOUNT`. ``agents.refund.graph`` applies them in its nodes; ``agents.refund.spec`` before a
+decision is sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anyascii import anyascii
+
+from agents.errors import InputError
+from agents.identity import APPROVE_REFUND, FOUR_EYES, REJECT_REFUND, Identity, check_allowed, is_requester, reads_as
+from agents.refund.state import RefundState
+from agents.refund.strings import STRINGS
+from agents.strings import STRINGS as CORE_STRINGS
+from agents.texts import Text, text
+from agents.validation import validate_text
+
+MAX_AMOUNT = 10_000_000
+AUTOMATIC_APPROVER = "automatic"
+UPDATE_STATE_EDITOR = "update_state"
+ACTIONS = ("approve", "reject", "edit")
+RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
+#: The longest approver name (the forms' limit; a signed-in approver's email included).
+APPROVER_MAX_LENGTH = 60
+
+
+def _error(key: str, /, **params: Any) -> Text:
+    return text(STRINGS, key, **params)
+
+
+def krw(amount: int | None) -> str:
+    """An amount with thousands separators, e.g. ``500,000``."""
+    return "—" if amount is None else f"{amount:,}"
+
+
+def check_answer(answer: Any) -> dict[str, Any]:
+    """Checks the rules between a resume answer's fields (their types are checked by the spec).
+
+    ``edit`` needs an ``amount``; ``approve`` and ``reject`` take none (use ``edit`` to change it).
+    """
+    if not isinstance(answer, dict):
+        raise InputError("action", _error("refund.error.object"))
+    action = answer.get("action")
+    if action not in ACTIONS:
+        raise InputError("action", text(CORE_STRINGS, "error.choice", allowed=", ".join(ACTIONS), value=repr(action)))
+    if action == "edit" and answer.get("amount") is None:
+        raise InputError("amount", _error("refund.error.edit_needs_amount"))
+    if action != "edit" and answer.get("amount") is not None:
+        raise InputError("amount", _error("refund.error.amount_only_edit", action=action))
+    if not answer.get("approver"):
+        raise InputError("approver", _error("refund.error.approver_required"))
+    approver = validate_text(answer["approver"], "approver", max_length=APPROVER_MAX_LENGTH)
+    check_approver_name(approver)
+    return {**answer, "approver": approver}
+
+
+def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identity) -> None:
+    """Whether ``actor`` may give this checked answer on this case; raises ``PermissionDenied`` if not.
+
+    Any approver may reject. Approving (or editing and approving) pays: the amount paid must be
+    within an approver's limit, and the one who requested the case may not approve it (four eyes).
+    """
+    if answer["action"] == "reject":
+        check_allowed(actor, REJECT_REFUND)
+        return
+    amount = answer["amount"] if answer["action"] == "edit" else values.get("amount")
+    check_allowed(
+        actor,
+        APPROVE_REFUND,
+        amount=amount,
+        requested_by=values.get("requested_by"),
+        requested_by_name=values.get("requested_by_name"),
+        approver=answer.get("approver"),
+    )
+
+
+def signed_decision(actor: Identity) -> dict[str, Any]:
+    """The signed-in identity's display name and role, recorded with their decision (nothing locally)."""
+    return {} if actor.local else {"approver_name": actor.name, "approver_role": actor.role}
+
+
+def check_approver_name(approver: str) -> None:
+    """A human decision is never recorded under the names the agent itself writes.
+
+    Compared as a reader sees the name: compatibility forms folded (NFKC), invisible format
+    characters (a zero-width space, a word joiner) dropped, letters of other scripts that look
+    Latin read as the Latin ones (``anyascii``: a Cyrillic ``а``, a small-capital ``ᴀ``, an accent)
+    and case ignored, so that ``"automatic\\u200b"``, ``"ａｕｔｏｍａｔｉｃ"`` or ``"аutomatic"``
+    cannot pass for the agent's own name in the audit.
+    """
+    if is_reserved_approver(approver):
+        raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
+
+
+def is_reserved_approver(approver: str) -> bool:
+    """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`)."""
+    return anyascii(reads_as(approver)).strip().casefold() in RESERVED_APPROVERS
+
+
+def recorded_approver_problem(state: RefundState | dict[str, Any], decision: str) -> str:
+    """What is wrong with the approver a decision in the state names ('' when nothing is).
+
+    For a decision the nodes find already in the state rather than get from ``interrupt()``: every
+    path checks it first, but LangGraph's own ``update_state`` checks no names. A decision names a
+    person (visible text, no control characters, within the forms' length), never the agent's own
+    name, and an approval is never by the one who requested the case (four eyes).
+    """
+    approver = state.get("approver")
+    if not approver:
+        return f"a {decision} decision without an approver"
+    try:
+        validate_text(approver, "approver", max_length=APPROVER_MAX_LENGTH)
+    except InputError as error:
+        return f"a {decision} decision by {approver!r}, which is no approver's name ({error})"
+    if is_reserved_approver(approver):
+        return f"a {decision} decision under the agent's own name {approver!r}"
+    if decision == "approve" and is_requester(approver, state.get("requested_by"), state.get("requested_by_name")):
+        return f"an approval by {approver!r}, who requested the case: {FOUR_EYES}"
+    return ""
+
+
+def check_edit_amount(amount: Any, requested: Any) -> int:
+    """An edited amount is a whole number from 1 up to the requested amount (never more)."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InputError("amount", _error("refund.error.amount_type", value=repr(amount)))
+    if not isinstance(requested, int):
+        raise InputError("amount", _error("refund.error.no_requested"))
+    if not 1 <= amount <= requested:
+        raise InputError("amount", _error("refund.error.amount_range", requested=krw(requested), value=krw(amount)))
+    return amount
+
+
+def requested_amount_problem(requested: Any) -> str:
+    """What is wrong with a requested amount ('' when nothing is): a whole number from 1 to :data:`MAX_AMOUNT`."""
+    if isinstance(requested, bool) or not isinstance(requested, int) or not 1 <= requested <= MAX_AMOUNT:
+        return f"a requested amount of {requested!r} KRW is refused (a whole number from 1 to {krw(MAX_AMOUNT)})"
+    return ""
