@@ -42,14 +42,13 @@ from langgraph.types import interrupt
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
-from agents.identity import (
-    actor_of,
-)
+from agents.identity import actor_of
 from agents.refund import ledger
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
     UPDATE_STATE_EDITOR,
+    case_id_problem,
     check_answer,
     check_decision,
     check_edit_amount,
@@ -100,7 +99,8 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableC
     def assess(state: RefundInput, config: RunnableConfig) -> dict[str, Any]:
         """Opens the case: the amount to pay starts as the amount requested. Nothing is paid here."""
         lang, amount = run_language(config), state["requested_amount"]
-        if problem := requested_amount_problem(amount):  # a start on LangGraph's own tooling checks nothing
+        # A start on LangGraph's own tooling checks nothing: the node refuses what no form would take.
+        if problem := case_id_problem(state.get("case_id")) or requested_amount_problem(amount):
             raise ValueError(f"case {state.get('case_id')!r}: {problem}")
         needs = say(STRINGS, "refund.say.needs_human" if amount > threshold else "refund.say.automatic", lang)
         line = say(

@@ -18,7 +18,7 @@ from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
 from agents.texts import Text, text
-from agents.validation import validate_text
+from agents.validation import validate_text, validate_thread_id
 
 MAX_AMOUNT = 10_000_000
 AUTOMATIC_APPROVER = "automatic"
@@ -133,6 +133,21 @@ def check_edit_amount(amount: Any, requested: Any) -> int:
     if not 1 <= amount <= requested:
         raise InputError("amount", _error("refund.error.amount_range", requested=krw(requested), value=krw(amount)))
     return amount
+
+
+def case_id_problem(case_id: Any) -> str:
+    """What is wrong with a case id ('' when nothing is): one the forms accept, as they normalise it.
+
+    The ledger's key: a start on LangGraph's own tooling, which checks nothing, must not pay again
+    under the same id written another way (its letters decomposed, NFD against NFC, or spaces around it).
+    """
+    try:
+        accepted = validate_thread_id(case_id, "case_id") if isinstance(case_id, str) else None
+    except InputError as error:
+        return f"the case id {case_id!r} is refused ({error})"
+    if accepted != case_id:
+        return f"the case id {case_id!r} is refused (a case id is text, NFC-normalised, with no spaces around it)"
+    return ""
 
 
 def requested_amount_problem(requested: Any) -> str:

@@ -131,3 +131,22 @@ def test_names_are_compared_as_a_reader_sees_them():
     assert not is_requester("kim", "kim@example.com", "Kim Minji")
     assert not is_requester("", "", "") and not is_requester("\u200b", "\u200b")
     assert not is_requester(None, "kim@example.com")
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["\u1100\u1165\u11ab-1042", " 건-1042", "건-1042\n", "건 1042", ""],
+    ids=["nfd", "space", "newline", "inner", "empty"],
+)
+def test_a_start_on_the_tooling_path_cannot_pay_a_paid_case_again_under_its_id_written_another_way(
+    store, settings, written
+):
+    request(store, settings, "건-1042", 50_000, actor=LEE)  # below the threshold: paid at once
+    assert len(ledger.ledger_rows(store)) == 1
+    graph = build_graph(store.saver, store=store)
+    config = {"configurable": {"thread_id": "refund-again", "checkpoint_ns": ""}, "metadata": {"agent": "refund"}}
+    with pytest.raises(ValueError, match="case id"):
+        graph.invoke({"case_id": written, "customer": "c", "reason": "r", "requested_amount": 50_000}, config)
+    assert [row["case_id"] for row in ledger.ledger_rows(store)] == ["건-1042"]
+    status = lifecycle.thread_status(store, "refund-again")
+    assert status is not None and status.status == "attention", "the refused start is shown, not lost"
