@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from agents.errors import PermissionDenied, UserError
 
@@ -143,15 +143,16 @@ def is_requester(approver: object, requested_by: object, requested_by_name: obje
     return bool(seen) and any(reads_as(name) == seen for name in known)
 
 
-def denial(
-    identity: Identity,
-    action: str,
-    *,
-    amount: int | None = None,
-    requested_by: str | None = None,
-    requested_by_name: str | None = None,
-    approver: str | None = None,
-) -> str:
+class CaseFacts(TypedDict, total=False):
+    """What :func:`denial` and :func:`check_allowed` weigh for :data:`APPROVE_REFUND` (see :func:`denial`)."""
+
+    amount: int | None
+    requested_by: str | None
+    requested_by_name: str | None
+    approver: str | None
+
+
+def denial(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> str:
     """Why ``identity`` may not take ``action`` ('' when it may).
 
     Args:
@@ -168,8 +169,9 @@ def denial(
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
+    amount, requested_by = case.get("amount"), case.get("requested_by")
     if identity.local:
-        if action == APPROVE_REFUND and is_requester(approver, requested_by, requested_by_name):
+        if action == APPROVE_REFUND and is_requester(case.get("approver"), requested_by, case.get("requested_by_name")):
             return FOUR_EYES
         return ""
     needed, words = ACTIONS[action]
@@ -188,29 +190,14 @@ def denial(
     return ""
 
 
-def check_allowed(
-    identity: Identity,
-    action: str,
-    *,
-    amount: int | None = None,
-    requested_by: str | None = None,
-    requested_by_name: str | None = None,
-    approver: str | None = None,
-) -> None:
+def check_allowed(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> None:
     """Refuses (raises) an action the identity may not take; see :func:`denial` for the arguments.
 
     Raises:
         PermissionDenied: With the reason, e.g. "your limit is 1,000,000 KRW; this case ... needs a
             senior approver".
     """
-    reason = denial(
-        identity,
-        action,
-        amount=amount,
-        requested_by=requested_by,
-        requested_by_name=requested_by_name,
-        approver=approver,
-    )
+    reason = denial(identity, action, **case)
     if reason:
         raise PermissionDenied(action, reason)
 
