@@ -93,8 +93,10 @@ def edit_lines(state: RefundState, lang: str = DEFAULT_LANGUAGE) -> tuple[list[s
     return [line], {"recorded_amount": amount}
 
 
-def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableConfig], dict[str, Any]]:
-    """The ``assess`` node for a threshold and a policy."""
+def make_assess(
+    threshold: int, policy: str, store: Store | None = None
+) -> Callable[[RefundInput, RunnableConfig], dict[str, Any]]:
+    """The ``assess`` node for a threshold and a policy; with a ``store``, it records the policy there too."""
 
     def assess(state: RefundInput, config: RunnableConfig) -> dict[str, Any]:
         """Opens the case: the amount to pay starts as the amount requested. Nothing is paid here."""
@@ -102,6 +104,8 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableC
         # A start on LangGraph's own tooling checks nothing: the node refuses what no form would take.
         if problem := case_id_problem(state.get("case_id")) or requested_amount_problem(amount):
             raise ValueError(f"case {state.get('case_id')!r}: {problem}")
+        if store is not None:  # what the route and settle trust: update_state runs no node, so cannot write it
+            ledger.record_assessment(store, str(config["configurable"]["thread_id"]), policy)
         needs = say(STRINGS, "refund.say.needs_human" if amount > threshold else "refund.say.automatic", lang)
         line = say(
             STRINGS,
@@ -117,14 +121,27 @@ def make_assess(threshold: int, policy: str) -> Callable[[RefundInput, RunnableC
     return assess
 
 
+def case_policy(store: Store | None, config: RunnableConfig, state: RefundState, policy: str) -> str:
+    """The policy a case is routed and settled by: the one its last ``assess`` run recorded.
+
+    With a database, the record there (``ledger.assessed_policy``): ``update_state`` runs no node, so it
+    cannot write it, where it can write the state's ``policy`` (on a checkpoint from before ``assess``,
+    the key's first write). A case no ``assess`` run recorded (one of an older release) is routed by
+    this process's ``policy``. Without a database (a graph built with no store), by the state's.
+    """
+    if store is None:
+        return str(state.get("policy", DEFAULT_POLICY))
+    return ledger.assessed_policy(store, str(config["configurable"]["thread_id"])) or policy
+
+
 def make_route_after_assess(
-    policy: str, threshold: int = DEFAULT_THRESHOLD
-) -> Callable[[RefundState], Literal["review", "settle"]]:
+    policy: str, threshold: int = DEFAULT_THRESHOLD, store: Store | None = None
+) -> Callable[[RefundState, RunnableConfig], Literal["review", "settle"]]:
     """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``.
 
-    ``policy`` is this process's setting, which ``assess`` records in the state; the route reads the
-    state's, so a case keeps the policy it was assessed under when the setting changes. The amount is
-    compared with :func:`case_threshold`, which a threshold written into the state cannot raise.
+    ``policy`` is this process's setting, which ``assess`` records; the route reads the record
+    (:func:`case_policy`), so a case keeps the policy it was assessed under when the setting changes. The
+    amount is compared with :func:`case_threshold`, which a threshold written into the state cannot raise.
 
     A decision already in the state (set by ``update_state``) always goes to ``review``, which records
     it and routes it: a rejection must reach ``reject`` even when the amount would settle automatically.
@@ -132,12 +149,13 @@ def make_route_after_assess(
     if policy not in POLICIES:
         raise InputError("HITL_REFUND_POLICY", f"must be one of {', '.join(POLICIES)}; got {policy!r}")
 
-    def route_after_assess(state: RefundState) -> Literal["review", "settle"]:
+    def route_after_assess(state: RefundState, config: RunnableConfig) -> Literal["review", "settle"]:
         if state.get("decision"):  # a decision set by update_state is recorded by review, then routed
             return "review"
-        # A case is routed by the policy it was assessed under (``assess`` records it), as ``settle``
-        # checks it: a process restarted with the other policy must not settle what settle refuses.
-        routed_on = state["requested_amount"] if state.get("policy", DEFAULT_POLICY) == "strict" else state["amount"]
+        # A case is routed by the policy it was assessed under, as ``settle`` checks it: a process
+        # restarted with the other policy must not settle what settle refuses.
+        strict = case_policy(store, config, state, policy) == "strict"
+        routed_on = state["requested_amount"] if strict else state["amount"]
         return "review" if routed_on > case_threshold(state, threshold) else "settle"
 
     return route_after_assess
@@ -186,7 +204,7 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
                 "reason": state["reason"],
                 "requested_amount": state["requested_amount"],
                 "amount": state["amount"],
-                "threshold": state["threshold"],
+                "threshold": state.get("threshold"),  # none on a checkpoint from before assess
                 "actions": list(ACTIONS),
             }
         )
@@ -224,9 +242,9 @@ def route_after_review(state: RefundState) -> Literal["settle", "reject", "revie
 
 
 def make_settle(
-    store: Store | None, threshold: int = DEFAULT_THRESHOLD
+    store: Store | None, threshold: int = DEFAULT_THRESHOLD, policy: str = DEFAULT_POLICY
 ) -> Callable[[RefundState, RunnableConfig], dict[str, Any]]:
-    """The ``settle`` node over a ledger in ``store``, in a process whose threshold is ``threshold``."""
+    """The ``settle`` node over a ledger in ``store``, in a process whose threshold and policy these are."""
 
     def settle(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         """Pays the case once (the ledger's unique key); a repeated attempt is reported, not paid."""
@@ -234,7 +252,8 @@ def make_settle(
             raise RuntimeError("settle needs the database that holds the ledger (build_graph(store=...))")
         lang = run_language(config)
         lines, recorded = edit_lines(state, lang)
-        approver = _settling_approver(state, threshold)
+        used = case_policy(store, config, state, policy)
+        approver = _settling_approver(state, threshold, used)
         payout = ledger.pay(
             store,
             case_id=state["case_id"],
@@ -246,8 +265,8 @@ def make_settle(
         )
         paid, requested = krw(payout.paid_amount), krw(payout.requested_amount)
         if payout.created and approver == AUTOMATIC_APPROVER:
-            policy, limit = state.get("policy", DEFAULT_POLICY), krw(case_threshold(state, threshold))
-            key, params = "refund.say.paid_automatic", {"threshold": limit, "policy": policy}
+            limit = krw(case_threshold(state, threshold))
+            key, params = "refund.say.paid_automatic", {"threshold": limit, "policy": used}
         elif payout.created:
             key, params = "refund.say.paid", {"approver": approver}
         else:
@@ -267,7 +286,7 @@ def make_settle(
     return settle
 
 
-def _settling_approver(state: RefundState, threshold: int) -> str:
+def _settling_approver(state: RefundState, threshold: int, policy: str) -> str:
     """Who the payout is recorded for; refuses (raises) a payout that no rule allows.
 
     Every path checks its input first; these checks keep a state that slipped
@@ -289,7 +308,7 @@ def _settling_approver(state: RefundState, threshold: int) -> str:
         return str(approver)
     if decision is not None and decision != "approve":
         raise ValueError(f"case {state['case_id']}: settle reached with the decision {decision!r}")
-    routed_on = requested if state.get("policy", DEFAULT_POLICY) == "strict" else amount
+    routed_on = requested if policy == "strict" else amount
     limit = case_threshold(state, threshold)
     if routed_on <= limit:
         return AUTOMATIC_APPROVER
@@ -326,12 +345,12 @@ def reject(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
 
 def _builder(store: Store | None, policy: str, threshold: int, log: Callable[..., Any]) -> StateGraph:
     builder = StateGraph(RefundState, input_schema=RefundInput)
-    builder.add_node("assess", log(make_assess(threshold, policy)))
+    builder.add_node("assess", log(make_assess(threshold, policy, store)))
     builder.add_node("review", log(review))
-    builder.add_node("settle", log(make_settle(store, threshold)))
+    builder.add_node("settle", log(make_settle(store, threshold, policy)))
     builder.add_node("reject", log(reject))
     builder.add_edge(START, "assess")
-    builder.add_conditional_edges("assess", make_route_after_assess(policy, threshold), ["review", "settle"])
+    builder.add_conditional_edges("assess", make_route_after_assess(policy, threshold, store), ["review", "settle"])
     builder.add_conditional_edges("review", route_after_review, ["settle", "reject", "review"])
     builder.add_edge("settle", END)
     builder.add_edge("reject", END)
@@ -369,7 +388,8 @@ def build_unsaved_pitfall_graph(store: Store | None = None) -> CompiledStateGrap
     nothing to resume: without a checkpointer nothing was saved. Its nodes are
     not written to the node log and, stopping before ``settle``, it pays nothing.
     """
-    builder = _builder(store, DEFAULT_POLICY, DEFAULT_THRESHOLD, lambda node: node)
+    # ``store`` is not used: the demo writes nothing at all (the real graph's ``assess`` records its policy).
+    builder = _builder(None, DEFAULT_POLICY, DEFAULT_THRESHOLD, lambda node: node)
     return builder.compile(interrupt_before=["settle"])
 
 

@@ -46,6 +46,40 @@ CREATE TABLE IF NOT EXISTS refund_ledger (
 )
 
 
+#: The policy each refund thread's last real ``assess`` run was assessed under. A node writes it, never
+#: ``update_state`` (which runs no node), so the route and ``settle`` can trust it where the state's own
+#: ``policy`` could have been written by an update on a path that checks no keys. A thread's row stays when
+#: the thread is deleted; a new thread of that id is assessed, which replaces it.
+ASSESSMENT_COLUMNS = ("thread_id", "policy", "assessed_at")
+ASSESSMENT_TABLE = TableSchema(
+    "refund_assessments",
+    """
+CREATE TABLE IF NOT EXISTS refund_assessments (
+    thread_id TEXT PRIMARY KEY,
+    policy TEXT NOT NULL,
+    assessed_at TEXT NOT NULL
+);""",
+    migrated_columns=ASSESSMENT_COLUMNS,
+)
+
+
+def record_assessment(store: Store, thread_id: str, policy: str) -> None:
+    """Records the policy a thread's case was just assessed under (``assess`` calls it), replacing an earlier one."""
+    store.execute_one(
+        "INSERT INTO refund_assessments (thread_id, policy, assessed_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (thread_id) DO UPDATE SET policy = excluded.policy, assessed_at = excluded.assessed_at",
+        (thread_id, policy, now_iso()),
+    )
+
+
+def assessed_policy(store: Store, thread_id: str) -> str | None:
+    """The policy the thread's last ``assess`` run recorded, or None (no run recorded one)."""
+    with store.read() as cursor:
+        cursor.execute("SELECT policy FROM refund_assessments WHERE thread_id = ?", (thread_id,))
+        found = cursor.fetchone()
+    return str(found[0]) if found else None
+
+
 @dataclass(frozen=True)
 class Payout:
     """The ledger row of a case, and whether this attempt created it."""

@@ -350,6 +350,6 @@ SPEC = AgentSpec(
     settings_from=settings_from,
     options_from_settings=options_from_settings,
     strings=STRINGS,
-    tables=(ledger.LEDGER_TABLE,),
+    tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE),
     question_text=question_text,
 )

@@ -109,7 +109,7 @@ def test_a_step_that_raises_while_the_robot_starts_over_is_a_message(app, store,
 
 
 def test_a_step_that_raises_while_a_refund_is_requested_is_a_message_and_the_case_is_shown(app, store, monkeypatch):
-    def make_assess(threshold, policy):
+    def make_assess(threshold, policy, store=None):
         def assess(state, config):
             raise RuntimeError("assess broke")
 

@@ -117,3 +117,41 @@ def test_settle_run_again_on_an_automatic_payout_reports_it_paid_once(store):
     again = settle(_unreviewed_case("X7", 10**9, decision="approve", approver="automatic"), config)
     assert again["outcome"] == "already paid"
     assert len(ledger.ledger_rows(store)) == 1
+
+
+def _before_assess(graph):
+    """The config of the case's checkpoint from before ``assess`` ran (its next task is ``assess``)."""
+    return next(snapshot.config for snapshot in graph.get_state_history(CONFIG) if snapshot.next == ("assess",))
+
+
+def test_a_policy_written_on_a_checkpoint_from_before_assess_does_not_route_the_case(store, waiting_case):
+    """There ``policy`` was not written yet, so the update is its first write; the route reads the record."""
+    forked = waiting_case.update_state(
+        _before_assess(waiting_case), {"policy": "reroute", "amount": 50_000}, as_node="assess"
+    )
+    waiting_case.invoke(None, forked)
+    state = waiting_case.get_state(CONFIG)
+    assert state.next == ("review",) and state.interrupts, "the 500,000 KRW case waits for a human"
+    assert ledger.ledger_rows(store) == []
+    assert ledger.assessed_policy(store, "refund-C1") == "strict"
+
+
+def test_a_case_no_assess_run_recorded_is_routed_by_this_processs_policy(store, waiting_case):
+    with store.transaction() as cursor:  # as a case of the previous release: no record
+        cursor.execute("DELETE FROM refund_assessments")
+    forked = waiting_case.update_state(
+        _before_assess(waiting_case), {"policy": "reroute", "amount": 50_000}, as_node="assess"
+    )
+    waiting_case.invoke(None, forked)
+    assert waiting_case.get_state(CONFIG).next == ("review",)
+    assert ledger.ledger_rows(store) == []
+
+
+def test_settle_pays_automatically_by_the_recorded_policy_not_the_states(store):
+    settle, config = make_settle(store, policy="strict"), {"configurable": {"thread_id": "refund-X6"}}
+    edited = {**_unreviewed_case("X6", DEFAULT_THRESHOLD), "amount": 50_000, "policy": "reroute"}
+    with pytest.raises(ValueError, match="settle reached without an approval"):
+        settle(edited, config)  # no record: this process's strict policy
+    ledger.record_assessment(store, "refund-X6", "reroute")  # assessed under reroute: the edit settles
+    assert settle(edited, config)["outcome"] == "paid"
+    assert ledger.payout_for(store, "X6")["approver"] == "automatic"
