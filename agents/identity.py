@@ -44,6 +44,9 @@ from typing import Any, TypedDict, Unpack
 from agents.errors import PermissionDenied, UserError
 
 VIEWER, APPROVER, SENIOR_APPROVER, ADMIN = "viewer", "approver", "senior_approver", "admin"
+#: The longest email address (RFC 5321's 256-character path, less its angle brackets). A signed-in
+#: approver is recorded by email, so every limit on a recorded approver's name is at least this.
+EMAIL_MAX_LENGTH = 254
 #: The roles, each with every right of the ones before it.
 ROLES = (VIEWER, APPROVER, SENIOR_APPROVER, ADMIN)
 
@@ -313,9 +316,18 @@ class _Reader:
         return RolesFileError(self.path, self.line_of(section, key, item), f"{where}: {message}")
 
 
-def _user(reader: _Reader, email: str, entry: Any) -> Member:
+def _email_problem(email: str) -> str:
+    """What keeps ``email`` from being a roles file's email address ('' when nothing does)."""
     if not _EMAIL.match(email):
-        raise reader.fail("must be an email address, e.g. kim@example.com", "users", email)
+        return "must be an email address, e.g. kim@example.com"
+    if len(email) > EMAIL_MAX_LENGTH:
+        return f"is {len(email)} characters long; an email address has at most {EMAIL_MAX_LENGTH}"
+    return ""
+
+
+def _user(reader: _Reader, email: str, entry: Any) -> Member:
+    if problem := _email_problem(email):
+        raise reader.fail(problem, "users", email)
     if not isinstance(entry, dict):
         raise reader.fail('must be a table, e.g. { role = "approver", limit_krw = 1_000_000 }', "users", email)
     unknown = sorted(set(entry) - {"role", "limit_krw", "name"})
@@ -357,7 +369,7 @@ def _token(reader: _Reader, label: str, entry: Any) -> tuple[str, str, str]:
             "sha256",
         )
     email = entry.get("email")
-    if not isinstance(email, str) or not _EMAIL.match(email.strip()):
+    if not isinstance(email, str) or _email_problem(email.strip()):
         raise reader.fail(f"must be the email the token acts for; got {email!r}", "tokens", label, "email")
     name = entry.get("name", "")
     if not isinstance(name, str):

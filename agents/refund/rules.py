@@ -13,7 +13,16 @@ from typing import Any
 from anyascii import anyascii
 
 from agents.errors import InputError
-from agents.identity import APPROVE_REFUND, FOUR_EYES, REJECT_REFUND, Identity, check_allowed, is_requester, reads_as
+from agents.identity import (
+    APPROVE_REFUND,
+    EMAIL_MAX_LENGTH,
+    FOUR_EYES,
+    REJECT_REFUND,
+    Identity,
+    check_allowed,
+    is_requester,
+    reads_as,
+)
 from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
@@ -25,8 +34,9 @@ AUTOMATIC_APPROVER = "automatic"
 UPDATE_STATE_EDITOR = "update_state"
 ACTIONS = ("approve", "reject", "edit")
 RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
-#: The longest approver name (the forms' limit; a signed-in approver's email included).
-APPROVER_MAX_LENGTH = 60
+#: The longest approver name, typed or recorded: a signed-in approver is recorded by email, and any
+#: email address must fit.
+APPROVER_MAX_LENGTH = EMAIL_MAX_LENGTH
 
 
 def _error(key: str, /, **params: Any) -> Text:

@@ -69,6 +69,8 @@ BAD_FILES = [
     ('[users]\n"a@b.c" = { role = "viewer" }\n"p@b.c" = { role = "admin", limit_krw = 5 }\n', 3, "only an approver"),
     ('[users]\n"a@b.c" = { role = "viewer", colour = "red" }\n', 2, "is not a known key"),
     ('[users]\n"not an email" = { role = "viewer" }\n', 2, "must be an email address"),
+    ('[users]\n"' + "a" * 243 + '@example.com" = { role = "viewer" }\n', 2, "is 255 characters long; an email"),
+    ('[tokens]\n"t" = { sha256 = "' + "a" * 64 + '", email = "' + "a" * 243 + '@example.com" }\n', 2, "the email"),
     ('[users]\n"a@b.c" = "viewer"\n', 2, "must be a table"),
     ('[users]\n"a@b.c" = { role = "viewer" }\n"A@B.C" = { role = "admin" }\n', 3, "listed twice"),
     ('[users."x@y.z"]\nrole = "viewer"\nname = 5\n', 3, "must be text"),

@@ -24,13 +24,18 @@ from tests.conftest import APP_FILE
 from tests.factories import button_by_key, messages, pause_robot
 
 REQUESTER = Identity(email="rita@example.com", name="Rita", role="approver", limit_krw=5_000_000)
-ROLES = """
+#: An address as long as an email address may be (254 characters).
+LONGEST = "finance." * 30 + "f" * 2 + "@example.com"
+ROLES = (
+    """
 [users]
 "vera@example.com" = { role = "viewer" }
 "ann@example.com" = { role = "approver", limit_krw = 1_000_000 }
 "rita@example.com" = { role = "approver", limit_krw = 5_000_000 }
 "ada@example.com" = { role = "admin" }
 """
+    + f'"{LONGEST}" = {{ role = "approver", limit_krw = 1_000_000 }}\n'
+)
 
 
 @pytest.fixture(autouse=True)
@@ -103,6 +108,15 @@ def test_an_approver_above_their_limit_is_told_why_and_may_reject(store, setting
     assert "Case BIG: reject by ann" in messages(test)
     assert ledger.audit_rows(store)[0].approver == "ann@example.com"
     assert ledger.audit_rows(store)[0].requested_by == REQUESTER.email
+
+
+def test_an_approver_with_the_longest_email_approves_from_the_page(store, settings, signed_in) -> None:
+    assert len(LONGEST) == 254
+    _case(store, settings, "LONG", 300_000)
+    test = signed_in(LONGEST)
+    button_by_key(test, "refund-approve").click().run()
+    assert not test.exception and not test.error, [e.value for e in test.error]
+    assert ledger.payout_for(store, "LONG")["approver"] == LONGEST
 
 
 def test_the_requester_may_not_approve_their_own_case(store, settings, signed_in) -> None:

@@ -120,7 +120,7 @@ from agents import lifecycle, nodelog, readmodel, runs, runtime, threadindex
 from agents.errors import RunFailedError, UserError
 from agents.refund import ledger
 from agents.refund.graph import POLICIES
-from agents.refund.rules import AUTOMATIC_APPROVER, MAX_AMOUNT, RESERVED_APPROVERS, krw
+from agents.refund.rules import APPROVER_MAX_LENGTH, AUTOMATIC_APPROVER, MAX_AMOUNT, RESERVED_APPROVERS, krw
 from agents.refund.spec import SPEC
 from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
@@ -199,7 +199,7 @@ START_SPOILS = st.sampled_from(
 GOOD_EDITS = ["one", "half", "below", "equal", "threshold", "good-text", "float"]
 BAD_EDITS = ["zero", "neg", "above", "over-threshold", "max", "huge", "bad-text", "bool", "fraction"]
 GOOD_APPROVERS = st.sampled_from(["kim", "이순신", "Ana", " kim "])
-BAD_APPROVERS = ["", "  ", None, "automatic", " Automatic", "update_state", "x" * 61, 5]
+BAD_APPROVERS = ["", "  ", None, "automatic", " Automatic", "update_state", "x" * (APPROVER_MAX_LENGTH + 1), 5]
 #: What can spoil an update: (what, value).
 UPDATE_SPOILS = st.sampled_from(
     [

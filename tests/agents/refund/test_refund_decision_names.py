@@ -18,7 +18,7 @@ from agents.errors import InputError, PermissionDenied
 from agents.identity import LOCAL_OPERATOR, is_requester
 from agents.refund import ledger
 from agents.refund.graph import build_graph
-from agents.refund.rules import MAX_AMOUNT, is_reserved_approver
+from agents.refund.rules import APPROVER_MAX_LENGTH, MAX_AMOUNT, is_reserved_approver
 from tests.agents.refund.test_refund_roles import KIM, LEE, decide, request, unchanged
 
 CONFIG = {"configurable": {"thread_id": "refund-K1", "checkpoint_ns": ""}, "metadata": {"agent": "refund"}}
@@ -69,7 +69,7 @@ def test_the_tooling_path_cannot_approve_under_the_requesters_name(store, kims_c
 
 @pytest.mark.parametrize(
     "approver",
-    ["   ", "\u200b", "\x00", "kim\x07", 123, "x" * 61, "automatic\x00", "update_state\x1f"],
+    ["   ", "\u200b", "\x00", "kim\x07", 123, "x" * (APPROVER_MAX_LENGTH + 1), "automatic\x00", "update_state\x1f"],
     ids=["spaces", "invisible", "nul", "bell", "number", "too-long", "automatic-nul", "update-state-us"],
 )
 @pytest.mark.parametrize(("as_node", "decision"), [("assess", "approve"), ("review", "reject")])

@@ -13,7 +13,7 @@ import pytest
 
 from agents import readmodel, runs
 from agents.errors import PermissionDenied
-from agents.identity import LOCAL_OPERATOR, Identity, parse_roles
+from agents.identity import EMAIL_MAX_LENGTH, LOCAL_OPERATOR, Identity, parse_roles
 from agents.nodelog import node_runs
 from agents.refund import graph, ledger
 from tests.factories import pause_robot
@@ -100,6 +100,26 @@ def test_an_approver_approves_within_the_limit_and_the_record_is_their_identity(
     assert audit.decided_at and audit.requested_at
     assert "review: approve by kim@example.com (note: ok)" in result.values["trace"]
     assert "somebody else" not in str(result.values)
+
+
+@pytest.mark.parametrize("action", ["approve", "edit", "reject"])
+def test_an_approver_with_the_longest_email_a_roles_file_takes_decides(store, settings, action):
+    """A signed-in decision is recorded by email, so no limit on an approver's name may be shorter."""
+    longest = "f" * (EMAIL_MAX_LENGTH - len("@example.com")) + "@example.com"
+    finance = parse_roles(f'[users]\n"{longest}" = {{ role = "approver", limit_krw = 1_000_000 }}\n').identity_for(
+        longest
+    )
+    request(store, settings, "E1", 500_000, actor=LEE)
+    extra = {"amount": 400_000} if action == "edit" else {}
+    result = decide(store, settings, "E1", finance, action=action, **extra)
+    assert result.status == "done" and result.outcome == ("rejected" if action == "reject" else "paid")
+    (audit,) = ledger.audit_rows(store)
+    assert audit.approver == longest
+    assert [row["paid_amount"] for row in ledger.ledger_rows(store)] == {
+        "approve": [500_000],
+        "edit": [400_000],
+        "reject": [],
+    }[action]
 
 
 def test_above_the_limit_the_approver_is_refused_with_the_reason_and_a_senior_approver_pays(store, settings):
