@@ -29,7 +29,9 @@ from langchain_core.messages import BaseMessage
 from langgraph.types import Interrupt, Send
 
 from agents.db import Store
-from agents.readsql import NULL_TASK_ID, Rows
+from agents.errors import InputError
+from agents.readsql import NULL_TASK_ID, RESUME_CHANNEL, Rows
+from agents.strings import STRINGS
 from agents.tasknames import (
     PULL_PREFIX,
     UPDATE_PREFIX,
@@ -40,7 +42,7 @@ from agents.tasknames import (
     scheduled_nodes_of,
     tasks_by_checkpoint,
 )
-from agents.texts import language_or_default
+from agents.texts import language_or_default, text
 
 #: How a task is named from its id and path (``pending_interrupts`` and the details use it too).
 _node_of = node_of
@@ -281,6 +283,29 @@ def has_checkpoint(store: Store, thread_id: str, checkpoint_id: str) -> bool:
             (thread_id, checkpoint_id),
         )
         return cursor.fetchone() is not None
+
+
+def check_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) -> None:
+    """Raises ``InputError`` naming ``checkpoint_id`` unless it is None or one of the thread's checkpoints."""
+    if checkpoint_id is not None and not has_checkpoint(store, thread_id, checkpoint_id):
+        raise InputError(
+            "checkpoint_id",
+            text(STRINGS, "error.no_checkpoint", checkpoint=repr(checkpoint_id), thread=repr(thread_id)),
+        )
+
+
+def holds_a_taken_answer(store: Store, thread_id: str) -> bool:
+    """Whether a task at the thread's head took an answer from ``interrupt()`` and did not finish with it.
+
+    A run that failed after its node took the answer (the node raised, or the database refused the
+    node's last write) leaves that answer saved with the task's error. Resumed again, LangGraph hands
+    the task the saved answer before a new one: the next person's answer would be replaced by the
+    earlier one and recorded under the next person's name. ``runs.resume_thread`` resumes a copy of
+    such a head (LangGraph's ``__copy__`` update), which holds no writes, so the task asks afresh.
+    """
+    head = store.saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
+    writes = (head.pending_writes or []) if head is not None else []
+    return any(task_id != NULL_TASK_ID and channel == RESUME_CHANNEL for task_id, channel, _ in writes)
 
 
 def thread_agent(store: Store, thread_id: str) -> str | None:

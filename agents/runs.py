@@ -125,7 +125,7 @@ def thread_snapshot(
     """
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
-    _check_checkpoint(store, thread_id, checkpoint_id)
+    readmodel.check_checkpoint(store, thread_id, checkpoint_id)
     return spec, _snapshot(store, settings, spec, thread_id, checkpoint_id)
 
 
@@ -135,7 +135,7 @@ def thread_history(
     """Up to ``limit`` of the thread's root checkpoints as ``StateSnapshot``, newest first, older than ``before``."""
     thread_id = validate_thread_id(thread_id)
     spec = _thread_spec(store, thread_id)
-    _check_checkpoint(store, thread_id, before)
+    readmodel.check_checkpoint(store, thread_id, before)
     before_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": before}}
     return list(
         _graph(store, settings, spec).get_state_history(
@@ -307,6 +307,8 @@ def resume_thread(
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
         config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
+        if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
+            graph.update_state(config, None, as_node="__copy__")
         _drive(graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
@@ -370,7 +372,7 @@ def update_thread(
 
     def check() -> None:
         _check_head(store, thread_id, expected_head)
-        _check_checkpoint(store, thread_id, checkpoint_id)
+        readmodel.check_checkpoint(store, thread_id, checkpoint_id)
         head = dict(_snapshot(store, settings, spec, thread_id).values)
         target = (
             head if checkpoint_id is None else dict(_snapshot(store, settings, spec, thread_id, checkpoint_id).values)
@@ -433,21 +435,13 @@ def restore_checkpoint(
 
     def check() -> None:
         _check_head(store, thread_id, expected_head)
-        _check_checkpoint(store, thread_id, checkpoint_id)
+        readmodel.check_checkpoint(store, thread_id, checkpoint_id)
         spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
         _graph(store, settings, spec).update_state(config, None, as_node="__copy__")
     return current_result(store, settings, thread_id)
-
-
-def _check_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) -> None:
-    if checkpoint_id is not None and not readmodel.has_checkpoint(store, thread_id, checkpoint_id):
-        raise InputError(
-            "checkpoint_id",
-            text(STRINGS, "error.no_checkpoint", checkpoint=repr(checkpoint_id), thread=repr(thread_id)),
-        )
 
 
 def continue_thread(
@@ -469,7 +463,7 @@ def continue_thread(
 
     def check() -> None:
         _check_head(store, thread_id, expected_head)
-        _check_checkpoint(store, thread_id, checkpoint_id)
+        readmodel.check_checkpoint(store, thread_id, checkpoint_id)
         if checkpoint_id is None:
             if _is_waiting(store, settings, spec, thread_id):
                 raise InputError("thread_id", text(STRINGS, "error.answer_instead", thread=repr(thread_id)))
