@@ -229,6 +229,20 @@ def audit_rows(store: Store, statuses: Mapping[str, str] | None = None) -> list[
     return rows
 
 
+def _amount_or_none(value: Any) -> int | None:
+    """An amount as the audit shows it: a whole number, or None for anything else.
+
+    The nodes write whole numbers; LangGraph's ``update_state`` on the tooling path writes whatever
+    it is given, and one such case must not take the queue of every other case down with it.
+    """
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _lines(trace: Any) -> tuple[str, ...]:
+    """A case's trace as lines of text (nothing when the state holds no list of them)."""
+    return tuple(str(line) for line in trace) if isinstance(trace, list | tuple) else ()
+
+
 def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
     payouts = _payouts(store)
     rows: list[AuditRow] = []
@@ -245,8 +259,8 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
                 status=statuses.get(thread.thread_id, ""),
                 customer=str(values.get("customer", "")),
                 reason=str(values.get("reason", "")),
-                requested_amount=values.get("requested_amount"),
-                amount=values.get("amount"),
+                requested_amount=_amount_or_none(values.get("requested_amount")),
+                amount=_amount_or_none(values.get("amount")),
                 executed_amount=paid["paid_amount"] if paid else None,
                 decision=str(values.get("decision", "")),
                 approver=str(values.get("approver", "")),
@@ -254,7 +268,7 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
                 requested_at=str(values.get("requested_at", "")),
                 decided_at=str(values.get("decided_at", "")),
                 paid_at=paid["paid_at"] if paid else "",
-                trace=tuple(values.get("trace", ())),
+                trace=_lines(values.get("trace")),
                 requested_by=str(values.get("requested_by", "")),
                 approver_name=str(values.get("approver_name", "")),
                 approver_role=str(values.get("approver_role", "")),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agents import runs
+from agents import runs, runtime
+from agents.registry import get_agent
 from agents.runtime import open_store
 from app_pages.refund_cases import case_book, read_book
 from tests.factories import start_refund
@@ -84,3 +85,15 @@ def test_the_picker_of_many_cases_finds_by_customer_and_keeps_the_selected_case(
         "C070 · 500,000 KRW · waiting",
     ]
     assert at.selectbox(key="refund-case").value == "refund-C000"
+
+
+def test_a_case_whose_amount_the_tooling_path_wrote_as_text_keeps_every_case_in_the_queue(app, store, settings):
+    """LangGraph's own ``update_state`` checks no types: one such case may not take the page down."""
+    start_refund(store, settings, "T1")
+    start_refund(store, settings, "T2", amount=300_000)
+    graph = runtime.graph(store, "refund")
+    graph.update_state(runs.run_config(get_agent("refund"), "refund-T1"), {"amount": "400000"}, as_node="assess")
+    at = app(PAGE)
+    assert not at.exception, at.exception
+    assert sorted(at.dataframe[0].value["case"]) == ["T1", "T2"]  # T2 waits, T1 needs attention
+    assert at.selectbox(key="refund-case").options[0] == "T2 · 300,000 KRW · waiting"
