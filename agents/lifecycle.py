@@ -169,13 +169,13 @@ def _settled(
 
     if running:
         return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
+    spec = AGENTS.get(agent)
+    if spec is None:  # no graph here can say what runs next or take an answer: shown, never taken for done
+        reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
+        return status("attention", code="unknown_agent", reason=reason, action="delete")
     if thread_id in pending:
         payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
-    spec = AGENTS.get(agent)
-    if spec is None:  # no graph here can say what runs next: shown, never taken for done
-        reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
-        return status("attention", code="unknown_agent", reason=reason, action="delete")
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised, read at the
     # head that was listed. A head with nothing to run is final (a new run or an edit writes a new
     # checkpoint), so its values are cached under (thread, head); the agent's outcome is asked each time,

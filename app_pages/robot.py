@@ -29,10 +29,11 @@ except UserError as error:
     st.error(escape_markdown(localized(error)))
     st.stop()
 owner = readmodel.thread_agent(store, thread_id)
-if owner not in (None, "robot"):
-    st.error(escape_markdown(t("robot.other_agent", thread=thread_id, agent=owner)))
-    st.stop()
 head = readmodel.head_checkpoint_id(store, thread_id)
+if head is not None and owner != "robot":  # a thread with no agent recorded is no robot's either
+    about = t("robot.other_agent", thread=thread_id, agent=owner) if owner else t("robot.no_agent", thread=thread_id)
+    st.error(escape_markdown(about))
+    st.stop()
 expected = drawn_head("robot-page", thread_id, head)
 
 top_left, top_right = st.columns([3, 1])

@@ -44,6 +44,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Thread {thread} belongs to the {agent} agent; the robot page only shows robot threads.",
         "스레드 {thread}는 {agent} 에이전트의 것입니다. 로봇 페이지는 로봇 스레드만 보여 줍니다.",
     ),
+    "robot.no_agent": (
+        "Thread {thread} records no agent, so nothing here can answer it or run it on; "
+        "delete it (python -m agents delete {thread}).",
+        "스레드 {thread}에는 에이전트가 기록되어 있지 않아 여기서는 답하거나 이어서 실행할 수 없습니다. "
+        "삭제하세요(python -m agents delete {thread}).",
+    ),
     "robot.thread": ("Thread {thread}", "스레드 {thread}"),
     "robot.start_over": ("Start over", "처음부터 다시"),
     "robot.start_over.help": (

@@ -147,15 +147,18 @@ def test_a_thread_deleted_while_its_status_is_read_is_gone_not_inconsistent(stor
     assert lifecycle.thread_status(store, "r-yes") is None
 
 
+@pytest.mark.parametrize("answered", [True, False], ids=["finished", "asking"])
 @pytest.mark.parametrize(("metadata", "named"), [({"agent": "forecaster"}, "'forecaster'"), ({}, "'unknown'")])
 def test_a_thread_of_an_agent_not_run_here_needs_attention_and_is_in_every_inbox(
-    run_cli, store, settings, metadata, named
+    run_cli, store, settings, metadata, named, answered
 ):
-    """A graph this dashboard does not run cannot say what runs next: the thread is shown, never done."""
+    """A graph this dashboard does not run cannot say what runs next, nor take an answer to its question
+    (``resume`` finds no agent to run it): the thread is shown with the way out, never done or waiting."""
     graph = runtime.graph(store, "robot")  # any graph will do: only the metadata names the agent
     config = {"configurable": {"thread_id": "elsewhere"}, "metadata": metadata}
     graph.invoke({}, config)
-    graph.invoke(Command(resume="yes"), config)  # as finished as it can be: still not known to be done
+    if answered:
+        graph.invoke(Command(resume="yes"), config)  # as finished as it can be: still not known to be done
     found = _status(store, "elsewhere")
     assert (found.status, found.reason_code, found.action, found.outcome) == (
         "attention",

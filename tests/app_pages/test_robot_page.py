@@ -7,6 +7,7 @@ import pytest
 from agents import readmodel
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
+from agents.robot.graph import build_graph
 from tests.factories import answer_robot, pause_robot
 
 PAGE = "app_pages/robot.py"
@@ -181,3 +182,16 @@ def test_a_refusal_through_the_sidebar_resume_form_is_a_warning(app, store, sett
     assert not at.exception
     assert not at.success, [s.value for s in at.success]
     assert any(w.value.startswith("Resumed thread hitl_demo: done") for w in at.warning)
+
+
+@pytest.mark.parametrize(("metadata", "shown"), [({}, "records no agent"), ({"agent": "refund"}, "the refund agent")])
+def test_a_thread_that_is_no_robots_is_named_and_not_drawn(app, store, settings, metadata, shown):
+    """A thread LangGraph's tooling path wrote with no agent recorded is as much no robot's as a refund."""
+    config = {"configurable": {"thread_id": "dev-1"}, "metadata": metadata}
+    build_graph(store.saver, store=store).invoke({"messages": [("human", "go")]}, config)
+    at = app(PAGE)
+    at.query_params["thread"] = "dev-1"
+    at.run()
+    assert not at.exception, at.exception
+    assert [shown in error.value for error in at.error] == [True]
+    assert "robot-send" not in {button.key for button in at.button}
