@@ -169,11 +169,15 @@ def decision_denial(actor: Identity, values: dict[str, Any], action: str, amount
 
 
 def authorize_update(actor: Identity, request: UpdateRequest) -> None:
-    """A decision set by ``update_state`` is a decision: four eyes holds for it as for an answer."""
+    """A decision set by ``update_state`` is a decision: four eyes holds for it as for an answer.
+
+    So does an amount set by it: an answer that edits the amount approves it, and under the
+    ``reroute`` policy an amount edited below the threshold is paid with no one else asked.
+    """
     decision = request.values.get("decision")
     if decision == "reject":
         check_allowed(actor, REJECT_REFUND)
-    elif decision == "approve":
+    elif decision == "approve" or "amount" in request.values:
         amount = request.values.get("amount", request.target.get("amount"))
         check_allowed(
             actor,

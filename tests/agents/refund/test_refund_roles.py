@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from agents import readmodel, runs
+from agents import readmodel, runs, runtime
 from agents.errors import PermissionDenied
 from agents.identity import EMAIL_MAX_LENGTH, LOCAL_OPERATOR, Identity, parse_roles
 from agents.nodelog import node_runs
@@ -182,6 +182,26 @@ def test_four_eyes_holds_for_an_admin_and_for_a_decision_set_by_update_state(sto
     result = runs.update_thread(store, settings, "refund-F3", {"decision": "approve", "approver": "x"}, actor=ADMIN)
     assert result.outcome == "paid" and ledger.payout_for(store, "F3")["approver"] == "admin@example.com"
     assert ledger.audit_rows(store)[0].approver_role == "admin"
+
+
+@pytest.mark.parametrize("policy", ["strict", "reroute"])
+def test_the_requester_cannot_edit_their_own_amount_by_update_state(store, policy):
+    """An edited amount is approved by the edit (and, under ``reroute``, paid below the threshold)."""
+    settings = runtime.load_settings(db_override=store.path, environ={"HITL_REFUND_POLICY": policy}, secrets={})
+    request(store, settings, "F4", 500_000, actor=ADMIN)
+    head = readmodel.head_checkpoint_id(store, "refund-F4")
+    before = unchanged(store, "refund-F4")
+    for checkpoint in (None, head):  # at the head and as a fork of it
+        with pytest.raises(PermissionDenied, match="four eyes"):
+            runs.update_thread(store, settings, "refund-F4", {"amount": 50_000}, checkpoint_id=checkpoint, actor=ADMIN)
+    assert unchanged(store, "refund-F4") == before
+    other_admin = dataclasses.replace(ADMIN, email="root@example.com", name="Root")
+    edited = runs.update_thread(store, settings, "refund-F4", {"amount": 50_000}, actor=other_admin)
+    if policy == "reroute":  # the pitfall the policy shows: the edit is routed again and paid, by another admin
+        done = runs.continue_thread(store, settings, "refund-F4", actor=other_admin)
+        assert (done.outcome, ledger.payout_for(store, "F4")["paid_amount"]) == ("paid", 50_000)
+    else:  # routed on the requested amount: it still asks a human
+        assert edited.status == "waiting" and ledger.ledger_rows(store) == []
 
 
 def test_an_admin_deletes_a_thread_and_an_approver_cannot(store, settings):
