@@ -30,7 +30,7 @@ from langgraph.types import Interrupt, Send
 
 from agents.db import Store
 from agents.errors import InputError
-from agents.readsql import NULL_TASK_ID, RESUME_CHANNEL, Rows
+from agents.readsql import ERROR_CHANNEL, NULL_TASK_ID, RESUME_CHANNEL, Rows
 from agents.strings import STRINGS
 from agents.tasknames import (
     PULL_PREFIX,
@@ -295,17 +295,21 @@ def check_checkpoint(store: Store, thread_id: str, checkpoint_id: str | None) ->
 
 
 def holds_a_taken_answer(store: Store, thread_id: str) -> bool:
-    """Whether a task at the thread's head took an answer from ``interrupt()`` and did not finish with it.
+    """Whether a task at the thread's head took an answer from ``interrupt()`` and then failed.
 
     A run that failed after its node took the answer (the node raised, or the database refused the
     node's last write) leaves that answer saved with the task's error. Resumed again, LangGraph hands
     the task the saved answer before a new one: the next person's answer would be replaced by the
     earlier one and recorded under the next person's name. ``runs.resume_thread`` resumes a copy of
     such a head (LangGraph's ``__copy__`` update), which holds no writes, so the task asks afresh.
+    A task that took one answer and asks its next question, with no error, is left as it is.
     """
     head = store.saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
-    writes = (head.pending_writes or []) if head is not None else []
-    return any(task_id != NULL_TASK_ID and channel == RESUME_CHANNEL for task_id, channel, _ in writes)
+    channels: dict[str, set[str]] = defaultdict(set)
+    for task_id, channel, _ in (head.pending_writes or []) if head is not None else []:
+        if task_id != NULL_TASK_ID:
+            channels[task_id].add(channel)
+    return any({RESUME_CHANNEL, ERROR_CHANNEL} <= found for found in channels.values())
 
 
 def thread_agent(store: Store, thread_id: str) -> str | None:

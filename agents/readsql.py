@@ -18,8 +18,8 @@ from typing import Any, Protocol
 SPECIAL_CHANNELS = ("__error__", "__interrupt__", "__resume__", "__scheduled__")
 #: The task id of writes addressed to the whole graph (e.g. a resume value).
 NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
-#: The channel of the writes that hold the answers a task took from ``interrupt()``.
-RESUME_CHANNEL = "__resume__"
+#: The channels of the writes that hold the answers a task took from ``interrupt()``, and its error.
+RESUME_CHANNEL, ERROR_CHANNEL = "__resume__", "__error__"
 _SPECIAL = ", ".join(f"'{name}'" for name in SPECIAL_CHANNELS)
 
 Rows = list[tuple[Any, ...]]

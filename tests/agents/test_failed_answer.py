@@ -9,10 +9,11 @@ that answers through it (pages, CLI, API).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
-from langgraph.types import Command
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command, interrupt
 
 from agents import lifecycle, nodelog, readmodel, runs, runtime
 from agents.db import DatabaseError
@@ -22,6 +23,11 @@ from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund import ledger
 from agents.refund.graph import build_graph
 from tests.factories import pause_robot
+
+
+class TwoAnswers(TypedDict):
+    answers: list[str]
+
 
 KIM = Identity("kim@example.com", "Kim", "senior_approver")
 LEE = Identity("lee@example.com", "Lee", "senior_approver")
@@ -121,3 +127,22 @@ def test_the_copy_keeps_the_history_and_a_normal_answer_makes_none(store, settin
     assert not any(point.source == "fork" for point in readmodel.checkpoint_chain(store, clean))
     graph = runtime.graph(store, "refund")
     assert graph.get_state({"configurable": {"thread_id": clean}}).values["decision"] == "reject"
+
+
+def test_a_task_that_took_one_answer_and_asks_its_next_question_is_left_as_it_is(store):
+    """A node with two questions keeps its first answer while it waits on the second: no copy drops it."""
+
+    def two_questions(state: dict[str, Any]) -> dict[str, Any]:
+        return {"answers": [interrupt("first?"), interrupt("second?")]}
+
+    builder = StateGraph(TwoAnswers)
+    builder.add_node("ask", two_questions)
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", END)
+    graph = builder.compile(checkpointer=store.saver)
+    config = {"configurable": {"thread_id": "two"}}
+    graph.invoke({"answers": []}, config)
+    graph.invoke(Command(resume="one"), config)  # the first answer taken, the second question asked
+    assert graph.get_state(config).interrupts[0].value == "second?"
+    assert not readmodel.holds_a_taken_answer(store, "two")
+    assert graph.invoke(Command(resume="two"), config)["answers"] == ["one", "two"]
