@@ -71,8 +71,11 @@ def _open_picker(combobox: Locator) -> None:
     Streamlit's selectbox (react-aria) closes its list when the page scrolls. A plain click on a
     picker at the bottom edge of the viewport, where Playwright's own scrolling leaves it, opens the
     list and the focus then scrolls the page by a few pixels, which closes it at once. Centring the
-    picker first leaves nothing to scroll.
+    picker first leaves nothing to scroll, once the page is drawn: elements of a run still being
+    replaced (marked stale) can move the picker after it was centred (it was seen 50 px below the
+    viewport), and the list then closes as it opens. So the run's elements are waited for first.
     """
+    _run_finished(combobox.page)
     combobox.evaluate("element => element.scrollIntoView({block: 'center'})")
     combobox.click()
     expect(combobox).to_have_attribute("aria-expanded", "true")
