@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-#: Write channels that LangGraph uses for bookkeeping rather than node output.
-SPECIAL_CHANNELS = ("__error__", "__interrupt__", "__resume__", "__scheduled__")
-#: The task id of writes addressed to the whole graph (e.g. a resume value).
-NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
 #: The channels of the writes that hold the answers a task took from ``interrupt()``, and its error.
 RESUME_CHANNEL, ERROR_CHANNEL = "__resume__", "__error__"
+#: Write channels that LangGraph uses for bookkeeping rather than node output.
+SPECIAL_CHANNELS = (ERROR_CHANNEL, "__interrupt__", RESUME_CHANNEL, "__scheduled__")
+#: The task id of writes addressed to the whole graph (e.g. a resume value).
+NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
 _SPECIAL = ", ".join(f"'{name}'" for name in SPECIAL_CHANNELS)
 
 Rows = list[tuple[Any, ...]]
