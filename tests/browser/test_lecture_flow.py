@@ -79,10 +79,17 @@ def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Das
     assert len(research) >= 2
     research.sort(key=lambda b: b["start"])
     assert any(later["start"] < earlier["end"] for earlier, later in zip(research, research[1:], strict=False))
-    # The statistics dataframe draws on a canvas; its accessible table holds the same cells.
+    cross = dashboard.cli("timeline", thread, "--json")
+    assert cross.returncode == 0, cross.stderr
+    cli_timeline = json.loads(cross.stdout)
+    # The statistics dataframe draws on a canvas; its accessible table holds the same cells. The
+    # grid first draws the table of all runs inside the rows it had sized for the latest run's
+    # table, then grows: wait for the header, every superstep and every run's whole-run row.
     stats = page.get_by_test_id("stDataFrame").first.locator("table").first
     expect(stats).to_contain_text("speed-up", timeout=SLOW)
-    expect(stats).to_contain_text("research", timeout=SLOW)  # the table of all runs, not the latest's
+    expect(stats.locator("tr")).to_have_count(
+        1 + len(cli_timeline["supersteps"]) + len(cli_timeline["runs"]), timeout=SLOW
+    )
     rows = stats.evaluate("""table => Array.from(table.querySelectorAll('tr'), row =>
         Array.from(row.querySelectorAll('th, td'), cell => cell.innerText.trim()))""")
     header = rows[0]
@@ -91,7 +98,5 @@ def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Das
     assert float(research_step["speed-up"]) > 1
     whole_runs = [float(r["speed-up"]) for r in records if r["step"] == "whole run"]
     assert whole_runs and whole_runs[0] > 1
-    cross = dashboard.cli("timeline", thread, "--json")
-    assert cross.returncode == 0, cross.stderr
-    cli_research = next(s for s in json.loads(cross.stdout)["supersteps"] if s["nodes"] == ["research"])
+    cli_research = next(s for s in cli_timeline["supersteps"] if s["nodes"] == ["research"])
     assert float(research_step["speed-up"]) == round(cli_research["speedup"], 2)
