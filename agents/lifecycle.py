@@ -22,15 +22,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from agents import nodelog, readcache, readmodel, runtime, threadindex
 from agents.db import Store
+from agents.errors import InputError
 from agents.leases import live_leases
 from agents.registry import AGENTS
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text, text
+from agents.validation import is_dashboard_thread_id, validate_thread_id
 
 STATUSES = ("waiting", "attention", "running", "done")
 #: What resolves an unfinished thread.
@@ -47,7 +49,7 @@ class ThreadStatus:
         status: One of :data:`STATUSES`.
         outcome: The agent's outcome when ``done`` (e.g. ``paid``), else empty.
         reason_code: Why it is not done, as a code (``question``, ``edited``, ``stopped``,
-            ``error``, ``inconsistent``, ``running``, ``unknown_agent``); empty when done.
+            ``error``, ``inconsistent``, ``running``, ``unknown_agent``, ``foreign_id``); empty when done.
         reason: The same in words, with the details (the question, the error text).
         action: What resolves it (one of :data:`ACTIONS`); empty when done.
         updated_at: When its head checkpoint was written.
@@ -214,6 +216,76 @@ def _settled(
     return status("done", outcome=outcome)
 
 
+def _as_acted_on(found: ThreadStatus) -> ThreadStatus:
+    """The status as the dashboard can act on it: a thread waiting or needing attention under an id the
+    dashboard does not act on (`thread_named`) needs attention for that, never an answer here, which would
+    land on its look-alike. Finished or running, it stays as it is."""
+    if found.status not in ("waiting", "attention") or is_dashboard_thread_id(found.thread_id):
+        return found
+    why = _foreign_id_problem(found.thread_id)
+    words = text(STRINGS, "lifecycle.foreign_id", thread=repr(found.thread_id), why=why)
+    return replace(
+        found,
+        status="attention",
+        reason_code="foreign_id",
+        reason=str(words),
+        action="delete",
+        payload=None,
+        reason_text=words,
+    )
+
+
+def thread_named(store: Store, thread_id: Any, *, exact: bool = False) -> str:
+    """The id of the thread a request names: ``thread_id`` as `validate_thread_id` returns it, unless
+    other software saved a thread under exactly ``thread_id``, an id the dashboard does not act on.
+
+    Every path that reads, changes or deletes a thread takes its id from here, so a request that names
+    such a thread never acts on its look-alike (``cafe\u0301`` on ``café``, `` x`` on ``x``).
+
+    Args:
+        store: The database.
+        thread_id: The id as the request gave it.
+        exact: Such a thread is read or deleted as it is named (True), else the request is refused.
+
+    Raises:
+        InputError: The id is not a valid thread id and names no saved thread, or it names such a
+            thread and ``exact`` is False; nothing was changed.
+    """
+    try:
+        canonical = validate_thread_id(thread_id)
+    except InputError:
+        if not _saved_as_named(store, thread_id):
+            raise
+    else:
+        if canonical == thread_id or not _saved_as_named(store, thread_id):
+            return canonical
+    if exact:
+        return str(thread_id)
+    why = _foreign_id_problem(str(thread_id))
+    raise InputError("thread_id", text(STRINGS, "error.foreign_thread_id", thread=repr(thread_id), why=why))
+
+
+def _saved_as_named(store: Store, thread_id: Any) -> bool:
+    """Whether a thread is saved under exactly ``thread_id``; text no database can hold (a lone surrogate,
+    a NUL, which PostgreSQL refuses) names none."""
+    if not isinstance(thread_id, str) or "\x00" in thread_id:
+        return False
+    try:
+        thread_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return readmodel.head_checkpoint_id(store, thread_id) is not None
+
+
+def _foreign_id_problem(thread_id: str) -> Text | str:
+    """Why the dashboard does not act on a saved thread's id, in words."""
+    try:
+        canonical = validate_thread_id(thread_id)
+    except InputError as error:
+        return getattr(error, "text", error.message)
+    return text(STRINGS, "lifecycle.foreign_id.normal_form", canonical=repr(canonical))
+
+
 def _statuses(
     store: Store, summaries: list[readmodel.ThreadSummary], pending: dict[str, Any], running: set[str]
 ) -> list[ThreadStatus]:
@@ -241,7 +313,7 @@ def _statuses(
         for key, verdict in learned:
             if again.get(key[0]) == key[3]:
                 unfinished_heads.put(key, verdict)
-    return [s for s in found if s is not None]
+    return [_as_acted_on(s) for s in found if s is not None]
 
 
 def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:

@@ -123,7 +123,7 @@ def thread_snapshot(
         ThreadNotFoundError: No such thread.
         InputError: The thread has no checkpoint ``checkpoint_id``.
     """
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id, exact=True)
     spec = _thread_spec(store, thread_id)
     readmodel.check_checkpoint(store, thread_id, checkpoint_id)
     return spec, _snapshot(store, settings, spec, thread_id, checkpoint_id)
@@ -133,7 +133,7 @@ def thread_history(
     store: Store, settings: Settings, thread_id: str, *, limit: int, before: str | None = None
 ) -> list[Any]:
     """Up to ``limit`` of the thread's root checkpoints as ``StateSnapshot``, newest first, older than ``before``."""
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id, exact=True)
     spec = _thread_spec(store, thread_id)
     readmodel.check_checkpoint(store, thread_id, before)
     before_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": before}}
@@ -245,7 +245,7 @@ def start_run(
     language = validate_language(lang)
     spec = get_agent(agent)
     clean = validate_fields(spec.start_fields, values)
-    requested = validate_thread_id(thread_id) if thread_id else None
+    requested = lifecycle.thread_named(store, thread_id) if thread_id else None  # never starts a look-alike over
     target = validate_thread_id(spec.thread_for(clean, requested))
     graph_input = spec.sign_input(spec.make_input(clean, language), actor)
 
@@ -291,7 +291,7 @@ def resume_thread(
     ``actor`` answers: the agent decides whether they may (``AgentSpec.authorize_answer``), and a
     signed-in actor is recorded by identity, whatever name was typed (``AgentSpec.signed_field``).
     """
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
     answer = spec.check_resume(_signed(spec, value, actor))
 
@@ -343,7 +343,7 @@ def resume_from_fields(
     Blank values count as not given. ``agent`` refuses a thread of another agent (a refund
     decision sent to a robot thread).
     """
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
     if agent is not None and spec.name != agent:
         raise InputError("thread_id", f"thread {thread_id!r} belongs to the {spec.name} agent, not {agent}")
@@ -365,7 +365,7 @@ def update_thread(
 ) -> RunResult:
     """``update_state`` on the head (or, to fork, on ``checkpoint_id``); the history stays. Admins only."""
     check_allowed(actor, identity.UPDATE_STATE if checkpoint_id is None else identity.FORK)
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
     clean = validate_update(spec, _signed(spec, values, actor), as_node)
     prepared: dict[str, Any] = {}
@@ -430,7 +430,7 @@ def restore_checkpoint(
     applies (a paid refund is final). Admins only.
     """
     check_allowed(actor, identity.RESTORE)
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
 
     def check() -> None:
@@ -458,7 +458,7 @@ def continue_thread(
 ) -> RunResult:
     """Runs on with no new input: after an update (approvers), or from an older checkpoint (a re-run: admins)."""
     check_allowed(actor, identity.CONTINUE if checkpoint_id is None else identity.RERUN)
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
 
     def check() -> None:
@@ -489,6 +489,6 @@ def delete_thread(
 ) -> None:
     """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched. Admins only."""
     check_allowed(actor, identity.DELETE_THREAD)
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(store, thread_id, exact=True)
     with thread_guard(store, thread_id, wait=False, check=lambda: _check_head(store, thread_id, expected_head)):
         _delete(store, thread_id)

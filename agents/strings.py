@@ -126,6 +126,23 @@ STRINGS: dict[str, tuple[str, str]] = {
         "its run stopped before {nodes} finished (the process ended); continue it to finish",
         "{nodes}가 끝나기 전에 실행이 멈췄습니다(프로세스 종료). 계속 실행해 마치세요",
     ),
+    "lifecycle.foreign_id": (
+        "other software saved it under the id {thread}, which the dashboard does not act on ({why}); answer "
+        "or continue it with that software, or delete it (python -m agents delete {thread}): that deletes "
+        "this thread alone",
+        "다른 소프트웨어가 대시보드가 다루지 않는 id {thread}(으)로 저장했습니다({why}). 그 소프트웨어로 "
+        "답하거나 계속 실행하거나, 삭제하세요(python -m agents delete {thread}). 이 스레드만 삭제됩니다",
+    ),
+    "lifecycle.foreign_id.normal_form": (
+        "not in Unicode normal form C: the dashboard reads it as {canonical}, another id",
+        "유니코드 정규형 C가 아닙니다. 대시보드는 이를 다른 id인 {canonical}(으)로 읽습니다",
+    ),
+    "error.foreign_thread_id": (
+        "thread {thread} was saved by other software under an id the dashboard does not act on ({why}); "
+        "nothing was changed. Answer or change it with that software, or delete it",
+        "스레드 {thread}는 다른 소프트웨어가 대시보드가 다루지 않는 id로 저장했습니다({why}). "
+        "아무것도 바뀌지 않았습니다. 그 소프트웨어로 답하거나 바꾸거나, 삭제하세요",
+    ),
     "lifecycle.unknown_agent": (
         "it belongs to {agent}, which this dashboard does not run, so whether it finished cannot be told; "
         "open it with the software that made it, or delete it (python -m agents delete {thread})",

@@ -56,6 +56,30 @@ def validate_thread_id(value: Any, field: str = "thread_id") -> str:
     return text
 
 
+#: The ASCII thread ids `validate_thread_id` returns unchanged, told without a loop over the characters.
+_PLAIN_THREAD_ID = re.compile(rf"[A-Za-z0-9][A-Za-z0-9{re.escape(THREAD_ID_PUNCTUATION)}]{{0,{THREAD_ID_MAX - 1}}}")
+
+
+def is_dashboard_thread_id(thread_id: str) -> bool:
+    """Whether ``thread_id`` is an id as `validate_thread_id` returns it, the only ids the dashboard acts on.
+
+    Other tooling can save a thread under any id: one with a space or a slash, or ``cafe\u0301`` whose
+    NFC form ``café`` names another thread.
+    """
+    if _PLAIN_THREAD_ID.fullmatch(thread_id):
+        return True
+    try:
+        return validate_thread_id(thread_id) == thread_id
+    except InputError:
+        return False
+
+
+def confirms_thread_id(typed: str, thread_id: str) -> bool:
+    """Whether ``typed`` confirms a delete of ``thread_id``: the same id, surrounding spaces and Unicode
+    composition aside (a keyboard types ``café`` composed; the thread deleted is ``thread_id`` as named)."""
+    return unicodedata.normalize("NFC", typed.strip()) == unicodedata.normalize("NFC", thread_id.strip())
+
+
 def check_encodable(text: str, field: str) -> str:
     """Refuses text that cannot be stored as UTF-8: a lone surrogate, e.g. from non-UTF-8 command-line bytes."""
     try:

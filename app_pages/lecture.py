@@ -14,7 +14,7 @@ from agents.lecture.research import CorpusResearch, TavilyResearch, read_corpus
 from agents.lecture.services import LectureServices
 from agents.nodelog import node_runs
 from agents.registry import get_agent
-from agents.validation import parse_json, validate_thread_id
+from agents.validation import parse_json
 from dashboard import auth, resources
 from dashboard.formats import code_word
 from dashboard.forms import (
@@ -129,7 +129,7 @@ missing = None  # a link's thread id that is malformed or not a lecture thread: 
 requested = st.query_params.get("thread")
 if requested:
     try:  # checked before anything uses it
-        thread_id = validate_thread_id(requested)
+        thread_id = lifecycle.thread_named(store, requested, exact=True)
     except UserError:
         thread_id, missing = None, requested
     if thread_id is not None and thread_id not in own_statuses:

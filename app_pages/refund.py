@@ -14,7 +14,7 @@ from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
 from agents.refund.rules import AUTOMATIC_APPROVER, check_edit_amount
 from agents.refund.spec import SPEC
-from agents.validation import parse_whole_number, validate_thread_id
+from agents.validation import parse_whole_number
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
@@ -114,7 +114,7 @@ def pick_case(book: CaseBook) -> str | None:
     cases, options = book.cases, list(book.options)
     requested = st.query_params.get("thread")
     try:  # a link's id is checked before anything uses it
-        requested = validate_thread_id(requested) if requested else None
+        requested = lifecycle.thread_named(store, requested, exact=True) if requested else None
         unknown = requested is not None and requested not in cases
     except UserError:
         unknown = True

@@ -7,7 +7,6 @@ from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
-from agents.validation import validate_thread_id
 from dashboard import auth, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
@@ -24,7 +23,7 @@ st.info(t("robot.rule"))
 show_flash()
 thread_id = DEFAULT_THREAD_ID
 try:
-    thread_id = validate_thread_id(st.query_params.get("thread", DEFAULT_THREAD_ID))
+    thread_id = lifecycle.thread_named(store, st.query_params.get("thread", DEFAULT_THREAD_ID), exact=True)
 except UserError as error:
     st.error(escape_markdown(localized(error)))
     st.stop()

@@ -20,7 +20,7 @@ from agents.identity import ANSWER, CONTINUE, DELETE_THREAD, UPDATE_STATE
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
-from agents.validation import parse_answer, parse_json_object
+from agents.validation import confirms_thread_id, parse_answer, parse_json_object
 from dashboard import auth
 from dashboard.i18n import catalogue, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -248,7 +248,7 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
     if submitted:
 
         def action(expected: str | None) -> str:
-            if confirm.strip() != thread_id:
+            if not confirms_thread_id(confirm, thread_id):
                 raise UserError(t("forms.delete.mismatch", thread=thread_id))
             runs.delete_thread(store, thread_id, expected_head=expected, actor=auth.identity())
             return t("forms.delete.done", thread=thread_id)

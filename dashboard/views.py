@@ -118,7 +118,9 @@ def preselect_query_thread(
     if not requested:
         return
     try:
-        thread_id = validate_thread_id(requested)
+        # A thread saved under exactly that id is the one named, even one other software saved under an id
+        # the dashboard does not act on (`lifecycle.thread_named`): never its look-alike.
+        thread_id = requested if requested in known else validate_thread_id(requested)
     except UserError as error:
         st.error(escape_markdown(t(f"{page}.bad_thread", error=localized(error))))
         return

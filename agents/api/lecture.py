@@ -25,13 +25,12 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.api.context import Actor, ApiContext, Ctx, refuse_if_busy
 from agents.api.errors import ApiError
 from agents.errors import InputError, NotWaitingError, ThreadNotFoundError
 from agents.nodelog import node_runs
 from agents.timing import timeline_csv
-from agents.validation import validate_thread_id
 
 logger = logging.getLogger("agents.api")
 router = APIRouter(tags=["lecture planner"])
@@ -184,7 +183,7 @@ def generate(body: GenerateRequest, context: Ctx, actor: Actor) -> dict[str, Any
 @router.post("/resume")
 def resume(body: ResumeRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Answers a thread waiting at the gate: rework (a new round), save (as is) or reject."""
-    thread_id = validate_thread_id(_thread_text(body.thread_id))
+    thread_id = lifecycle.thread_named(context.store, _thread_text(body.thread_id))
     decision = body.decision.strip() if isinstance(body.decision, str) else body.decision
     if decision not in DECISIONS:
         raise ApiError(400, f"decision: must be one of {', '.join(DECISIONS)}; got {body.decision!r}", "decision")

@@ -27,7 +27,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.api import shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
@@ -116,7 +116,7 @@ def _unwrap_resume(value: Any, interrupt_ids: set[str]) -> Any:
 
 def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
     """Checks what can be checked before a run: the thread, the assistant and the options."""
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(context.store, thread_id)
     spec = get_agent(body.assistant_id)
     for name in ("interrupt_before", "interrupt_after"):
         if getattr(body, name):

@@ -159,7 +159,7 @@ def create_thread(body: ThreadCreate, context: Ctx, actor: Actor) -> dict[str, A
 
 def find_thread(context: ApiContext, thread_id: str) -> dict[str, Any]:
     """The thread, saved or created and not run yet; 404 when there is none."""
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     found = saved_thread(context, thread_id)
     if found is not None:
         return found
@@ -233,7 +233,7 @@ def empty_state() -> dict[str, Any]:
 
 def state_of(context: ApiContext, thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
     """A thread's state at its head (or at ``checkpoint_id``)."""
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     try:
         _spec, snapshot = runs.thread_snapshot(context.store, context.settings, thread_id, checkpoint_id)
     except ThreadNotFoundError:
@@ -267,7 +267,7 @@ def post_state_at(thread_id: str, body: StateAt, context: Ctx) -> dict[str, Any]
 @router.post("/threads/{thread_id}/state")
 def update_state(thread_id: str, body: StateUpdate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
     """``update_state`` on the head, or on an older checkpoint (a fork); the agents' rules apply."""
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(context.store, thread_id)
     if not isinstance(body.values, dict):
         raise InputError("values", "must be a JSON object of state keys (a list of updates is not supported)")
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
@@ -288,7 +288,7 @@ def update_state(thread_id: str, body: StateUpdate, request: Request, context: C
 @router.post("/threads/{thread_id}/history")
 def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]:
     """Up to ``limit`` root checkpoints, newest first, older than ``before``; forks included."""
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     if not 1 <= body.limit <= HISTORY_MAX:
         raise InputError("limit", f"must be from 1 to {HISTORY_MAX}; got {body.limit}")
     before = body.before.checkpoint_id if isinstance(body.before, CheckpointRef) else body.before
@@ -309,7 +309,7 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
 def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor) -> Response:
     """Deletes the thread's checkpoints, writes and node log (409 while it runs). Admins only."""
     check_allowed(actor, DELETE_THREAD)  # before even a thread known only to this process is forgotten
-    thread_id = validate_thread_id(thread_id)
+    thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     with context.lock:
         forgotten = context.created.pop(thread_id, None)
     try:

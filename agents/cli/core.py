@@ -14,7 +14,7 @@ from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, render, text
-from agents.validation import parse_answer, parse_json_object, validate_thread_id
+from agents.validation import confirms_thread_id, parse_answer, parse_json_object
 
 
 def print_json(data: Any) -> None:
@@ -130,14 +130,14 @@ def cmd_continue(args: argparse.Namespace, context: Context) -> int:
 
 
 def cmd_delete(args: argparse.Namespace, context: Context) -> int:
-    thread_id = validate_thread_id(args.thread)
+    thread_id = lifecycle.thread_named(context.store, args.thread, exact=True)
     if readmodel.head_checkpoint_id(context.store, thread_id) is None:
         raise InputError("thread_id", text(STRINGS, "error.no_thread_named", thread=repr(thread_id)))
     if not args.yes:
         if not sys.stdin.isatty():
             print("error: refusing to delete without --yes (not on a terminal)", file=sys.stderr)
             return EXIT_BAD_INPUT
-        if input(f"type the thread id to delete it ({thread_id}): ").strip() != thread_id:
+        if not confirms_thread_id(input(f"type the thread id to delete it ({thread_id}): "), thread_id):
             print("not confirmed; nothing deleted", file=sys.stderr)
             return EXIT_BAD_INPUT
     runs.delete_thread(context.store, thread_id)
@@ -205,7 +205,7 @@ def _print_checkpoint_text(cp: dict[str, Any]) -> None:
 def cmd_inspect(args: argparse.Namespace, context: Context) -> int:
     """Streams the thread: each checkpoint is printed as it is read, so memory does not grow with the thread."""
     store = context.store
-    thread_id = _existing_thread(store, validate_thread_id(args.thread))
+    thread_id = _existing_thread(store, lifecycle.thread_named(store, args.thread, exact=True))
     if args.json:
         head = {"thread_id": thread_id, "counts": readmodel.table_counts(store, thread_id)}
         print_json_list_document(head, "checkpoints", inspect_checkpoints(store, thread_id))

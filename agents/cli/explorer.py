@@ -13,12 +13,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents import readmodel, runs
+from agents import lifecycle, readmodel, runs
 from agents.chain_layout import chain_to_json
 from agents.cli.base import Context, thread_command
 from agents.cli.core import print_json, print_result
 from agents.errors import ThreadNotFoundError
-from agents.validation import validate_thread_id
 
 _COLUMNS = ("step", "lane", "source", "checkpoint_id", "parent_checkpoint_id", "writers", "next", "flags")
 
@@ -29,7 +28,7 @@ def graph_rows(store: Any, thread_id: str) -> list[dict[str, Any]]:
     Raises:
         ThreadNotFoundError: The thread has no checkpoints.
     """
-    chain = readmodel.checkpoint_chain(store, validate_thread_id(thread_id))
+    chain = readmodel.checkpoint_chain(store, lifecycle.thread_named(store, thread_id, exact=True))
     if not chain:
         raise ThreadNotFoundError(thread_id)
     return chain_to_json(chain)
@@ -73,9 +72,7 @@ def cmd_graph(args: argparse.Namespace, context: Context) -> int:
 
 
 def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
-    result = runs.continue_thread(
-        context.store, context.settings, validate_thread_id(args.thread), checkpoint_id=args.checkpoint
-    )
+    result = runs.continue_thread(context.store, context.settings, args.thread, checkpoint_id=args.checkpoint)
     print_result(result, args.json, context.settings.lang)
     return 0
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from agents import readmodel
+from agents import lifecycle, readmodel
 from agents.cli.core import print_json
 from agents.errors import InputError
 from agents.nodelog import node_runs
@@ -22,7 +22,6 @@ from agents.timing import (
     timeline_json,
     timeline_of,
 )
-from agents.validation import validate_thread_id
 
 
 def timeline_rows(store: Any, thread_id: str, run_id: str | None = None) -> list[dict[str, Any]]:
@@ -137,7 +136,7 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def cmd_timeline(args: argparse.Namespace, context: Any) -> int:
-    rows = timeline_rows(context.store, validate_thread_id(args.thread), args.run)
+    rows = timeline_rows(context.store, lifecycle.thread_named(context.store, args.thread, exact=True), args.run)
     if args.json:
         print_json(timeline_json(rows))
     elif args.csv:

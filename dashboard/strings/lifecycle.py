@@ -9,6 +9,7 @@ STRINGS = {
     "reason.error": ("a step failed", "단계 실패"),
     "reason.inconsistent": ("inconsistent end", "일관되지 않은 종료"),
     "reason.running": ("running now", "지금 실행 중"),
+    "reason.foreign_id": ("saved under an id the dashboard does not act on", "대시보드가 다루지 않는 id로 저장됨"),
     "reason.unknown_agent": ("no agent here runs it", "이곳의 에이전트가 실행하지 않음"),
     "action.answer": ("Answer it", "답변하기"),
     "action.continue": ("Continue it", "계속 실행하기"),

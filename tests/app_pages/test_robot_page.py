@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from agents import readmodel
@@ -195,3 +197,35 @@ def test_a_thread_that_is_no_robots_is_named_and_not_drawn(app, store, settings,
     assert not at.exception, at.exception
     assert [shown in error.value for error in at.error] == [True]
     assert "robot-send" not in {button.key for button in at.button}
+
+
+def test_a_thread_saved_under_a_decomposed_id_is_shown_refused_and_deleted_alone(app, store, settings):
+    """``cafe\\u0301-1``, saved by other software, reads as ``café-1`` when normalised: the page shows it, not
+    its look-alike, as needing attention with the reason; starting it over is refused; its delete
+    (confirmed as a keyboard types it) deletes it alone."""
+    decomposed, composed = (unicodedata.normalize(form, "café-1") for form in ("NFD", "NFC"))
+    pause_robot(store, settings, composed)
+    build_graph(store.saver, store=store).invoke(
+        {"messages": [("human", "go")]}, {"configurable": {"thread_id": decomposed}, "metadata": {"agent": "robot"}}
+    )
+    heads = {thread: readmodel.head_checkpoint_id(store, thread) for thread in (decomposed, composed)}
+    at = app(PAGE)
+    at.query_params["thread"] = decomposed
+    at.run()
+    assert not at.exception, at.exception
+    shown = [x.value for x in at.text]
+    assert heads[decomposed] in shown and heads[composed] not in shown
+    assert [m.value for m in at.metric][0] == "needs attention"  # no answer offered on the page
+    assert any("other software saved it" in error.value for error in at.error)
+    assert "robot-send" not in {button.key for button in at.button}
+    next(b for b in at.button if b.label == "Start over").click().run()
+    assert any("other software" in e.value and "nothing was changed" in e.value for e in at.main.error)
+    at.sidebar.text_input(key=f"resume-answer-{decomposed}").input("yes")
+    next(b for b in at.sidebar.button if b.label == "Resume").click().run()
+    assert any("other software" in e.value and "nothing was changed" in e.value for e in at.sidebar.error)
+    assert {thread: readmodel.head_checkpoint_id(store, thread) for thread in heads} == heads
+
+    at.sidebar.text_input(key=f"delete-confirm-{decomposed}").input(composed)
+    next(b for b in at.sidebar.button if b.label == "Delete thread").click().run()
+    assert readmodel.head_checkpoint_id(store, decomposed) is None
+    assert readmodel.head_checkpoint_id(store, composed) == heads[composed]
