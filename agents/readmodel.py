@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import gc
 import json
 from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from langchain_core.messages import BaseMessage
 from langgraph.types import Interrupt, Send
 
+from agents.collector import collector_paused
 from agents.db import Store
 from agents.errors import InputError
 from agents.readsql import ERROR_CHANNEL, NULL_TASK_ID, RESUME_CHANNEL, Rows
@@ -182,25 +181,6 @@ def chain_points(
 NAMED_AT_ONCE = 500
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pauses Python's cyclic garbage collector, if it runs, for a block that makes many objects and no cycles.
-
-    A long chain makes tens of thousands of row tuples and points; each 700 of them set off a
-    collection, and now and then one walks every live object of the process (a server holds many).
-    Nothing the block makes is freed later for the pause: no cycle is made. The collector runs on
-    after the block, however it ends.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def _read_chain(
     store: Store, thread_id: str, only: tuple[Sequence[str], str, Container[str]] | None = None
 ) -> tuple[list[ChainCheckpoint], dict[str, str]]:
@@ -208,7 +188,7 @@ def _read_chain(
 
     ``only``: (checkpoint ids, head id, ids with a child) to read those checkpoints alone.
     """
-    with _collector_paused():
+    with collector_paused():
         return _chain_of(store, thread_id, only)
 
 

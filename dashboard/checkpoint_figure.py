@@ -43,6 +43,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from agents.chain_layout import ChainColumns, ChainPoint, layout_columns
+from agents.collector import collector_paused
 from dashboard.checkpoint_hover import PointRows, lane_label, names_text, point_rows
 
 # Above this many points, text labels are left out: they cost render time and
@@ -110,9 +111,9 @@ def checkpoint_figure(
     Returns:
         The figure; an empty chain gives an empty figure with a notice.
     """
-    return columns_figure(
-        layout_columns(chain), selected_id=selected_id, webgl_threshold=webgl_threshold, labels=labels
-    )
+    with collector_paused():
+        columns = layout_columns(chain)
+        return columns_figure(columns, selected_id=selected_id, webgl_threshold=webgl_threshold, labels=labels)
 
 
 def columns_figure(
@@ -135,6 +136,20 @@ def columns_figure(
     Returns:
         The figure; no points give an empty figure with a notice.
     """
+    # A whole long thread makes tens of thousands of objects here, none of them garbage until the
+    # figure is (see agents.collector).
+    with collector_paused():
+        return _columns_figure(columns, selected_id, webgl_threshold, labels, view_steps)
+
+
+def _columns_figure(
+    columns: ChainColumns[ChainPoint],
+    selected_id: str | None,
+    webgl_threshold: int,
+    labels: Mapping[str, str] | None,
+    view_steps: int | None,
+) -> go.Figure:
+    """:func:`columns_figure`, with the collector as it is."""
     text = {**DEFAULT_LABELS, **(labels or {})}
     points = columns.points
     if not points:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import gc
+
 import plotly.graph_objects as go
 
 from agents.chain_layout import link_tree, window_columns
+from dashboard import checkpoint_figure as figure_module
 from dashboard.checkpoint_figure import TEXT_LABEL_LIMIT, checkpoint_figure, columns_figure, label_positions
 from tests.factories import Point, cid
 
@@ -274,3 +277,18 @@ def test_sources_in_the_legend_and_hover_are_translated():
     names = [t.name for t in figure.data]
     assert "루프" in names and "입력" in names and "loop" not in names
     assert "루프" in trace(figure, "루프").hovertext[0]
+
+
+def test_the_figure_is_built_with_the_collector_paused_and_leaves_it_running(monkeypatch):
+    seen = []
+    original = figure_module.point_rows
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(figure_module, "point_rows", watched)
+    figure = checkpoint_figure(linear_chain(5))
+    assert seen == [False]  # the hover lines, one per point, are made with the collector paused
+    assert len(figure.data[0].x) == 12  # four links of five points: two ends and a gap each
+    assert gc.isenabled()
