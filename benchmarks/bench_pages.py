@@ -32,9 +32,10 @@ data grid's code, which an empty page never asks for) and what it costs because 
    benchmarks/_browser.py for what "ready" is), the databases interleaved, after a first load of
    each page on each server (shown as "first"). A load not ready within ``--timeout`` seconds is
    that page's error (its goal is missed) and the page is not loaded again on that database.
-   Once, before the pages, the chart floor: ``benchmarks/_chart_floor_app.py`` (a title and a line of text)
-   loaded without and with one three-point Plotly chart, interleaved. Its ratio is what a page that
-   draws a chart only when it has data (explorer, timeline) pays on loaded/empty at any size.
+   Once, before the pages, the floors: ``benchmarks/_floor_app.py`` (a title and a line of text)
+   loaded bare, with one three-row table and with one three-point Plotly chart, interleaved. Their
+   ratios are what a page that draws a table or a chart only when it has data (every page but home)
+   pays on loaded/empty at any size.
 
 Last, ``benchmarks/bench_inspect.py`` is run for ``inspect --json`` at a tenth of and at the big thread's
 size. It prints min and median per page and database, the ratios of the medians (loaded / empty,
@@ -280,31 +281,38 @@ def browser_side(
     return results
 
 
-CHART_FLOOR_APP = "benchmarks/_chart_floor_app.py"
+FLOOR_APP = "benchmarks/_floor_app.py"
+#: The floor page's loads: name → query.
+FLOORS = {"without": "", "with a table": "?table=1", "with a chart": "?chart=1"}
 
 
-def chart_floor(location: Path, repeat: int, timeout_s: float) -> tuple[str, None]:
-    """The least a Plotly chart adds to page-ready: ``_chart_floor_app.py`` without and with its chart.
+def floors(location: Path, repeat: int, timeout_s: float) -> dict[str, tuple[str, None]]:
+    """The least a table and a chart add to page-ready: ``_floor_app.py`` bare, with a table, with a chart.
 
-    One server, one browser context (so the cache holds Plotly's code, as for the dashboard's pages),
-    the two loads interleaved, after a first load of each; twice the rounds of a page, since the two
-    are quick and close. Prints the figures; returns the ratio as a goal line (for reference).
+    One server, one browser context (so the cache holds the grid's and Plotly's code, as for the
+    dashboard's pages), the three loads interleaved, after a first load of each; twice the rounds of a
+    page, since they are quick and close. Prints the figures; returns the two ratios as goal lines (for
+    reference).
     """
-    floor = {"without": Samples(), "with chart": Samples()}
-    with serve_dashboard(location, script=CHART_FLOOR_APP) as url, chromium() as browser:
+    found = {name: Samples() for name in FLOORS}
+    with serve_dashboard(location, script=FLOOR_APP) as url, chromium() as browser:
         context = new_context(browser)
         for _round in range(2 * repeat + 1):
-            for name, query in (("without", ""), ("with chart", "?chart=1")):
-                floor[name].add(lambda u=f"{url}/{query}": page_ready_ms(context, u, timeout_s))
-    ratio = ratio_of(floor, "with chart", "without")
-    print("\nthe least a chart costs (Chromium), ms: a title and a line of text, without and with a three-point chart")
-    for name, samples in floor.items():
-        print(f"{name:<12} first {samples.first or 0:6.0f}   min/median {samples.text()}")
-    shown = f"{ratio:.2f}" if ratio else " ".join(samples.error for samples in floor.values() if samples.error)[:40]
+            for name, query in FLOORS.items():
+                found[name].add(lambda u=f"{url}/{query}": page_ready_ms(context, u, timeout_s))
+    print("\nthe least a table and a chart cost (Chromium), ms: a title and a line of text, bare and with one")
+    for name, samples in found.items():
+        print(f"{name:<14} first {samples.first or 0:6.0f}   min/median {samples.text()}")
+    lines = {}
+    for name, what in (("with a table", "one table (st.dataframe)"), ("with a chart", "one Plotly chart")):
+        ratio = ratio_of(found, name, "without")
+        errors = " ".join(samples.error for samples in found.values() if samples.error)[:40]
+        lines[f"browser floor: {what} / the same page without"] = (f"{ratio:.2f}" if ratio else errors or "—", None)
     print(
-        f"with chart / without: {shown or '—'}; explorer and timeline draw one only with a thread: loaded/empty pays it"
+        "a page that draws a table or a chart only when it has data (all but home, on the empty database)"
+        " pays its floor on loaded/empty, whatever the data's size"
     )
-    return shown or "—", None
+    return lines
 
 
 def browser_keystrokes(
@@ -445,9 +453,7 @@ def main() -> None:
         empty = built_database(folder, 0, 0)
         small = built_database(folder, SMALL_THREADS, SMALL_BIG_CHECKPOINTS)
         if args.browser:  # the same at every size: measured once, before the pages
-            goals["browser chart floor: one Plotly chart / the same page without"] = chart_floor(
-                empty, args.repeat, args.timeout
-            )
+            goals.update(floors(empty, args.repeat, args.timeout))
         for threads in sizes:
             loaded = built_database(folder, threads, args.big_checkpoints)
             locations = {"empty": empty, "small": small, "loaded": loaded}
