@@ -364,11 +364,7 @@ def timeline_figure_of(
         shapes=panel.shapes,
         annotations=panel.annotations,
         xaxis=_x_axis_layout(panel.axis, compress_waits_over, panel.axis.span),
-        yaxis={
-            "categoryorder": "array",
-            "categoryarray": lanes,
-            "autorange": "reversed",
-        },
+        yaxis=_lane_axis(lanes),
     )
     return figure
 
@@ -454,7 +450,7 @@ def compare_figure_of(
         annotations += panel.annotations if side.calls else [_empty_note(column)]
         x_layout = _x_axis_layout(panel.axis, compress_waits_over, x_max)
         figure.update_xaxes(x_layout, row=1, col=column)
-    figure.update_yaxes(categoryorder="array", categoryarray=lanes, autorange="reversed")
+    figure.update_yaxes(_lane_axis(lanes))
     figure.update_layout(**_base_layout(title, len(lanes)))
     figure.layout.margin.t = 95 if title else 70  # room for the lifted panel titles
     # Assign the lists whole: update_layout would merge them item by item into
@@ -462,6 +458,16 @@ def compare_figure_of(
     figure.layout.shapes = shapes
     figure.layout.annotations = annotations
     return figure
+
+
+def _lane_axis(lanes: Sequence[str]) -> dict[str, Any]:
+    """The y axis of the lanes: the first lane on top.
+
+    Plotly lists categories from the bottom up, so the array is reversed. A reversed axis would show
+    the same, but Plotly 4 (Streamlit's) draws WebGL lines on a reversed axis at its bottom edge: a
+    long run's segments would all lie there.
+    """
+    return {"categoryorder": "array", "categoryarray": list(reversed(lanes))}
 
 
 def _empty_note(column: int) -> dict[str, Any]:

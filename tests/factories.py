@@ -101,16 +101,21 @@ def insert_parallel_run(store: Store, thread_id: str, run_id: str = "par-run", a
             )
 
 
-def insert_long_run(store: Store, calls: int, thread_id: str = "hitl_demo") -> None:
-    """Logs run ``long`` of ``calls`` one-call robot supersteps, 10 ms each, after every run logged so far."""
+def insert_long_run(
+    store: Store, calls: int, thread_id: str = "hitl_demo", nodes: tuple[str, ...] = ("propose",)
+) -> None:
+    """Logs run ``long`` of ``calls`` one-call robot supersteps, 10 ms each, after every run logged so far.
+
+    The calls take the ``nodes`` in turn (one lane each on the timeline).
+    """
     with store.transaction() as cursor:
         start = time.time() + 60  # a minute after now: after every run a test made
         for index in range(calls):
             begin = start + 0.01 * index
             cursor.execute(
                 "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label, started_at,"
-                " ended_at, status) VALUES ('robot', ?, 'long', 'propose', ?, ?, '', ?, ?, 'ok')",
-                (thread_id, f"task-{index}", index + 1, begin, begin + 0.01),
+                " ended_at, status) VALUES ('robot', ?, 'long', ?, ?, ?, '', ?, ?, 'ok')",
+                (thread_id, nodes[index % len(nodes)], f"task-{index}", index + 1, begin, begin + 0.01),
             )
 
 

@@ -9,6 +9,7 @@ flags that keep it off the network; no browser is ever downloaded.
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from tests.conftest import PROJECT_ROOT
@@ -136,3 +138,27 @@ def table_with(page: Page, text: str) -> Locator:
     browser does not count as visible, so a table is found by its text and checked as a whole.
     """
     return page.get_by_test_id("stDataFrame").filter(has_text=text).first
+
+
+#: Resolves after the browser has drawn two more frames (a WebGL chart draws on the next one).
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def chart_image(page: Page) -> Image.Image:
+    """A screenshot of the page's (first) Plotly chart, once it has drawn; WebGL traces draw on a canvas."""
+    page.evaluate(TWO_FRAMES)
+    return Image.open(io.BytesIO(page.locator(".js-plotly-plot").first.screenshot())).convert("RGB")
+
+
+def ink_near(image: Image.Image, x: float, y: float, reach: int = 2, colour: str | None = None) -> bool:
+    """Whether a pixel within ``reach`` of (x, y) is drawn: darker than the chart's light background,
+    or, with ``colour`` (``#rrggbb``), of about that colour."""
+    wanted = None if colour is None else tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            pixel = image.getpixel((round(x) + dx, round(y) + dy))
+            if wanted is None and sum(pixel) < 3 * 235:
+                return True
+            if wanted is not None and all(abs(a - b) <= 40 for a, b in zip(pixel, wanted, strict=True)):
+                return True
+    return False
