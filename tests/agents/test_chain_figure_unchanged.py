@@ -4,15 +4,20 @@ The thread has what the fast paths take short cuts on: parallel ``Send`` tasks n
 node log, a loop, ``update_state`` forks on older checkpoints (one reusing a node's task), a
 ``__copy__`` fork and an ``update_state`` at the head. The figure of today's read-model and
 figure code is compared, trace by trace, with the figure of the code at :data:`BEFORE`, loaded
-from git beside today's.
+from git beside today's, once the two changes made since on purpose are applied to it: the gap after
+each parent link is NaN in a float array (None in an object array then; both a break in the line),
+and row r is drawn at y = -r on an axis that is not reversed (at y = r on a reversed axis then: the
+same picture, but Plotly 4 drew WebGL lines on a reversed axis at its bottom edge).
 """
 
 from __future__ import annotations
 
+import math
 import operator
 import subprocess
 from typing import Annotated, Any, TypedDict
 
+import numpy as np
 import pytest
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
@@ -84,6 +89,14 @@ def before() -> tuple[Any, Any, Any]:
     return load_chain_modules(BEFORE, "_before")
 
 
+#: A gap in a line: None then, NaN now.
+GAP = "gap"
+
+
+def _as_drawn(value: Any) -> Any:
+    return GAP if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
 def _traces(figure: Any) -> list[dict[str, Any]]:
     """Each trace's per-point data and names, as plain lists (NumPy arrays compare element-wise)."""
     drawn = []
@@ -91,7 +104,7 @@ def _traces(figure: Any) -> list[dict[str, Any]]:
         entry = {}
         for key in TRACE_ARRAYS:
             value = getattr(trace, key, None)
-            entry[key] = list(value) if value is not None and not isinstance(value, str) else value
+            entry[key] = [_as_drawn(v) for v in value] if value is not None and not isinstance(value, str) else value
         entry["marker"] = trace.marker.to_plotly_json() if hasattr(trace, "marker") else None
         drawn.append(entry)
     return drawn
@@ -121,7 +134,9 @@ def test_the_figure_is_the_one_drawn_before(store, before, selected, webgl_thres
     assert [tuple(c) for c in chain] == [tuple(getattr(c, name) for name in fields) for c in earlier]
     chosen = chain[len(chain) // 3].checkpoint_id if selected else None
     now = checkpoint_figure(chain, selected_id=chosen, webgl_threshold=webgl_threshold)
-    then = before_figure.checkpoint_figure(earlier, selected_id=chosen, webgl_threshold=webgl_threshold)
+    then = _drawn_as_today(
+        before_figure.checkpoint_figure(earlier, selected_id=chosen, webgl_threshold=webgl_threshold)
+    )
     assert len(now.data) >= 6  # links, halo or not, four sources, the head's ring, the labels
     assert _traces(now) == _traces(then)
     assert now.to_json() == then.to_json()
@@ -132,6 +147,19 @@ def test_the_columns_figure_is_the_one_drawn_before(store, before):
     _, _, before_figure = before
     columns = layout_columns(readmodel.checkpoint_chain(store, THREAD))
     now = columns_figure(columns, view_steps=4)
-    then = before_figure.columns_figure(columns, view_steps=4)
+    then = _drawn_as_today(before_figure.columns_figure(columns, view_steps=4))
     assert _traces(now) == _traces(then)
     assert now.to_json() == then.to_json()
+
+
+def _drawn_as_today(figure: Any) -> Any:
+    """An earlier figure with today's two changes: NaN gaps in float links, row r at y = -r, no reversed axis."""
+    for trace in figure.data:
+        if trace.mode == "lines":
+            trace.x = np.array([np.nan if v is None else v for v in trace.x], dtype=float)
+            trace.y = 0.0 - np.array([np.nan if v is None else v for v in trace.y], dtype=float)  # 0.0, not -0.0
+        else:
+            trace.y = -np.asarray(trace.y)
+    figure.layout.yaxis.tickvals = [-row for row in figure.layout.yaxis.tickvals]
+    figure.layout.yaxis.autorange = None
+    return figure

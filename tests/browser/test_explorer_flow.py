@@ -9,7 +9,7 @@ from playwright.sync_api import Locator, Page, expect
 from agents.chain_layout import WINDOW_SIZE
 from agents.runtime import open_store
 from benchmarks._data import build_proposal_thread
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard, chart_image, ink_near, wait_for_app
 
 #: The number of distinct checkpoints the page's figure draws, once Plotly has drawn it.
 DRAWN = """() => {
@@ -88,3 +88,70 @@ def test_a_long_thread_draws_a_window_and_show_all_draws_every_checkpoint(page: 
     page.wait_for_function(f"() => ({DRAWN})() === 300")
     wait_for_app(page)
     expect(window_note).to_have_count(0)
+
+
+#: The parent-link trace as the browser drew it: its points, and the pieces of its line when it is SVG.
+LINKS = """() => {
+  const plot = document.querySelector('.js-plotly-plot');
+  const at = plot._fullData.findIndex(t => t.name === 'parent link');
+  const trace = plot._fullData[at];
+  const gap = v => v === null || v === undefined || Number.isNaN(v);
+  const pieces = plot.querySelectorAll('.scatterlayer .trace')[at]?.querySelectorAll('path.js-line') || [];
+  const xa = plot._fullLayout.xaxis, ya = plot._fullLayout.yaxis;
+  return {
+    type: trace.type,
+    x: Array.from(trace.x, v => gap(v) ? null : v),
+    y: Array.from(trace.y, v => gap(v) ? null : v),
+    pieces: Array.from(pieces, piece => piece.getAttribute('d')),
+    px: Array.from(trace.x, v => gap(v) ? null : xa._offset + xa.l2p(v)),
+    py: Array.from(trace.y, v => gap(v) ? null : ya._offset + ya.l2p(v)),
+  };
+}"""
+
+
+def _links(drawn: dict) -> list[tuple[int, int]]:
+    """The (start, end) indexes of each link in the drawn trace: two points, then a gap."""
+    xs = drawn["x"]
+    assert len(xs) % 3 == 0 and all(v is None for v in xs[2::3]), "every link ends in a gap"
+    return [(i, i + 1) for i in range(0, len(xs), 3)]
+
+
+def test_parent_links_are_drawn_apart_in_svg_and_in_webgl(page: Page, dashboard: Dashboard):
+    # Past the figure's WebGL threshold (2,000 points), with a fork and a copy: three lanes.
+    store = open_store(dashboard.db_path)
+    try:
+        build_proposal_thread(store, "long", 2_100, agent="robot")
+    finally:
+        store.close()
+    page.goto(f"{dashboard.url}/explorer?thread=long")
+    wait_for_app(page)
+    expect(page.locator(".js-plotly-plot .scatterlayer .point").first).to_be_visible(timeout=60_000)
+
+    # The window is SVG: its line is one piece per link, so no link is joined to the next.
+    window = page.evaluate(LINKS)
+    assert window["type"] == "scatter"
+    assert len(window["pieces"]) == len(_links(window)) >= 100
+    assert all(piece.count("M") == 1 and piece.count("L") == 1 for piece in window["pieces"])
+
+    # Every checkpoint is WebGL: the links are drawn, and nothing is drawn across a gap.
+    page.get_by_text("Show all 2,100 checkpoints").click()
+    page.wait_for_function(f"() => ({DRAWN})() === 2100")
+    wait_for_app(page)
+    image = chart_image(page)
+    drawn = page.evaluate(LINKS)
+    assert drawn["type"] == "scattergl"
+    links = _links(drawn)
+    px, py = drawn["px"], drawn["py"]
+    lanes = sorted(set(py) - {None})
+    assert len(lanes) == 3
+    # The fork's link runs down from the main line to the branch; the link after the branch's last
+    # one in the trace starts back on the main line, far to the right: a joined line would cross the
+    # empty band between the two lanes.
+    fork = next(k for k, (start, end) in enumerate(links) if py[start] == lanes[0] and py[end] == lanes[1])
+    branch_end = max(k for k, (start, end) in enumerate(links) if py[end] == lanes[1])
+    after = links[branch_end + 1]
+    assert py[after[0]] == lanes[0] and px[after[0]] - px[links[branch_end][1]] > 100
+    start, end = links[fork]
+    assert ink_near(image, (px[start] + px[end]) / 2, (py[start] + py[end]) / 2)  # the fork's link
+    gap_from, gap_to = links[branch_end][1], after[0]
+    assert not ink_near(image, (px[gap_from] + px[gap_to]) / 2, (py[gap_from] + py[gap_to]) / 2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 
 import plotly.graph_objects as go
 
@@ -44,11 +45,18 @@ def trace(figure: go.Figure, name: str) -> go.Scatter | go.Scattergl:
     return matches[0]
 
 
+def rows(ys) -> list:
+    """The lane rows of drawn y values: row r is drawn at y = -r, so the main line (row 0) is on top."""
+    return [-y for y in ys]
+
+
 def link_segments(figure: go.Figure) -> list[tuple[tuple, tuple]]:
-    """Read parent links as ((x0, y0), (x1, y1)) pairs from the link trace."""
+    """Read parent links as ((x0, row0), (x1, row1)) pairs from the link trace."""
     links = trace(figure, "parent link")
-    xs, ys = list(links.x), list(links.y)
-    assert xs[2::3] == [None] * (len(xs) // 3)
+    xs, ys = list(links.x), rows(links.y)
+    # Every third entry is the gap that ends a link: NaN, which Plotly draws as a break in the line.
+    assert all(math.isnan(x) and math.isnan(y) for x, y in zip(xs[2::3], ys[2::3], strict=True))
+    assert not any(math.isnan(v) for i, v in enumerate(xs + ys) if i % 3 != 2)
     return [((xs[i], ys[i]), (xs[i + 1], ys[i + 1])) for i in range(0, len(xs), 3)]
 
 
@@ -83,14 +91,16 @@ def test_update_fork_draws_diagonal_link_into_lane_one() -> None:
     assert len(segments) == 6
     assert ((0, 0), (1, 1)) in segments  # from checkpoint 1 (x 0, main) to the update
     assert list(figure.layout.yaxis.ticktext) == ["main", "branch 1"]
+    assert list(figure.layout.yaxis.tickvals) == [0, -1]  # the main line on top
+    assert figure.layout.yaxis.autorange != "reversed"  # Plotly 4 would draw WebGL links at the bottom
 
 
 def test_head_and_waiting_rings_sit_on_the_newest_checkpoint() -> None:
     figure = checkpoint_figure(update_fork_chain())
     head = trace(figure, "head")
     waiting = trace(figure, "waiting for a human")
-    assert (list(head.x), list(head.y), list(head.customdata)) == ([2], [1], [cid(6)])
-    assert (list(waiting.x), list(waiting.y)) == ([2], [1])
+    assert (list(head.x), rows(head.y), list(head.customdata)) == ([2], [1], [cid(6)])
+    assert (list(waiting.x), rows(waiting.y)) == ([2], [1])
     assert head.marker.symbol != waiting.marker.symbol
 
 
@@ -148,7 +158,7 @@ def test_small_chain_shows_writer_labels_large_chain_omits_them() -> None:
 def test_selected_checkpoint_is_highlighted() -> None:
     figure = checkpoint_figure(update_fork_chain(), selected_id=cid(5))
     selected = trace(figure, "selected")
-    assert (list(selected.x), list(selected.y)) == ([1], [1])
+    assert (list(selected.x), rows(selected.y)) == ([1], [1])
     assert list(selected.customdata) == [cid(5)]
 
 
