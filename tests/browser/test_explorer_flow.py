@@ -64,14 +64,19 @@ def test_explorer_graph_click_and_select_show_writes(page: Page, dashboard: Dash
     expect(_writes_table(page)).to_contain_text("__interrupt__")
 
 
-def test_a_long_thread_draws_a_window_and_show_all_draws_every_checkpoint(page: Page, dashboard: Dashboard):
+def _open_long_thread(page: Page, dashboard: Dashboard, checkpoints: int) -> None:
+    """Writes thread ``long`` of about ``checkpoints`` checkpoints (a fork and a copy among them) and opens it."""
     store = open_store(dashboard.db_path)
     try:
-        build_proposal_thread(store, "long", 300, agent="robot")
+        build_proposal_thread(store, "long", checkpoints, agent="robot")
     finally:
         store.close()
     page.goto(f"{dashboard.url}/explorer?thread=long")
     wait_for_app(page)
+
+
+def test_a_long_thread_draws_a_window_and_show_all_draws_every_checkpoint(page: Page, dashboard: Dashboard):
+    _open_long_thread(page, dashboard, 300)
     window_note = page.get_by_text(re.compile(r"^Drawn: \d+ of 300 checkpoints"))
     expect(window_note).to_be_visible(timeout=60_000)
     points = page.locator(".js-plotly-plot .scatterlayer .point")
@@ -117,14 +122,7 @@ def _links(drawn: dict) -> list[tuple[int, int]]:
 
 
 def test_parent_links_are_drawn_apart_in_svg_and_in_webgl(page: Page, dashboard: Dashboard):
-    # Past the figure's WebGL threshold (2,000 points), with a fork and a copy: three lanes.
-    store = open_store(dashboard.db_path)
-    try:
-        build_proposal_thread(store, "long", 2_100, agent="robot")
-    finally:
-        store.close()
-    page.goto(f"{dashboard.url}/explorer?thread=long")
-    wait_for_app(page)
+    _open_long_thread(page, dashboard, 2_100)  # past the figure's WebGL threshold (2,000 points); three lanes
     expect(page.locator(".js-plotly-plot .scatterlayer .point").first).to_be_visible(timeout=60_000)
 
     # The window is SVG: its line is one piece per link, so no link is joined to the next.
