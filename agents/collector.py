@@ -2,8 +2,9 @@
 
 A 10,000-checkpoint thread turns into tens of thousands of row tuples, points, hover lines and
 Plotly properties. Every 700 new container objects set off a collection, and now and then one walks
-every live object of the process (a dashboard server holds many). Those collections find nothing to
-free in such a block: what it builds stays alive until the block returns it.
+every live object of the process (a dashboard server holds many). Those collections find little to
+free in such a block: what it builds stays alive until the block returns it, and what it drops is
+freed by reference counting at once.
 """
 
 from __future__ import annotations
