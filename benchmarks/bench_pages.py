@@ -307,9 +307,9 @@ def floors(location: Path, repeat: int, timeout_s: float) -> dict[str, tuple[str
     for name, samples in found.items():
         print(f"{name:<14} first {samples.first or 0:6.0f}   min/median {samples.text()}")
     lines = {}
+    errors = " ".join(samples.error for samples in found.values() if samples.error)[:40]
     for name, what in (("with a table", "one table (st.dataframe)"), ("with a chart", "one Plotly chart")):
         ratio = ratio_of(found, name, "without")
-        errors = " ".join(samples.error for samples in found.values() if samples.error)[:40]
         lines[f"browser floor: {what} / the same page without"] = (f"{ratio:.2f}" if ratio else errors or "—", None)
     print(
         "a page that draws a table or a chart only when it has data (all but home, on the empty database)"
