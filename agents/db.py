@@ -9,8 +9,8 @@ SQLite connection settings, and why:
 
 * ``journal_mode=WAL``: readers (the dashboard) never block the writer (a run),
   and another process (the CLI) can read while this one writes.
-* ``busy_timeout`` (``timeout=30``): when another process holds the write lock,
-  SQLite waits for it instead of failing with "database is locked".
+* ``busy_timeout`` (``timeout``, 30 s unless ``HITL_DB_BUSY_TIMEOUT`` says otherwise): when another
+  process holds the write lock, SQLite waits for it instead of failing with "database is locked".
 * ``synchronous=NORMAL``: in WAL mode a commit is durable against a killed
   process (the data is in the OS's page cache); only a power cut can lose the
   last commits. This keeps the node log's two writes per call cheap.
@@ -138,14 +138,19 @@ class SqliteStore(Store):
     backend = "sqlite"
 
     def __init__(
-        self, path: str | Path, *, tables: Sequence[TableSchema] | None = None, read_only: bool = False
+        self,
+        path: str | Path,
+        *,
+        tables: Sequence[TableSchema] | None = None,
+        read_only: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
     ) -> None:
         self.tables = tuple(tables) if tables is not None else project_tables()
         self.schema = schema_text(self.tables, **SQLITE_TYPES)
         self.fingerprint = fingerprint(self.schema)
         self.path = str(path)
         self.read_only = read_only
-        self.conn = _connect(self.path, read_only=read_only)
+        self.conn = _connect(self.path, read_only=read_only, busy_timeout=busy_timeout)
         self._probe: sqlite3.Connection | None = None
         self._probe_lock = threading.Lock()
         self.saver = SqliteSaver(self.conn)
@@ -286,7 +291,7 @@ def check_schema_version(location: str, found: int | None) -> None:
         )
 
 
-def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
+def _connect(path: str, *, read_only: bool, busy_timeout: float) -> sqlite3.Connection:
     if not read_only and not _writable(path):
         raise DatabaseError(f"{path} is read-only")  # open_store then opens it read-only
     try:
@@ -296,7 +301,7 @@ def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
         else:
             target, uri = f"file:{Path(path).resolve()}?mode=ro", True
         # check_same_thread=False is safe: every use goes through Store.lock.
-        conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, uri=uri)
+        conn = sqlite3.connect(target, timeout=busy_timeout, check_same_thread=False, uri=uri)
     except (OSError, sqlite3.Error) as error:
         raise DatabaseError(f"{path} cannot be opened: {error}") from None
     try:
@@ -484,17 +489,18 @@ def is_postgres_url(location: str | Path) -> bool:
     return str(location).startswith(("postgresql://", "postgres://"))
 
 
-def open_sqlite(location: str | Path, tables: Sequence[TableSchema] | None = None) -> SqliteStore:
-    """Opens a SQLite file (``agents.runtime.open_store`` chooses the backend and the tables).
-
-    A file that cannot be written is opened read-only.
+def open_sqlite(
+    location: str | Path, tables: Sequence[TableSchema] | None = None, busy_timeout: float = BUSY_TIMEOUT_SECONDS
+) -> SqliteStore:
+    """Opens a SQLite file (``agents.runtime.open_store`` chooses the backend, the tables and the
+    seconds a write waits for another process's lock). A file that cannot be written is opened read-only.
 
     Raises:
         DatabaseError: The file is not a database or is from a newer schema.
     """
     try:
-        return SqliteStore(location, tables=tables)
+        return SqliteStore(location, tables=tables, busy_timeout=busy_timeout)
     except DatabaseError as error:
         if "read-only" not in str(error) or not Path(location).exists():
             raise
-        return SqliteStore(location, tables=tables, read_only=True)
+        return SqliteStore(location, tables=tables, read_only=True, busy_timeout=busy_timeout)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.db import Store, is_postgres_url, open_sqlite, project_tables
+from agents.db import BUSY_TIMEOUT_SECONDS, Store, is_postgres_url, open_sqlite, project_tables
 from agents.registry import AGENTS, get_agent
 from agents.settings import Settings, resolve_settings
 
@@ -25,11 +25,12 @@ _graphs: weakref.WeakKeyDictionary[Store, dict[tuple[str, tuple[tuple[str, Any],
 _graphs_lock = threading.Lock()
 
 
-def open_store(location: str | Path) -> Store:
+def open_store(location: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> Store:
     """Opens the database with the core tables and every registered agent's.
 
     A ``postgresql://`` URL opens a :class:`~agents.db_postgres.PostgresStore`; anything else is a
-    SQLite file (opened read-only when it cannot be written).
+    SQLite file (opened read-only when it cannot be written), whose writes wait ``busy_timeout``
+    seconds for another process's write lock (``Settings.db_busy_timeout``).
 
     Raises:
         DatabaseError: The file is not a database, is from a newer schema, or the server cannot be
@@ -43,7 +44,7 @@ def open_store(location: str | Path) -> Store:
         from agents.db_postgres import PostgresStore
 
         return PostgresStore(str(location), tables=tables)
-    return open_sqlite(location, tables)
+    return open_sqlite(location, tables, busy_timeout)
 
 
 def load_settings(

@@ -37,6 +37,9 @@ LANGUAGE_SETTING = "HITL_LANG"
 API_TOKEN_SETTING = "HITL_API_TOKEN"
 #: The roles file (emails to roles, API token hashes to identities); see ``agents.identity``.
 ROLES_FILE_SETTING = "HITL_ROLES_FILE"
+#: How long a SQLite write waits for another process's write lock before it is refused as busy.
+DB_BUSY_TIMEOUT_SETTING = "HITL_DB_BUSY_TIMEOUT"
+DEFAULT_DB_BUSY_TIMEOUT_SECONDS = 30.0
 DEFAULT_ROLES_PATH = PROJECT_ROOT / ".streamlit" / "roles.toml"
 
 #: Parses the raw setting values into one agent's frozen, typed settings; raises
@@ -89,6 +92,8 @@ class Settings:
         roles: The roles file (``HITL_ROLES_FILE``, else ``.streamlit/roles.toml`` when it exists),
             checked at start; None without one.
         lang: The command line's language: ``--lang`` over ``HITL_LANG`` over English.
+        db_busy_timeout: Seconds a SQLite write waits for another process's write lock
+            (``HITL_DB_BUSY_TIMEOUT``, default 30) before it is refused as busy, nothing changed.
     """
 
     db: str
@@ -96,6 +101,7 @@ class Settings:
     api_token: Secret | None = None
     roles: Roles | None = field(default=None, hash=False, compare=False)
     lang: str = DEFAULT_LANGUAGE
+    db_busy_timeout: float = DEFAULT_DB_BUSY_TIMEOUT_SECONDS
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -144,7 +150,15 @@ def resolve_settings(
     if lang_override:
         merged[LANGUAGE_SETTING] = lang_override
     lang = choice_setting(merged, LANGUAGE_SETTING, LANGUAGES, DEFAULT_LANGUAGE)
-    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token, roles=roles_setting(merged), lang=lang)
+    busy = float_setting(merged, DB_BUSY_TIMEOUT_SETTING, DEFAULT_DB_BUSY_TIMEOUT_SECONDS, minimum=0.001)
+    return Settings(
+        db=db,
+        agents=MappingProxyType(agents),
+        api_token=api_token,
+        roles=roles_setting(merged),
+        lang=lang,
+        db_busy_timeout=busy,
+    )
 
 
 def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH) -> Roles | None:

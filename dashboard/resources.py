@@ -13,10 +13,10 @@ from agents.settings import Settings, merged_sources
 
 
 @st.cache_resource(show_spinner=False)
-def _store_for(path: str) -> Store:
+def _store_for(path: str, busy_timeout: float) -> Store:
     # Keyed by path: one connection per database file for the whole process,
     # never opened or closed per rerun.
-    return runtime.open_store(path)
+    return runtime.open_store(path, busy_timeout=busy_timeout)
 
 
 @lru_cache(maxsize=8)
@@ -39,4 +39,5 @@ def settings() -> Settings:
 
 def store() -> Store:
     """The shared database handle."""
-    return _store_for(settings().db)
+    current = settings()
+    return _store_for(current.db, current.db_busy_timeout)

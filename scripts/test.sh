@@ -3,8 +3,13 @@
 # command and CI both run exactly this.
 #
 # The persistence tests run on SQLite and on PostgreSQL: a throwaway
-# PostgreSQL cluster is started under a temp directory on a local port and
+# PostgreSQL cluster is started under a temp directory on a free local port and
 # stopped when the script exits.
+#
+# The suite runs on every core (pytest-xdist, HITL_TEST_WORKERS to choose how
+# many); the quality gates (ruff, format, import contracts, mypy) are tests in
+# tests/test_quality_gates.py, so they run beside the others. The ten slowest
+# tests are printed at the end. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +31,7 @@ fi
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d)
-pg_port=${HITL_TEST_PG_PORT:-55432}
+pg_port=${HITL_TEST_PG_PORT:-$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 # initdb refuses to run as root; the Debian package provides the postgres user.
 if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$pg_dir"; fi
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -40,11 +45,4 @@ as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
   -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
 export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres"
 
-# Quality gates before the tests: lint, format, the layer contracts, types.
-python -m ruff check .
-python -m ruff format --check .
-# lint-imports through the interpreter: a console script that pip just installed may not be on PATH
-# yet (pyenv shims, for one).
-python -c 'from importlinter.cli import lint_imports_command; lint_imports_command()' --no-cache
-python -m mypy
-python -m pytest "$@"
+python -m pytest -n "${HITL_TEST_WORKERS:-auto}" --durations=10 "$@"

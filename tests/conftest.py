@@ -16,35 +16,15 @@ from agents.cli import main as cli_main
 from agents.db import Store
 from agents.runtime import load_settings, open_store
 from agents.settings import Settings
+from tests.selection import mark_by_place
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
 
 
-#: Test files that take more than a few seconds on their own (subprocesses, kills, property runs).
-SLOW_FILES = {
-    "test_kill_points.py",
-    "test_concurrency.py",
-    "test_refund_property.py",
-    "test_crash_resume.py",
-    "test_double_submit.py",
-}
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Marks by place: tests/browser → ``browser`` and ``slow``; tests/reliability → ``reliability``.
-
-    So ``-m browser``, ``-m reliability`` and ``-m "not slow"`` select what they say.
-    """
-    for item in items:
-        parts = item.path.relative_to(PROJECT_ROOT).parts
-        if "browser" in parts[:2]:
-            item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.slow)
-        if "reliability" in parts[:2]:
-            item.add_marker(pytest.mark.reliability)
-        if item.path.name in SLOW_FILES:
-            item.add_marker(pytest.mark.slow)
+    """Marks by place (``tests/selection.py``); runs before pytest's own ``-m`` selection reads the marks."""
+    mark_by_place(config, items)
 
 
 #: A PostgreSQL server for the persistence tests' second backend (``scripts/test.sh`` starts one).
@@ -88,6 +68,9 @@ def isolated_environment(
     if callspec is not None and callspec.params.get("backend") == "postgres":
         with _postgres_schema() as url:
             monkeypatch.setenv("HITL_DB", url)
+            # Plans are files: with PostgreSQL they would go to the checkout's data/plans, shared by
+            # every test running at the same time.
+            monkeypatch.setenv("HITL_PLANS_DIR", str(tmp_path / "plans"))
             yield url
         return
     location = str(tmp_path / "checkpoints.sqlite")

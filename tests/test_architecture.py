@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import importlib
 import re
+import warnings
 
 import pytest
 
 from tests.conftest import PROJECT_ROOT
 
 SOURCE_ROOTS = ("agents", "dashboard", "app_pages")
-MAX_MODULE_LINES = 500
+#: Past this many lines a module is reported (a hint to look for a second concern, not a limit to
+#: meet by moving lines); past the hard ceiling it fails.
+WARN_MODULE_LINES = 600
+MAX_MODULE_LINES = 1000
 DOC = PROJECT_ROOT / "docs" / "ARCHITECTURE.md"
 #: A backticked path: has a slash or a file suffix, and no spaces or call syntax.
 PATH = re.compile(r"^[\w./-]+(/|\.(py|md|toml|json))$|^[\w.-]+/[\w./-]*$")
@@ -32,8 +36,10 @@ def _sources() -> list:
 
 
 @pytest.mark.parametrize("path", _sources(), ids=lambda path: str(path.relative_to(PROJECT_ROOT)))
-def test_no_source_module_is_over_500_lines(path):
+def test_a_long_source_module_is_reported(path):
     lines = len(path.read_text(encoding="utf-8").splitlines())
+    if lines > WARN_MODULE_LINES:
+        warnings.warn(f"{path.relative_to(PROJECT_ROOT)} has {lines} lines: does it hold two concerns?", stacklevel=1)
     assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PROJECT_ROOT)} has {lines} lines"
 
 

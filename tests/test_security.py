@@ -47,7 +47,7 @@ def test_the_database_path_is_not_taken_from_the_browser():
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"query_params[^\n]*(db|HITL_DB)", text), path.name
         assert "from_conn_string" not in text and "open_store(" not in text.replace(
-            "return runtime.open_store(path)", ""
+            "return runtime.open_store(path, busy_timeout=busy_timeout)", ""
         ), path.name
 
 

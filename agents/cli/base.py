@@ -26,7 +26,7 @@ class Context:
     @cached_property
     def store(self) -> Store:
         """The database, opened once."""
-        return runtime.open_store(self.settings.db)
+        return runtime.open_store(self.settings.db, busy_timeout=self.settings.db_busy_timeout)
 
 
 def thread_command(

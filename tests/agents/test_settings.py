@@ -44,3 +44,29 @@ def test_database_folder_is_created_on_demand(tmp_path):
     store = open_store(tmp_path / "new" / "folder" / "db.sqlite")
     assert (tmp_path / "new" / "folder" / "db.sqlite").exists()
     store.close()
+
+
+def test_the_busy_timeout_is_thirty_seconds_unless_set_and_a_bad_value_is_named():
+    assert load_settings(environ={}, secrets={}).db_busy_timeout == 30.0
+    assert load_settings(environ={"HITL_DB_BUSY_TIMEOUT": "0.25"}, secrets={}).db_busy_timeout == 0.25
+    for bad in ("soon", "0", "-1", "inf"):
+        with pytest.raises(UserError, match="HITL_DB_BUSY_TIMEOUT"):
+            load_settings(environ={"HITL_DB_BUSY_TIMEOUT": bad}, secrets={})
+
+
+def test_a_write_waits_the_configured_busy_timeout_for_another_process_and_is_refused_as_busy(tmp_path):
+    import sqlite3
+
+    from agents.runtime import open_store
+
+    path = tmp_path / "db.sqlite"
+    store = open_store(path, busy_timeout=0.05)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(UserError, match="is busy"):
+            store.execute_one("INSERT INTO hitl_meta (key, value) VALUES ('k', 'v')", ())
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        store.close()

@@ -10,7 +10,6 @@ import sqlite3
 
 import pytest
 
-import agents.db
 import agents.refund.graph as refund_graph
 import agents.robot.graph as robot_graph
 from agents import lifecycle, readmodel
@@ -49,8 +48,8 @@ def test_a_database_locked_by_another_process_is_a_message_and_nothing_changes(
 ):
     pause_robot(store, settings)
     head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    monkeypatch.setenv("HITL_DB_BUSY_TIMEOUT", "0.05")  # the product waits 30 s; the refusal is the same
     at = app(page)
-    monkeypatch.setattr(agents.db, "BUSY_TIMEOUT_SECONDS", 1.0)
     holder = sqlite3.connect(db_path, isolation_level=None, timeout=1)
     holder.execute("BEGIN IMMEDIATE")
     holder.execute("INSERT INTO hitl_meta (key, value) VALUES ('held', 'by another process')")

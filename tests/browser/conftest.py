@@ -10,6 +10,7 @@ flags that keep it off the network; no browser is ever downloaded.
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -90,7 +91,8 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     opened.set_default_timeout(30_000)
     yield opened
     ARTIFACTS.mkdir(exist_ok=True)
-    name = request.node.name.replace("/", "_")
+    # The full id (file and test): two modules' tests of one name, run at once, keep their own files.
+    name = re.sub(r"[^\w.\[\]-]+", "_", request.node.nodeid.removeprefix("tests/browser/"))
     try:
         opened.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         report = getattr(request.node, "rep_call", None)

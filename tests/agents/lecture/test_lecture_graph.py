@@ -349,3 +349,13 @@ def test_graph_runs_on_any_checkpointer_without_a_store():
     graph.invoke(Command(resume="save"), cfg)
     values = graph.get_state(cfg).values
     assert values["outcome"] == "saved_as_is" and values["plan_path"] == ""
+
+
+def test_the_plans_folder_setting_places_the_saved_plan(store, db_path, tmp_path, monkeypatch):
+    monkeypatch.setenv("HITL_PLANS_DIR", str(tmp_path / "replica-plans"))
+    settings = load_settings(db_override=str(db_path), secrets={})
+    assert settings.agent("lecture").plans_dir == str(tmp_path / "replica-plans")
+    started = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=THREAD)
+    done = runs.resume_thread(store, settings, started.thread_id, "save")
+    assert Path(done.values["plan_path"]) == tmp_path / "replica-plans" / f"{THREAD}.md"
+    assert not (plans_dir_for(store.path) / f"{THREAD}.md").exists()

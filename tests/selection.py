@@ -1,0 +1,43 @@
+"""Which tests are in which set: the markers given by place, and every test a run collected.
+
+``tests/conftest.py`` calls :func:`mark_by_place` from its collection hook; ``tests/test_markers.py``
+reads :data:`COLLECTED`. Both import this module by one name, so they share the stash key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+#: Test files that take more than a few seconds on their own (subprocesses, kills, property runs).
+SLOW_FILES = {
+    "test_kill_points.py",
+    "test_concurrency.py",
+    "test_refund_property.py",
+    "test_crash_resume.py",
+    "test_double_submit.py",
+}
+
+#: Every test the run collected, before ``-m`` and ``-k`` deselected any.
+COLLECTED = pytest.StashKey[list[pytest.Item]]()
+
+
+def mark_by_place(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks by place: tests/browser → ``browser`` and ``slow``; tests/reliability → ``reliability``.
+
+    So ``-m browser``, ``-m reliability`` and ``-m "not slow"`` select what they say. Called before
+    pytest's own ``-m`` selection (which reads these markers), so it sees, and keeps, every test.
+    """
+    config.stash[COLLECTED] = list(items)
+    for item in items:
+        parts = item.path.relative_to(PROJECT_ROOT).parts
+        if "browser" in parts[:2]:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+        if "reliability" in parts[:2]:
+            item.add_marker(pytest.mark.reliability)
+        if item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
