@@ -69,6 +69,14 @@ def dashboard(tmp_path: Path) -> Iterator[Dashboard]:
 
 
 @pytest.fixture(scope="module")
+def shared_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboard]:
+    """One dashboard for the tests of a module that need no fresh database: each reads only what it
+    made itself (a thread of its own) or what every database shows (labels, navigation)."""
+    with serve_dashboard(tmp_path_factory.mktemp("shared") / "dashboard.sqlite") as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium under Playwright, kept off the network.
 

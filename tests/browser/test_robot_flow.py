@@ -35,8 +35,8 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     expect(page.get_by_text("Refused: Business trip request: Busan", exact=False).first).to_be_visible()
 
 
-def test_language_switch_changes_navigation_and_labels(page: Page, dashboard: Dashboard):
-    _open(page, dashboard, "robot")
+def test_language_switch_changes_navigation_and_labels(page: Page, shared_dashboard: Dashboard):
+    _open(page, shared_dashboard, "robot")
     nav = page.get_by_test_id("stSidebarNav")
     expect(nav.get_by_text("Approval robot")).to_be_visible()
     expect(page.get_by_role("button", name="Start over")).to_be_visible()
@@ -56,6 +56,6 @@ def test_language_switch_changes_navigation_and_labels(page: Page, dashboard: Da
     expect(nav.get_by_text("승인 로봇")).to_be_visible()
 
 
-def test_a_link_with_lang_opens_in_that_language(page: Page, dashboard: Dashboard):
-    _open(page, dashboard, "robot?lang=ko")
+def test_a_link_with_lang_opens_in_that_language(page: Page, shared_dashboard: Dashboard):
+    _open(page, shared_dashboard, "robot?lang=ko")
     expect(page.get_by_role("button", name="처음부터 다시")).to_be_visible()

@@ -10,15 +10,15 @@ from tests.browser.conftest import Dashboard, wait_for_app
 DRAWN = 30_000
 
 
-def _paused_robot_page(page: Page, dashboard: Dashboard, query: str = "") -> None:
-    started = dashboard.cli("run", "robot")
+def _paused_robot_page(page: Page, dashboard: Dashboard, thread: str = "hitl_demo", lang: str = "en") -> None:
+    started = dashboard.cli("run", "robot", "--thread", thread)
     assert started.returncode == 0, started.stderr
-    page.goto(f"{dashboard.url}/robot{query}")
+    page.goto(f"{dashboard.url}/robot?thread={thread}&lang={lang}")
     wait_for_app(page)
 
 
-def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, dashboard: Dashboard):
-    _paused_robot_page(page, dashboard)
+def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, shared_dashboard: Dashboard):
+    _paused_robot_page(page, shared_dashboard, "quiz-en")
     answer = page.get_by_text("This thread took 3 so far (steps -1 to 1).", exact=False)
     expect(answer).to_have_count(1, timeout=DRAWN)  # the lesson beside the checkpoints table; the quiz's is hidden
     page.get_by_role("button", name="2. Is a checkpoint taken only at the pause?").click()
@@ -26,8 +26,8 @@ def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, dashboard:
     expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="This thread took 3 so far")).to_be_visible()
 
 
-def test_the_quiz_in_korean(page: Page, dashboard: Dashboard):
-    _paused_robot_page(page, dashboard, "?lang=ko")
+def test_the_quiz_in_korean(page: Page, shared_dashboard: Dashboard):
+    _paused_robot_page(page, shared_dashboard, "quiz-ko", lang="ko")
     question = page.get_by_role("button", name='6. "Yes"도 승인인가요?')
     expect(question).to_be_visible(timeout=DRAWN)
     # The rule's own box at the top says "정확히 소문자" too; the quiz's answer adds the live part.
