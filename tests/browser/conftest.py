@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.conftest import PROJECT_ROOT
 from tests.serving import CHROMIUM, CHROMIUM_ARGS, dashboard_env, free_port, local_url, running_streamlit
@@ -97,6 +97,9 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     opened = context.new_page()
     opened.set_default_timeout(30_000)
+    # The same bound for ``expect`` (5 s by default): with the suite on every core, a page's run can take
+    # longer than that while the test still waits on the element itself, never on a clock.
+    expect.set_options(timeout=30_000)
     yield opened
     ARTIFACTS.mkdir(exist_ok=True)
     # The full id (file and test): two modules' tests of one name, run at once, keep their own files.
