@@ -18,7 +18,7 @@ The roles (a strict order, each with the rights of those before it):
   checkpoint and deletes threads.
 
 Four eyes: the identity that requested a refund cannot approve it, however its name is written.
-Names are compared by :func:`name_keys`: as a reader sees them (compatibility forms, invisible
+Names are compared by ``agents.names.name_keys``: as a reader sees them (compatibility forms, invisible
 characters, case), on their Unicode TR39 confusable skeleton (``disarm``: a Cyrillic ``а``, a
 mathematical ``𝐚``, a non-breaking hyphen read as the letters and marks they look like), with
 separators folded (``Kim Minji``, ``kim.minji``, ``Kim‑Minji`` are one name). An identity carries
@@ -40,18 +40,14 @@ import hashlib
 import hmac
 import re
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypedDict, Unpack
 
-from anyascii import anyascii
-from disarm import skeleton_key
-
 from agents.errors import PermissionDenied, UserError
+from agents.names import same_name
 
 VIEWER, APPROVER, SENIOR_APPROVER, ADMIN = "viewer", "approver", "senior_approver", "admin"
 #: The longest email address (RFC 5321's 256-character path, less its angle brackets). A signed-in
@@ -149,39 +145,6 @@ def _krw(amount: int) -> str:
 
 #: Why the requester of a refund may not approve it.
 FOUR_EYES = "you requested this refund; another person must approve it (four eyes)"
-
-
-def _letters_and_digits(text: str) -> str:
-    """``text`` with its separators folded away: only letters, marks and digits are left."""
-    return "".join(char for char in text if unicodedata.category(char)[0] in "LMN")
-
-
-@lru_cache(maxsize=4096)
-def name_keys(name: str) -> frozenset[str]:
-    """What tells a name apart from others: two names that share a key are one name.
-
-    The name as a reader sees it (compatibility forms folded by NFKC, invisible format and control
-    characters dropped), then its Unicode TR39 confusable skeleton (``disarm.skeleton_key``, digits folded as
-    TR39 folds them: ``0`` reads ``O``, ``1`` reads ``l``) as written, in lower and in upper case,
-    each also transliterated to ASCII (``anyascii``), every separator folded away. The case variants
-    are needed because a skeleton is taken before case is ignored: ``AUTOMAT1C`` reads as
-    ``AUTOMATIC``, not as ``automatic``. A name of no letter or digit has no key.
-    """
-    seen = "".join(c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c) not in ("Cf", "Cc"))
-    keys: set[str] = set()
-    for variant in (seen, seen.lower(), seen.upper()):
-        skeleton = skeleton_key(variant, digit_policy="tr39")
-        for written in (skeleton, anyascii(skeleton).casefold()):
-            if key := _letters_and_digits(written):
-                keys.add(key)
-    return frozenset(keys)
-
-
-def same_name(first: object, second: object) -> bool:
-    """Whether two names are one name (:func:`name_keys`); anything but text names no one."""
-    if not isinstance(first, str) or not isinstance(second, str):
-        return False
-    return not name_keys(first).isdisjoint(name_keys(second))
 
 
 def is_requester(

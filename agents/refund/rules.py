@@ -19,8 +19,8 @@ from agents.identity import (
     Identity,
     check_allowed,
     is_requester,
-    same_name,
 )
+from agents.names import same_name
 from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
@@ -96,7 +96,7 @@ def signed_decision(actor: Identity) -> dict[str, Any]:
 def check_approver_name(approver: str) -> None:
     """A human decision is never recorded under the names the agent itself writes.
 
-    Compared as one name is compared with another (``agents.identity.name_keys``): compatibility
+    Compared as one name is compared with another (``agents.names.name_keys``): compatibility
     forms folded (NFKC), invisible format characters (a zero-width space, a word joiner) dropped,
     the Unicode TR39 confusable skeleton (a Cyrillic ``а``, a small-capital ``ᴀ``, a non-breaking
     hyphen), case ignored and separators folded, so that ``"automatic\\u200b"``,

@@ -25,7 +25,8 @@ from langgraph_sdk import get_sync_client
 from agents import readmodel, runs
 from agents.api.app import create_app
 from agents.errors import PermissionDenied
-from agents.identity import LOCAL_OPERATOR, is_requester, parse_roles, same_name, token_hash
+from agents.identity import LOCAL_OPERATOR, is_requester, parse_roles, token_hash
+from agents.names import same_name
 from agents.refund import ledger
 from agents.refund.graph import build_graph
 from agents.settings import Secret
