@@ -17,7 +17,13 @@ The roles (a strict order, each with the rights of those before it):
 * ``admin``: also changes state (``update_state``), forks, re-runs, restores a
   checkpoint and deletes threads.
 
-Four eyes: the identity that requested a refund cannot approve it.
+Four eyes: the identity that requested a refund cannot approve it, however its name is written.
+Names are compared by ``agents.names.name_keys``: as a reader sees them (compatibility forms, invisible
+characters, case), on their Unicode TR39 confusable skeleton (``disarm``: a Cyrillic ``а``, a
+mathematical ``𝐚``, a non-breaking hyphen read as the letters and marks they look like), with
+separators folded (``Kim Minji``, ``kim.minji``, ``Kim‑Minji`` are one name). An identity carries
+every name the roles file gives it (:attr:`Identity.aliases`: its display name, its tokens' labels
+and names), and a request records them all, so a local operator typing any of them is the requester.
 :func:`check_allowed` is the one place these rules are decided; ``agents.runs``,
 the refund agent's decision and the API call it, and pages ask :func:`denial`
 to hide what a role cannot do and say why.
@@ -34,7 +40,6 @@ import hashlib
 import hmac
 import re
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +47,7 @@ from types import MappingProxyType
 from typing import Any, TypedDict, Unpack
 
 from agents.errors import PermissionDenied, UserError
+from agents.names import same_name
 
 VIEWER, APPROVER, SENIOR_APPROVER, ADMIN = "viewer", "approver", "senior_approver", "admin"
 #: The longest email address (RFC 5321's 256-character path, less its angle brackets). A signed-in
@@ -92,6 +98,9 @@ class Identity:
         role: One of :data:`ROLES`.
         limit_krw: An approver's largest payout in KRW; None means no limit.
         local: The local operator of local mode (no sign-in): every right, typed approver names.
+        aliases: Every other name the roles file knows this identity by: its display name there,
+            the labels and names of its API tokens. Not part of equality: it says how the identity
+            may be written, not who it is.
     """
 
     email: str
@@ -99,6 +108,7 @@ class Identity:
     role: str
     limit_krw: int | None = None
     local: bool = False
+    aliases: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -110,6 +120,11 @@ class Identity:
         if self.email and self.name and self.name != self.email:
             return f"{self.name} <{self.email}>"
         return self.email or self.name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every way this identity is written: its email, its display name and its aliases (no repeats)."""
+        return tuple(dict.fromkeys(name for name in (self.email, self.name, *self.aliases) if name))
 
 
 #: Local mode: one operator with every right (no sign-in; the dashboard listens on localhost only).
@@ -132,18 +147,13 @@ def _krw(amount: int) -> str:
 FOUR_EYES = "you requested this refund; another person must approve it (four eyes)"
 
 
-def reads_as(name: str) -> str:
-    """A name as a reader sees it: compatibility forms folded (NFKC), invisible format and control
-    characters dropped, spaces around it trimmed, case ignored. Two names that read the same are one name."""
-    seen = (char for char in unicodedata.normalize("NFKC", name) if unicodedata.category(char) not in ("Cf", "Cc"))
-    return "".join(seen).strip().casefold()
-
-
-def is_requester(approver: object, requested_by: object, requested_by_name: object = None) -> bool:
-    """Whether ``approver`` names the one who requested the case: their email or their display name."""
-    seen = reads_as(approver) if isinstance(approver, str) else ""
-    known = (name for name in (requested_by, requested_by_name) if isinstance(name, str))
-    return bool(seen) and any(reads_as(name) == seen for name in known)
+def is_requester(
+    approver: object, requested_by: object, requested_by_name: object = None, requested_by_names: object = ()
+) -> bool:
+    """Whether ``approver`` names the one who requested the case: their email, their display name,
+    or any name the roles file gave them when they requested it (``requested_by_names``)."""
+    others = requested_by_names if isinstance(requested_by_names, list | tuple) else ()
+    return any(same_name(approver, name) for name in (requested_by, requested_by_name, *others))
 
 
 class CaseFacts(TypedDict, total=False):
@@ -152,6 +162,7 @@ class CaseFacts(TypedDict, total=False):
     amount: int | None
     requested_by: str | None
     requested_by_name: str | None
+    requested_by_names: list[str] | tuple[str, ...] | None
     approver: str | None
 
 
@@ -164,6 +175,8 @@ def denial(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> str:
         amount: For :data:`APPROVE_REFUND`, the amount that would be paid.
         requested_by: For :data:`APPROVE_REFUND`, the email that requested the refund (four eyes).
         requested_by_name: For :data:`APPROVE_REFUND`, the requester's display name.
+        requested_by_names: For :data:`APPROVE_REFUND`, every name the requester was known by
+            (:attr:`Identity.names` at the request).
         approver: For :data:`APPROVE_REFUND` by the local operator, the approver's name as typed: it is
             what the decision records, so four eyes holds for it too (a case requested signed in).
 
@@ -173,8 +186,9 @@ def denial(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> str:
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
     amount, requested_by = case.get("amount"), case.get("requested_by")
+    requester = (requested_by, case.get("requested_by_name"), case.get("requested_by_names") or ())
     if identity.local:
-        if action == APPROVE_REFUND and is_requester(case.get("approver"), requested_by, case.get("requested_by_name")):
+        if action == APPROVE_REFUND and is_requester(case.get("approver"), *requester):
             return FOUR_EYES
         return ""
     needed, words = ACTIONS[action]
@@ -182,7 +196,7 @@ def denial(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> str:
         who = identity.email or identity.name
         return f"{who} is {_ROLE_WORDS[identity.role]}; {words} needs {_ROLE_WORDS[needed]} or above"
     if action == APPROVE_REFUND:
-        if is_requester(identity.email, requested_by):
+        if is_requester(identity.email, *requester):
             return FOUR_EYES
         limit = identity.limit_krw if identity.role == APPROVER else None
         if limit is not None and amount is not None and amount > limit:
@@ -240,21 +254,37 @@ class Roles:
 
     Attributes:
         users: Casefolded email → role, limit and display name.
-        tokens: Token SHA-256 (hex) → (the email it acts for, its display name).
+        tokens: Token SHA-256 (hex) → (the email it acts for, its display name or '', its label).
         source: The file it was read from.
     """
 
     users: Mapping[str, Member] = field(default_factory=lambda: MappingProxyType({}))
-    tokens: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    tokens: Mapping[str, tuple[str, str, str]] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""
 
     def identity_for(self, email: str, name: str = "") -> Identity:
-        """The identity of a signed-in user; one the file does not list is a viewer."""
+        """The identity of a signed-in user; one the file does not list is a viewer.
+
+        Its :attr:`Identity.aliases` are the other names the file gives the email (see :meth:`names_of`).
+        """
         email = email.strip()
         user = self.users.get(email.casefold())
+        aliases = self.names_of(email)
         if user is None:
-            return Identity(email=email, name=name or email, role=VIEWER)
-        return Identity(email=email, name=name or user.name or email, role=user.role, limit_krw=user.limit_krw)
+            return Identity(email=email, name=name or email, role=VIEWER, aliases=aliases)
+        shown = name or user.name or email
+        return Identity(email=email, name=shown, role=user.role, limit_krw=user.limit_krw, aliases=aliases)
+
+    def names_of(self, email: str) -> tuple[str, ...]:
+        """Every name the file gives ``email`` besides itself: its display name, and the label and
+        name of each of its tokens. Whoever is written so is the same person (four eyes)."""
+        key = email.strip().casefold()
+        user = self.users.get(key)
+        names = [user.name] if user is not None and user.name else []
+        for token_email, token_name, label in self.tokens.values():
+            if token_email.casefold() == key:
+                names += [label, token_name]
+        return tuple(dict.fromkeys(name for name in names if name))
 
     def identity_for_token(self, token: str) -> Identity | None:
         """The identity a bearer token acts as, or None for a token the file does not know.
@@ -264,15 +294,16 @@ class Roles:
         if not token:
             return None
         digest = token_hash(token)
-        found: tuple[str, str] | None = None
+        found: tuple[str, str, str] | None = None
         for known, entry in self.tokens.items():
             if hmac.compare_digest(known, digest):
                 found = entry
         if found is None:
             return None
-        email, name = found
-        identity = self.identity_for(email)
-        return Identity(identity.email, name or identity.name, identity.role, identity.limit_krw)
+        email, name, _label = found
+        # The person's display name, not the token's label (which is one of its aliases): a request
+        # made with the token is recorded under the name the person is known by.
+        return self.identity_for(email, name)
 
     @property
     def has_tokens(self) -> bool:
@@ -374,7 +405,7 @@ def _token(reader: _Reader, label: str, entry: Any) -> tuple[str, str, str]:
     name = entry.get("name", "")
     if not isinstance(name, str):
         raise reader.fail(f"must be text; got {name!r}", "tokens", label, "name")
-    return digest.lower(), email.strip(), name.strip() or label
+    return digest.lower(), email.strip(), name.strip()
 
 
 def parse_roles(text: str, path: str = "roles.toml") -> Roles:
@@ -400,12 +431,12 @@ def parse_roles(text: str, path: str = "roles.toml") -> Roles:
         if email.casefold() in users:
             raise reader.fail("is listed twice (emails are compared without case)", "users", email)
         users[email.casefold()] = _user(reader, email, entry)
-    tokens: dict[str, tuple[str, str]] = {}
+    tokens: dict[str, tuple[str, str, str]] = {}
     for label, entry in data.get("tokens", {}).items():
         digest, email, name = _token(reader, label, entry)
         if digest in tokens:
             raise reader.fail("has the same hash as another token; give each token its own", "tokens", label, "sha256")
-        tokens[digest] = (email, name)
+        tokens[digest] = (email, name, label)
     return Roles(users=MappingProxyType(users), tokens=MappingProxyType(tokens), source=path)
 
 

@@ -52,6 +52,7 @@ class Field:
         default: Form default.
         help: One line shown under the input.
         cli_flag: CLI option name, when not ``--`` + name with dashes.
+        trim: Whether spaces around a text are dropped; False for an answer compared exactly as given.
     """
 
     name: str
@@ -65,6 +66,7 @@ class Field:
     default: Any = None
     help: str = ""
     cli_flag: str | None = None
+    trim: bool = True
 
     @property
     def flag(self) -> str:
@@ -97,7 +99,8 @@ class Field:
                 too_long = message(STRINGS, "error.too_long", length=len(ident), limit=self.max_length)
                 raise InputError(self.name, too_long)
             return ident
-        return validate_text(value, self.name, max_length=self.max_length, multiline=self.kind == "textarea")
+        multiline = self.kind == "textarea"
+        return validate_text(value, self.name, max_length=self.max_length, multiline=multiline, trim=self.trim)
 
 
 def validate_fields(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dict[str, Any]:

@@ -69,3 +69,18 @@ def render(value: object, lang: str) -> str:
     """``value`` in ``lang``: a :class:`Text` (or anything with ``render(lang)``) rendered, else ``str(value)``."""
     renderer = getattr(value, "render", None)
     return str(renderer(lang)) if callable(renderer) else str(value)
+
+
+#: How a space is drawn in :func:`verbatim` (U+2423 OPEN BOX, the usual sign of a typed space).
+VISIBLE_SPACE = "\u2423"
+
+
+def verbatim(value: object) -> str:
+    """A received text exactly as it came, quoted, every space and invisible character made visible.
+
+    ``"yes "`` reads ``'yes␣'``: Python's ``repr`` already escapes what is not printable (a tab, a
+    line break, a no-break or ideographic space, a zero-width space), and a plain space is drawn as
+    :data:`VISIBLE_SPACE`. An open box that was itself typed is escaped (``\\u2423``), so the two
+    never read alike.
+    """
+    return repr(value).replace(VISIBLE_SPACE, "\\u2423").replace(" ", VISIBLE_SPACE)

@@ -95,15 +95,18 @@ def check_encodable(text: str, field: str) -> str:
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = False) -> str:
+def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = False, trim: bool = True) -> str:
     """Returns trimmed text; refuses empty, oversized, control characters and bidirectional controls.
 
     Text of nothing a reader can see (only spaces and invisible format characters such as U+200B)
     counts as empty. Other format characters stay: joiners are part of some scripts and emoji.
+    With ``trim=False`` the text is returned as given, spaces around it included (an answer that is
+    compared exactly: ``"yes "`` is not ``"yes"``).
     """
     if not isinstance(value, str):
         raise InputError(field, _text("error.not_text", kind=type(value).__name__))
-    text = check_encodable(value, field).strip()
+    text = check_encodable(value, field)
+    text = text.strip() if trim else text
     if all(char.isspace() or unicodedata.category(char) == "Cf" for char in text):
         raise InputError(field, _text("error.empty"))
     if len(text) > max_length:

@@ -7,6 +7,7 @@ from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
+from agents.texts import verbatim
 from dashboard import auth, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
@@ -83,9 +84,9 @@ def answer(text: str, head_seen: str | None = None) -> None:
         return
     if result.outcome in ("executed", "refused"):
         kind = "success" if result.outcome == "executed" else "warning"
-        flash(kind, t(f"robot.answered.{result.outcome}", answer=repr(text)))
+        flash(kind, t(f"robot.answered.{result.outcome}", answer=escape_markdown(verbatim(text))))
     else:
-        flash("info", t("robot.answered", answer=text))
+        flash("info", t("robot.answered", answer=escape_markdown(verbatim(text))))
     st.rerun()
 
 
@@ -94,9 +95,10 @@ def free_answer() -> None:
     """A typed answer, its rule shown as it is typed; a fragment, so typing reruns only this."""
     typed = st.text_input(t("robot.free_answer"), key="robot-free-text")
     if typed:
-        # Shown before sending, so the exact-"yes" rule is visible, not a surprise.
-        will = "robot.will_execute" if typed.strip() == APPROVING_ANSWER else "robot.will_refuse"
-        st.caption(t(will))
+        # Shown before sending, so the exact-"yes" rule is visible, not a surprise: compared as typed,
+        # spaces included, as the robot compares it, and the answer shown with its spaces visible.
+        will = "robot.will_execute" if typed == APPROVING_ANSWER else "robot.will_refuse"
+        st.caption(f"{escape_markdown(verbatim(typed))}: {t(will)}")
     if st.button(t("robot.send"), key="robot-send"):
         answer(typed, shown_head("robot-page", thread_id))  # the head the page around it shows
 
@@ -116,9 +118,9 @@ def show_outcome(result: runs.RunResult, answered: str | None) -> None:
     outcome = t(f"outcome.{result.outcome}") if result.outcome else t("robot.outcome.none")
     outcome_col.metric(t("robot.outcome"), escape_markdown(outcome))  # a metric value is Markdown too
     if result.outcome == "executed":
-        st.success(t("robot.outcome.executed"))
+        st.success(t("robot.outcome.executed", answer=escape_markdown(verbatim(answered))))
     elif result.outcome == "refused":
-        st.warning(t("robot.outcome.refused", answer=escape_markdown(repr(answered))))
+        st.warning(t("robot.outcome.refused", answer=escape_markdown(verbatim(answered))))
     st.caption(t("robot.outcome.apart"))
 
 

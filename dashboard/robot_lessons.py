@@ -16,6 +16,7 @@ import streamlit as st
 from agents.db import Store
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
+from agents.texts import verbatim
 from dashboard.checkpoint_ids import IdParts, id_parts, latest
 from dashboard.fragments import fragment
 from dashboard.i18n import t
@@ -119,7 +120,7 @@ def _live(question: str, found: Facts) -> str:
         if found.answer is None:
             return t("robot.live.yes.none")
         outcome = t(f"outcome.{found.outcome}") if found.outcome else t("robot.outcome.none")
-        return t("robot.live.yes", answer=_code(repr(found.answer)), outcome=outcome)
+        return t("robot.live.yes", answer=_code(verbatim(found.answer)), outcome=outcome)
     raise ValueError(f"no question {question!r}")
 
 

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from agents.api.hosts import HostError, request_host
 from agents.db import DatabaseError
 from agents.errors import (
     InputError,
@@ -140,10 +141,14 @@ def addressed_to_loopback(headers: list[tuple[bytes, bytes]]) -> bool:
 
     Without a token only such requests are answered: a web page elsewhere whose name a DNS
     rebinding points at 127.0.0.1 reaches the server with its own name as the host, and is refused.
+    The header is parsed strictly (``agents.api.hosts``), so no text around a loopback name
+    (``localhost:2031@evil``) passes for it.
+
+    Raises:
+        HostError: The ``Host`` header is not an authority (answered 400).
     """
-    host = next((value for name, value in headers if name.lower() == b"host"), b"").decode("latin-1").lower()
-    name = host[1 : host.find("]")] if host.startswith("[") else host.rpartition(":")[0] or host  # without the port
-    return is_loopback(name)
+    host = request_host(headers)
+    return host is not None and is_loopback(host)
 
 
 class GuardMiddleware:
@@ -172,13 +177,18 @@ class GuardMiddleware:
         scope.setdefault("state", {})["request_id"] = request_id
         id_header = [(b"x-request-id", request_id.encode())]
         headers = list(scope.get("headers") or [])
+        try:
+            loopback = addressed_to_loopback(headers)
+        except HostError as error:
+            await send_json(send, 400, error_body(f"a bad Host header: {error}", "host"), id_header)
+            return
         identity = request_identity(headers, self.token, self.roles)
         if identity is None:
             named = "HITL_API_TOKEN" if self.token is not None else "your token"
             refusal = error_body(f"a bearer token is required: send 'Authorization: Bearer <{named}>'")
             await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
             return
-        if self.tokenless and not addressed_to_loopback(headers):
+        if self.tokenless and not loopback:
             detail = (
                 "without a token this server answers only requests addressed to localhost or 127.0.0.1 "
                 "(a page elsewhere could reach it through DNS rebinding); set HITL_API_TOKEN to serve other names"

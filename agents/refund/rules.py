@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from anyascii import anyascii
-
 from agents.errors import InputError
 from agents.identity import (
     APPROVE_REFUND,
@@ -21,8 +19,8 @@ from agents.identity import (
     Identity,
     check_allowed,
     is_requester,
-    reads_as,
 )
+from agents.names import same_name
 from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
@@ -85,6 +83,7 @@ def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identi
         amount=amount,
         requested_by=values.get("requested_by"),
         requested_by_name=values.get("requested_by_name"),
+        requested_by_names=values.get("requested_by_names"),
         approver=answer.get("approver"),
     )
 
@@ -97,11 +96,12 @@ def signed_decision(actor: Identity) -> dict[str, Any]:
 def check_approver_name(approver: str) -> None:
     """A human decision is never recorded under the names the agent itself writes.
 
-    Compared as a reader sees the name: compatibility forms folded (NFKC), invisible format
-    characters (a zero-width space, a word joiner) dropped, letters of other scripts that look
-    Latin read as the Latin ones (``anyascii``: a Cyrillic ``а``, a small-capital ``ᴀ``, an accent)
-    and case ignored, so that ``"automatic\\u200b"``, ``"ａｕｔｏｍａｔｉｃ"`` or ``"аutomatic"``
-    cannot pass for the agent's own name in the audit.
+    Compared as one name is compared with another (``agents.names.name_keys``): compatibility
+    forms folded (NFKC), invisible format characters (a zero-width space, a word joiner) dropped,
+    the Unicode TR39 confusable skeleton (a Cyrillic ``а``, a small-capital ``ᴀ``, a non-breaking
+    hyphen), case ignored and separators folded, so that ``"automatic\\u200b"``,
+    ``"ａｕｔｏｍａｔｉｃ"``, ``"аutomatic"``, ``"update\\u2011state"`` or ``"update state"`` cannot pass
+    for the agent's own name in the audit.
     """
     if is_reserved_approver(approver):
         raise InputError("approver", _error("refund.error.reserved", approver=repr(approver)))
@@ -109,7 +109,7 @@ def check_approver_name(approver: str) -> None:
 
 def is_reserved_approver(approver: str) -> bool:
     """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`)."""
-    return anyascii(reads_as(approver)).strip().casefold() in RESERVED_APPROVERS
+    return any(same_name(approver, reserved) for reserved in RESERVED_APPROVERS)
 
 
 def recorded_approver_problem(state: RefundState | dict[str, Any], decision: str) -> str:
@@ -129,7 +129,8 @@ def recorded_approver_problem(state: RefundState | dict[str, Any], decision: str
         return f"a {decision} decision by {approver!r}, which is no approver's name ({error})"
     if is_reserved_approver(approver):
         return f"a {decision} decision under the agent's own name {approver!r}"
-    if decision == "approve" and is_requester(approver, state.get("requested_by"), state.get("requested_by_name")):
+    requester = (state.get("requested_by"), state.get("requested_by_name"), state.get("requested_by_names") or ())
+    if decision == "approve" and is_requester(approver, *requester):
         return f"an approval by {approver!r}, who requested the case: {FOUR_EYES}"
     return ""
 

@@ -185,15 +185,21 @@ def authorize_update(actor: Identity, request: UpdateRequest) -> None:
             amount=amount,
             requested_by=request.target.get("requested_by"),
             requested_by_name=request.target.get("requested_by_name"),
+            requested_by_names=request.target.get("requested_by_names"),
             approver=request.values.get("approver"),
         )
 
 
 def sign_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
-    """Records a signed-in requester with the request (four eyes); nothing in local mode."""
+    """Records a signed-in requester with the request (four eyes); nothing in local mode.
+
+    Every name the requester is known by is recorded (their email, display name and token labels,
+    as the roles file has them now), so no way of writing them approves their own case later.
+    """
     if actor.local:
         return graph_input
-    return {**graph_input, "requested_by": actor.email, "requested_by_name": actor.name}
+    names = list(actor.names)
+    return {**graph_input, "requested_by": actor.email, "requested_by_name": actor.name, "requested_by_names": names}
 
 
 @dataclass(frozen=True)

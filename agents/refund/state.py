@@ -30,6 +30,7 @@ class RefundInput(TypedDict):
     requested_at: str
     requested_by: NotRequired[str]
     requested_by_name: NotRequired[str]
+    requested_by_names: NotRequired[list[str]]
 
 
 class RefundState(TypedDict, total=False):
@@ -44,6 +45,8 @@ class RefundState(TypedDict, total=False):
         requested_by: The signed-in email that requested it (absent in local mode); it cannot
             approve the case (four eyes).
         requested_by_name: Their display name.
+        requested_by_names: Every name they were known by at the request (email, display name,
+            their API tokens' labels and names): none of them may approve the case.
         policy: The routing policy the run was assessed under (``strict`` or ``reroute``).
         threshold: Amounts above this need a human; this amount itself settles automatically.
         amount: The amount to pay; starts as ``requested_amount``, a human may edit it.
@@ -69,6 +72,7 @@ class RefundState(TypedDict, total=False):
     requested_at: Annotated[str, WriteOnce]
     requested_by: Annotated[str, WriteOnce]
     requested_by_name: Annotated[str, WriteOnce]
+    requested_by_names: Annotated[list[str], WriteOnce]
     policy: Annotated[str, WriteOnce]
     threshold: Annotated[int, WriteOnce]
     amount: int

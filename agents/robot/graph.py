@@ -20,7 +20,7 @@ from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.robot.state import RobotState
 from agents.robot.strings import STRINGS
-from agents.texts import DEFAULT_LANGUAGE, say
+from agents.texts import DEFAULT_LANGUAGE, say, verbatim
 
 AGENT_NAME = "robot"
 #: The one answer that executes. Anything else, ``Yes``, ``y`` and ``네`` included, refuses.
@@ -61,13 +61,13 @@ def approval(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
 
 
 def execute(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
-    """Executes the action on an exact ``yes``; otherwise records the refusal."""
+    """Executes the action on an exact ``yes`` (compared as given, spaces included); otherwise refuses."""
     lang = run_language(config)
     action = describe_action(state["pending_action"])
     if state.get("decision") == APPROVING_ANSWER:
         text = say(STRINGS, "robot.say.executed", lang, action=action)
     else:
-        text = say(STRINGS, "robot.say.refused", lang, action=action, answer=repr(state.get("decision")))
+        text = say(STRINGS, "robot.say.refused", lang, action=action, answer=verbatim(state.get("decision")))
     return {"messages": [AIMessage(content=text)]}
 
 

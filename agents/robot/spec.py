@@ -9,7 +9,6 @@ from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph, start_
 from agents.robot.strings import STRINGS
 from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest
 from agents.texts import DEFAULT_LANGUAGE, Text, text
-from agents.validation import validate_text
 
 DEFAULT_THREAD_ID = "hitl_demo"
 
@@ -18,17 +17,18 @@ ANSWER_FIELD = Field(
     kind="text",
     label="Answer",
     max_length=200,
-    help="Only the exact lowercase answer yes executes; Yes, y, 네 and anything else refuse.",
+    help="Only the exact lowercase answer yes executes; Yes, y, 네, yes with a space and anything else refuse.",
+    trim=False,
 )
 
 
 def check_answer(value: Any) -> str:
-    """Accepts a text answer (surrounding spaces dropped, case kept)."""
+    """Accepts a text answer exactly as given: case and spaces kept, so ``"yes "`` is no ``yes``."""
     if isinstance(value, dict):
         if set(value) != {"answer"}:
             raise InputError("answer", 'the robot takes a text answer or {"answer": "..."}')
         value = value["answer"]
-    return validate_text(value, "answer", max_length=ANSWER_FIELD.max_length)
+    return ANSWER_FIELD.validate(value)
 
 
 def _acted(values: dict[str, Any]) -> bool:
@@ -88,7 +88,14 @@ SPEC = AgentSpec(
     make_resume=lambda values: values["answer"],
     check_resume=check_answer,
     state_fields=(
-        Field(name="decision", kind="text", label="Decision", max_length=200, help="The answer the robot will act on."),
+        Field(
+            name="decision",
+            kind="text",
+            label="Decision",
+            max_length=200,
+            help="The answer the robot will act on, exactly as given.",
+            trim=False,
+        ),
         Field(
             name="pending_action",
             kind="text",

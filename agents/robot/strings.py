@@ -37,8 +37,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "재시작하더라도 사람이 답할 때까지 기다립니다.",
     ),
     "robot.rule": (
-        "Only the exact lowercase answer `yes` executes. `Yes`, `y`, `네` and anything else mean no.",
-        "정확히 소문자 `yes`만 실행합니다. `Yes`, `y`, `네` 등 다른 답은 모두 거절입니다.",
+        "Only the exact lowercase answer `yes` executes. `Yes`, `y`, `네` and anything else mean no; "
+        "spaces count, so `yes` with a space before or after it is no.",
+        "정확히 소문자 `yes`만 실행합니다. `Yes`, `y`, `네` 등 다른 답은 모두 거절입니다. "
+        "공백도 답의 일부이므로 앞뒤에 공백이 있는 `yes`도 거절입니다.",
     ),
     "robot.other_agent": (
         "Thread {thread} belongs to the {agent} agent; the robot page only shows robot threads.",
@@ -72,7 +74,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "This answer is not exactly `yes`: the action will be refused.",
         "이 답은 정확히 `yes`가 아니므로 작업이 거절됩니다.",
     ),
-    "robot.answered": ("Answered {answer!r}.", "{answer!r}라고 답했습니다."),
+    "robot.answered": ("Answered {answer}.", "{answer}라고 답했습니다."),
     "robot.status": ("Status", "상태"),
     "robot.next": ("`next`", "`next` (다음 노드)"),
     "robot.payload": ("Interrupt payload", "인터럽트 페이로드"),
@@ -112,8 +114,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.outcome": ("Outcome", "결과"),
     "robot.outcome.none": ("none yet", "아직 없음"),
     "robot.outcome.executed": (
-        "Executed: the answer was exactly `yes`, so the action ran.",
-        "실행됨: 답이 정확히 `yes`였으므로 작업이 실행되었습니다.",
+        "Executed: the answer received, {answer}, was exactly `yes`, so the action ran.",
+        "실행됨: 받은 답 {answer}이(가) 정확히 `yes`였으므로 작업이 실행되었습니다.",
     ),
     "robot.outcome.refused": (
         "Refused: the answer {answer} is not exactly `yes`, so the action did not run.",

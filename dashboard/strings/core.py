@@ -85,10 +85,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "field.pending_action": ("Pending action", "대기 중인 작업"),
     # the robot's fields in the sidebar forms: their help lines (``help.<agent>.<form>.<field>``)
     "help.robot.resume.answer": (
-        "Only the exact lowercase answer yes executes; Yes, y, 네 and anything else refuse.",
-        "소문자로 정확히 `yes`라고 답할 때만 실행합니다. `Yes`, `y`, `네` 등 그 밖의 답은 모두 거부합니다.",
+        "Only the exact lowercase answer yes executes; Yes, y, 네, yes with a space and anything else refuse.",
+        "소문자로 정확히 `yes`라고 답할 때만 실행합니다. `Yes`, `y`, `네`, 공백이 붙은 `yes` 등 그 밖의 답은 모두 "
+        "거부합니다.",
     ),
-    "help.robot.state.decision": ("The answer the robot will act on.", "로봇이 따를 답."),
+    "help.robot.state.decision": (
+        "The answer the robot will act on, exactly as given (spaces count).",
+        "로봇이 따를 답 (입력한 그대로, 공백 포함).",
+    ),
     "help.robot.state.pending_action": ("The proposed action, as text.", "제안된 작업 (텍스트)."),
     # the robot's nodes as as_node choices: the node's name, and in Korean what it does
     "node.outside": ("(outside a node)", "(노드 밖)"),
