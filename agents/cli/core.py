@@ -47,8 +47,6 @@ def parse_value(text: str) -> Any:
 
 
 def cmd_threads(args: argparse.Namespace, context: Context) -> int:
-    if args.agent:
-        get_agent(args.agent)
     threads = lifecycle.thread_statuses(context.store, agent=args.agent)
     if args.json:
         print_json([_thread_json(t) for t in threads])
@@ -235,7 +233,7 @@ def add_commands(subparsers: Any) -> None:
         p = agents.add_parser(spec.name, help=spec.description)
         p.add_argument("--thread", help=f"thread id (default: {spec.default_thread_id or 'derived'})")
         for field in spec.start_fields:
-            p.add_argument(field.flag, dest=field.name, help=field.help or field.label)
+            p.add_argument(field.flag, dest=field.name, help=field.help or field.label, agent_field=True)
         p.add_argument("--answer", help="answer the first question at once (text or JSON object)")
         p.add_argument("--json", action="store_true")
         p.set_defaults(handler=cmd_run)
