@@ -27,12 +27,14 @@ NEW_TOKEN_BYTES = 32
 def cmd_token_hash(args: argparse.Namespace, context: Context) -> int:
     if args.new:
         token = secrets.token_urlsafe(NEW_TOKEN_BYTES)
-        print(f"token (give it to its owner; it is not stored anywhere): {token}", file=sys.stderr)
     else:
         token = sys.stdin.readline().strip()
         if not token:
             raise InputError("token", 'give the token on standard input, e.g. printf %s "$TOKEN" | ... token-hash')
-    print(token_entry(args.label, args.email or "someone@example.com", token_hash(token)))
+    entry = token_entry(args.label, args.email or "someone@example.com", token_hash(token))  # checked first
+    if args.new:
+        print(f"token (give it to its owner; it is not stored anywhere): {token}", file=sys.stderr)
+    print(entry)
     return 0
 
 

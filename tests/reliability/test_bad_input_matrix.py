@@ -47,6 +47,10 @@ def _edit(amount):
     return json.dumps({"action": "edit", "amount": amount, "approver": "kim"})
 
 
+def _plan_edit(subtopics):
+    return json.dumps({"action": "edit_plan", "subtopics": subtopics})
+
+
 CLI_CASES = [
     # refund: the amount of a request
     ("refund-amount-negative", (*NEW_CASE, "--amount", "-5"), "amount"),
@@ -166,6 +170,60 @@ CLI_CASES = [
         ("update", "lecture-x", "--values", '{"human_notes": "ok"}', "--as-node", "x"),
         "as_node",
     ),
+    # an answer given with the start: refused before anything is written
+    ("refund-start-answer-above-request", (*NEW_CASE, "--amount", "500000", "--answer", _edit(600_000)), "amount"),
+    (
+        "refund-start-answer-unsigned",
+        (*NEW_CASE, "--amount", "500000", "--answer", '{"action": "approve"}'),
+        "approver",
+    ),
+    ("robot-start-answer-empty", ("run", "robot", "--thread", "r2", "--answer", " "), "--answer"),
+    ("lecture-start-answer-no-plan", (*_lecture(), "--answer", _plan_edit([1, 2, 3])), "subtopics"),
+    # empty, blank and path-like thread ids: bad input, never the default thread
+    ("robot-start-thread-empty", ("run", "robot", "--thread", ""), "--thread"),
+    ("robot-start-thread-blank", ("run", "robot", "--thread", " \t"), "--thread"),
+    ("robot-start-thread-dot", ("run", "robot", "--thread", "./hitl_demo"), "thread_id"),
+    ("robot-start-thread-slash", ("run", "robot", "--thread", "hitl_demo/"), "thread_id"),
+    ("lecture-start-thread-empty", (*_lecture(), "--thread", ""), "--thread"),
+    ("refund-start-thread-empty", (*NEW_CASE, "--amount", "5", "--thread", ""), "--thread"),
+    ("resume-thread-empty", ("resume", "", "yes"), "thread_id"),
+    ("delete-thread-empty", ("delete", "", "--yes"), "thread_id"),
+    ("continue-thread-dotdot", ("continue", ".."), "thread_id"),
+    # refused answers at every pause: nothing written, the refusal is no question asked again
+    ("lecture-edit-plan-not-objects", ("resume", "lecture-x", _plan_edit([1, 2])), "subtopics"),
+    ("lecture-edit-plan-too-short", ("resume", "lecture-x", _plan_edit(["A"])), "subtopics"),
+    (
+        "lecture-edit-plan-unknown-id",
+        ("resume", "lecture-x", _plan_edit([{"id": "s9", "title": "A"}, "B", "C"])),
+        "subtopics",
+    ),
+    (
+        "lecture-edit-plan-researched-renamed",
+        ("resume", "lecture-x", _plan_edit([{"id": "s1", "title": "Renamed"}, "B", "C"])),
+        "subtopics",
+    ),
+    ("lecture-answer-not-offered", ("resume", "lecture-x", "approve"), "action"),
+    # agent names and option values: empty, blank and path-like ones are refused, naming the option
+    ("inbox-agent-path", ("inbox", "--agent", "../x"), "agent"),
+    ("inbox-agent-empty", ("inbox", "--agent", ""), "--agent"),
+    ("threads-agent-path", ("threads", "--agent", "robot/.."), "agent"),
+    ("threads-agent-blank", ("threads", "--agent", "  "), "--agent"),
+    ("db-empty-before", ("--db", "", "threads"), "--db"),
+    ("db-blank-after", ("threads", "--db", " "), "--db"),
+    ("update-as-node-empty", ("update", "hitl_demo", "--values", '{"decision": "no"}', "--as-node", ""), "--as-node"),
+    (
+        "update-checkpoint-empty",
+        ("update", "hitl_demo", "--values", '{"decision": "no"}', "--checkpoint", ""),
+        "--checkpoint",
+    ),
+    ("rerun-checkpoint-blank", ("rerun", "hitl_demo", "--checkpoint", " "), "--checkpoint"),
+    ("timeline-run-empty", ("timeline", "hitl_demo", "--run", ""), "--run"),
+    ("serve-host-empty", ("serve", "--host", ""), "--host"),
+    ("migrate-from-empty", ("migrate", "--from", "", "--to", "postgresql://x"), "--from"),
+    ("token-hash-label-empty", ("token-hash", "--new", "--label", ""), "--label"),
+    ("token-hash-label-newline", ("token-hash", "--new", "--label", 'x" = 1\n[users]'), "label"),
+    ("token-hash-email-invalid", ("token-hash", "--new", "--email", "not-an-email"), "email"),
+    ("token-hash-email-empty", ("token-hash", "--new", "--email", ""), "--email"),
 ]
 
 # Validator and runs-level calls: (id, call(store, settings), field)
