@@ -12,9 +12,12 @@ import json
 import os
 import shutil
 import sqlite3
+import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agents import runs
 from agents.db import DatabaseError, SqliteStore
@@ -27,10 +30,13 @@ from agents.robot.spec import SPEC as ROBOT
 from agents.runtime import load_settings, open_store
 from agents.spec import validate_fields
 
+ANSWER_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 NEW_CASE = ("run", "refund", "--case", "n1", "--customer", "lee", "--reason", "late")
 WAITING_REFUND = "refund-c1"
 APPROVE = {"action": "approve", "approver": "kim"}
 GOOD_START = {"case_id": "n2", "customer": "lee", "amount": 5_000, "reason": "late"}
+#: The settings of ``lecture-p``, which waits at the plan review.
+PLAN_REVIEW = {"HITL_MODEL_LATENCY": "0", "HITL_PLAN_REVIEW": "on"}
 
 
 def _lecture(**changes: str) -> tuple[str, ...]:
@@ -284,6 +290,10 @@ def _fill(path: Path) -> None:
         runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-x").status
         == "waiting"
     )
+    reviewing = load_settings(db_override=str(path), environ=PLAN_REVIEW, secrets={})
+    assert runs.start_run(store, reviewing, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-p").status == (
+        "waiting"
+    )
     store.close()
 
 
@@ -362,3 +372,94 @@ def test_a_read_only_file_is_opened_read_only_and_refuses_changes(prepared, run_
     finally:
         os.chmod(prepared.parent, 0o755)
         os.chmod(prepared, 0o644)
+
+
+def _tables(path: Path) -> dict[str, list[tuple]]:
+    """Every table's rows (checkpoints, writes, the node log, the agents' tables), in a fixed order."""
+    with sqlite3.connect(path) as conn:
+        names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        tables = {name: sorted(conn.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in names}
+    conn.close()
+    return tables
+
+
+@pytest.mark.parametrize(
+    ("answer", "environ", "field"),
+    [
+        ("approve", {}, "action"),  # the gate offers rework, edit_plan, save, reject
+        ('{"action": "edit_plan", "subtopics": [{"id": "s9", "title": "A"}, "B", "C"]}', {}, "subtopics"),
+        ("save", {"HITL_PLAN_REVIEW": "on"}, "action"),  # the plan review offers approve, edit_plan
+    ],
+    ids=["not offered at the gate", "an id the plan lacks", "not offered at the plan review"],
+)
+def test_an_answer_given_with_the_start_that_the_question_refuses_leaves_nothing(
+    prepared, run_cli, monkeypatch, answer, environ, field
+):
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    before = _tables(prepared)
+    result = run_cli(*_lecture(), "--thread", "lecture-new", "--answer", answer)
+    assert result.code == 2 and f"error: {field}:" in result.err, result.err
+    assert _tables(prepared) == before  # the run it started is deleted with its node log
+    assert run_cli(*_lecture(), "--thread", "lecture-new").code == 0  # and the id is free again
+
+
+TEXT = st.one_of(st.text(max_size=12), st.sampled_from(["", " ", "yes", "automatic", "kim", "s1", "x\n", "\u202e"]))
+JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-(10**7), 2 * 10**7), st.floats(allow_nan=False), TEXT)
+#: Answers of every agent's shape, right and wrong, and values of no agent's shape.
+ROBOT_ANSWERS = st.one_of(TEXT, JSON_LEAF, st.dictionaries(st.sampled_from(["answer", "reply"]), TEXT, max_size=2))
+REFUND_ANSWERS = st.fixed_dictionaries(
+    {"action": st.sampled_from(["approve", "reject", "edit", "pay", ""])},
+    optional={
+        "amount": st.one_of(st.integers(-1, 600_000), st.sampled_from([500_000, 500_001, "5,000", 1.5])),
+        "approver": TEXT,
+        "note": TEXT,
+        "extra": JSON_LEAF,
+    },
+)
+SUBTOPIC = st.one_of(
+    TEXT,
+    JSON_LEAF,
+    st.fixed_dictionaries(
+        {"title": TEXT},
+        optional={"id": st.sampled_from(["s1", "s2", "s3", "s4", "s9", "", 5]), "description": TEXT, "x": TEXT},
+    ),
+)
+LECTURE_ANSWERS = st.one_of(
+    st.sampled_from(["rework", "save", "reject", "approve", "edit_plan", " save ", "Save"]),
+    st.fixed_dictionaries(
+        {"action": st.sampled_from(["rework", "edit_plan", "save", "reject", "approve", "publish"])},
+        optional={"notes": TEXT, "subtopics": st.lists(SUBTOPIC, max_size=6), "extra": JSON_LEAF},
+    ),
+)
+WAITING = {"hitl_demo": ({}, ROBOT_ANSWERS), WAITING_REFUND: ({}, REFUND_ANSWERS)}
+WAITING |= {"lecture-x": ({}, LECTURE_ANSWERS), "lecture-p": (PLAN_REVIEW, LECTURE_ANSWERS)}
+
+
+@pytest.mark.parametrize("thread", sorted(WAITING))
+def test_a_refused_answer_writes_nothing_and_an_accepted_one_is_never_refused_by_the_pause(
+    template, tmp_path_factory, thread
+):
+    """For every agent's waiting question: an answer is refused (UserError) with every table as it was,
+    or accepted, and then the pause took it (no refusal inside the question asked next)."""
+    environ, answers = WAITING[thread]
+    folder = tmp_path_factory.mktemp("answers")
+
+    @ANSWER_SETTINGS
+    @given(answers)
+    def check(answer):
+        path = folder / f"{uuid.uuid4().hex}.sqlite"
+        shutil.copyfile(template, path)
+        settings = load_settings(db_override=str(path), environ={"HITL_MODEL_LATENCY": "0", **environ}, secrets={})
+        before = _tables(path)
+        store = open_store(path)
+        try:
+            result = runs.resume_thread(store, settings, thread, answer)
+        except UserError:
+            store.close()
+            assert _tables(path) == before, answer
+            return
+        store.close()
+        assert not any(isinstance(p, dict) and p.get("error") for p in result.interrupts), (answer, result.interrupts)
+
+    check()
