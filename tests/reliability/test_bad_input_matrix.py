@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents import runs
+from agents import lifecycle, runs
 from agents.db import DatabaseError, SqliteStore
 from agents.errors import UserError
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
@@ -258,6 +258,22 @@ CALL_CASES = [
         "refund-request-reused",
         lambda s, st: runs.start_run(s, st, "refund", {**GOOD_START, "case_id": "c2"}),
         "case_id",
+    ),
+    ("runs-start-thread-empty", lambda s, st: runs.start_run(s, st, "robot", {}, thread_id=""), "thread_id"),
+    ("runs-start-thread-blank", lambda s, st: runs.start_run(s, st, "robot", {}, thread_id=" "), "thread_id"),
+    (
+        "runs-start-lecture-thread-empty",
+        lambda s, st: runs.start_run(s, st, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=""),
+        "thread_id",
+    ),
+    ("lifecycle-inbox-agent-path", lambda s, st: lifecycle.inbox(s, agent="../x"), "agent"),
+    ("lifecycle-statuses-agent-empty", lambda s, st: lifecycle.thread_statuses(s, agent=""), "agent"),
+    (
+        "runs-resume-plan-edit-unknown-id",
+        lambda s, st: runs.resume_thread(
+            s, st, "lecture-x", {"action": "edit_plan", "subtopics": ["A", "B", {"id": "s9", "title": "C"}]}
+        ),
+        "subtopics",
     ),
     (
         "readonly-store",
