@@ -44,3 +44,14 @@ def test_database_folder_is_created_on_demand(tmp_path):
     store = open_store(tmp_path / "new" / "folder" / "db.sqlite")
     assert (tmp_path / "new" / "folder" / "db.sqlite").exists()
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("db_override", "environ", "secrets", "named"),
+    [(" ", {}, {}, "--db"), (None, {"HITL_DB": " \t"}, {}, "HITL_DB"), (None, {}, {"HITL_DB": "  "}, "HITL_DB")],
+    ids=["--db", "environment", "secrets file"],
+)
+def test_a_blank_database_location_is_refused_naming_where_it_came_from(db_override, environ, secrets, named):
+    with pytest.raises(UserError, match="is blank") as refused:
+        load_settings(db_override, environ=environ, secrets=secrets)
+    assert refused.value.field == named
