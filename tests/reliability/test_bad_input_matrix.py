@@ -1,9 +1,12 @@
 """Bad input, for every agent: a clear message naming the field, exit code 2, and the file untouched.
 
 One database is set up once (a robot thread waiting and one done, a refund case
-waiting and one settled, a lecture waiting at its gate) and copied per case.
+waiting and one settled, a lecture waiting at its gate and one at its plan review) and copied per case.
 Each case runs one bad command (the CLI) or one bad call (the validators and
-``agents.runs``) and compares the database file, and its WAL, byte for byte.
+``agents.runs``) and compares the database file, and its WAL, byte for byte. An answer refused
+only at the question a start reached, and answers drawn at random for every agent's question, are
+compared table by table: a refusal leaves every row as it was, and an answer taken is never refused
+again inside the pause.
 """
 
 from __future__ import annotations
