@@ -29,7 +29,7 @@ from agents import nodelog, readcache, readmodel, runtime, threadindex
 from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
-from agents.registry import AGENTS
+from agents.registry import AGENTS, get_agent
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text, text
 from agents.validation import is_dashboard_thread_id, validate_thread_id
@@ -321,7 +321,12 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
 
     A status depends on the database and on which leases are live (a lease lapses with time, not with
     a write), so where the store tells when it changed, the list is reused while neither has.
+
+    Raises:
+        InputError: ``agent`` names no registered agent (``../x``, ``""``): bad input, never an empty list.
     """
+    if agent is not None:
+        get_agent(agent)
     token = store.change_token()  # read before anything it guards
     running = live_leases(store)
     memo = readcache.cache_for(store, "statuses", size=8)

@@ -245,7 +245,8 @@ def start_run(
     language = validate_language(lang)
     spec = get_agent(agent)
     clean = validate_fields(spec.start_fields, values)
-    requested = lifecycle.thread_named(store, thread_id) if thread_id else None  # never starts a look-alike over
+    # None: the agent's own thread. An empty id is bad input, never the default (a start over of hitl_demo).
+    requested = None if thread_id is None else lifecycle.thread_named(store, thread_id)  # never a look-alike
     target = validate_thread_id(spec.thread_for(clean, requested))
     graph_input = spec.sign_input(spec.make_input(clean, language), actor)
 

@@ -145,6 +145,8 @@ def resolve_settings(
     """
     merged = merged_sources(environ, secrets)
     db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
+    if not db.strip():  # spaces name no database: refused, never a file called " " or the default
+        raise InputError("--db" if db_override else DB_SETTING, "is blank; give a database file or URL")
     agents = {name: parse(merged) for name, parse in parsers.items()}
     api_token = secret_setting(merged, API_TOKEN_SETTING)
     if lang_override:

@@ -256,6 +256,8 @@ class AgentSpec:
             agent may add to it, e.g. when a decision was made and a trace line).
         check_answer: ``(current values, checked resume value)``; raises InputError when the
             answer is invalid for this thread's state (e.g. an edit above the requested amount).
+            Also called with the graph input alone, for an answer given with the start
+            (``agents.answered_start``): what it needs and cannot find there, it leaves to the pause.
         check_offered: ``(the waiting question as the run asked it, checked resume value)``; raises
             InputError when that pause does not offer the answer (e.g. ``rework`` at the lecture
             planner's round limit), so it is refused before anything is written.

@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import lifecycle, readmodel, runs
+from langgraph.types import Command
+
+from agents import lifecycle, readmodel, runs, runtime
 from agents.db import Store
 from agents.nodelog import node_runs
-from agents.runtime import open_store
+from agents.registry import get_agent
+from agents.runtime import load_settings, open_store
 from agents.settings import Settings
 
 #: The start time of :func:`insert_parallel_run`'s node-log rows (a fixed epoch second, so tests can compare).
@@ -61,6 +64,22 @@ def answer_robot(
     """
     pause_robot(store, settings, thread, lang=lang)
     return runs.resume_thread(store, settings, thread, answer)
+
+
+def refuse_at_the_pause(thread_id: str, answer: Any, db_location: str, **environ: str) -> str:
+    """Gives a waiting thread an answer its pause refuses, as LangGraph's own tooling would (it checks
+    nothing first): the pause asks again with the refusal in its payload, which it returns. Every path
+    of this project refuses such an answer before anything is written. ``environ``: the thread's settings."""
+    store = open_store(db_location)
+    try:
+        settings = load_settings(db_override=db_location, environ={"HITL_MODEL_LATENCY": "0", **environ}, secrets={})
+        spec = runs.thread_snapshot(store, settings, thread_id)[0]
+        graph = runtime.graph(store, spec.name, **runtime.graph_options(settings, spec.name))
+        config = runs.run_config(get_agent(spec.name), thread_id, lang=readmodel.thread_language(store, thread_id))
+        waiting = graph.invoke(Command(resume=answer), config, durability="sync")
+        return str(waiting["__interrupt__"][0].value.get("error", ""))
+    finally:
+        store.close()
 
 
 def thread_counts(store: Store, thread_id: str) -> tuple[int, int, str | None]:

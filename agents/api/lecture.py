@@ -173,7 +173,7 @@ def _thread_text(value: Any) -> str | None:
 def generate(body: GenerateRequest, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Runs the planner on the six fields until it passes the gate or waits for a human there."""
     values = body.model_dump(exclude={"thread_id", "lang"})
-    thread_id = _thread_text(body.thread_id) or None  # none, or empty: a new thread
+    thread_id = _thread_text(body.thread_id)  # none: a new thread; an empty id is refused, as everywhere
     result = runs.start_run(
         context.store, context.settings, AGENT, values, thread_id=thread_id, lang=body.lang, actor=actor
     )

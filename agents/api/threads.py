@@ -143,7 +143,7 @@ def create_thread(body: ThreadCreate, context: Ctx, actor: Actor) -> dict[str, A
     if body.supersteps:
         raise InputError("supersteps", "threads.create with supersteps is not supported; run the thread instead")
     metadata = check_json_value(body.metadata or {}, "metadata", max_bytes=16 * 1024)
-    thread_id = validate_thread_id(body.thread_id) if body.thread_id else str(uuid.uuid4())
+    thread_id = str(uuid.uuid4()) if body.thread_id is None else validate_thread_id(body.thread_id)  # "" is refused
     existing = saved_thread(context, thread_id)
     with context.lock:
         if existing is None and thread_id in context.created:

@@ -54,7 +54,10 @@ def _accept_db_anywhere(subparsers: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command and returns its exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # a usage error (exit 2, said on stderr), or --help: the code, as for any command
+        return int(stop.code or EXIT_OK)
     context: Context | None = None
     lang = args.lang or DEFAULT_LANGUAGE
     try:

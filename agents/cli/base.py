@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NoReturn
@@ -41,8 +42,31 @@ def thread_command(
     return parser
 
 
+def _given(convert: Callable[[str], Any] | None) -> Callable[[str], Any]:
+    """An option's conversion that first refuses an empty or blank value."""
+
+    def check(value: str) -> Any:
+        if not value.strip():
+            raise argparse.ArgumentTypeError("is empty; give a value, or leave the option out for its default")
+        return value if convert is None else convert(value)
+
+    return check
+
+
 class Parser(argparse.ArgumentParser):
-    """Exits with :data:`EXIT_BAD_INPUT` (not argparse's 2 by accident) on a usage error."""
+    """Exits with :data:`EXIT_BAD_INPUT` (not argparse's 2 by accident) on a usage error.
+
+    An option given an empty or blank value (``--db ""``, ``--thread " "``, ``--agent ""``) is a usage
+    error naming the option, never the option's default: for every option of every command but an
+    agent's fields (``add_argument(..., agent_field=True)``), whose own validators refuse it, naming the
+    field in the reader's language.
+    """
+
+    def add_argument(self, *args: Any, agent_field: bool = False, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.option_strings and isinstance(action, argparse._StoreAction) and not agent_field:
+            action.type = _given(action.type)  # type: ignore[arg-type]  # argparse types it loosely
+        return action
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from agents import lifecycle, readmodel, runs
+from agents import answered_start, lifecycle, readmodel, runs
 from agents.cli.base import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
@@ -47,8 +47,6 @@ def parse_value(text: str) -> Any:
 
 
 def cmd_threads(args: argparse.Namespace, context: Context) -> int:
-    if args.agent:
-        get_agent(args.agent)
     threads = lifecycle.thread_statuses(context.store, agent=args.agent)
     if args.json:
         print_json([_thread_json(t) for t in threads])
@@ -85,26 +83,22 @@ def _start_values(spec: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_run(args: argparse.Namespace, context: Context) -> int:
     spec = get_agent(args.agent)
-    if args.answer is not None:
-        spec.check_resume(parse_value(args.answer))  # refuse a bad answer before anything runs
     values = _start_values(spec, args)
-    result = runs.start_run(
-        context.store, context.settings, spec.name, values, thread_id=args.thread, lang=context.settings.lang
-    )
-    if result.status == "waiting":
-        answer = args.answer
-        if answer is None and sys.stdin.isatty() and not args.json:
-            print_result(result, as_json=False, lang=context.settings.lang)
-            answer = input("your answer> ")
-        if answer is not None:
+    store, settings, lang = context.store, context.settings, context.settings.lang
+    if args.answer is not None:  # a refused answer leaves nothing of the run in the file
+        answer = parse_value(args.answer)
+        result = answered_start.start_and_answer(
+            store, settings, spec.name, values, answer, thread_id=args.thread, lang=lang
+        )
+    else:
+        result = runs.start_run(store, settings, spec.name, values, thread_id=args.thread, lang=lang)
+        if result.status == "waiting" and sys.stdin.isatty() and not args.json:
+            print_result(result, as_json=False, lang=lang)
+            typed = parse_value(input("your answer> "))  # asked after the start, which the terminal showed
             result = runs.resume_thread(
-                context.store,
-                context.settings,
-                result.thread_id,
-                parse_value(answer),
-                expected_head=result.head_checkpoint_id,
+                store, settings, result.thread_id, typed, expected_head=result.head_checkpoint_id
             )
-    print_result(result, args.json, context.settings.lang)
+    print_result(result, args.json, lang)
     return 0
 
 
@@ -235,7 +229,7 @@ def add_commands(subparsers: Any) -> None:
         p = agents.add_parser(spec.name, help=spec.description)
         p.add_argument("--thread", help=f"thread id (default: {spec.default_thread_id or 'derived'})")
         for field in spec.start_fields:
-            p.add_argument(field.flag, dest=field.name, help=field.help or field.label)
+            p.add_argument(field.flag, dest=field.name, help=field.help or field.label, agent_field=True)
         p.add_argument("--answer", help="answer the first question at once (text or JSON object)")
         p.add_argument("--json", action="store_true")
         p.set_defaults(handler=cmd_run)

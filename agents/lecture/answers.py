@@ -10,6 +10,8 @@ while rounds remain, and only ``save`` and ``reject`` at the round limit
 * :func:`require_offered` refuses an action the pause does not offer, saying why;
   :func:`check_offered` runs it on the waiting question before the answer is sent
   (the spec's ``check_offered``), so a refused answer writes nothing;
+* :func:`check_plan_answer` refuses a plan edit the thread's plan cannot take, before
+  anything is written (the spec's ``check_answer``);
 * :func:`accept_plan_answer` and :func:`accept_gate_answer` turn an accepted
   answer into the pause's state update.
 """
@@ -17,11 +19,11 @@ while rounds remain, and only ``save`` and ``reject`` at the round limit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from agents.errors import InputError
 from agents.lecture.inputs import validate_human_notes
-from agents.lecture.plans import apply_plan_edit
+from agents.lecture.plans import apply_plan_edit, requested_items
 from agents.lecture.rounds import researched_ids
 from agents.lecture.state import LectureState
 from agents.lecture.strings import STRINGS
@@ -60,6 +62,7 @@ def check_answer(value: Any) -> dict[str, Any]:
     if action == "edit_plan":
         if not isinstance(value.get("subtopics"), list):
             raise InputError("subtopics", 'edit_plan needs "subtopics": a JSON list of {id?, title, description?}')
+        requested_items(value["subtopics"])  # what no plan could take, refused here on every path
         answer["subtopics"] = value["subtopics"]
     elif "subtopics" in value:
         raise InputError("subtopics", "subtopics go with edit_plan only")
@@ -103,6 +106,20 @@ def check_offered(question: Any, answer: dict[str, Any]) -> None:
         return  # no list of options to hold the answer to: the pause itself decides
     round_number, max_rounds = question.get("round", 0), question.get("max_rounds", 1)  # the plan review: no limit
     require_offered(answer["action"], question["options"], int(round_number), int(max_rounds))
+
+
+def check_plan_answer(values: Mapping[str, Any], answer: dict[str, Any]) -> None:
+    """Refuses a plan edit the thread's plan cannot take (an unknown id, a researched subtopic redefined,
+    no change), before anything is written: the spec's ``check_answer``, run by ``agents.runs`` with the
+    values at the waiting head, which are the state the pause applies the edit to.
+
+    Values without a plan (a run's input, before ``plan`` ran) are not checked here; the pause checks.
+
+    Raises:
+        InputError: Naming ``subtopics``, as the pause would refuse it.
+    """
+    if answer.get("action") == "edit_plan" and {"subtopics", "next_subtopic", "plan_version"} <= values.keys():
+        plan_edit(cast(LectureState, values), answer)  # the head's values are the planner's state
 
 
 def plan_edit(state: LectureState, answer: dict[str, Any]) -> dict[str, Any]:

@@ -63,6 +63,35 @@ def _requested_item(item: Any, position: int) -> dict[str, str | None]:
     }
 
 
+def requested_items(requested: Any) -> list[dict[str, str | None]]:
+    """The checks of a requested plan that need no plan: its shape, each item, repeats and the count.
+
+    Run on every answer before anything is written (``agents.lecture.answers.check_answer``), so a
+    plan edit that no plan could take is refused on every path, the pause itself included.
+
+    Raises:
+        PlanEditError: Not a list; an item that is neither a title nor ``{id?, title, description?}``;
+            a title or an id given twice; fewer than 3 or more than 5 subtopics.
+    """
+    if not isinstance(requested, list):
+        raise PlanEditError("must be a JSON list of subtopics")
+    items = [_requested_item(raw, position) for position, raw in enumerate(requested)]
+    seen_titles: set[str] = set()
+    seen_ids: set[str] = set()
+    for item in items:
+        title, subtopic_id = str(item["title"]), item["id"]
+        if title.casefold() in seen_titles:
+            raise PlanEditError(f"the title {title!r} appears twice")
+        seen_titles.add(title.casefold())
+        if subtopic_id is not None:
+            if subtopic_id in seen_ids:
+                raise PlanEditError(f"the id {subtopic_id!r} appears twice")
+            seen_ids.add(subtopic_id)
+    if not MIN_SUBTOPICS <= len(items) <= MAX_SUBTOPICS:
+        raise PlanEditError(f"a plan has {MIN_SUBTOPICS} to {MAX_SUBTOPICS} subtopics; the edit has {len(items)}")
+    return items
+
+
 def apply_plan_edit(
     current: Sequence[Subtopic],
     researched_ids: Iterable[str],
@@ -89,19 +118,11 @@ def apply_plan_edit(
             subtopic redefined; repeated titles; fewer than 3 or more than 5
             subtopics; an edit that changes nothing.
     """
-    if not isinstance(requested, list):
-        raise PlanEditError("must be a JSON list of subtopics")
     by_id = {subtopic["id"]: subtopic for subtopic in current}
     researched = set(researched_ids)
     plan: list[Subtopic] = []
-    seen_ids: set[str] = set()
-    seen_titles: set[str] = set()
-    for position, raw in enumerate(requested):
-        item = _requested_item(raw, position)
+    for item in requested_items(requested):
         title = str(item["title"])
-        if title.casefold() in seen_titles:
-            raise PlanEditError(f"the title {title!r} appears twice")
-        seen_titles.add(title.casefold())
         if item["id"] is None:
             description = item["description"] or ""
             plan.append(Subtopic(id=f"s{next_number}", title=title, description=description))
@@ -110,9 +131,6 @@ def apply_plan_edit(
         subtopic_id = str(item["id"])
         if subtopic_id not in by_id:
             raise PlanEditError(f"no subtopic {subtopic_id!r} in the plan; leave the id out to add a new one")
-        if subtopic_id in seen_ids:
-            raise PlanEditError(f"the id {subtopic_id!r} appears twice")
-        seen_ids.add(subtopic_id)
         old = by_id[subtopic_id]
         description = old["description"] if item["description"] is None else str(item["description"])
         changed = title != old["title"] or description != old["description"]
@@ -122,8 +140,6 @@ def apply_plan_edit(
                 "change under the same id. Remove it and add a new subtopic instead."
             )
         plan.append(Subtopic(id=subtopic_id, title=title, description=description))
-    if not MIN_SUBTOPICS <= len(plan) <= MAX_SUBTOPICS:
-        raise PlanEditError(f"a plan has {MIN_SUBTOPICS} to {MAX_SUBTOPICS} subtopics; the edit has {len(plan)}")
     if plan == list(current):
         raise PlanEditError("the edit changes nothing; answer approve to keep the plan")
     return plan, next_number

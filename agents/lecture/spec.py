@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from agents.errors import InputError
-from agents.lecture.answers import ACTIONS, check_answer, check_offered
+from agents.lecture.answers import ACTIONS, check_answer, check_offered, check_plan_answer
 from agents.lecture.graph import AGENT_NAME, build_graph
 from agents.lecture.inputs import (
     CONSTRAINTS_MAX_LENGTH,
@@ -141,6 +141,7 @@ SPEC = AgentSpec(
     make_resume=make_resume,
     check_resume=check_answer,
     check_offered=check_offered,
+    check_answer=check_plan_answer,
     check_update=check_update,
     state_fields=STATE_FIELDS,
     as_nodes=(

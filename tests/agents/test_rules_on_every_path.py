@@ -140,7 +140,7 @@ def _lecture_at_gate(store, db_location: str, **environ: str):
     [
         ({}, "approve", "not an answer to this question; choose rework, edit_plan, save, reject"),
         ({"HITL_MAX_ROUNDS": "1"}, {"action": "rework", "notes": "more breaks"}, "round limit"),
-        ({"HITL_MAX_ROUNDS": "1"}, {"action": "edit_plan", "subtopics": [{"title": "Prompts"}]}, "round limit"),
+        ({"HITL_MAX_ROUNDS": "1"}, {"action": "edit_plan", "subtopics": ["Prompts", "Tools", "Labs"]}, "round limit"),
     ],
     ids=["approve at the gate", "rework at the round limit", "edit_plan at the round limit"],
 )
@@ -155,6 +155,38 @@ def test_an_answer_the_pause_does_not_offer_is_refused_before_anything_is_writte
     assert thread_counts(store, "lec-1") == before
     result = runs.resume_thread(store, settings, "lec-1", "save")  # an offered answer still goes through
     assert (result.status, result.outcome) == ("done", "saved_as_is")
+
+
+#: Plan edits no plan can take (checked from the answer alone), and ones this thread's plan cannot
+#: (an unknown id, a researched subtopic redefined, no change): the pause would refuse each.
+REFUSED_PLAN_EDITS = [
+    ([1, 2], "item 0 must be an object"),
+    (["A"], "3 to 5 subtopics"),
+    (["A", "a", "B"], "appears twice"),
+    ([{"id": "s9", "title": "A"}, "B", "C"], "no subtopic 's9'"),
+    ([{"id": "s1", "title": "Renamed"}, "B", "C"], "already researched"),
+]
+
+
+@pytest.mark.parametrize("plan_review", ["off", "on"], ids=["at the gate", "at the plan review"])
+@pytest.mark.parametrize(("subtopics", "why"), REFUSED_PLAN_EDITS, ids=[why for _, why in REFUSED_PLAN_EDITS])
+def test_a_plan_edit_the_pause_would_refuse_is_refused_before_anything_is_written(
+    store, db_location, plan_review, subtopics, why
+):
+    settings = load_settings(
+        db_override=db_location, environ={"HITL_MODEL_LATENCY": "0", "HITL_PLAN_REVIEW": plan_review}, secrets={}
+    )
+    started = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lec-1")
+    assert started.status == "waiting", started
+    if plan_review == "on" and why == "already researched":  # nothing is researched before the plan review
+        subtopics = [dict(s) for s in started.interrupts[0]["subtopics"]]
+        why = "changes nothing"
+    before = thread_counts(store, "lec-1")
+    with pytest.raises(InputError, match=why) as refused:
+        runs.resume_thread(store, settings, "lec-1", {"action": "edit_plan", "subtopics": subtopics})
+    assert refused.value.field == "subtopics"
+    assert thread_counts(store, "lec-1") == before
+    assert "error" not in runs.current_result(store, settings, "lec-1").interrupts[0]
 
 
 @pytest.mark.parametrize("as_node", ["decide", "plan_review"])

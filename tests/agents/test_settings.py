@@ -70,3 +70,14 @@ def test_a_write_waits_the_configured_busy_timeout_for_another_process_and_is_re
         holder.execute("ROLLBACK")
         holder.close()
         store.close()
+
+
+@pytest.mark.parametrize(
+    ("db_override", "environ", "secrets", "named"),
+    [(" ", {}, {}, "--db"), (None, {"HITL_DB": " \t"}, {}, "HITL_DB"), (None, {}, {"HITL_DB": "  "}, "HITL_DB")],
+    ids=["--db", "environment", "secrets file"],
+)
+def test_a_blank_database_location_is_refused_naming_where_it_came_from(db_override, environ, secrets, named):
+    with pytest.raises(UserError, match="is blank") as refused:
+        load_settings(db_override, environ=environ, secrets=secrets)
+    assert refused.value.field == named

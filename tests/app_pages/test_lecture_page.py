@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from agents import runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.nodelog import node_runs
+from agents.runtime import load_settings
+from tests.factories import thread_counts
 
 PAGE = "app_pages/lecture.py"
 
@@ -112,3 +116,19 @@ def test_the_queue_leaves_out_the_thread_shown_even_without_a_link(app, store, s
     at.run()
     queued = [cell for frame in at.dataframe for cell in frame.value.get("thread", [])]
     assert queued == ["lecture-a"]
+
+
+def test_a_plan_edit_the_plan_cannot_take_is_refused_on_the_page_and_writes_nothing(app, store, monkeypatch):
+    monkeypatch.setenv("HITL_PLAN_REVIEW", "on")
+    settings = load_settings(db_override=str(store.path), secrets={})
+    runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-r1")
+    before = thread_counts(store, "lecture-r1")
+    at = app(PAGE)
+    at.query_params["thread"] = "lecture-r1"
+    at.run()
+    at.text_area(key="lecture-plan-edit-lecture-r1").input(json.dumps([{"id": "s9", "title": "A"}, "B", "C"]))
+    _button(at, "Apply the edit").click().run()
+    assert not at.exception, at.exception
+    assert "subtopics: no subtopic 's9' in the plan" in _messages(at, "error")
+    assert thread_counts(store, "lecture-r1") == before  # refused before anything is written
+    assert "error" not in runs.current_result(store, settings, "lecture-r1").interrupts[0]

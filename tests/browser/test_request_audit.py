@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from urllib.parse import quote, urlsplit
@@ -28,6 +30,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from dashboard.i18n import LANGUAGES, t
 from tests.browser.conftest import ARTIFACTS, Dashboard
+from tests.conftest import PROJECT_ROOT
 
 OUTSIDE = "http://127.0.0.1:9"
 CRAFTED = {
@@ -179,8 +182,17 @@ def _plant(dashboard: Dashboard) -> dict[str, str]:
     reviewing = replace(dashboard, env={**dashboard.env, "HITL_PLAN_REVIEW": "on"})
     review = _cli(reviewing, "run", "lecture", "--thread", "lecture-review", *flags)["thread_id"]
     twice = [{"title": f"![p]({OUTSIDE}/p.png)"}, {"title": f"![p]({OUTSIDE}/p.png)"}, {"title": "third"}]
-    refused = _cli(reviewing, "resume", review, json.dumps({"action": "edit_plan", "subtopics": twice}))
-    assert "appears twice" in refused["interrupts"][0]["error"]
+    # Every path of the dashboard refuses this edit before anything is written; LangGraph's own tooling
+    # checks nothing first, and the pause asks again with the refusal (planted text) in its payload.
+    edit = {"action": "edit_plan", "subtopics": twice}
+    plant = (
+        "from tests.factories import refuse_at_the_pause as refuse; "
+        f"print(refuse({review!r}, {edit!r}, {str(dashboard.db_path)!r}, HITL_PLAN_REVIEW='on'))"
+    )
+    refused = subprocess.run(
+        [sys.executable, "-c", plant], cwd=PROJECT_ROOT, env=dashboard.env, capture_output=True, text=True, timeout=120
+    )
+    assert "appears twice" in refused.stdout, refused.stderr
     refund = _cli(
         dashboard,
         "run",

@@ -8,6 +8,7 @@ it into a link by itself. Ordinary Markdown must still render as Markdown.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -18,6 +19,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from dashboard.safe_markdown import escape_markdown, inert_markdown
 from tests.conftest import PROJECT_ROOT
+from tests.factories import refuse_at_the_pause
 
 PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 UNSAFE = {"image", "link", "html_inline", "html_block"}
@@ -255,7 +257,8 @@ def _plant(run_cli, monkeypatch) -> dict[str, str]:
     monkeypatch.setenv("HITL_PLAN_REVIEW", "on")
     assert run_cli("run", "lecture", "--thread", "lecture-review", *flags).code == 0
     twice = [{"title": f"![p]({OUTSIDE}/p.png)"}, {"title": f"![p]({OUTSIDE}/p.png)"}, {"title": "c"}]
-    assert run_cli("resume", "lecture-review", json.dumps({"action": "edit_plan", "subtopics": twice})).code == 0
+    edit = {"action": "edit_plan", "subtopics": twice}
+    assert "appears twice" in refuse_at_the_pause("lecture-review", edit, os.environ["HITL_DB"], HITL_PLAN_REVIEW="on")
     monkeypatch.delenv("HITL_PLAN_REVIEW")
     assert (
         run_cli(

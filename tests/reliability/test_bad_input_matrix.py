@@ -1,9 +1,12 @@
 """Bad input, for every agent: a clear message naming the field, exit code 2, and the file untouched.
 
 One database is set up once (a robot thread waiting and one done, a refund case
-waiting and one settled, a lecture waiting at its gate) and copied per case.
+waiting and one settled, a lecture waiting at its gate and one at its plan review) and copied per case.
 Each case runs one bad command (the CLI) or one bad call (the validators and
-``agents.runs``) and compares the database file, and its WAL, byte for byte.
+``agents.runs``) and compares the database file, and its WAL, byte for byte. An answer refused
+only at the question a start reached, and answers drawn at random for every agent's question, are
+compared table by table: a refusal leaves every row as it was, and an answer taken is never refused
+again inside the pause.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ import json
 import os
 import shutil
 import sqlite3
+import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from agents import runs
+from agents import lifecycle, runs
 from agents.db import DatabaseError, SqliteStore
 from agents.errors import UserError
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
@@ -27,10 +33,13 @@ from agents.robot.spec import SPEC as ROBOT
 from agents.runtime import load_settings, open_store
 from agents.spec import validate_fields
 
+ANSWER_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 NEW_CASE = ("run", "refund", "--case", "n1", "--customer", "lee", "--reason", "late")
 WAITING_REFUND = "refund-c1"
 APPROVE = {"action": "approve", "approver": "kim"}
 GOOD_START = {"case_id": "n2", "customer": "lee", "amount": 5_000, "reason": "late"}
+#: The settings of ``lecture-p``, which waits at the plan review.
+PLAN_REVIEW = {"HITL_MODEL_LATENCY": "0", "HITL_PLAN_REVIEW": "on"}
 
 
 def _lecture(**changes: str) -> tuple[str, ...]:
@@ -45,6 +54,10 @@ def _lecture(**changes: str) -> tuple[str, ...]:
 
 def _edit(amount):
     return json.dumps({"action": "edit", "amount": amount, "approver": "kim"})
+
+
+def _plan_edit(subtopics):
+    return json.dumps({"action": "edit_plan", "subtopics": subtopics})
 
 
 CLI_CASES = [
@@ -166,6 +179,60 @@ CLI_CASES = [
         ("update", "lecture-x", "--values", '{"human_notes": "ok"}', "--as-node", "x"),
         "as_node",
     ),
+    # an answer given with the start: refused before anything is written
+    ("refund-start-answer-above-request", (*NEW_CASE, "--amount", "500000", "--answer", _edit(600_000)), "amount"),
+    (
+        "refund-start-answer-unsigned",
+        (*NEW_CASE, "--amount", "500000", "--answer", '{"action": "approve"}'),
+        "approver",
+    ),
+    ("robot-start-answer-empty", ("run", "robot", "--thread", "r2", "--answer", " "), "--answer"),
+    ("lecture-start-answer-no-plan", (*_lecture(), "--answer", _plan_edit([1, 2, 3])), "subtopics"),
+    # empty, blank and path-like thread ids: bad input, never the default thread
+    ("robot-start-thread-empty", ("run", "robot", "--thread", ""), "--thread"),
+    ("robot-start-thread-blank", ("run", "robot", "--thread", " \t"), "--thread"),
+    ("robot-start-thread-dot", ("run", "robot", "--thread", "./hitl_demo"), "thread_id"),
+    ("robot-start-thread-slash", ("run", "robot", "--thread", "hitl_demo/"), "thread_id"),
+    ("lecture-start-thread-empty", (*_lecture(), "--thread", ""), "--thread"),
+    ("refund-start-thread-empty", (*NEW_CASE, "--amount", "5", "--thread", ""), "--thread"),
+    ("resume-thread-empty", ("resume", "", "yes"), "thread_id"),
+    ("delete-thread-empty", ("delete", "", "--yes"), "thread_id"),
+    ("continue-thread-dotdot", ("continue", ".."), "thread_id"),
+    # refused answers at every pause: nothing written, the refusal is no question asked again
+    ("lecture-edit-plan-not-objects", ("resume", "lecture-x", _plan_edit([1, 2])), "subtopics"),
+    ("lecture-edit-plan-too-short", ("resume", "lecture-x", _plan_edit(["A"])), "subtopics"),
+    (
+        "lecture-edit-plan-unknown-id",
+        ("resume", "lecture-x", _plan_edit([{"id": "s9", "title": "A"}, "B", "C"])),
+        "subtopics",
+    ),
+    (
+        "lecture-edit-plan-researched-renamed",
+        ("resume", "lecture-x", _plan_edit([{"id": "s1", "title": "Renamed"}, "B", "C"])),
+        "subtopics",
+    ),
+    ("lecture-answer-not-offered", ("resume", "lecture-x", "approve"), "action"),
+    # agent names and option values: empty, blank and path-like ones are refused, naming the option
+    ("inbox-agent-path", ("inbox", "--agent", "../x"), "agent"),
+    ("inbox-agent-empty", ("inbox", "--agent", ""), "--agent"),
+    ("threads-agent-path", ("threads", "--agent", "robot/.."), "agent"),
+    ("threads-agent-blank", ("threads", "--agent", "  "), "--agent"),
+    ("db-empty-before", ("--db", "", "threads"), "--db"),
+    ("db-blank-after", ("threads", "--db", " "), "--db"),
+    ("update-as-node-empty", ("update", "hitl_demo", "--values", '{"decision": "no"}', "--as-node", ""), "--as-node"),
+    (
+        "update-checkpoint-empty",
+        ("update", "hitl_demo", "--values", '{"decision": "no"}', "--checkpoint", ""),
+        "--checkpoint",
+    ),
+    ("rerun-checkpoint-blank", ("rerun", "hitl_demo", "--checkpoint", " "), "--checkpoint"),
+    ("timeline-run-empty", ("timeline", "hitl_demo", "--run", ""), "--run"),
+    ("serve-host-empty", ("serve", "--host", ""), "--host"),
+    ("migrate-from-empty", ("migrate", "--from", "", "--to", "postgresql://x"), "--from"),
+    ("token-hash-label-empty", ("token-hash", "--new", "--label", ""), "--label"),
+    ("token-hash-label-newline", ("token-hash", "--new", "--label", 'x" = 1\n[users]'), "label"),
+    ("token-hash-email-invalid", ("token-hash", "--new", "--email", "not-an-email"), "email"),
+    ("token-hash-email-empty", ("token-hash", "--new", "--email", ""), "--email"),
 ]
 
 # Validator and runs-level calls: (id, call(store, settings), field)
@@ -194,6 +261,22 @@ CALL_CASES = [
         "refund-request-reused",
         lambda s, st: runs.start_run(s, st, "refund", {**GOOD_START, "case_id": "c2"}),
         "case_id",
+    ),
+    ("runs-start-thread-empty", lambda s, st: runs.start_run(s, st, "robot", {}, thread_id=""), "thread_id"),
+    ("runs-start-thread-blank", lambda s, st: runs.start_run(s, st, "robot", {}, thread_id=" "), "thread_id"),
+    (
+        "runs-start-lecture-thread-empty",
+        lambda s, st: runs.start_run(s, st, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=""),
+        "thread_id",
+    ),
+    ("lifecycle-inbox-agent-path", lambda s, st: lifecycle.inbox(s, agent="../x"), "agent"),
+    ("lifecycle-statuses-agent-empty", lambda s, st: lifecycle.thread_statuses(s, agent=""), "agent"),
+    (
+        "runs-resume-plan-edit-unknown-id",
+        lambda s, st: runs.resume_thread(
+            s, st, "lecture-x", {"action": "edit_plan", "subtopics": ["A", "B", {"id": "s9", "title": "C"}]}
+        ),
+        "subtopics",
     ),
     (
         "readonly-store",
@@ -225,6 +308,10 @@ def _fill(path: Path) -> None:
     assert (
         runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-x").status
         == "waiting"
+    )
+    reviewing = load_settings(db_override=str(path), environ=PLAN_REVIEW, secrets={})
+    assert runs.start_run(store, reviewing, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-p").status == (
+        "waiting"
     )
     store.close()
 
@@ -304,3 +391,94 @@ def test_a_read_only_file_is_opened_read_only_and_refuses_changes(prepared, run_
     finally:
         os.chmod(prepared.parent, 0o755)
         os.chmod(prepared, 0o644)
+
+
+def _tables(path: Path) -> dict[str, list[tuple]]:
+    """Every table's rows (checkpoints, writes, the node log, the agents' tables), in a fixed order."""
+    with sqlite3.connect(path) as conn:
+        names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        tables = {name: sorted(conn.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in names}
+    conn.close()
+    return tables
+
+
+@pytest.mark.parametrize(
+    ("answer", "environ", "field"),
+    [
+        ("approve", {}, "action"),  # the gate offers rework, edit_plan, save, reject
+        ('{"action": "edit_plan", "subtopics": [{"id": "s9", "title": "A"}, "B", "C"]}', {}, "subtopics"),
+        ("save", {"HITL_PLAN_REVIEW": "on"}, "action"),  # the plan review offers approve, edit_plan
+    ],
+    ids=["not offered at the gate", "an id the plan lacks", "not offered at the plan review"],
+)
+def test_an_answer_given_with_the_start_that_the_question_refuses_leaves_nothing(
+    prepared, run_cli, monkeypatch, answer, environ, field
+):
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    before = _tables(prepared)
+    result = run_cli(*_lecture(), "--thread", "lecture-new", "--answer", answer)
+    assert result.code == 2 and f"error: {field}:" in result.err, result.err
+    assert _tables(prepared) == before  # the run it started is deleted with its node log
+    assert run_cli(*_lecture(), "--thread", "lecture-new").code == 0  # and the id is free again
+
+
+TEXT = st.one_of(st.text(max_size=12), st.sampled_from(["", " ", "yes", "automatic", "kim", "s1", "x\n", "\u202e"]))
+JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-(10**7), 2 * 10**7), st.floats(allow_nan=False), TEXT)
+#: Answers of every agent's shape, right and wrong, and values of no agent's shape.
+ROBOT_ANSWERS = st.one_of(TEXT, JSON_LEAF, st.dictionaries(st.sampled_from(["answer", "reply"]), TEXT, max_size=2))
+REFUND_ANSWERS = st.fixed_dictionaries(
+    {"action": st.sampled_from(["approve", "reject", "edit", "pay", ""])},
+    optional={
+        "amount": st.one_of(st.integers(-1, 600_000), st.sampled_from([500_000, 500_001, "5,000", 1.5])),
+        "approver": TEXT,
+        "note": TEXT,
+        "extra": JSON_LEAF,
+    },
+)
+SUBTOPIC = st.one_of(
+    TEXT,
+    JSON_LEAF,
+    st.fixed_dictionaries(
+        {"title": TEXT},
+        optional={"id": st.sampled_from(["s1", "s2", "s3", "s4", "s9", "", 5]), "description": TEXT, "x": TEXT},
+    ),
+)
+LECTURE_ANSWERS = st.one_of(
+    st.sampled_from(["rework", "save", "reject", "approve", "edit_plan", " save ", "Save"]),
+    st.fixed_dictionaries(
+        {"action": st.sampled_from(["rework", "edit_plan", "save", "reject", "approve", "publish"])},
+        optional={"notes": TEXT, "subtopics": st.lists(SUBTOPIC, max_size=6), "extra": JSON_LEAF},
+    ),
+)
+WAITING = {"hitl_demo": ({}, ROBOT_ANSWERS), WAITING_REFUND: ({}, REFUND_ANSWERS)}
+WAITING |= {"lecture-x": ({}, LECTURE_ANSWERS), "lecture-p": (PLAN_REVIEW, LECTURE_ANSWERS)}
+
+
+@pytest.mark.parametrize("thread", sorted(WAITING))
+def test_a_refused_answer_writes_nothing_and_an_accepted_one_is_never_refused_by_the_pause(
+    template, tmp_path_factory, thread
+):
+    """For every agent's waiting question: an answer is refused (UserError) with every table as it was,
+    or accepted, and then the pause took it (no refusal inside the question asked next)."""
+    environ, answers = WAITING[thread]
+    folder = tmp_path_factory.mktemp("answers")
+
+    @ANSWER_SETTINGS
+    @given(answers)
+    def check(answer):
+        path = folder / f"{uuid.uuid4().hex}.sqlite"
+        shutil.copyfile(template, path)
+        settings = load_settings(db_override=str(path), environ={"HITL_MODEL_LATENCY": "0", **environ}, secrets={})
+        before = _tables(path)
+        store = open_store(path)
+        try:
+            result = runs.resume_thread(store, settings, thread, answer)
+        except UserError:
+            store.close()
+            assert _tables(path) == before, answer
+            return
+        store.close()
+        assert not any(isinstance(p, dict) and p.get("error") for p in result.interrupts), (answer, result.interrupts)
+
+    check()

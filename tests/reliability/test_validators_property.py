@@ -5,6 +5,9 @@ No other exception type may escape, whatever the value (text, numbers, lists, No
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import io
 import string
 import unicodedata
 
@@ -12,11 +15,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agents.cli import build_parser
+from agents.cli import main as cli_main
+from agents.cli.roles import token_entry
 from agents.errors import InputError
+from agents.identity import parse_roles, token_hash
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.rules import MAX_AMOUNT, RESERVED_APPROVERS
 from agents.refund.spec import SPEC as REFUND
+from agents.registry import AGENTS, get_agent
 from agents.spec import Field, validate_fields
 from agents.validation import BIDI_CONTROLS, THREAD_ID_MAX, validate_int, validate_text, validate_thread_id
 
@@ -217,3 +225,84 @@ def test_lecture_input_round_trips(name, text):
         _refused_naming(lambda: validate_fields(LECTURE.start_fields, values), name)
         return
     assert validate_fields(LECTURE.start_fields, values)[name] == text.strip()
+
+
+# --- empty, blank and path-like ids, agent names and option values ---------------------------------------------
+
+BLANK = st.text(alphabet=" \t\n\r\u00a0\u3000\u2003", max_size=5)
+
+
+@SETTINGS
+@given(BLANK)
+def test_a_blank_thread_id_is_refused_never_the_default(text):
+    with pytest.raises(InputError, match="is empty") as refused:
+        validate_thread_id(text)
+    assert refused.value.field == "thread_id"
+
+
+@SETTINGS
+@given(st.text(max_size=20), st.sampled_from(["/", "\\", "../", "./", "~/", "%2F"]), st.text(max_size=20))
+def test_a_path_like_thread_id_is_refused(before, separator, after):
+    with pytest.raises(InputError) as refused:
+        validate_thread_id(f"{before}{separator}{after}" if separator != "./" else f"{separator}{after}")
+    assert refused.value.field == "thread_id"
+
+
+@SETTINGS
+@given(st.one_of(BLANK, st.text(max_size=12), st.sampled_from(["../x", "robot/..", " robot", "Robot", "robot\n"])))
+def test_a_name_that_is_no_registered_agent_is_refused_naming_agent(name):
+    if name in AGENTS:
+        assert get_agent(name).name == name
+        return
+    with pytest.raises(InputError) as refused:
+        get_agent(name)
+    assert refused.value.field == "agent"
+
+
+def _value_options(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
+    """Every (command path, option) of the CLI whose option takes a value, but an agent's start fields."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _value_options(sub, (*path, name))
+        elif isinstance(action, argparse._StoreAction) and action.option_strings:
+            found.append((path, action.option_strings[-1]))
+    return found
+
+
+AGENT_FIELD_FLAGS = {field.flag for spec in AGENTS.values() for field in spec.start_fields}
+VALUE_OPTIONS = [option for option in _value_options(build_parser()) if option[1] not in AGENT_FIELD_FLAGS]
+
+
+def test_the_cli_has_value_options_to_try():
+    assert len(VALUE_OPTIONS) > 30 and ((), "--db") in VALUE_OPTIONS and (("inbox",), "--agent") in VALUE_OPTIONS
+
+
+@SETTINGS
+@given(st.sampled_from(VALUE_OPTIONS), BLANK)
+def test_an_option_given_a_blank_value_is_a_usage_error_naming_it(option, blank):
+    """For every command and every option that takes a value: exit 2 naming it, before anything is read."""
+    (path, flag) = option
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli_main([*path, flag, blank])
+    assert code == 2 and f"argument {flag}" in err.getvalue() and "is empty" in err.getvalue(), err.getvalue()
+    assert out.getvalue() == ""
+
+
+@SETTINGS
+@given(
+    st.one_of(st.text(max_size=30), st.sampled_from(['x" = 1\n[users]', "a\\b", 'kim "ci"', "[users]", "#x"])),
+    st.one_of(st.text(max_size=30), st.sampled_from(["kim@example.com", 'a"b@x.y', "x@y\n[users]", "a@b@c"])),
+)
+def test_a_token_entry_is_refused_or_reads_back_as_exactly_that_token(label, email):
+    digest = token_hash("a token")
+    try:
+        line = token_entry(label, email, digest)
+    except InputError as error:
+        assert error.field in ("label", "email") and error.message
+        return
+    roles = parse_roles(f"[tokens]\n{line}\n")
+    assert "\n" not in line and not roles.users
+    assert dict(roles.tokens) == {digest: (email.strip(), label.strip())}

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from agents import readmodel
 from agents.chain_layout import chain_to_json
 
@@ -148,8 +146,7 @@ def test_bad_input_exits_2_with_a_message(run_cli):
     assert len(_graph(run_cli)) == 3
 
 
-def test_rerun_without_checkpoint_is_a_usage_error(run_cli, capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        run_cli("rerun", "hitl_demo")
-    assert exit_info.value.code == 2
-    assert "the following arguments are required: --checkpoint" in capsys.readouterr().err
+def test_rerun_without_checkpoint_is_a_usage_error(run_cli):
+    refused = run_cli("rerun", "hitl_demo")
+    assert refused.code == 2
+    assert "the following arguments are required: --checkpoint" in refused.err

@@ -202,7 +202,10 @@ def test_the_factory_requires_a_checkpointer():
         ("save", {"action": "save", "notes": ""}),
         (" rework ", {"action": "rework", "notes": ""}),
         ({"action": "rework", "notes": " 더 쉽게 "}, {"action": "rework", "notes": "더 쉽게"}),
-        ({"action": "edit_plan", "subtopics": ["A"]}, {"action": "edit_plan", "notes": "", "subtopics": ["A"]}),
+        (
+            {"action": "edit_plan", "subtopics": ["A", "B", "C"]},
+            {"action": "edit_plan", "notes": "", "subtopics": ["A", "B", "C"]},
+        ),
     ],
 )
 def test_answers_are_normalised(raw, expected):
@@ -217,6 +220,9 @@ def test_answers_are_normalised(raw, expected):
         (["save"], "action"),
         ({"action": "save", "notes": "x"}, "notes"),
         ({"action": "edit_plan"}, "subtopics"),
+        ({"action": "edit_plan", "subtopics": ["A"]}, "subtopics"),
+        ({"action": "edit_plan", "subtopics": [1, 2, 3]}, "subtopics"),
+        ({"action": "edit_plan", "subtopics": ["A", "a", "B"]}, "subtopics"),
         ({"action": "rework", "extra": 1}, "extra"),
         ({"action": "rework", "notes": "x" * 1001}, "human_notes"),
     ],

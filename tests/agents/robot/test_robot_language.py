@@ -137,10 +137,9 @@ def test_the_language_comes_from_hitl_lang_when_no_option_names_one(run_cli, mon
     assert data["values"]["messages"][0]["content"] == WORDS["ko"]["start"]
 
 
-def test_an_unknown_language_is_refused(run_cli, monkeypatch, capsys, store, settings):
-    with pytest.raises(SystemExit) as usage:  # argparse's own refusal, with the exit code of bad input
-        run_cli("--lang", "fr", "run", "robot")
-    assert usage.value.code == 2 and "argument --lang: invalid choice: 'fr'" in capsys.readouterr().err
+def test_an_unknown_language_is_refused(run_cli, monkeypatch, store, settings):
+    usage = run_cli("--lang", "fr", "run", "robot")  # argparse's own refusal, with the exit code of bad input
+    assert usage.code == 2 and "argument --lang: invalid choice: 'fr'" in usage.err
     monkeypatch.setenv("HITL_LANG", "fr")
     result = run_cli("run", "robot")
     assert result.code == 2 and "HITL_LANG" in result.err
