@@ -64,6 +64,10 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at)),
         Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at)),
         Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
+        Column(t("refund.col.status_at_deletion"), lambda r: code_word("status", r.status_at_deletion, lang)),
+        Column(t("refund.col.deleted_by"), lambda r: r.deleted_by),
+        Column(t("refund.col.deleted_at"), lambda r: timestamp(r.deleted_at)),
+        Column(t("refund.col.deletion_reason"), lambda r: r.deletion_reason),
     ]
 
 

@@ -20,14 +20,14 @@ from dashboard.formats import amount, code_word
 from dashboard.i18n import t
 from dashboard.views import status_text
 
-#: The audit's status of a paid case whose thread was deleted (``ledger.audit_rows``).
-DELETED = "thread deleted"
+#: The audit's status of a case whose thread was deleted (``ledger.audit_rows``).
+DELETED = ledger.DELETED
 
 QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
 
 
 def case_status_word(row: ledger.AuditRow, lang: str | None = None) -> str:
-    """A case's status in words; a paid case whose thread was deleted says so."""
+    """A case's status in words; a case whose thread was deleted says so."""
     return t("refund.status.deleted", lang) if row.status == DELETED else code_word("status", row.status, lang)
 
 

@@ -140,7 +140,7 @@ def cmd_delete(args: argparse.Namespace, context: Context) -> int:
         if not confirms_thread_id(input(f"type the thread id to delete it ({thread_id}): "), thread_id):
             print("not confirmed; nothing deleted", file=sys.stderr)
             return EXIT_BAD_INPUT
-    runs.delete_thread(context.store, thread_id)
+    runs.delete_thread(context.store, thread_id, reason=args.reason)
     print(f"deleted thread {thread_id}")
     return 0
 
@@ -253,4 +253,5 @@ def add_commands(subparsers: Any) -> None:
     )
     p = thread_command(subparsers, "delete", "delete a thread", cmd_delete, json_help=None)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--reason", help="why (an unfinished refund is deleted only with one, kept in its audit)")
     thread_command(subparsers, "inspect", "readable dump of a thread's checkpoints and writes", cmd_inspect)
