@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs, threadindex
+from agents import ages, lifecycle, readmodel, runs, threadindex
 from agents.errors import RunFailedError, UserError, short_id
 from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
@@ -23,7 +23,7 @@ from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, page_url, paged_table
-from dashboard.views import status_text
+from dashboard.views import age_cell, status_text
 
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
@@ -72,11 +72,14 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
 
 
 def queue_columns() -> list[Column[QueueRow]]:
-    """The queue: every unfinished case, with its status and, when it needs attention, why."""
+    """The queue: every unfinished case, oldest first, with its status, how long it has waited (marked when
+    past the deadline) and, when it needs attention, why."""
     lang = current_language()
+    now, deadlines = ages.utc_now(), settings.deadlines
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
         Column(t("refund.col.status"), lambda q: status_text(q[1])),
+        Column(t("col.waiting"), lambda q: age_cell(q[1], deadlines, now, lang)),
         Column(t("refund.col.customer"), lambda q: q[0].customer),
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
         Column(t("refund.col.amount"), lambda q: amount(q[0].amount, lang=lang)),

@@ -337,6 +337,6 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
 
 def open_cases(audit: list[AuditRow]) -> list[AuditRow]:
     """The refund queue: every case that is not done (waiting for a decision, needing attention,
-    running), largest amount first, so that no case can drop out of sight."""
-    unfinished = [row for row in audit if row.status in ("waiting", "attention", "running")]
-    return sorted(unfinished, key=lambda row: (row.status != "waiting", -(row.amount or 0), row.case_id))
+    running), so that no case can drop out of sight; in the audit's order (the page orders the queue
+    by how long each case has waited, which the lifecycle knows)."""
+    return [row for row in audit if row.status in ("waiting", "attention", "running")]

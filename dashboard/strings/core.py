@@ -22,6 +22,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "사람을 기다리거나 확인이 필요한 항목이 없습니다.",
     ),
     "home.inbox_count": ("{count} waiting", "{count}건 대기 중"),
+    "home.inbox_overdue": ("{count} overdue", "{count}건 기한 지남"),
+    "col.waiting": ("waiting for", "대기 시간"),
     "home.open": ("Open", "열기"),
     "home.agents": ("Agents", "에이전트"),
     "home.threads": ("Threads", "스레드"),
