@@ -14,7 +14,7 @@ from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard import resources
-from dashboard.formats import clean_frame, code_word, timestamp
+from dashboard.formats import clean_frame, code_word, display_zone, timestamp
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -54,11 +54,12 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
 
 def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
     """The columns of a threads table: thread, agent, status, last update, checkpoints."""
+    zone = display_zone()
     return [
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.agent"), lambda x: x.agent),
         Column(t("col.status"), status_text),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
         Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
     ]
 
@@ -107,7 +108,8 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
     if not items:
         st.info(empty_text)
         return
-    now, deadlines, lang = ages.utc_now(), resources.settings().deadlines, current_language()
+    now, lang, settings = ages.utc_now(), current_language(), resources.settings()
+    deadlines, zone = settings.deadlines, settings.zone
     counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
     counts["overdue"] = len(lifecycle.overdue(items, deadlines, now))
     keys = {
@@ -124,7 +126,7 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
         Column(t("col.waiting"), lambda x: age_cell(x, deadlines, now, lang)),
         Column(t("col.reason"), lambda x: x.reason_in(current_language())),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
     ]
     draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
 

@@ -55,9 +55,11 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
         return 0
     if not threads:
         print("no threads")
+    zone = context.settings.zone
     for t in threads:
         state = f"{t.status} ({t.outcome})" if t.status == "done" else t.status
-        print(f"{t.thread_id}\t{t.agent}\t{state}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z\t{t.checkpoint_count} checkpoints")
+        updated = t.updated_at.astimezone(zone)  # HITL_TIMEZONE; --json keeps UTC
+        print(f"{t.thread_id}\t{t.agent}\t{state}\t{updated:%Y-%m-%d %H:%M:%S %Z}\t{t.checkpoint_count} checkpoints")
     return 0
 
 

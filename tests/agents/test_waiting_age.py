@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from zoneinfo import ZoneInfo
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from agents import ages, lifecycle, runtime
 from agents.errors import InputError
 from agents.settings import resolve_settings
+from dashboard.settings_view import settings_rows
 from tests.conftest import APP_FILE
 from tests.factories import start_refund
 
@@ -184,6 +186,16 @@ def test_a_bad_time_zone_is_refused_at_start_naming_the_setting(value):
     assert refused.value.field == "HITL_TIMEZONE"
 
 
+def test_cli_threads_shows_times_in_the_zone_and_json_in_utc(store, settings, run_cli, monkeypatch):
+    start_refund(store, settings, "Z1")
+    monkeypatch.setenv("HITL_TIMEZONE", "Asia/Seoul")
+    (status,) = lifecycle.thread_statuses(store)
+    shown = status.updated_at.astimezone(ZoneInfo("Asia/Seoul")).strftime("%Y-%m-%d %H:%M:%S KST")
+    assert f"\t{shown}\t" in run_cli("threads").out
+    (item,) = json.loads(run_cli("threads", "--json").out)
+    assert item["updated_at"].endswith("+00:00") and item["waiting_since"].endswith("+00:00")
+
+
 def test_a_time_zone_is_an_iana_name():
     settings = runtime.load_settings(environ={"HITL_TIMEZONE": "Asia/Seoul"}, secrets={})
     moment = dt.datetime(2026, 12, 1, 0, 30, tzinfo=dt.UTC)
@@ -212,12 +224,16 @@ def test_pages_show_age_overdue_and_oldest_first(
     waiting_cases, monkeypatch, lang, oldest_age, fresh_age, overdue_count
 ):
     monkeypatch.setenv("HITL_SLA", "refund=24h")
+    monkeypatch.setenv("HITL_TIMEZONE", "Asia/Seoul")
     monkeypatch.setattr(ages, "utc_now", lambda: _clock_for(waiting_cases, OVERDUE))
     home = _page("app_pages/home.py", lang)
     assert any(overdue_count in caption.value for caption in home.caption)
     inbox = home.dataframe[0].value
     assert list(inbox.iloc[:3, 1]) == ["refund-Q000", "refund-Q001", "refund-Q002"]
     assert oldest_age in set(inbox.iloc[:, 3])
+    assert inbox.iloc[0, -2] == waiting_cases[0].waiting_since.astimezone(ZoneInfo("Asia/Seoul")).strftime(
+        "%Y-%m-%d %H:%M:%S KST"
+    )
     refund = _page("app_pages/refund.py", lang)
     queue = refund.dataframe[0].value
     assert list(queue.iloc[:, 0]) == [f"Q{index:03d}" for index in range(25)]  # the first page, oldest first
@@ -225,3 +241,14 @@ def test_pages_show_age_overdue_and_oldest_first(
     monkeypatch.setattr(ages, "utc_now", lambda: _clock_for(waiting_cases, 1) - dt.timedelta(minutes=1))
     early = _page("app_pages/refund.py", lang).dataframe[0].value
     assert early.iloc[0, 2] == fresh_age  # under the deadline: no mark
+
+
+def test_the_settings_view_names_the_deadlines_and_the_zone():
+    sources = {"HITL_SLA": "refund=24h,lecture=90m", "HITL_TIMEZONE": "Asia/Seoul"}
+    settings = runtime.load_settings(environ=sources, secrets={})
+    rows = dict(settings_rows(settings))
+    assert rows["deadlines (HITL_SLA)"] == "refund=1 d 0 h, lecture=1 h 30 min"
+    assert rows["time zone (HITL_TIMEZONE)"] == "Asia/Seoul"
+    assert dict(settings_rows(runtime.load_settings(environ={}, secrets={})))["deadlines (HITL_SLA)"] == (
+        "none: nothing is overdue"
+    )
