@@ -15,7 +15,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from agents import lifecycle, runs
+from agents import ages, lifecycle, runs
 from agents.api import shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
@@ -133,7 +133,8 @@ def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values:
         except ThreadNotFoundError:  # deleted while it was read
             snapshot = None
     created_at, metadata = context.created.get(status.thread_id, (None, {}))
-    return shapes.thread(status, snapshot, created_at, metadata)
+    overdue = lifecycle.is_overdue(status, context.settings.deadlines, ages.utc_now())
+    return shapes.thread(status, snapshot, created_at, metadata, overdue=overdue)
 
 
 @router.post("/threads")

@@ -7,14 +7,17 @@ here), so ages of a day are tested without waiting a day.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from zoneinfo import ZoneInfo
 
 import pytest
+from fastapi.testclient import TestClient
 from streamlit.testing.v1 import AppTest
 
 from agents import ages, lifecycle, runtime
+from agents.api.app import create_app
 from agents.errors import InputError
 from agents.settings import resolve_settings
 from dashboard.settings_view import settings_rows
@@ -252,3 +255,17 @@ def test_the_settings_view_names_the_deadlines_and_the_zone():
     assert dict(settings_rows(runtime.load_settings(environ={}, secrets={})))["deadlines (HITL_SLA)"] == (
         "none: nothing is overdue"
     )
+
+
+def test_the_api_threads_carry_waiting_since_and_overdue(store, settings, monkeypatch):
+    settings = dataclasses.replace(settings, sla=(("refund", 24 * 3600),))
+    start_refund(store, settings, "API1")
+    start_refund(store, settings, "API2", 50_000)  # done: no wait
+    (waiting,) = lifecycle.inbox(store)
+    monkeypatch.setattr(ages, "utc_now", lambda: waiting.waiting_since + DAY + dt.timedelta(seconds=1))
+    with TestClient(create_app(store, settings), base_url="http://localhost") as client:
+        found = {t["thread_id"]: t["lifecycle"] for t in client.post("/threads/search", json={}).json()}
+        one = client.get("/threads/refund-API1").json()["lifecycle"]
+    assert found["refund-API1"]["overdue"] is True and one["overdue"] is True
+    assert dt.datetime.fromisoformat(one["waiting_since"]) == waiting.waiting_since
+    assert found["refund-API2"]["waiting_since"] is None and found["refund-API2"]["overdue"] is False
