@@ -6,9 +6,11 @@ Every path is tried: the CLI's ``delete``, the sidebar's delete form, the HTTP A
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -128,3 +130,14 @@ def test_api_delete_needs_a_reason_for_an_unfinished_case(server: Server) -> Non
 
 def _admin() -> Identity:
     return Identity(email="admin@example.com", name="Admin", role="admin", limit_krw=None)
+
+
+def test_the_pages_audit_shows_the_decision_time_in_the_configured_zone(app, store, settings, monkeypatch):
+    monkeypatch.setenv("HITL_TIMEZONE", "Asia/Seoul")
+    start_refund(store, settings, "T1")
+    runs.resume_from_fields(store, settings, "refund-T1", {"action": "approve", "approver": "kim"})
+    decided = dt.datetime.fromisoformat(runs.current_result(store, settings, "refund-T1").values["decided_at"])
+    at = app("app_pages/refund.py")
+    audit = next(frame.value for frame in at.dataframe if "decided at" in frame.value.columns)
+    shown = decided.astimezone(ZoneInfo("Asia/Seoul")).strftime("%Y-%m-%d %H:%M:%S KST")
+    assert list(audit["decided at"]) == [shown]
