@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from agents import nodelog, readcache, readmodel, runtime, threadindex
+from agents import ages, nodelog, readcache, readmodel, runtime, threadindex
 from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
@@ -35,6 +36,8 @@ from agents.texts import DEFAULT_LANGUAGE, Text, text
 from agents.validation import is_dashboard_thread_id, validate_thread_id
 
 STATUSES = ("waiting", "attention", "running", "done")
+#: The statuses that wait for a person, and so have a ``waiting_since``, an age and maybe a deadline.
+UNFINISHED = ("waiting", "attention")
 #: What resolves an unfinished thread.
 ACTIONS = ("answer", "continue", "rerun", "wait", "delete")
 
@@ -57,6 +60,9 @@ class ThreadStatus:
         head_checkpoint_id: Its latest checkpoint.
         payload: The interrupt value when ``waiting`` (the question and its details).
         reason_text: ``reason`` as a translatable text, when it has one (see :meth:`reason_in`).
+        waiting_since: When a ``waiting`` or ``attention`` thread entered that state: its head
+            checkpoint's time (read from the checkpoint id, which LangGraph writes with the time it was
+            made; the head does not move while a thread waits or is stuck). None for the others.
     """
 
     thread_id: str
@@ -71,6 +77,7 @@ class ThreadStatus:
     head_checkpoint_id: str
     payload: Any = None
     reason_text: Text | None = None
+    waiting_since: dt.datetime | None = None
 
     def reason_in(self, lang: str = DEFAULT_LANGUAGE) -> str:
         """``reason`` in ``lang``: the inbox's words in the reader's language (as written when untranslated).
@@ -87,6 +94,7 @@ class ThreadStatus:
         data = asdict(self)
         del data["reason_text"]
         data["updated_at"] = self.updated_at.isoformat()
+        data["waiting_since"] = self.waiting_since.isoformat() if self.waiting_since else None
         data["payload"] = readmodel.to_jsonable(self.payload)
         return data
 
@@ -165,8 +173,21 @@ def _settled(
         payload: Any = None,
     ) -> ThreadStatus:
         count, words = summary.checkpoint_count, reason if isinstance(reason, Text) else None
+        since = summary.updated_at if kind in UNFINISHED else None
         return ThreadStatus(
-            thread_id, agent, kind, outcome, code, str(reason), action, summary.updated_at, count, head, payload, words
+            thread_id,
+            agent,
+            kind,
+            outcome,
+            code,
+            str(reason),
+            action,
+            summary.updated_at,
+            count,
+            head,
+            payload,
+            words,
+            since,
         )
 
     if running:
@@ -227,6 +248,7 @@ def _as_acted_on(found: ThreadStatus) -> ThreadStatus:
     return replace(
         found,
         status="attention",
+        waiting_since=found.updated_at,
         reason_code="foreign_id",
         reason=str(words),
         action="delete",
@@ -365,3 +387,13 @@ def unfinished(statuses: list[ThreadStatus]) -> list[ThreadStatus]:
 def inbox(store: Store, agent: str | None = None) -> list[ThreadStatus]:
     """Every thread that is not done (waiting, attention, running), oldest first: nothing waits unseen."""
     return unfinished(thread_statuses(store, agent))
+
+
+def is_overdue(status: ThreadStatus, deadlines: Mapping[str, int], now: dt.datetime) -> bool:
+    """Whether an unfinished thread is past its agent's deadline (``Settings.deadlines``) at ``now``."""
+    return ages.is_overdue(status.waiting_since, deadlines.get(status.agent), now)
+
+
+def overdue(statuses: list[ThreadStatus], deadlines: Mapping[str, int], now: dt.datetime) -> list[ThreadStatus]:
+    """The threads among ``statuses`` that are past their agent's deadline at ``now``, in the same order."""
+    return [status for status in statuses if is_overdue(status, deadlines, now)]

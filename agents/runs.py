@@ -1,5 +1,7 @@
 """Run, resume, update and delete threads: the one code path for forms and CLI.
 
+Deleting is :func:`agents.deletion.delete_thread`, re-exported here as ``delete_thread``.
+
 Every operation that changes a thread can name the head checkpoint the user
 saw (``expected_head``). The check and the change happen under one per-thread
 lock (:func:`~agents.leases.thread_guard`), so of two tabs or two approvers
@@ -20,6 +22,8 @@ from langgraph.types import Command
 
 from agents import identity, lifecycle, readmodel, runtime
 from agents.db import DatabaseError, Store
+from agents.deletion import check_head, erase_thread
+from agents.deletion import delete_thread as delete_thread  # the write path's delete, kept in its own module
 from agents.errors import (
     InputError,
     NotWaitingError,
@@ -31,7 +35,6 @@ from agents.errors import (
 )
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import ThreadBusyError, thread_guard
-from agents.nodelog import delete_node_runs
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, UpdateRequest, validate_fields, validate_update
@@ -181,15 +184,6 @@ def _thread_spec(store: Store, thread_id: str) -> AgentSpec:
     return get_agent(agent)
 
 
-def _check_head(store: Store, thread_id: str, expected_head: str | None) -> str:
-    head = readmodel.head_checkpoint_id(store, thread_id)
-    if head is None:
-        raise ThreadNotFoundError(thread_id)
-    if expected_head is not None and head != expected_head:
-        raise StaleFormError(thread_id, expected_head, head)
-    return head
-
-
 def _drive(
     graph: Any,
     payload: Any,
@@ -269,7 +263,7 @@ def start_run(
     graph = _graph(store, settings, spec)  # a bad setting is refused before anything is written
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
-            _delete(store, target)
+            erase_thread(store, target)
         config = run_config(spec, target, lang=language)
         _drive(graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
@@ -297,7 +291,7 @@ def resume_thread(
     answer = spec.check_resume(_signed(spec, value, actor))
 
     def check() -> None:
-        _check_head(store, thread_id, expected_head)
+        check_head(store, thread_id, expected_head)
         snapshot = _snapshot(store, settings, spec, thread_id)
         if not snapshot.interrupts:
             raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
@@ -372,7 +366,7 @@ def update_thread(
     prepared: dict[str, Any] = {}
 
     def check() -> None:
-        _check_head(store, thread_id, expected_head)
+        check_head(store, thread_id, expected_head)
         readmodel.check_checkpoint(store, thread_id, checkpoint_id)
         head = dict(_snapshot(store, settings, spec, thread_id).values)
         target = (
@@ -435,7 +429,7 @@ def restore_checkpoint(
     spec = _thread_spec(store, thread_id)
 
     def check() -> None:
-        _check_head(store, thread_id, expected_head)
+        check_head(store, thread_id, expected_head)
         readmodel.check_checkpoint(store, thread_id, checkpoint_id)
         spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
@@ -463,7 +457,7 @@ def continue_thread(
     spec = _thread_spec(store, thread_id)
 
     def check() -> None:
-        _check_head(store, thread_id, expected_head)
+        check_head(store, thread_id, expected_head)
         readmodel.check_checkpoint(store, thread_id, checkpoint_id)
         if checkpoint_id is None:
             if _is_waiting(store, settings, spec, thread_id):
@@ -475,21 +469,3 @@ def continue_thread(
         config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
         _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
-
-
-def _delete(store: Store, thread_id: str) -> None:
-    # The node log goes first: if the process dies in between, the checkpoints are still
-    # there and a second delete finishes the job; no orphan log rows can outlive the thread.
-    with store.transaction() as cursor:
-        delete_node_runs(cursor, thread_id)
-    store.saver.delete_thread(thread_id)
-
-
-def delete_thread(
-    store: Store, thread_id: str, *, expected_head: str | None = None, actor: Identity = LOCAL_OPERATOR
-) -> None:
-    """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched. Admins only."""
-    check_allowed(actor, identity.DELETE_THREAD)
-    thread_id = lifecycle.thread_named(store, thread_id, exact=True)
-    with thread_guard(store, thread_id, wait=False, check=lambda: _check_head(store, thread_id, expected_head)):
-        _delete(store, thread_id)

@@ -14,14 +14,17 @@ Secrets are :class:`Secret` values: shown as ``***`` and read only with
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agents.errors import InputError, UserError
 from agents.identity import Roles, load_roles
@@ -41,6 +44,13 @@ ROLES_FILE_SETTING = "HITL_ROLES_FILE"
 DB_BUSY_TIMEOUT_SETTING = "HITL_DB_BUSY_TIMEOUT"
 DEFAULT_DB_BUSY_TIMEOUT_SECONDS = 30.0
 DEFAULT_ROLES_PATH = PROJECT_ROOT / ".streamlit" / "roles.toml"
+#: Per-agent deadlines for unfinished threads, e.g. ``refund=24h,lecture=48h`` (units s, m, h, d).
+SLA_SETTING = "HITL_SLA"
+#: The zone the dashboard and the CLI show times in (an IANA name); exports stay UTC.
+TIMEZONE_SETTING = "HITL_TIMEZONE"
+#: Seconds per unit of an ``HITL_SLA`` deadline.
+SLA_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_SLA_SPAN = re.compile(r"([0-9]{1,7})([smhd])")
 
 #: Parses the raw setting values into one agent's frozen, typed settings; raises
 #: :class:`~agents.errors.InputError` naming the setting for a bad value.
@@ -94,6 +104,8 @@ class Settings:
         lang: The command line's language: ``--lang`` over ``HITL_LANG`` over English.
         db_busy_timeout: Seconds a SQLite write waits for another process's write lock
             (``HITL_DB_BUSY_TIMEOUT``, default 30) before it is refused as busy, nothing changed.
+        sla: Each agent's deadline in seconds (``HITL_SLA``), for the agents that have one.
+        timezone: The IANA zone times are shown in (``HITL_TIMEZONE``); empty: the machine's own.
     """
 
     db: str
@@ -102,6 +114,24 @@ class Settings:
     roles: Roles | None = field(default=None, hash=False, compare=False)
     lang: str = DEFAULT_LANGUAGE
     db_busy_timeout: float = DEFAULT_DB_BUSY_TIMEOUT_SECONDS
+    sla: tuple[tuple[str, int], ...] = ()
+    timezone: str = ""
+
+    def deadline(self, agent: str) -> int | None:
+        """How long a thread of ``agent`` may stay unfinished, in seconds (None: no deadline)."""
+        return dict(self.sla).get(agent)
+
+    @property
+    def deadlines(self) -> dict[str, int]:
+        """Agent name → its deadline in seconds, for the agents that have one."""
+        return dict(self.sla)
+
+    @property
+    def zone(self) -> dt.tzinfo:
+        """The zone times are shown in: ``HITL_TIMEZONE``, else the machine's own."""
+        if self.timezone:
+            return ZoneInfo(self.timezone)
+        return dt.datetime.now().astimezone().tzinfo or dt.UTC
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -160,7 +190,48 @@ def resolve_settings(
         roles=roles_setting(merged),
         lang=lang,
         db_busy_timeout=busy,
+        sla=sla_setting(merged, tuple(parsers)),
+        timezone=timezone_setting(merged),
     )
+
+
+def sla_setting(values: Mapping[str, str], agents: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """``HITL_SLA`` as (agent, seconds) pairs: ``refund=24h,lecture=48h``; unset gives no deadline.
+
+    Each entry names a known agent once, with a whole number above zero and a unit (s, m, h, d);
+    anything else is refused, naming the setting and the entry.
+    """
+    raw = text_setting(values, SLA_SETTING)
+    if not raw:
+        return ()
+    found: dict[str, int] = {}
+    for entry in raw.split(","):
+        name, equals, span = (part.strip() for part in entry.partition("="))
+        if not equals or not name:
+            raise InputError(SLA_SETTING, f"write agent=duration, e.g. refund=24h,lecture=48h; got {entry.strip()!r}")
+        if name not in agents:
+            raise InputError(SLA_SETTING, f"no agent named {name!r}; agents: {', '.join(agents)}")
+        if name in found:
+            raise InputError(SLA_SETTING, f"{name!r} is given twice")
+        match = _SLA_SPAN.fullmatch(span)
+        if match is None or int(match[1]) == 0:
+            raise InputError(
+                SLA_SETTING, f"{name}: a deadline is a whole number above 0 and a unit s, m, h or d; got {span!r}"
+            )
+        found[name] = int(match[1]) * SLA_UNITS[match[2]]
+    return tuple(found.items())
+
+
+def timezone_setting(values: Mapping[str, str]) -> str:
+    """``HITL_TIMEZONE``: an IANA zone name (``Asia/Seoul``), checked; unset gives the machine's own zone."""
+    raw = text_setting(values, TIMEZONE_SETTING)
+    if not raw:
+        return ""
+    try:
+        ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise InputError(TIMEZONE_SETTING, f"not an IANA time zone name (e.g. Asia/Seoul, UTC); got {raw!r}") from None
+    return raw
 
 
 def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH) -> Roles | None:

@@ -162,6 +162,32 @@ class UpdateRequest:
     lang: str = DEFAULT_LANGUAGE
 
 
+@dataclass(frozen=True)
+class DeleteRequest:
+    """A deletion as the agent's rules see it, read under the thread's lock before anything is deleted.
+
+    Attributes:
+        thread_id: The thread.
+        head_checkpoint_id: Its head checkpoint.
+        values: Its values at the head.
+        status: ``waiting`` (a question waits), ``attention`` (it cannot finish by itself, or its end is
+            not believable) or ``done``.
+        reason: Why it is deleted, as the person gave it (trimmed), or None.
+        actor: Who deletes it.
+    """
+
+    thread_id: str
+    head_checkpoint_id: str
+    values: dict[str, Any]
+    status: str
+    reason: str | None
+    actor: Identity
+
+
+def _any_delete(store: Any, request: DeleteRequest) -> None:
+    return None
+
+
 def _no_options(agent_settings: Any) -> dict[str, Any]:
     return {}
 
@@ -283,6 +309,10 @@ class AgentSpec:
             refund's ``requested_by``, for four eyes).
         question_text: ``interrupt payload -> Text or None``: the question as a translatable text, so an
             inbox shows it in the reader's language (None: the question as the run wrote it).
+        check_delete: ``(store, DeleteRequest)``; raises InputError when the agent refuses the deletion
+            (an unfinished refund deleted without a reason). Run before and under the thread's lock.
+        record_delete: ``(store, DeleteRequest)``: records what must outlive the thread (the refund's
+            deletion audit row), under the thread's lock, before its checkpoints are deleted.
     """
 
     name: str
@@ -318,3 +348,5 @@ class AgentSpec:
     signed_field: str | None = None
     sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)
     question_text: Callable[[Any], Text | None] = field(default=_no_question_text)
+    check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
+    record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)

@@ -113,6 +113,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "unknown agent {agent}; known: {known}",
         "알 수 없는 에이전트 {agent}. 알려진 에이전트: {known}",
     ),
+    "age.overdue": ("overdue", "기한 지남"),
+    "age.waiting": ("waiting {span}", "{span}째 대기"),
+    "age.days": ("{days} d {hours} h", "{days}일 {hours}시간"),
+    "age.hours": ("{hours} h {minutes} min", "{hours}시간 {minutes}분"),
+    "age.minutes": ("{minutes} min", "{minutes}분"),
+    "age.seconds": ("{seconds} s", "{seconds}초"),
     "lifecycle.running": ("a process is running it now", "지금 한 프로세스가 실행하고 있습니다"),
     "lifecycle.error": (
         "a node raised: {error}. Fix the cause, then continue it, or re-run it from an earlier checkpoint",

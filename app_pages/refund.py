@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs, threadindex
+from agents import ages, lifecycle, readmodel, runs, threadindex
 from agents.errors import RunFailedError, UserError, short_id
 from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
@@ -23,7 +23,7 @@ from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, page_url, paged_table
-from dashboard.views import status_text
+from dashboard.views import age_cell, status_text
 
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
@@ -47,7 +47,7 @@ def approver_word(approver: str, lang: str | None = None) -> str:
 
 def audit_columns() -> list[Column[ledger.AuditRow]]:
     """The audit table; customer, reason and trace are cells of text (in the session's language)."""
-    lang = current_language()
+    lang, zone = current_language(), settings.zone
     return [
         Column(t("refund.col.case"), lambda r: r.case_id),
         Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
@@ -60,23 +60,30 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
         Column(t("auth.col.approver_role"), lambda r: auth.role_word(r.approver_role) if r.approver_role else ""),
         Column(t("auth.col.requested_by"), lambda r: r.requested_by),
         Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome, lang)),
-        Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at)),
-        Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at)),
-        Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at)),
+        Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at, zone)),
+        Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at, zone)),
+        Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at, zone)),
         Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
+        Column(t("refund.col.status_at_deletion"), lambda r: code_word("status", r.status_at_deletion, lang)),
+        Column(t("refund.col.deleted_by"), lambda r: r.deleted_by),
+        Column(t("refund.col.deleted_at"), lambda r: timestamp(r.deleted_at, zone)),
+        Column(t("refund.col.deletion_reason"), lambda r: r.deletion_reason),
     ]
 
 
 def queue_columns() -> list[Column[QueueRow]]:
-    """The queue: every unfinished case, with its status and, when it needs attention, why."""
-    lang = current_language()
+    """The queue: every unfinished case, oldest first, with its status, how long it has waited (marked when
+    past the deadline) and, when it needs attention, why."""
+    lang, zone = current_language(), settings.zone
+    now, deadlines = ages.utc_now(), settings.deadlines
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
         Column(t("refund.col.status"), lambda q: status_text(q[1])),
+        Column(t("col.waiting"), lambda q: age_cell(q[1], deadlines, now, lang)),
         Column(t("refund.col.customer"), lambda q: q[0].customer),
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
         Column(t("refund.col.amount"), lambda q: amount(q[0].amount, lang=lang)),
-        Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at)),
+        Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at, zone)),
         Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
     ]
 
@@ -384,7 +391,7 @@ paged_table(
         Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"], lang=page_lang)),
         Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"], lang=page_lang)),
         Column(t("refund.col.approver"), lambda p: approver_word(p["approver"], page_lang)),
-        Column(t("refund.col.paid_at"), lambda p: timestamp(p["paid_at"])),
+        Column(t("refund.col.paid_at"), lambda p: timestamp(p["paid_at"], settings.zone)),
         Column(t("refund.col.repeat_attempts"), lambda p: p["repeat_attempts"]),
     ],
     empty_text=t("refund.no_rows"),

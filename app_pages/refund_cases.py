@@ -20,14 +20,14 @@ from dashboard.formats import amount, code_word
 from dashboard.i18n import t
 from dashboard.views import status_text
 
-#: The audit's status of a paid case whose thread was deleted (``ledger.audit_rows``).
-DELETED = "thread deleted"
+#: The audit's status of a case whose thread was deleted (``ledger.audit_rows``).
+DELETED = ledger.DELETED
 
 QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
 
 
 def case_status_word(row: ledger.AuditRow, lang: str | None = None) -> str:
-    """A case's status in words; a paid case whose thread was deleted says so."""
+    """A case's status in words; a case whose thread was deleted says so."""
     return t("refund.status.deleted", lang) if row.status == DELETED else code_word("status", row.status, lang)
 
 
@@ -51,7 +51,7 @@ class CaseBook:
     Attributes:
         statuses: Each refund thread's status, by thread id, newest first.
         audit: Every case, newest first (``ledger.audit_rows``), deleted threads' payouts last.
-        queue: The open cases with their statuses, largest first (``ledger.open_cases``).
+        queue: The open cases with their statuses, the one that has waited longest first.
         cases: The cases that have a thread, by thread id.
         options: The picker's cases: the queue, then every other case with a thread.
         payouts: The ledger, newest first (``ledger.ledger_rows``; shared: never change a row).
@@ -85,11 +85,17 @@ class CaseBook:
         return found
 
 
+def _oldest_first(item: QueueRow) -> tuple[Any, ...]:
+    """The queue's order: the case that has waited longest first (a running case, which waits for no one, last)."""
+    row, status = item
+    return (status.waiting_since is None, status.waiting_since or status.updated_at, row.case_id)
+
+
 def read_book(store: Store) -> CaseBook:
     """The refund cases, read now (see :class:`CaseBook`)."""
     statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
     audit = tuple(ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()}))
-    queue = tuple((row, statuses[row.thread_id]) for row in ledger.open_cases(list(audit)))
+    queue = tuple(sorted(((row, statuses[row.thread_id]) for row in ledger.open_cases(list(audit))), key=_oldest_first))
     cases = {row.thread_id: row for row in audit if row.status != DELETED}
     queued = {row.thread_id for row, _status in queue}
     options = tuple(row.thread_id for row, _status in queue) + tuple(tid for tid in cases if tid not in queued)

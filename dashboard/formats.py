@@ -3,8 +3,9 @@
 One helper per kind of value, used by every table, caption, metric and message that shows one:
 
 * an amount: ``500,000 KRW`` in English, ``500,000원`` in Korean (:func:`amount`);
-* a time: in one zone, :data:`DISPLAY_ZONE` (UTC), to the second, with the zone named
-  (``2026-12-01 09:30:00 UTC``), from a ``datetime``, an ISO 8601 text or epoch seconds (:func:`timestamp`);
+* a time: in one zone, ``HITL_TIMEZONE`` (else the machine's own; :func:`display_zone`), to the second,
+  with the zone named (``2026-12-01 18:30:00 KST``), from a ``datetime``, an ISO 8601 text or epoch
+  seconds (:func:`timestamp`); exports (CSV, JSON) keep UTC;
 * a table cell: nothing missing shows as ``None`` or ``nan`` (:func:`cell`, :func:`clean_frame`);
 * a code kept in English in the save file (a status, an outcome, a decision, a node-log status):
   its word in the session's language (:func:`code_word`); the stored value never changes.
@@ -19,11 +20,9 @@ from typing import Any
 import pandas as pd
 
 from agents.tasknames import OUTSIDE_NODE
+from dashboard import resources
 from dashboard.i18n import catalogue, t
 
-#: The one zone every time is shown in.
-DISPLAY_ZONE = dt.UTC
-ZONE_NAME = "UTC"
 #: What a missing amount or value shows as.
 DASH = "—"
 
@@ -62,15 +61,22 @@ def to_datetime(value: Any) -> dt.datetime | None:
     return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment
 
 
-def timestamp(value: Any) -> str:
-    """A time in :data:`DISPLAY_ZONE`, to the second, with the zone named; empty when there is none.
+def display_zone() -> dt.tzinfo:
+    """The zone times are shown in: ``HITL_TIMEZONE``, else the machine's own (``Settings.zone``)."""
+    return resources.settings().zone
+
+
+def timestamp(value: Any, zone: dt.tzinfo | None = None) -> str:
+    """A time in ``zone`` (default :func:`display_zone`), to the second, with the zone named; empty when
+    there is none. A table passes the zone it read once, rather than reading the settings per cell.
 
     A text that is not a time is shown as it is.
     """
     moment = to_datetime(value)
     if moment is None:
         return "" if cell(value) == "" else str(value)
-    return f"{moment.astimezone(DISPLAY_ZONE):%Y-%m-%d %H:%M:%S} {ZONE_NAME}"
+    local = moment.astimezone(zone or display_zone())
+    return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or local.strftime('%z')}"
 
 
 def cell(value: Any) -> Any:

@@ -244,13 +244,16 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
         confirm = st.text_input(
             escape_markdown(t("forms.delete.confirm", thread=thread_id)), key=f"delete-confirm-{thread_id}"
         )
+        reason = st.text_input(
+            t("forms.delete.reason"), key=f"delete-reason-{thread_id}", help=t("forms.delete.reason_help")
+        )
         submitted = st.form_submit_button(t("forms.delete.submit"), type="primary")
     if submitted:
 
         def action(expected: str | None) -> str:
             if not confirms_thread_id(confirm, thread_id):
                 raise UserError(t("forms.delete.mismatch", thread=thread_id))
-            runs.delete_thread(store, thread_id, expected_head=expected, actor=auth.identity())
+            runs.delete_thread(store, thread_id, expected_head=expected, actor=auth.identity(), reason=reason)
             return t("forms.delete.done", thread=thread_id)
 
         act(expected, action)

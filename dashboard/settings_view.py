@@ -13,11 +13,12 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 import streamlit as st
 
+from agents import ages
 from agents.identity import SEE_SETTINGS
 from agents.registry import AGENTS
 from agents.settings import Secret, Settings
 from dashboard import auth
-from dashboard.i18n import t, t_or
+from dashboard.i18n import current_language, t, t_or
 from dashboard.views import show_table
 
 
@@ -57,6 +58,12 @@ def _agent_rows(prefix: str, label: str, values: object) -> list[tuple[str, str]
     return rows
 
 
+def _deadlines(settings: Settings) -> str:
+    """``HITL_SLA`` in words: ``refund=1 d 0 h, lecture=2 d 0 h`` (empty when no agent has a deadline)."""
+    lang = current_language()
+    return ", ".join(f"{agent}={ages.span_text(seconds).render(lang)}" for agent, seconds in settings.sla)
+
+
 def settings_rows(settings: Settings) -> list[tuple[str, str]]:
     """(setting, value) pairs, in words; no secret's value is among them."""
     roles = settings.roles
@@ -71,6 +78,8 @@ def settings_rows(settings: Settings) -> list[tuple[str, str]]:
         (t("settings.roles"), roles_words),
         (t("settings.api_token"), _words(settings.api_token)),
         (t("settings.cli_language"), t(f"settings.language.{settings.lang}")),
+        (t("settings.sla"), _deadlines(settings) or t("settings.no_sla")),
+        (t("settings.timezone"), settings.timezone or t("settings.machine_zone", zone=str(settings.zone))),
     ]
     for spec in AGENTS.values():
         values = settings.agents.get(spec.name)

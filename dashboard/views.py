@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from agents import lifecycle, readmodel
+from agents import ages, lifecycle, readmodel
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard.formats import clean_frame, code_word, timestamp
+from dashboard import resources
+from dashboard.formats import clean_frame, code_word, display_zone, timestamp
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -52,11 +54,12 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
 
 def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
     """The columns of a threads table: thread, agent, status, last update, checkpoints."""
+    zone = display_zone()
     return [
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.agent"), lambda x: x.agent),
         Column(t("col.status"), status_text),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
         Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
     ]
 
@@ -78,8 +81,21 @@ def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], emp
     paged_table(key, load, thread_columns(), empty_text=empty_text, search_text=status_search_text, link=thread_link)
 
 
+def age_cell(
+    status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
+) -> str:
+    """How long an unfinished thread has waited (``waiting 3 h 20 min``), marked when past its deadline."""
+    if status.waiting_since is None:
+        return ""
+    words = ages.age_text(status.waiting_since, now).render(lang or current_language())
+    if lifecycle.is_overdue(status, deadlines, now):
+        return f"{words} · {t('age.overdue', lang)}"
+    return words
+
+
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """The inbox: every unfinished thread with its status, its reason (as text) and a link to act.
+    """The inbox: every unfinished thread, oldest first, with its status, how long it has waited (marked
+    when past its deadline, ``HITL_SLA``), its reason (as text) and a link to act.
 
     One paged, searchable table (a fragment: searching or paging reruns it alone, with fresh rows).
     """
@@ -92,16 +108,25 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
     if not items:
         st.info(empty_text)
         return
+    now, lang, settings = ages.utc_now(), current_language(), resources.settings()
+    deadlines, zone = settings.deadlines, settings.zone
     counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
-    keys = {"waiting": "home.inbox_count", "attention": "home.inbox_attention", "running": "home.inbox_running"}
+    counts["overdue"] = len(lifecycle.overdue(items, deadlines, now))
+    keys = {
+        "waiting": "home.inbox_count",
+        "attention": "home.inbox_attention",
+        "running": "home.inbox_running",
+        "overdue": "home.inbox_overdue",
+    }
     st.caption(" · ".join(t(keys[kind], count=count) for kind, count in counts.items() if count))
     columns = [
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.status"), status_text),
+        Column(t("col.waiting"), lambda x: age_cell(x, deadlines, now, lang)),
         Column(t("col.reason"), lambda x: x.reason_in(current_language())),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at)),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
     ]
     draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
 

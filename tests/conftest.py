@@ -62,8 +62,10 @@ def isolated_environment(
 ) -> Iterator[str]:
     """Every test gets its own database and the embedded model with zero latency."""
     monkeypatch.setenv("HITL_MODEL_LATENCY", "0")
-    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY", "HITL_LANG"):
+    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "TAVILY_API_KEY", "HITL_LANG", "HITL_SLA"):
         monkeypatch.delenv(name, raising=False)
+    # Times read the same on every machine; the tests of the machine's own zone unset it.
+    monkeypatch.setenv("HITL_TIMEZONE", "UTC")
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("backend") == "postgres":
         with _postgres_schema() as url:

@@ -86,9 +86,14 @@ def thread_metadata(agent: str, extra: dict[str, Any] | None = None) -> dict[str
 
 
 def thread(
-    status: ThreadStatus, snapshot: Any | None, created_at: str | None = None, metadata: dict[str, Any] | None = None
+    status: ThreadStatus,
+    snapshot: Any | None,
+    created_at: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    *,
+    overdue: bool = False,
 ) -> dict[str, Any]:
-    """A saved thread as the server's ``Thread``."""
+    """A saved thread as the server's ``Thread``; ``overdue``: past its agent's deadline (``HITL_SLA``)."""
     updated = status.updated_at.isoformat()
     interrupts: dict[str, list[dict[str, Any]]] = {}
     values: dict[str, Any] = {}
@@ -115,6 +120,8 @@ def thread(
             "reason": status.reason,
             "action": status.action,
             "head_checkpoint_id": status.head_checkpoint_id,
+            "waiting_since": status.waiting_since.isoformat() if status.waiting_since else None,
+            "overdue": overdue,
         },
     }
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from agents import lifecycle, runs
+from agents import ages, lifecycle, runs
 from agents.api import shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
@@ -133,7 +133,8 @@ def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values:
         except ThreadNotFoundError:  # deleted while it was read
             snapshot = None
     created_at, metadata = context.created.get(status.thread_id, (None, {}))
-    return shapes.thread(status, snapshot, created_at, metadata)
+    overdue = lifecycle.is_overdue(status, context.settings.deadlines, ages.utc_now())
+    return shapes.thread(status, snapshot, created_at, metadata, overdue=overdue)
 
 
 @router.post("/threads")
@@ -306,14 +307,18 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
 
 
 @router.delete("/threads/{thread_id}", status_code=204)
-def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor) -> Response:
-    """Deletes the thread's checkpoints, writes and node log (409 while it runs). Admins only."""
+def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor, reason: str | None = None) -> Response:
+    """Deletes the thread's checkpoints, writes and node log (409 while it runs). Admins only.
+
+    ``?reason=`` says why: an unfinished refund is deleted only with one (else 422 naming ``reason``),
+    and its audit keeps the case, who, when and why.
+    """
     check_allowed(actor, DELETE_THREAD)  # before even a thread known only to this process is forgotten
     thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     with context.lock:
         forgotten = context.created.pop(thread_id, None)
     try:
-        runs.delete_thread(context.store, thread_id, expected_head=expected_head(request), actor=actor)
+        runs.delete_thread(context.store, thread_id, expected_head=expected_head(request), actor=actor, reason=reason)
     except ThreadNotFoundError:
         if forgotten is None:
             raise

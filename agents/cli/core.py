@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from agents import answered_start, lifecycle, readmodel, runs
+from agents import ages, answered_start, lifecycle, readmodel, runs
 from agents.cli.base import EXIT_BAD_INPUT, Context, thread_command
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
@@ -53,9 +53,11 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
         return 0
     if not threads:
         print("no threads")
+    zone = context.settings.zone
     for t in threads:
         state = f"{t.status} ({t.outcome})" if t.status == "done" else t.status
-        print(f"{t.thread_id}\t{t.agent}\t{state}\t{t.updated_at:%Y-%m-%d %H:%M:%S}Z\t{t.checkpoint_count} checkpoints")
+        updated = t.updated_at.astimezone(zone)  # HITL_TIMEZONE; --json keeps UTC
+        print(f"{t.thread_id}\t{t.agent}\t{state}\t{updated:%Y-%m-%d %H:%M:%S %Z}\t{t.checkpoint_count} checkpoints")
     return 0
 
 
@@ -65,16 +67,27 @@ def _thread_json(status: lifecycle.ThreadStatus) -> dict[str, Any]:
     return data
 
 
+#: ``inbox --overdue``'s exit code when anything is overdue (0 when nothing is), for a cron job or a monitor.
+EXIT_OVERDUE = 3
+
+
 def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
     items = lifecycle.inbox(context.store, agent=args.agent)
+    now, deadlines = ages.utc_now(), context.settings.deadlines
+    late = {item.thread_id for item in lifecycle.overdue(items, deadlines, now)}
+    if args.overdue:
+        items = [item for item in items if item.thread_id in late]
     if args.json:
-        print_json([_thread_json(item) for item in items])
-        return 0
-    if not items:
-        print("nothing is waiting for a human")
-    for item in items:
-        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{item.reason_in(context.settings.lang)}")
-    return 0
+        print_json([_thread_json(item) | {"overdue": item.thread_id in late} for item in items])
+    elif not items:
+        print("nothing is overdue" if args.overdue else "nothing is waiting for a human")
+    lang = context.settings.lang
+    for item in [] if args.json else items:
+        age = ages.age_text(item.waiting_since, now).render(lang) if item.waiting_since else "-"
+        if item.thread_id in late:
+            age += " (" + render(text(STRINGS, "age.overdue"), lang) + ")"
+        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{age}\t{item.reason_in(lang)}")
+    return EXIT_OVERDUE if args.overdue and items else 0
 
 
 def _start_values(spec: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -134,7 +147,7 @@ def cmd_delete(args: argparse.Namespace, context: Context) -> int:
         if not confirms_thread_id(input(f"type the thread id to delete it ({thread_id}): "), thread_id):
             print("not confirmed; nothing deleted", file=sys.stderr)
             return EXIT_BAD_INPUT
-    runs.delete_thread(context.store, thread_id)
+    runs.delete_thread(context.store, thread_id, reason=args.reason)
     print(f"deleted thread {thread_id}")
     return 0
 
@@ -220,6 +233,9 @@ def add_commands(subparsers: Any) -> None:
 
     p = subparsers.add_parser("inbox", help="every thread that needs a human: waiting, attention, running")
     p.add_argument("--agent", help="only this agent's threads")
+    p.add_argument(
+        "--overdue", action="store_true", help="only the items past their deadline (HITL_SLA); exit 3 when any"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_inbox)
 
@@ -247,4 +263,5 @@ def add_commands(subparsers: Any) -> None:
     )
     p = thread_command(subparsers, "delete", "delete a thread", cmd_delete, json_help=None)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--reason", help="why (an unfinished refund is deleted only with one, kept in its audit)")
     thread_command(subparsers, "inspect", "readable dump of a thread's checkpoints and writes", cmd_inspect)

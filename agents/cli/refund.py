@@ -18,6 +18,16 @@ from agents.refund import ledger
 from agents.refund.rules import krw
 
 
+def _deletion(row: dict[str, Any]) -> str:
+    """An unfinished case deleted with a reason: its status then, who, when and why."""
+    if row["outcome"] != "deleted":
+        return ""
+    return (
+        f"\twas {row['status_at_deletion']}, deleted by {row['deleted_by']} at {row['deleted_at']}"
+        f": {row['deletion_reason']}"
+    )
+
+
 def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
     if args.audit:
         statuses = lifecycle.status_map(context.store, agent=ledger.AGENT_NAME)
@@ -31,7 +41,7 @@ def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
             print(
                 f"{row['case_id']}\t{row['status']}\trequested {krw(row['requested_amount'])}"
                 f"\texecuted {krw(row['executed_amount'])}\t{row['decision'] or '-'}"
-                f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}"
+                f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}{_deletion(row)}"
             )
         return 0
     payouts = ledger.ledger_rows(context.store)

@@ -8,7 +8,9 @@ resuming twice from another process) inserts nothing, is counted in
 
 The audit is derived: one row per refund thread, read from the thread's head
 checkpoint and joined with the ledger, so it always agrees with the save file.
-A payout whose thread was deleted still shows (from the ledger alone).
+A payout whose thread was deleted still shows (from the ledger alone), and so
+does an unfinished case deleted with a reason (``refund_deletions``: outcome
+``deleted``, who, when and why).
 """
 
 from __future__ import annotations
@@ -20,8 +22,11 @@ from typing import Any
 
 from agents import readcache, threadindex
 from agents.db import Store, TableSchema
+from agents.refund.deletions import deletion_rows
 
 AGENT_NAME = "refund"
+#: The audit's status of a case whose thread was deleted (a payout, or an unfinished case with a reason).
+DELETED = "thread deleted"
 
 LEDGER_COLUMNS = (
     "case_id", "thread_id", "customer", "requested_amount", "paid_amount",
@@ -180,7 +185,9 @@ class AuditRow:
 
     ``requested_by`` (who requested the case), ``approver`` (who decided: the signed-in email, or
     in local mode the name typed), ``approver_name`` and ``approver_role`` (their display name and
-    role when signed in) and ``decided_at`` say who did what, and when.
+    role when signed in) and ``decided_at`` say who did what, and when. A case deleted before it was
+    finished has the outcome ``deleted``, ``status_at_deletion``, ``deleted_by``, ``deleted_at`` and
+    ``deletion_reason``.
     """
 
     case_id: str
@@ -201,6 +208,10 @@ class AuditRow:
     requested_by: str = ""
     approver_name: str = ""
     approver_role: str = ""
+    status_at_deletion: str = ""
+    deleted_by: str = ""
+    deleted_at: str = ""
+    deletion_reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (the trace as a list)."""
@@ -274,13 +285,39 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
                 approver_role=str(values.get("approver_role", "")),
             )
         )
+    for gone in deletion_rows(store):
+        paid = payouts.get(gone["case_id"])
+        seen.add(gone["case_id"])
+        rows.append(
+            AuditRow(
+                case_id=gone["case_id"],
+                thread_id=gone["thread_id"],
+                status=DELETED,
+                customer=gone["customer"],
+                reason="",
+                requested_amount=gone["requested_amount"],
+                amount=gone["amount"],
+                executed_amount=paid["paid_amount"] if paid else None,
+                decision="",
+                approver="",
+                outcome="deleted",
+                requested_at=gone["requested_at"],
+                decided_at="",
+                paid_at=paid["paid_at"] if paid else "",
+                trace=(),
+                status_at_deletion=gone["status"],
+                deleted_by=gone["deleted_by"],
+                deleted_at=gone["deleted_at"],
+                deletion_reason=gone["reason"],
+            )
+        )
     for case_id, paid in payouts.items():
         if case_id not in seen:
             rows.append(
                 AuditRow(
                     case_id=case_id,
                     thread_id=paid["thread_id"],
-                    status="thread deleted",
+                    status=DELETED,
                     customer=paid["customer"],
                     reason="",
                     requested_amount=paid["requested_amount"],
@@ -300,6 +337,6 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
 
 def open_cases(audit: list[AuditRow]) -> list[AuditRow]:
     """The refund queue: every case that is not done (waiting for a decision, needing attention,
-    running), largest amount first, so that no case can drop out of sight."""
-    unfinished = [row for row in audit if row.status in ("waiting", "attention", "running")]
-    return sorted(unfinished, key=lambda row: (row.status != "waiting", -(row.amount or 0), row.case_id))
+    running), so that no case can drop out of sight; in the audit's order (the page orders the queue
+    by how long each case has waited, which the lifecycle knows)."""
+    return [row for row in audit if row.status in ("waiting", "attention", "running")]

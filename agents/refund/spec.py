@@ -17,7 +17,7 @@ from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError, PermissionDenied
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
-from agents.refund import ledger
+from agents.refund import deletions, ledger
 from agents.refund.graph import (
     AGENT_NAME,
     DEFAULT_POLICY,
@@ -360,6 +360,8 @@ SPEC = AgentSpec(
     settings_from=settings_from,
     options_from_settings=options_from_settings,
     strings=STRINGS,
-    tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE),
+    tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE, deletions.DELETION_TABLE),
+    check_delete=deletions.check_delete,
+    record_delete=deletions.record_delete,
     question_text=question_text,
 )

@@ -73,6 +73,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "case {case_id} already exists; use a new case id",
         "사례 {case_id}가 이미 있습니다. 새 사례 ID를 쓰세요",
     ),
+    "refund.error.delete_unfinished": (
+        "{thread} is not finished ({status}): reject it first, or delete with a reason",
+        "{thread}는 아직 끝나지 않았습니다({status}). 먼저 거절하거나, 사유를 적어 삭제하세요",
+    ),
     "refund.error.case_paid": (
         "case {case_id} was already paid; use a new case id",
         "사례 {case_id}는 이미 지급되었습니다. 새 사례 ID를 쓰세요",
@@ -268,6 +272,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.col.decided_at": ("decided at", "결정 시각"),
     "refund.col.paid_at": ("paid at", "지급 시각"),
     "refund.col.trace": ("trace", "기록"),
+    "refund.col.status_at_deletion": ("status when deleted", "삭제 당시 상태"),
+    "refund.col.deleted_by": ("deleted by", "삭제한 사람"),
+    "refund.col.deleted_at": ("deleted at", "삭제 시각"),
+    "refund.col.deletion_reason": ("why deleted", "삭제 사유"),
+    "outcome.deleted": ("deleted unfinished", "미완료 상태로 삭제됨"),
     "refund.col.repeat_attempts": ("repeat attempts (no-ops)", "반복 시도 (무효)"),
     "refund.status.deleted": ("thread deleted", "스레드 삭제됨"),
     "refund.approver.automatic": ("automatic", "자동 지급"),

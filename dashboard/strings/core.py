@@ -22,6 +22,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "사람을 기다리거나 확인이 필요한 항목이 없습니다.",
     ),
     "home.inbox_count": ("{count} waiting", "{count}건 대기 중"),
+    "home.inbox_overdue": ("{count} overdue", "{count}건 기한 지남"),
+    "col.waiting": ("waiting for", "대기 시간"),
     "home.open": ("Open", "열기"),
     "home.agents": ("Agents", "에이전트"),
     "home.threads": ("Threads", "스레드"),
@@ -75,6 +77,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forms.delete.title": ("Delete thread", "스레드 삭제 (delete_thread)"),
     "forms.delete.confirm": ("Type {thread} to confirm", "확인하려면 {thread}를 입력하세요"),
     "forms.delete.submit": ("Delete thread", "스레드 삭제"),
+    "forms.delete.reason": ("Reason (kept in the audit)", "사유 (감사 기록에 남음)"),
+    "forms.delete.reason_help": (
+        "An unfinished refund is deleted only with a reason; the audit keeps the case, who, when and why.",
+        "끝나지 않은 환불은 사유가 있어야 삭제됩니다. 감사 기록에 사례, 삭제한 사람, 시각, 사유가 남습니다.",
+    ),
     "forms.delete.mismatch": (
         "confirmation: type the thread id {thread} exactly to delete it",
         "확인: 삭제하려면 스레드 ID {thread}를 정확히 입력하세요",

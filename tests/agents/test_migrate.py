@@ -26,6 +26,8 @@ def _fill(sqlite_path: Path) -> None:
     pause_robot(store, settings)
     answer_robot(store, settings, "done-robot", "yes")
     start_refund(store, settings, "M1", 50_000, customer="kim", reason="broken")
+    start_refund(store, settings, "M2", 500_000, customer="lee", reason="broken")
+    runs.delete_thread(store, "refund-M2", reason="entered twice")  # its deletion row is copied too
     store.close()
 
 

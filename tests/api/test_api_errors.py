@@ -293,7 +293,7 @@ def test_a_thread_another_process_runs_is_busy(prepared: Server) -> None:
                     http.post(f"/threads/{REFUND}/runs/wait", json=approve),
                     http.post(f"/threads/{REFUND}/runs/stream", json=approve),
                     http.post(f"/threads/{REFUND}/state", json={"values": {"amount": 5}}),
-                    http.delete(f"/threads/{REFUND}"),
+                    http.delete(f"/threads/{REFUND}", params={"reason": "withdrawn"}),
                 ]
                 status = http.get(f"/threads/{REFUND}").json()["status"]
             assert _snapshot(prepared.db) == before

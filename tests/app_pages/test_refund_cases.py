@@ -30,11 +30,11 @@ def test_the_book_is_reused_until_a_write_and_then_holds_the_write(store, settin
     start_refund(store, settings, "C3", amount=700_000)
     book = case_book(store)
     assert book is not first
-    assert [row.case_id for row, _status in book.queue] == ["C3", "C2"]
+    assert [row.case_id for row, _status in book.queue] == ["C2", "C3"]  # the longest wait first
     assert book.statuses["refund-C1"].status == "done"
     assert book.cases["refund-C1"].executed_amount == 500_000
     assert (first.payouts, [(p["case_id"], p["approver"]) for p in book.payouts]) == ((), [("C1", "kim")])
-    assert book.options == ("refund-C3", "refund-C2", "refund-C1")
+    assert book.options == ("refund-C2", "refund-C3", "refund-C1")
     assert book == read_book(store)  # the same as read afresh
 
 

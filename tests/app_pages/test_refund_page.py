@@ -49,13 +49,13 @@ def test_new_request_bad_amount_and_reused_case_are_refused(app, store, settings
     assert len(ledger.audit_rows(store)) == 1
 
 
-def test_queue_is_largest_first_and_text_is_shown_as_text(app, store, settings):
+def test_queue_is_oldest_first_and_text_is_shown_as_text(app, store, settings):
     start_case(store, settings, "SMALL", 200_000)
     start_case(store, settings, "BIG", 900_000)
     at = app(PAGE)
     queue = at.dataframe[0].value
-    assert list(queue.iloc[:, 0]) == ["BIG", "SMALL"]
-    assert at.selectbox(key="refund-case").value == "refund-BIG"
+    assert list(queue.iloc[:, 0]) == ["SMALL", "BIG"]  # the one that has waited longest, whatever its amount
+    assert at.selectbox(key="refund-case").value == "refund-SMALL"
     assert "<b>broken</b>" in [x.value for x in at.text]  # the reason, never interpreted as HTML
 
 

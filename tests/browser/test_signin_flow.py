@@ -246,6 +246,7 @@ def test_an_admin_deletes_a_thread_an_approver_cannot(
     _open(admin, signed_dashboard, "refund?thread=refund-gone")
     delete = admin.get_by_test_id("stSidebar").get_by_test_id("stForm").filter(has_text="Delete thread")
     delete.get_by_label("Type refund-gone to confirm").fill("refund-gone")
+    delete.get_by_role("textbox", name="Reason (kept in the audit)").fill("entered twice")  # the case waits
     delete.get_by_role("button", name="Delete thread").click()
     expect(admin.get_by_text("Deleted thread refund-gone.")).to_be_visible()
     threads = signed_dashboard.cli("threads", "--json")

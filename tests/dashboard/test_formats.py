@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from zoneinfo import ZoneInfo
 
 import pandas as pd
 import pyarrow as pa
@@ -43,8 +44,19 @@ def test_an_amount_has_separators_and_the_unit_of_the_language(value, signed, en
         int(dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.UTC).timestamp()),
     ],
 )
-def test_every_kind_of_time_is_shown_in_one_zone_with_the_zone_named(value):
+def test_every_kind_of_time_is_shown_in_one_zone_with_the_zone_named(value, monkeypatch):
+    monkeypatch.setenv("HITL_TIMEZONE", "UTC")
     assert timestamp(value) == "2026-12-01 09:30:00 UTC"
+    monkeypatch.setenv("HITL_TIMEZONE", "Asia/Seoul")  # HITL_TIMEZONE: approvers who work in KST
+    assert timestamp(value) == "2026-12-01 18:30:00 KST"
+    assert timestamp(value, ZoneInfo("Europe/Berlin")) == "2026-12-01 10:30:00 CET"  # a table's zone, read once
+
+
+def test_times_are_shown_in_the_machines_zone_by_default(monkeypatch):
+    monkeypatch.delenv("HITL_TIMEZONE", raising=False)
+    moment = dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.UTC)
+    local = moment.astimezone()
+    assert timestamp(moment) == f"{local:%Y-%m-%d %H:%M:%S} {local.tzname()}"
 
 
 @pytest.mark.parametrize(("value", "shown"), [(None, ""), ("", ""), ("soon", "soon"), (math.nan, "")])

@@ -147,6 +147,7 @@ def test_a_delete_drawn_for_an_admin_does_nothing_once_the_role_is_gone(store, s
     test.user = {**test.user, "email": "ada@example.com"}
     test.run()
     test.sidebar.text_input(key=f"delete-confirm-{thread}").input(thread)
+    test.sidebar.text_input(key=f"delete-reason-{thread}").input("entered twice")  # the case still waits
     next(b for b in test.sidebar.button if b.label == "Delete thread").click().run()
     assert f"Deleted thread {thread}." in messages(test)
     assert readmodel.head_checkpoint_id(store, thread) is None

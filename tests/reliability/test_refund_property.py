@@ -809,7 +809,7 @@ class RefundCases(RuleBasedStateMachine):
         expected, stale = self._expected_head(thread, head)
         outcome, _ = self._act(
             "delete",
-            lambda: runs.delete_thread(self.store, thread, expected_head=expected),
+            lambda: runs.delete_thread(self.store, thread, expected_head=expected, reason="withdrawn"),
             thread=thread,
             must_refuse=stale or thread not in self.threads,
         )

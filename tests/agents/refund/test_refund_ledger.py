@@ -10,6 +10,7 @@ import pytest
 from agents import lifecycle, runs, runtime
 from agents.refund import ledger
 from agents.registry import get_agent
+from app_pages.refund_cases import read_book
 from tests.factories import start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -76,7 +77,7 @@ def test_audit_lists_every_case_with_its_decision(store, settings):
     assert set(audit["C"].to_json()) >= {"requested_amount", "executed_amount", "approver", "trace"}
 
 
-def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(store, settings):
+def test_queue_holds_every_unfinished_case_oldest_first(store, settings):
     for case, amount in (("S", 150_000), ("L", 900_000), ("M", 400_000), ("AUTO", 10_000), ("X", 990_000)):
         start_refund(store, settings, case, amount, customer="c")
     # X is stopped part-way, as after a crash between review and settle: it needs attention.
@@ -89,12 +90,15 @@ def test_queue_holds_waiting_cases_largest_first_then_those_needing_attention(st
     )
     assert approved.status == "waiting"
     queue = ledger.open_cases(ledger.audit_rows(store, lifecycle.status_map(store)))
-    assert [(row.case_id, row.status) for row in queue] == [
+    assert {(row.case_id, row.status) for row in queue} == {
+        ("S", "waiting"),
         ("L", "waiting"),
         ("M", "waiting"),
-        ("S", "waiting"),
         ("X", "attention"),
-    ]
+    }
+    # The page's queue: the longest wait first; X waits since its edit, the newest change.
+    ordered = [(row.case_id, status.status) for row, status in read_book(store).queue]
+    assert ordered == [("S", "waiting"), ("L", "waiting"), ("M", "waiting"), ("X", "attention")]
 
 
 def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, settings):

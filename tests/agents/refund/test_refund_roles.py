@@ -209,7 +209,7 @@ def test_an_admin_deletes_a_thread_and_an_approver_cannot(store, settings):
     with pytest.raises(PermissionDenied, match="deleting a thread needs an admin"):
         runs.delete_thread(store, "refund-D1", actor=PARK)
     assert readmodel.head_checkpoint_id(store, "refund-D1") is not None
-    runs.delete_thread(store, "refund-D1", actor=ADMIN)
+    runs.delete_thread(store, "refund-D1", actor=ADMIN, reason="withdrawn")
     assert readmodel.head_checkpoint_id(store, "refund-D1") is None
 
 
