@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
+import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,8 @@ DB_SETTING = "HITL_DB"
 LANGUAGE_SETTING = "HITL_LANG"
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
+#: The web origins whose pages may call the HTTP API from a browser (CORS), comma separated; none by default.
+CORS_ORIGINS_SETTING = "HITL_API_CORS_ORIGINS"
 #: The roles file (emails to roles, API token hashes to identities); see ``agents.identity``.
 ROLES_FILE_SETTING = "HITL_ROLES_FILE"
 DEFAULT_ROLES_PATH = PROJECT_ROOT / ".streamlit" / "roles.toml"
@@ -89,6 +93,8 @@ class Settings:
         roles: The roles file (``HITL_ROLES_FILE``, else ``.streamlit/roles.toml`` when it exists),
             checked at start; None without one.
         lang: The command line's language: ``--lang`` over ``HITL_LANG`` over English.
+        api_cors_origins: The web origins (``https://host[:port]``) whose pages may call the HTTP API
+            from a browser (``HITL_API_CORS_ORIGINS``); ``("*",)`` for every origin, only without tokens.
     """
 
     db: str
@@ -96,6 +102,7 @@ class Settings:
     api_token: Secret | None = None
     roles: Roles | None = field(default=None, hash=False, compare=False)
     lang: str = DEFAULT_LANGUAGE
+    api_cors_origins: tuple[str, ...] = ()
 
     def agent(self, name: str) -> Any:
         """The typed settings of the agent ``name``.
@@ -144,7 +151,23 @@ def resolve_settings(
     if lang_override:
         merged[LANGUAGE_SETTING] = lang_override
     lang = choice_setting(merged, LANGUAGE_SETTING, LANGUAGES, DEFAULT_LANGUAGE)
-    return Settings(db=db, agents=MappingProxyType(agents), api_token=api_token, roles=roles_setting(merged), lang=lang)
+    roles = roles_setting(merged)
+    origins = origins_setting(merged, CORS_ORIGINS_SETTING)
+    if origins == ("*",) and (api_token is not None or (roles is not None and roles.has_tokens)):
+        raise InputError(
+            CORS_ORIGINS_SETTING,
+            "'*' is refused while the API requires a token (HITL_API_TOKEN or roles-file tokens): it would let "
+            "any web page send requests with a token its visitor's browser holds; name the origins, e.g. "
+            "https://inbox.example.com",
+        )
+    return Settings(
+        db=db,
+        agents=MappingProxyType(agents),
+        api_token=api_token,
+        roles=roles,
+        lang=lang,
+        api_cors_origins=origins,
+    )
 
 
 def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH) -> Roles | None:
@@ -157,6 +180,51 @@ def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH)
     if named:
         return load_roles(Path(named).expanduser())
     return load_roles(default) if default.is_file() else None
+
+
+def origins_setting(values: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Web origins, comma separated, each ``http(s)://host[:port]`` as a browser sends it in ``Origin``.
+
+    Lowercased, a default port (80, 443) and one trailing ``/`` dropped; ``*`` stands alone for every
+    origin. Unset or blank gives none.
+
+    Raises:
+        InputError: An entry that is not an origin (a path, a query, a user name, another scheme), named.
+    """
+    entries = [entry.strip() for entry in text_setting(values, name).split(",") if entry.strip()]
+    if "*" in entries:
+        if len(entries) > 1:
+            raise InputError(name, f"'*' (every origin) stands alone; got {', '.join(entries)!r}")
+        return ("*",)
+    return tuple(dict.fromkeys(_origin(name, entry) for entry in entries))
+
+
+def _origin(name: str, entry: str) -> str:
+    refusal = f"{entry!r} is not an origin: one is http(s)://host[:port], with no path, e.g. http://localhost:3000"
+    try:
+        parts = urllib.parse.urlsplit(entry.lower().removesuffix("/"))
+        port = parts.port
+    except ValueError:
+        raise InputError(name, refusal) from None
+    host = parts.hostname or ""
+    if not host.isascii():
+        raise InputError(name, f"{refusal} (a name in another script in its punycode form, xn--...)")
+    if (
+        parts.scheme not in ("http", "https")
+        or not (_HOST_NAME.fullmatch(host) or (":" in host and _IPV6.fullmatch(host)))
+        or parts.username is not None
+        or parts.path
+        or "?" in entry
+        or "#" in entry
+    ):
+        raise InputError(name, refusal)
+    shown = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None and port != default else "")
+
+
+_HOST_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*")
+_IPV6 = re.compile(r"[0-9a-f:.]+")
 
 
 def text_setting(values: Mapping[str, str], name: str, default: str = "") -> str:
