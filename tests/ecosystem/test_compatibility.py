@@ -29,8 +29,8 @@ def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def both(ours: Server, langgraph_dev: DevServer) -> Iterator[dict[str, Any]]:
-    """The SDK's client of each server, ours first."""
+def both(langgraph_dev: DevServer, ours: Server) -> Iterator[dict[str, Any]]:
+    """The SDK's client of each server, ours first (``langgraph dev`` is started first: it may be skipped)."""
     with (
         get_sync_client(url=ours.url, api_key=None) as mine,
         get_sync_client(url=langgraph_dev.url, api_key=None) as reference,
