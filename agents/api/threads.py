@@ -322,6 +322,12 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
     return [state for state in states if _matches(state["metadata"], body.metadata)]
 
 
+@router.get("/threads/{thread_id}/history")
+def get_history_by_query(thread_id: str, context: Ctx, limit: int = 10, before: str | None = None) -> list[Any]:
+    """The same pages asked as LangGraph's server also takes them: ``?limit=&before=<checkpoint id>``."""
+    return get_history(thread_id, HistoryRequest(limit=limit, before=before), context)
+
+
 @router.delete("/threads/{thread_id}", status_code=204)
 def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor) -> Response:
     """Deletes the thread's checkpoints, writes and node log (409 while it runs). Admins only."""

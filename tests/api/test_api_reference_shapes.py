@@ -58,7 +58,7 @@ def test_update_state_answers_the_new_checkpoint_as_config_and_id(client: Any) -
     )
 
 
-@pytest.mark.parametrize("form", ["config", "flat", "text"])
+@pytest.mark.parametrize("form", ["config", "flat", "text", "query"])
 def test_history_before_a_checkpoint_pages_in_every_form(
     client: Any, answered_robot: tuple[str, list[str]], form: str
 ) -> None:
@@ -67,8 +67,12 @@ def test_history_before_a_checkpoint_pages_in_every_form(
         "config": {"configurable": {"checkpoint_id": ids[1]}},  # the JS SDK's form, and LangGraph's server's
         "flat": {"checkpoint_id": ids[1]},
         "text": ids[1],
+        "query": ids[1],
     }[form]
-    page = client.threads.get_history(thread_id, limit=2, before=before)
+    if form == "query":  # LangGraph's server also serves GET …/history?limit=&before=
+        page = client.http.get(f"/threads/{thread_id}/history", params={"limit": 2, "before": ids[1]})
+    else:
+        page = client.threads.get_history(thread_id, limit=2, before=before)
     assert [entry["checkpoint_id"] for entry in page] == ids[2:4]
 
 
