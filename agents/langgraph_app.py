@@ -1,45 +1,77 @@
-"""Every registered agent's graph as a module attribute, for LangGraph's own tooling (``langgraph.json``).
+"""One graph factory per registered agent, for LangGraph's own server (``langgraph.json``).
 
-``langgraph dev`` / LangGraph Studio and the LangGraph server load ``agents/langgraph_app.py:<agent>``.
-Importing this module has no side effect: the first attribute read opens the configured database
-(``HITL_DB`` or ``data/checkpoints.sqlite``) and builds that agent's graph with the same factory,
-settings and node log as the dashboard's. LangGraph's server replaces the checkpointer with its own
-when it serves a graph; run through the dashboard or the CLI, the graphs persist to the configured
-database. ``tests/agents/test_langgraph_json.py`` keeps ``langgraph.json`` in step with the registry.
+``langgraph dev``, LangGraph Studio and a LangGraph deployment load ``agents/langgraph_app.py:<agent>``:
+an async function of the run's config, which the server calls whenever it needs the graph (a run, a
+state read, the schemas) and whose graph it then runs on its own checkpointer. A factory rather than a
+compiled graph, because the server refuses a compiled graph that carries a checkpointer, and every
+agent's ``build_graph`` requires one (``agents.common.require_checkpointer``): the factory builds on the
+checkpointer the server hands in with the config. Threads run there are therefore saved by that
+server, in its own storage; the dashboard, the CLI and ``python -m agents serve`` keep building their
+graphs on the configured database (``agents.runtime.graph``).
+
+What an agent keeps outside its checkpoints still goes to the configured database (``HITL_DB`` or
+``data/checkpoints.sqlite``), as on every other path: the node log, and the refund ledger, so a case is
+paid once whichever server runs it. That database is opened by the first call, in a worker thread (the
+development server refuses blocking calls on its event loop), never at import. A config without a
+checkpointer (a script calling a factory itself; a stateless run, for which the server then drops the
+checkpointer) gets the graph on the configured database, as the CLI's runs have it.
+
+Each graph is bound to its agent's name in every checkpoint's metadata, as the dashboard's runs are.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from functools import cache
+import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+
 from agents import runtime
-from agents.db import Store
-from agents.registry import AGENTS
+from agents.registry import AGENTS, get_agent
 
 _lock = threading.Lock()
+#: The graphs built on a server's checkpointer, by agent: LangGraph's server asks for the graph on
+#: every request, and compiling the lecture planner takes tens of milliseconds.
+_served: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
 
 
-@cache
-def _store() -> Store:
-    return runtime.open_store(runtime.load_settings().db)
+def served_graph(agent: str, config: RunnableConfig | None = None) -> Any:
+    """The compiled graph of ``agent`` for ``config``: on the checkpointer the server put there, if any.
 
+    Without one, the graph on the configured database's checkpointer (the CLI's). The node log and
+    the agent's tables are the configured database's either way.
 
-def __getattr__(name: str) -> Any:
-    """``langgraph_app.<agent>``: the agent's compiled graph, built on first use.
-
-    Bound to the agent's name in each checkpoint's metadata, as the dashboard's runs are, so a thread
-    this tooling starts in the project's database belongs to the agent: it is listed, answered and
-    continued from every page and command like the others.
+    Raises:
+        InputError: No such agent.
     """
-    if name not in AGENTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    spec = get_agent(agent)
+    checkpointer = ((config or {}).get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
     with _lock:
-        store = _store()
-        graph = runtime.graph(store, name, **runtime.graph_options(runtime.load_settings(), name))
-        return graph.with_config(metadata={"agent": name})
+        settings, store = runtime.configured()
+        options = runtime.graph_options(settings, agent)
+        if checkpointer is None:
+            graph = runtime.graph(store, agent, **options)
+        else:
+            built = _served.setdefault(checkpointer, {})
+            if agent not in built:
+                built[agent] = spec.build_graph(checkpointer, store=store, **options)
+            graph = built[agent]
+    return graph.with_config(metadata={"agent": agent})
 
 
-def __dir__() -> list[str]:
-    return sorted([*globals(), *AGENTS])
+def _factory(agent: str) -> Callable[[RunnableConfig], Awaitable[Any]]:
+    async def factory(config: RunnableConfig) -> Any:
+        # A worker thread: the first call opens the database, and compiling is CPU work.
+        return await asyncio.to_thread(served_graph, agent, config)
+
+    factory.__name__ = factory.__qualname__ = agent
+    factory.__doc__ = f"The {agent} agent's graph for LangGraph's server, on the checkpointer it hands in."
+    return factory
+
+
+# Module attributes, not a module ``__getattr__``: the server reads the module's namespace.
+globals().update({agent: _factory(agent) for agent in AGENTS})

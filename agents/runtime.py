@@ -9,6 +9,7 @@ options), built on the store's checkpointer.
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections.abc import Mapping
@@ -66,6 +67,21 @@ def load_settings(
     """
     parsers = {name: spec.settings_from for name, spec in AGENTS.items()}
     return resolve_settings(parsers, db_override, environ, secrets, lang_override)
+
+
+@functools.cache
+def configured() -> tuple[Settings, Store]:
+    """This process's settings and its one store on the configured database, made by the first call.
+
+    For code a process may load more than once: LangGraph's server imports ``agents/langgraph_app.py``
+    by its path once for every graph ``langgraph.json`` names, and every copy must share one store.
+    A second connection to the same SQLite file in one process is not harmless: opening a store checks
+    the file by opening and closing it, and closing any handle on a file drops every POSIX lock the
+    process holds on it, the other connection's included, after which another process can fold the
+    write-ahead log away under it.
+    """
+    settings = load_settings()
+    return settings, open_store(settings.db, busy_timeout=settings.db_busy_timeout)
 
 
 def graph_options(settings: Settings, agent: str) -> dict[str, Any]:

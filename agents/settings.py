@@ -19,6 +19,7 @@ import math
 import os
 import re
 import tomllib
+import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,8 @@ DB_SETTING = "HITL_DB"
 LANGUAGE_SETTING = "HITL_LANG"
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
+#: The web origins whose pages may call the HTTP API from a browser (CORS), comma separated; none by default.
+CORS_ORIGINS_SETTING = "HITL_API_CORS_ORIGINS"
 #: The roles file (emails to roles, API token hashes to identities); see ``agents.identity``.
 ROLES_FILE_SETTING = "HITL_ROLES_FILE"
 #: How long a SQLite write waits for another process's write lock before it is refused as busy.
@@ -106,6 +109,8 @@ class Settings:
             (``HITL_DB_BUSY_TIMEOUT``, default 30) before it is refused as busy, nothing changed.
         sla: Each agent's deadline in seconds (``HITL_SLA``), for the agents that have one.
         timezone: The IANA zone times are shown in (``HITL_TIMEZONE``); empty: the machine's own.
+        api_cors_origins: The web origins (``https://host[:port]``) whose pages may call the HTTP API
+            from a browser (``HITL_API_CORS_ORIGINS``); ``("*",)`` for every origin, only without tokens.
     """
 
     db: str
@@ -116,6 +121,7 @@ class Settings:
     db_busy_timeout: float = DEFAULT_DB_BUSY_TIMEOUT_SECONDS
     sla: tuple[tuple[str, int], ...] = ()
     timezone: str = ""
+    api_cors_origins: tuple[str, ...] = ()
 
     def deadline(self, agent: str) -> int | None:
         """How long a thread of ``agent`` may stay unfinished, in seconds (None: no deadline)."""
@@ -183,12 +189,22 @@ def resolve_settings(
         merged[LANGUAGE_SETTING] = lang_override
     lang = choice_setting(merged, LANGUAGE_SETTING, LANGUAGES, DEFAULT_LANGUAGE)
     busy = float_setting(merged, DB_BUSY_TIMEOUT_SETTING, DEFAULT_DB_BUSY_TIMEOUT_SECONDS, minimum=0.001)
+    roles = roles_setting(merged)
+    origins = origins_setting(merged, CORS_ORIGINS_SETTING)
+    if origins == ("*",) and (api_token is not None or (roles is not None and roles.has_tokens)):
+        raise InputError(
+            CORS_ORIGINS_SETTING,
+            "'*' is refused while the API requires a token (HITL_API_TOKEN or roles-file tokens): it would let "
+            "any web page send requests with a token its visitor's browser holds; name the origins, e.g. "
+            "https://inbox.example.com",
+        )
     return Settings(
         db=db,
         agents=MappingProxyType(agents),
         api_token=api_token,
-        roles=roles_setting(merged),
+        roles=roles,
         lang=lang,
+        api_cors_origins=origins,
         db_busy_timeout=busy,
         sla=sla_setting(merged, tuple(parsers)),
         timezone=timezone_setting(merged),
@@ -244,6 +260,51 @@ def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH)
     if named:
         return load_roles(Path(named).expanduser())
     return load_roles(default) if default.is_file() else None
+
+
+def origins_setting(values: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Web origins, comma separated, each ``http(s)://host[:port]`` as a browser sends it in ``Origin``.
+
+    Lowercased, a default port (80, 443) and one trailing ``/`` dropped; ``*`` stands alone for every
+    origin. Unset or blank gives none.
+
+    Raises:
+        InputError: An entry that is not an origin (a path, a query, a user name, another scheme), named.
+    """
+    entries = [entry.strip() for entry in text_setting(values, name).split(",") if entry.strip()]
+    if "*" in entries:
+        if len(entries) > 1:
+            raise InputError(name, f"'*' (every origin) stands alone; got {', '.join(entries)!r}")
+        return ("*",)
+    return tuple(dict.fromkeys(_origin(name, entry) for entry in entries))
+
+
+def _origin(name: str, entry: str) -> str:
+    refusal = f"{entry!r} is not an origin: one is http(s)://host[:port], with no path, e.g. http://localhost:3000"
+    try:
+        parts = urllib.parse.urlsplit(entry.lower().removesuffix("/"))
+        port = parts.port
+    except ValueError:
+        raise InputError(name, refusal) from None
+    host = parts.hostname or ""
+    if not host.isascii():
+        raise InputError(name, f"{refusal} (a name in another script in its punycode form, xn--...)")
+    if (
+        parts.scheme not in ("http", "https")
+        or not (_HOST_NAME.fullmatch(host) or (":" in host and _IPV6.fullmatch(host)))
+        or parts.username is not None
+        or parts.path
+        or "?" in entry
+        or "#" in entry
+    ):
+        raise InputError(name, refusal)
+    shown = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None and port != default else "")
+
+
+_HOST_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*")
+_IPV6 = re.compile(r"[0-9a-f:.]+")
 
 
 def text_setting(values: Mapping[str, str], name: str, default: str = "") -> str:

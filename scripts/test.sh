@@ -14,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+# LangGraph's own development server, in a virtual environment of its own (scripts/langgraph-dev-env.sh).
+bash scripts/langgraph-dev-env.sh >/dev/null
 
 # Debian packages: Chromium for the browser tests (Playwright never downloads
 # a browser) and PostgreSQL for the second backend.

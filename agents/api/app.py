@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agents import readmodel
-from agents.api import lecture, run_routes, threads
+from agents.api import info, lecture, run_routes, threads
 from agents.api.context import ApiContext
 from agents.api.errors import ApiError, GuardMiddleware, error_body, status_of
 from agents.db import DatabaseError, Store
@@ -76,13 +76,14 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
         title="HITL Dashboard API",
         description="The lecture planner's /generate and /resume, and a subset of the LangGraph server API, "
         "on the dashboard's own database.",
-        version="1.0",
+        version=info.API_VERSION,
     )
     token = settings.api_token.reveal() if settings.api_token is not None else None
     roles = settings.roles
     required = token is not None or (roles is not None and roles.has_tokens)
     app.state.context = ApiContext(store, settings, base_url.rstrip("/"), token_required=required)
     app.add_middleware(GuardMiddleware, token=token, roles=roles)
+    info.allow_origins(app, settings.api_cors_origins)  # added last, so outside every other middleware
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for kind in (UserError, ApiError, DatabaseError):
         app.add_exception_handler(kind, _user_error)
@@ -95,6 +96,7 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
         readmodel.head_checkpoint_id(store, "ok")
         return {"ok": True}
 
+    app.include_router(info.router)
     app.include_router(lecture.router)
     app.include_router(threads.router)
     app.include_router(run_routes.router)

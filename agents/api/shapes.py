@@ -38,10 +38,16 @@ def assistant(spec: AgentSpec) -> dict[str, Any]:
 
 
 def checkpoint_ref(thread_id: str, checkpoint_id: str | None) -> dict[str, Any] | None:
-    """LangGraph's ``Checkpoint`` reference."""
+    """LangGraph's ``Checkpoint`` reference, with the keys its server sends."""
     if not checkpoint_id:
         return None
-    return {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id, "checkpoint_map": None}
+    return {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}
+
+
+def state_update(thread_id: str, checkpoint_id: str | None) -> dict[str, Any]:
+    """What ``update_state`` answers, as LangGraph's server does: the new checkpoint three ways."""
+    ref = checkpoint_ref(thread_id, checkpoint_id)
+    return {"checkpoint": ref, "configurable": ref, "checkpoint_id": checkpoint_id}
 
 
 def _config_checkpoint(config: dict[str, Any] | None) -> str | None:
@@ -56,13 +62,16 @@ def interrupt_json(item: Any) -> dict[str, Any]:
 def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
     """A LangGraph ``StateSnapshot`` as the server's ``ThreadState``."""
     created = snapshot.created_at
+    checkpoint_id, parent_id = _config_checkpoint(snapshot.config), _config_checkpoint(snapshot.parent_config)
     return {
         "values": readmodel.to_jsonable(dict(snapshot.values or {})),
         "next": list(snapshot.next),
-        "checkpoint": checkpoint_ref(thread_id, _config_checkpoint(snapshot.config)),
+        "checkpoint": checkpoint_ref(thread_id, checkpoint_id),
         "metadata": readmodel.to_jsonable(dict(snapshot.metadata or {})),
         "created_at": created.isoformat() if isinstance(created, dt.datetime) else created,
-        "parent_checkpoint": checkpoint_ref(thread_id, _config_checkpoint(snapshot.parent_config)),
+        "parent_checkpoint": checkpoint_ref(thread_id, parent_id),
+        "checkpoint_id": checkpoint_id,
+        "parent_checkpoint_id": parent_id,
         "tasks": [
             {
                 "id": task.id,

@@ -78,11 +78,28 @@ class StateUpdate(_Body):
     checkpoint: CheckpointRef | None = None
 
 
+class CheckpointConfig(CheckpointRef):
+    """A checkpoint as a run config names it, ``{"configurable": {"checkpoint_id": ...}}``, or flat."""
+
+    configurable: CheckpointRef | None = None
+
+
 class HistoryRequest(_Body):
     limit: int = 10
-    before: str | CheckpointRef | None = None
+    # A string, or a checkpoint: as a config (the JS SDK's and LangGraph's server's form), or flat.
+    before: str | CheckpointConfig | None = None
     metadata: dict[str, Any] | None = None
     checkpoint: CheckpointRef | None = None
+
+
+def _before_id(before: str | CheckpointConfig | None) -> str | None:
+    """The checkpoint id of ``before``; one that names none is refused, never read as no bound at all."""
+    if before is None or isinstance(before, str):
+        return before
+    found = before.configurable.checkpoint_id if before.configurable is not None else before.checkpoint_id
+    if not found:
+        raise InputError("before", 'must name a checkpoint: {"configurable": {"checkpoint_id": "..."}}')
+    return found
 
 
 def _page(limit: int, offset: int) -> None:
@@ -283,7 +300,7 @@ def update_state(thread_id: str, body: StateUpdate, request: Request, context: C
         expected_head=expected_head(request),
         actor=actor,
     )
-    return {"checkpoint": shapes.checkpoint_ref(thread_id, result.head_checkpoint_id)}
+    return shapes.state_update(thread_id, result.head_checkpoint_id)
 
 
 @router.post("/threads/{thread_id}/history")
@@ -292,7 +309,7 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
     thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     if not 1 <= body.limit <= HISTORY_MAX:
         raise InputError("limit", f"must be from 1 to {HISTORY_MAX}; got {body.limit}")
-    before = body.before.checkpoint_id if isinstance(body.before, CheckpointRef) else body.before
+    before = _before_id(body.before)
     try:
         snapshots = runs.thread_history(context.store, context.settings, thread_id, limit=body.limit, before=before)
     except InputError as error:
@@ -304,6 +321,12 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
         raise
     states = [shapes.state(thread_id, snapshot) for snapshot in snapshots]
     return [state for state in states if _matches(state["metadata"], body.metadata)]
+
+
+@router.get("/threads/{thread_id}/history")
+def get_history_by_query(thread_id: str, context: Ctx, limit: int = 10, before: str | None = None) -> list[Any]:
+    """The same pages asked as LangGraph's server also takes them: ``?limit=&before=<checkpoint id>``."""
+    return get_history(thread_id, HistoryRequest(limit=limit, before=before), context)
 
 
 @router.delete("/threads/{thread_id}", status_code=204)

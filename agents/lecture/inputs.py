@@ -9,7 +9,8 @@ LangGraph state, passes through the checkpoint serializer and the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypedDict
+
+from typing_extensions import TypedDict
 
 from agents.errors import InputError
 from agents.strings import STRINGS as CORE_STRINGS

@@ -14,7 +14,9 @@ it belongs to, so the rounds stay apart in one list.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal
+
+from typing_extensions import TypedDict
 
 from agents.lecture.inputs import LectureInput
 

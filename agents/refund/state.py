@@ -13,7 +13,9 @@ every step and every human edit appends a line and no line is ever replaced.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from agents.common import WriteOnce
 

@@ -300,12 +300,13 @@ def test_a_finished_robot_can_still_be_forked_from_before_it_acted(store, settin
 
 
 def test_a_thread_started_through_langgraphs_tooling_belongs_to_its_agent(store, settings, db_location):
-    langgraph_app._store.cache_clear()  # the tooling's store: this test's database
+    runtime.configured.cache_clear()  # the tooling's store: this test's database
     try:
-        langgraph_app.robot.invoke({"messages": [("human", "hi")]}, {"configurable": {"thread_id": "dev-1"}})
+        graph = langgraph_app.served_graph("robot", {})  # no server checkpointer: the configured database's
+        graph.invoke({"messages": [("human", "hi")]}, {"configurable": {"thread_id": "dev-1"}})
     finally:
-        langgraph_app._store().close()
-        langgraph_app._store.cache_clear()
+        runtime.configured()[1].close()
+        runtime.configured.cache_clear()
     assert readmodel.thread_agent(store, "dev-1") == "robot"
     assert lifecycle.thread_status(store, "dev-1").status == "waiting"
     assert runs.resume_thread(store, settings, "dev-1", "yes").outcome == "executed"
