@@ -32,6 +32,7 @@ from agents.errors import (
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import ThreadBusyError, thread_guard
 from agents.nodelog import delete_node_runs
+from agents.nodelog import flush as flush_node_log
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, UpdateRequest, validate_fields, validate_update
@@ -191,6 +192,7 @@ def _check_head(store: Store, thread_id: str, expected_head: str | None) -> str:
 
 
 def _drive(
+    store: Store,
     graph: Any,
     payload: Any,
     config: dict[str, Any],
@@ -219,6 +221,8 @@ def _drive(
         thread_id = str(config["configurable"]["thread_id"])
         logger.info("thread %s: a step failed: %s: %s", thread_id, type(error).__name__, error)
         raise RunFailedError(thread_id, error) from error
+    finally:
+        flush_node_log(store)  # the run's node-log rows are written before its lease is released
 
 
 def start_run(
@@ -270,7 +274,7 @@ def start_run(
         if spec.fresh_start:
             _delete(store, target)
         config = run_config(spec, target, lang=language)
-        _drive(graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
 
 
@@ -309,7 +313,7 @@ def resume_thread(
         config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             graph.update_state(config, None, as_node="__copy__")
-        _drive(graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -410,7 +414,7 @@ def update_thread(
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).
             config = run_config(spec, thread_id, written["configurable"]["checkpoint_id"], lang=lang)
-            _drive(graph, None, config, None, actor=actor)
+            _drive(store, graph, None, config, None, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -472,7 +476,7 @@ def continue_thread(
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
-        _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, _graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
 
