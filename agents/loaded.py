@@ -4,11 +4,13 @@
 at a command's start). A value can be an instance of one of their classes only once its module is
 loaded (LangGraph's deserializer imports it to decode one, and a running graph has it), so a module
 that only checks what it is handed need not load it: a command that decodes no such value, ``threads``
-on an empty database, never does.
+on an empty database, never does. What a module must make of LangGraph's classes it makes through
+here, importing the module only then.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -17,3 +19,8 @@ def is_instance(value: Any, module: str, name: str) -> bool:
     """Whether ``value`` is an instance of ``module.name``, without importing ``module``."""
     loaded = sys.modules.get(module)
     return loaded is not None and isinstance(value, getattr(loaded, name))
+
+
+def resume_command(answer: Any) -> Any:
+    """LangGraph's ``Command(resume=answer)``, its module imported when first needed (by a resume)."""
+    return importlib.import_module("langgraph.types").Command(resume=answer)

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from langchain_core.messages import BaseMessage
-from langgraph.types import Interrupt, Send
 
 from agents.collector import collector_paused
 from agents.db import Store
 from agents.errors import InputError
+from agents.loaded import is_instance
 from agents.readsql import ERROR_CHANNEL, NULL_TASK_ID, RESUME_CHANNEL, Rows
 from agents.strings import STRINGS
 from agents.tasknames import (
@@ -441,9 +441,9 @@ def to_jsonable(value: Any) -> Any:
     """Converts decoded state to JSON-ready data; a message becomes ``{"type", "content"}``."""
     if isinstance(value, BaseMessage):
         return {"type": value.type, "content": value.content}
-    if isinstance(value, Interrupt):
+    if is_instance(value, "langgraph.types", "Interrupt"):
         return {"value": to_jsonable(value.value), "id": value.id}
-    if isinstance(value, Send):
+    if is_instance(value, "langgraph.types", "Send"):
         return {"send_to": value.node, "arg": to_jsonable(value.arg)}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}

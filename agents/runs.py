@@ -15,9 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.errors import InvalidUpdateError
-from langgraph.types import Command
-
 from agents import identity, lifecycle, readmodel, runtime
 from agents.db import DatabaseError, Store
 from agents.errors import (
@@ -31,6 +28,7 @@ from agents.errors import (
 )
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import ThreadBusyError, thread_guard
+from agents.loaded import is_instance, resume_command
 from agents.nodelog import delete_node_runs
 from agents.nodelog import flush as flush_node_log
 from agents.registry import get_agent
@@ -313,7 +311,7 @@ def resume_thread(
         config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             graph.update_state(config, None, as_node="__copy__")
-        _drive(store, graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, graph, resume_command(answer), config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -397,8 +395,6 @@ def update_thread(
         try:
             config = run_config(spec, thread_id, checkpoint_id, lang=lang)
             written = graph.update_state(config, prepared, as_node=as_node)
-        except InvalidUpdateError as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
-            raise InputError("as_node", f"LangGraph refused the update: {error}") from None
         except UserError:
             raise
         except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -410,6 +406,10 @@ def update_thread(
                 f"an update as {as_node!r} cannot be routed: the edges after {as_node!r} need what that node "
                 f"writes ({type(error).__name__}: {error}); choose another node",
             ) from None
+        except Exception as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
+            if is_instance(error, "langgraph.errors", "InvalidUpdateError"):
+                raise InputError("as_node", f"LangGraph refused the update: {error}") from None
+            raise
         if spec.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).
