@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from agents import readcache, readmodel, tasknames
+from agents import nodelog_queue, readcache, readmodel, tasknames
 from agents.db import Store
 from agents.loaded import is_instance
 from agents.readsql import Rows
@@ -68,6 +68,7 @@ def _read(store: Store, only: str | None, known: tuple[readmodel.ThreadSummary, 
     after a write makes summaries only for the threads that moved. A thread no checkpoint names an
     agent of yet is asked again.
     """
+    nodelog_queue.flush(store)  # a waiting Send task is named by the node log
     agents = readcache.cache_for(store, "thread-agent")
     before = {s.thread_id: s for s in known if s.agent != "unknown"}
     summaries: dict[str, readmodel.ThreadSummary] = {}

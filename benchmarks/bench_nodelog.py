@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from langgraph.graph import END, START, StateGraph  # noqa: E402
 
-from agents import nodelog  # noqa: E402
+from agents import nodelog, nodelog_queue  # noqa: E402
 from agents.db import SqliteStore, Store  # noqa: E402
 from agents.schema import LEASES_TABLE, META_TABLE, NODE_LOG_TABLE  # noqa: E402
 
@@ -109,12 +109,12 @@ def _commit_start(store: Any, agent: str, node: str, label: str, config: Any) ->
     thread_id, run_id, task_id, step = nodelog._call_identity(config)
     started_at = time.time()
     values = (agent, thread_id, run_id, node, task_id, step, label, started_at, "running")
-    return _CommittedCall(store.insert("node_log", nodelog._START_COLUMNS, values), started_at)
+    return _CommittedCall(store.insert("node_log", nodelog_queue._START_COLUMNS, values), started_at)
 
 
 def _commit_finish(store: Any, call: _CommittedCall, status: str, error: str = "") -> None:
     """The previous design: the end committed after the body."""
-    store.execute_one(nodelog._FINISH_SQL, (time.time(), status, error[:2000], call.row_id, call.started_at))
+    store.execute_one(nodelog_queue._FINISH_SQL, (time.time(), status, error[:2000], call.row_id, call.started_at))
 
 
 @contextmanager

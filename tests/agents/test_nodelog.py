@@ -13,7 +13,7 @@ import threading
 import pytest
 from langgraph.errors import GraphInterrupt
 
-from agents import nodelog
+from agents import nodelog, nodelog_queue
 from agents.db import DatabaseError, SqliteStore
 from agents.nodelog import logged_node, node_runs
 from tests.conftest import PROJECT_ROOT
@@ -36,7 +36,7 @@ def _seen_by_another_connection(db_path) -> list[tuple]:
 @pytest.fixture
 def no_timer(monkeypatch):
     """The writer's timer never fires within a test: only the flush points write."""
-    monkeypatch.setattr(nodelog, "FLUSH_INTERVAL", 3600.0)
+    monkeypatch.setattr(nodelog_queue, "FLUSH_INTERVAL", 3600.0)
 
 
 @pytest.mark.usefixtures("no_timer")
@@ -70,7 +70,7 @@ def test_a_reader_in_the_same_process_sees_every_call_at_once(store, db_path):
 
 def test_the_writer_writes_queued_calls_on_its_own_and_then_stops(store, db_path):
     logged_node(store, "robot", lambda state: {}, name="work")({}, CONFIG)
-    writer = nodelog._writer(store)
+    writer = nodelog_queue.writer(store)
     assert writer.thread is not None
     writer.thread.join(timeout=30)  # it writes the batch, finds nothing more queued, and ends
     assert not writer.thread.is_alive()
@@ -155,11 +155,11 @@ def test_a_kill_loses_only_the_rows_queued_since_the_last_write_never_a_checkpoi
         sys.path.insert(0, {str(PROJECT_ROOT)!r})
         from typing import TypedDict
         from langgraph.graph import END, START, StateGraph
-        from agents import nodelog
+        from agents import nodelog, nodelog_queue
         from agents.db import SqliteStore
         from agents.nodelog import logged_node
 
-        nodelog.FLUSH_INTERVAL = 3600.0  # only the flush below writes
+        nodelog_queue.FLUSH_INTERVAL = 3600.0  # only the flush below writes
 
         class S(TypedDict):
             count: int

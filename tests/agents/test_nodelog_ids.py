@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from agents import nodelog
+from agents import nodelog, nodelog_queue
 from agents.db import SqliteStore
 from agents.db_postgres import POSTGRES_TYPES
 from agents.nodelog import delete_node_runs, node_runs
@@ -148,7 +148,7 @@ def test_a_late_end_write_leaves_the_row_that_took_its_id_alone(store):
 @pytest.mark.usefixtures("backend")
 def test_a_queued_call_of_a_deleted_thread_is_never_written(store, monkeypatch):
     """A call still queued when its thread is deleted: neither its start nor its end comes back."""
-    monkeypatch.setattr(nodelog, "FLUSH_INTERVAL", 3600.0)
+    monkeypatch.setattr(nodelog_queue, "FLUSH_INTERVAL", 3600.0)
     queued = nodelog._start(store, "robot", "work", "", _config("deleted"))
     with store.transaction() as cursor:
         delete_node_runs(cursor, "deleted")

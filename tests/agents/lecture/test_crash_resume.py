@@ -3,7 +3,7 @@
 A child process runs the planner with a research source that never returns
 for one subtopic. When the other four research tasks have their writes in the
 database, and the node log's writer has written the five calls (four ended, one
-running; it writes within ``agents.nodelog.FLUSH_INTERVAL``), the child prints ``READY``;
+running; it writes within ``agents.nodelog_queue.FLUSH_INTERVAL``), the child prints ``READY``;
 the test kills it (SIGKILL) and continues the thread in-process. Only the unfinished task runs again.
 """
 
