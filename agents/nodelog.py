@@ -17,7 +17,9 @@ killed with ``kill -9`` loses at most the rows of the calls queued in its last
 ``agents.nodelog_queue.FLUSH_INTERVAL`` seconds (a call that was running may then be missing, or
 left ``running``, instead of showing how it ended): timing rows, never a
 checkpoint, a payout or a status, which LangGraph's own commits and the
-project's other tables hold.
+project's other tables hold. (A lost ``running`` row of a task whose previous
+call ended in such an error leaves that error as the thread's reason, instead
+of "stopped": ``attention`` either way.)
 
 Rows are written by one writer per store in a process; SQLite's write lock and
 busy timeout, and PostgreSQL's transactions, make several processes safe.
