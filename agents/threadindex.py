@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from agents import nodelog_queue, readcache, readmodel, tasknames
+from agents import readcache, readmodel, tasknames
 from agents.db import Store
 from agents.loaded import is_instance
 from agents.readsql import Rows
@@ -68,7 +68,6 @@ def _read(store: Store, only: str | None, known: tuple[readmodel.ThreadSummary, 
     after a write makes summaries only for the threads that moved. A thread no checkpoint names an
     agent of yet is asked again.
     """
-    nodelog_queue.flush(store)  # a waiting Send task is named by the node log
     agents = readcache.cache_for(store, "thread-agent")
     before = {s.thread_id: s for s in known if s.agent != "unknown"}
     summaries: dict[str, readmodel.ThreadSummary] = {}
@@ -132,7 +131,11 @@ def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> l
 
 
 def _task_node(cursor: Any, thread_id: str, task_id: str, task_path: str) -> dict[str, str]:
-    """The node-log name of one task, unless its task path names its node already."""
+    """The node-log name of one task, unless its task path names its node already.
+
+    Read without writing this process's queued calls first: a call that ends in an interrupt is written
+    before LangGraph saves the interrupt (``agents.nodelog``), so a waiting task's row is on disk.
+    """
     if task_path.startswith(tasknames.PULL_PREFIX):
         return {}
     cursor.execute("SELECT node FROM node_log WHERE thread_id = ? AND task_id = ? LIMIT 1", (thread_id, task_id))
