@@ -43,6 +43,8 @@ def no_timer(monkeypatch):
 def test_an_ok_call_commits_nothing_on_the_hot_path(store, db_path):
     logged_node(store, "robot", lambda state: {}, name="work")({}, CONFIG)
     assert _seen_by_another_connection(db_path) == []
+    nodelog.flush(store)  # before the store closes
+    assert _seen_by_another_connection(db_path) == [("work", "ok", 1)]
 
 
 @pytest.mark.usefixtures("no_timer")
