@@ -221,12 +221,12 @@ class SqliteStore(Store):
         self._commit_one(sql, params)
 
     def _commit_one(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
-        """One statement, committed: the node log's path, taken twice per node call.
+        """One statement, committed: for a single write, with fewer steps than a transaction.
 
         Fewer steps than :meth:`transaction` around the same commit: the statement runs in SQLite's
         autocommit mode (``isolation_level=None`` for its length, under the lock), so it commits
         itself, with no ``BEGIN`` and ``COMMIT`` to prepare and run, and the id comes from
-        ``lastrowid`` (no ``RETURNING``); ``benchmarks/bench_nodelog.py`` measures the difference.
+        ``lastrowid`` (no ``RETURNING``).
         For one statement that is as safe as ``BEGIN IMMEDIATE``: it takes the write lock as it
         starts (the busy timeout waits for another process's), so no earlier read of its transaction
         can be stale, and a statement that fails is rolled back by SQLite.

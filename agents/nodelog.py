@@ -1,18 +1,29 @@
-"""The node log: one row per node call, in the shared database.
+"""The node log: one row per node call, in the shared database, written off the hot path.
 
-Every node of every agent is wrapped by :func:`logged_node`. The wrapper
-inserts a ``running`` row when the call starts and completes it with ``ok``,
-``error`` or ``interrupted`` when the call ends. A node that pauses on
-``interrupt()`` therefore shows as ``interrupted``, and its re-entry on
-resume as a second row. A crash leaves the row ``running`` with no end time,
-which is exactly what happened. Each write is committed at once, as one
-statement: the ``running`` row before the node's body runs, the end before
-LangGraph saves the node's writes (two commits per call; see
-``benchmarks/bench_nodelog.py`` for why neither can share one of LangGraph's, and
-what each costs).
+Every node of every agent is wrapped by :func:`logged_node`. A call is queued
+when it starts and again when it ends (``ok``, ``error`` or ``interrupted``);
+one writer per store and process (a thread) drains the queue in batches, one
+transaction per batch, at most ``agents.nodelog_queue.FLUSH_INTERVAL`` seconds after a call was
+queued. A call that ended before its batch was written is written as one
+finished row; one still running is written ``running`` and completed later.
+A node that pauses on ``interrupt()`` therefore shows as ``interrupted``, and
+its re-entry on resume as a second row.
 
-Rows are written under the store's lock, so parallel nodes (threads) are safe;
-SQLite's write lock and busy timeout make several processes safe.
+The queue is written at once (``agents.nodelog_queue.flush``), before the wrapper returns or
+raises, when a call ends in an interrupt or an error (so a thread's status may
+rely on the log for an error LangGraph could not save), at the end of every run
+(``agents.runs``), before this module's readers read, and at exit. So a process
+killed with ``kill -9`` loses at most the rows of the calls queued in its last
+``agents.nodelog_queue.FLUSH_INTERVAL`` seconds (a call that was running may then be missing, or
+left ``running``, instead of showing how it ended): timing rows, never a
+checkpoint, a payout or a status, which LangGraph's own commits and the
+project's other tables hold. (A lost ``running`` row of a task whose previous
+call ended in such an error leaves that error as the thread's reason, instead
+of "stopped": ``attention`` either way.)
+
+Rows are written by one writer per store in a process; SQLite's write lock and
+busy timeout, and PostgreSQL's transactions, make several processes safe.
+Parallel nodes (threads) only append to the queue, under its lock.
 """
 
 from __future__ import annotations
@@ -23,9 +34,11 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.errors import GraphBubbleUp
 
-from agents.db import Store
+from agents import nodelog_queue
+from agents.db import DatabaseError, Store
+from agents.loaded import is_instance
+from agents.nodelog_queue import Call, flush
 from agents.schema import NODE_LOG_COLUMNS
 
 #: How a node names its call in the log: ``label_of(state) -> str``.
@@ -47,40 +60,30 @@ def _call_identity(config: RunnableConfig) -> tuple[str, str, str, int]:
     )
 
 
-#: The columns :func:`_start` writes, in the order of its values.
-_START_COLUMNS = ("agent", "thread_id", "run_id", "node", "task_id", "step", "label", "started_at", "status")
-_FINISH_SQL = "UPDATE node_log SET ended_at = ?, status = ?, error = ? WHERE id = ? AND started_at = ?"
+def _start(store: Store, agent: str, node: str, label: str, config: RunnableConfig) -> Call:
+    """Queues the call's ``running`` row (before the node's body runs); returns the call.
 
-
-class RowId(int):
-    """A node-log row's id, with its start time.
-
-    The end write matches both: SQLite gives a new row the largest id plus one, so when a
-    thread's rows are the newest and the thread is deleted, their ids come back. A late end
-    write (of a call whose thread was deleted under it) then changes nothing rather than the
-    row that got its id.
+    Raises:
+        DatabaseError: The store is read-only (as a write to it would).
     """
-
-    started_at: float
-
-
-def _start(store: Store, agent: str, node: str, label: str, config: RunnableConfig) -> RowId:
-    """Commits the call's ``running`` row (before the node's body runs); returns its id."""
+    if store.read_only:
+        raise DatabaseError(f"{store.path} is read-only; nothing can be changed")
     thread_id, run_id, task_id, step = _call_identity(config)
-    started_at = time.time()
-    values = (agent, thread_id, run_id, node, task_id, step, label, started_at, "running")
-    row_id = RowId(store.insert("node_log", _START_COLUMNS, values))
-    row_id.started_at = started_at
-    return row_id
+    call = Call((agent, thread_id, run_id, node, task_id, step, label, time.time(), "running"))
+    nodelog_queue.writer(store).start(call)
+    return call
 
 
-def _finish(store: Store, row_id: RowId, status: str, error: str = "") -> None:
-    """Commits the call's end (before LangGraph saves the node's writes)."""
-    store.execute_one(_FINISH_SQL, (time.time(), status, error[:2000], int(row_id), row_id.started_at))
+def _finish(store: Store, call: Call, status: str, error: str = "") -> None:
+    """Queues the call's end; an interrupt or an error is written before this returns."""
+    writer = nodelog_queue.writer(store)
+    writer.end(call, (time.time(), status, error[:2000]))
+    if status != "ok":
+        writer.flush()
 
 
 def _outcome(error: BaseException) -> tuple[str, str]:
-    if isinstance(error, GraphBubbleUp):
+    if is_instance(error, "langgraph.errors", "GraphBubbleUp"):
         # interrupt() and Command(goto=...) bubble up; neither is a failure.
         return "interrupted", ""
     return "error", f"{type(error).__name__}: {error}"
@@ -109,20 +112,20 @@ def logged_node(
     node_name = name or node.__name__
     takes_config = len(inspect.signature(node).parameters) > 1
 
-    def begin(state: Any, config: RunnableConfig) -> RowId:
+    def begin(state: Any, config: RunnableConfig) -> Call:
         label = label_of(state) if label_of else ""
         return _start(store, agent, node_name, label, config)
 
     if inspect.iscoroutinefunction(node):
 
         async def async_wrapper(state: Any, config: RunnableConfig) -> Any:
-            row_id = begin(state, config)
+            call = begin(state, config)
             try:
                 result = await (node(state, config) if takes_config else node(state))
             except BaseException as error:
-                _finish(store, row_id, *_outcome(error))
+                _finish(store, call, *_outcome(error))
                 raise
-            _finish(store, row_id, "ok")
+            _finish(store, call, "ok")
             return result
 
         async_wrapper.__name__ = node_name
@@ -131,13 +134,13 @@ def logged_node(
     # No functools.wraps: LangGraph reads the signature to decide whether to
     # pass the config, and the wrapper always needs it.
     def wrapper(state: Any, config: RunnableConfig) -> Any:
-        row_id = begin(state, config)
+        call = begin(state, config)
         try:
             result = node(state, config) if takes_config else node(state)
         except BaseException as error:
-            _finish(store, row_id, *_outcome(error))
+            _finish(store, call, *_outcome(error))
             raise
-        _finish(store, row_id, "ok")
+        _finish(store, call, "ok")
         return result
 
     wrapper.__name__ = node_name
@@ -151,7 +154,8 @@ def node_runs(
     run_id: str | None = None,
     agent: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Node-log rows as dicts (keys :data:`NODE_LOG_COLUMNS`), oldest start first."""
+    """Node-log rows as dicts (keys :data:`NODE_LOG_COLUMNS`), oldest start first (this process's queued ones too)."""
+    flush(store)
     clauses, params = [], []
     for column, value in (("thread_id", thread_id), ("run_id", run_id), ("agent", agent)):
         if value is not None:
@@ -175,6 +179,7 @@ def latest_calls(store: Store, thread_id: str, task_ids: list[str]) -> dict[str,
     """
     if not task_ids:
         return {}
+    flush(store)
     marks = ", ".join("?" * len(task_ids))
     with store.read() as cursor:
         cursor.execute(
@@ -191,6 +196,7 @@ _THREADS_PER_QUERY = 400
 
 def latest_row_ids(store: Store, thread_ids: list[str]) -> dict[str, int]:
     """Thread id → the id of its newest node-log row (a row is added per call), for those with one."""
+    flush(store)
     found: dict[str, int] = {}
     with store.read() as cursor:
         for start in range(0, len(thread_ids), _THREADS_PER_QUERY):
@@ -205,5 +211,6 @@ def latest_row_ids(store: Store, thread_ids: list[str]) -> dict[str, int]:
 
 
 def delete_node_runs(cursor: Any, thread_id: str) -> None:
-    """Removes a thread's node-log rows inside the caller's transaction."""
+    """Removes a thread's node-log rows inside the caller's transaction, and forgets its queued ones."""
+    nodelog_queue.drop_thread(thread_id)
     cursor.execute("DELETE FROM node_log WHERE thread_id = ?", (thread_id,))

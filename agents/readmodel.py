@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from langchain_core.messages import BaseMessage
-from langgraph.types import Interrupt, Send
 
+from agents import nodelog_queue
 from agents.collector import collector_paused
 from agents.db import Store
 from agents.errors import InputError
+from agents.loaded import is_instance
 from agents.readsql import ERROR_CHANNEL, NULL_TASK_ID, RESUME_CHANNEL, Rows
 from agents.strings import STRINGS
 from agents.tasknames import (
@@ -157,6 +158,7 @@ def checkpoint_chain(store: Store, thread_id: str) -> list[ChainCheckpoint]:
     checkpoint was answered, or left behind, on the way to the head (an
     ``update_state`` while waiting, a re-run from an earlier checkpoint).
     """
+    nodelog_queue.flush(store)  # the node log names a Send's tasks: this process's queued calls too
     return _read_chain(store, thread_id)[0]
 
 
@@ -322,6 +324,7 @@ def checkpoint_detail(store: Store, thread_id: str, checkpoint_id: str) -> Check
 
     For every checkpoint of a thread, :func:`iter_checkpoint_details` reads the same in one pass.
     """
+    nodelog_queue.flush(store)  # the node log names a Send's tasks: this process's queued calls too
     saved = _saved(store, thread_id, checkpoint_id)
     if saved is None:
         return None
@@ -339,6 +342,7 @@ def iter_checkpoint_details(store: Store, thread_id: str) -> Iterator[tuple[Chai
     thread), and which checkpoints have children is known from the chain's parents.
     A checkpoint deleted while the thread is read is left out.
     """
+    nodelog_queue.flush(store)  # the node log names a Send's tasks: this process's queued calls too
     chain, known = _read_chain(store, thread_id)
     parents = {entry.parent_checkpoint_id for entry in chain if entry.parent_checkpoint_id}
     for start in range(0, len(chain), DETAIL_BATCH):
@@ -441,9 +445,9 @@ def to_jsonable(value: Any) -> Any:
     """Converts decoded state to JSON-ready data; a message becomes ``{"type", "content"}``."""
     if isinstance(value, BaseMessage):
         return {"type": value.type, "content": value.content}
-    if isinstance(value, Interrupt):
+    if is_instance(value, "langgraph.types", "Interrupt"):
         return {"value": to_jsonable(value.value), "id": value.id}
-    if isinstance(value, Send):
+    if is_instance(value, "langgraph.types", "Send"):
         return {"send_to": value.node, "arg": to_jsonable(value.arg)}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}

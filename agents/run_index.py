@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agents import nodelog_queue
 from agents.db import Store
 from agents.schema import NODE_LOG_COLUMNS
 from agents.timing import RunSummary, parallel_ratios
@@ -78,6 +79,7 @@ _RUNS_SQL = (
 
 def _entries(store: Store, where: str, params: tuple[Any, ...]) -> list[RunEntry]:
     """The runs of the rows ``where`` picks, newest first (at most the ``LIMIT`` ending ``params``)."""
+    nodelog_queue.flush(store)  # this process's queued calls too
     with store.read() as cursor:
         cursor.execute(_RUNS_SQL.format(where=where), params)
         rows = cursor.fetchall()
@@ -143,6 +145,7 @@ def run_tail(store: Store, thread_id: str, run_id: str, limit: int) -> tuple[lis
     The second part is ``agents.timing.timeline_of``'s ``latest``: an open call
     among the rows ends where it would among all the run's rows.
     """
+    nodelog_queue.flush(store)  # this process's queued calls too
     where = "WHERE thread_id = ? AND run_id = ?"
     with store.read() as cursor:
         cursor.execute(
@@ -187,6 +190,7 @@ def run_summary(store: Store, thread_id: str, run_id: str, latest: float) -> Run
         The summary, equal to ``agents.timing.run_summaries`` of the run's
         rows up to float rounding; None when the run has no rows.
     """
+    nodelog_queue.flush(store)  # this process's queued calls too
     with store.read() as cursor:
         cursor.execute(_RUN_SQL, (latest, thread_id, run_id))
         steps, calls, started, summed, errors, interrupted, open_calls, agent, wide, wide_summed, capacity, instant = (

@@ -17,9 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.errors import InvalidUpdateError
-from langgraph.types import Command
-
 from agents import identity, lifecycle, readmodel, runtime
 from agents.db import DatabaseError, Store
 from agents.deletion import check_head, erase_thread
@@ -35,6 +32,8 @@ from agents.errors import (
 )
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import ThreadBusyError, thread_guard
+from agents.loaded import is_instance, resume_command
+from agents.nodelog import flush as flush_node_log
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, UpdateRequest, validate_fields, validate_update
@@ -185,6 +184,7 @@ def _thread_spec(store: Store, thread_id: str) -> AgentSpec:
 
 
 def _drive(
+    store: Store,
     graph: Any,
     payload: Any,
     config: dict[str, Any],
@@ -213,6 +213,8 @@ def _drive(
         thread_id = str(config["configurable"]["thread_id"])
         logger.info("thread %s: a step failed: %s: %s", thread_id, type(error).__name__, error)
         raise RunFailedError(thread_id, error) from error
+    finally:
+        flush_node_log(store)  # the run's node-log rows are written before its lease is released
 
 
 def start_run(
@@ -265,7 +267,7 @@ def start_run(
         if spec.fresh_start:
             erase_thread(store, target)
         config = run_config(spec, target, lang=language)
-        _drive(graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
 
 
@@ -304,7 +306,7 @@ def resume_thread(
         config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             graph.update_state(config, None, as_node="__copy__")
-        _drive(graph, Command(resume=answer), config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, graph, resume_command(answer), config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -388,8 +390,6 @@ def update_thread(
         try:
             config = run_config(spec, thread_id, checkpoint_id, lang=lang)
             written = graph.update_state(config, prepared, as_node=as_node)
-        except InvalidUpdateError as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
-            raise InputError("as_node", f"LangGraph refused the update: {error}") from None
         except UserError:
             raise
         except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -401,11 +401,15 @@ def update_thread(
                 f"an update as {as_node!r} cannot be routed: the edges after {as_node!r} need what that node "
                 f"writes ({type(error).__name__}: {error}); choose another node",
             ) from None
+        except Exception as error:  # LangGraph refuses before writing (e.g. an ambiguous writer)
+            if is_instance(error, "langgraph.errors", "InvalidUpdateError"):
+                raise InputError("as_node", f"LangGraph refused the update: {error}") from None
+            raise
         if spec.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).
             config = run_config(spec, thread_id, written["configurable"]["checkpoint_id"], lang=lang)
-            _drive(graph, None, config, None, actor=actor)
+            _drive(store, graph, None, config, None, actor=actor)
     return current_result(store, settings, thread_id)
 
 
@@ -467,5 +471,5 @@ def continue_thread(
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
-        _drive(_graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
+        _drive(store, _graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)

@@ -114,10 +114,10 @@ ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("thread_leases", "process_st
 #: columns are the same, so the previous release reads and writes a rebuilt table as it is.
 #:
 #: * ``node_log`` ``AUTOINCREMENT``: the first release's ids came from ``sqlite_sequence``, whose
-#:   page every insert rewrote (a third page per ``running`` row, beside the table's and its
-#:   index's; ``benchmarks/bench_nodelog.py`` measures it). A plain ``INTEGER PRIMARY KEY`` takes
+#:   page every insert rewrote (a third page per row, beside the table's and its index's).
+#:   A plain ``INTEGER PRIMARY KEY`` takes
 #:   the largest id plus one, so deleting a thread whose rows are the newest lets their ids come
-#:   back; the node log's end write also matches the row's start time (``agents.nodelog``), the one
+#:   back; the node log's end write also matches the row's start time (``agents.nodelog_queue``), the one
 #:   place that keeps an id across a delete. PostgreSQL's ``BIGSERIAL`` is unchanged.
 REBUILT_TABLES: tuple[tuple[str, str], ...] = (("node_log", "AUTOINCREMENT"),)
 

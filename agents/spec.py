@@ -9,6 +9,7 @@ hard-codes an agent.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -186,6 +187,23 @@ class DeleteRequest:
 
 def _any_delete(store: Any, request: DeleteRequest) -> None:
     return None
+
+
+def imported_on_call(module: str, name: str) -> Callable[..., Any]:
+    """A function that imports ``module`` when first called and calls its ``name``.
+
+    An agent's spec names its ``build_graph`` this way, so the registry, and every command that
+    builds no graph (``threads``, ``inbox``, ``--help``), never imports the agent's graph module and
+    LangGraph's (about half a second at a command's start): the graph module is imported by the
+    first graph built.
+    """
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__module__ = module
+    return call
 
 
 def _no_options(agent_settings: Any) -> dict[str, Any]:

@@ -13,14 +13,13 @@ the nodes the checkpoint schedules (:func:`prepared_task_names`, one decoded blo
 from __future__ import annotations
 
 import binascii
+import importlib
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.pregel._algo import _uuid5_str, _xxhash_str  # LangGraph's task-id hashes
-from langgraph.types import Send
-
+from agents.loaded import is_instance
 from agents.readsql import Rows
 
 PULL_PREFIX = "~__pregel_pull, "
@@ -70,7 +69,10 @@ def prepared_task_names(saved: Any) -> dict[str, str]:
     checkpoint = saved.checkpoint
     step = str(saved.metadata.get("step", -1) + 1)
     id_bytes = binascii.unhexlify(checkpoint["id"].replace("-", ""))
-    task_id_of = _xxhash_str if checkpoint.get("v", 1) > 1 else _uuid5_str
+    # LangGraph's task-id hashes, imported when first needed: the module loads LangGraph's Pregel
+    # loop and its SDK (about 300 ms), which a command that names no task never needs.
+    hashes = importlib.import_module("langgraph.pregel._algo")
+    task_id_of = hashes._xxhash_str if checkpoint.get("v", 1) > 1 else hashes._uuid5_str
     versions = checkpoint.get("channel_versions", {})
     names = {}
     for node in scheduled_nodes_of(checkpoint.get("channel_values", {})):
@@ -88,7 +90,7 @@ def scheduled_nodes_of(values: dict[str, Any]) -> tuple[str, ...]:
     """Nodes a leaf checkpoint schedules, from its decoded channel values (empty: the run ended)."""
     names = ["__start__"] if "__start__" in values else []
     names += [channel.removeprefix("branch:to:") for channel in values if channel.startswith("branch:to:")]
-    names += [task.node for task in values.get("__pregel_tasks", []) if isinstance(task, Send)]
+    names += [task.node for task in values.get("__pregel_tasks", []) if is_instance(task, "langgraph.types", "Send")]
     return tuple(dict.fromkeys(names))
 
 

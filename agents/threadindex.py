@@ -12,10 +12,9 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from langgraph.types import Interrupt
-
 from agents import readcache, readmodel, tasknames
 from agents.db import Store
+from agents.loaded import is_instance
 from agents.readsql import Rows
 
 V = TypeVar("V")
@@ -99,6 +98,11 @@ def _read(store: Store, only: str | None, known: tuple[readmodel.ThreadSummary, 
     return ThreadIndex(tuple(threads), tuple(pending))
 
 
+def _value_of(item: Any) -> Any:
+    """An interrupt's value (a value saved bare, as it is)."""
+    return item.value if is_instance(item, "langgraph.types", "Interrupt") else item
+
+
 def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> list[readmodel.PendingInterrupt]:
     """Decoded interrupts of ``head_interrupts`` rows; each row is decoded and named once per process."""
     decoded = readcache.cache_for(store, "interrupt")
@@ -109,7 +113,11 @@ def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> l
         if items is None:
             node = tasknames.node_of(task_id, task_path or "", _task_node(cursor, thread_id, task_id, task_path or ""))
             items = tuple(
-                (node, item.value if isinstance(item, Interrupt) else item, getattr(item, "id", ""))
+                (
+                    node,
+                    item.value if is_instance(item, "langgraph.types", "Interrupt") else item,
+                    getattr(item, "id", ""),
+                )
                 for item in store.saver.serde.loads_typed((type_, blob))
             )
             decoded.put(key, items)
@@ -123,7 +131,11 @@ def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> l
 
 
 def _task_node(cursor: Any, thread_id: str, task_id: str, task_path: str) -> dict[str, str]:
-    """The node-log name of one task, unless its task path names its node already."""
+    """The node-log name of one task, unless its task path names its node already.
+
+    Read without writing this process's queued calls first: a call that ends in an interrupt is written
+    before LangGraph saves the interrupt (``agents.nodelog``), so a waiting task's row is on disk.
+    """
     if task_path.startswith(tasknames.PULL_PREFIX):
         return {}
     cursor.execute("SELECT node FROM node_log WHERE thread_id = ? AND task_id = ? LIMIT 1", (thread_id, task_id))

@@ -28,7 +28,7 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from agents import runs
+from agents import nodelog_queue, runs
 from agents.db import Store
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.nodelog import logged_node
@@ -263,6 +263,7 @@ def built_database(folder: Path, threads: int, big_checkpoints: int, *, log: Cal
             build_mixed_threads(store, settings_for(location), threads)
             mixed = time.perf_counter() - started
             build_proposal_thread(store, BIG_THREAD, big_checkpoints, agent="robot")
+            nodelog_queue.flush(store)  # its graph ran outside agents.runs, which writes the node log at a run's end
             log(
                 f"built {threads} mixed threads in {mixed:.0f} s and {BIG_THREAD} ({big_checkpoints} checkpoints)"
                 f" in {time.perf_counter() - started - mixed:.0f} s (not measured)"

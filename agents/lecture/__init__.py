@@ -12,3 +12,5 @@ deterministic offline chat model), ``research`` (the bundled corpus or Tavily
 web search), ``progress`` (plain-data views for the page) and ``spec`` (the
 planner as the dashboard and CLI see it).
 """
+
+AGENT_NAME = "lecture"

@@ -52,6 +52,7 @@ from langgraph.types import Send, interrupt
 from agents.common import require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
+from agents.lecture import AGENT_NAME
 from agents.lecture.answers import PLAN_ACTIONS, accept_gate_answer, accept_plan_answer, check_answer, gate_options
 from agents.lecture.brains import ChatModel, make_plan, research_subtopic, review_draft, write_draft
 from agents.lecture.inputs import validate_lecture_input
@@ -66,7 +67,6 @@ from agents.lecture.strings import STRINGS
 from agents.nodelog import LabelFunction, logged_node
 from agents.texts import say
 
-AGENT_NAME = "lecture"
 GATE_QUESTION = STRINGS["lecture.say.gate_question"][0]
 PLAN_QUESTION = STRINGS["lecture.say.plan_question"][0]
 

@@ -17,19 +17,19 @@ and the returned objects' reprs never show them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from langchain_core.exceptions import ModelError
 from langchain_core.language_models import BaseChatModel
 
 from agents.lecture.brains import ChatModel
-from agents.lecture.model.chat import DEFAULT_LATENCY, EmbeddedChatModel
+from agents.lecture.model.chat import EmbeddedChatModel
+from agents.lecture.services import DEFAULT_GEMINI_MODELS, DEFAULT_LATENCY
+from agents.lecture.services import KEY_NAMES as KEY_NAMES
+from agents.lecture.services import gemini_model_names as gemini_model_names
 from agents.settings import Secret
 
-KEY_NAMES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
-MODELS_SETTING = "HITL_GEMINI_MODELS"
-DEFAULT_GEMINI_MODELS: tuple[str, ...] = ("gemini-2.5-flash", "gemini-2.5-flash-lite")
 GEMINI_TEMPERATURE = 0.3  # low: the planner needs parseable JSON more than variety
 
 
@@ -96,13 +96,6 @@ def fallback_chain(models: Sequence[ChatModel], policy: RetryPolicy = RetryPolic
     if len(wrapped) == 1:
         return wrapped[0]
     return wrapped[0].with_fallbacks(wrapped[1:])
-
-
-def gemini_model_names(values: Mapping[str, str]) -> tuple[str, ...]:
-    """``HITL_GEMINI_MODELS`` from the setting values: the chain's models, in order, duplicates removed."""
-    raw = str(values.get(MODELS_SETTING) or "").strip()
-    names = [name.strip() for name in raw.split(",") if name.strip()] if raw else list(DEFAULT_GEMINI_MODELS)
-    return tuple(dict.fromkeys(names))
 
 
 def build_gemini_models(names: Sequence[str], api_key: Secret) -> list[BaseChatModel]:

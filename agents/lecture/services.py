@@ -9,12 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from agents.lecture import llm, research
-from agents.lecture.brains import ChatModel
-from agents.lecture.model import DEFAULT_LATENCY, parse_latency
+from agents.lecture import research
 from agents.lecture.research import ResearchSource
-from agents.settings import Secret, secret_setting
+from agents.settings import Secret, float_setting, secret_setting
+
+if TYPE_CHECKING:
+    from agents.lecture.brains import ChatModel
+
+KEY_NAMES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+MODELS_SETTING = "HITL_GEMINI_MODELS"
+DEFAULT_GEMINI_MODELS: tuple[str, ...] = ("gemini-2.5-flash", "gemini-2.5-flash-lite")
+LATENCY_ENV = "HITL_MODEL_LATENCY"
+DEFAULT_LATENCY = 0.3
+
+
+def gemini_model_names(values: Mapping[str, str]) -> tuple[str, ...]:
+    """``HITL_GEMINI_MODELS`` from the setting values: the chain's models, in order, duplicates removed."""
+    raw = str(values.get(MODELS_SETTING) or "").strip()
+    names = [name.strip() for name in raw.split(",") if name.strip()] if raw else list(DEFAULT_GEMINI_MODELS)
+    return tuple(dict.fromkeys(names))
+
+
+def parse_latency(values: Mapping[str, str]) -> float:
+    """``HITL_MODEL_LATENCY`` from the setting values (seconds, default 0.3); a bad value is refused by name."""
+    return float_setting(values, LATENCY_ENV, DEFAULT_LATENCY)
 
 
 @dataclass(frozen=True)
@@ -32,7 +52,7 @@ class LectureServices:
     """
 
     gemini_key: Secret | None = None
-    gemini_models: tuple[str, ...] = llm.DEFAULT_GEMINI_MODELS
+    gemini_models: tuple[str, ...] = DEFAULT_GEMINI_MODELS
     model_latency: float = DEFAULT_LATENCY
     tavily_key: Secret | None = None
 
@@ -40,14 +60,16 @@ class LectureServices:
     def from_values(cls, values: Mapping[str, str]) -> LectureServices:
         """Reads the model and research settings; a bad latency is refused, naming the setting."""
         return cls(
-            gemini_key=secret_setting(values, *llm.KEY_NAMES),
-            gemini_models=llm.gemini_model_names(values),
+            gemini_key=secret_setting(values, *KEY_NAMES),
+            gemini_models=gemini_model_names(values),
             model_latency=parse_latency(values),
             tavily_key=secret_setting(values, research.TAVILY_KEY_NAME),
         )
 
     def chat_model(self) -> ChatModel:
         """Gemini with a key, the embedded model without."""
+        from agents.lecture import llm  # LangChain's chat models, only when a model is made (see pyproject.toml)
+
         return llm.chat_model(self.gemini_key, self.gemini_models, self.model_latency)
 
     def research_source(self) -> ResearchSource:
@@ -56,6 +78,8 @@ class LectureServices:
 
     def describe_model(self) -> str:
         """Names the model (never a key)."""
+        from agents.lecture import llm  # as in chat_model
+
         return llm.describe_model(self.gemini_key, self.gemini_models, self.model_latency)
 
     def describe_research(self) -> str:

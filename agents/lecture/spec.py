@@ -10,8 +10,8 @@ import uuid
 from typing import Any
 
 from agents.errors import InputError
+from agents.lecture import AGENT_NAME
 from agents.lecture.answers import ACTIONS, check_answer, check_offered, check_plan_answer
-from agents.lecture.graph import AGENT_NAME, build_graph
 from agents.lecture.inputs import (
     CONSTRAINTS_MAX_LENGTH,
     DEFAULT_LECTURE_INPUT,
@@ -21,7 +21,7 @@ from agents.lecture.inputs import (
 )
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
-from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest
+from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, imported_on_call
 from agents.texts import Text
 
 THREAD_PREFIX = "lecture-"
@@ -132,7 +132,7 @@ SPEC = AgentSpec(
     title="Lecture planner",
     description="Six fields → plan → parallel research → draft → three parallel reviewers → score gate "
     "→ a human decision on a low score.",
-    build_graph=build_graph,
+    build_graph=imported_on_call("agents.lecture.graph", "build_graph"),
     page=AgentPage("app_pages/lecture.py", ":material/school:", "lecture"),
     start_fields=START_FIELDS,
     make_input=lambda values, lang: {"request": dict(values)},

@@ -47,7 +47,9 @@ from agents.refund import ledger
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
-    UPDATE_STATE_EDITOR,
+    DEFAULT_POLICY,
+    DEFAULT_THRESHOLD,
+    POLICIES,
     case_id_problem,
     check_answer,
     check_decision,
@@ -59,25 +61,10 @@ from agents.refund.rules import (
 )
 from agents.refund.state import RefundInput, RefundState
 from agents.refund.strings import STRINGS
+from agents.refund.words import amount_line, decision_word, question_params
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, say
 
 AGENT_NAME = ledger.AGENT_NAME
-DEFAULT_THRESHOLD = 100_000
-POLICIES = ("strict", "reroute")
-DEFAULT_POLICY = "strict"
-
-
-def decision_word(decision: str, lang: str) -> str:
-    """A decision code (``approve``/``reject``) as the trace writes it in ``lang``; the state keeps the code."""
-    return say(STRINGS, f"refund.say.{decision}", lang) if decision in ("approve", "reject") else decision
-
-
-def amount_line(old: int | None, new: int | None, approver: str | None, lang: str, *, by_update: bool) -> str:
-    """The trace line of an amount change, e.g. ``amount 500,000 → 300,000 by kim``, in ``lang``."""
-    editor = approver or UPDATE_STATE_EDITOR
-    if by_update and approver:
-        editor = say(STRINGS, "refund.say.edited_by", lang, approver=approver)
-    return say(STRINGS, "refund.say.amount", lang, old=krw(old), new=krw(new), editor=editor)
 
 
 def edit_lines(state: RefundState, lang: str = DEFAULT_LANGUAGE) -> tuple[list[str], dict[str, Any]]:
@@ -164,16 +151,6 @@ def make_route_after_assess(
 def question(payload: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     """The approver's question about a case (``case_id``, ``customer``, ``amount``, ``requested_amount``)."""
     return say(STRINGS, "refund.say.question", lang, **question_params(payload))
-
-
-def question_params(payload: dict[str, Any]) -> dict[str, Any]:
-    """The values the question names."""
-    return {
-        "case_id": payload["case_id"],
-        "customer": payload["customer"],
-        "amount": krw(payload["amount"]),
-        "requested": krw(payload["requested_amount"]),
-    }
 
 
 def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:

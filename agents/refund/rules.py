@@ -8,7 +8,7 @@ decision is sent.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.errors import InputError
 from agents.identity import (
@@ -21,13 +21,20 @@ from agents.identity import (
     is_requester,
 )
 from agents.names import same_name
-from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
 from agents.texts import Text, text
 from agents.validation import validate_text, validate_thread_id
 
+if TYPE_CHECKING:  # the state's channels are LangGraph's; the rules only read its values
+    from agents.refund.state import RefundState
+
 MAX_AMOUNT = 10_000_000
+#: Above this requested amount a case waits for an approver; at or below it, it settles automatically.
+DEFAULT_THRESHOLD = 100_000
+#: Routing after a human edit: ``strict`` keeps the requested amount's route, ``reroute`` re-routes.
+POLICIES = ("strict", "reroute")
+DEFAULT_POLICY = "strict"
 AUTOMATIC_APPROVER = "automatic"
 UPDATE_STATE_EDITOR = "update_state"
 ACTIONS = ("approve", "reject", "edit")

@@ -18,19 +18,13 @@ from agents.db import Store
 from agents.errors import InputError, PermissionDenied
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
 from agents.refund import deletions, ledger
-from agents.refund.graph import (
-    AGENT_NAME,
-    DEFAULT_POLICY,
-    POLICIES,
-    amount_line,
-    build_graph,
-    decision_word,
-    question_params,
-)
+from agents.refund.ledger import AGENT_NAME
 from agents.refund.rules import (
     ACTIONS,
     APPROVER_MAX_LENGTH,
+    DEFAULT_POLICY,
     MAX_AMOUNT,
+    POLICIES,
     check_answer,
     check_approver_name,
     check_decision,
@@ -38,8 +32,9 @@ from agents.refund.rules import (
     recorded_approver_problem,
 )
 from agents.refund.strings import STRINGS
+from agents.refund.words import amount_line, decision_word, question_params
 from agents.settings import choice_setting
-from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, validate_fields
+from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, imported_on_call, validate_fields
 from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 
 THREAD_PREFIX = "refund-"
@@ -336,7 +331,7 @@ SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Refund agent",
     description="Refunds above 100,000 KRW wait for an approver, who approves, rejects or edits; paid once.",
-    build_graph=build_graph,
+    build_graph=imported_on_call("agents.refund.graph", "build_graph"),
     page=AgentPage("app_pages/refund.py", ":material/currency_exchange:", "refund"),
     start_fields=START_FIELDS,
     make_input=make_input,

@@ -18,18 +18,10 @@ from langgraph.types import interrupt
 
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
+from agents.robot import AGENT_NAME, APPROVING_ANSWER
 from agents.robot.state import RobotState
 from agents.robot.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, say, verbatim
-
-AGENT_NAME = "robot"
-#: The one answer that executes. Anything else, ``Yes``, ``y`` and ``네`` included, refuses.
-APPROVING_ANSWER = "yes"
-
-
-def start_message(lang: str = DEFAULT_LANGUAGE) -> str:
-    """The human's first message, in the run language: ``Start the task`` / ``작업 시작``."""
-    return say(STRINGS, "robot.say.start", lang)
 
 
 def proposed_action(lang: str = DEFAULT_LANGUAGE) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from agents.errors import InputError
-from agents.robot.graph import AGENT_NAME, APPROVING_ANSWER, build_graph, start_message
+from agents.robot import AGENT_NAME, APPROVING_ANSWER
 from agents.robot.strings import STRINGS
-from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest
-from agents.texts import DEFAULT_LANGUAGE, Text, text
+from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, imported_on_call
+from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 
 DEFAULT_THREAD_ID = "hitl_demo"
 
@@ -58,6 +58,11 @@ def check_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
     return request.values
 
 
+def start_message(lang: str = DEFAULT_LANGUAGE) -> str:
+    """The human's first message, in the run language: ``Start the task`` / ``작업 시작``."""
+    return say(STRINGS, "robot.say.start", lang)
+
+
 def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The run's first message, in the run language."""
     return {"messages": [("human", start_message(lang))]}
@@ -79,7 +84,7 @@ SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Approval robot",
     description="Proposes a business trip, pauses, and acts only on an exact 'yes'.",
-    build_graph=build_graph,
+    build_graph=imported_on_call("agents.robot.graph", "build_graph"),
     page=AgentPage("app_pages/robot.py", ":material/smart_toy:", "robot"),
     start_fields=(),
     make_input=make_input,

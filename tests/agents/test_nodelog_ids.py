@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from agents import nodelog
+from agents import nodelog, nodelog_queue
 from agents.db import SqliteStore
 from agents.db_postgres import POSTGRES_TYPES
 from agents.nodelog import delete_node_runs, node_runs
@@ -84,9 +84,10 @@ def test_a_first_release_node_log_is_rebuilt_when_opened_rows_and_ids_kept(store
         assert sequence == []  # dropping the old table took its sequence row
         rows = node_runs(reopened)
         assert [tuple(r.values()) for r in rows] == _FIRST_RELEASE_ROWS
-        row_id = nodelog._start(reopened, "robot", "execute", "", _config("c"))
-        assert row_id == 6  # the largest id plus one
-        nodelog._finish(reopened, row_id, "ok")
+        call = nodelog._start(reopened, "robot", "execute", "", _config("c"))
+        nodelog.flush(reopened)
+        assert call.row_id == 6  # the largest id plus one
+        nodelog._finish(reopened, call, "ok")
         assert node_runs(reopened, thread_id="c")[0]["status"] == "ok"
         with reopened.read() as cursor:  # the thread index is used again
             cursor.execute("EXPLAIN QUERY PLAN SELECT id FROM node_log WHERE thread_id = ? ORDER BY started_at", ("b",))
@@ -131,15 +132,30 @@ def test_the_previous_release_still_writes_a_rebuilt_node_log(store, db_path):
 def test_a_late_end_write_leaves_the_row_that_took_its_id_alone(store):
     """A call whose thread is deleted while it runs: its end write must not end another call's row."""
     stale = nodelog._start(store, "robot", "work", "", _config("deleted"))
+    nodelog.flush(store)  # its running row is written
     with store.transaction() as cursor:
         delete_node_runs(cursor, "deleted")
     fresh = nodelog._start(store, "robot", "work", "", _config("other"))
+    nodelog.flush(store)
     if store.backend == "sqlite":
-        assert fresh == stale  # the newest row was deleted, so its id came back
+        assert fresh.row_id == stale.row_id  # the newest row was deleted, so its id came back
     nodelog._finish(store, stale, "ok")
-    assert [(r["id"], r["status"]) for r in node_runs(store)] == [(fresh, "running")]
+    assert [(r["id"], r["status"]) for r in node_runs(store)] == [(fresh.row_id, "running")]
     nodelog._finish(store, fresh, "ok")
-    assert [(r["id"], r["status"]) for r in node_runs(store)] == [(fresh, "ok")]
+    assert [(r["id"], r["status"]) for r in node_runs(store)] == [(fresh.row_id, "ok")]
+
+
+@pytest.mark.usefixtures("backend")
+def test_a_queued_call_of_a_deleted_thread_is_never_written(store, monkeypatch):
+    """A call still queued when its thread is deleted: neither its start nor its end comes back."""
+    monkeypatch.setattr(nodelog_queue, "FLUSH_INTERVAL", 3600.0)
+    queued = nodelog._start(store, "robot", "work", "", _config("deleted"))
+    with store.transaction() as cursor:
+        delete_node_runs(cursor, "deleted")
+    kept = nodelog._start(store, "robot", "work", "", _config("deleted"))  # a new run of the same id
+    nodelog._finish(store, queued, "ok")
+    nodelog._finish(store, kept, "ok")
+    assert [(r["id"], r["status"]) for r in node_runs(store)] == [(kept.row_id, "ok")]
 
 
 def test_the_postgresql_node_log_is_unchanged():

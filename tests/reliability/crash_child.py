@@ -9,6 +9,10 @@ Usage: ``python crash_child.py DB AGENT THREAD SCENARIO NODE PHASE OCCURRENCE``
   ledger's payout commit, inside ``settle``).
 * OCCURRENCE: kill at the n-th call of NODE (1 = first pass, 2 = the re-entry on resume).
 
+The node log is written (``nodelog.flush``) just before a kill in ``before`` and ``after``, so the killed
+call's row is on disk and the test can find it by its printed id: the kill lands right after one of the
+log's writes. A kill between two writes loses the rows queued since the last one (``tests/agents/test_nodelog.py``).
+
 The patches live here only (test side); production code is not changed.
 """
 
@@ -57,19 +61,21 @@ def main() -> None:
     original_start, original_finish, original_pay = nodelog._start, nodelog._finish, ledger.pay
 
     def start(store, agent_name, name, label, config):
-        row_id = original_start(store, agent_name, name, label, config)
-        rows[row_id] = name
+        call = original_start(store, agent_name, name, label, config)
+        rows[call] = name
         if name == node:
             calls[name] = calls.get(name, 0) + 1
             if phase == "before" and calls[name] == wanted:
-                print(f"KILL {row_id}", flush=True)
+                nodelog.flush(store)
+                print(f"KILL {call.row_id}", flush=True)
                 kill()
-        return row_id
+        return call
 
-    def finish(store, row_id, status, error=""):
-        original_finish(store, row_id, status, error)
-        if phase == "after" and rows.get(row_id) == node and calls.get(node) == wanted:
-            print(f"KILL {row_id}", flush=True)
+    def finish(store, call, status, error=""):
+        original_finish(store, call, status, error)
+        if phase == "after" and rows.get(call) == node and calls.get(node) == wanted:
+            nodelog.flush(store)
+            print(f"KILL {call.row_id}", flush=True)
             kill()
 
     def pay(store, **kwargs):

@@ -16,6 +16,6 @@ One concern per module:
 * :mod:`~agents.lecture.model.texts`: every sentence the model writes, per language.
 """
 
-from agents.lecture.model.chat import DEFAULT_LATENCY, EmbeddedChatModel, parse_latency
+from agents.lecture.model.chat import EmbeddedChatModel
 
-__all__ = ["DEFAULT_LATENCY", "EmbeddedChatModel", "parse_latency"]
+__all__ = ["EmbeddedChatModel"]

@@ -18,7 +18,7 @@ when Hangul dominates, see :func:`~agents.lecture.prompts.detect_language`):
 
 Same input, same output: nothing depends on time, randomness or set order.
 The simulated latency (the ``latency`` field: ``HITL_MODEL_LATENCY`` seconds as
-read by :func:`parse_latency` into the lecture's settings, default 0.3) varies
+read by ``agents.lecture.services.parse_latency`` into the lecture's settings, default 0.3) varies
 by a deterministic ±20% derived from a hash of the prompt, so parallel tasks
 end at different times but a rerun waits the same.
 """
@@ -50,10 +50,8 @@ from agents.lecture.prompts import (
     review_task,
     task_of,
 )
-from agents.settings import float_setting
-
-LATENCY_ENV = "HITL_MODEL_LATENCY"
-DEFAULT_LATENCY = 0.3
+from agents.lecture.services import DEFAULT_LATENCY
+from agents.lecture.services import parse_latency as parse_latency
 
 
 def _payload_language(payload: Mapping[str, Any]) -> Language:
@@ -96,11 +94,6 @@ def answer(messages: Sequence[BaseMessage]) -> str:
 def json_dumps(value: Any) -> str:
     """JSON as the model writes it: readable, non-ASCII kept, keys sorted."""
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
-
-
-def parse_latency(values: Mapping[str, str]) -> float:
-    """``HITL_MODEL_LATENCY`` from the setting values (seconds, default 0.3); a bad value is refused by name."""
-    return float_setting(values, LATENCY_ENV, DEFAULT_LATENCY)
 
 
 class EmbeddedChatModel(BaseChatModel):

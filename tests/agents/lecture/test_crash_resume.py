@@ -2,8 +2,9 @@
 
 A child process runs the planner with a research source that never returns
 for one subtopic. When the other four research tasks have their writes in the
-database, the child prints ``READY``; the test kills it (SIGKILL) and continues
-the thread in-process. Only the unfinished task runs again.
+database, and the node log's writer has written the five calls (four ended, one
+running; it writes within ``agents.nodelog_queue.FLUSH_INTERVAL``), the child prints ``READY``;
+the test kills it (SIGKILL) and continues the thread in-process. Only the unfinished task runs again.
 """
 
 from __future__ import annotations
@@ -48,7 +49,11 @@ def announce_when_four_are_saved():
         with store.read() as cursor:
             cursor.execute("SELECT COUNT(DISTINCT task_id) FROM writes WHERE thread_id = ? AND channel = 'research'",
                            (thread,))
-            if cursor.fetchone()[0] >= 4:
+            saved = cursor.fetchone()[0]
+            cursor.execute("SELECT COUNT(*), SUM(status = 'ok') FROM node_log"
+                           " WHERE thread_id = ? AND node = 'research'", (thread,))
+            logged, ended = cursor.fetchone()
+            if saved >= 4 and logged == 5 and ended == 4:
                 print("READY", flush=True)
                 return
         threading.Event().wait(0.02)
