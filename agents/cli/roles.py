@@ -65,7 +65,7 @@ def token_entry(label: str, email: str, digest: str) -> str:
         roles = parse_roles(f"[tokens]\n{line}\n", "token-hash")
     except RolesFileError:  # the label is a quoted key: only the email can be refused
         raise InputError("email", f"must be an email address, e.g. kim@example.com; got {email!r}") from None
-    if dict(roles.tokens) != {digest: (email, label)} or roles.users:
+    if dict(roles.tokens) != {digest: (email, "", label)} or roles.users:
         raise InputError("label", f"cannot be written as one roles-file entry: {label!r}")
     return line
 

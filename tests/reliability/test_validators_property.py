@@ -305,4 +305,4 @@ def test_a_token_entry_is_refused_or_reads_back_as_exactly_that_token(label, ema
         return
     roles = parse_roles(f"[tokens]\n{line}\n")
     assert "\n" not in line and not roles.users
-    assert dict(roles.tokens) == {digest: (email.strip(), label.strip())}
+    assert dict(roles.tokens) == {digest: (email.strip(), "", label.strip())}

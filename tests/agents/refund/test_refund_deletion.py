@@ -59,7 +59,8 @@ def test_cli_delete_with_a_reason_leaves_a_permanent_audit_row(run_cli):
 
 def test_a_blank_or_control_character_reason_is_no_reason(run_cli):
     run_cli(*START)
-    assert REFUSAL in run_cli("delete", "refund-D1", "--yes", "--reason", "   ").err
+    blank = run_cli("delete", "refund-D1", "--yes", "--reason", "   ")
+    assert blank.code == 2 and "--reason" in blank.err  # a blank value of any option is refused by name
     bad = run_cli("delete", "refund-D1", "--yes", "--reason", "a\x07b")
     assert bad.code == 2 and "reason" in bad.err
     assert "refund-D1" in run_cli("inbox").out
