@@ -47,14 +47,8 @@ from agents.schema import (
     project_tables,
     schema_text,
 )
-from agents.schema_check import (
-    RELEASED_TABLES,
-    ForeignSchema,
-    FoundSchema,
-    NewerSchema,
-    WantedSchema,
-    verify_schema,
-)
+from agents.schema_check import RELEASED_TABLES, ForeignSchema, FoundSchema, NewerSchema, WantedSchema, verify_schema
+from agents.sqlite_probe import probe_btrees
 
 #: Version of the project's own tables; a database from a newer release is refused. Added tables and
 #: added nullable columns (:data:`ADDED_COLUMNS`) keep it: the previous release still reads and writes
@@ -62,7 +56,7 @@ from agents.schema_check import (
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
-_CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
+CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
 
 
 class DatabaseError(UserError):
@@ -158,12 +152,13 @@ class SqliteStore(Store):
         self._probe: sqlite3.Connection | None = None
         self._probe_lock = threading.Lock()
         self.saver = SqliteSaver(self.conn)
+        self.saver.location = self.path  # named by a refusal of its own reads and writes (agents.runs)
         self.queries = SqliteQueries()
         try:
             self._setup()
         except sqlite3.DatabaseError as error:
             self.conn.close()
-            raise DatabaseError(_explain(self.path, error)) from None
+            raise DatabaseError(explain_refusal(self.path, error)) from None
 
     @property
     def lock(self) -> threading.Lock:
@@ -179,6 +174,7 @@ class SqliteStore(Store):
         with self.lock:
             wanted = wanted_schema("sqlite", self.tables, expected_tables(self.tables), self.fingerprint)
             needs_setup = verified(self.path, _found_schema(self.conn, self.path), wanted)
+            probe_btrees(self.conn)
             if not self.read_only:  # only now: switching a foreign file to WAL would rewrite its header
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
@@ -343,7 +339,7 @@ def _connect(path: str, *, read_only: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.DatabaseError as error:
         conn.close()
-        raise DatabaseError(_explain(path, error)) from None
+        raise DatabaseError(explain_refusal(path, error)) from None
     return conn
 
 
@@ -461,12 +457,12 @@ def expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
 
 def _raise_refusal(path: str, error: sqlite3.DatabaseError) -> NoReturn:
     """What the database refused (busy, damaged, full) as a message; a constraint or statement error as it is."""
-    if isinstance(error, _CALLERS_ERRORS):
+    if isinstance(error, CALLERS_ERRORS):
         raise error
-    raise DatabaseError(_explain(path, error)) from error
+    raise DatabaseError(explain_refusal(path, error)) from error
 
 
-def _explain(path: str, error: sqlite3.DatabaseError) -> str:
+def explain_refusal(path: str, error: sqlite3.DatabaseError) -> str:
     text = str(error)
     if "file is not a database" in text:
         return f"{path} is not a SQLite database"
