@@ -25,7 +25,7 @@ def probe_btrees(conn: sqlite3.Connection) -> None:
     ).fetchall()
     for kind, name, table in trees:
         if kind == "table":
-            conn.execute(f"SELECT 1 FROM {_quoted(name)} LIMIT 1").fetchall()
+            conn.execute(f"SELECT 1 FROM {_quoted(name)} NOT INDEXED LIMIT 1").fetchall()
             continue
         first = conn.execute(f"PRAGMA index_info({_quoted(name)})").fetchone()
         if first is None or first[2] is None:  # an index on an expression: its table's scan is enough
