@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from agents import nodelog, readcache, readmodel, runtime, threadindex
+from agents.damaged import DamagedValueError
 from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
@@ -175,6 +176,8 @@ def _settled(
     if spec is None:  # no graph here can say what runs next or take an answer: shown, never taken for done
         reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
         return status("attention", code="unknown_agent", reason=reason, action="delete")
+    if thread_id in pending and (damage := _damage(store, thread_id, head)) is not None:
+        return status("attention", code="damaged", reason=_damaged(thread_id, damage), action="delete")
     if thread_id in pending:
         payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
@@ -188,7 +191,10 @@ def _settled(
         if known is not None:
             return status("attention", code=known[0], reason=known[1], action=known[2])
         config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
-        snapshot = runtime.graph(store, agent).get_state(config)
+        try:
+            snapshot = runtime.graph(store, agent).get_state(config)
+        except DamagedValueError as error:
+            return status("attention", code="damaged", reason=_damaged(thread_id, error.detail), action="delete")
         if snapshot.created_at is None:  # deleted while it was being read
             return None
         if snapshot.next:  # read at the head, not live: ``next`` names its finished tasks too
@@ -214,6 +220,25 @@ def _settled(
     if problem:
         return status("attention", code="inconsistent", reason=problem, action="rerun")
     return status("done", outcome=outcome)
+
+
+def _damaged(thread_id: str, detail: str) -> Text:
+    return text(STRINGS, "lifecycle.damaged", error=detail, thread=thread_id)
+
+
+def _damage(store: Store, thread_id: str, head: str) -> str | None:
+    """Why a waiting head's checkpoint or writes cannot be decoded (None: they can); read once per head."""
+    memo = readcache.cache_for(store, "head-damage")
+    found = memo.lookup((thread_id, head))
+    if found is None:
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
+        try:
+            store.saver.get_tuple(config)
+            found = ""
+        except DamagedValueError as error:
+            found = error.detail
+        memo.put((thread_id, head), found)
+    return found or None
 
 
 def _as_acted_on(found: ThreadStatus) -> ThreadStatus:

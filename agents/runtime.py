@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.damaged import guard
 from agents.db import Store, is_postgres_url, open_sqlite, project_tables
 from agents.registry import AGENTS, get_agent
 from agents.settings import Settings, resolve_settings
@@ -29,7 +30,8 @@ def open_store(location: str | Path) -> Store:
     """Opens the database with the core tables and every registered agent's.
 
     A ``postgresql://`` URL opens a :class:`~agents.db_postgres.PostgresStore`; anything else is a
-    SQLite file (opened read-only when it cannot be written).
+    SQLite file (opened read-only when it cannot be written). A saved value that cannot be decoded
+    raises :class:`agents.damaged.DamagedValueError` (:func:`agents.damaged.guard`).
 
     Raises:
         DatabaseError: The file is not a database, is from a newer schema, or the server cannot be
@@ -42,8 +44,8 @@ def open_store(location: str | Path) -> Store:
         # needs them.
         from agents.db_postgres import PostgresStore
 
-        return PostgresStore(str(location), tables=tables)
-    return open_sqlite(location, tables)
+        return guard(PostgresStore(str(location), tables=tables))
+    return guard(open_sqlite(location, tables))
 
 
 def load_settings(

@@ -1,0 +1,52 @@
+"""A saved value that cannot be decoded damages its own thread, not every list that reads it.
+
+:func:`agents.runtime.open_store` puts a :class:`GuardedSerializer` around the saver's serializer
+(LangGraph's), so a garbage blob in a checkpoint or a write, or a serializer type nobody knows, raises
+:class:`DamagedValueError` wherever it is read: a :class:`agents.db.DatabaseError`, so an operation on
+that thread (``inspect``, ``resume``, a page's form) is refused with a message, never a traceback. What
+lists many threads catches it per thread: the lifecycle shows the thread as ``attention`` with the
+reason (``damaged``), the thread index leaves its question out, and the refund audit shows the case
+with what the database still says (its status, its ledger row).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.db import DatabaseError
+
+
+class DamagedValueError(DatabaseError):
+    """A saved checkpoint or write cannot be decoded; ``detail`` says why."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(
+            f"a saved value cannot be read ({detail}); the file is damaged or was written by something else"
+        )
+        self.detail = detail
+
+
+class GuardedSerializer:
+    """LangGraph's serializer, whose decoding failures are :class:`DamagedValueError`; encoding is unchanged."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        try:
+            return self.inner.loads_typed(data)
+        except Exception as error:  # msgpack's, json's, an unknown type's: the blob, not the caller
+            raise DamagedValueError(f"{type(error).__name__}: {error}") from error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def guard(store: Any) -> Any:
+    """Puts a :class:`GuardedSerializer` around ``store.saver``'s serializer (once) and returns the store."""
+    if not isinstance(store.saver.serde, GuardedSerializer):
+        store.saver.serde = GuardedSerializer(store.saver.serde)
+    return store
