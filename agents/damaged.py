@@ -11,6 +11,8 @@ with what the database still says (its status, its ledger row).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 from agents.db import DatabaseError
@@ -46,7 +48,28 @@ class GuardedSerializer:
 
 
 def guard(store: Any) -> Any:
-    """Puts a :class:`GuardedSerializer` around ``store.saver``'s serializer (once) and returns the store."""
-    if not isinstance(store.saver.serde, GuardedSerializer):
-        store.saver.serde = GuardedSerializer(store.saver.serde)
+    """Puts a :class:`GuardedSerializer` around ``store.saver``'s serializer (once) and returns the store.
+
+    ``SqliteSaver`` decodes a checkpoint's metadata (JSON text) itself: its reads turn a garbled one into
+    :class:`DamagedValueError` too.
+    """
+    saver = store.saver
+    if isinstance(saver.serde, GuardedSerializer):
+        return store
+    saver.serde = GuardedSerializer(saver.serde)
+    read_one, read_many = saver.get_tuple, saver.list
+
+    def get_tuple(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return read_one(*args, **kwargs)
+        except json.JSONDecodeError as error:
+            raise DamagedValueError(f"metadata: {error}") from error
+
+    def list_(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        try:
+            yield from read_many(*args, **kwargs)
+        except json.JSONDecodeError as error:
+            raise DamagedValueError(f"metadata: {error}") from error
+
+    saver.get_tuple, saver.list = get_tuple, list_
     return store

@@ -173,6 +173,8 @@ def _settled(
     if running:
         return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
     spec = AGENTS.get(agent)
+    if spec is None and (damage := _damage(store, thread_id, head)) is not None:  # its metadata cannot be read
+        return status("attention", code="damaged", reason=_damaged(thread_id, damage), action="delete")
     if spec is None:  # no graph here can say what runs next or take an answer: shown, never taken for done
         reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
         return status("attention", code="unknown_agent", reason=reason, action="delete")
@@ -227,7 +229,7 @@ def _damaged(thread_id: str, detail: str) -> Text:
 
 
 def _damage(store: Store, thread_id: str, head: str) -> str | None:
-    """Why a waiting head's checkpoint or writes cannot be decoded (None: they can); read once per head."""
+    """Why a head's checkpoint, metadata or writes cannot be decoded (None: they can); read once per head."""
     memo = readcache.cache_for(store, "head-damage")
     found = memo.lookup((thread_id, head))
     if found is None:

@@ -167,6 +167,11 @@ class _ChainQueries:
         return found
 
 
+#: A checkpoint's metadata as JSON only where it is JSON: a row another writer garbled names no agent or
+#: language (its thread shows as damaged), instead of failing the read of every thread.
+_VALID_JSON = "CASE WHEN json_valid(CAST(metadata AS TEXT)) THEN"
+
+
 class SqliteQueries(_ChainQueries):
     """``SqliteSaver``'s tables: ``checkpoints`` (JSON-text metadata) and ``writes``."""
 
@@ -218,9 +223,9 @@ class SqliteQueries(_ChainQueries):
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         rows = _rows(
             cursor,
-            "SELECT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints"
+            f"SELECT {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.agent') END FROM checkpoints"
             " WHERE thread_id = ? AND checkpoint_ns = ''"
-            " AND json_extract(CAST(metadata AS TEXT), '$.agent') IS NOT NULL"
+            f" AND {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.agent') END IS NOT NULL"
             " ORDER BY checkpoint_id LIMIT 1",
             (thread_id,),
         )
@@ -229,9 +234,9 @@ class SqliteQueries(_ChainQueries):
     def language(self, cursor: Any, thread_id: str) -> str | None:
         rows = _rows(
             cursor,
-            "SELECT json_extract(CAST(metadata AS TEXT), '$.lang') FROM checkpoints"
+            f"SELECT {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.lang') END FROM checkpoints"
             " WHERE thread_id = ? AND checkpoint_ns = ''"
-            " AND json_extract(CAST(metadata AS TEXT), '$.lang') IS NOT NULL"
+            f" AND {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.lang') END IS NOT NULL"
             " ORDER BY checkpoint_id LIMIT 1",
             (thread_id,),
         )
