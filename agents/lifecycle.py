@@ -21,12 +21,13 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from agents import nodelog, readcache, readmodel, runtime, threadindex
-from agents.damaged import DamagedValueError
+from agents.damaged import DamagedValueError, check_blob
 from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
@@ -229,18 +230,35 @@ def _damaged(thread_id: str, detail: str) -> Text:
 
 
 def _damage(store: Store, thread_id: str, head: str) -> str | None:
-    """Why a head's checkpoint, metadata or writes cannot be decoded (None: they can); read once per head."""
+    """Why a head's checkpoint or metadata cannot be decoded (None: they can); read once per head."""
+    return _damages(store, [(thread_id, head)]).get(thread_id)
+
+
+def _damages(store: Store, heads: list[tuple[str, str]]) -> dict[str, str]:
+    """Thread id → why its head cannot be decoded, for these (thread, head) pairs; each head is read once
+    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob."""
     memo = readcache.cache_for(store, "head-damage")
-    found = memo.lookup((thread_id, head))
-    if found is None:
-        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
-        try:
-            store.saver.get_tuple(config)
-            found = ""
-        except DamagedValueError as error:
-            found = error.detail
-        memo.put((thread_id, head), found)
-    return found or None
+    unknown = [pair for pair in heads if memo.lookup(pair) is None]
+    if unknown:
+        with store.read() as cursor:
+            rows = store.queries.head_checkpoints(cursor, unknown)
+        heads_of = dict(unknown)
+        for thread_id, type_, blob, metadata in rows:
+            try:
+                if type_ is None:  # not one blob: LangGraph's own read decodes it (with its writes)
+                    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+                    store.saver.get_tuple(
+                        {"configurable": {**config["configurable"], "checkpoint_id": heads_of[thread_id]}}
+                    )
+                else:
+                    check_blob(store.saver.serde, type_, blob)
+                    json.loads(metadata or "{}")
+                memo.put((thread_id, heads_of[thread_id]), "")
+            except DamagedValueError as error:
+                memo.put((thread_id, heads_of[thread_id]), error.detail)
+            except ValueError as error:  # the metadata's JSON
+                memo.put((thread_id, heads_of[thread_id]), f"metadata: {error}")
+    return {thread_id: found for thread_id, head in heads if (found := memo.lookup((thread_id, head)))}
 
 
 def _as_acted_on(found: ThreadStatus) -> ThreadStatus:
@@ -329,6 +347,7 @@ def _statuses(
         else:
             known[s.thread_id] = values
     marks = _head_marks(store, unsettled)  # read before the states they guard
+    _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending])  # at once
     learned: list[Learned] = []
     found = [
         _settled(store, s, s.thread_id in running, pending, known.get(s.thread_id), marks.get(s.thread_id), learned)
