@@ -23,6 +23,7 @@ SQLite connection settings, and why:
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sqlite3
@@ -46,6 +47,8 @@ from agents.schema import (
     project_tables,
     schema_text,
 )
+from agents.schema_check import RELEASED_TABLES, ForeignSchema, FoundSchema, NewerSchema, WantedSchema, verify_schema
+from agents.sqlite_probe import probe_btrees
 
 #: Version of the project's own tables; a database from a newer release is refused. Added tables and
 #: added nullable columns (:data:`ADDED_COLUMNS`) keep it: the previous release still reads and writes
@@ -53,7 +56,7 @@ from agents.schema import (
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
-_CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
+CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
 
 
 class DatabaseError(UserError):
@@ -154,12 +157,13 @@ class SqliteStore(Store):
         self._probe: sqlite3.Connection | None = None
         self._probe_lock = threading.Lock()
         self.saver = SqliteSaver(self.conn)
+        self.saver.location = self.path  # named by a refusal of its own reads and writes (agents.runs)
         self.queries = SqliteQueries()
         try:
             self._setup()
         except sqlite3.DatabaseError as error:
             self.conn.close()
-            raise DatabaseError(_explain(self.path, error)) from None
+            raise DatabaseError(explain_refusal(self.path, error)) from None
 
     @property
     def lock(self) -> threading.Lock:
@@ -167,12 +171,19 @@ class SqliteStore(Store):
         return self.saver.lock
 
     def _setup(self) -> None:
+        """Checks the tables before anything is written (:mod:`agents.schema_check`), then sets them up.
+
+        The project's part is one transaction, so another process opening the file meanwhile sees
+        it either not set up or set up, never half-way.
+        """
         with self.lock:
-            found = _schema_version(self.conn, self.path)
-            check_schema_version(self.path, found)
-            current = found is not None and _schema_fingerprint(self.conn) == self.fingerprint
-            check_tables(self.path, _sqlite_tables(self.conn), expected_tables(self.tables), set_up=current)
-            if self.read_only or (found == SCHEMA_VERSION and _schema_fingerprint(self.conn) == self.fingerprint):
+            wanted = wanted_schema("sqlite", self.tables, expected_tables(self.tables), self.fingerprint)
+            needs_setup = verified(self.path, _found_schema(self.conn, self.path), wanted)
+            probe_btrees(self.conn)
+            if not self.read_only:  # only now: switching a foreign file to WAL would rewrite its header
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
+            if self.read_only or not needs_setup:
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
                 self.missing_columns = frozenset(
@@ -181,16 +192,21 @@ class SqliteStore(Store):
                     if (present := _columns(self.conn, table)) and column not in present
                 )
                 return
-        with self.lock:
             self.saver.setup()
-            self.conn.executescript(self.schema)
-            _add_columns(self.conn)
-            _rebuild_tables(self.conn, self.tables)
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
-                [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
-            )
-            self.conn.commit()
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in filter(str.strip, self.schema.split(";")):
+                    self.conn.execute(statement)
+                _add_columns(self.conn)
+                _rebuild_tables(self.conn, self.tables)
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
+                    [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
+                )
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Cursor]:
@@ -282,13 +298,33 @@ class SqliteStore(Store):
             self.conn.close()
 
 
-def check_schema_version(location: str, found: int | None) -> None:
-    """Refuses a database written by a newer release of this project."""
-    if found is not None and found > SCHEMA_VERSION:
+def verified(location: str, found: FoundSchema, wanted: WantedSchema) -> bool:
+    """:func:`agents.schema_check.verify_schema` with its refusals as :class:`DatabaseError`."""
+    try:
+        return verify_schema(found, wanted)
+    except NewerSchema as newer:
         raise DatabaseError(
-            f"{location} was written by a newer release (schema {found}, "
+            f"{location} was written by a newer release (schema {newer.found}, "
             f"this release reads up to {SCHEMA_VERSION}); refusing to touch it"
-        )
+        ) from None
+    except ForeignSchema as error:
+        raise damaged(location, str(error)) from None
+
+
+def wanted_schema(
+    backend: str, tables: Sequence[TableSchema], expected: dict[str, set[str]], fingerprint: str, other: Any = ()
+) -> WantedSchema:
+    """What this release makes on ``backend``: ``expected`` holds LangGraph's tables and the project's."""
+    project = frozenset(table.name for table in tables)
+    return WantedSchema(
+        tables=expected,
+        project=project,
+        langgraph=frozenset(expected) - project,
+        fingerprint=fingerprint,
+        released=RELEASED_TABLES[backend],
+        version=SCHEMA_VERSION,
+        other_langgraph=frozenset(other),
+    )
 
 
 def _connect(path: str, *, read_only: bool, busy_timeout: float) -> sqlite3.Connection:
@@ -305,13 +341,10 @@ def _connect(path: str, *, read_only: bool, busy_timeout: float) -> sqlite3.Conn
     except (OSError, sqlite3.Error) as error:
         raise DatabaseError(f"{path} cannot be opened: {error}") from None
     try:
-        if not read_only:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.DatabaseError as error:
         conn.close()
-        raise DatabaseError(_explain(path, error)) from None
+        raise DatabaseError(explain_refusal(path, error)) from None
     return conn
 
 
@@ -325,8 +358,12 @@ def _writable(path: str) -> bool:
         handle = os.open(path, os.O_RDWR)
     except FileNotFoundError:
         return True  # created on connect
-    except OSError:  # EPERM (immutable), EACCES, EROFS
-        return False
+    except OSError as error:
+        if error.errno in (errno.EPERM, errno.EACCES, errno.EROFS):  # immutable, permission bits, read-only mount
+            return False
+        raise DatabaseError(
+            f"{path} cannot be opened: {error.strerror}"
+        ) from None  # a symlink loop, a file as a folder
     os.close(handle)
     return True
 
@@ -355,23 +392,14 @@ def _defined_with(conn: sqlite3.Connection, table: str, text: str) -> bool:
 def _rebuild_tables(conn: sqlite3.Connection, tables: Sequence[TableSchema]) -> None:
     """Rebuilds the :data:`REBUILT_TABLES` a file of an older release still defines the old way.
 
-    One transaction per table, taken with the write lock and checked again under it (another
-    process may have rebuilt it in between), so a table is rebuilt once, completely or not at all.
-    The old table is renamed and its indexes dropped, the table and its indexes are created from
-    the current DDL, and the rows are copied with their ids.
+    Inside the setup's transaction, which holds the write lock (another process may have rebuilt a
+    table since it was read): the old table is renamed and its indexes dropped, the table and its
+    indexes are created from the current DDL, and the rows are copied with their ids.
     """
     current = {table.name: table for table in tables}
     for name, old_text in REBUILT_TABLES:
-        if name not in current or not _defined_with(conn, name, old_text):
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if _defined_with(conn, name, old_text):
-                _rebuild(conn, current[name])
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
+        if name in current and _defined_with(conn, name, old_text):
+            _rebuild(conn, current[name])
 
 
 def _rebuild(conn: sqlite3.Connection, table: TableSchema) -> None:
@@ -390,33 +418,20 @@ def _rebuild(conn: sqlite3.Connection, table: TableSchema) -> None:
     conn.execute(f"DROP TABLE {old}")  # and its sqlite_sequence row
 
 
-def _schema_fingerprint(conn: sqlite3.Connection) -> str | None:
-    row = conn.execute("SELECT value FROM hitl_meta WHERE key='schema_fingerprint'").fetchone()
-    return row[0] if row else None
-
-
-def _schema_version(conn: sqlite3.Connection, location: str) -> int | None:
-    has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='hitl_meta'").fetchone()
-    if not has_meta:
-        return None
-    try:
-        row = conn.execute("SELECT value FROM hitl_meta WHERE key='schema_version'").fetchone()
-    except sqlite3.OperationalError as error:
-        raise damaged(location, f"hitl_meta cannot be read ({error})") from None
-    return parse_schema_version(location, row[0]) if row else None
-
-
 def damaged(location: str, detail: str) -> DatabaseError:
     """The error for a database whose tables are not the ones this project (and LangGraph) wrote."""
     return DatabaseError(f"{location}: this database is damaged or was written by something else: {detail}")
 
 
-def parse_schema_version(location: str, raw: Any) -> int:
-    """``hitl_meta.schema_version`` as a number; anything else means the file is not ours as written."""
+def _found_schema(conn: sqlite3.Connection, location: str) -> FoundSchema:
+    tables = _sqlite_tables(conn)
+    if "hitl_meta" not in tables:
+        return FoundSchema(tables, None)
     try:
-        return int(str(raw))
-    except ValueError:
-        raise damaged(location, f"hitl_meta.schema_version is {raw!r}, not a version number") from None
+        rows = conn.execute("SELECT key, value FROM hitl_meta").fetchall()
+    except sqlite3.OperationalError as error:
+        raise damaged(location, f"hitl_meta cannot be read ({error})") from None
+    return FoundSchema(tables, {str(key): str(value) for key, value in rows})
 
 
 def _sqlite_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
@@ -445,33 +460,14 @@ def expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
     return _EXPECTED[key]
 
 
-def check_tables(location: str, present: dict[str, set[str]], expected: dict[str, set[str]], *, set_up: bool) -> None:
-    """Refuses a database whose tables lack what is read and written (a dropped table, a renamed column).
-
-    A table that is missing altogether is created by setup on a fresh, LangGraph-only or older
-    database; on one this release already set up (``set_up``: its schema fingerprint is this
-    release's) it means the file was damaged.
-    Columns added since a table's first release (:data:`ADDED_COLUMNS`) are added by setup.
-    """
-    added = {(table, column) for table, column, _type in ADDED_COLUMNS}
-    for table, columns in sorted(expected.items()):
-        if table not in present:
-            if set_up:
-                raise damaged(location, f"the table {table!r} is missing")
-            continue
-        lacking = sorted(c for c in columns - present[table] if (table, c) not in added)
-        if lacking:
-            raise damaged(location, f"the table {table!r} lacks the column(s) {', '.join(lacking)}")
-
-
 def _raise_refusal(path: str, error: sqlite3.DatabaseError) -> NoReturn:
     """What the database refused (busy, damaged, full) as a message; a constraint or statement error as it is."""
-    if isinstance(error, _CALLERS_ERRORS):
+    if isinstance(error, CALLERS_ERRORS):
         raise error
-    raise DatabaseError(_explain(path, error)) from error
+    raise DatabaseError(explain_refusal(path, error)) from error
 
 
-def _explain(path: str, error: sqlite3.DatabaseError) -> str:
+def explain_refusal(path: str, error: sqlite3.DatabaseError) -> str:
     text = str(error)
     if "file is not a database" in text:
         return f"{path} is not a SQLite database"

@@ -31,15 +31,15 @@ from agents.db import (
     DatabaseError,
     Store,
     TableSchema,
-    check_schema_version,
-    check_tables,
     expected_tables,
     fingerprint,
-    parse_schema_version,
     project_tables,
     schema_text,
+    verified,
+    wanted_schema,
 )
 from agents.readsql import PostgresQueries
+from agents.schema_check import FoundSchema
 
 POOL_MAX_SIZE = 10
 #: The user part (``user:password@``) of any URL in a message.
@@ -91,6 +91,10 @@ _LANGGRAPH_TABLES = {
         "task_path",
     },
 }
+
+
+#: LangGraph's table of the migrations its saver ran: neither read nor written here.
+_OTHER_TABLES = frozenset({"checkpoint_migrations"})
 
 
 def _expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
@@ -166,25 +170,20 @@ class PostgresStore(Store):
 
     def _setup(self) -> None:
         with self.read() as cursor:
-            cursor.execute("SELECT to_regclass('hitl_meta') IS NOT NULL")
-            row = cursor.fetchone()
-            has_meta = row is not None and row[0]
-            found = found_fingerprint = None
-            if has_meta:
-                cursor.execute("SELECT key, value FROM hitl_meta")
-                meta = dict(cursor.fetchall())
-                found = parse_schema_version(self.path, meta["schema_version"]) if "schema_version" in meta else None
-                found_fingerprint = meta.get("schema_fingerprint")
             cursor.execute(
                 "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
             )
             present: dict[str, set[str]] = {}
             for table, column in cursor.fetchall():
                 present.setdefault(table, set()).add(column)
-        check_schema_version(self.path, found)
-        current = found is not None and found_fingerprint == self.fingerprint
-        check_tables(self.path, present, _expected_tables(self.tables), set_up=current)
-        if found == SCHEMA_VERSION and found_fingerprint == self.fingerprint:
+            meta = None
+            if {"key", "value"} <= present.get("hitl_meta", set()):
+                cursor.execute("SELECT key, value FROM hitl_meta")
+                meta = {str(key): str(value) for key, value in cursor.fetchall()}
+            elif "hitl_meta" in present:
+                meta = {}  # the column check names what it lacks
+        wanted = wanted_schema("postgres", self.tables, _expected_tables(self.tables), self.fingerprint, _OTHER_TABLES)
+        if not verified(self.path, FoundSchema(present, meta), wanted):
             return
         self.saver.setup()
         with self.transaction() as cursor:

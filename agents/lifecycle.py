@@ -21,12 +21,14 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from agents import ages, nodelog, readcache, readmodel, runtime, threadindex
+from agents.damaged import DamagedValueError, check_blob
 from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
@@ -193,9 +195,13 @@ def _settled(
     if running:
         return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
     spec = AGENTS.get(agent)
+    if spec is None and (damage := _damage(store, thread_id, head)) is not None:  # its metadata cannot be read
+        return status("attention", code="damaged", reason=_damaged(thread_id, damage), action="delete")
     if spec is None:  # no graph here can say what runs next or take an answer: shown, never taken for done
         reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
         return status("attention", code="unknown_agent", reason=reason, action="delete")
+    if thread_id in pending and (damage := _damage(store, thread_id, head)) is not None:
+        return status("attention", code="damaged", reason=_damaged(thread_id, damage), action="delete")
     if thread_id in pending:
         payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
@@ -209,7 +215,10 @@ def _settled(
         if known is not None:
             return status("attention", code=known[0], reason=known[1], action=known[2])
         config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
-        snapshot = runtime.graph(store, agent).get_state(config)
+        try:
+            snapshot = runtime.graph(store, agent).get_state(config)
+        except DamagedValueError as error:
+            return status("attention", code="damaged", reason=_damaged(thread_id, error.detail), action="delete")
         if snapshot.created_at is None:  # deleted while it was being read
             return None
         if snapshot.next:  # read at the head, not live: ``next`` names its finished tasks too
@@ -235,6 +244,42 @@ def _settled(
     if problem:
         return status("attention", code="inconsistent", reason=problem, action="rerun")
     return status("done", outcome=outcome)
+
+
+def _damaged(thread_id: str, detail: str) -> Text:
+    return text(STRINGS, "lifecycle.damaged", error=detail, thread=thread_id)
+
+
+def _damage(store: Store, thread_id: str, head: str) -> str | None:
+    """Why a head's checkpoint or metadata cannot be decoded (None: they can); read once per head."""
+    return _damages(store, [(thread_id, head)]).get(thread_id)
+
+
+def _damages(store: Store, heads: list[tuple[str, str]]) -> dict[str, str]:
+    """Thread id → why its head cannot be decoded, for these (thread, head) pairs; each head is read once
+    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob."""
+    memo = readcache.cache_for(store, "head-damage")
+    unknown = [pair for pair in heads if memo.lookup(pair) is None]
+    if unknown:
+        with store.read() as cursor:
+            rows = store.queries.head_checkpoints(cursor, unknown)
+        heads_of = dict(unknown)
+        for thread_id, type_, blob, metadata in rows:
+            try:
+                if type_ is None:  # not one blob: LangGraph's own read decodes it (with its writes)
+                    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+                    store.saver.get_tuple(
+                        {"configurable": {**config["configurable"], "checkpoint_id": heads_of[thread_id]}}
+                    )
+                else:
+                    check_blob(store.saver.serde, type_, blob)
+                    json.loads(metadata or "{}")
+                memo.put((thread_id, heads_of[thread_id]), "")
+            except DamagedValueError as error:
+                memo.put((thread_id, heads_of[thread_id]), error.detail)
+            except ValueError as error:  # the metadata's JSON
+                memo.put((thread_id, heads_of[thread_id]), f"metadata: {error}")
+    return {thread_id: found for thread_id, head in heads if (found := memo.lookup((thread_id, head)))}
 
 
 def _as_acted_on(found: ThreadStatus) -> ThreadStatus:
@@ -324,6 +369,7 @@ def _statuses(
         else:
             known[s.thread_id] = values
     marks = _head_marks(store, unsettled)  # read before the states they guard
+    _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending])  # at once
     learned: list[Learned] = []
     found = [
         _settled(store, s, s.thread_id in running, pending, known.get(s.thread_id), marks.get(s.thread_id), learned)

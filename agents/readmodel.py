@@ -295,9 +295,16 @@ def holds_a_taken_answer(store: Store, thread_id: str) -> bool:
 
 
 def thread_agent(store: Store, thread_id: str) -> str | None:
-    """The agent a thread belongs to, from its checkpoints' metadata."""
+    """The agent a thread belongs to, from its checkpoints' metadata; None when none names one (or no thread).
+
+    Raises:
+        DamagedValueError: None names one because the head's metadata cannot be read (read only then).
+    """
     with store.read() as cursor:
-        return store.queries.agent(cursor, thread_id)
+        agent = store.queries.agent(cursor, thread_id)
+    if agent is None:
+        store.saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
+    return agent
 
 
 def thread_language(store: Store, thread_id: str) -> str:

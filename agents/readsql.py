@@ -72,6 +72,11 @@ class ReadQueries(Protocol):
         checkpoint itself, all that LangGraph's state at a checkpoint reads to say what runs next and
         which task raised."""
 
+    def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        """(thread id, serializer type, blob, metadata text) of these (thread id, checkpoint id) pairs'
+        checkpoints, to tell whether they can be decoded; the type is None where the checkpoint is not one
+        blob (PostgreSQL keeps its values apart), which only LangGraph's own read can tell."""
+
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
         ``first_id`` to ``last_id`` (inclusive; one checkpoint when they are equal), each checkpoint's
@@ -167,6 +172,11 @@ class _ChainQueries:
         return found
 
 
+#: A checkpoint's metadata as JSON only where it is JSON: a row another writer garbled names no agent or
+#: language (its thread shows as damaged), instead of failing the read of every thread.
+_VALID_JSON = "CASE WHEN json_valid(CAST(metadata AS TEXT)) THEN"
+
+
 class SqliteQueries(_ChainQueries):
     """``SqliteSaver``'s tables: ``checkpoints`` (JSON-text metadata) and ``writes``."""
 
@@ -174,6 +184,20 @@ class SqliteQueries(_ChainQueries):
     _source = "json_extract(CAST(metadata AS TEXT), '$.source')"
     _writes = "writes"
     _blob = "value"
+
+    def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        found: Rows = []
+        for start in range(0, len(heads), _PAIRS_PER_QUERY):
+            chunk = heads[start : start + _PAIRS_PER_QUERY]
+            found += _rows(
+                cursor,
+                f"WITH heads (thread_id, checkpoint_id) AS (VALUES {', '.join(['(?, ?)'] * len(chunk))})"
+                " SELECT c.thread_id, c.type, c.checkpoint, CAST(c.metadata AS TEXT) FROM heads h CROSS JOIN"
+                " checkpoints c WHERE c.thread_id = h.thread_id AND c.checkpoint_ns = ''"
+                " AND c.checkpoint_id = h.checkpoint_id",
+                tuple(value for pair in chunk for value in pair),
+            )
+        return found
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
@@ -218,9 +242,9 @@ class SqliteQueries(_ChainQueries):
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         rows = _rows(
             cursor,
-            "SELECT json_extract(CAST(metadata AS TEXT), '$.agent') FROM checkpoints"
+            f"SELECT {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.agent') END FROM checkpoints"
             " WHERE thread_id = ? AND checkpoint_ns = ''"
-            " AND json_extract(CAST(metadata AS TEXT), '$.agent') IS NOT NULL"
+            f" AND {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.agent') END IS NOT NULL"
             " ORDER BY checkpoint_id LIMIT 1",
             (thread_id,),
         )
@@ -229,9 +253,9 @@ class SqliteQueries(_ChainQueries):
     def language(self, cursor: Any, thread_id: str) -> str | None:
         rows = _rows(
             cursor,
-            "SELECT json_extract(CAST(metadata AS TEXT), '$.lang') FROM checkpoints"
+            f"SELECT {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.lang') END FROM checkpoints"
             " WHERE thread_id = ? AND checkpoint_ns = ''"
-            " AND json_extract(CAST(metadata AS TEXT), '$.lang') IS NOT NULL"
+            f" AND {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.lang') END IS NOT NULL"
             " ORDER BY checkpoint_id LIMIT 1",
             (thread_id,),
         )
@@ -250,6 +274,9 @@ class PostgresQueries(_ChainQueries):
     _source = "metadata->>'source'"
     _writes = "checkpoint_writes"
     _blob = "blob"
+
+    def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        return [(thread_id, None, None, None) for thread_id, _head in heads]
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         one, params = _one_thread("thread_id", thread_id)

@@ -12,13 +12,14 @@ acting on the same view, exactly one takes effect and the other gets
 from __future__ import annotations
 
 import logging
+import sqlite3
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from agents import identity, lifecycle, readmodel, runtime
-from agents.db import DatabaseError, Store
+from agents.db import CALLERS_ERRORS, DatabaseError, Store, explain_refusal
 from agents.deletion import check_head, erase_thread
 from agents.deletion import delete_thread as delete_thread  # the write path's delete, kept in its own module
 from agents.errors import (
@@ -207,6 +208,10 @@ def _drive(
                 on_chunk(mode, event)
     except (DatabaseError, ThreadBusyError):
         raise
+    except sqlite3.DatabaseError as error:  # the saver's own read or write refused (damaged, full, busy)
+        if not isinstance(error, CALLERS_ERRORS):
+            raise DatabaseError(explain_refusal(getattr(graph.checkpointer, "location", "?"), error)) from error
+        raise RunFailedError(str(config["configurable"]["thread_id"]), error) from error
     except Exception as error:
         # A node raised. LangGraph saved what finished and the error against the head, so the
         # thread's status is now "attention" with this error as its reason (shown in every inbox).

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.damaged import guard
 from agents.db import BUSY_TIMEOUT_SECONDS, Store, is_postgres_url, open_sqlite, project_tables
 from agents.registry import AGENTS, get_agent
 from agents.settings import Settings, resolve_settings
@@ -31,7 +32,8 @@ def open_store(location: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECON
 
     A ``postgresql://`` URL opens a :class:`~agents.db_postgres.PostgresStore`; anything else is a
     SQLite file (opened read-only when it cannot be written), whose writes wait ``busy_timeout``
-    seconds for another process's write lock (``Settings.db_busy_timeout``).
+    seconds for another process's write lock (``Settings.db_busy_timeout``). A saved value that cannot be
+    decoded raises :class:`agents.damaged.DamagedValueError` (:func:`agents.damaged.guard`).
 
     Raises:
         DatabaseError: The file is not a database, is from a newer schema, or the server cannot be
@@ -44,8 +46,8 @@ def open_store(location: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECON
         # needs them.
         from agents.db_postgres import PostgresStore
 
-        return PostgresStore(str(location), tables=tables)
-    return open_sqlite(location, tables, busy_timeout)
+        return guard(PostgresStore(str(location), tables=tables))
+    return guard(open_sqlite(location, tables, busy_timeout))
 
 
 def load_settings(

@@ -149,6 +149,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "스레드 {thread}는 다른 소프트웨어가 대시보드가 다루지 않는 id로 저장했습니다({why}). "
         "아무것도 바뀌지 않았습니다. 그 소프트웨어로 답하거나 바꾸거나, 삭제하세요",
     ),
+    "lifecycle.damaged": (
+        "its saved state cannot be read ({error}); delete it (python -m agents delete {thread}), "
+        "or restore the file from a backup",
+        "저장된 상태를 읽을 수 없습니다({error}). 스레드를 삭제하거나(python -m agents delete {thread}) "
+        "백업에서 파일을 복원하세요",
+    ),
     "lifecycle.unknown_agent": (
         "it belongs to {agent}, which this dashboard does not run, so whether it finished cannot be told; "
         "open it with the software that made it, or delete it (python -m agents delete {thread})",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from agents import readcache, readmodel, tasknames
+from agents.damaged import DamagedValueError
 from agents.db import Store
 from agents.loaded import is_instance
 from agents.readsql import Rows
@@ -112,13 +113,19 @@ def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> l
         items = decoded.lookup(key)
         if items is None:
             node = tasknames.node_of(task_id, task_path or "", _task_node(cursor, thread_id, task_id, task_path or ""))
+            try:
+                saved = store.saver.serde.loads_typed((type_, blob))
+            except DamagedValueError:  # no question can be read: the lifecycle shows the thread as damaged
+                continue
+            if not isinstance(saved, list | tuple):
+                continue
             items = tuple(
                 (
                     node,
                     item.value if is_instance(item, "langgraph.types", "Interrupt") else item,
                     getattr(item, "id", ""),
                 )
-                for item in store.saver.serde.loads_typed((type_, blob))
+                for item in saved
             )
             decoded.put(key, items)
         for node, payload, interrupt_id in items:

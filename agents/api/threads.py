@@ -19,6 +19,7 @@ from agents import ages, lifecycle, runs
 from agents.api import shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
+from agents.damaged import DamagedValueError
 from agents.errors import InputError, ThreadNotFoundError
 from agents.identity import DELETE_THREAD, START_RUN, check_allowed
 from agents.registry import AGENTS, get_agent
@@ -148,6 +149,8 @@ def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values:
         try:
             snapshot = runs.thread_snapshot(context.store, context.settings, status.thread_id)[1]
         except ThreadNotFoundError:  # deleted while it was read
+            snapshot = None
+        except DamagedValueError:  # listed with its status (error: damaged), without values
             snapshot = None
     created_at, metadata = context.created.get(status.thread_id, (None, {}))
     overdue = lifecycle.is_overdue(status, context.settings.deadlines, ages.utc_now())

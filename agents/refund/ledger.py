@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from agents import readcache, threadindex
+from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.refund.deletions import deletion_rows
 
@@ -259,7 +260,10 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
     rows: list[AuditRow] = []
     seen: set[str] = set()
     for thread in threadindex.list_threads(store, agent=AGENT_NAME):
-        values = threadindex.head_values(store, thread.thread_id, thread.head_checkpoint_id) or {}
+        try:
+            values = threadindex.head_values(store, thread.thread_id, thread.head_checkpoint_id) or {}
+        except DamagedValueError:  # shown with its status (attention, damaged) and its ledger row, if any
+            values = {"case_id": thread.thread_id.removeprefix("refund-")}  # the thread id names its case
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
         paid = payouts.get(case_id)

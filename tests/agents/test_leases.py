@@ -19,6 +19,7 @@ from agents import leases, lifecycle, readmodel, runs
 from agents.errors import NotWaitingError, StaleFormError, UserError
 from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
 from agents.runtime import load_settings, open_store
+from agents.schema_check import RELEASED_TABLES
 from tests.conftest import PROJECT_ROOT
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -167,6 +168,8 @@ _PREVIOUS_LEASES_TABLE = (
     "CREATE TABLE thread_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
     " host TEXT NOT NULL, pid INTEGER NOT NULL, acquired_at DOUBLE PRECISION NOT NULL)"
 )
+#: The fingerprint the first release wrote, per backend (its leases had no process_start).
+FIRST_RELEASE = {backend: next(iter(released)) for backend, released in RELEASED_TABLES.items()}
 _PREVIOUS_INSERT = "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES (?, ?, ?, ?, ?)"
 
 
@@ -176,7 +179,9 @@ def _make_previous_release(store, rows) -> None:
         cursor.execute("DROP TABLE thread_leases")
         cursor.execute(_PREVIOUS_LEASES_TABLE)
         cursor.executemany(_PREVIOUS_INSERT, rows)
-        cursor.execute("UPDATE hitl_meta SET value = 'older' WHERE key = 'schema_fingerprint'")
+        cursor.execute(
+            "UPDATE hitl_meta SET value = ? WHERE key = 'schema_fingerprint'", (FIRST_RELEASE[store.backend],)
+        )
     store.close()
 
 
@@ -206,7 +211,7 @@ def test_a_read_only_file_of_the_previous_release_reads_its_leases(store, db_loc
     from agents.db import SqliteStore
 
     _make_previous_release(store, [("live", "other", HOST, 1, time.time())])
-    read_only = SqliteStore(db_location, read_only=True)
+    read_only = SqliteStore(db_location, tables=store.tables, read_only=True)
     try:
         assert read_only.missing_columns == {("thread_leases", "process_start")}
         assert live_leases(read_only) == {"live"}

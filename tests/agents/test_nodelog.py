@@ -138,7 +138,7 @@ def test_a_failed_write_is_rolled_back_and_the_next_one_commits(store):
 
 
 def test_a_read_only_file_refuses_node_log_writes(store, db_path):
-    read_only = SqliteStore(db_path, read_only=True)
+    read_only = SqliteStore(db_path, tables=store.tables, read_only=True)
     try:
         with pytest.raises(DatabaseError, match="read-only"):
             logged_node(read_only, "robot", lambda state: {}, name="work")({}, CONFIG)

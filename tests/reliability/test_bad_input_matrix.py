@@ -280,7 +280,7 @@ CALL_CASES = [
     ),
     (
         "readonly-store",
-        lambda s, st: runs.resume_thread(SqliteStore(s.path, read_only=True), st, "hitl_demo", "yes"),
+        lambda s, st: runs.resume_thread(SqliteStore(s.path, tables=s.tables, read_only=True), st, "hitl_demo", "yes"),
         "read-only",
     ),
 ]

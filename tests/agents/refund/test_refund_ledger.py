@@ -44,10 +44,10 @@ def test_the_database_refuses_a_second_row_for_a_case(store):
         )
 
 
-def test_a_database_from_before_the_refund_agent_gets_the_table_when_opened(store, db_location):
+def test_a_database_with_langgraphs_tables_alone_gets_the_ledger_when_opened(store, db_location):
     with store.transaction() as cursor:
-        cursor.execute("DROP TABLE refund_ledger")
-        cursor.execute("UPDATE hitl_meta SET value = 'older' WHERE key = 'schema_fingerprint'")
+        for table in store.tables:
+            cursor.execute(f"DROP TABLE {table.name}")
     store.close()
     reopened = runtime.open_store(db_location)
     assert ledger.ledger_rows(reopened) == []
