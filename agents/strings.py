@@ -82,6 +82,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "holds a whole number beyond 64 bits; the limit is ±9,223,372,036,854,775,807",
         "64비트를 넘는 정수가 들어 있습니다. 한도는 ±9,223,372,036,854,775,807입니다",
     ),
+    "error.json_constant": (
+        "holds {name}, which is not a finite number",
+        "유한한 수가 아닌 {name}이(가) 들어 있습니다",
+    ),
+    "error.body_not_utf8": (
+        "is not valid UTF-8: byte {offset:,} (0x{byte:02X}) cannot be decoded",
+        "올바른 UTF-8이 아닙니다. {offset:,}번째 바이트(0x{byte:02X})를 해독할 수 없습니다",
+    ),
     "error.json_key": ("has a key that is not text: {key}", "텍스트가 아닌 키가 있습니다: {key}"),
     "error.json_kind": ("holds a {kind}, which is not a JSON value", "JSON 값이 아닌 {kind}가 들어 있습니다"),
     "error.json_encoded_size": (

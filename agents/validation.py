@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import math
 import re
 import unicodedata
 from typing import Any
@@ -178,13 +179,55 @@ def parse_json(text: str, field: str, *, max_bytes: int = JSON_MAX_BYTES) -> Any
         raise InputError(field, _text("error.json_size", size=size, limit=max_bytes))
     if _nesting_depth(text) > JSON_MAX_DEPTH:
         raise InputError(field, _text("error.json_depth", depth=JSON_MAX_DEPTH))
+    return check_json_value(_loads(text, field), field, max_bytes=max_bytes)
+
+
+class _NotFinite(ValueError):
+    """``NaN``, ``Infinity`` or a number beyond a float (``1e999``): Python reads them, JSON has no such numbers."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotFinite(name)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NotFinite(literal[:40])
+    return value
+
+
+def _loads(text: str, field: str) -> Any:
+    """``json.loads`` as RFC 8259 has JSON; anything it cannot parse is an ``InputError`` naming ``field``.
+
+    Refused besides syntax errors: ``NaN``, ``Infinity`` and numbers beyond a float (``1e999``, read
+    by Python as infinity; no other client reads them back), an integer longer than Python converts
+    (4,300 digits, far beyond 64 bits), and nesting deep enough to exhaust Python's stack.
+    """
     try:
-        value = json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
         raise JsonSyntaxError(field, _text("error.json_syntax", reason=error.msg, position=error.pos)) from None
-    except RecursionError:  # the depth check above should make this unreachable
+    except RecursionError:
         raise InputError(field, _text("error.json_depth", depth=JSON_MAX_DEPTH)) from None
-    return check_json_value(value, field, max_bytes=max_bytes)
+    except _NotFinite as error:
+        raise InputError(field, _text("error.json_constant", name=str(error))) from None
+    except ValueError:  # int()'s limit of 4,300 digits
+        raise InputError(field, _text("error.json_int64")) from None
+
+
+def check_json_body(data: bytes, field: str = "body") -> Any:
+    """Parses a request body as JSON; refuses, naming ``field``, bytes that are not UTF-8 or not JSON.
+
+    Only what no parser can turn into a value is refused here (the limits on each field, such as
+    :data:`JSON_MAX_DEPTH`, are the field's own checks): bytes that are not UTF-8 (RFC 8259 has JSON
+    in UTF-8; a leading byte order mark is allowed), and what :func:`_loads` refuses.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(field, _text("error.body_not_utf8", offset=error.start, byte=data[error.start])) from None
+    return _loads(text.removeprefix("\ufeff"), field)
 
 
 def _nesting_depth(text: str) -> int:

@@ -15,7 +15,15 @@ from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfa
 from agents.refund.rules import AUTOMATIC_APPROVER, check_edit_amount
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number
-from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
+from app_pages.refund_cases import (
+    DELETED,
+    CaseBook,
+    QueueRow,
+    case_book,
+    case_status_word,
+    case_text,
+    first_then_fresh,
+)
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import act, drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms, status_word
@@ -351,7 +359,7 @@ find_case = search_text(book)
 st.header(t("refund.queue.header"))
 paged_table(
     "refund-queue",
-    lambda: case_book(store).queue,
+    first_then_fresh(store, book, lambda cases: cases.queue),
     queue_columns(),
     empty_text=t("refund.queue.empty"),
     search_text=lambda q: find_case(q[0]),
@@ -374,7 +382,7 @@ else:
 st.header(t("refund.audit.header"))
 paged_table(
     "refund-audit",
-    lambda: case_book(store).audit,
+    first_then_fresh(store, book, lambda cases: cases.audit),
     audit_columns(),
     empty_text=t("refund.no_rows"),
     search_text=find_case,
@@ -384,7 +392,7 @@ st.header(t("refund.ledger.header"))
 page_lang = current_language()
 paged_table(
     "refund-ledger",
-    lambda: case_book(store).payouts,
+    first_then_fresh(store, book, lambda cases: cases.payouts),
     [
         Column(t("refund.col.case"), lambda p: p["case_id"]),
         Column(t("refund.col.customer"), lambda p: p["customer"]),

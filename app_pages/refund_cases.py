@@ -8,9 +8,9 @@ language. A book is never changed once made, so a session can hold on to it for 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from agents import lifecycle, readcache
 from agents.db import Store
@@ -24,6 +24,7 @@ from dashboard.views import status_text
 DELETED = ledger.DELETED
 
 QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
+T = TypeVar("T")
 
 
 def case_status_word(row: ledger.AuditRow, lang: str | None = None) -> str:
@@ -54,7 +55,7 @@ class CaseBook:
         queue: The open cases with their statuses, the one that has waited longest first.
         cases: The cases that have a thread, by thread id.
         options: The picker's cases: the queue, then every other case with a thread.
-        payouts: The ledger, newest first (``ledger.ledger_rows``; shared: never change a row).
+        payouts: The ledger of the cases in ``audit``, newest first (``ledger.audit_and_ledger``).
     """
 
     statuses: Mapping[str, lifecycle.ThreadStatus]
@@ -94,12 +95,27 @@ def _oldest_first(item: QueueRow) -> tuple[Any, ...]:
 def read_book(store: Store) -> CaseBook:
     """The refund cases, read now (see :class:`CaseBook`)."""
     statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=ledger.AGENT_NAME)}
-    audit = tuple(ledger.audit_rows(store, {tid: x.status for tid, x in statuses.items()}))
+    # The audit reads each case at the head its status was computed from: a case created (or deleted)
+    # by another process between the two reads is in both or in neither.
+    heads = {tid: x.head_checkpoint_id for tid, x in statuses.items()}
+    rows, payouts = ledger.audit_and_ledger(store, {tid: x.status for tid, x in statuses.items()}, heads)
+    audit = tuple(rows)
     queue = tuple(sorted(((row, statuses[row.thread_id]) for row in ledger.open_cases(list(audit))), key=_oldest_first))
     cases = {row.thread_id: row for row in audit if row.status != DELETED}
     queued = {row.thread_id for row, _status in queue}
     options = tuple(row.thread_id for row, _status in queue) + tuple(tid for tid in cases if tid not in queued)
-    return CaseBook(statuses, audit, queue, cases, options, tuple(ledger.ledger_rows(store)))
+    return CaseBook(statuses, audit, queue, cases, options, tuple(payouts))
+
+
+def first_then_fresh(store: Store, book: CaseBook, part: Callable[[CaseBook], T]) -> Callable[[], T]:
+    """A table's loader: ``part`` of ``book`` on its first call, then of :func:`case_book`.
+
+    The page's run draws every table from the one book it read (one moment: a case another
+    process writes meanwhile is in every table or in none); a table that reruns alone, to page or
+    search, reads the cases afresh.
+    """
+    unused = [book]
+    return lambda: part(unused.pop() if unused else case_book(store))
 
 
 def case_book(store: Store) -> CaseBook:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -17,6 +20,79 @@ from agents.settings import Settings
 
 #: Runs started by ``runs.create`` go on in the background, this many at a time.
 BACKGROUND_RUNS = 8
+#: How many ``threads.create`` calls the server remembers, and for how long (seconds): see :class:`CreatedThreads`.
+CREATED_KEPT = 1000
+CREATED_TTL_SECONDS = 24 * 60 * 60
+
+#: What ``threads.create`` recorded of a thread: when (ISO 8601) and the client's metadata.
+Created = tuple[str, dict[str, Any]]
+
+
+class CreatedThreads:
+    """Threads made by ``threads.create``, remembered by this process: the latest ``limit``, each for ``ttl``.
+
+    A thread created and not run yet has no checkpoint, so it exists only here; its first run saves it
+    (the entry then only adds the creation time and the client's metadata to what the database says).
+    Kept without a bound, every create that is never run would stay in memory for the life of the
+    server; so the oldest entry is forgotten once there are ``limit`` newer ones, and any entry after
+    ``ttl`` seconds. A forgotten thread that never ran is then unknown (404), as after a restart.
+
+    Safe to use from several threads (it holds its own lock).
+    """
+
+    def __init__(
+        self,
+        limit: int = CREATED_KEPT,
+        ttl: float = CREATED_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.ttl = ttl
+        self._clock = clock
+        self._entries: OrderedDict[str, tuple[float, Created]] = OrderedDict()  # oldest first
+        self._lock = threading.Lock()
+
+    def _expire(self) -> None:
+        oldest = self._clock() - self.ttl
+        while self._entries and next(iter(self._entries.values()))[0] <= oldest:
+            self._entries.popitem(last=False)
+
+    def add(self, thread_id: str, created: Created) -> None:
+        """Remembers a new thread; the oldest is forgotten when there are more than ``limit``."""
+        with self._lock:
+            self._expire()
+            self._entries.pop(thread_id, None)
+            self._entries[thread_id] = (self._clock(), created)
+            while len(self._entries) > self.limit:
+                self._entries.popitem(last=False)
+
+    def get(self, thread_id: str) -> Created | None:
+        """What ``threads.create`` recorded of the thread, or None (never created here, or forgotten)."""
+        with self._lock:
+            self._expire()
+            found = self._entries.get(thread_id)
+        return found[1] if found is not None else None
+
+    def __contains__(self, thread_id: object) -> bool:
+        return isinstance(thread_id, str) and self.get(thread_id) is not None
+
+    def pop(self, thread_id: str) -> Created | None:
+        """Forgets the thread; returns what was recorded, or None."""
+        with self._lock:
+            self._expire()
+            found = self._entries.pop(thread_id, None)
+        return found[1] if found is not None else None
+
+    def items(self) -> list[tuple[str, Created]]:
+        """Every remembered thread, oldest first."""
+        with self._lock:
+            self._expire()
+            return [(thread_id, created) for thread_id, (_at, created) in self._entries.items()]
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._expire()
+            return len(self._entries)
 
 
 @dataclass
@@ -28,8 +104,9 @@ class ApiContext:
         settings: The process's settings.
         base_url: The server's own address, for the printed ``curl`` commands.
         token_required: Whether requests carry a bearer token (the commands then send it).
-        created: Threads made by ``threads.create`` that have not run yet: ``thread_id → (created_at,
-            metadata)``. They live in this process only; their first run saves them.
+        created: Threads made by ``threads.create`` (:class:`CreatedThreads`: the latest
+            :data:`CREATED_KEPT`, for :data:`CREATED_TTL_SECONDS` each). They live in this process only;
+            their first run saves them.
         runs: Runs started by ``runs.create``, by run id (see :mod:`agents.api.run_routes`).
     """
 
@@ -37,7 +114,7 @@ class ApiContext:
     settings: Settings
     base_url: str
     token_required: bool = False
-    created: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    created: CreatedThreads = field(default_factory=CreatedThreads)
     runs: dict[str, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(BACKGROUND_RUNS, "api-run"))

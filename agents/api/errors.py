@@ -1,4 +1,4 @@
-"""Errors as HTTP answers, and the ASGI guards every request passes: request id, token, body size.
+"""Errors as HTTP answers, and the ASGI guards every request passes: request id, token, body size and syntax.
 
 Every refusal is JSON ``{"detail": "...", "field": "..."}`` (``field`` when one field is to blame)
 and changes nothing: bad input 422 (the validators' own messages), an action the caller's identity
@@ -28,7 +28,7 @@ from agents.errors import (
 )
 from agents.identity import LOCAL_OPERATOR, Identity, Roles
 from agents.leases import ThreadBusyError
-from agents.validation import is_loopback
+from agents.validation import check_json_body, is_loopback
 
 logger = logging.getLogger("agents.api")
 
@@ -151,6 +151,15 @@ def addressed_to_loopback(headers: list[tuple[bytes, bytes]]) -> bool:
     return host is not None and is_loopback(host)
 
 
+def parsed_as_json(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether FastAPI parses the body as JSON: no ``Content-Type``, ``application/json`` or ``+json``."""
+    value = next((value for name, value in headers if name.lower() == b"content-type"), None)
+    if value is None:
+        return True
+    kind = value.split(b";", 1)[0].strip().lower()
+    return kind == b"application/json" or (kind.startswith(b"application/") and kind.endswith(b"+json"))
+
+
 class GuardMiddleware:
     """Gives every request an id, checks the token, limits the body and answers internal errors.
 
@@ -217,6 +226,13 @@ class GuardMiddleware:
                 await send_json(send, 413, error_body(detail, "body"), id_header)
                 return
         body = b"".join(chunks)
+        if body and parsed_as_json(headers):
+            try:  # FastAPI answers 400 "There was an error parsing the body" for what its parser raises
+                check_json_body(body)
+            except InputError as error:
+                status, refusal = status_of(error)
+                await send_json(send, status, refusal, id_header)
+                return
         replayed = False
         started = False
 

@@ -127,9 +127,7 @@ def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
         raise InputError("input", f"must be a JSON object of the {spec.name} agent's start fields")
     owner = readmodel.thread_agent(context.store, thread_id)
     if owner is None:
-        with context.lock:
-            created = thread_id in context.created
-        if not created and body.if_not_exists != "create":
+        if thread_id not in context.created and body.if_not_exists != "create":
             raise ThreadNotFoundError(thread_id)
     elif owner != spec.name:
         raise InputError("assistant_id", f"thread {thread_id!r} belongs to the {owner} agent, not {spec.name}")

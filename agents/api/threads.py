@@ -2,8 +2,9 @@
 
 Assistants are the registered agents. Threads are the saved threads, each with its one lifecycle
 status in LangGraph's words; ``threads.create`` of a thread that has not run yet is remembered by
-this process until its first run saves it. State, update_state (``as_node``, at a checkpoint: a
-fork), history and delete go through :mod:`agents.runs`, with its validators, leases and the agents'
+this process until its first run saves it (the latest 1,000, for a day each:
+``agents.api.context.CreatedThreads``). State, update_state (``as_node``, at a checkpoint: a fork),
+history and delete go through :mod:`agents.runs`, with its validators, leases and the agents'
 own rules; ``If-Match: <checkpoint id>`` refuses (409) a change to a thread that moved on.
 """
 
@@ -152,7 +153,7 @@ def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values:
             snapshot = None
         except DamagedValueError:  # listed with its status (error: damaged), without values
             snapshot = None
-    created_at, metadata = context.created.get(status.thread_id, (None, {}))
+    created_at, metadata = context.created.get(status.thread_id) or (None, {})
     overdue = lifecycle.is_overdue(status, context.settings.deadlines, ages.utc_now())
     return shapes.thread(status, snapshot, created_at, metadata, overdue=overdue)
 
@@ -167,14 +168,15 @@ def create_thread(body: ThreadCreate, context: Ctx, actor: Actor) -> dict[str, A
     thread_id = str(uuid.uuid4()) if body.thread_id is None else validate_thread_id(body.thread_id)  # "" is refused
     existing = saved_thread(context, thread_id)
     with context.lock:
-        if existing is None and thread_id in context.created:
-            existing = shapes.empty_thread(thread_id, *context.created[thread_id])
+        remembered = context.created.get(thread_id) if existing is None else None
+        if remembered is not None:
+            existing = shapes.empty_thread(thread_id, *remembered)
         if existing is not None:
             if body.if_exists == "do_nothing":
                 return existing
             raise ApiError(409, f"thread_id: thread {thread_id!r} already exists", "thread_id")
         created = (now_iso(), dict(metadata))
-        context.created[thread_id] = created
+        context.created.add(thread_id, created)
     return shapes.empty_thread(thread_id, *created)
 
 
@@ -184,9 +186,9 @@ def find_thread(context: ApiContext, thread_id: str) -> dict[str, Any]:
     found = saved_thread(context, thread_id)
     if found is not None:
         return found
-    with context.lock:
-        if thread_id in context.created:
-            return shapes.empty_thread(thread_id, *context.created[thread_id])
+    remembered = context.created.get(thread_id)
+    if remembered is not None:
+        return shapes.empty_thread(thread_id, *remembered)
     raise ThreadNotFoundError(thread_id)
 
 
@@ -210,8 +212,7 @@ def _search(context: ApiContext, body: ThreadSearch) -> list[dict[str, Any]]:
         item = _thread_of(context, status, with_values=body.values is not None)
         if _matches(item["metadata"], body.metadata) and _matches(item["values"], body.values):
             found.append(item)
-    with context.lock:
-        created = [(key, value) for key, value in context.created.items() if key not in saved]
+    created = [(key, value) for key, value in context.created.items() if key not in saved]
     for thread_id, (created_at, metadata) in created:
         item = shapes.empty_thread(thread_id, created_at, metadata)
         if (ids is None or thread_id in ids) and body.status in (None, "idle") and body.values is None:
@@ -258,9 +259,8 @@ def state_of(context: ApiContext, thread_id: str, checkpoint_id: str | None = No
     try:
         _spec, snapshot = runs.thread_snapshot(context.store, context.settings, thread_id, checkpoint_id)
     except ThreadNotFoundError:
-        with context.lock:
-            if thread_id in context.created and checkpoint_id is None:
-                return empty_state()
+        if thread_id in context.created and checkpoint_id is None:
+            return empty_state()
         raise
     return shapes.state(thread_id, snapshot)
 
@@ -318,9 +318,8 @@ def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]
     except InputError as error:
         raise InputError("before", error.message) from None
     except ThreadNotFoundError:
-        with context.lock:
-            if thread_id in context.created:
-                return []
+        if thread_id in context.created:
+            return []
         raise
     states = [shapes.state(thread_id, snapshot) for snapshot in snapshots]
     return [state for state in states if _matches(state["metadata"], body.metadata)]
@@ -341,8 +340,7 @@ def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor, 
     """
     check_allowed(actor, DELETE_THREAD)  # before even a thread known only to this process is forgotten
     thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
-    with context.lock:
-        forgotten = context.created.pop(thread_id, None)
+    forgotten = context.created.pop(thread_id)
     try:
         runs.delete_thread(context.store, thread_id, expected_head=expected_head(request), actor=actor, reason=reason)
     except ThreadNotFoundError:
@@ -351,6 +349,7 @@ def delete_thread(thread_id: str, request: Request, context: Ctx, actor: Actor, 
     except Exception:
         if forgotten is not None:
             with context.lock:
-                context.created.setdefault(thread_id, forgotten)
+                if thread_id not in context.created:
+                    context.created.add(thread_id, forgotten)
         raise
     return Response(status_code=204)

@@ -30,8 +30,10 @@ def _deletion(row: dict[str, Any]) -> str:
 
 def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
     if args.audit:
-        statuses = lifecycle.status_map(context.store, agent=ledger.AGENT_NAME)
-        rows = [row.to_json() for row in ledger.audit_rows(context.store, statuses)]
+        found = lifecycle.thread_statuses(context.store, agent=ledger.AGENT_NAME)
+        statuses = {s.thread_id: s.status for s in found}
+        heads = {s.thread_id: s.head_checkpoint_id for s in found}  # each case as its status saw it
+        rows = [row.to_json() for row in ledger.audit_rows(context.store, statuses, heads)]
         if args.json:
             print_json(rows)
             return 0

@@ -40,9 +40,11 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     # uvicorn add about 400 ms, which no other command should pay.
     import uvicorn
 
+    from agents.api import access_log
     from agents.api.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    access_log.install()  # no query string reaches the log with a secret in it
     shown = f"[{host}]" if ":" in host else host
     app = create_app(context.store, context.settings, base_url=f"http://{shown}:{args.port}")
     if context.settings.api_token:

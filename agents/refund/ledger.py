@@ -219,26 +219,50 @@ class AuditRow:
         return asdict(self) | {"trace": list(self.trace)}
 
 
-def audit_rows(store: Store, statuses: Mapping[str, str] | None = None) -> list[AuditRow]:
+def audit_rows(
+    store: Store, statuses: Mapping[str, str] | None = None, heads: Mapping[str, str] | None = None
+) -> list[AuditRow]:
     """All refund cases, newest first: one per refund thread, plus ledger rows whose thread is gone.
 
     Args:
         store: The database.
         statuses: Each thread's lifecycle status (``agents.lifecycle``, which sits above the
             agents); a thread missing from it shows an empty status.
+        heads: The refund threads to list, thread id → head checkpoint id, newest first, as read
+            with ``statuses`` (``ThreadStatus.head_checkpoint_id``). Each case is then read at the
+            head its status was computed from, so a case created, decided or deleted since is shown
+            as the statuses saw it (or not at all) and statuses and rows always agree. Without
+            ``heads``, the threads are read now.
 
-    Where the store tells when it changed, the rows are reused while neither it nor the statuses have.
+    Where the store tells when it changed, the rows are reused while neither it nor the arguments have.
     """
     statuses = statuses or {}
     token = store.change_token()  # read before anything it guards
     memo = readcache.cache_for(store, "refund-audit", size=4)
-    key = (token, frozenset(statuses.items()))
+    key = (token, frozenset(statuses.items()), None if heads is None else tuple(heads.items()))
     if token is not None and (found := memo.lookup(key)) is not None:
         return list(found)
-    rows = _audit_rows(store, statuses)
+    if heads is None:
+        heads = {s.thread_id: s.head_checkpoint_id for s in threadindex.list_threads(store, agent=AGENT_NAME)}
+    rows = _audit_rows(store, statuses, heads, _payouts(store))
     if token is not None:
         memo.put(key, tuple(rows))
     return rows
+
+
+def audit_and_ledger(
+    store: Store, statuses: Mapping[str, str], heads: Mapping[str, str]
+) -> tuple[list[AuditRow], list[dict[str, Any]]]:
+    """:func:`audit_rows` at ``heads``, and the ledger rows of the cases it lists, from one read of the ledger.
+
+    What one page shows together: a case paid by another process after ``heads`` were read is in
+    neither list (it is in both on the next read), and every payout listed is the one its case's
+    row shows.
+    """
+    payouts = _payouts(store)  # read after the heads: whatever a head says was paid is in it
+    rows = _audit_rows(store, statuses, heads, payouts)
+    listed = {row.case_id for row in rows}
+    return rows, [dict(row) for case_id, row in payouts.items() if case_id in listed]
 
 
 def _amount_or_none(value: Any) -> int | None:
@@ -255,23 +279,27 @@ def _lines(trace: Any) -> tuple[str, ...]:
     return tuple(str(line) for line in trace) if isinstance(trace, list | tuple) else ()
 
 
-def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
-    payouts = _payouts(store)
+def _audit_rows(
+    store: Store, statuses: Mapping[str, str], heads: Mapping[str, str], payouts: Mapping[str, dict[str, Any]]
+) -> list[AuditRow]:
+    """The audit of the threads at ``heads``, joined with ``payouts`` (read after the heads)."""
     rows: list[AuditRow] = []
     seen: set[str] = set()
-    for thread in threadindex.list_threads(store, agent=AGENT_NAME):
+    for thread_id, head in heads.items():
         try:
-            values = threadindex.head_values(store, thread.thread_id, thread.head_checkpoint_id) or {}
+            values = threadindex.head_values(store, thread_id, head)
         except DamagedValueError:  # shown with its status (attention, damaged) and its ledger row, if any
-            values = {"case_id": thread.thread_id.removeprefix("refund-")}  # the thread id names its case
+            values = {"case_id": thread_id.removeprefix("refund-")}  # the thread id names its case
+        if values is None:  # deleted since the heads were read: as if it had gone before
+            continue
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
         paid = payouts.get(case_id)
         rows.append(
             AuditRow(
                 case_id=case_id,
-                thread_id=thread.thread_id,
-                status=statuses.get(thread.thread_id, ""),
+                thread_id=thread_id,
+                status=statuses.get(thread_id, ""),
                 customer=str(values.get("customer", "")),
                 reason=str(values.get("reason", "")),
                 requested_amount=_amount_or_none(values.get("requested_amount")),
@@ -315,8 +343,11 @@ def _audit_rows(store: Store, statuses: Mapping[str, str]) -> list[AuditRow]:
                 deletion_reason=gone["reason"],
             )
         )
+    unlisted = {paid["thread_id"] for case_id, paid in payouts.items() if case_id not in seen}
+    if unlisted:  # a thread paid after the heads were read is new, not deleted: it is left to the next read
+        unlisted -= {s.thread_id for s in threadindex.list_threads(store, agent=AGENT_NAME)}
     for case_id, paid in payouts.items():
-        if case_id not in seen:
+        if case_id not in seen and paid["thread_id"] in unlisted:
             rows.append(
                 AuditRow(
                     case_id=case_id,

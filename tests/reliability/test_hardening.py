@@ -67,6 +67,27 @@ def test_integers_beyond_64_bits_are_refused_and_change_nothing(run_cli, store, 
         runs.update_thread(store, settings, "hitl_demo", {"pending_action": {"x": -(2**64)}})
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"pending_action": 1' + "2" * 4_999 + "}", "beyond 64 bits"),  # past int()'s 4,300 digits
+        ('{"pending_action": -' + "3" * 6_000 + "}", "beyond 64 bits"),
+        ('{"pending_action": NaN}', "holds NaN"),
+        ('{"pending_action": Infinity}', "holds Infinity"),
+        ('{"pending_action": 1e999}', "holds 1e999"),
+    ],
+    ids=["5000-digits", "negative-6000-digits", "nan", "infinity", "float-overflow"],
+)
+def test_numbers_no_json_reader_takes_back_are_refused_and_change_nothing(
+    run_cli, store, settings, db_path, text, message
+):
+    _paused_robot(store, settings)
+    _refused_unchanged(run_cli, db_path, "update", "hitl_demo", "--values", text, message=message)
+    _refused_unchanged(run_cli, db_path, "resume", "hitl_demo", text, message=message)
+    with pytest.raises(InputError, match=message):
+        parse_json(text, "values")
+
+
 def test_object_fields_and_whole_updates_have_a_size_limit(run_cli, store, settings, db_path):
     _paused_robot(store, settings)
     big = json.dumps({"pending_action": {"text": "x" * 1_000_000}})

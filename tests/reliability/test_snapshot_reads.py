@@ -1,0 +1,109 @@
+"""A page reads what it shows as one moment of the database, whatever another process writes meanwhile.
+
+The refund page reads every case's status, then the audit of the cases. Another process (the CLI,
+here a real ``python -m agents`` child) writes between the two reads: it creates a case that waits,
+creates one that pays itself at once, decides one, or deletes one. The child is run to its end at
+that exact point (a hook just after the statuses are read, no sleeps), so each interleaving happens
+every time.
+The page draws without an exception, every case it lists has its status, and the next rerun shows
+the write.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agents import lifecycle
+from agents.refund import ledger
+from tests.conftest import APP_FILE, PROJECT_ROOT
+from tests.factories import start_refund
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+PAGE = "app_pages/refund.py"
+
+WAITING = "OLD · 500,000 KRW · waiting"
+#: What the other process does: its command, the cases the page lists first (the moment of the
+#: statuses) and the picker's options on the rerun after it.
+WRITES = {
+    "creates-a-waiting-case": (
+        ["run", "refund", "--case", "NEW", "--customer", "lee", "--amount", "700,000", "--reason", "late"],
+        ["OLD"],
+        ["NEW · 700,000 KRW · waiting", WAITING],
+    ),
+    "creates-a-case-that-pays-itself": (
+        ["run", "refund", "--case", "AUTO", "--customer", "lee", "--amount", "50,000", "--reason", "late"],
+        ["OLD"],
+        [WAITING, "AUTO · 50,000 KRW · done · paid"],
+    ),
+    "decides-the-waiting-case": (
+        ["resume", "refund-OLD", '{"action": "approve", "approver": "kim"}'],
+        ["OLD"],  # still waiting, as its status was read
+        ["OLD · 500,000 KRW · done · paid"],
+    ),
+    "deletes-the-waiting-case": (["delete", "refund-OLD", "--yes"], [], []),  # gone: no half row
+}
+
+
+def _other_process(db_location: str, args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agents", "--db", db_location, *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+def test_the_refund_page_draws_one_moment_while_another_process_writes_between_its_reads(
+    monkeypatch, store, settings, db_location, write
+):
+    args, listed_first, options_after = WRITES[write]
+    start_refund(store, settings, "OLD")
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.run()  # home first (it reads every agent's statuses too), then the hook, then the refund page
+    original = lifecycle.thread_statuses
+    written: list[bool] = []
+
+    def thread_statuses(*a, **k):
+        found = original(*a, **k)
+        if _agent_of(a, k) == ledger.AGENT_NAME and not written:  # the statuses are read; the audit is not yet
+            _other_process(db_location, args)
+            written.append(True)
+        return found
+
+    monkeypatch.setattr(lifecycle, "thread_statuses", thread_statuses)
+    at.switch_page(PAGE)
+    at.run()
+    assert written, "the other process never ran between the reads"
+    assert not at.exception, at.exception
+    assert _listed(at) == listed_first  # the moment of the statuses: the write is not in it yet
+    assert _options(at) == [WAITING] * len(listed_first)
+    at.run()  # the next rerun reads again, and shows the write
+    assert not at.exception, at.exception
+    assert _options(at) == options_after
+
+
+def _listed(at) -> list[str]:
+    """The cases of the queue and of the audit (the same ones, here; none when both are empty)."""
+    tables = [list(frame.value["case"]) for frame in at.dataframe if "case" in frame.value]
+    assert all(table == tables[0] for table in tables), tables
+    return tables[0] if tables else []
+
+
+def _options(at) -> list[str]:
+    pickers = [box for box in at.selectbox if box.key == "refund-case"]
+    return list(pickers[0].options) if pickers else []
+
+
+def _agent_of(args, kwargs):
+    """The ``agent`` a ``thread_statuses(store, agent)`` call asks for, however it is passed."""
+    return kwargs.get("agent", args[1] if len(args) > 1 else None)
