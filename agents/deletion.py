@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents import identity, lifecycle, readmodel, runtime
+from agents.damaged import DamagedValueError
 from agents.db import Store
 from agents.errors import StaleFormError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
@@ -53,8 +54,15 @@ def deletion_reason(reason: Any) -> str | None:
 
 
 def head_status(store: Store, agent: str, thread_id: str) -> tuple[str, dict[str, Any]]:
-    """(``waiting``, ``attention`` or ``done``, the head's values), read from the head as LangGraph sees it."""
-    snapshot = runtime.graph(store, agent).get_state({"configurable": {"thread_id": thread_id}})
+    """(``waiting``, ``attention`` or ``done``, the head's values), read from the head as LangGraph sees it.
+
+    A head that cannot be decoded is ``attention`` with no values: whether it had finished is not known,
+    so the agent's rules for an unfinished thread apply (an unfinished refund needs a reason).
+    """
+    try:
+        snapshot = runtime.graph(store, agent).get_state({"configurable": {"thread_id": thread_id}})
+    except DamagedValueError:
+        return "attention", {}
     values = dict(snapshot.values)
     if snapshot.interrupts:
         return "waiting", values
@@ -88,20 +96,22 @@ def delete_thread(
     check_allowed(actor, identity.DELETE_THREAD)
     thread_id = lifecycle.thread_named(store, thread_id, exact=True)
     why = deletion_reason(reason)
-    seen: list[DeleteRequest] = []
+    seen: list[tuple[str, DeleteRequest]] = []
 
     def check() -> None:
         head = check_head(store, thread_id, expected_head)
-        agent = readmodel.thread_agent(store, thread_id)
+        try:
+            agent = readmodel.thread_agent(store, thread_id)
+        except DamagedValueError:  # its metadata cannot be read: no agent is known to ask
+            agent = None
         seen.clear()
         if agent in AGENTS:  # a thread of an agent not run here has no rules to ask
             status, values = head_status(store, agent, thread_id)
             request = DeleteRequest(thread_id, head, values, status, why, actor)
             AGENTS[agent].check_delete(store, request)
-            seen.append(request)
+            seen.append((agent, request))
 
     with thread_guard(store, thread_id, wait=False, check=check):
-        for request in seen:
-            agent = readmodel.thread_agent(store, thread_id)
-            AGENTS[str(agent)].record_delete(store, request)
+        for agent, request in seen:
+            AGENTS[agent].record_delete(store, request)
         erase_thread(store, thread_id)

@@ -69,7 +69,7 @@ def record_delete(store: Store, request: DeleteRequest) -> None:
     row = (
         request.thread_id,
         request.head_checkpoint_id,
-        str(values.get("case_id", "")),
+        str(values.get("case_id") or request.thread_id.removeprefix("refund-")),  # unreadable: from its id
         str(values.get("customer", "")),
         _amount(values.get("requested_amount")),
         _amount(values.get("amount")),

@@ -186,7 +186,10 @@ def test_a_case_deleted_between_the_reads_leaves_no_half_row(monkeypatch, store,
     start_refund(store, settings, "DEL1")
     start_refund(store, settings, "KEEP1", amount=300_000)
     _between_the_reads(
-        monkeypatch, lambda: _elsewhere(db_location, settings, lambda other: runs.delete_thread(other, "refund-DEL1"))
+        monkeypatch,
+        lambda: _elsewhere(
+            db_location, settings, lambda other: runs.delete_thread(other, "refund-DEL1", reason="entered twice")
+        ),
     )
     book = read_book(store)
     _consistent(book)
