@@ -264,9 +264,12 @@ def show_thread(thread_id: str) -> None:
     status_col.metric(t("lecture.status"), code_word("status", result.status))
     if result.status == "attention":
         st.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
-    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
+    outcome = values.get("outcome") or "none"
+    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{outcome}"))
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
+    if outcome != "none":
+        st.caption(t(f"lecture.outcome_why.{outcome}"))
 
     if result.status == "waiting" and auth.why_not(ANSWER):  # the state shows; answering is for approvers
         st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))

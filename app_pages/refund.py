@@ -12,7 +12,7 @@ from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
-from agents.refund.rules import AUTOMATIC_APPROVER, check_edit_amount
+from agents.refund.rules import AUTOMATIC_APPROVER, amount_to_pay, check_edit_amount
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
@@ -53,7 +53,7 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
         Column(t("refund.col.customer"), lambda r: r.customer),
         Column(t("refund.col.requested"), lambda r: amount(r.requested_amount, lang=lang)),
-        Column(t("refund.col.amount"), lambda r: amount(r.amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda r: amount(amount_to_pay(r.amount, r.decision), lang=lang)),
         Column(t("refund.col.executed"), lambda r: amount(r.executed_amount, lang=lang)),
         Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision, lang)),
         Column(t("refund.col.approver"), lambda r: approver_word(r.approver, lang)),
@@ -201,7 +201,9 @@ def show_case(thread_id: str) -> None:
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
-    amount_col.metric(t("refund.metric.amount"), amount(values.get("amount")))
+    rejected = values.get("decision") == "reject"
+    to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
+    amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
     executed_col.metric(t("refund.metric.executed"), amount(payout["paid_amount"] if payout else None))
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))

@@ -78,6 +78,20 @@ def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], emp
     paged_table(key, load, thread_columns(), empty_text=empty_text, search_text=status_search_text, link=thread_link)
 
 
+def inbox_counts(items: list[lifecycle.ThreadStatus], lang: str | None = None) -> str:
+    """How many threads wait, need attention and run, e.g. ``2 waiting · 1 needs attention``.
+
+    English agrees the verb with the count ("1 needs", "2 need"); Korean counts with 건 either way.
+    """
+    parts = []
+    for kind in ("waiting", "attention", "running"):
+        count = sum(item.status == kind for item in items)
+        if count:
+            key = "home.inbox_attention_one" if kind == "attention" and count == 1 else f"home.inbox_{kind}"
+            parts.append(t(key, lang, count=count))
+    return " · ".join(parts)
+
+
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
     """The inbox: every unfinished thread with its status, its reason (as text) and a link to act.
 
@@ -92,9 +106,7 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
     if not items:
         st.info(empty_text)
         return
-    counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
-    keys = {"waiting": "home.inbox_count", "attention": "home.inbox_attention", "running": "home.inbox_running"}
-    st.caption(" · ".join(t(keys[kind], count=count) for kind, count in counts.items() if count))
+    st.caption(inbox_counts(items))
     columns = [
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),

@@ -176,6 +176,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.case.reason": ("Reason", "사유"),
     "refund.metric.requested": ("Requested", "요청 금액"),
     "refund.metric.amount": ("To pay", "지급할 금액"),
+    "refund.metric.rejected": ("— (rejected)", "— (거절됨)"),
     "refund.metric.executed": ("Executed (ledger)", "실제 지급 (원장)"),
     "refund.case.waiting": ("Waiting for an approver.", "승인자를 기다리는 중입니다."),
     "refund.case.moved_on": (

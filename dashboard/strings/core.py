@@ -21,7 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Nothing is waiting for a human and nothing needs attention.",
         "사람을 기다리거나 확인이 필요한 항목이 없습니다.",
     ),
-    "home.inbox_count": ("{count} waiting", "{count}건 대기 중"),
+    "home.inbox_waiting": ("{count} waiting", "{count}건 대기 중"),
     "home.open": ("Open", "열기"),
     "home.agents": ("Agents", "에이전트"),
     "home.threads": ("Threads", "스레드"),
