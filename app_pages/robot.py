@@ -172,7 +172,7 @@ else:
     with explain_col, st.container(border=True):
         st.markdown(f"**{t('robot.explain.title')}**")
         for key in ("checkpoint", "write", "ids", "pause"):
-            st.markdown(t(f"robot.explain.{key}"))
+            st.markdown(t(f"robot.explain.{key}", thread=thread_id))  # the thread shown, not the default
 
     st.header(t("robot.savefile"))
     counts = readmodel.table_counts(store, thread_id)

@@ -96,9 +96,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "노드가 시작한 체크포인트에 붙어 저장됩니다.",
     ),
     "robot.explain.ids": (
-        "**thread_id** names the conversation (here `hitl_demo`) and stays the same; **checkpoint_id** names "
+        "**thread_id** names the conversation (here `{thread}`) and stays the same; **checkpoint_id** names "
         "one snapshot inside it and is new after every step.",
-        "**thread_id**는 대화(여기서는 `hitl_demo`)의 이름으로 바뀌지 않습니다. **checkpoint_id**는 그 안의 "
+        "**thread_id**는 대화(여기서는 `{thread}`)의 이름으로 바뀌지 않습니다. **checkpoint_id**는 그 안의 "
         "스냅숏 하나의 이름으로, 단계마다 새로 생깁니다.",
     ),
     "robot.explain.pause": (
