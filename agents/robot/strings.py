@@ -131,6 +131,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.col.parent_short": ("parent (short)", "부모 (짧은 ID)"),
     "robot.col.full_id": ("full checkpoint_id", "전체 checkpoint_id"),
     "robot.col.meaning": ("what it is", "무엇인가"),
+    "robot.write_value": ("A write's whole value", "쓰기 값 전체 보기"),
+    "robot.write_pick": ("Write (checkpoint · node · channel)", "쓰기 (체크포인트 · 노드 · 채널)"),
     "robot.ids.short": (
         "Both tables name a checkpoint by its short id: the first 8 characters of the id's random tail. "
         "The full id has its own column, `full checkpoint_id` (select a cell and copy it).",

@@ -30,3 +30,42 @@ def test_the_korean_explanation_names_the_thread_shown(app, store, settings):
     at.run()
     ids = [m.value for m in at.markdown if m.value.startswith("**thread_id**")]
     assert ids and "(여기서는 `demo-b`)" in ids[0]
+
+
+def test_each_write_shows_its_value_short_beside_its_channel(app, store, settings):
+    answer_robot(store, settings)
+    at = app(PAGE)
+    writes = next(f.value for f in at.dataframe if "channel" in f.value and "value" in f.value)
+    columns = list(writes.columns)
+    assert columns.index("value") == columns.index("channel") + 1  # read as `channel = value`
+    pairs = list(zip(writes["channel"], writes["value"], strict=True))
+    assert ("__resume__", "yes") in pairs and ("decision", "yes") in pairs
+    assert ("messages", "human: Start the task") in pairs
+    assert all(len(value) <= 60 for value in writes["value"])
+
+
+def test_a_writes_whole_value_opens_on_request(app, store, settings):
+    pause_robot(store, settings)
+    at = app(PAGE)
+    assert "savefile-write-pick-hitl_demo" not in at.session_state  # closed: nothing decoded yet
+    at.session_state["savefile-write-value-hitl_demo"] = True  # the presenter opens it
+    at.run()
+    pick = at.selectbox(key="savefile-write-pick-hitl_demo")
+    interrupt = next(i for i, label in enumerate(pick.options) if label.endswith("__interrupt__"))
+    pick.set_value(interrupt).run()
+    assert not at.exception, at.exception
+    assert any("Execute this? (yes/no)" in j.value for j in at.json)
+
+
+def test_a_value_preview_is_one_short_line():
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from dashboard.savefile import value_preview
+
+    assert value_preview("yes") == "yes"
+    assert value_preview([HumanMessage("작업 시작")]) == "human: 작업 시작"
+    assert value_preview(AIMessage("Executed: x")) == "ai: Executed: x"
+    assert value_preview({"question": "q?", "n": 1}) == '{"question": "q?", "n": 1}'
+    assert value_preview(["Busan", "Seoul"]) == '["Busan", "Seoul"]'  # two texts are no message
+    long = value_preview("a\nb " + "x" * 100)
+    assert long.startswith("a b x") and long.endswith("…") and len(long) == 60
