@@ -90,7 +90,8 @@ def value_preview(value: Any, limit: int = PREVIEW_LENGTH) -> str:
     """A decoded write value in one short line, as the walkthrough writes it (``__resume__ = yes``).
 
     A text is shown as it is (no JSON quotes); a message as ``type: content``; a list of messages one
-    after another; anything else as compact JSON. Past ``limit`` characters it ends in ``…``.
+    after another; past ``limit`` characters these end in ``…``. Anything else is compact JSON whose
+    texts are each cut to ``limit // 2`` characters, so it stays JSON (its keys are state keys, code).
     """
     plain = readmodel.to_jsonable(value)
     if isinstance(plain, str):
@@ -100,9 +101,23 @@ def value_preview(value: Any, limit: int = PREVIEW_LENGTH) -> str:
     elif _message(plain):
         line = _message(plain)
     else:
-        line = json.dumps(plain, ensure_ascii=False, separators=(", ", ": "), default=str)
+        return json.dumps(_cut_texts(plain, limit // 2), ensure_ascii=False, separators=(", ", ": "), default=str)
+    return _cut(line, limit)
+
+
+def _cut(line: str, limit: int) -> str:
     line = " ".join(line.split())  # one line, however the value breaks
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _cut_texts(value: Any, limit: int) -> Any:
+    if isinstance(value, str):
+        return _cut(value, limit)
+    if isinstance(value, dict):
+        return {key: _cut_texts(item, limit) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_cut_texts(item, limit) for item in value]
+    return value
 
 
 _ROLES = ("human", "user", "ai", "assistant", "system", "tool")

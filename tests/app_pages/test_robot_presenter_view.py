@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.factories import answer_robot, pause_robot
 
 PAGE = "app_pages/robot.py"
@@ -41,7 +43,10 @@ def test_each_write_shows_its_value_short_beside_its_channel(app, store, setting
     pairs = list(zip(writes["channel"], writes["value"], strict=True))
     assert ("__resume__", "yes") in pairs and ("decision", "yes") in pairs
     assert ("messages", "human: Start the task") in pairs
-    assert all(len(value) <= 60 for value in writes["value"])
+    assert all(len(value) <= 60 for channel, value in pairs if channel != "__interrupt__")
+    interrupt = next(json.loads(value) for channel, value in pairs if channel == "__interrupt__")
+    assert interrupt[0]["value"]["question"] == "Execute this? (yes/no)"  # still JSON, its texts cut short
+    assert interrupt[0]["value"]["action"] == "Business trip request: Busan,…"
 
 
 def test_a_writes_whole_value_opens_on_request(app, store, settings):
@@ -67,5 +72,6 @@ def test_a_value_preview_is_one_short_line():
     assert value_preview(AIMessage("Executed: x")) == "ai: Executed: x"
     assert value_preview({"question": "q?", "n": 1}) == '{"question": "q?", "n": 1}'
     assert value_preview(["Busan", "Seoul"]) == '["Busan", "Seoul"]'  # two texts are no message
+    assert value_preview({"text": "y" * 100}) == '{"text": "' + "y" * 29 + '…"}'
     long = value_preview("a\nb " + "x" * 100)
     assert long.startswith("a b x") and long.endswith("…") and len(long) == 60
