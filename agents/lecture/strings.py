@@ -9,12 +9,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.error.round_limit": (
         "{action} is not possible: the round limit is reached (draft {round} of {max_rounds}, "
         "HITL_MAX_ROUNDS); choose save or reject",
-        "{action}는 할 수 없습니다: 라운드 한도에 이르렀습니다(초안 {round}/{max_rounds}, "
+        "{action:은/는} 할 수 없습니다: 라운드 한도에 이르렀습니다(초안 {round}/{max_rounds}, "
         "HITL_MAX_ROUNDS). save 또는 reject를 고르세요",
     ),
     "lecture.error.not_offered": (
         "{action} is not an answer to this question; choose {options}",
-        "{action}는 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
+        "{action:은/는} 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
     ),
     "lecture.problem.neither": (
         "the run ended with neither a saved plan nor a rejection",
@@ -96,7 +96,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
     "lecture.thread_missing": (
         "There is no lecture thread named {thread}; pick one below.",
-        "{thread}라는 강의 스레드가 없습니다. 아래에서 고르세요.",
+        "{thread:이라는/라는} 강의 스레드가 없습니다. 아래에서 고르세요.",
     ),
     "lecture.status": ("Status", "상태"),
     "lecture.outcome": ("Outcome", "결과"),
@@ -124,9 +124,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "lecture.waiting_plan": (
         "Waiting for you: review plan version {version}.",
-        "결정을 기다립니다: 계획 버전 {version}을 검토하세요.",
+        "결정을 기다립니다: 계획 버전 {version:을/를} 검토하세요.",
     ),
-    "lecture.refused_answer": ("The last answer was refused: {error}", "직전 답변이 거절되었습니다: {error}"),
+    "lecture.refused_answer": ("The last answer was refused: {error}", "직전 답변은 받아들여지지 않았습니다: {error}"),
     "lecture.decision": ("Your decision", "결정"),
     "lecture.action": ("Action", "작업"),
     "lecture.action.rework": ("rework: revise the flagged items", "재작업: 지적된 항목 수정"),

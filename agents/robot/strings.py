@@ -21,7 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.say.refused": (
         "Refused: {action} was not executed (answer {answer} is not 'yes').",
-        "실행 거부됨: {action} — 답 {answer}이(가) 정확히 'yes'가 아니어서 실행하지 않았습니다.",
+        "실행 거부됨: {action} — 답 {answer:이/가} 정확히 'yes'가 아니어서 실행하지 않았습니다.",
     ),
     "nav.robot": ("Approval robot", "승인 로봇"),
     "agent.robot.title": ("Approval robot", "승인 로봇"),
@@ -42,7 +42,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.other_agent": (
         "Thread {thread} belongs to the {agent} agent; the robot page only shows robot threads.",
-        "스레드 {thread}는 {agent} 에이전트의 것입니다. 로봇 페이지는 로봇 스레드만 보여 줍니다.",
+        "스레드 {thread:은/는} {agent} 에이전트의 것입니다. 로봇 페이지는 로봇 스레드만 보여 줍니다.",
     ),
     "robot.no_agent": (
         "Thread {thread} records no agent, so nothing here can answer it or run it on; "
@@ -70,9 +70,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.will_execute": ("This answer will execute the action.", "이 답은 작업을 실행합니다."),
     "robot.will_refuse": (
         "This answer is not exactly `yes`: the action will be refused.",
-        "이 답은 정확히 `yes`가 아니므로 작업이 거절됩니다.",
+        "이 답은 정확히 `yes`가 아니므로 작업은 거부됩니다.",
     ),
-    "robot.answered": ("Answered {answer!r}.", "{answer!r}라고 답했습니다."),
+    "robot.answered": ("Answered {answer!r}.", "{answer!r:이라고/라고} 답했습니다."),
     "robot.status": ("Status", "상태"),
     "robot.next": ("`next`", "`next` (다음 노드)"),
     "robot.payload": ("Interrupt payload", "인터럽트 페이로드"),
@@ -117,16 +117,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.outcome.refused": (
         "Refused: the answer {answer} is not exactly `yes`, so the action did not run.",
-        "거부됨: 답 {answer}는 정확히 `yes`가 아니므로 작업이 실행되지 않았습니다.",
+        "거부됨: 답 {answer:은/는} 정확히 `yes`가 아니므로 작업이 실행되지 않았습니다.",
     ),
     "robot.outcome.apart": (
         "Status says whether the run goes on (`done` = finished); the outcome says whether the action ran. "
         '`done` is not "approved".',
-        "상태는 실행이 계속되는지(`done` = 끝남)를, 결과는 작업이 실행되었는지를 말합니다. "
-        '`done`은 "승인됨"이 아닙니다.',
+        "상태는 실행이 계속되는지(완료 = 실행이 끝남)를, 결과는 작업이 실행되었는지를 말합니다. "
+        '완료는 "승인됨"이 아닙니다.',
     ),
-    "robot.answered.executed": ("Answered {answer}: executed.", "{answer}라고 답했습니다: 실행됨."),
-    "robot.answered.refused": ("Answered {answer}: refused.", "{answer}라고 답했습니다: 거부됨."),
+    "robot.answered.executed": ("Answered {answer}: executed.", "{answer:이라고/라고} 답했습니다: 실행됨."),
+    "robot.answered.refused": ("Answered {answer}: refused.", "{answer:이라고/라고} 답했습니다: 거부됨."),
     "robot.col.short_id": ("checkpoint (short)", "체크포인트 (짧은 ID)"),
     "robot.col.parent_short": ("parent (short)", "부모 (짧은 ID)"),
     "robot.col.full_id": ("full checkpoint_id", "전체 checkpoint_id"),
@@ -185,7 +185,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.live.ids": (
         "Here: `thread_id` {thread}, chosen by us; the latest `checkpoint_id` {latest}, made by LangGraph.",
-        "여기서는: `thread_id` {thread}는 우리가 정했고, 최신 `checkpoint_id` {latest}는 LangGraph가 만들었습니다.",
+        "여기서는: `thread_id` {thread:은/는} 우리가 정했고, 최신 `checkpoint_id` {latest:은/는} LangGraph가 만들었습니다.",
     ),
     "robot.q.latest": ("How is the latest checkpoint found?", "최신 체크포인트는 어떻게 찾나요?"),
     "robot.a.latest": (
@@ -275,7 +275,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.anatomy.tail": ("random tail (group 5)", "무작위 끝부분 (5번째 묶음)"),
     "robot.anatomy.tail.means": (
         "48 random bits; its first 8 characters, {short}, are the short id in both tables",
-        "무작위 48비트. 앞 8글자 {short}가 두 표의 짧은 ID입니다",
+        "무작위 48비트. 앞 8글자 {short:이/가} 두 표의 짧은 ID입니다",
     ),
     "robot.quiz": ("Quiz", "퀴즈"),
     "robot.quiz.intro": (

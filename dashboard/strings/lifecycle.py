@@ -30,6 +30,6 @@ STRINGS = {
     "home.inbox_running": ("{count} running", "{count}건 실행 중"),
     "forms.run_failed": (
         "A step failed; the thread now needs attention and is in the inbox:",
-        "단계가 실패했습니다. 스레드는 확인이 필요하며 받은 편지함에 있습니다:",
+        "단계가 실패했습니다. 스레드는 확인이 필요하며 대기 목록에 있습니다:",
     ),
 }

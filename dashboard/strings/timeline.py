@@ -21,7 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "timeline.unknown_thread": (
         "The link names thread {thread}, which is not in the database.",
-        "링크의 스레드 {thread}는 데이터베이스에 없습니다.",
+        "링크의 스레드 {thread:은/는} 데이터베이스에 없습니다.",
     ),
     "timeline.no_calls": ("No node calls are logged for this thread.", "이 스레드에는 기록된 노드 호출이 없습니다."),
     "timeline.figure_title": ("Thread {thread} · {runs}", "스레드 {thread} · {runs}"),

@@ -99,7 +99,7 @@ def test_the_language_lives_in_the_url(app, store, settings):
     assert at.query_params.get("lang") in ("en", ["en"])  # written on the first run
     at.selectbox(key="lang").select("ko").run()
     assert at.query_params.get("lang") in ("ko", ["ko"])
-    assert [h.value for h in at.header][0] == "받은 편지함: 사람이 봐야 할 모든 항목"
+    assert [h.value for h in at.header][0] == "대기 목록: 사람이 처리할 모든 항목"
     # The inbox's links open their tab in Korean too.
     assert "robot?thread=hitl_demo&lang=ko" in table_cells(at)
 
