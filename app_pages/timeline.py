@@ -26,6 +26,7 @@ from agents.nodelog import node_runs
 from agents.run_index import RunEntry, RunList, comparable_pair, latest_runs, run_summary, run_tail, thread_runs
 from agents.timing import Timeline, timeline_csv_of_calls, timeline_of
 from dashboard import resources
+from dashboard.downloads import csv_download
 from dashboard.i18n import t
 from dashboard.timeline_figure import MAX_DRAWN_CALLS, compare_figure_of, timeline_figure_of
 from dashboard.timeline_tables import clock, stats_table, summary_table
@@ -109,7 +110,7 @@ def _show_thread(thread_id: str, runs: dict[str, str], resolved: Resolved, run_c
     show_table(stats_table(shown), t("timeline.no_calls"))
     st.download_button(
         t("timeline.download"),
-        timeline_csv_of_calls(shown.calls),
+        csv_download(timeline_csv_of_calls(shown.calls)),
         help=t("timeline.download.help"),
         file_name=f"timeline_{thread_id}_{'all' if run_id == ALL_RUNS else run_id}.csv",
         mime="text/csv",
