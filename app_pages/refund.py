@@ -18,7 +18,17 @@ from agents.validation import parse_whole_number
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_book, case_status_word, case_text
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
-from dashboard.forms import act, drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms, status_word
+from dashboard.forms import (
+    act,
+    acted_here,
+    drawn_head,
+    flash,
+    show_flash,
+    show_run_failed,
+    shown_head,
+    sidebar_forms,
+    status_word,
+)
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
@@ -214,6 +224,8 @@ def show_case(thread_id: str) -> None:
     # controls stay, with a notice, through any rerun (typing a name) until the approver clicks:
     # the click is then refused with a message instead of landing on controls that vanished.
     view = st.session_state.get(VIEW_KEY)
+    if acted_here(thread_id):  # this session's own sidebar action moved the case on: no one else's change
+        view = None
     if result.status == "waiting" or not view or view[0] != thread_id:
         view = (thread_id, result.head_checkpoint_id if result.status == "waiting" else None)
         st.session_state[VIEW_KEY] = view

@@ -28,6 +28,8 @@ from dashboard.views import describe_status
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
+#: The thread this session's last successful action changed (see :func:`acted_here`).
+ACTED_KEY = "forms:acted"
 
 
 def flash(kind: str, message: str) -> None:
@@ -116,10 +118,14 @@ def show_run_failed(error: RunFailedError) -> None:
     st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
 
 
-def act(expected: str | None, action: Callable[[str | None], str | tuple[str, str]]) -> None:
+def act(
+    expected: str | None, action: Callable[[str | None], str | tuple[str, str]], *, thread_id: str | None = None
+) -> None:
     """Runs ``action(expected_head)``; reports its message (and reruns), a stale form, or bad input.
 
     ``action`` returns its message, reported as a success, or ``(kind, message)`` (see :func:`outcome_kind`).
+    ``thread_id`` names the thread it changes: the next run knows the change was this session's own
+    (:func:`acted_here`), not another tab's.
     """
     try:
         reported = action(expected)
@@ -130,8 +136,22 @@ def act(expected: str | None, action: Callable[[str | None], str | tuple[str, st
         show_run_failed(error)
         return
     kind, message = reported if isinstance(reported, tuple) else ("success", reported)
+    if thread_id is not None:
+        st.session_state[ACTED_KEY] = thread_id
     flash(kind, message)
     st.rerun()
+
+
+def acted_here(thread_id: str) -> bool:
+    """Whether ``thread_id`` changed by this session's own last action; true once, on the run after it.
+
+    A page that keeps controls drawn for an older head, to refuse them with a notice when someone else
+    moved the thread on, asks this first: the user's own sidebar action is no one else's change.
+    """
+    if st.session_state.get(ACTED_KEY) == thread_id:
+        del st.session_state[ACTED_KEY]
+        return True
+    return False
 
 
 def status_word(result: runs.RunResult) -> str:
@@ -194,7 +214,7 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 )
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
@@ -234,7 +254,7 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 )
             return t("forms.update.done", thread=thread_id, status=status_word(result))
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
@@ -253,7 +273,7 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
             runs.delete_thread(store, thread_id, expected_head=expected, actor=auth.identity())
             return t("forms.delete.done", thread=thread_id)
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 def continue_button(store: Store, settings: Settings, thread_id: str, expected: str | None) -> None:
@@ -267,7 +287,7 @@ def continue_button(store: Store, settings: Settings, thread_id: str, expected: 
             done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=auth.identity())
             return t("forms.continue.done", thread=thread_id, status=status_word(done))
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 #: What a page passes to :func:`sidebar_forms` when it draws no head of its own: the sidebar reads one.
@@ -282,6 +302,7 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
     not on a head read now: another tab's change during this run (between the page's read and this
     one) is then refused as stale, never taken for what the user saw beside the forms.
     """
+    st.session_state.pop(ACTED_KEY, None)  # the page above had its one run to see its own action
     with st.sidebar:
         st.subheader(t("forms.header"))
         show_flash()
