@@ -172,32 +172,49 @@ def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool) 
         )
         return None if value == UNCHANGED else value
     if field.kind == "int":
-        return st.number_input(
-            label,
-            min_value=field.minimum,
-            max_value=field.maximum,
-            value=None if optional else field.default,
-            step=1,
-            key=key,
-            help=help_text,
-        )
+        # No min_value / max_value: the browser would mark a number outside them red and never send it,
+        # so a submit would do nothing and say nothing. The bounds are in the help line, and the rule
+        # every path goes through refuses such a number with a message that names the field.
+        return st.number_input(label, value=None if optional else field.default, step=1, key=key, help=help_text)
     if field.kind in ("textarea", "object"):
         return st.text_area(label, key=key, help=help_text) or None
     return st.text_input(label, key=key, help=help_text) or None
 
 
+def mode_toggle(key: str) -> bool:
+    """The raw-mode switch of a form, outside the form so that switching redraws the form's fields at once.
+
+    A form shows the fields of its mode only: typed fields, or the raw text, never both, so what is
+    sent is what is shown. A successful submit turns raw mode off again (:func:`_raw_mode_done`).
+    """
+    if st.session_state.pop(f"{key}:done", False):  # set before the toggle is drawn: allowed
+        st.session_state[key] = False
+    raw_mode = st.toggle(t("forms.raw_mode"), key=key, help=t("forms.raw_mode.help"))
+    st.caption(t("forms.mode.raw" if raw_mode else "forms.mode.typed"))
+    return raw_mode
+
+
+def _raw_mode_done(key: str) -> None:
+    st.session_state[f"{key}:done"] = True
+
+
 def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
-    """The resume form: typed answer fields, or a raw value (JSON object or text)."""
+    """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text."""
+    st.markdown(f"**{t('forms.resume.title')}**")
+    raw_key = f"resume-raw-{thread_id}"
+    raw_mode = mode_toggle(raw_key)
     with st.form(f"resume-{thread_id}"):
-        st.markdown(f"**{t('forms.resume.title')}**")
-        raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
         signed = None if auth.identity().local else spec.signed_field  # recorded as the signed-in identity
-        typed = {
-            f.name: _typed_input(spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False)
-            for f in spec.resume_fields
-            if f.name != signed
-        }
-        raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
+        typed: dict[str, Any] = {}
+        raw = ""
+        if raw_mode:
+            raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
+        else:
+            typed = {
+                f.name: _typed_input(spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False)
+                for f in spec.resume_fields
+                if f.name != signed
+            }
         submitted = st.form_submit_button(t("forms.resume.submit"))
     if submitted:
 
@@ -212,21 +229,27 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 result = runs.resume_from_fields(
                     store, settings, thread_id, fields, expected_head=expected, actor=auth.identity()
                 )
+            _raw_mode_done(raw_key)
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action, thread_id=thread_id)
 
 
 def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
-    """The update_state form: typed known keys or raw JSON, and the ``as_node`` choice."""
+    """The update_state form: typed known keys or (in raw mode) raw JSON, and the ``as_node`` choice."""
+    st.markdown(f"**{t('forms.update.title')}**")
+    raw_key = f"update-raw-{thread_id}"
+    raw_mode = mode_toggle(raw_key)
     with st.form(f"update-{thread_id}"):
-        st.markdown(f"**{t('forms.update.title')}**")
-        raw_mode = st.toggle(t("forms.raw_mode"), key=f"update-raw-{thread_id}")
-        typed = {
-            f.name: _typed_input(spec.name, "state", f, f"update-{f.name}-{thread_id}", optional=True)
-            for f in spec.state_fields
-        }
-        raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}", placeholder='{"key": "value"}')
+        typed: dict[str, Any] = {}
+        raw = ""
+        if raw_mode:
+            raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}", placeholder='{"amount": 50000}')
+        else:
+            typed = {
+                f.name: _typed_input(spec.name, "state", f, f"update-{f.name}-{thread_id}", optional=True)
+                for f in spec.state_fields
+            }
         as_node = st.selectbox(
             t("forms.as_node"),
             [UNCHANGED, *spec.as_nodes],
@@ -252,6 +275,7 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 result = runs.continue_thread(
                     store, settings, thread_id, expected_head=result.head_checkpoint_id, actor=me
                 )
+            _raw_mode_done(raw_key)
             return t("forms.update.done", thread=thread_id, status=status_word(result))
 
         act(expected, action, thread_id=thread_id)

@@ -48,6 +48,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forms.thread_missing": ("Thread {thread} does not exist (yet).", "스레드 {thread:이/가} 없습니다."),
     "forms.acting_on": ("Thread {thread} · checkpoint {checkpoint}", "스레드 {thread} · 체크포인트 {checkpoint}"),
     "forms.raw_mode": ("Raw mode", "원시 입력 모드"),
+    "forms.raw_mode.help": (
+        "Off: typed fields, checked one by one. On: one raw value instead of the fields. A submit that "
+        "works turns it off again.",
+        "끔: 항목별로 확인하는 입력 칸. 켬: 입력 칸 대신 원시 값 하나. 제출이 성공하면 다시 꺼집니다.",
+    ),
+    "forms.mode.typed": ("Sends the fields below.", "아래 입력 칸의 값을 보냅니다."),
+    "forms.mode.raw": (
+        "Raw mode: sends the text below as it is; the typed fields are not used.",
+        "원시 입력 모드: 아래 텍스트를 그대로 보내며, 입력 칸은 쓰지 않습니다.",
+    ),
     "forms.raw_value": ("Raw value (JSON object or text)", "원시 값 (JSON 객체 또는 텍스트)"),
     "forms.raw_value.help": (
         "Used only in raw mode. A JSON object is sent as an object; anything else as text.",

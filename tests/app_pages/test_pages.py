@@ -157,7 +157,7 @@ def test_update_form_typed_and_raw(app, store, settings):
     at.sidebar.button[1].click().run()
     assert "Updated thread hitl_demo" in _sidebar_text(at)
     assert runs.current_result(store, settings, "hitl_demo").next == ("execute",)
-    at.sidebar.toggle(key="update-raw-hitl_demo").set_value(True)
+    at.sidebar.toggle(key="update-raw-hitl_demo").set_value(True).run()  # the raw text shows in raw mode only
     at.sidebar.text_area(key="update-rawvalue-hitl_demo").input('{"colour": "red"}')
     # By its label: the thread now needs "continue", and the continue button comes first.
     next(button for button in at.sidebar.button if button.label == "Update state").click().run()
