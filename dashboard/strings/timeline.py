@@ -30,10 +30,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "wall time: first start to last end · summed: the calls' own durations added up · "
         "speed-up: summed / wall · efficiency: speed-up / tasks (1.0 = fully overlapped). "
         "The last row of each run sums up the whole run; its efficiency is that of its parallel supersteps "
-        "(more than one task) together, empty when it has none.",
+        "(more than one task) together, and its speed-up and efficiency are empty when it has none (its "
+        "nodes cell says so).",
         "벽시계 시간: 첫 시작부터 마지막 끝까지 · 합계: 각 호출 시간의 합 · 속도 향상: 합계 / 벽시계 시간 · "
         "효율: 속도 향상 / 태스크 수 (1.0 = 완전히 겹침). 각 실행의 마지막 행은 실행 전체 요약이며, 그 효율은 "
-        "병렬 슈퍼스텝(태스크 2개 이상)을 함께 본 효율입니다(없으면 비어 있음).",
+        "병렬 슈퍼스텝(태스크 2개 이상)을 함께 본 효율입니다. 병렬 슈퍼스텝이 없으면 속도 향상과 효율이 "
+        "비어 있습니다(노드 칸에 그렇게 적힘).",
     ),
     "timeline.run_total": ("whole run", "실행 전체"),
     "timeline.open_calls": (
@@ -116,6 +118,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tcol.parallel_steps": ("parallel supersteps", "병렬 슈퍼스텝"),
     "tcol.parallel_efficiency": ("efficiency of parallel supersteps", "병렬 슈퍼스텝 효율"),
     "timeline.run_steps": ("supersteps: {steps} · parallel: {parallel}", "슈퍼스텝: {steps} · 병렬: {parallel}"),
+    "timeline.run_meaning.parallel": (
+        "whole run: speed-up = all task time / wall time; efficiency = of the parallel supersteps together",
+        "실행 전체: 속도 향상 = 모든 태스크 시간 / 벽시계 시간, 효율 = 병렬 슈퍼스텝을 함께 본 효율",
+    ),
+    "timeline.run_meaning.sequential": (
+        "whole run: nothing ran in parallel, so no speed-up or efficiency; nodes were busy {busy}% of the wall time",
+        "실행 전체: 병렬로 실행된 것이 없어 속도 향상과 효율이 없습니다. 노드가 벽시계 시간의 {busy}% 동안 실행됨",
+    ),
     "tcol.nodes": ("nodes", "노드"),
     "tcol.open": ("no end logged", "끝 미기록"),
     "tcol.supersteps": ("supersteps", "슈퍼스텝"),
