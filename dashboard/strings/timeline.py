@@ -38,6 +38,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "비어 있습니다(노드 칸에 그렇게 적힘).",
     ),
     "timeline.run_total": ("whole run", "실행 전체"),
+    "timeline.shown.parallel": (
+        "Shown: run {run}, the thread's newest run with parallel work (a superstep of more than one call). "
+        "Every run is in the run picker.",
+        "표시 중: 실행 {run}. 이 스레드에서 병렬 작업(호출이 둘 이상인 슈퍼스텝)이 있었던 가장 최근 실행입니다. "
+        "다른 실행은 실행 선택에서 고를 수 있습니다.",
+    ),
+    "timeline.shown.latest": (
+        "Shown: run {run}, the thread's latest run; none of its runs did parallel work. "
+        "Every run is in the run picker.",
+        "표시 중: 실행 {run}. 이 스레드의 가장 최근 실행이며, 병렬 작업이 있었던 실행은 없습니다. "
+        "다른 실행은 실행 선택에서 고를 수 있습니다.",
+    ),
+    "timeline.shown.picked": ("Shown: run {run}, as picked.", "표시 중: 고른 실행 {run}."),
+    "timeline.shown.all": ("Shown: every run of the thread.", "표시 중: 이 스레드의 모든 실행."),
     "timeline.open_calls": (
         "{count} call(s) have no logged end (still running, or cut by a crash); "
         "they are drawn hatched up to the run's last logged moment.",
