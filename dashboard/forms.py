@@ -159,10 +159,24 @@ def status_word(result: runs.RunResult) -> str:
     return describe_status(result.status, result.outcome, localized(result.reason_text or result.reason))
 
 
-def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool) -> Any:
+def offered_choices(field: Field, question: Any) -> list[str]:
+    """A choice field's choices that the waiting question offers (its ``options``), in the field's order.
+
+    A pause that lists what it accepts (the lecture gate: rework, save, reject; its plan review:
+    approve) is offered only those, so the form never proposes an answer the pause refuses. A question
+    without such a list, or one that names none of the field's choices, leaves them all.
+    """
+    options = question.get("options") if isinstance(question, dict) else None
+    if not isinstance(options, list):
+        return list(field.choices)
+    offered = [choice for choice in field.choices if choice in options]
+    return offered or list(field.choices)
+
+
+def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool, question: Any = None) -> Any:
     label, help_text = field_label(field), field_help(agent, form, field)
     if field.kind == "choice":
-        options = ([UNCHANGED] if optional else []) + list(field.choices)
+        options = ([UNCHANGED] if optional else []) + offered_choices(field, question)
         value = st.selectbox(
             label,
             options,
@@ -198,8 +212,13 @@ def _raw_mode_done(key: str) -> None:
     st.session_state[f"{key}:done"] = True
 
 
-def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
-    """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text."""
+def resume_form(
+    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None, question: Any = None
+) -> None:
+    """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text.
+
+    ``question`` is the waiting interrupt's value: a choice offers only the answers it lists.
+    """
     st.markdown(f"**{t('forms.resume.title')}**")
     raw_key = f"resume-raw-{thread_id}"
     raw_mode = mode_toggle(raw_key)
@@ -211,7 +230,9 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
             raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
         else:
             typed = {
-                f.name: _typed_input(spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False)
+                f.name: _typed_input(
+                    spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False, question=question
+                )
                 for f in spec.resume_fields
                 if f.name != signed
             }
@@ -346,7 +367,9 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
         if cannot_answer:
             st.caption(t("auth.cannot_act", reason=cannot_answer))
         else:
-            resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
+            status = lifecycle.thread_status(store, thread_id)
+            question = status.payload if status is not None and status.status == "waiting" else None
+            resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head), question)
         if not auth.why_not(CONTINUE):
             continue_button(store, settings, thread_id, drawn_head("continue", thread_id, head))
         if not auth.why_not(UPDATE_STATE):

@@ -113,6 +113,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "lecture.outcome_why.rejected": ("Rejected: a human ended the run.", "거절됨: 사람이 실행을 끝냈습니다."),
     "lecture.round": ("Draft round", "초안 라운드"),
+    "lecture.gate_reviews": ("Round {round}: what the reviewers said", "라운드 {round}: 검토자 의견"),
     "lecture.plan_version": ("Plan version", "계획 버전"),
     "lecture.plan": ("Plan (subtopics)", "계획 (세부 주제)"),
     "lecture.scores": ("Gate, per round", "라운드별 관문 결과"),
