@@ -277,10 +277,59 @@ STRINGS: dict[str, tuple[str, str]] = {
         "48 random bits; its first 8 characters, {short}, are the short id in both tables",
         "무작위 48비트. 앞 8글자 {short:이/가} 두 표의 짧은 ID입니다",
     ),
+    "robot.q.after_answer": (
+        "You answer now. How many checkpoints will the thread hold when the run ends?",
+        "지금 답하면, 실행이 끝났을 때 스레드에는 체크포인트가 몇 개 있을까요?",
+    ),
+    "robot.a.after_answer": (
+        "Five: the three of the pause, then one after `approval` (step 2) and one after `execute` (step 3). "
+        "The answer itself takes no checkpoint: it is a write.",
+        "다섯 개입니다. 멈출 때까지의 세 개, 그다음 `approval` 뒤에 하나(스텝 2), `execute` 뒤에 하나(스텝 3). "
+        "답 자체는 체크포인트가 아니라 쓰기입니다.",
+    ),
+    "robot.live.after_answer.waiting": ("Now it holds {count}.", "지금은 {count}개입니다."),
+    "robot.live.after_answer.done": (
+        "This thread holds {count} (steps {first} to {last}).",
+        "이 스레드에는 {count}개가 있습니다(스텝 {first}부터 {last}까지).",
+    ),
+    "robot.q.resume_under": (
+        "Under which checkpoint will your answer be stored?",
+        "내 답은 어느 체크포인트 아래에 저장될까요?",
+    ),
+    "robot.a.resume_under": (
+        "Under the paused one (its `next` is `approval`), beside the `__interrupt__` write: as two `__resume__` "
+        "writes, not under a new checkpoint.",
+        "멈춘 체크포인트(`next`가 `approval`인 것) 아래, `__interrupt__` 쓰기 옆입니다. 새 체크포인트가 아니라 "
+        "`__resume__` 쓰기 두 개로 저장됩니다.",
+    ),
+    "robot.live.resume_under": ("Here: {short} (step {step}).", "여기서는: {short} (스텝 {step})."),
+    "robot.q.start_over": (
+        "You press Start over. Which id stays, and which are new?",
+        "처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?",
+    ),
+    "robot.a.start_over": (
+        "The `thread_id` stays: we chose it. Start over deletes the thread's checkpoints and writes, so every "
+        "`checkpoint_id` after it is new, made by LangGraph with the time it saves.",
+        "`thread_id`는 그대로입니다. 우리가 정한 것이니까요. 처음부터 다시는 스레드의 체크포인트와 쓰기를 "
+        "지우므로, 그 뒤의 `checkpoint_id`는 모두 LangGraph가 저장 시각으로 새로 만듭니다.",
+    ),
+    "robot.live.start_over": ("Here: {thread} stays.", "여기서는: {thread} 그대로."),
+    "robot.q.no_saver": (
+        "The same graph compiled without a checkpointer pauses at `approval`. Where is the pause kept?",
+        "같은 그래프를 체크포인터 없이 컴파일하면 `approval`에서 멈춥니다. 멈춤은 어디에 남을까요?",
+    ),
+    "robot.a.no_saver": (
+        "Nowhere: with no save file there is no `__interrupt__` write and no checkpoint to resume from; the "
+        "caller gets a half-finished state and no error. The refund page's pitfall demo shows it.",
+        "어디에도 남지 않습니다. 저장 파일이 없으니 `__interrupt__` 쓰기도, 재개할 체크포인트도 없고, 호출한 쪽은 "
+        "오류 없이 반쯤 끝난 상태만 받습니다. 환불 페이지의 함정 데모가 이를 보여 줍니다.",
+    ),
     "robot.quiz": ("Quiz", "퀴즈"),
     "robot.quiz.intro": (
-        "Answer in your head, then click a question to see its answer, with this thread's values.",
-        "머릿속으로 답해 본 뒤 질문을 누르면, 이 스레드의 값과 함께 답이 보입니다.",
+        "What the lessons above let you work out: answer in your head, then click a question to see its "
+        "answer, with this thread's values.",
+        "위의 설명으로 알아낼 수 있는 것들입니다. 머릿속으로 답해 본 뒤 질문을 누르면, 이 스레드의 값과 함께 "
+        "답이 보입니다.",
     ),
     "robot.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
     "robot.queue": ("Other robot threads that need a human ({count})", "사람이 봐야 할 다른 로봇 스레드 ({count})"),

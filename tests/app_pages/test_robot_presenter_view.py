@@ -75,3 +75,17 @@ def test_a_value_preview_is_one_short_line():
     assert value_preview({"text": "y" * 100}) == '{"text": "' + "y" * 29 + '…"}'
     long = value_preview("a\nb " + "x" * 100)
     assert long.startswith("a b x") and long.endswith("…") and len(long) == 60
+
+
+def test_the_quiz_asks_what_the_lessons_have_not_printed(app, store, settings):
+    from dashboard.i18n import t
+    from dashboard.robot_lessons import QUIZ
+
+    pause_robot(store, settings)
+    at = app(PAGE)
+    lessons = " ".join(m.value for m in at.markdown if ":material/school:" in m.value)
+    for question in QUIZ:
+        fixed = t(f"robot.a.{question}", "en")
+        assert t(f"robot.q.{question}", "en") not in lessons and fixed not in lessons
+        at.button(key=f"robot-quiz-{question}").click().run()
+        assert any(i.value.startswith(fixed) for i in at.info)  # given away by the click, not before
