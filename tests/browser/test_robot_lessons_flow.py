@@ -29,7 +29,8 @@ def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, dashboard:
 
 def test_the_quiz_in_korean(page: Page, dashboard: Dashboard):
     _paused_robot_page(page, dashboard, "?lang=ko")
-    question = page.get_by_role("button", name="3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?")
+    name = "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
+    question = page.get_by_role("button", name=name)
     expect(question).to_be_visible(timeout=DRAWN)
     quiz_answer = page.get_by_test_id("stAlertContentInfo").filter(has_text="여기서는: hitl_demo 그대로.")
     expect(quiz_answer).to_have_count(0)
