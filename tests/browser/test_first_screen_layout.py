@@ -21,3 +21,20 @@ def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, 
         expect(button).to_be_visible(timeout=DRAWN)
         box = button.bounding_box()
         assert box is not None and box["y"] + box["height"] <= 720, (label, box)  # no scrolling needed
+
+
+def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, dashboard: Dashboard):
+    reason = "the parcel arrived broken and the customer asks for the whole amount " * 4
+    args = ("--case", "C1", "--customer", "kim", "--amount", "500000", "--reason", reason)
+    started = dashboard.cli("run", "refund", *args)
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(dashboard.url)
+    wait_for_app(page)
+    inbox = page.get_by_test_id("stDataFrame").first
+    expect(inbox).to_be_visible(timeout=DRAWN)
+    # The grid draws on a canvas; its columns, in the order drawn, are in the grid's accessible table.
+    headers = inbox.locator("th[role=columnheader]")
+    expect(headers.first).to_have_text("open", timeout=DRAWN)  # drawn at the left edge, never pushed off
+    texts = headers.all_inner_texts()
+    assert texts[:3] == ["open", "agent", "thread"], texts
