@@ -29,7 +29,7 @@ from dashboard.forms import (
     sidebar_forms,
     status_word,
 )
-from dashboard.fragments import fragment
+from dashboard.fragments import fragment, refresh_page_when_behind
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, page_url, paged_table
@@ -194,13 +194,16 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
 
 
 @fragment
-def show_case(thread_id: str) -> None:
+def show_case(thread_id: str, page_head: str | None = None) -> None:
     """One case: amounts, text, its status and the controls that fit it, and its trace.
 
     A fragment: typing an approver name or an amount reruns the case alone, never the lists above.
-    It reads the case afresh on every run, so it never shows less than the database holds.
+    It reads the case afresh on every run, so it never shows less than the database holds; when the
+    case moved on since the page drew it at ``page_head`` (another tab decided it), the whole page is drawn
+    again, so the queue and the picker above never contradict it.
     """
     status = lifecycle.thread_status(store, thread_id)
+    refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
     if status is None:  # deleted since the page was drawn
         st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
         return
@@ -375,7 +378,7 @@ if thread_id is None:
     if not book.cases:
         st.caption(t("refund.case.none"))
 else:
-    show_case(thread_id)
+    show_case(thread_id, book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None)
 
 # --- Audit and ledger ------------------------------------------------------------------------------
 st.header(t("refund.audit.header"))
