@@ -120,6 +120,31 @@ def thread_runs(store: Store, thread_id: str, *, limit: int = 100_000) -> tuple[
     return tuple(reversed(_entries(store, "thread_id = ?", (thread_id, limit))))
 
 
+#: The newest superstep of more than one call, and its run: what the Timeline opens on.
+_NEWEST_PARALLEL_SQL = (
+    "SELECT agent, thread_id, run_id FROM node_log GROUP BY agent, thread_id, run_id, step"
+    " HAVING COUNT(*) > 1 ORDER BY MIN(started_at) DESC, MIN(id) DESC LIMIT 1"
+)
+
+
+def newest_parallel_run(store: Store) -> tuple[str, str, str] | None:
+    """``(agent, thread_id, run_id)`` of the run with the newest parallel superstep, or None when none has one.
+
+    A run's latest calls are often a resume of two nodes one after the other, whose chart says nothing
+    about parallelism; the newest fan-out is what an analyst opens the Timeline for.
+    """
+    with store.read() as cursor:
+        cursor.execute(_NEWEST_PARALLEL_SQL)
+        row = cursor.fetchone()
+    return (str(row[0]), str(row[1]), str(row[2])) if row else None
+
+
+def opening_run(runs: Sequence[RunEntry]) -> RunEntry | None:
+    """A thread's opening run among ``runs`` (oldest first): the newest with parallel work, else the newest."""
+    parallel = [entry for entry in runs if entry.parallel]
+    return parallel[-1] if parallel else (runs[-1] if runs else None)
+
+
 def comparable_pair(runs: Sequence[RunEntry]) -> tuple[RunEntry, RunEntry] | None:
     """The two runs a comparison opens on, from ``runs`` (oldest first); None when there are none.
 

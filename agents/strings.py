@@ -4,29 +4,48 @@ Each is the template of an :class:`agents.texts.Text`; the dashboard merges them
 into its catalogue, so an error or an inbox reason is shown in the reader's language.
 """
 
+#: The product's Korean words for the terms people meet on every page, and the words that must not
+#: stand in for them (``tests/dashboard/test_korean_wording.py`` holds the whole catalogue to it):
+#: ``{english term: (korean word, words not to use for it)}``.
+GLOSSARY: dict[str, tuple[str, tuple[str, ...]]] = {
+    # A refund request, as the refund lesson counts it: 건 (건 번호 for its id, "3건" for three of them).
+    "case": ("건", ("사례", "케이스")),
+    # The list of work waiting for a person; it is a queue, not mail.
+    "inbox": ("대기 목록", ("받은 편지함", "편지함")),
+    # A value read back from the save file's bytes by the serializer; nothing is secret.
+    "decoded": ("디코딩", ("해독",)),
+    # A person's decision not to pay or not to save: always 거절.
+    "reject": ("거절", ("거부",)),
+    # The robot's outcome when the answer is not exactly `yes`: 거부 (the spec's 실행 거부됨). A form
+    # or answer the product does not take is "받아들여지지 않음", never 거절, so 거절 stays a decision.
+    "refused": ("거부", ("거절",)),
+    # A thread whose run has ended, as the status shows it; explanations use the same word.
+    "done": ("완료", ()),
+}
+
 STRINGS: dict[str, tuple[str, str]] = {
     "error.field": ("{field}: {message}", "{field}: {message}"),
     "error.no_thread": (
         "thread_id: no thread named {thread} in the database",
-        "thread_id: 데이터베이스에 {thread}라는 스레드가 없습니다",
+        "thread_id: 데이터베이스에 {thread:이라는/라는} 스레드가 없습니다",
     ),
     "error.no_thread_named": (
         "no thread named {thread} in the database",
-        "데이터베이스에 {thread}라는 스레드가 없습니다",
+        "데이터베이스에 {thread:이라는/라는} 스레드가 없습니다",
     ),
     "error.not_waiting": (
         "thread_id: thread {thread} is not waiting for an answer; nothing was changed",
-        "thread_id: 스레드 {thread}는 답을 기다리고 있지 않습니다. 아무것도 바뀌지 않았습니다",
+        "thread_id: 스레드 {thread:은/는} 답을 기다리고 있지 않습니다. 아무것도 바뀌지 않았습니다",
     ),
     "error.not_waiting.where": (
         "thread_id: thread {thread} is not waiting for an answer ({where}); nothing was changed",
-        "thread_id: 스레드 {thread}는 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
+        "thread_id: 스레드 {thread:은/는} 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
     ),
     "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
     "error.stale": (
         "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}); "
         "nothing was done. Reload to see the current state.",
-        "이 양식을 그린 뒤 스레드 {thread}가 바뀌었습니다(체크포인트 {seen} → {head}). "
+        "이 양식을 그린 뒤 스레드 {thread:이/가} 바뀌었습니다(체크포인트 {seen} → {head}). "
         "아무것도 하지 않았습니다. 새로 고쳐 현재 상태를 보세요.",
     ),
     "error.required": ("is required", "필수 항목입니다"),
@@ -47,8 +66,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error.not_utf8": (
         "contains U+{code}, which is not a character (text that is not valid UTF-8, e.g. a lone "
         "surrogate or undecodable bytes)",
-        "문자가 아닌 U+{code}가 들어 있습니다(올바른 UTF-8이 아닌 텍스트, 예: 짝 없는 서로게이트나 "
-        "해독할 수 없는 바이트)",
+        "문자가 아닌 U+{code:이/가} 들어 있습니다(올바른 UTF-8이 아닌 텍스트, 예: 짝 없는 서로게이트나 "
+        "UTF-8로 읽을 수 없는 바이트)",
     ),
     "error.not_text": ("must be text, got {kind}", "텍스트여야 합니다. 입력값의 형식: {kind}"),
     "error.empty": ("is empty", "비어 있습니다"),
@@ -91,7 +110,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "올바른 UTF-8이 아닙니다. {offset:,}번째 바이트(0x{byte:02X})를 해독할 수 없습니다",
     ),
     "error.json_key": ("has a key that is not text: {key}", "텍스트가 아닌 키가 있습니다: {key}"),
-    "error.json_kind": ("holds a {kind}, which is not a JSON value", "JSON 값이 아닌 {kind}가 들어 있습니다"),
+    "error.json_kind": ("holds a {kind}, which is not a JSON value", "JSON 값이 아닌 {kind:이/가} 들어 있습니다"),
     "error.json_encoded_size": (
         "is {size:,} bytes once encoded; the limit is {limit:,}",
         "인코딩하면 {size:,}바이트입니다. 최대 {limit:,}바이트입니다",
@@ -103,19 +122,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error.other_agent": (
         "thread {thread} belongs to the {owner} agent; pick another id",
-        "스레드 {thread}는 {owner} 에이전트의 것입니다. 다른 id를 고르세요",
+        "스레드 {thread:은/는} {owner} 에이전트의 것입니다. 다른 id를 고르세요",
     ),
     "error.thread_exists": (
         "thread {thread} already exists; pick another id",
-        "스레드 {thread}가 이미 있습니다. 다른 id를 고르세요",
+        "스레드 {thread:이/가} 이미 있습니다. 다른 id를 고르세요",
     ),
     "error.answer_instead": (
         "thread {thread} is waiting for an answer; answer it (resume) instead of continuing it",
-        "스레드 {thread}는 답을 기다리고 있습니다. 계속 실행하지 말고 답하세요(resume)",
+        "스레드 {thread:은/는} 답을 기다리고 있습니다. 계속 실행하지 말고 답하세요(resume)",
     ),
     "error.no_checkpoint": (
         "no checkpoint {checkpoint} in thread {thread}",
-        "스레드 {thread}에 체크포인트 {checkpoint}가 없습니다",
+        "스레드 {thread}에 체크포인트 {checkpoint:이/가} 없습니다",
     ),
     "error.unknown_agent": (
         "unknown agent {agent}; known: {known}",
@@ -134,11 +153,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "lifecycle.edited": (
         "its state was edited (update_state) and the run was not continued; continue it to run {nodes}",
-        "상태가 편집되었지만(update_state) 실행이 이어지지 않았습니다. 계속 실행하면 {nodes}가 실행됩니다",
+        "상태가 편집되었지만(update_state) 실행이 이어지지 않았습니다. 계속 실행하면 {nodes:이/가} 실행됩니다",
     ),
     "lifecycle.stopped": (
         "its run stopped before {nodes} finished (the process ended); continue it to finish",
-        "{nodes}가 끝나기 전에 실행이 멈췄습니다(프로세스 종료). 계속 실행해 마치세요",
+        "{nodes:이/가} 끝나기 전에 실행이 멈췄습니다(프로세스 종료). 계속 실행해 마치세요",
     ),
     "lifecycle.foreign_id": (
         "other software saved it under the id {thread}, which the dashboard does not act on ({why}); answer "
@@ -154,7 +173,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error.foreign_thread_id": (
         "thread {thread} was saved by other software under an id the dashboard does not act on ({why}); "
         "nothing was changed. Answer or change it with that software, or delete it",
-        "스레드 {thread}는 다른 소프트웨어가 대시보드가 다루지 않는 id로 저장했습니다({why}). "
+        "스레드 {thread:은/는} 다른 소프트웨어가 대시보드가 다루지 않는 id로 저장했습니다({why}). "
         "아무것도 바뀌지 않았습니다. 그 소프트웨어로 답하거나 바꾸거나, 삭제하세요",
     ),
     "lifecycle.damaged": (

@@ -29,8 +29,8 @@ from dashboard.checkpoint_figure import DEFAULT_LABELS, VIEW_STEPS, columns_figu
 from dashboard.formats import node_name
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import t
-from dashboard.safe_markdown import escape_markdown
-from dashboard.views import bounded_select, pick_thread, show_table
+from dashboard.safe_markdown import escape_markdown, inert_markdown, long_texts
+from dashboard.views import bounded_select, lazy_expander, pick_thread, show_table
 
 AGENT_KEY = "explorer-agent"
 THREAD_KEY = "explorer-thread"
@@ -60,8 +60,10 @@ def _source_name(source: str) -> str:
     return t(f"explorer.fig.source.{source}") if f"source.{source}" in DEFAULT_LABELS else source
 
 
-def _option_label(point: readmodel.ChainCheckpoint) -> str:
-    flags = [t("explorer.flag.head")] if point.is_head else []
+def _option_label(point: readmodel.ChainCheckpoint, lane: int, branched: bool) -> str:
+    """A checkpoint in the list: step, source, short id, and in a branched thread its branch (1: the first)."""
+    flags = [t("explorer.flag.branch", branch=lane + 1)] if branched else []
+    flags += [t("explorer.flag.head")] if point.is_head else []
     flags += [t("explorer.flag.waiting")] if point.is_waiting else []
     return t(
         "explorer.option",
@@ -127,9 +129,16 @@ def _show_detail(detail: readmodel.CheckpointDetail) -> None:
         )
     )
     state_col, meta_col = st.columns([3, 2])
+    shown, documents = long_texts(
+        readmodel.to_jsonable(detail.values), lambda length: t("explorer.document.note", length=f"{length:,}")
+    )
     with state_col:
         st.markdown(f"**{t('explorer.state')}**", help=t("explorer.state.help"))
-        st.json(readmodel.to_jsonable(detail.values), expanded=1)
+        st.json(shown, expanded=1)
+        for key, document in documents.items():  # a draft: read as the document it is, opened on request
+            box = lazy_expander(t("explorer.document", name=key, length=f"{len(document):,}"), f"explorer-doc-{key}")
+            if box is not None:
+                box.markdown(inert_markdown(document))
     with meta_col:
         st.markdown(f"**{t('explorer.metadata')}**")
         st.json(readmodel.to_jsonable(detail.metadata), expanded=False)
@@ -316,13 +325,15 @@ if thread_id and tree is not None and rows_of:
     )
     st.caption(t("explorer.figure.help"))
     by_id = {c.checkpoint_id: c for c in drawn.points}
+    lane_of = {c.checkpoint_id: lane for c, lane in zip(drawn.points, drawn.lanes, strict=True)}
+    branched = len(set(tree.lanes)) > 1
     if selected not in by_id and by_id:  # deleted since the tree was read
         selected = st.session_state[select_key] = head if head in by_id else next(iter(by_id))
     bounded_select(
         t("explorer.checkpoint"),
         list(by_id),
         key=select_key,
-        format_func=lambda cid: _option_label(by_id[cid]),
+        format_func=lambda cid: _option_label(by_id[cid], lane_of[cid], branched),
         search_text=lambda cid: f"{by_id[cid].step} {by_id[cid].source} {cid} {' '.join(by_id[cid].next)}",
     )
     detail = readmodel.checkpoint_detail(store, thread_id, selected)

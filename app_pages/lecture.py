@@ -9,7 +9,14 @@ from agents import lifecycle, runs
 from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.lecture.graph import AGENT_NAME
-from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, review_rows, score_rows, subtopic_rows
+from agents.lecture.progress import (
+    PROGRESS_WORDS,
+    TaskProgress,
+    latest_reviews,
+    review_rows,
+    score_rows,
+    subtopic_rows,
+)
 from agents.lecture.research import CorpusResearch, TavilyResearch, read_corpus
 from agents.lecture.services import LectureServices
 from agents.nodelog import node_runs
@@ -178,6 +185,18 @@ def log_label(row: dict) -> str:
     return code_word("lecture.reviewer", row["label"]) if row["node"].startswith("review_") else row["label"]
 
 
+def show_gate_reviews(values: dict) -> None:
+    """The latest round's reviews, whole, above the decision they explain: score and every feedback line."""
+    reviews = latest_reviews(values)
+    if not reviews:
+        return
+    st.markdown(f"**{t('lecture.gate_reviews', round=reviews[0]['round'])}**")
+    for review, column in zip(reviews, st.columns(len(reviews)), strict=True):
+        with column, st.container(border=True):
+            st.markdown(f"**{escape_markdown(code_word('lecture.reviewer', review['reviewer']))}** · {review['score']}")
+            st.text("\n".join(f"- {line}" for line in review["feedback"]) or "—")  # model text: shown as text
+
+
 def decision_form(result: runs.RunResult, payload: dict, expected: str | None) -> None:
     """The gate's decision: rework (with notes), save as is, or reject."""
     if payload.get("error"):
@@ -264,9 +283,12 @@ def show_thread(thread_id: str) -> None:
     status_col.metric(t("lecture.status"), code_word("status", result.status))
     if result.status == "attention":
         st.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
-    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}"))
+    outcome = values.get("outcome") or "none"
+    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{outcome}"))
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
+    if outcome != "none":
+        st.caption(t(f"lecture.outcome_why.{outcome}"))
 
     if result.status == "waiting" and auth.why_not(ANSWER):  # the state shows; answering is for approvers
         st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
@@ -286,6 +308,7 @@ def show_thread(thread_id: str) -> None:
                     )
                 )
             )
+            show_gate_reviews(values)  # what the decision is about comes before it
             decision_form(result, payload, expected)
 
     st.subheader(t("lecture.plan"))
@@ -293,7 +316,8 @@ def show_thread(thread_id: str) -> None:
     st.subheader(t("lecture.scores"))
     show_table(frame(score_rows(values)), t("lecture.no_reviews"))
     st.subheader(t("lecture.reviews"))
-    show_table(frame(review_rows(values)), t("lecture.no_reviews"))
+    feedback = st.column_config.TextColumn(width="large")  # the widest column: the whole text is above, at the gate
+    show_table(frame(review_rows(values)), t("lecture.no_reviews"), column_config={t("lecture.col.feedback"): feedback})
 
     document = values.get("final_plan") or values.get("draft")
     if document:

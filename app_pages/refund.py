@@ -12,7 +12,7 @@ from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
-from agents.refund.rules import AUTOMATIC_APPROVER, check_edit_amount
+from agents.refund.rules import AUTOMATIC_APPROVER, amount_to_pay, check_edit_amount
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number
 from app_pages.refund_cases import (
@@ -26,8 +26,18 @@ from app_pages.refund_cases import (
 )
 from dashboard import auth, resources
 from dashboard.formats import amount, code_word, timestamp
-from dashboard.forms import act, drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms, status_word
-from dashboard.fragments import fragment
+from dashboard.forms import (
+    act,
+    acted_here,
+    drawn_head,
+    flash,
+    show_flash,
+    show_run_failed,
+    shown_head,
+    sidebar_forms,
+    status_word,
+)
+from dashboard.fragments import fragment, refresh_page_when_behind
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, page_url, paged_table
@@ -61,7 +71,7 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
         Column(t("refund.col.customer"), lambda r: r.customer),
         Column(t("refund.col.requested"), lambda r: amount(r.requested_amount, lang=lang)),
-        Column(t("refund.col.amount"), lambda r: amount(r.amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda r: amount(amount_to_pay(r.amount, r.decision), lang=lang)),
         Column(t("refund.col.executed"), lambda r: amount(r.executed_amount, lang=lang)),
         Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision, lang)),
         Column(t("refund.col.approver"), lambda r: approver_word(r.approver, lang)),
@@ -199,13 +209,16 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
 
 
 @fragment
-def show_case(thread_id: str) -> None:
+def show_case(thread_id: str, page_head: str | None = None) -> None:
     """One case: amounts, text, its status and the controls that fit it, and its trace.
 
     A fragment: typing an approver name or an amount reruns the case alone, never the lists above.
-    It reads the case afresh on every run, so it never shows less than the database holds.
+    It reads the case afresh on every run, so it never shows less than the database holds; when the
+    case moved on since the page drew it at ``page_head`` (another tab decided it), the whole page is drawn
+    again, so the queue and the picker above never contradict it.
     """
     status = lifecycle.thread_status(store, thread_id)
+    refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
     if status is None:  # deleted since the page was drawn
         st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
         return
@@ -216,7 +229,9 @@ def show_case(thread_id: str) -> None:
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
-    amount_col.metric(t("refund.metric.amount"), amount(values.get("amount")))
+    rejected = values.get("decision") == "reject"
+    to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
+    amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
     executed_col.metric(t("refund.metric.executed"), amount(payout["paid_amount"] if payout else None))
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
@@ -227,6 +242,8 @@ def show_case(thread_id: str) -> None:
     # controls stay, with a notice, through any rerun (typing a name) until the approver clicks:
     # the click is then refused with a message instead of landing on controls that vanished.
     view = st.session_state.get(VIEW_KEY)
+    if acted_here(thread_id):  # this session's own sidebar action moved the case on: no one else's change
+        view = None
     if result.status == "waiting" or not view or view[0] != thread_id:
         view = (thread_id, result.head_checkpoint_id if result.status == "waiting" else None)
         st.session_state[VIEW_KEY] = view
@@ -376,7 +393,7 @@ if thread_id is None:
     if not book.cases:
         st.caption(t("refund.case.none"))
 else:
-    show_case(thread_id)
+    show_case(thread_id, book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None)
 
 # --- Audit and ledger ------------------------------------------------------------------------------
 st.header(t("refund.audit.header"))

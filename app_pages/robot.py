@@ -38,7 +38,6 @@ expected = drawn_head("robot-page", thread_id, head)
 
 top_left, top_right = st.columns([3, 1])
 top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
-ids_col = top_left.container()  # the thread_id lesson goes beside the thread's name
 if auth.why_not(START_RUN):
     top_right.caption(t("auth.cannot_act", reason=auth.why_not(START_RUN)))
 elif top_right.button(t("robot.start_over"), help=t("robot.start_over.help"), type="primary"):
@@ -137,15 +136,9 @@ else:
         answer=None if decision is None else str(decision),
         outcome=result.outcome,
     )
-    with ids_col:
-        robot_lessons.lesson("ids", found)
     state_col, explain_col = st.columns([3, 2])
     with state_col:
-        show_outcome(result, found.answer)
-        if result.status == "attention":
-            st.error(escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason))))
-        st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
-        robot_lessons.lesson("stop", found)
+        # The question and its answers come first: on a projector's 1280×720 they are on the first screen.
         if result.status == "waiting":
             payload = result.interrupts[0] if result.interrupts else {}
             payload = payload if isinstance(payload, dict) else {"action": payload}
@@ -163,6 +156,12 @@ else:
                 answer("no")
             if not auth.why_not(ANSWER):
                 free_answer()
+        show_outcome(result, found.answer)
+        if result.status == "attention":
+            st.error(escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason))))
+        st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
+        robot_lessons.lesson("stop", found)
+        robot_lessons.lesson("ids", found)
         robot_lessons.lesson("yes", found)
         st.markdown(f"**{t('robot.messages')}**")
         for message in readmodel.to_jsonable(result.values.get("messages", [])):
@@ -174,7 +173,7 @@ else:
     with explain_col, st.container(border=True):
         st.markdown(f"**{t('robot.explain.title')}**")
         for key in ("checkpoint", "write", "ids", "pause"):
-            st.markdown(t(f"robot.explain.{key}"))
+            st.markdown(t(f"robot.explain.{key}", thread=thread_id))  # the thread shown, not the default
 
     st.header(t("robot.savefile"))
     counts = readmodel.table_counts(store, thread_id)

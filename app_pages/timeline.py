@@ -1,7 +1,8 @@
 """Parallel-node timeline: the analyst's view of what ran when.
 
-Pick an agent, a thread (or open ``?thread=ID``) and a run (the latest by
-default, or all runs of the thread); see the node calls as a Plotly timeline,
+Pick an agent, a thread (or open ``?thread=ID``) and a run (by default the
+newest with parallel work, else the latest, or all runs of the thread; a first
+visit opens on the newest parallel run of any thread, and says why); see the node calls as a Plotly timeline,
 the parallelism of every superstep with a summary row per run, and download
 the calls as CSV. Below, two runs of the agent (from one thread or two) side
 by side, picked among the agent's latest runs (a few dozen, more one click
@@ -23,9 +24,21 @@ import streamlit as st
 
 from agents import lifecycle
 from agents.nodelog import node_runs
-from agents.run_index import RunEntry, RunList, comparable_pair, latest_runs, run_summary, run_tail, thread_runs
+from agents.registry import AGENTS
+from agents.run_index import (
+    RunEntry,
+    RunList,
+    comparable_pair,
+    latest_runs,
+    newest_parallel_run,
+    opening_run,
+    run_summary,
+    run_tail,
+    thread_runs,
+)
 from agents.timing import Timeline, timeline_csv_of_calls, timeline_of
 from dashboard import resources
+from dashboard.downloads import csv_download
 from dashboard.i18n import t
 from dashboard.timeline_figure import MAX_DRAWN_CALLS, compare_figure_of, timeline_figure_of
 from dashboard.timeline_tables import clock, stats_table, summary_table
@@ -85,19 +98,46 @@ def _pick_thread(threads: list[lifecycle.ThreadStatus]) -> tuple[str, str | None
     return agent, thread_id, run_column
 
 
-def _show_thread(thread_id: str, runs: dict[str, str], resolved: Resolved, run_column: Any) -> None:
+def _open_on_parallel_run() -> None:
+    """On a first visit without ``?thread=``, the agent, thread and run of the newest parallel work are preselected.
+
+    The most recently updated thread's latest run is often a resume of two nodes in a row, drawn on an
+    axis of milliseconds; the newest fan-out is what this page is for. Every other run is one pick away.
+    """
+    if AGENT_KEY in st.session_state or st.query_params.get("thread"):
+        return
+    found = newest_parallel_run(store)
+    if found is not None and found[0] in AGENTS:
+        agent_name, thread, run = found
+        st.session_state[AGENT_KEY], st.session_state[THREAD_KEY] = agent_name, thread
+        st.session_state[f"timeline-run-{thread}"] = run
+
+
+def _shown_why(run_id: str, opening: RunEntry | None) -> str:
+    """Which run the view shows, and why (the page's own choice, or the user's)."""
+    if run_id == ALL_RUNS:
+        return t("timeline.shown.all")
+    if opening is not None and run_id == opening.run_id:
+        return t("timeline.shown.parallel" if opening.parallel else "timeline.shown.latest", run=run_id)
+    return t("timeline.shown.picked", run=run_id)
+
+
+def _show_thread(
+    thread_id: str, runs: dict[str, str], resolved: Resolved, run_column: Any, opening: RunEntry | None
+) -> None:
     """Run picker, figure, statistics table and CSV download of one thread."""
     run_key = f"timeline-run-{thread_id}"
     options = [ALL_RUNS, *runs]
-    # The latest run by default: a long thread's every run at once is slow to draw and
-    # rarely the question; "all runs" stays the first option, one click away.
-    keep_valid(run_key, options, list(runs)[-1])
+    # The newest run with parallel work by default (else the latest): a long thread's every run at
+    # once is slow to draw and rarely the question; "all runs" stays the first option, one click away.
+    keep_valid(run_key, options, opening.run_id if opening else list(runs)[-1])
     run_id = run_column.selectbox(
         t("timeline.run"),
         options,
         key=run_key,
         format_func=lambda r: t("timeline.all_runs") if r == ALL_RUNS else runs[r],
     )
+    st.caption(_shown_why(run_id, opening))
     shown = _timeline(resolved, thread_id, run_id)
     title = t("timeline.figure_title", thread=thread_id, runs=t("timeline.all_runs") if run_id == ALL_RUNS else run_id)
     max_calls = _draw_all("timeline-draw-all", len(shown.calls))
@@ -109,7 +149,7 @@ def _show_thread(thread_id: str, runs: dict[str, str], resolved: Resolved, run_c
     show_table(stats_table(shown), t("timeline.no_calls"))
     st.download_button(
         t("timeline.download"),
-        timeline_csv_of_calls(shown.calls),
+        csv_download(timeline_csv_of_calls(shown.calls)),
         help=t("timeline.download.help"),
         file_name=f"timeline_{thread_id}_{'all' if run_id == ALL_RUNS else run_id}.csv",
         mime="text/csv",
@@ -209,13 +249,15 @@ def _show_compare(agent: str, entries: Entries, resolved: Resolved) -> None:
             show_table(summary_table(summary), t("timeline.no_calls"))
 
 
+_open_on_parallel_run()
 agent, thread_id, run_column = _pick_thread(lifecycle.thread_statuses(store))
 resolved: Resolved = {}
 listed_runs: Entries = {}
 if thread_id is not None:
     listed_runs = {(entry.thread_id, entry.run_id): entry for entry in thread_runs(store, thread_id)}
     if listed_runs:
-        _show_thread(thread_id, _labels(list(listed_runs.values())), resolved, run_column)
+        entries = list(listed_runs.values())
+        _show_thread(thread_id, _labels(entries), resolved, run_column, opening_run(entries))
     else:
         st.info(t("timeline.no_calls"))
 _show_compare(agent, listed_runs, resolved)

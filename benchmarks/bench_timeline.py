@@ -265,22 +265,34 @@ def drawn_intervals(figure: Any) -> list[tuple[str, float, float]]:
     return sorted((lane, round(start, 9), round(end, 9)) for lane, start, end in intervals)
 
 
+def _same_speedups(before: pd.DataFrame, after: pd.DataFrame) -> None:
+    """A run's speed-up is as it was wherever the new table gives one (a run with parallel work)."""
+    column = t("tcol.speedup")
+    given = after[column].notna()
+    pd.testing.assert_series_equal(
+        before.loc[given, column].astype(float), after.loc[given, column].astype(float), check_names=False
+    )
+
+
 def check_same_output(before: dict[str, Any], after: dict[str, Any]) -> None:
     """The tables, summaries and CSV must be equal, and the figure must draw the latest calls where they were.
 
     Where the two differ by design: a run's row gives the efficiency of its parallel supersteps (and their
-    number) instead of the whole run's; a chart draws the run's latest ``MAX_DRAWN_CALLS`` calls, each at
-    least ``dashboard.timeline_figure.min_bar_width`` long, so the check is on their lanes and starts.
+    number) instead of the whole run's, and no speed-up when none of its supersteps ran in parallel; a
+    chart draws the run's latest ``MAX_DRAWN_CALLS`` calls, each at least
+    ``dashboard.timeline_figure.min_bar_width`` long, so the check is on their lanes and starts.
     """
     assert before["labels"] == after["labels"], "run picker"
     assert before["open_calls"] == after["open_calls"], "open calls"
     steps = after["stats"][t("tcol.step")] != t("timeline.run_total")
     pd.testing.assert_frame_equal(before["stats"][steps], after["stats"][steps])
-    same = [t(key) for key in ("tcol.tasks", "tcol.wall", "tcol.summed", "tcol.speedup")]
+    same = [t(key) for key in ("tcol.tasks", "tcol.wall", "tcol.summed")]
     pd.testing.assert_frame_equal(before["stats"].loc[~steps, same], after["stats"].loc[~steps, same])
+    _same_speedups(before["stats"].loc[~steps], after["stats"].loc[~steps])
     for old, new in zip(before["summaries"], after["summaries"], strict=True):
-        kept = [column for column in old.columns if column != t("tcol.efficiency")]
+        kept = [column for column in old.columns if column not in (t("tcol.efficiency"), t("tcol.speedup"))]
         pd.testing.assert_frame_equal(old[kept], new[kept])
+        _same_speedups(old, new)
     assert before["csv"] == after["csv"], "CSV"
     old_starts = sorted((start, lane) for lane, start, _ in drawn_intervals(before["figure"]))
     new_starts = sorted((start, lane) for lane, start, _ in drawn_intervals(after["figure"]))

@@ -44,7 +44,7 @@ import plotly.graph_objects as go
 
 from agents.chain_layout import ChainColumns, ChainPoint, layout_columns
 from agents.collector import collector_paused
-from dashboard.checkpoint_hover import PointRows, lane_label, names_text, point_rows
+from dashboard.checkpoint_hover import PointRows, label_text, lane_label, point_rows
 
 # Above this many points, text labels are left out: they cost render time and
 # overlap into noise long before WebGL is needed.
@@ -236,7 +236,7 @@ def _label_trace(
     rows = list(range(len(points)))
     trace = _overlay_trace(rows, drawn, scatter, name, {"size": sizes, "opacity": 0, "color": "#FFFFFF"})
     trace.update(mode="markers+text", hoverinfo="skip", showlegend=False, textposition=positions)
-    trace["text"] = [names_text(p.writers) if p.writers else "" for p in points]
+    trace["text"] = [label_text(p.writers) for p in points]  # short: a step apart, labels must not run together
     del trace["hovertemplate"], trace["hovertext"]
     return trace
 

@@ -106,3 +106,24 @@ def names_text(names: tuple[str, ...]) -> str:
 def lane_label(lane: int, text: Mapping[str, str]) -> str:
     """Axis label of a lane: "main" for 0, "branch n" otherwise."""
     return text["main"] if lane == 0 else text["branch"].format(n=lane)
+
+
+@functools.lru_cache(maxsize=1024)
+def label_text(names: tuple[str, ...]) -> str:
+    """A point's label: its writers in a few characters, escaped (the hover keeps every name).
+
+    Labels stand a step apart, so a long one runs into its neighbour ("reseawrite"). One writer is its
+    name; several of one node, or of one family (``review_content``, ``review_difficulty``), are the
+    node or family once with a count (``research ×5``, ``review ×3``); any others, the first and how
+    many more (``plan +1``).
+    """
+    if not names:
+        return ""
+    if len(names) == 1:
+        return html.escape(names[0])
+    if len(set(names)) == 1:
+        return html.escape(f"{names[0]} ×{len(names)}")
+    families = {name.split("_", 1)[0] for name in names}
+    if len(families) == 1 and all("_" in name for name in names):
+        return html.escape(f"{families.pop()} ×{len(names)}")
+    return html.escape(f"{names[0]} +{len(names) - 1}")

@@ -28,6 +28,8 @@ from dashboard.views import describe_status
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
+#: The thread this session's last successful action changed (see :func:`acted_here`).
+ACTED_KEY = "forms:acted"
 
 
 def flash(kind: str, message: str) -> None:
@@ -116,10 +118,14 @@ def show_run_failed(error: RunFailedError) -> None:
     st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
 
 
-def act(expected: str | None, action: Callable[[str | None], str | tuple[str, str]]) -> None:
+def act(
+    expected: str | None, action: Callable[[str | None], str | tuple[str, str]], *, thread_id: str | None = None
+) -> None:
     """Runs ``action(expected_head)``; reports its message (and reruns), a stale form, or bad input.
 
     ``action`` returns its message, reported as a success, or ``(kind, message)`` (see :func:`outcome_kind`).
+    ``thread_id`` names the thread it changes: the next run knows the change was this session's own
+    (:func:`acted_here`), not another tab's.
     """
     try:
         reported = action(expected)
@@ -130,8 +136,22 @@ def act(expected: str | None, action: Callable[[str | None], str | tuple[str, st
         show_run_failed(error)
         return
     kind, message = reported if isinstance(reported, tuple) else ("success", reported)
+    if thread_id is not None:
+        st.session_state[ACTED_KEY] = thread_id
     flash(kind, message)
     st.rerun()
+
+
+def acted_here(thread_id: str) -> bool:
+    """Whether ``thread_id`` changed by this session's own last action; true once, on the run after it.
+
+    A page that keeps controls drawn for an older head, to refuse them with a notice when someone else
+    moved the thread on, asks this first: the user's own sidebar action is no one else's change.
+    """
+    if st.session_state.get(ACTED_KEY) == thread_id:
+        del st.session_state[ACTED_KEY]
+        return True
+    return False
 
 
 def status_word(result: runs.RunResult) -> str:
@@ -139,10 +159,24 @@ def status_word(result: runs.RunResult) -> str:
     return describe_status(result.status, result.outcome, localized(result.reason_text or result.reason))
 
 
-def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool) -> Any:
+def offered_choices(field: Field, question: Any) -> list[str]:
+    """A choice field's choices that the waiting question offers (its ``options``), in the field's order.
+
+    A pause that lists what it accepts (the lecture gate: rework, save, reject; its plan review:
+    approve) is offered only those, so the form never proposes an answer the pause refuses. A question
+    without such a list, or one that names none of the field's choices, leaves them all.
+    """
+    options = question.get("options") if isinstance(question, dict) else None
+    if not isinstance(options, list):
+        return list(field.choices)
+    offered = [choice for choice in field.choices if choice in options]
+    return offered or list(field.choices)
+
+
+def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool, question: Any = None) -> Any:
     label, help_text = field_label(field), field_help(agent, form, field)
     if field.kind == "choice":
-        options = ([UNCHANGED] if optional else []) + list(field.choices)
+        options = ([UNCHANGED] if optional else []) + offered_choices(field, question)
         value = st.selectbox(
             label,
             options,
@@ -152,32 +186,56 @@ def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool) 
         )
         return None if value == UNCHANGED else value
     if field.kind == "int":
-        return st.number_input(
-            label,
-            min_value=field.minimum,
-            max_value=field.maximum,
-            value=None if optional else field.default,
-            step=1,
-            key=key,
-            help=help_text,
-        )
+        # No min_value / max_value: the browser would mark a number outside them red and never send it,
+        # so a submit would do nothing and say nothing. The bounds are in the help line, and the rule
+        # every path goes through refuses such a number with a message that names the field.
+        return st.number_input(label, value=None if optional else field.default, step=1, key=key, help=help_text)
     if field.kind in ("textarea", "object"):
         return st.text_area(label, key=key, help=help_text) or None
     return st.text_input(label, key=key, help=help_text) or None
 
 
-def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
-    """The resume form: typed answer fields, or a raw value (JSON object or text)."""
+def mode_toggle(key: str) -> bool:
+    """The raw-mode switch of a form, outside the form so that switching redraws the form's fields at once.
+
+    A form shows the fields of its mode only: typed fields, or the raw text, never both, so what is
+    sent is what is shown. A successful submit turns raw mode off again (:func:`_raw_mode_done`).
+    """
+    if st.session_state.pop(f"{key}:done", False):  # set before the toggle is drawn: allowed
+        st.session_state[key] = False
+    raw_mode = st.toggle(t("forms.raw_mode"), key=key, help=t("forms.raw_mode.help"))
+    st.caption(t("forms.mode.raw" if raw_mode else "forms.mode.typed"))
+    return raw_mode
+
+
+def _raw_mode_done(key: str) -> None:
+    st.session_state[f"{key}:done"] = True
+
+
+def resume_form(
+    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None, question: Any = None
+) -> None:
+    """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text.
+
+    ``question`` is the waiting interrupt's value: a choice offers only the answers it lists.
+    """
+    st.markdown(f"**{t('forms.resume.title')}**")
+    raw_key = f"resume-raw-{thread_id}"
+    raw_mode = mode_toggle(raw_key)
     with st.form(f"resume-{thread_id}"):
-        st.markdown(f"**{t('forms.resume.title')}**")
-        raw_mode = st.toggle(t("forms.raw_mode"), key=f"resume-raw-{thread_id}")
         signed = None if auth.identity().local else spec.signed_field  # recorded as the signed-in identity
-        typed = {
-            f.name: _typed_input(spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False)
-            for f in spec.resume_fields
-            if f.name != signed
-        }
-        raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
+        typed: dict[str, Any] = {}
+        raw = ""
+        if raw_mode:
+            raw = st.text_area(t("forms.raw_value"), key=f"resume-rawvalue-{thread_id}", help=t("forms.raw_value.help"))
+        else:
+            typed = {
+                f.name: _typed_input(
+                    spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False, question=question
+                )
+                for f in spec.resume_fields
+                if f.name != signed
+            }
         submitted = st.form_submit_button(t("forms.resume.submit"))
     if submitted:
 
@@ -192,21 +250,27 @@ def resume_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 result = runs.resume_from_fields(
                     store, settings, thread_id, fields, expected_head=expected, actor=auth.identity()
                 )
+            _raw_mode_done(raw_key)
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
-    """The update_state form: typed known keys or raw JSON, and the ``as_node`` choice."""
+    """The update_state form: typed known keys or (in raw mode) raw JSON, and the ``as_node`` choice."""
+    st.markdown(f"**{t('forms.update.title')}**")
+    raw_key = f"update-raw-{thread_id}"
+    raw_mode = mode_toggle(raw_key)
     with st.form(f"update-{thread_id}"):
-        st.markdown(f"**{t('forms.update.title')}**")
-        raw_mode = st.toggle(t("forms.raw_mode"), key=f"update-raw-{thread_id}")
-        typed = {
-            f.name: _typed_input(spec.name, "state", f, f"update-{f.name}-{thread_id}", optional=True)
-            for f in spec.state_fields
-        }
-        raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}", placeholder='{"key": "value"}')
+        typed: dict[str, Any] = {}
+        raw = ""
+        if raw_mode:
+            raw = st.text_area(t("forms.raw_json"), key=f"update-rawvalue-{thread_id}", placeholder='{"amount": 50000}')
+        else:
+            typed = {
+                f.name: _typed_input(spec.name, "state", f, f"update-{f.name}-{thread_id}", optional=True)
+                for f in spec.state_fields
+            }
         as_node = st.selectbox(
             t("forms.as_node"),
             [UNCHANGED, *spec.as_nodes],
@@ -232,9 +296,10 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
                 result = runs.continue_thread(
                     store, settings, thread_id, expected_head=result.head_checkpoint_id, actor=me
                 )
+            _raw_mode_done(raw_key)
             return t("forms.update.done", thread=thread_id, status=status_word(result))
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
@@ -256,7 +321,7 @@ def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
             runs.delete_thread(store, thread_id, expected_head=expected, actor=auth.identity(), reason=reason)
             return t("forms.delete.done", thread=thread_id)
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 def continue_button(store: Store, settings: Settings, thread_id: str, expected: str | None) -> None:
@@ -270,7 +335,7 @@ def continue_button(store: Store, settings: Settings, thread_id: str, expected: 
             done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=auth.identity())
             return t("forms.continue.done", thread=thread_id, status=status_word(done))
 
-        act(expected, action)
+        act(expected, action, thread_id=thread_id)
 
 
 #: What a page passes to :func:`sidebar_forms` when it draws no head of its own: the sidebar reads one.
@@ -285,6 +350,7 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
     not on a head read now: another tab's change during this run (between the page's read and this
     one) is then refused as stale, never taken for what the user saw beside the forms.
     """
+    st.session_state.pop(ACTED_KEY, None)  # the page above had its one run to see its own action
     with st.sidebar:
         st.subheader(t("forms.header"))
         show_flash()
@@ -304,7 +370,9 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
         if cannot_answer:
             st.caption(t("auth.cannot_act", reason=cannot_answer))
         else:
-            resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head))
+            status = lifecycle.thread_status(store, thread_id)
+            question = status.payload if status is not None and status.status == "waiting" else None
+            resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head), question)
         if not auth.why_not(CONTINUE):
             continue_button(store, settings, thread_id, drawn_head("continue", thread_id, head))
         if not auth.why_not(UPDATE_STATE):

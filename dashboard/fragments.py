@@ -31,3 +31,21 @@ def fragment(function: F) -> F:
             return None
 
     return st.fragment(guarded)  # type: ignore[return-value]
+
+
+def refresh_page_when_behind(key: str, drawn: object, now: object) -> None:
+    """Reruns the whole page, once, when a fragment reads newer data than the page around it drew.
+
+    A fragment reruns alone (typing in it): what it reads is fresh, the lists around it are as the
+    page last drew them. When the fragment sees that its subject moved on (``now`` is not ``drawn``:
+    another tab decided the case), the page is drawn again, so a list never says "waiting" beside a
+    panel that says "paid". Widgets keep what was typed. ``key`` remembers the rerun, so data that
+    changes between the page's read and the fragment's reruns the page once, never in a loop.
+    """
+    if drawn == now:
+        st.session_state.pop(key, None)
+        return
+    if st.session_state.get(key) == now:
+        return
+    st.session_state[key] = now
+    st.rerun()

@@ -16,7 +16,7 @@ import streamlit as st
 from agents import strings as agents_strings
 from agents.registry import AGENTS
 from agents.spec import AgentSpec
-from agents.texts import render
+from agents.texts import fill, render
 from dashboard import strings as strings_package
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
@@ -96,7 +96,7 @@ def t(key: str, lang: str | None = None, **values: object) -> str:
     if pair is None:
         return key
     text = pair[1] if (lang or current_language()) == "ko" else pair[0]
-    return text.format(**values) if values else text
+    return fill(text, values) if values else text
 
 
 def localized(value: object) -> str:

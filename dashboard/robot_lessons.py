@@ -1,8 +1,11 @@
 """The robot page's lessons: six questions a newcomer should answer, each answered with the live thread.
 
 Each answer is a fixed part (how LangGraph works) and a live part (what this thread's save file
-shows: its count, its ids, its writes). The page shows every answer beside the data it explains,
-and :func:`show_quiz` asks the same questions again, an answer revealed when its question is clicked.
+shows: its count, its ids, its writes). The page shows every answer beside the data it explains.
+:func:`show_quiz` then asks what the lessons let a reader work out but do not print (what the next
+answer will add, where it will be written, what Start over keeps, what a graph without a saver
+keeps), an answer revealed when its question is clicked: a quiz of the printed answers gives nothing
+away that the page has not already shown.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from dashboard.savefile import WriteRow, chain, writes
 
 #: The questions, in the order the page answers them.
 QUESTIONS = ("stop", "checkpoints", "ids", "latest", "pause", "yes")
+#: The quiz: questions the lessons prepare for without answering them.
+QUIZ = ("after_answer", "resume_under", "start_over", "no_saver")
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,17 @@ def _live(question: str, found: Facts) -> str:
             return t("robot.live.pause.none")
         key = "robot.live.pause.resumed" if found.resumes else "robot.live.pause.waiting"
         return t(key, count=found.interrupts, short=_code(short_id(found.pause_id)), step=found.pause_step)
+    if question == "after_answer":
+        key = "robot.live.after_answer.waiting" if found.status == "waiting" else "robot.live.after_answer.done"
+        return t(key, count=found.checkpoints, first=found.first_step, last=found.last_step)
+    if question == "resume_under":
+        if found.pause_id is None:
+            return t("robot.live.pause.none")
+        return t("robot.live.resume_under", short=_code(short_id(found.pause_id)), step=found.pause_step)
+    if question == "start_over":
+        return t("robot.live.start_over", thread=_code(found.thread_id))
+    if question == "no_saver":
+        return ""
     if question == "yes":
         if found.answer is None:
             return t("robot.live.yes.none")
@@ -188,7 +204,7 @@ def show_quiz(found: Facts) -> None:
 
 @fragment
 def _quiz(found: Facts) -> None:
-    for number, question in enumerate(QUESTIONS, start=1):
+    for number, question in enumerate(QUIZ, start=1):
         shown = f"robot-quiz-{question}:shown"
         st.button(
             f"{number}. {t(f'robot.q.{question}')}",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
@@ -159,3 +161,27 @@ def _block(node: SyntaxTreeNode) -> str:
         return "\n".join(f"| {' | '.join(cells)} |" for cells in [rows[0], rule, *rows[1:]])
     # html_block and anything unforeseen: its source, line by line, as text
     return "\\\n".join(_escape(line.strip()) for line in node.content.strip("\n").split("\n"))
+
+
+#: A state value longer than this, with a line break, is a document (a lecture draft): it is read as text.
+LONG_TEXT = 300
+
+
+def long_texts(
+    values: Mapping[str, Any], note: Callable[[int], str], limit: int = LONG_TEXT
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A decoded state split in two: the values for a JSON view, and its documents, to render as Markdown.
+
+    A top-level text over ``limit`` characters with a line break (a lecture's draft or final plan)
+    is one escaped string in a JSON view, thousands of pixels tall; it is taken out (the JSON keeps
+    ``note(length)`` in its place) and returned by key, to be rendered with :func:`inert_markdown`.
+    """
+    shown: dict[str, Any] = {}
+    documents: dict[str, str] = {}
+    for key, value in values.items():
+        if isinstance(value, str) and len(value) > limit and "\n" in value:
+            documents[key] = value
+            shown[key] = note(len(value))
+        else:
+            shown[key] = value
+    return shown, documents

@@ -11,7 +11,11 @@ a column of its own in each table, to select and copy.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
 
 from agents import readmodel, threadindex
 from agents.db import Store
@@ -20,6 +24,10 @@ from agents.readsql import NULL_TASK_ID
 from dashboard.formats import checkpoint_source, node_name
 from dashboard.i18n import t
 from dashboard.tables import Column, paged_table
+from dashboard.views import lazy_expander
+
+#: The longest value preview in the writes table; the whole value is one click away.
+PREVIEW_LENGTH = 60
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,57 @@ def write_meaning(row: WriteRow) -> str:
     return t("robot.meaning.state", name=row.channel)
 
 
+def decoded_value(store: Store, row: WriteRow) -> Any:
+    """A write's value, decoded by LangGraph's own serializer."""
+    return store.saver.serde.loads_typed((row.type, row.blob))
+
+
+def value_preview(value: Any, limit: int = PREVIEW_LENGTH) -> str:
+    """A decoded write value in one short line, as the walkthrough writes it (``__resume__ = yes``).
+
+    A text is shown as it is (no JSON quotes); a message as ``type: content``; a list of messages one
+    after another; past ``limit`` characters these end in ``…``. Anything else is compact JSON whose
+    texts are each cut to ``limit // 2`` characters, so it stays JSON (its keys are state keys, code).
+    """
+    plain = readmodel.to_jsonable(value)
+    if isinstance(plain, str):
+        line = plain
+    elif isinstance(plain, list) and plain and all(_message(item) for item in plain):
+        line = " | ".join(_message(item) for item in plain)
+    elif _message(plain):
+        line = _message(plain)
+    else:
+        return json.dumps(_cut_texts(plain, limit // 2), ensure_ascii=False, separators=(", ", ": "), default=str)
+    return _cut(line, limit)
+
+
+def _cut(line: str, limit: int) -> str:
+    line = " ".join(line.split())  # one line, however the value breaks
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _cut_texts(value: Any, limit: int) -> Any:
+    if isinstance(value, str):
+        return _cut(value, limit)
+    if isinstance(value, dict):
+        return {key: _cut_texts(item, limit) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_cut_texts(item, limit) for item in value]
+    return value
+
+
+_ROLES = ("human", "user", "ai", "assistant", "system", "tool")
+
+
+def _message(value: Any) -> str:
+    """``type: content`` for a message (a message object, or the ``(role, text)`` pair a run starts with)."""
+    if isinstance(value, dict) and isinstance(value.get("type"), str) and isinstance(value.get("content"), str):
+        return f"{value['type']}: {value['content']}"
+    if isinstance(value, list | tuple) and len(value) == 2 and value[0] in _ROLES and isinstance(value[1], str):
+        return f"{value[0]}: {value[1]}"
+    return ""
+
+
 def show_checkpoints(store: Store, thread_id: str) -> None:
     """The checkpoints table: step, source, short ids, next, full id, state (decoded for the shown rows only)."""
 
@@ -103,21 +162,36 @@ def show_checkpoints(store: Store, thread_id: str) -> None:
 def show_writes(store: Store, thread_id: str) -> None:
     """The writes table: short checkpoint id, task, node, channel, meaning, full id, value (shown rows decoded)."""
 
-    def value(row: WriteRow) -> str:
-        return readmodel.to_json(store.saver.serde.loads_typed((row.type, row.blob))).replace("\n", " ")
-
     paged_table(
         f"savefile-writes-{thread_id}",
         lambda: writes(store, thread_id),
         [
             Column(t("robot.col.short_id"), lambda w: short_id(w.checkpoint_id)),
-            Column(t("col.task_id"), lambda w: w.task_id),
             Column(t("col.node"), lambda w: node_name(w.node)),
             Column(t("col.channel"), lambda w: w.channel),
+            Column(t("col.value"), lambda w: value_preview(decoded_value(store, w))),  # beside its channel
             Column(t("robot.col.meaning"), write_meaning),
+            Column(t("col.task_id"), lambda w: w.task_id),
             Column(t("robot.col.full_id"), lambda w: w.checkpoint_id),
-            Column(t("col.value"), value),
         ],
         empty_text=t("robot.no_rows"),
         search_text=lambda w: " ".join((w.checkpoint_id, w.task_id, w.node, w.channel)),
     )
+    if (box := lazy_expander(t("robot.write_value"), f"savefile-write-value-{thread_id}")) is not None:
+        with box:
+            show_write_value(store, thread_id)
+
+
+def show_write_value(store: Store, thread_id: str) -> None:
+    """One write's whole value, decoded, picked by its checkpoint and channel."""
+    rows = writes(store, thread_id)
+    if not rows:
+        st.caption(t("robot.no_rows"))
+        return
+    picked = st.selectbox(
+        t("robot.write_pick"),
+        range(len(rows)),
+        key=f"savefile-write-pick-{thread_id}",
+        format_func=lambda i: f"{short_id(rows[i].checkpoint_id)} · {node_name(rows[i].node)} · {rows[i].channel}",
+    )
+    st.json(readmodel.to_jsonable(decoded_value(store, rows[picked or 0])))

@@ -125,10 +125,13 @@ def draw_table(
         st.caption(t("table.rows", first=first, last=last, total=len(matching)))
     data = {column.label: [cell(column.value(row)) for row in shown] for column in columns}
     config: dict[str, Any] = {}
+    order: list[str] | None = None
     if link is not None:
         data[t("col.open")] = [link(row) for row in shown]
         config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"))
-    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch", column_config=config)
+        # The way to act comes first: a long reason or trace never pushes it off the right edge.
+        order = [t("col.open"), *(column.label for column in columns)]
+    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch", column_config=config, column_order=order)
 
 
 def _matching(rows: Sequence[T], query: str, search_text: Callable[[T], str]) -> list[T]:

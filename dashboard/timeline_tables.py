@@ -5,7 +5,10 @@ the session's language, so the page only draws them and the tests and the
 benchmark call them without a page. A run's efficiency is that of its
 parallel supersteps (``agents.timing.RunSummary.parallel_efficiency``): the
 whole run's, which divides by every sequential call too, reads as poor
-however well its fan-outs overlapped. A run with no parallel superstep has none.
+however well its fan-outs overlapped. A run with no parallel superstep has none,
+and no speed-up either (:func:`run_speedup`): its task time over wall time is
+below 1 whenever time passes between nodes, which would read as a slowdown.
+The whole-run row says what its figures mean in its own cells.
 """
 
 from __future__ import annotations
@@ -38,6 +41,24 @@ def _step_record(item: SuperstepStats) -> dict[str, Any]:
     }
 
 
+def run_speedup(summary: RunSummary) -> float | None:
+    """A whole run's speed-up (all task time / wall time), or None when no superstep ran in parallel.
+
+    Without a parallel superstep nothing overlapped, so there is no speed-up to show; the ratio would
+    only say how much of the wall time the nodes were busy (:func:`run_meaning` says that in words).
+    """
+    return summary.speedup if summary.parallel_supersteps else None
+
+
+def run_meaning(summary: RunSummary) -> str:
+    """The whole-run row's own definition of its figures, for its nodes cell."""
+    steps = t("timeline.run_steps", steps=summary.supersteps, parallel=summary.parallel_supersteps)
+    if summary.parallel_supersteps:
+        return f"{steps} · {t('timeline.run_meaning.parallel')}"
+    busy = round(100 * summary.summed_seconds / summary.wall_seconds) if summary.wall_seconds > 0 else 100
+    return f"{steps} · {t('timeline.run_meaning.sequential', busy=busy)}"
+
+
 def _run_total_record(summary: RunSummary) -> dict[str, Any]:
     return {
         "tcol.run": summary.run_id,
@@ -45,9 +66,9 @@ def _run_total_record(summary: RunSummary) -> dict[str, Any]:
         "tcol.tasks": summary.tasks,
         "tcol.wall": summary.wall_seconds,
         "tcol.summed": summary.summed_seconds,
-        "tcol.speedup": summary.speedup,
+        "tcol.speedup": run_speedup(summary),
         "tcol.efficiency": summary.parallel_efficiency,
-        "tcol.nodes": t("timeline.run_steps", steps=summary.supersteps, parallel=summary.parallel_supersteps),
+        "tcol.nodes": run_meaning(summary),
         "tcol.open": summary.open_tasks,
     }
 
@@ -77,7 +98,7 @@ def summary_table(timeline: Timeline) -> pd.DataFrame:
             "tcol.tasks": s.tasks,
             "tcol.wall": s.wall_seconds,
             "tcol.summed": s.summed_seconds,
-            "tcol.speedup": s.speedup,
+            "tcol.speedup": run_speedup(s),
             "tcol.parallel_steps": s.parallel_supersteps,
             "tcol.parallel_efficiency": s.parallel_efficiency,
             "tcol.errors": s.errors,

@@ -93,6 +93,22 @@ def age_cell(
     return words
 
 
+def inbox_counts(items: list[lifecycle.ThreadStatus], overdue: int = 0, lang: str | None = None) -> str:
+    """How many threads wait, need attention, run and are overdue, e.g. ``2 waiting · 1 needs attention``.
+
+    English agrees the verb with the count ("1 needs", "2 need"); Korean counts with 건 either way.
+    """
+    parts = []
+    for kind in ("waiting", "attention", "running"):
+        count = sum(item.status == kind for item in items)
+        if count:
+            key = "home.inbox_attention_one" if kind == "attention" and count == 1 else f"home.inbox_{kind}"
+            parts.append(t(key, lang, count=count))
+    if overdue:
+        parts.append(t("home.inbox_overdue", lang, count=overdue))
+    return " · ".join(parts)
+
+
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
     """The inbox: every unfinished thread, oldest first, with its status, how long it has waited (marked
     when past its deadline, ``HITL_SLA``), its reason (as text) and a link to act.
@@ -110,15 +126,7 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
         return
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
     deadlines, zone = settings.deadlines, settings.zone
-    counts = {kind: sum(item.status == kind for item in items) for kind in ("waiting", "attention", "running")}
-    counts["overdue"] = len(lifecycle.overdue(items, deadlines, now))
-    keys = {
-        "waiting": "home.inbox_count",
-        "attention": "home.inbox_attention",
-        "running": "home.inbox_running",
-        "overdue": "home.inbox_overdue",
-    }
-    st.caption(" · ".join(t(keys[kind], count=count) for kind, count in counts.items() if count))
+    st.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
     columns = [
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),

@@ -56,7 +56,7 @@ def check_answer(value: Any) -> dict[str, Any]:
     action = action.strip() if isinstance(action, str) else action
     if action not in ACTIONS:
         raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {value.get('action')!r}")
-    answer: dict[str, Any] = {"action": action, "notes": validate_human_notes(value.get("notes"))}
+    answer: dict[str, Any] = {"action": action, "notes": validate_human_notes(value.get("notes"), "notes")}
     if answer["notes"] and action not in ("rework", "edit_plan"):
         raise InputError("notes", "notes go with rework or edit_plan only")
     if action == "edit_plan":

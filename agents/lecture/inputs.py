@@ -74,12 +74,16 @@ def validate_lecture_input(raw: Mapping[str, object]) -> LectureInput:
     return LectureInput(**values)  # type: ignore[typeddict-item]  # keys are LECTURE_FIELDS, checked above
 
 
-def validate_human_notes(notes: object) -> str:
+def validate_human_notes(notes: object, field: str = "human_notes") -> str:
     """Checks the human's rework notes: optional text, at most 1000 characters.
 
+    Args:
+        notes: The notes as given.
+        field: The name the person typed them under: ``notes`` in an answer, ``human_notes`` in the state.
+
     Raises:
-        InputError: Naming ``human_notes``.
+        InputError: Naming ``field``.
     """
     if notes is None or (isinstance(notes, str) and not notes.strip()):
         return ""
-    return validate_text(notes, "human_notes", max_length=HUMAN_NOTES_MAX_LENGTH, multiline=True)
+    return validate_text(notes, field, max_length=HUMAN_NOTES_MAX_LENGTH, multiline=True)

@@ -82,6 +82,22 @@ def review_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def latest_reviews(values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The reviews of the latest round, reviewer by reviewer: what a gate decision is about.
+
+    Each is ``{"round", "reviewer", "score", "feedback"}`` with ``feedback`` a list of lines, whole.
+    """
+    reviews = values.get("reviews", [])
+    if not reviews:
+        return []
+    latest = max(r["round"] for r in reviews)
+    return [
+        {"round": r["round"], "reviewer": r["reviewer"], "score": r["score"], "feedback": list(r["feedback"])}
+        for r in sorted(reviews, key=lambda r: r["reviewer"])
+        if r["round"] == latest
+    ]
+
+
 def score_rows(values: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per round: the combined score, the threshold, passed or not."""
     return [dict(score) for score in values.get("scores", [])]

@@ -9,12 +9,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.error.round_limit": (
         "{action} is not possible: the round limit is reached (draft {round} of {max_rounds}, "
         "HITL_MAX_ROUNDS); choose save or reject",
-        "{action}는 할 수 없습니다: 라운드 한도에 이르렀습니다(초안 {round}/{max_rounds}, "
+        "{action:은/는} 할 수 없습니다: 라운드 한도에 이르렀습니다(초안 {round}/{max_rounds}, "
         "HITL_MAX_ROUNDS). save 또는 reject를 고르세요",
     ),
     "lecture.error.not_offered": (
         "{action} is not an answer to this question; choose {options}",
-        "{action}는 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
+        "{action:은/는} 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
     ),
     "lecture.problem.neither": (
         "the run ended with neither a saved plan nor a rejection",
@@ -96,15 +96,24 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
     "lecture.thread_missing": (
         "There is no lecture thread named {thread}; pick one below.",
-        "{thread}라는 강의 스레드가 없습니다. 아래에서 고르세요.",
+        "{thread:이라는/라는} 강의 스레드가 없습니다. 아래에서 고르세요.",
     ),
     "lecture.status": ("Status", "상태"),
     "lecture.outcome": ("Outcome", "결과"),
     "lecture.outcome.none": ("—", "—"),
-    "lecture.outcome.saved": ("saved (passed the gate)", "저장됨 (관문 통과)"),
-    "lecture.outcome.saved_as_is": ("saved as is (by a human)", "그대로 저장됨 (사람의 결정)"),
+    # The outcome's word is a metric value, which a narrow column cuts with an ellipsis: it stays short,
+    # and why it is so is a caption under the row.
+    "lecture.outcome.saved": ("saved", "저장됨"),
+    "lecture.outcome.saved_as_is": ("saved as is", "그대로 저장됨"),
     "lecture.outcome.rejected": ("rejected", "거절됨"),
+    "lecture.outcome_why.saved": ("Saved: the draft passed the gate.", "저장됨: 초안이 관문을 통과했습니다."),
+    "lecture.outcome_why.saved_as_is": (
+        "Saved as is: a human saved the draft below the threshold.",
+        "그대로 저장됨: 기준 점수에 못 미친 초안을 사람이 그대로 저장했습니다.",
+    ),
+    "lecture.outcome_why.rejected": ("Rejected: a human ended the run.", "거절됨: 사람이 실행을 끝냈습니다."),
     "lecture.round": ("Draft round", "초안 라운드"),
+    "lecture.gate_reviews": ("Round {round}: what the reviewers said", "라운드 {round}: 검토자 의견"),
     "lecture.plan_version": ("Plan version", "계획 버전"),
     "lecture.plan": ("Plan (subtopics)", "계획 (세부 주제)"),
     "lecture.scores": ("Gate, per round", "라운드별 관문 결과"),
@@ -116,9 +125,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "lecture.waiting_plan": (
         "Waiting for you: review plan version {version}.",
-        "결정을 기다립니다: 계획 버전 {version}을 검토하세요.",
+        "결정을 기다립니다: 계획 버전 {version:을/를} 검토하세요.",
     ),
-    "lecture.refused_answer": ("The last answer was refused: {error}", "직전 답변이 거절되었습니다: {error}"),
+    "lecture.refused_answer": ("The last answer was refused: {error}", "직전 답변은 받아들여지지 않았습니다: {error}"),
     "lecture.decision": ("Your decision", "결정"),
     "lecture.action": ("Action", "작업"),
     "lecture.action.rework": ("rework: revise the flagged items", "재작업: 지적된 항목 수정"),

@@ -48,6 +48,15 @@ def _error(key: str, /, **params: Any) -> Text:
     return text(STRINGS, key, **params)
 
 
+def amount_to_pay(amount: Any, decision: Any) -> Any:
+    """What a case pays: its amount, or None once it is rejected (a rejected case pays nothing).
+
+    The state keeps the last amount after a rejection (the trace and the audit need it); every view of
+    "to pay" goes through here, so a rejected case never reads as money still owed.
+    """
+    return None if decision == "reject" else amount
+
+
 def krw(amount: int | None) -> str:
     """An amount with thousands separators, e.g. ``500,000``."""
     return "—" if amount is None else f"{amount:,}"

@@ -219,11 +219,26 @@ def options_from_settings(settings: RefundSettings) -> dict[str, Any]:
     return {"policy": settings.policy}
 
 
+#: A case's stored outcome codes and their words' keys, so a message about a case reads in the reader's language.
+_OUTCOME_WORDS = {
+    "paid": "refund.outcome.paid",
+    "already paid": "refund.outcome.already_paid",
+    "rejected": "refund.outcome.rejected",
+    "finished": "refund.outcome.finished",
+}
+
+
+def _outcome_word(outcome: Any) -> Text | str:
+    """A stored outcome as a word (a code this agent does not know is shown as stored)."""
+    key = _OUTCOME_WORDS.get(str(outcome))
+    return text(STRINGS, key) if key else str(outcome)
+
+
 def _case_final(store: Store, head: dict[str, Any]) -> Text | None:
     """Why a case may no longer change (None when it may): it was paid or rejected."""
     outcome = head.get("outcome")
     if outcome:
-        return text(STRINGS, "refund.error.finished", outcome=outcome)
+        return text(STRINGS, "refund.error.finished", outcome=_outcome_word(outcome))
     case_id = head.get("case_id")
     if case_id and ledger.payout_for(store, str(case_id)) is not None:
         return text(STRINGS, "refund.error.paid")
@@ -301,8 +316,8 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
         return "", text(STRINGS, "refund.problem.unsigned_rejection")
     if payout is not None:
         paid = f"{payout['paid_amount']:,}"
-        return "", text(STRINGS, "refund.problem.payout", outcome=outcome or "finished", paid=paid)
-    return "", text(STRINGS, "refund.problem.neither", outcome=outcome or "finished")
+        return "", text(STRINGS, "refund.problem.payout", outcome=_outcome_word(outcome or "finished"), paid=paid)
+    return "", text(STRINGS, "refund.problem.neither", outcome=_outcome_word(outcome or "finished"))
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:

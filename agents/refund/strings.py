@@ -12,7 +12,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.say.amount": ("amount {old} → {new} by {editor}", "금액 {old}원 → {new}원, 변경: {editor}"),
     "refund.say.recorded": (
         "review: {decision} set by update_state, recorded for {approver}; not asking again",
-        "review: update_state로 정해진 {decision}을(를) {approver}의 결정으로 기록, 다시 묻지 않음",
+        "review: update_state로 정해진 {decision:을/를} {approver}의 결정으로 기록, 다시 묻지 않음",
     ),
     "refund.say.question": (
         "Refund {case_id} for {customer}: pay {amount} KRW (requested {requested})? approve / reject / edit",
@@ -35,7 +35,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "settle: already paid {paid} KRW at {paid_at}; no second payment",
         "settle: {paid_at}에 이미 {paid}원 지급됨, 두 번 지급하지 않음",
     ),
-    "refund.say.rejected": ("reject: rejected by {approver}; no payout", "reject: {approver}이(가) 거절, 지급 없음"),
+    "refund.say.rejected": ("reject: rejected by {approver}; no payout", "reject: {approver:이/가} 거절, 지급 없음"),
+    "refund.outcome.paid": ("paid", "지급됨"),
+    "refund.outcome.already_paid": ("already paid", "이미 지급됨"),
+    "refund.outcome.rejected": ("rejected", "거절됨"),
+    "refund.outcome.finished": ("finished", "종료됨"),
     "refund.error.object": (
         'answer with a JSON object, e.g. {{"action": "approve", "approver": "kim"}}',
         'JSON 객체로 답하세요. 예: {{"action": "approve", "approver": "kim"}}',
@@ -55,7 +59,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.error.reserved": (
         "{approver} is reserved for what the agent writes itself; give the name of the person who decides",
-        "{approver}는 에이전트가 스스로 쓰는 이름입니다. 결정하는 사람의 이름을 입력하세요",
+        "{approver:은/는} 에이전트가 스스로 쓰는 이름입니다. 결정하는 사람의 이름을 입력하세요",
     ),
     "refund.error.amount_type": (
         "must be a whole number of KRW, got {value}",
@@ -63,7 +67,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.error.no_requested": (
         "the case has no requested amount to compare the edit with",
-        "이 사례에는 수정 금액과 비교할 요청 금액이 없습니다",
+        "이 건에는 수정 금액과 비교할 요청 금액이 없습니다",
     ),
     "refund.error.amount_range": (
         "must be between 1 and the requested {requested} KRW, got {value}",
@@ -71,7 +75,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.error.case_exists": (
         "case {case_id} already exists; use a new case id",
-        "사례 {case_id}가 이미 있습니다. 새 사례 ID를 쓰세요",
+        "건 번호 {case_id:은/는} 이미 있습니다. 새 건 번호를 쓰세요",
     ),
     "refund.error.delete_unfinished": (
         "{thread} is not finished ({status}): reject it first, or delete with a reason",
@@ -79,48 +83,48 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.error.case_paid": (
         "case {case_id} was already paid; use a new case id",
-        "사례 {case_id}는 이미 지급되었습니다. 새 사례 ID를 쓰세요",
+        "{case_id:은/는} 이미 지급된 건입니다. 새 건 번호를 쓰세요",
     ),
     "refund.error.finished": (
         "the case is already {outcome}; a finished case cannot be changed",
-        "이 사례는 이미 {outcome} 상태입니다. 끝난 사례는 바꿀 수 없습니다",
+        "이 건은 이미 {outcome} 상태입니다. 끝난 건은 바꿀 수 없습니다",
     ),
     "refund.error.paid": (
         "the case was paid; a paid case cannot be changed (continue it to record the payout)",
-        "이 사례는 지급되었습니다. 지급된 사례는 바꿀 수 없습니다(계속 실행해 지급을 기록하세요)",
+        "이 건은 지급되었습니다. 지급된 건은 바꿀 수 없습니다(계속 실행해 지급을 기록하세요)",
     ),
     "refund.error.decided": (
         "the case was already decided ({decision} by {approver}); continue it instead of editing it",
-        "이 사례는 이미 결정되었습니다({decision}, 결정: {approver}). 편집하지 말고 계속 실행하세요",
+        "이 건은 이미 결정되었습니다({decision}, 결정: {approver}). 편집하지 말고 계속 실행하세요",
     ),
     "refund.problem.payout": (
         "the case is marked {outcome} but the ledger holds a payout of {paid} KRW for it",
-        "이 사례는 {outcome}(으)로 표시되어 있지만 원장에는 {paid}원 지급 기록이 있습니다",
+        "이 건은 {outcome:으로/로} 표시되어 있지만 원장에는 {paid}원 지급 기록이 있습니다",
     ),
     "refund.problem.neither": (
         "the case is marked {outcome} with neither a payout nor a rejection",
-        "이 사례는 {outcome}(으)로 표시되어 있지만 지급도 거절도 없습니다",
+        "이 건은 {outcome:으로/로} 표시되어 있지만 지급도 거절도 없습니다",
     ),
     "refund.problem.unsigned_rejection": (
         "the case is marked rejected, but no rejection by a named approver is recorded",
-        "이 사례는 거절로 표시되어 있지만 이름이 있는 승인자의 거절 기록이 없습니다",
+        "이 건은 거절로 표시되어 있지만 이름이 있는 승인자의 거절 기록이 없습니다",
     ),
     "refund.error.thread_name": (
         "a refund's thread is named after its case: use {derived} or omit it",
-        "환불의 스레드 이름은 사례에서 정해집니다. {derived}를 쓰거나 비워 두세요",
+        "환불의 스레드 이름은 건 번호에서 정해집니다. {derived:을/를} 쓰거나 비워 두세요",
     ),
     "refund.error.as_node": (
         "a refund update may be made as {nodes} only; payment and rejection happen only through a decision",
-        "환불 업데이트는 {nodes}로만 할 수 있습니다. 지급과 거절은 결정으로만 일어납니다",
+        "환불 업데이트는 {nodes:으로/로}만 할 수 있습니다. 지급과 거절은 결정으로만 일어납니다",
     ),
     "refund.error.not_opened": (
         "the case stopped before assess opened the case; continue it (or pick a later checkpoint) before editing it",
-        "assess가 사례를 열기 전에 멈췄습니다. 편집하기 전에 계속 실행하세요(또는 더 뒤의 체크포인트를 고르세요)",
+        "assess가 건을 열기 전에 멈췄습니다. 편집하기 전에 계속 실행하세요(또는 더 뒤의 체크포인트를 고르세요)",
     ),
     "refund.error.fork_not_opened": (
         "the checkpoint chosen is from before assess opened the case; continue it (or pick a later checkpoint) "
         "before editing it",
-        "고른 체크포인트는 assess가 사례를 열기 전의 것입니다. 편집하기 전에 계속 실행하세요"
+        "고른 체크포인트는 assess가 건을 열기 전의 것입니다. 편집하기 전에 계속 실행하세요"
         "(또는 더 뒤의 체크포인트를 고르세요)",
     ),
     "refund.say.update_decision": (
@@ -131,9 +135,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "agent.refund.title": ("Refund agent", "환불 에이전트"),
     "agent.refund.description": (
         "Refunds above 100,000 KRW wait for an approver, who approves, rejects or edits the amount; each payout happens exactly once.",
-        "100,000원을 넘는 환불은 승인자를 기다립니다. 승인자는 승인, 거절 또는 금액 수정을 할 수 있고, 지급은 사례마다 정확히 한 번만 일어납니다.",
+        "100,000원을 넘는 환불은 승인자를 기다립니다. 승인자는 승인, 거절 또는 금액 수정을 할 수 있고, 지급은 건마다 정확히 한 번만 일어납니다.",
     ),
-    "field.case_id": ("Case id", "사례 ID"),
+    "field.case_id": ("Case id", "건 번호"),
     "field.customer": ("Customer", "고객"),
     "field.amount": ("Amount (KRW)", "금액 (원)"),
     "field.reason": ("Reason", "사유"),
@@ -143,11 +147,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.title": ("Refund agent", "환불 에이전트"),
     "refund.intro": (
         "A refund above the threshold waits, saved, for an approver. Approve, reject, or edit the amount and approve. The payout goes to a ledger with one row per case, so it happens exactly once.",
-        "기준 금액을 넘는 환불은 저장된 채로 승인자를 기다립니다. 승인, 거절, 또는 금액을 수정한 뒤 승인할 수 있습니다. 지급은 사례마다 한 행만 허용하는 원장에 기록되므로 정확히 한 번만 일어납니다.",
+        "기준 금액을 넘는 환불은 저장된 채로 승인자를 기다립니다. 승인, 거절, 또는 금액을 수정한 뒤 승인할 수 있습니다. 지급은 건마다 한 행만 허용하는 원장에 기록되므로 정확히 한 번만 일어납니다.",
     ),
     "refund.policy.strict": (
         "Policy `strict` (HITL_REFUND_POLICY): the route is decided on the requested amount. Above {threshold} a human decides; exactly {threshold} settles automatically. An edit never moves a case off the approval path.",
-        "정책 `strict` (HITL_REFUND_POLICY): 경로는 요청 금액으로 정합니다. {threshold}을 넘으면 사람이 결정하고, 정확히 {threshold}은 자동 지급됩니다. 금액을 수정해도 승인 경로를 벗어나지 않습니다.",
+        "정책 `strict` (HITL_REFUND_POLICY): 경로는 요청 금액으로 정합니다. {threshold:을/를} 넘으면 사람이 결정하고, 정확히 {threshold:은/는} 자동 지급됩니다. 금액을 수정해도 승인 경로를 벗어나지 않습니다.",
     ),
     "refund.policy.reroute": (
         "Policy `reroute` (HITL_REFUND_POLICY): LangGraph's own behaviour. update_state counts as a write by the last node (assess), the route is evaluated again on the amount to pay, and an edit to {threshold} or less settles automatically.",
@@ -156,40 +160,41 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.new.header": ("New refund request", "새 환불 요청"),
     "refund.new.amount_placeholder": ("e.g. 500,000", "예: 500,000"),
     "refund.new.submit": ("Submit request", "요청 제출"),
-    "refund.new.done": ("Case {case} submitted: {status}.", "사례 {case}를 제출했습니다: {status}."),
+    "refund.new.done": ("Case {case} submitted: {status}.", "{case:을/를} 제출했습니다: {status}."),
     "refund.new.thread_hint": (
         "The thread id is refund-<case id>; each case id can be used once.",
-        "스레드 ID는 refund-<사례 ID>이며, 사례 ID는 한 번만 쓸 수 있습니다.",
+        "스레드 ID는 refund-<건 번호>이며, 건 번호는 한 번만 쓸 수 있습니다.",
     ),
     "refund.queue.header": (
         "Open cases: waiting for a decision (largest first), then those needing attention",
-        "진행 중인 사례: 결정 대기 (큰 금액 순), 그다음 확인 필요",
+        "진행 중인 건: 결정 대기 (큰 금액 순), 그다음 확인 필요",
     ),
     "refund.queue.empty": (
         "No case is waiting for a decision or needs attention.",
-        "결정을 기다리거나 확인이 필요한 사례가 없습니다.",
+        "결정을 기다리거나 확인이 필요한 건이 없습니다.",
     ),
-    "refund.case.header": ("Case", "사례"),
-    "refund.case.select": ("Selected case", "선택한 사례"),
+    "refund.case.header": ("Case", "건"),
+    "refund.case.select": ("Selected case", "선택한 건"),
     "refund.case.none": (
         "No refund case yet. Submit a request above.",
-        "아직 환불 사례가 없습니다. 위에서 요청을 제출하세요.",
+        "아직 환불 건이 없습니다. 위에서 요청을 제출하세요.",
     ),
     "refund.case.status": ("Status: {status}", "상태: {status}"),
     "refund.case.customer": ("Customer", "고객"),
     "refund.case.reason": ("Reason", "사유"),
     "refund.metric.requested": ("Requested", "요청 금액"),
     "refund.metric.amount": ("To pay", "지급할 금액"),
+    "refund.metric.rejected": ("— (rejected)", "— (거절됨)"),
     "refund.metric.executed": ("Executed (ledger)", "실제 지급 (원장)"),
     "refund.case.waiting": ("Waiting for an approver.", "승인자를 기다리는 중입니다."),
     "refund.case.moved_on": (
         "This case changed since your controls were drawn (now {status}); a decision from them will be refused. Pick the case again to see it as it is.",
-        "컨트롤이 그려진 뒤 이 사례가 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 거부됩니다. 현재 상태를 보려면 사례를 다시 고르세요.",
+        "컨트롤이 그려진 뒤 이 건이 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 받아들여지지 않습니다. 현재 상태를 보려면 건을 다시 고르세요.",
     ),
-    "refund.case.attention": ("This case needs attention: {reason}", "이 사례는 확인이 필요합니다: {reason}"),
+    "refund.case.attention": ("This case needs attention: {reason}", "이 건은 확인이 필요합니다: {reason}"),
     "refund.case.running": (
         "A process is working on this case right now; reload in a moment.",
-        "지금 다른 프로세스가 이 사례를 처리하고 있습니다. 잠시 후 새로 고치세요.",
+        "지금 다른 프로세스가 이 건을 처리하고 있습니다. 잠시 후 새로 고치세요.",
     ),
     "refund.case.open_explorer": (
         "Open it in the checkpoint explorer to re-run it",
@@ -197,17 +202,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.case.unknown": (
         "There is no refund case with thread {thread}; pick one below.",
-        "스레드 {thread}인 환불 사례가 없습니다. 아래에서 고르세요.",
+        "스레드가 {thread}인 환불 건이 없습니다. 아래에서 고르세요.",
     ),
-    "refund.case.pick": ("Pick a case", "사례 선택"),
-    "refund.case.find": ("Find a case", "사례 찾기"),
+    "refund.case.pick": ("Pick a case", "건 선택"),
+    "refund.case.find": ("Find a case", "건 찾기"),
     "refund.case.find_help": (
         "Narrows the picker to cases whose id, customer, status, decision or approver contains this.",
-        "사례 ID, 고객, 상태, 결정 또는 승인자에 이 글자가 들어 있는 사례만 고를 수 있게 합니다.",
+        "건 번호, 고객, 상태, 결정 또는 승인자에 이 글자가 들어 있는 건만 고를 수 있게 합니다.",
     ),
     "refund.case.find_more": (
         "The picker offers the first {shown} of {total} matching cases; type more to narrow it.",
-        "맞는 사례 {total}건 중 처음 {shown}건만 고를 수 있습니다. 더 입력해 좁혀 보세요.",
+        "맞는 {total}건 중 처음 {shown}건만 고를 수 있습니다. 더 입력해 좁혀 보세요.",
     ),
     "refund.edit.help": (
         "A whole number of KRW from 1 up to the requested {requested}, e.g. 50,000.",
@@ -225,17 +230,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.edit.preview": ("After the edit", "수정 후"),
     "refund.edit.submit": ("Edit amount and approve", "금액 수정 후 승인"),
     "refund.continue": ("Continue the run", "실행 계속"),
-    "refund.continued": ("Continued {thread}: {status}.", "{thread}를 계속 실행했습니다: {status}."),
+    "refund.continued": ("Continued {thread}: {status}.", "{thread:을/를} 계속 실행했습니다: {status}."),
     "refund.decided": (
         "Case {case}: {action} by {approver} → {status}.",
-        "사례 {case}: {approver}의 {action} → {status}.",
+        "{case}: {approver}의 {action} → {status}.",
     ),
     "refund.trace": ("Trace (every step and every human edit)", "기록 (모든 단계와 사람의 수정)"),
     "refund.review_entries": (
         "The review node was entered {count} time(s) (node log: {statuses}). A node that pauses runs again from its start on resume.",
         "review 노드 진입 횟수: {count}회 (노드 로그: {statuses}). 멈췄던 노드는 재개할 때 처음부터 다시 실행됩니다.",
     ),
-    "refund.audit.header": ("Audit: all cases", "감사: 모든 사례"),
+    "refund.audit.header": ("Audit: all cases", "감사: 모든 건"),
     "refund.ledger.header": ("Ledger: payouts", "원장: 지급 내역"),
     "refund.no_rows": ("No rows.", "행이 없습니다."),
     "refund.pitfall.header": ("Pitfall: a graph without a checkpointer", "함정: 체크포인터 없는 그래프"),
@@ -249,16 +254,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Asking for its saved state to resume: {error}",
         "재개하려고 저장된 상태를 요청하면: {error}",
     ),
-    "refund.pitfall.saved": ("Saved run waiting in the inbox", "받은 편지함에서 기다리는 저장된 실행"),
+    "refund.pitfall.saved": ("Saved run waiting in the inbox", "대기 목록에서 기다리는 저장된 실행"),
     "refund.pitfall.saved_item": (
         "Thread {thread} waits at {node}, checkpoint {checkpoint}: it survives a restart and can be resumed.",
-        "스레드 {thread}가 {node}에서 기다립니다 (체크포인트 {checkpoint}). 재시작해도 남아 있고 재개할 수 있습니다.",
+        "스레드 {thread:이/가} {node}에서 기다립니다 (체크포인트 {checkpoint}). 재시작해도 남아 있고 재개할 수 있습니다.",
     ),
     "refund.pitfall.no_saved": (
         "No saved refund is waiting now; submit a request above the threshold to see one.",
         "지금 기다리는 저장된 환불이 없습니다. 기준 금액을 넘는 요청을 제출해 보세요.",
     ),
-    "refund.col.case": ("case", "사례"),
+    "refund.col.case": ("case", "건"),
     "refund.col.status": ("status", "상태"),
     "refund.col.customer": ("customer", "고객"),
     "refund.col.reason": ("reason", "사유"),
@@ -283,7 +288,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the sidebar forms: the fields' help lines (``help.<agent>.<form>.<field>``) and choices
     "help.refund.start.case_id": (
         "Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once.",
-        "영문자, 숫자와 _ . : - 만 쓸 수 있습니다. 스레드는 refund-<사례 ID>이고, 사례 ID는 한 번만 씁니다.",
+        "영문자, 숫자와 _ . : - 만 쓸 수 있습니다. 스레드는 refund-<건 번호>이고, 건 번호는 한 번만 씁니다.",
     ),
     "help.refund.start.customer": ("Who asks for the refund.", "환불을 요청하는 사람."),
     "help.refund.start.amount": ("Whole KRW, 1 to {maximum}.", "1원부터 {maximum}원까지의 정수."),

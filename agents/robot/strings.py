@@ -21,7 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.say.refused": (
         "Refused: {action} was not executed (answer {answer} is not 'yes').",
-        "실행 거부됨: {action} — 답 {answer}이(가) 정확히 'yes'가 아니어서 실행하지 않았습니다.",
+        "실행 거부됨: {action} — 답 {answer:이/가} 정확히 'yes'가 아니어서 실행하지 않았습니다.",
     ),
     "nav.robot": ("Approval robot", "승인 로봇"),
     "agent.robot.title": ("Approval robot", "승인 로봇"),
@@ -44,7 +44,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.other_agent": (
         "Thread {thread} belongs to the {agent} agent; the robot page only shows robot threads.",
-        "스레드 {thread}는 {agent} 에이전트의 것입니다. 로봇 페이지는 로봇 스레드만 보여 줍니다.",
+        "스레드 {thread:은/는} {agent} 에이전트의 것입니다. 로봇 페이지는 로봇 스레드만 보여 줍니다.",
     ),
     "robot.no_agent": (
         "Thread {thread} records no agent, so nothing here can answer it or run it on; "
@@ -72,7 +72,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.will_execute": ("This answer will execute the action.", "이 답은 작업을 실행합니다."),
     "robot.will_refuse": (
         "This answer is not exactly `yes`: the action will be refused.",
-        "이 답은 정확히 `yes`가 아니므로 작업이 거절됩니다.",
+        "이 답은 정확히 `yes`가 아니므로 작업은 거부됩니다.",
     ),
     "robot.answered": ("Answered {answer}.", "{answer}라고 답했습니다."),
     "robot.status": ("Status", "상태"),
@@ -98,9 +98,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "노드가 시작한 체크포인트에 붙어 저장됩니다.",
     ),
     "robot.explain.ids": (
-        "**thread_id** names the conversation (here `hitl_demo`) and stays the same; **checkpoint_id** names "
+        "**thread_id** names the conversation (here `{thread}`) and stays the same; **checkpoint_id** names "
         "one snapshot inside it and is new after every step.",
-        "**thread_id**는 대화(여기서는 `hitl_demo`)의 이름으로 바뀌지 않습니다. **checkpoint_id**는 그 안의 "
+        "**thread_id**는 대화(여기서는 `{thread}`)의 이름으로 바뀌지 않습니다. **checkpoint_id**는 그 안의 "
         "스냅숏 하나의 이름으로, 단계마다 새로 생깁니다.",
     ),
     "robot.explain.pause": (
@@ -119,20 +119,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.outcome.refused": (
         "Refused: the answer {answer} is not exactly `yes`, so the action did not run.",
-        "거부됨: 답 {answer}는 정확히 `yes`가 아니므로 작업이 실행되지 않았습니다.",
+        "거부됨: 답 {answer:은/는} 정확히 `yes`가 아니므로 작업이 실행되지 않았습니다.",
     ),
     "robot.outcome.apart": (
         "Status says whether the run goes on (`done` = finished); the outcome says whether the action ran. "
         '`done` is not "approved".',
-        "상태는 실행이 계속되는지(`done` = 끝남)를, 결과는 작업이 실행되었는지를 말합니다. "
-        '`done`은 "승인됨"이 아닙니다.',
+        "상태는 실행이 계속되는지(완료 = 실행이 끝남)를, 결과는 작업이 실행되었는지를 말합니다. "
+        '완료는 "승인됨"이 아닙니다.',
     ),
-    "robot.answered.executed": ("Answered {answer}: executed.", "{answer}라고 답했습니다: 실행됨."),
-    "robot.answered.refused": ("Answered {answer}: refused.", "{answer}라고 답했습니다: 거부됨."),
+    "robot.answered.executed": ("Answered {answer}: executed.", "{answer:이라고/라고} 답했습니다: 실행됨."),
+    "robot.answered.refused": ("Answered {answer}: refused.", "{answer:이라고/라고} 답했습니다: 거부됨."),
     "robot.col.short_id": ("checkpoint (short)", "체크포인트 (짧은 ID)"),
     "robot.col.parent_short": ("parent (short)", "부모 (짧은 ID)"),
     "robot.col.full_id": ("full checkpoint_id", "전체 checkpoint_id"),
     "robot.col.meaning": ("what it is", "무엇인가"),
+    "robot.write_value": ("A write's whole value", "쓰기 값 전체 보기"),
+    "robot.write_pick": ("Write (checkpoint · node · channel)", "쓰기 (체크포인트 · 노드 · 채널)"),
     "robot.ids.short": (
         "Both tables name a checkpoint by its short id: the first 8 characters of the id's random tail. "
         "The full id has its own column, `full checkpoint_id` (select a cell and copy it).",
@@ -185,7 +187,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "robot.live.ids": (
         "Here: `thread_id` {thread}, chosen by us; the latest `checkpoint_id` {latest}, made by LangGraph.",
-        "여기서는: `thread_id` {thread}는 우리가 정했고, 최신 `checkpoint_id` {latest}는 LangGraph가 만들었습니다.",
+        "여기서는: `thread_id` {thread:은/는} 우리가 정했고, 최신 `checkpoint_id` {latest:은/는} LangGraph가 만들었습니다.",
     ),
     "robot.q.latest": ("How is the latest checkpoint found?", "최신 체크포인트는 어떻게 찾나요?"),
     "robot.a.latest": (
@@ -275,12 +277,61 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.anatomy.tail": ("random tail (group 5)", "무작위 끝부분 (5번째 묶음)"),
     "robot.anatomy.tail.means": (
         "48 random bits; its first 8 characters, {short}, are the short id in both tables",
-        "무작위 48비트. 앞 8글자 {short}가 두 표의 짧은 ID입니다",
+        "무작위 48비트. 앞 8글자 {short:이/가} 두 표의 짧은 ID입니다",
+    ),
+    "robot.q.after_answer": (
+        "You answer now. How many checkpoints will the thread hold when the run ends?",
+        "지금 답하면, 실행이 끝났을 때 스레드에는 체크포인트가 몇 개 있을까요?",
+    ),
+    "robot.a.after_answer": (
+        "Five: the three of the pause, then one after `approval` (step 2) and one after `execute` (step 3). "
+        "The answer itself takes no checkpoint: it is a write.",
+        "다섯 개입니다. 멈출 때까지의 세 개, 그다음 `approval` 뒤에 하나(스텝 2), `execute` 뒤에 하나(스텝 3). "
+        "답 자체는 체크포인트가 아니라 쓰기입니다.",
+    ),
+    "robot.live.after_answer.waiting": ("Now it holds {count}.", "지금은 {count}개입니다."),
+    "robot.live.after_answer.done": (
+        "This thread holds {count} (steps {first} to {last}).",
+        "이 스레드에는 {count}개가 있습니다(스텝 {first}부터 {last}까지).",
+    ),
+    "robot.q.resume_under": (
+        "Under which checkpoint will your answer be stored?",
+        "내 답은 어느 체크포인트 아래에 저장될까요?",
+    ),
+    "robot.a.resume_under": (
+        "Under the paused one (its `next` is `approval`), beside the `__interrupt__` write: as two `__resume__` "
+        "writes, not under a new checkpoint.",
+        "멈춘 체크포인트(`next`가 `approval`인 것) 아래, `__interrupt__` 쓰기 옆입니다. 새 체크포인트가 아니라 "
+        "`__resume__` 쓰기 두 개로 저장됩니다.",
+    ),
+    "robot.live.resume_under": ("Here: {short} (step {step}).", "여기서는: {short} (스텝 {step})."),
+    "robot.q.start_over": (
+        "You press Start over. Which id stays, and which are new?",
+        "처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?",
+    ),
+    "robot.a.start_over": (
+        "The `thread_id` stays: we chose it. Start over deletes the thread's checkpoints and writes, so every "
+        "`checkpoint_id` after it is new, made by LangGraph with the time it saves.",
+        "`thread_id`는 그대로입니다. 우리가 정한 것이니까요. 처음부터 다시는 스레드의 체크포인트와 쓰기를 "
+        "지우므로, 그 뒤의 `checkpoint_id`는 모두 LangGraph가 저장 시각으로 새로 만듭니다.",
+    ),
+    "robot.live.start_over": ("Here: {thread} stays.", "여기서는: {thread} 그대로."),
+    "robot.q.no_saver": (
+        "The same graph compiled without a checkpointer pauses at `approval`. Where is the pause kept?",
+        "같은 그래프를 체크포인터 없이 컴파일하면 `approval`에서 멈춥니다. 멈춤은 어디에 남을까요?",
+    ),
+    "robot.a.no_saver": (
+        "Nowhere: with no save file there is no `__interrupt__` write and no checkpoint to resume from; the "
+        "caller gets a half-finished state and no error. The refund page's pitfall demo shows it.",
+        "어디에도 남지 않습니다. 저장 파일이 없으니 `__interrupt__` 쓰기도, 재개할 체크포인트도 없고, 호출한 쪽은 "
+        "오류 없이 반쯤 끝난 상태만 받습니다. 환불 페이지의 함정 데모가 이를 보여 줍니다.",
     ),
     "robot.quiz": ("Quiz", "퀴즈"),
     "robot.quiz.intro": (
-        "Answer in your head, then click a question to see its answer, with this thread's values.",
-        "머릿속으로 답해 본 뒤 질문을 누르면, 이 스레드의 값과 함께 답이 보입니다.",
+        "What the lessons above let you work out: answer in your head, then click a question to see its "
+        "answer, with this thread's values.",
+        "위의 설명으로 알아낼 수 있는 것들입니다. 머릿속으로 답해 본 뒤 질문을 누르면, 이 스레드의 값과 함께 "
+        "답이 보입니다.",
     ),
     "robot.attention": ("This thread needs attention: {reason}", "이 스레드는 확인이 필요합니다: {reason}"),
     "robot.queue": ("Other robot threads that need a human ({count})", "사람이 봐야 할 다른 로봇 스레드 ({count})"),

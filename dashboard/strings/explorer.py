@@ -9,7 +9,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Click a point (or pick it below) to read its decoded state, metadata and writes.",
         "모든 체크포인트는 부모를 가리키므로 스레드는 트리입니다. 그래프가 실행되는 동안은 직선이고, "
         "update_state나 예전 체크포인트에서의 재실행으로 갈라진 곳마다 가지가 생깁니다. "
-        "점을 클릭하거나 아래에서 고르면 해독된 상태, 메타데이터, 쓰기를 볼 수 있습니다.",
+        "점을 클릭하거나 아래에서 고르면 디코딩한 상태, 메타데이터, 쓰기를 볼 수 있습니다.",
     ),
     "explorer.root_only": (
         "Only the root namespace is drawn: checkpoints of subgraphs (non-empty checkpoint_ns) are left out.",
@@ -24,7 +24,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "explorer.no_threads_for_agent": ("This agent has no threads yet.", "이 에이전트에는 아직 스레드가 없습니다."),
     "explorer.unknown_thread": (
         "There is no thread named {thread} in the database.",
-        "데이터베이스에 {thread}라는 스레드가 없습니다.",
+        "데이터베이스에 {thread:이라는/라는} 스레드가 없습니다.",
     ),
     "explorer.bad_thread": (
         "The link names an invalid thread id: {error}",
@@ -41,6 +41,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "explorer.checkpoint": ("Checkpoint", "체크포인트"),
     "explorer.option": ("step {step} · {source} · {short}{flags}", "스텝 {step} · {source} · {short}{flags}"),
     "explorer.flag.head": ("head", "헤드"),
+    "explorer.flag.branch": ("branch {branch}", "가지 {branch}"),
+    "explorer.document": ("`{name}` as Markdown ({length} characters)", "마크다운으로 보기: `{name}` ({length}자)"),
+    "explorer.document.note": ("{length} characters: below, as Markdown", "{length}자: 아래에서 마크다운으로 보기"),
     "explorer.flag.waiting": ("waiting", "대기 중"),
     "explorer.gone": (
         "This checkpoint is no longer in the database (deleted meanwhile).",
@@ -51,7 +54,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "id `{checkpoint}` · parent `{parent}` · next `{next}`",
         "ID `{checkpoint}` · 부모 `{parent}` · 다음 `{next}`",
     ),
-    "explorer.state": ("State (decoded)", "상태 (해독됨)"),
+    "explorer.state": ("State (decoded)", "상태 (디코딩됨)"),
     "explorer.metadata": ("Metadata", "메타데이터"),
     "explorer.writes": ("Writes stored against this checkpoint", "이 체크포인트에 저장된 쓰기"),
     "explorer.writes.help": (
@@ -77,11 +80,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "explorer.restore.done": (
         "Restored {checkpoint} as the head of {thread}: {status}.",
-        "{checkpoint}를 {thread}의 헤드로 되돌렸습니다: {status}.",
+        "{checkpoint:을/를} {thread}의 헤드로 되돌렸습니다: {status}.",
     ),
     "explorer.back_to": (
         'The step failed; the earlier head {checkpoint} is selected. "Restore as head" brings it back.',
-        '단계가 실패했습니다. 이전 헤드 {checkpoint}가 선택되어 있습니다. "헤드로 되돌리기"로 되돌릴 수 있습니다.',
+        '단계가 실패했습니다. 이전 헤드 {checkpoint:이/가} 선택되어 있습니다. "헤드로 되돌리기"로 되돌릴 수 있습니다.',
     ),
     "explorer.rerun.help": (
         "Runs the graph again from this checkpoint with no new input (LangGraph stores a fork).",
@@ -89,7 +92,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "explorer.rerun.done": (
         "Re-ran {thread} from {checkpoint}: {status}.",
-        "{checkpoint}에서 {thread}를 다시 실행했습니다: {status}.",
+        "{checkpoint}에서 {thread:을/를} 다시 실행했습니다: {status}.",
     ),
     "explorer.fork.title": ("Fork here with edited state", "상태를 고쳐서 여기서 포크"),
     "explorer.fork.values": ("State values to write (JSON object)", "쓸 상태 값 (JSON 객체)"),
@@ -99,7 +102,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "explorer.fork.submit": ("Fork", "포크"),
     "explorer.fork.done": (
         "Forked {thread} at {checkpoint}: {status}.",
-        "{checkpoint}에서 {thread}를 포크했습니다: {status}.",
+        "{checkpoint}에서 {thread:을/를} 포크했습니다: {status}.",
     ),
     "explorer.fig.head": ("head", "헤드"),
     "explorer.fig.waiting": ("waiting for a human", "사람을 기다림"),

@@ -4,7 +4,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.search": ("Search", "검색"),
     "table.search.help": (
         "Shows the rows whose text contains this (thread id, agent, status, case, customer…), ignoring case.",
-        "이 글자가 들어 있는 행만 보여 줍니다(스레드 ID, 에이전트, 상태, 케이스, 고객 등, 대소문자 무시).",
+        "이 글자가 들어 있는 행만 보여 줍니다(스레드 ID, 에이전트, 상태, 건 번호, 고객 등, 대소문자 무시).",
     ),
     "table.page": ("Page", "페이지"),
     "table.rows": ("Rows {first}–{last} of {total}", "전체 {total}행 중 {first}–{last}행"),

@@ -21,7 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "timeline.unknown_thread": (
         "The link names thread {thread}, which is not in the database.",
-        "링크의 스레드 {thread}는 데이터베이스에 없습니다.",
+        "링크의 스레드 {thread:은/는} 데이터베이스에 없습니다.",
     ),
     "timeline.no_calls": ("No node calls are logged for this thread.", "이 스레드에는 기록된 노드 호출이 없습니다."),
     "timeline.figure_title": ("Thread {thread} · {runs}", "스레드 {thread} · {runs}"),
@@ -30,12 +30,28 @@ STRINGS: dict[str, tuple[str, str]] = {
         "wall time: first start to last end · summed: the calls' own durations added up · "
         "speed-up: summed / wall · efficiency: speed-up / tasks (1.0 = fully overlapped). "
         "The last row of each run sums up the whole run; its efficiency is that of its parallel supersteps "
-        "(more than one task) together, empty when it has none.",
+        "(more than one task) together, and its speed-up and efficiency are empty when it has none (its "
+        "nodes cell says so).",
         "벽시계 시간: 첫 시작부터 마지막 끝까지 · 합계: 각 호출 시간의 합 · 속도 향상: 합계 / 벽시계 시간 · "
         "효율: 속도 향상 / 태스크 수 (1.0 = 완전히 겹침). 각 실행의 마지막 행은 실행 전체 요약이며, 그 효율은 "
-        "병렬 슈퍼스텝(태스크 2개 이상)을 함께 본 효율입니다(없으면 비어 있음).",
+        "병렬 슈퍼스텝(태스크 2개 이상)을 함께 본 효율입니다. 병렬 슈퍼스텝이 없으면 속도 향상과 효율이 "
+        "비어 있습니다(노드 칸에 그렇게 적힘).",
     ),
     "timeline.run_total": ("whole run", "실행 전체"),
+    "timeline.shown.parallel": (
+        "Shown: run {run}, the thread's newest run with parallel work (a superstep of more than one call). "
+        "Every run is in the run picker.",
+        "표시 중: 실행 {run}. 이 스레드에서 병렬 작업(호출이 둘 이상인 슈퍼스텝)이 있었던 가장 최근 실행입니다. "
+        "다른 실행은 실행 선택에서 고를 수 있습니다.",
+    ),
+    "timeline.shown.latest": (
+        "Shown: run {run}, the thread's latest run; none of its runs did parallel work. "
+        "Every run is in the run picker.",
+        "표시 중: 실행 {run}. 이 스레드의 가장 최근 실행이며, 병렬 작업이 있었던 실행은 없습니다. "
+        "다른 실행은 실행 선택에서 고를 수 있습니다.",
+    ),
+    "timeline.shown.picked": ("Shown: run {run}, as picked.", "표시 중: 고른 실행 {run}."),
+    "timeline.shown.all": ("Shown: every run of the thread.", "표시 중: 이 스레드의 모든 실행."),
     "timeline.open_calls": (
         "{count} call(s) have no logged end (still running, or cut by a crash); "
         "they are drawn hatched up to the run's last logged moment.",
@@ -116,6 +132,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tcol.parallel_steps": ("parallel supersteps", "병렬 슈퍼스텝"),
     "tcol.parallel_efficiency": ("efficiency of parallel supersteps", "병렬 슈퍼스텝 효율"),
     "timeline.run_steps": ("supersteps: {steps} · parallel: {parallel}", "슈퍼스텝: {steps} · 병렬: {parallel}"),
+    "timeline.run_meaning.parallel": (
+        "whole run: speed-up = all task time / wall time; efficiency = of the parallel supersteps together",
+        "실행 전체: 속도 향상 = 모든 태스크 시간 / 벽시계 시간, 효율 = 병렬 슈퍼스텝을 함께 본 효율",
+    ),
+    "timeline.run_meaning.sequential": (
+        "whole run: nothing ran in parallel, so no speed-up or efficiency; nodes were busy {busy}% of the wall time",
+        "실행 전체: 병렬로 실행된 것이 없어 속도 향상과 효율이 없습니다. 노드가 벽시계 시간의 {busy}% 동안 실행됨",
+    ),
     "tcol.nodes": ("nodes", "노드"),
     "tcol.open": ("no end logged", "끝 미기록"),
     "tcol.supersteps": ("supersteps", "슈퍼스텝"),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agents.nodelog import node_runs
-from agents.run_index import RunEntry, latest_runs, run_summary, run_tail
+from agents.run_index import RunEntry, latest_runs, newest_parallel_run, run_summary, run_tail
 from agents.timing import RunSummary, run_summaries, timeline_of
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -176,3 +176,15 @@ def test_the_tail_of_a_run_is_its_latest_rows_resolved_as_among_all_its_rows(sto
     assert list(timeline_of(rows, latest).calls) == list(every.calls[-5:])
     assert latest == {"r": T0 + 5.0}
     assert run_tail(store, "t", "missing", limit=5) == ([], {})
+
+
+def test_the_newest_parallel_run_is_found_in_sql(store):
+    assert newest_parallel_run(store) is None
+    insert_rows(store, MIXED_RUN)  # run r of thread t: its step 2 has three calls
+    with store.transaction() as cursor:  # a later run with nothing in parallel
+        cursor.execute(
+            "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, started_at, ended_at, status)"
+            " VALUES ('robot', 'u', 'later', 'execute', 'x', 3, ?, ?, 'ok')",
+            (T0 + 100.0, T0 + 101.0),
+        )
+    assert newest_parallel_run(store) == ("lecture", "t", "r")

@@ -297,7 +297,7 @@ def _actions(at: AppTest, page: str, thread: str | None) -> Iterator[AppTest]:
         yield at
         at.text_input(key="refund-approver").input("김승인")
         button_by_key(at, "refund-approve").click().run()
-        assert "사례 W: 김승인의 승인 → 완료 · 지급됨." in messages(at)
+        assert "W: 김승인의 승인 → 완료 · 지급됨." in messages(at)
         yield at
     if page == "app_pages/lecture.py" and thread == "lecture-w":
         at.radio(key="lecture-action-lecture-w").set_value("save")

@@ -99,7 +99,7 @@ def test_the_language_lives_in_the_url(app, store, settings):
     assert at.query_params.get("lang") in ("en", ["en"])  # written on the first run
     at.selectbox(key="lang").select("ko").run()
     assert at.query_params.get("lang") in ("ko", ["ko"])
-    assert [h.value for h in at.header][0] == "받은 편지함: 사람이 봐야 할 모든 항목"
+    assert [h.value for h in at.header][0] == "대기 목록: 사람이 처리할 모든 항목"
     # The inbox's links open their tab in Korean too.
     assert "robot?thread=hitl_demo&lang=ko" in table_cells(at)
 
@@ -157,7 +157,7 @@ def test_update_form_typed_and_raw(app, store, settings):
     at.sidebar.button[1].click().run()
     assert "Updated thread hitl_demo" in _sidebar_text(at)
     assert runs.current_result(store, settings, "hitl_demo").next == ("execute",)
-    at.sidebar.toggle(key="update-raw-hitl_demo").set_value(True)
+    at.sidebar.toggle(key="update-raw-hitl_demo").set_value(True).run()  # the raw text shows in raw mode only
     at.sidebar.text_area(key="update-rawvalue-hitl_demo").input('{"colour": "red"}')
     # By its label: the thread now needs "continue", and the continue button comes first.
     next(button for button in at.sidebar.button if button.label == "Update state").click().run()

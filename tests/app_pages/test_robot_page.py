@@ -71,28 +71,28 @@ def test_the_latest_id_is_broken_into_its_parts(app, store, settings):
 def test_quiz_answers_are_hidden_until_their_question_is_clicked(app, store, settings):
     pause_robot(store, settings)
     at = app(PAGE)
-    assert not at.info or all("only the exact lowercase" not in i.value for i in at.info)
-    question = at.button(key="robot-quiz-yes")
-    assert question.label == '6. Does "Yes" approve?'
+    assert not any(i.value.startswith("Five: the three of the pause") for i in at.info)
+    question = at.button(key="robot-quiz-after_answer")
+    assert question.label == "1. You answer now. How many checkpoints will the thread hold when the run ends?"
     question.click().run()
     shown = [i.value for i in at.info]
-    assert any(v.startswith("No: only the exact lowercase `yes`") for v in shown)
-    assert not any("newest first" in v for v in shown)  # only the clicked question's answer
-    at.button(key="robot-quiz-checkpoints").click().run()
-    assert any("This thread took 3 so far" in i.value for i in at.info)
-    at.button(key="robot-quiz-yes").click().run()  # a second click hides it again
-    assert not any("only the exact lowercase `yes`" in i.value for i in at.info)
+    assert any(v.startswith("Five: the three of the pause") and v.endswith("Now it holds 3.") for v in shown)
+    assert not any(v.startswith("Nowhere:") for v in shown)  # only the clicked question's answer
+    at.button(key="robot-quiz-no_saver").click().run()
+    assert any(i.value.startswith("Nowhere: with no save file") for i in at.info)
+    at.button(key="robot-quiz-after_answer").click().run()  # a second click hides it again
+    assert not any(i.value.startswith("Five:") for i in at.info)
 
 
 def test_the_quiz_speaks_korean(app, store, settings):
     pause_robot(store, settings)
     at = app(PAGE)
     at.selectbox(key="lang").select("ko").run()
-    question = at.button(key="robot-quiz-checkpoints")
-    assert question.label == "2. 체크포인트는 멈출 때만 저장되나요?"
-    assert not any("이 스레드는 지금까지" in i.value for i in at.info)
+    question = at.button(key="robot-quiz-start_over")
+    assert question.label == "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
+    assert not any("그대로." in i.value for i in at.info)
     question.click().run()
-    assert any("이 스레드는 지금까지 3개를 저장했습니다" in i.value for i in at.info)
+    assert any(i.value.endswith("여기서는: `hitl_demo` 그대로.") for i in at.info)
 
 
 def test_a_refusal_is_a_warning_never_a_success(app, store, settings):

@@ -39,8 +39,9 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
     assert [(r["run"], r["step"], r["nodes"]) for r in rows] == [
         (run_id, "1", "propose"),
         (run_id, "2", "approval"),
-        (run_id, "whole run", "supersteps: 2 · parallel: 0"),
+        (run_id, "whole run", rows[-1]["nodes"]),  # its meaning: tests/dashboard/test_timeline_whole_run.py
     ]
+    assert rows[-1]["nodes"].startswith("supersteps: 2 · parallel: 0 · whole run: nothing ran in parallel")
     assert rows[-1]["tasks"] == 2
     assert len(at.get("plotly_chart")) == 2  # the thread's timeline and the comparison
     assert len(at.get("download_button")) == 1

@@ -53,7 +53,7 @@ def _status_line(main: Locator) -> Locator:
 
 def _case_picker(main: Locator) -> Locator:
     """The case picker's input (a combobox): its value is the selected case's label."""
-    return main.get_by_role("combobox", name=re.compile(r"^(Selected case|선택한 사례)$"))
+    return main.get_by_role("combobox", name=re.compile(r"^(Selected case|선택한 건)$"))
 
 
 def _run_finished(page: Page) -> None:

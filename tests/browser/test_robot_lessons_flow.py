@@ -19,23 +19,24 @@ def _paused_robot_page(page: Page, dashboard: Dashboard, thread: str = "hitl_dem
 
 def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, shared_dashboard: Dashboard):
     _paused_robot_page(page, shared_dashboard, "quiz-en")
-    answer = page.get_by_text("This thread took 3 so far (steps -1 to 1).", exact=False)
-    expect(answer).to_have_count(1, timeout=DRAWN)  # the lesson beside the checkpoints table; the quiz's is hidden
-    page.get_by_role("button", name="2. Is a checkpoint taken only at the pause?").click()
-    expect(answer).to_have_count(2, timeout=DRAWN)
-    expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="This thread took 3 so far")).to_be_visible()
-
-
-def test_the_quiz_in_korean(page: Page, shared_dashboard: Dashboard):
-    _paused_robot_page(page, shared_dashboard, "quiz-ko", lang="ko")
-    question = page.get_by_role("button", name='6. "Yes"도 승인인가요?')
+    question = page.get_by_role("button", name="2. Under which checkpoint will your answer be stored?")
     expect(question).to_be_visible(timeout=DRAWN)
-    # The rule's own box at the top says "정확히 소문자" too; the quiz's answer adds the live part.
-    quiz_answer = page.get_by_test_id("stAlertContentInfo").filter(has_text="여기서는 아직 답이 없습니다.")
+    answer = page.get_by_test_id("stAlertContentInfo").filter(has_text="Under the paused one")
+    expect(answer).to_have_count(0)  # hidden until asked: no lesson above prints it
+    question.click()
+    expect(answer).to_be_visible(timeout=DRAWN)
+
+
+def test_the_quiz_in_korean(page: Page, dashboard: Dashboard):
+    _paused_robot_page(page, dashboard, lang="ko")  # its answer names the default thread
+    name = "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
+    question = page.get_by_role("button", name=name)
+    expect(question).to_be_visible(timeout=DRAWN)
+    quiz_answer = page.get_by_test_id("stAlertContentInfo").filter(has_text="여기서는: hitl_demo 그대로.")
     expect(quiz_answer).to_have_count(0)
     question.click()
     expect(quiz_answer).to_be_visible(timeout=DRAWN)
-    expect(quiz_answer).to_contain_text("아니요. 정확히 소문자 yes만 실행합니다.")
+    expect(quiz_answer).to_contain_text("thread_id는 그대로입니다.")
 
 
 def test_the_queue_is_drawn_when_its_expander_is_opened(page: Page, dashboard: Dashboard):

@@ -302,3 +302,13 @@ def test_the_figure_is_built_with_the_collector_paused_and_leaves_it_running(mon
     assert seen == [False]  # the hover lines, one per point, are made with the collector paused
     assert len(figure.data[0].x) == 12  # four links of five points: two ends and a gap each
     assert gc.isenabled()
+
+
+def test_a_label_of_several_writers_stays_short_and_the_hover_keeps_them_all() -> None:
+    from dashboard.checkpoint_hover import label_text
+
+    assert label_text(("research",) * 5) == "research ×5"  # never "research, research, …" into "write"
+    assert label_text(("review_content", "review_time_allocation", "review_difficulty")) == "review ×3"
+    assert label_text(("plan", "write")) == "plan +1"
+    assert label_text(("write",)) == "write" and label_text(()) == ""
+    assert label_text(("<b>",)) == "&lt;b&gt;"  # escaped, as the hover is

@@ -224,7 +224,7 @@ def test_answers_are_normalised(raw, expected):
         ({"action": "edit_plan", "subtopics": [1, 2, 3]}, "subtopics"),
         ({"action": "edit_plan", "subtopics": ["A", "a", "B"]}, "subtopics"),
         ({"action": "rework", "extra": 1}, "extra"),
-        ({"action": "rework", "notes": "x" * 1001}, "human_notes"),
+        ({"action": "rework", "notes": "x" * 1001}, "notes"),  # the name it was typed under
     ],
 )
 def test_bad_answers_are_refused_naming_the_field(raw, field):

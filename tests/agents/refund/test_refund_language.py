@@ -42,7 +42,7 @@ def test_a_korean_rejection_and_an_edit_by_update_state_stay_korean(store, setti
     edited = runs.update_thread(store, settings, "refund-B8", {"amount": 50_000, "approver": "lee"}, as_node="assess")
     assert edited.values["trace"][-1] == "금액 500,000원 → 50,000원, 변경: lee (update_state)"
     done = runs.resume_thread(store, settings, "refund-B8", {"action": "reject", "approver": "lee"})
-    assert done.values["trace"][-2:] == ["review: 거절, 결정: lee", "reject: lee이(가) 거절, 지급 없음"]
+    assert done.values["trace"][-2:] == ["review: 거절, 결정: lee", "reject: lee가 거절, 지급 없음"]
     assert (done.values["decision"], done.values["outcome"], done.outcome) == ("reject", "rejected", "rejected")
 
 

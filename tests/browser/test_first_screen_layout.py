@@ -1,0 +1,40 @@
+"""What a first screen shows: the robot's yes / no on a projector's 1280×720, the inbox's Open at 1400 px."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Dashboard, wait_for_app
+
+DRAWN = 30_000
+
+
+def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, dashboard: Dashboard):
+    started = dashboard.cli("run", "robot")
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/robot")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    for label in ("yes", "no"):
+        button = main.get_by_role("button", name=label, exact=True)
+        expect(button).to_be_visible(timeout=DRAWN)
+        box = button.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 720, (label, box)  # no scrolling needed
+
+
+def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, dashboard: Dashboard):
+    reason = "the parcel arrived broken and the customer asks for the whole amount " * 4
+    args = ("--case", "C1", "--customer", "kim", "--amount", "500000", "--reason", reason)
+    started = dashboard.cli("run", "refund", *args)
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(dashboard.url)
+    wait_for_app(page)
+    inbox = page.get_by_test_id("stDataFrame").first
+    expect(inbox).to_be_visible(timeout=DRAWN)
+    # The grid draws on a canvas; its columns, in the order drawn, are in the grid's accessible table.
+    headers = inbox.locator("th[role=columnheader]")
+    expect(headers.first).to_have_text("open", timeout=DRAWN)  # drawn at the left edge, never pushed off
+    texts = headers.all_inner_texts()
+    assert texts[:3] == ["open", "agent", "thread"], texts
