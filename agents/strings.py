@@ -107,7 +107,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error.body_not_utf8": (
         "is not valid UTF-8: byte {offset:,} (0x{byte:02X}) cannot be decoded",
-        "올바른 UTF-8이 아닙니다. {offset:,}번째 바이트(0x{byte:02X})를 해독할 수 없습니다",
+        "올바른 UTF-8이 아닙니다. {offset:,}번째 바이트(0x{byte:02X})를 디코딩할 수 없습니다",
     ),
     "error.json_key": ("has a key that is not text: {key}", "텍스트가 아닌 키가 있습니다: {key}"),
     "error.json_kind": ("holds a {kind}, which is not a JSON value", "JSON 값이 아닌 {kind:이/가} 들어 있습니다"),

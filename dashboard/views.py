@@ -93,7 +93,7 @@ def age_cell(
     return words
 
 
-def inbox_counts(items: list[lifecycle.ThreadStatus], overdue: int = 0, lang: str | None = None) -> str:
+def inbox_counts(items: list[lifecycle.ThreadStatus], lang: str | None = None, *, overdue: int = 0) -> str:
     """How many threads wait, need attention, run and are overdue, e.g. ``2 waiting · 1 needs attention``.
 
     English agrees the verb with the count ("1 needs", "2 need"); Korean counts with 건 either way.

@@ -93,7 +93,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forms.delete.reason": ("Reason (kept in the audit)", "사유 (감사 기록에 남음)"),
     "forms.delete.reason_help": (
         "An unfinished refund is deleted only with a reason; the audit keeps the case, who, when and why.",
-        "끝나지 않은 환불은 사유가 있어야 삭제됩니다. 감사 기록에 사례, 삭제한 사람, 시각, 사유가 남습니다.",
+        "끝나지 않은 환불은 사유가 있어야 삭제됩니다. 감사 기록에 건, 삭제한 사람, 시각, 사유가 남습니다.",
     ),
     "forms.delete.mismatch": (
         "confirmation: type the thread id {thread} exactly to delete it",

@@ -6,12 +6,14 @@ node log, a loop, ``update_state`` forks on older checkpoints (one reusing a nod
 figure code is compared, trace by trace, with the figure of the code at :data:`BEFORE`, loaded
 from git beside today's, once the two changes made since on purpose are applied to it: the gap after
 each parent link is NaN in a float array (None in an object array then; both a break in the line),
-and row r is drawn at y = -r on an axis that is not reversed (at y = r on a reversed axis then: the
-same picture, but Plotly 4 drew WebGL lines on a reversed axis at its bottom edge).
+row r is drawn at y = -r on an axis that is not reversed (at y = r on a reversed axis then: the
+same picture, but Plotly 4 drew WebGL lines on a reversed axis at its bottom edge), and a label of
+several writers is written short, so labels a step apart do not run together.
 """
 
 from __future__ import annotations
 
+import html
 import math
 import operator
 import subprocess
@@ -27,6 +29,7 @@ from agents.chain_layout import layout_columns
 from agents.nodelog import logged_node
 from benchmarks._base import ROOT, BaseStore, load_chain_modules
 from dashboard.checkpoint_figure import checkpoint_figure, columns_figure
+from dashboard.checkpoint_hover import label_text
 
 #: The commit before the checkpoint graph's read and figure were made faster.
 BEFORE = "0cfd156"
@@ -153,8 +156,12 @@ def test_the_columns_figure_is_the_one_drawn_before(store, before):
 
 
 def _drawn_as_today(figure: Any) -> Any:
-    """An earlier figure with today's two changes: NaN gaps in float links, row r at y = -r, no reversed axis."""
+    """An earlier figure with today's three changes: NaN gaps in float links, row r at y = -r, no reversed
+    axis, and a label of several writers written short (``work ×3``, ``audit +3``; the hover keeps every name).
+    """
     for trace in figure.data:
+        if trace.mode == "markers+text" and trace.text is not None:  # the labels: names, comma-joined then
+            trace.text = [label_text(tuple(html.unescape(text).split(", "))) if text else "" for text in trace.text]
         if trace.mode == "lines":
             trace.x = np.array([np.nan if v is None else v for v in trace.x], dtype=float)
             trace.y = 0.0 - np.array([np.nan if v is None else v for v in trace.y], dtype=float)  # 0.0, not -0.0

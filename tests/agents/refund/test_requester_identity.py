@@ -195,7 +195,7 @@ def test_the_refund_page_refuses_the_requesters_display_name(app, store, setting
 def test_the_sidebar_resume_form_refuses_the_requesters_display_name(app, store, settings, kims_case, raw_mode):
     at = app("app_pages/refund.py")
     if raw_mode:
-        at.sidebar.toggle(key=f"resume-raw-{THREAD}").set_value(True)
+        at.sidebar.toggle(key=f"resume-raw-{THREAD}").set_value(True).run()  # raw mode redraws the form at once
         at.sidebar.text_area(key=f"resume-rawvalue-{THREAD}").input(
             '{"action": "approve", "approver": "KIM\u00a0MINJI"}'
         )

@@ -158,7 +158,7 @@ def test_the_refund_page_refuses_a_lookalike_approver(app, store, settings, wait
 def test_the_sidebar_resume_form_refuses_a_lookalike_approver(app, store, settings, waiting_case, raw_mode):
     at = app("app_pages/refund.py")
     if raw_mode:
-        at.sidebar.toggle(key=f"resume-raw-{THREAD}").set_value(True)
+        at.sidebar.toggle(key=f"resume-raw-{THREAD}").set_value(True).run()  # raw mode redraws the form at once
         at.sidebar.text_area(key=f"resume-rawvalue-{THREAD}").input('{"action": "approve", "approver": "update state"}')
     else:
         at.sidebar.selectbox(key=f"resume-action-{THREAD}").select("approve")
@@ -173,7 +173,7 @@ def test_the_sidebar_resume_form_refuses_a_lookalike_approver(app, store, settin
 def test_the_sidebar_update_form_refuses_a_lookalike_approver(app, store, settings, waiting_case, raw_mode):
     at = app("app_pages/refund.py")
     if raw_mode:
-        at.sidebar.toggle(key=f"update-raw-{THREAD}").set_value(True)
+        at.sidebar.toggle(key=f"update-raw-{THREAD}").set_value(True).run()  # raw mode redraws the form at once
         raw = '{"decision": "reject", "approver": "update\u2011state"}'
         at.sidebar.text_area(key=f"update-rawvalue-{THREAD}").input(raw)
     else:

@@ -119,7 +119,7 @@ def test_the_sidebar_resume_form_refuses_yes_with_a_space(app, store, settings, 
     pause_robot(store, settings)
     at = app(PAGE)
     if raw_mode:
-        at.sidebar.toggle(key="resume-raw-hitl_demo").set_value(True)
+        at.sidebar.toggle(key="resume-raw-hitl_demo").set_value(True).run()  # raw mode redraws the form at once
         at.sidebar.text_area(key="resume-rawvalue-hitl_demo").input("yes ")
     else:
         at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes ")
