@@ -208,6 +208,11 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
     return edited
 
 
+#: The case panel's buttons: a run that one of them started answers the click (a stale one with its
+#: refusal) instead of drawing the page again first, which would drop the click unanswered.
+DECISION_BUTTONS = ("refund-approve", "refund-reject", "refund-edit", "refund-continue")
+
+
 @fragment
 def show_case(thread_id: str, page_head: str | None = None) -> None:
     """One case: amounts, text, its status and the controls that fit it, and its trace.
@@ -218,7 +223,8 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     again, so the queue and the picker above never contradict it.
     """
     status = lifecycle.thread_status(store, thread_id)
-    refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
+    if not any(st.session_state.get(key) for key in DECISION_BUTTONS):  # a click is answered, never dropped
+        refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
     if status is None:  # deleted since the page was drawn
         st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
         return

@@ -16,7 +16,7 @@ def _open(page: Page, dashboard: Dashboard, path: str) -> None:
 
 def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Dashboard):
     _open(page, dashboard, "robot")
-    page.get_by_role("button", name="Start over").click()
+    page.get_by_role("button", name="Start over", exact=True).click()
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
     expect(page.get_by_text("Execute this? (yes/no)", exact=True)).to_be_visible()
     expect(page.get_by_text("Paused: the robot is waiting for your answer.")).to_be_visible()
@@ -25,7 +25,7 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     expect(page.get_by_text("checkpoints: 5 · writes: 10")).to_be_visible()
     expect(page.get_by_text("Executed: Business trip request: Busan", exact=False).first).to_be_visible()
 
-    page.get_by_role("button", name="Start over").click()
+    page.get_by_role("button", name="Start over", exact=True).click()
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
     answer = page.get_by_label("Or type an answer")
     answer.fill("Yes")
