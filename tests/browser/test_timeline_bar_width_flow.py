@@ -1,4 +1,4 @@
-"""The Timeline page in Chromium: a node call shorter than a millisecond is still a bar you can see."""
+"""The Timeline page in Chromium: a node call of about a millisecond, a pixel or less at scale, is still a bar you can see."""
 
 from __future__ import annotations
 
@@ -49,10 +49,11 @@ def test_sub_millisecond_calls_are_drawn_at_a_visible_width(page: Page, dashboar
     expect(chart.locator(".barlayer .point path").first).to_be_attached(timeout=SLOW)
     bars = {bar["node"]: bar for bar in page.evaluate(DRAWN_BARS)}
 
-    # gate and decide take well under a millisecond of a run of a second or so: at scale, a fraction of a pixel.
+    # gate and decide take about a millisecond (less on an idle machine, a little more beside other tests) of
+    # a run of a second or so: at scale, a pixel or less. The hover gives their real length, in milliseconds.
     for node in ("gate", "decide"):
         assert bars[node]["duration"].endswith("wide so it can be seen)"), bars[node]
-        assert bars[node]["duration"].split(" ")[1] == "ms" and float(bars[node]["duration"].split(" ")[0]) < 1
+        assert bars[node]["duration"].split(" ")[1] == "ms", bars[node]
         assert bars[node]["px"] >= VISIBLE_PX, bars[node]
     decide = bars["decide"]
     assert decide["status"] == "interrupted"
