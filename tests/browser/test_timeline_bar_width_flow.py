@@ -1,4 +1,4 @@
-"""The Timeline page in Chromium: a node call of about a millisecond, a pixel or less at scale, is still a bar you can see."""
+"""The Timeline page in Chromium: a node call of about a millisecond (a pixel or less at scale) is a bar you can see."""
 
 from __future__ import annotations
 
