@@ -94,3 +94,13 @@ def running_streamlit(
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def stop_process(process: subprocess.Popen[str]) -> None:
+    """Stops a server the tests started: SIGTERM, then SIGKILL if it has not gone within 30 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

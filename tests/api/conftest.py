@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
-from tests.serving import free_port
+from tests.serving import free_port, stop_process
 
 #: How many log lines the server may print before it says it listens, and /ok attempts after that.
 STARTUP_LINES = 200
@@ -98,12 +98,7 @@ def start_server(folder: Path, *, token: str | None = None, host: str = "127.0.0
 
 def stop_server(server: Server) -> None:
     """Stops the server (SIGTERM, then SIGKILL if it does not go)."""
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
+    stop_process(server.process)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
-from tests.serving import free_port
+from tests.serving import free_port, stop_process
 
 LANGGRAPH = PROJECT_ROOT / ".venv-langgraph-dev" / "bin" / "langgraph"
 MISSING_SERVER = (
@@ -124,12 +124,7 @@ def start_dev_server(folder: Path) -> DevServer:
 
 def stop_dev_server(server: DevServer) -> None:
     """Stops the server (SIGTERM, then SIGKILL if it does not go)."""
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
+    stop_process(server.process)
 
 
 @pytest.fixture(scope="module")
