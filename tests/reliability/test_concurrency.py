@@ -63,6 +63,7 @@ def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, 
     deleted: list[str] = []
     refused: list[str] = []
     vanished: list[str] = []  # the victim's threads deleted between its start and its resume
+    taken: list[str] = []  # the victim's threads the deleter held just after their resume finished
 
     def worker(index: int) -> None:
         try:
@@ -73,7 +74,11 @@ def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, 
                     started.put(thread)  # the deleter races this thread's resume
                 try:
                     result = runs.resume_thread(store, settings, thread, "yes")
-                    assert result.status == "done"
+                    if result.status == "running":  # read once the resume let go: the deleter held it then
+                        assert index == 0
+                        taken.append(thread)
+                    else:
+                        assert result.status == "done"
                 except (ThreadNotFoundError, NotWaitingError):  # deleted before (or as) the resume looked
                     assert index == 0
                     vanished.append(thread)
@@ -130,6 +135,7 @@ def test_threads_and_processes_share_one_file_and_lose_nothing(store, settings, 
                 assert count == 5, (thread, count)
                 finished += 1
     assert set(vanished) <= set(deleted)
+    assert set(taken) <= set(deleted)  # read as running while the delete held them, then deleted
     for k in range(CLI_PROCESSES):
         for i in range(CLI_RUNS):
             assert len(readmodel.checkpoint_chain(store, f"cli{k}-{i}")) == 5
