@@ -112,6 +112,20 @@ def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
 _PAIRS_PER_QUERY = 400
 
 
+def _per_head(cursor: Any, heads: Sequence[tuple[str, str]], select: str) -> Rows:
+    """``select``'s rows for each (thread id, checkpoint id) of ``heads``, named ``heads h`` in it, in
+    queries of at most :data:`_PAIRS_PER_QUERY` pairs."""
+    found: Rows = []
+    for start in range(0, len(heads), _PAIRS_PER_QUERY):
+        chunk = heads[start : start + _PAIRS_PER_QUERY]
+        found += _rows(
+            cursor,
+            f"WITH heads (thread_id, checkpoint_id) AS (VALUES {', '.join(['(?, ?)'] * len(chunk))}){select}",
+            tuple(value for pair in chunk for value in pair),
+        )
+    return found
+
+
 class _ChainQueries:
     """A thread's chain and tasks, in one backend's SQL: its metadata fields, its writes table, its "any"."""
 
@@ -158,18 +172,13 @@ class _ChainQueries:
         # Each pair is a seek on the writes table's primary key. ``CROSS JOIN`` keeps the pairs the outer
         # loop in SQLite: with ``IN`` it scans the table, with ``JOIN`` it may build an automatic index of
         # the whole table first (1.3 s per query at 10,000 threads). PostgreSQL plans it as a join.
-        found: Rows = []
-        for start in range(0, len(heads), _PAIRS_PER_QUERY):
-            chunk = heads[start : start + _PAIRS_PER_QUERY]
-            found += _rows(
-                cursor,
-                f"WITH heads (thread_id, checkpoint_id) AS (VALUES {', '.join(['(?, ?)'] * len(chunk))})"
-                " SELECT w.thread_id, w.task_id, w.idx, w.channel,"
-                f" CASE WHEN w.channel = '__error__' THEN w.{self._blob} END FROM heads h CROSS JOIN {self._writes} w"
-                " WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
-                tuple(value for pair in chunk for value in pair),
-            )
-        return found
+        return _per_head(
+            cursor,
+            heads,
+            " SELECT w.thread_id, w.task_id, w.idx, w.channel,"
+            f" CASE WHEN w.channel = '__error__' THEN w.{self._blob} END FROM heads h CROSS JOIN {self._writes} w"
+            " WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
+        )
 
 
 #: A checkpoint's metadata as JSON only where it is JSON: a row another writer garbled names no agent or
@@ -186,18 +195,13 @@ class SqliteQueries(_ChainQueries):
     _blob = "value"
 
     def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
-        found: Rows = []
-        for start in range(0, len(heads), _PAIRS_PER_QUERY):
-            chunk = heads[start : start + _PAIRS_PER_QUERY]
-            found += _rows(
-                cursor,
-                f"WITH heads (thread_id, checkpoint_id) AS (VALUES {', '.join(['(?, ?)'] * len(chunk))})"
-                " SELECT c.thread_id, c.type, c.checkpoint, CAST(c.metadata AS TEXT) FROM heads h CROSS JOIN"
-                " checkpoints c WHERE c.thread_id = h.thread_id AND c.checkpoint_ns = ''"
-                " AND c.checkpoint_id = h.checkpoint_id",
-                tuple(value for pair in chunk for value in pair),
-            )
-        return found
+        return _per_head(
+            cursor,
+            heads,
+            " SELECT c.thread_id, c.type, c.checkpoint, CAST(c.metadata AS TEXT) FROM heads h CROSS JOIN"
+            " checkpoints c WHERE c.thread_id = h.thread_id AND c.checkpoint_ns = ''"
+            " AND c.checkpoint_id = h.checkpoint_id",
+        )
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.

@@ -12,10 +12,13 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+
+import httpx
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -104,3 +107,35 @@ def stop_process(process: subprocess.Popen[str]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+#: Requests to a server's ``/ok`` after it said it listens, before the test gives up on it.
+OK_ATTEMPTS = 50
+
+
+def follow_output(process: subprocess.Popen[str], lines: list[str], marker: str) -> None:
+    """Copies the process's output into ``lines`` on a thread of its own; returns once a line holding
+    ``marker`` was printed, or the process ended."""
+    seen = threading.Event()
+
+    def drain() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line.rstrip("\n"))
+            if marker in line:
+                seen.set()
+        seen.set()  # the server ended: stop waiting
+
+    threading.Thread(target=drain, daemon=True).start()
+    seen.wait()
+
+
+def answers_ok(url: str, headers: dict[str, str] | None = None) -> bool:
+    """Whether ``GET url/ok`` answers 200 within :data:`OK_ATTEMPTS` requests."""
+    for _attempt in range(OK_ATTEMPTS):
+        try:
+            if httpx.get(f"{url}/ok", headers=headers, timeout=5).status_code == 200:
+                return True
+        except httpx.TransportError:
+            continue
+    return False

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +17,10 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
-from tests.serving import free_port, stop_process
+from tests.serving import answers_ok, follow_output, free_port, stop_process
 
 #: How many log lines the server may print before it says it listens, and /ok attempts after that.
 STARTUP_LINES = 200
-OK_ATTEMPTS = 50
 
 
 @dataclass
@@ -72,26 +70,11 @@ def start_server(folder: Path, *, token: str | None = None, host: str = "127.0.0
         text=True,
     )
     server = Server(f"http://{host}:{port}", db, process, token)
-    listening = threading.Event()
-
-    def drain() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            server.lines.append(line.rstrip("\n"))
-            if "Uvicorn running on" in line:
-                listening.set()
-        listening.set()  # the server ended: stop waiting
-
-    threading.Thread(target=drain, daemon=True).start()
-    listening.wait()
+    follow_output(process, server.lines, "Uvicorn running on")
     if process.poll() is not None:
         raise RuntimeError(f"the server did not start:\n{server.log()}")
-    for _attempt in range(OK_ATTEMPTS):
-        try:
-            if httpx.get(f"{server.url}/ok", headers=server.headers, timeout=5).status_code == 200:
-                return server
-        except httpx.TransportError:
-            continue
+    if answers_ok(server.url, server.headers):
+        return server
     stop_server(server)
     raise RuntimeError(f"the server never answered /ok:\n{server.log()}")
 

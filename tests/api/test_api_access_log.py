@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from agents.api.access_log import redact_target
-from tests.api.conftest import OK_ATTEMPTS, PROJECT_ROOT, STARTUP_LINES, server_env
-from tests.serving import free_port
+from tests.api.conftest import PROJECT_ROOT, STARTUP_LINES, server_env
+from tests.serving import answers_ok, free_port, stop_process
 
 TOKEN = "tok-Zq8Xv3LmN5pR2sT7uW9yB4cD6eF1gH0j"
 #: Secrets a client might put in a URL; none may reach the log.
@@ -63,12 +63,7 @@ def access_lines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]
         assert "Uvicorn running on" in lines[-1], "".join(lines)
         url = f"http://127.0.0.1:{port}"
         header = {"Authorization": f"Bearer {TOKEN}"}
-        for _attempt in range(OK_ATTEMPTS):
-            try:
-                httpx.get(f"{url}/ok", headers=header, timeout=5)
-                break
-            except httpx.TransportError:
-                continue
+        answers_ok(url, header)
         statuses = []
         with httpx.Client(base_url=url, timeout=30) as http:
             for query, with_header in QUERIES:
@@ -83,12 +78,7 @@ def access_lines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]
                 break
         yield logged
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
 
 def test_every_request_is_in_the_access_log(access_lines: list[str]) -> None:

@@ -17,16 +17,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
-from tests.serving import free_port, stop_process
+from tests.serving import answers_ok, follow_output, free_port, stop_process
 
 LANGGRAPH = PROJECT_ROOT / ".venv-langgraph-dev" / "bin" / "langgraph"
 MISSING_SERVER = (
@@ -42,7 +40,6 @@ OFFLINE_ENV = {
     "LANGSMITH_TRACING_V2": "false",
 }
 STARTED = "Application started up"
-OK_ATTEMPTS = 50
 
 
 @dataclass
@@ -98,26 +95,11 @@ def start_dev_server(folder: Path) -> DevServer:
         text=True,
     )
     server = DevServer(f"http://127.0.0.1:{port}", db, process)
-    started = threading.Event()
-
-    def drain() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            server.lines.append(line.rstrip("\n"))
-            if STARTED in line:
-                started.set()
-        started.set()  # the server ended: stop waiting
-
-    threading.Thread(target=drain, daemon=True).start()
-    started.wait()
+    follow_output(process, server.lines, STARTED)
     if process.poll() is not None:
         raise RuntimeError(f"langgraph dev did not start:\n{server.log()}")
-    for _attempt in range(OK_ATTEMPTS):
-        try:
-            if httpx.get(f"{server.url}/ok", timeout=5).status_code == 200:
-                return server
-        except httpx.TransportError:
-            continue
+    if answers_ok(server.url):
+        return server
     stop_dev_server(server)
     raise RuntimeError(f"langgraph dev never answered /ok:\n{server.log()}")
 
