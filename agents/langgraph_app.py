@@ -16,7 +16,9 @@ development server refuses blocking calls on its event loop), never at import. A
 checkpointer (a script calling a factory itself; a stateless run, for which the server then drops the
 checkpointer) gets the graph on the configured database, as the CLI's runs have it.
 
-Each graph is bound to its agent's name in every checkpoint's metadata, as the dashboard's runs are.
+Each graph is bound to its agent's name in every checkpoint's metadata, as the dashboard's runs are, and
+writes its node-log queue when a run ends (:class:`_WriteNodeLogAtEnd`), so a client that sees a run
+finished finds every call of that run in the node log, as after a run of the CLI.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from langchain_core.callbacks import AsyncCallbackHandler
 from langchain_core.runnables import RunnableConfig
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 
-from agents import runtime
+from agents import nodelog_queue, runtime
+from agents.db import Store
 from agents.registry import AGENTS, get_agent
 
 _lock = threading.Lock()
@@ -60,7 +64,23 @@ def served_graph(agent: str, config: RunnableConfig | None = None) -> Any:
             if agent not in built:
                 built[agent] = spec.build_graph(checkpointer, store=store, **options)
             graph = built[agent]
-    return graph.with_config(metadata={"agent": agent})
+    return graph.with_config(metadata={"agent": agent}, callbacks=[_WriteNodeLogAtEnd(store)])
+
+
+class _WriteNodeLogAtEnd(AsyncCallbackHandler):
+    """Writes the node log's queue when a run of the graph ends, before the server reports it ended.
+
+    The queue is otherwise written in batches a moment later (``agents.nodelog_queue``); an interrupt
+    or an error is written at once by the node that raised it. The write runs in a worker thread: the
+    development server refuses blocking calls on its event loop.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def on_chain_end(self, outputs: Any, *, parent_run_id: Any = None, **kwargs: Any) -> None:
+        if parent_run_id is None:  # the whole run, not one of its nodes
+            await asyncio.to_thread(nodelog_queue.flush, self.store)
 
 
 def _factory(agent: str) -> Callable[[RunnableConfig], Awaitable[Any]]:
