@@ -99,11 +99,6 @@ def _read(store: Store, only: str | None, known: tuple[readmodel.ThreadSummary, 
     return ThreadIndex(tuple(threads), tuple(pending))
 
 
-def _value_of(item: Any) -> Any:
-    """An interrupt's value (a value saved bare, as it is)."""
-    return item.value if is_instance(item, "langgraph.types", "Interrupt") else item
-
-
 def _pending(store: Store, cursor: Any, rows: Rows, owners: dict[str, str]) -> list[readmodel.PendingInterrupt]:
     """Decoded interrupts of ``head_interrupts`` rows; each row is decoded and named once per process."""
     decoded = readcache.cache_for(store, "interrupt")

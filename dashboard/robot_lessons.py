@@ -26,8 +26,6 @@ from dashboard.i18n import t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.savefile import WriteRow, chain, writes
 
-#: The questions, in the order the page answers them.
-QUESTIONS = ("stop", "checkpoints", "ids", "latest", "pause", "yes")
 #: The quiz: questions the lessons prepare for without answering them.
 QUIZ = ("after_answer", "resume_under", "start_over", "no_saver")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import ages, lifecycle, readmodel
+from agents import ages, lifecycle
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
@@ -29,13 +29,6 @@ def lazy_expander(label: str, key: str) -> Any:
     """
     box = st.expander(label, key=key, on_change="rerun")
     return box if box.open else None
-
-
-def payload_summary(payload: Any) -> str:
-    """One line for an interrupt payload: its question, or its JSON."""
-    if isinstance(payload, dict) and isinstance(payload.get("question"), str):
-        return payload["question"]
-    return readmodel.to_json(payload).replace("\n", " ")
 
 
 def describe_status(status: str, outcome: str, why: str) -> str:

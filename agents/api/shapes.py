@@ -16,7 +16,6 @@ from agents.spec import AgentSpec
 
 #: Lifecycle status → the LangGraph server's thread status.
 THREAD_STATUS = {"waiting": "interrupted", "running": "busy", "attention": "error", "done": "idle"}
-LANGGRAPH_STATUSES = ("idle", "busy", "interrupted", "error")
 #: When the assistants were "created": the registry is code, so one fixed moment.
 ASSISTANTS_CREATED = "2025-01-01T00:00:00+00:00"
 

@@ -67,9 +67,6 @@ from agents.lecture.strings import STRINGS
 from agents.nodelog import LabelFunction, logged_node
 from agents.texts import say
 
-GATE_QUESTION = STRINGS["lecture.say.gate_question"][0]
-PLAN_QUESTION = STRINGS["lecture.say.plan_question"][0]
-
 
 @dataclass(frozen=True)
 class NodeContext:

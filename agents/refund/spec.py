@@ -15,7 +15,7 @@ from typing import Any
 
 from agents import readmodel
 from agents.db import Store
-from agents.errors import InputError, PermissionDenied
+from agents.errors import InputError
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
 from agents.refund import deletions, ledger
 from agents.refund.ledger import AGENT_NAME
@@ -148,19 +148,6 @@ def check_answer_for_case(values: dict[str, Any], answer: Any) -> None:
 def authorize_answer(actor: Identity, values: dict[str, Any], answer: Any) -> None:
     """An approver's limit and four eyes, checked on every path before the decision is sent."""
     check_decision(values, answer, actor)
-
-
-def decision_denial(actor: Identity, values: dict[str, Any], action: str, amount: int | None = None) -> str:
-    """Why ``actor`` may not ``approve``, ``reject`` or ``edit`` (to ``amount``) this case ('' when they may).
-
-    For a page to hide what the identity cannot do and say why; the decision itself is checked again
-    on every path (:func:`authorize_answer`).
-    """
-    try:
-        check_decision(values, {"action": action, "amount": amount}, actor)
-    except PermissionDenied as error:
-        return error.reason
-    return ""
 
 
 def authorize_update(actor: Identity, request: UpdateRequest) -> None:

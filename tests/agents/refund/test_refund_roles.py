@@ -248,15 +248,3 @@ def test_the_decision_node_itself_refuses_a_state_that_slipped_past_runs(monkeyp
     with pytest.raises(PermissionDenied, match="four eyes"):
         graph.review(state, {"configurable": {"hitl_actor": as_requester}})
     assert graph.review(state, {"configurable": {"hitl_actor": PARK}})["approver"] == "park@example.com"
-
-
-def test_a_page_can_ask_why_a_decision_is_not_allowed():
-    from agents.refund.spec import decision_denial
-
-    case = {"amount": 2_000_000, "requested_amount": 2_000_000, "requested_by": "lee@example.com"}
-    assert "your limit is 1,000,000 KRW" in decision_denial(KIM, case, "approve")
-    assert decision_denial(KIM, case, "edit", 900_000) == ""
-    assert decision_denial(KIM, case, "reject") == ""
-    assert "four eyes" in decision_denial(LEE, case, "approve")
-    assert "is a viewer" in decision_denial(VIEWER, case, "reject")
-    assert decision_denial(PARK, case, "approve") == decision_denial(LOCAL_OPERATOR, case, "approve") == ""
