@@ -238,10 +238,19 @@ def checkpoint_diff(
         after=_side(after),
         relation=relation,
         common_ancestor=common,
-        changes=tuple(diff_values(before.values if before else {}, after.values)),
+        changes=tuple(diff_values(_state(before.values) if before else {}, _state(after.values))),
         writes=writes,
         writes_left_out=left_out,
     )
+
+
+#: LangGraph's channels of a join (``join:a+b:c``, a node waiting for several), bookkeeping like ``branch:``.
+JOIN_PREFIX = "join:"
+
+
+def _state(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The agent's state keys of a checkpoint's values, without LangGraph's join channels."""
+    return {key: value for key, value in values.items() if not key.startswith(JOIN_PREFIX)}
 
 
 def _side(detail: readmodel.CheckpointDetail) -> Side:

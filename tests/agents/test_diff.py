@@ -8,6 +8,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from agents import readmodel, runs
 from agents.diff import Change, checkpoint_diff, diff_values
 from agents.errors import InputError, ThreadNotFoundError
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.factories import answer_robot, pause_robot, thread_counts
 
 ACTION = "Business trip request: Busan, 2 days, budget 800,000 KRW"
@@ -158,3 +159,10 @@ def test_bad_ids_are_refused_by_name_and_change_nothing(store, settings):
             checkpoint_diff(store, "hitl_demo", **kwargs)
         assert refused.value.field == field and "no checkpoint" in str(refused.value)
     assert thread_counts(store, "hitl_demo") == counts
+
+
+def test_langgraph_join_channels_are_not_state_keys(store, settings):
+    runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lec-1")
+    found = checkpoint_diff(store, "lec-1")
+    assert [c.key for c in found.changes] == ["scores"]  # not the reviewers' join:...:gate channel
+    assert [(w.node, w.channel) for w in found.writes] == [("gate", "scores"), ("gate", "branch:to:decide")]
