@@ -12,6 +12,8 @@ from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.factories import answer_robot, pause_robot, thread_counts
 
 ACTION = "Business trip request: Busan, 2 days, budget 800,000 KRW"
+#: The tests that read a real thread run on SQLite and on PostgreSQL (their SQL differs).
+on_both_backends = pytest.mark.usefixtures("backend")
 
 
 def test_keys_added_changed_and_removed_are_named_in_order():
@@ -73,6 +75,7 @@ def test_identical_states_have_no_change():
     assert diff_values({}, {}) == []
 
 
+@on_both_backends
 def test_the_head_is_compared_with_its_parent_by_default(store, settings):
     answer_robot(store, settings)
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
@@ -85,6 +88,7 @@ def test_the_head_is_compared_with_its_parent_by_default(store, settings):
     assert {w.produced for w in found.writes} == {chain[-1].checkpoint_id}
 
 
+@on_both_backends
 def test_an_update_state_shows_its_change_and_its_writes(store, settings):
     pause_robot(store, settings)
     paused = readmodel.head_checkpoint_id(store, "hitl_demo")
@@ -101,6 +105,7 @@ def test_an_update_state_shows_its_change_and_its_writes(store, settings):
     ]
 
 
+@on_both_backends
 def test_a_fork_against_its_branch_point_and_the_other_branch(store, settings):
     answer_robot(store, settings)
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
@@ -124,6 +129,7 @@ def test_a_fork_against_its_branch_point_and_the_other_branch(store, settings):
     assert [(c.key, c.before, c.after) for c in back.changes] == [("pending_action", "Fork", ACTION)]
 
 
+@on_both_backends
 def test_two_checkpoints_several_steps_apart_list_every_step_s_writes(store, settings):
     answer_robot(store, settings)
     chain = readmodel.checkpoint_chain(store, "hitl_demo")
@@ -134,6 +140,7 @@ def test_two_checkpoints_several_steps_apart_list_every_step_s_writes(store, set
     assert {"__start__", "propose", "approval", "execute"} <= {w.node for w in found.writes}
 
 
+@on_both_backends
 def test_a_checkpoint_compared_with_itself_changed_nothing(store, settings):
     pause_robot(store, settings)
     head = readmodel.head_checkpoint_id(store, "hitl_demo")
@@ -141,6 +148,7 @@ def test_a_checkpoint_compared_with_itself_changed_nothing(store, settings):
     assert (found.relation, found.changes, found.writes) == ("same", (), ())
 
 
+@on_both_backends
 def test_the_first_checkpoint_is_compared_with_an_empty_state(store, settings):
     pause_robot(store, settings)
     first = readmodel.checkpoint_chain(store, "hitl_demo")[0].checkpoint_id
@@ -149,6 +157,7 @@ def test_the_first_checkpoint_is_compared_with_an_empty_state(store, settings):
     assert found.to_json()["from"] is None
 
 
+@on_both_backends
 def test_bad_ids_are_refused_by_name_and_change_nothing(store, settings):
     pause_robot(store, settings)
     counts = thread_counts(store, "hitl_demo")
@@ -161,6 +170,7 @@ def test_bad_ids_are_refused_by_name_and_change_nothing(store, settings):
     assert thread_counts(store, "hitl_demo") == counts
 
 
+@on_both_backends
 def test_langgraph_join_channels_are_not_state_keys(store, settings):
     runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lec-1")
     found = checkpoint_diff(store, "lec-1")
