@@ -214,23 +214,30 @@ def checkpoint_diff(
         ThreadNotFoundError: The thread has no checkpoints.
         InputError: ``from_id`` or ``to_id`` names no checkpoint of the thread (the field is ``from`` or ``to``).
     """
-    links = readmodel.chain_links(store, thread_id)
-    if not links:
+    head = readmodel.head_checkpoint_id(store, thread_id)
+    if head is None:
         raise ThreadNotFoundError(thread_id)
-    parent_of = dict(links)
     for field, named in (("from", from_id), ("to", to_id)):
-        if named is not None and named not in parent_of:
+        if named is not None and not readmodel.has_checkpoint(store, thread_id, named):
             message = text(STRINGS, "error.no_checkpoint", checkpoint=repr(named), thread=repr(thread_id))
             raise InputError(field, message)
-    after_id = to_id if to_id is not None else links[-1][0]  # oldest first: the head is the last
-    before_id = from_id if from_id is not None else parent_of[after_id]
+    after_id = to_id if to_id is not None else head
     after = readmodel.checkpoint_detail(store, thread_id, after_id)
-    before = readmodel.checkpoint_detail(store, thread_id, before_id) if before_id is not None else None
-    if after is None or (before_id is not None and before is None):  # deleted meanwhile
+    if after is None:  # deleted meanwhile
         raise ThreadNotFoundError(thread_id)
-    ancestors_of_after = _ancestors(after_id, parent_of)
-    relation, common = _relation(before_id, after_id, ancestors_of_after, parent_of)
-    way = _way_down(common, ancestors_of_after)
+    parent = after.parent_checkpoint_id
+    before_id = from_id if from_id is not None else parent
+    before = readmodel.checkpoint_detail(store, thread_id, before_id) if before_id is not None else None
+    if before_id is not None and before is None:
+        raise ThreadNotFoundError(thread_id)
+    relation: Relation
+    if before_id == parent:  # the usual question, answered without reading the thread's tree
+        relation, common, way = "parent", parent, ([(parent, after_id)] if parent is not None else [])
+    else:
+        parent_of = dict(readmodel.chain_links(store, thread_id))
+        ancestors_of_after = _ancestors(after_id, parent_of)
+        relation, common = _relation(before_id, after_id, ancestors_of_after, parent_of)
+        way = _way_down(common, ancestors_of_after)
     writes, left_out = _writes_on(store, thread_id, way)
     return CheckpointDiff(
         thread_id=thread_id,
