@@ -24,7 +24,7 @@ from agents.errors import RunFailedError, short_checkpoint_id
 from agents.identity import FORK
 from agents.registry import AGENTS
 from agents.validation import parse_json_object
-from dashboard import auth, resources
+from dashboard import auth, diff_view, resources
 from dashboard.checkpoint_figure import DEFAULT_LABELS, VIEW_STEPS, columns_figure
 from dashboard.formats import node_name
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
@@ -341,6 +341,10 @@ if thread_id and tree is not None and rows_of:
         st.warning(t("explorer.gone"))
     else:
         _show_detail(detail)
+        others = [cid for cid in by_id if cid != selected]  # against its parent, or any checkpoint drawn
+        diff_view.show_checkpoint_change(
+            store, thread_id, selected, others, lambda cid: _option_label(by_id[cid], lane_of[cid], branched)
+        )
         _actions(thread_id, head, detail)
         _show_writes(detail)
 

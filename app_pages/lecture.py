@@ -22,7 +22,7 @@ from agents.lecture.services import LectureServices
 from agents.nodelog import node_runs
 from agents.registry import get_agent
 from agents.validation import parse_json
-from dashboard import auth, resources
+from dashboard import auth, diff_view, resources
 from dashboard.formats import code_word
 from dashboard.forms import (
     act,
@@ -335,6 +335,7 @@ def show_thread(thread_id: str) -> None:
             # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
             st.markdown(inert_markdown(document))
 
+    diff_view.show_head_change(store, thread_id, "lecture")  # what the last step or update_state changed
     if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:
         with log_box:
             log = node_runs(store, thread_id=thread_id)

@@ -24,7 +24,7 @@ from app_pages.refund_cases import (
     case_text,
     first_then_fresh,
 )
-from dashboard import auth, resources
+from dashboard import auth, diff_view, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import (
     act,
@@ -239,6 +239,7 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
     amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
     executed_col.metric(t("refund.metric.executed"), amount(payout["paid_amount"] if payout else None))
+    diff_view.show_requested_vs_executed(values.get("requested_amount"), payout and payout["paid_amount"], rejected)
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))
@@ -339,6 +340,7 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
     entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
     st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))
+    diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed
 
 
 # --- New request ---------------------------------------------------------------------------------

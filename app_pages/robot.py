@@ -8,7 +8,7 @@ from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.texts import verbatim
-from dashboard import auth, resources, robot_lessons
+from dashboard import auth, diff_view, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
@@ -190,6 +190,7 @@ else:
     st.subheader(t("robot.writes"))
     robot_lessons.lesson("pause", found)
     show_writes(store, thread_id)
+    diff_view.show_head_change(store, thread_id, "robot")  # what the last step or update_state changed
     if found.resumes:
         robot_lessons.show_resume_rows(found)
     robot_lessons.show_quiz(found)

@@ -1,9 +1,10 @@
-"""Checkpoint explorer commands: ``graph`` (the parent-chained checkpoints) and ``rerun``.
+"""Checkpoint explorer commands: ``graph`` (the parent-chained checkpoints), ``diff`` and ``rerun``.
 
 ``graph`` prints exactly the chain the dashboard's figure is drawn from
 (:func:`agents.chain_layout.chain_to_json`), so what a script reads and what a
-person sees never disagree. ``rerun`` re-runs a thread from an older
-checkpoint; LangGraph stores the re-run as a new branch, the history stays.
+person sees never disagree. ``diff`` prints what a checkpoint changed against another
+(:func:`agents.diff.checkpoint_diff`, what the explorer and the agents' pages show). ``rerun``
+re-runs a thread from an older checkpoint; LangGraph stores the re-run as a new branch, the history stays.
 Forking with edited state is ``update THREAD --checkpoint ID --values JSON``
 (a core command).
 """
@@ -11,13 +12,14 @@ Forking with edited state is ``update THREAD --checkpoint ID --values JSON``
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
-from agents import lifecycle, readmodel, runs
+from agents import diff, lifecycle, readmodel, runs
 from agents.chain_layout import chain_to_json
 from agents.cli.base import Context, thread_command
 from agents.cli.core import print_json, print_result
-from agents.errors import ThreadNotFoundError
+from agents.errors import ThreadNotFoundError, short_id
 
 _COLUMNS = ("step", "lane", "source", "checkpoint_id", "parent_checkpoint_id", "writers", "next", "flags")
 
@@ -71,6 +73,60 @@ def cmd_graph(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
+def _value_text(value: Any) -> str:
+    """A decoded value on one line: a text as it is, a message as ``type: content``, anything else as JSON."""
+    plain = readmodel.to_jsonable(value)
+    if isinstance(plain, str):
+        return plain
+    if isinstance(plain, dict) and set(plain) == {"type", "content"} and isinstance(plain["content"], str):
+        return f"{plain['type']}: {plain['content']}"
+    return json.dumps(plain, ensure_ascii=False)
+
+
+def _side_text(side: diff.Side | None) -> str:
+    if side is None:
+        return "(empty state)"
+    return f"{side.checkpoint_id} (step {side.step}, {side.source})"
+
+
+def format_diff(found: diff.CheckpointDiff) -> str:
+    """``diff``'s text: the two checkpoints, one line per change, then the writes on the way."""
+    lines = [f"thread {found.thread_id}: {_side_text(found.before)} -> {_side_text(found.after)}"]
+    relation = found.relation + (f", common ancestor {found.common_ancestor}" if found.relation == "branches" else "")
+    lines.append(f"relation: {relation}")
+    if not found.changes:
+        lines.append("no changes")
+    for change in found.changes:
+        if change.kind == "appended":
+            shown = " | ".join(_value_text(item) for item in change.after)
+        elif change.kind == "added":
+            shown = _value_text(change.after)
+        elif change.kind == "removed":
+            shown = _value_text(change.before)
+        else:
+            shown = f"{_value_text(change.before)} -> {_value_text(change.after)}"
+        lines.append(f"  {change.summary():<12} {change.key}: {shown}")
+    if found.writes_left_out:
+        lines.append(f"writes of the {found.writes_left_out} older step(s) on the way are not listed")
+    lines.append(f"writes ({len(found.writes)}), by the checkpoint they produced:" if found.writes else "writes: none")
+    for write in found.writes:
+        lines.append(
+            f"  {short_id(write.produced)}  {write.node}  {write.channel} = {_value_text(write.value)}".rstrip()
+        )
+    return "\n".join(lines)
+
+
+def cmd_diff(args: argparse.Namespace, context: Context) -> int:
+    store = context.store
+    thread_id = lifecycle.thread_named(store, args.thread, exact=True)
+    found = diff.checkpoint_diff(store, thread_id, args.from_id, args.to_id)
+    if args.json:
+        print_json(found.to_json())
+    else:
+        print(format_diff(found))
+    return 0
+
+
 def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
     result = runs.continue_thread(context.store, context.settings, args.thread, checkpoint_id=args.checkpoint)
     print_result(result, args.json, context.settings.lang)
@@ -78,7 +134,7 @@ def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    """Adds ``graph`` and ``rerun``."""
+    """Adds ``graph``, ``diff`` and ``rerun``."""
     thread_command(
         subparsers,
         "graph",
@@ -86,5 +142,16 @@ def add_commands(subparsers: Any) -> None:
         cmd_graph,
         json_help="the chain as JSON (what the explorer's figure draws)",
     )
+    p = thread_command(
+        subparsers,
+        "diff",
+        "what a checkpoint changed: keys added, changed and removed, appends, and the writes that made it",
+        cmd_diff,
+        json_help="the comparison as JSON (see the README)",
+    )
+    p.add_argument(
+        "--from", dest="from_id", metavar="ID", help="the checkpoint to compare with (default: --to's parent)"
+    )
+    p.add_argument("--to", dest="to_id", metavar="ID", help="the checkpoint compared (default: the head)")
     p = thread_command(subparsers, "rerun", "re-run a thread from an older checkpoint (a new branch)", cmd_rerun)
     p.add_argument("--checkpoint", required=True, help="full checkpoint id (see `graph THREAD`)")
