@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import ages, lifecycle, readmodel
+from agents import ages, lifecycle, queue_rights, readmodel
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard import resources
+from dashboard import auth, queues, resources
 from dashboard.formats import clean_frame, code_word, display_zone, timestamp
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
@@ -127,12 +127,20 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
     deadlines, zone = settings.deadlines, settings.zone
     st.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
+    me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
+    queues.show_rights_notes(rights, me)
+    mine = queue_rights.mine_of(rights, me)
+    order = queues.order_control(f"{key}-order")
+    items = queue_rights.ordered(
+        items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
+    )
     columns = [
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.status"), status_text),
         Column(t("col.waiting"), lambda x: age_cell(x, deadlines, now, lang)),
         Column(t("col.reason"), lambda x: x.reason_in(current_language())),
+        Column(t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang)),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
         Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
     ]
