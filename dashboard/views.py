@@ -212,12 +212,13 @@ def pick_thread(
         st.info(t(empty_key))
         return agent, None, rest
     keep_valid(thread_key, list(own), next(iter(own)))
+    now, deadlines, lang = ages.utc_now(), resources.settings().deadlines, current_language()
     with middle:
         thread_id = bounded_select(
             t(f"{page}.thread"),
             list(own),
             key=thread_key,
-            format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
+            format_func=lambda tid: thread_option(own[tid], deadlines, now, lang),
             search_text=lambda tid: status_search_text(own[tid]),
         )
     return agent, thread_id, rest
@@ -225,6 +226,16 @@ def pick_thread(
 
 #: Options a picker offers at once: the selected one and the first matching ones.
 PICKER_LIMIT = 100
+
+
+def thread_option(
+    status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
+) -> str:
+    """A thread in a picker: its id and status and, while it waits for a person, its age (marked when
+    overdue): ``refund-C1 · waiting · waiting 3 h 20 min · overdue``."""
+    label = f"{status.thread_id} · {status_text(status)}"
+    age = age_cell(status, deadlines, now, lang)
+    return f"{label} · {age}" if age else label
 
 
 def bounded_select(
