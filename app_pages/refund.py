@@ -235,6 +235,10 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     payout = ledger.payout_for(store, str(values.get("case_id", "")))
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
+    if rights is not None:  # who may decide it; a warning when no one may, or when it escalated
+        shown = st.warning if rights.no_decider is not None or rights.escalation is not None else st.caption
+        shown(escape_markdown(queues.rights_cell(rights, auth.identity())))
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
     rejected = values.get("decision") == "reject"

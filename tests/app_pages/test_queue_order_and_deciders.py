@@ -121,6 +121,8 @@ def test_a_signed_in_approver_sees_their_queue_first_with_the_deciders_named(cas
     assert cells[0] == (
         "may decide: park@example.com (senior approver), lee@example.com (approver up to 3,000,000 KRW)"
     )
+    # The selected case's panel says it too (as Markdown: the @ is escaped).
+    assert any(c.value.startswith("may decide: park") and "(senior approver), lee" in c.value for c in test.caption)
     assert all("kim@example.com" not in cell for cell in cells)  # never the requester
     kim = {"is_logged_in": True, "email": "kim@example.com", "name": "Kim"}
     own = _open("app_pages/refund.py", kim)  # Kim requested every case: none is Kim's to decide
@@ -164,5 +166,7 @@ def test_a_case_no_one_may_decide_is_flagged_at_once(store, settings, tmp_path, 
         warnings = [warning.value for warning in test.warning]
         assert "refund-BIG: no one may decide it: no approver's limit covers 5,000,000 KRW" in warnings, warnings
         assert "no one may decide: no approver's limit covers 5,000,000 KRW" in _column(test, 0, "who may decide")
+    case_panel = _open("app_pages/refund.py")  # the only case, selected: its panel says it too
+    assert "no one may decide: no approver's limit covers 5,000,000 KRW" in [w.value for w in case_panel.warning]
     korean = _open("app_pages/refund.py", lang="ko")
     assert any("5,000,000원을 한도로 감당하는 승인자가 없습니다" in warning.value for warning in korean.warning)
