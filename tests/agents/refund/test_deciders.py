@@ -9,8 +9,10 @@ import datetime as dt
 import json
 
 import pytest
+from fastapi.testclient import TestClient
 
 from agents import ages, lifecycle, runs
+from agents.api.app import create_app
 from agents.decision_rights import DecisionRights
 from agents.identity import APPROVE_REFUND, LOCAL_OPERATOR, denial, parse_roles
 from agents.refund import deciders
@@ -244,3 +246,26 @@ def test_cli_inbox_without_a_roles_file_states_no_deciders(store, settings, run_
     assert {key: item[key] for key in ("deciders", "no_decider", "escalated_to", "escalation_reason")} == dict.fromkeys(
         ("deciders", "no_decider", "escalated_to", "escalation_reason")
     )
+
+
+def test_the_api_threads_say_who_may_decide_without_naming_anyone(store, settings, monkeypatch):
+    settings = dataclasses.replace(settings, roles=ROLES, sla=(("refund", DAY),))
+    kim = ROLES.identity_for("kim@example.com")
+    values = {"case_id": "API1", "customer": "c", "amount": 2_000_000, "reason": "r"}
+    runs.start_run(store, settings, "refund", values, actor=kim)
+    (waiting,) = lifecycle.inbox(store)
+    assert waiting.waiting_since is not None
+    monkeypatch.setattr(ages, "utc_now", lambda: waiting.waiting_since + dt.timedelta(days=1, hours=2))
+    with TestClient(create_app(store, settings), base_url="http://localhost") as client:
+        (found,) = client.post("/threads/search", json={"status": "interrupted"}).json()
+        one = client.get("/threads/refund-API1").json()
+    for shape in (found["lifecycle"], one["lifecycle"]):
+        assert shape["deciders"] == [
+            {"role": "admin", "limit_krw": None},
+            {"role": "senior_approver", "limit_krw": None},
+            {"role": "approver", "limit_krw": 3_000_000},
+        ]  # Kim requested it; Kim's limit is below it anyway
+        assert shape["no_decider"] is None and shape["overdue"] is True
+        assert shape["escalated_to"] == [{"role": "senior_approver", "limit_krw": None}]
+        assert shape["escalation_reason"] == "waiting 1 d 2 h, past its 1 d 0 h deadline"
+        assert "@" not in json.dumps(shape)
