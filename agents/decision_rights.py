@@ -2,12 +2,12 @@
 
 An agent that has such facts (the refund agent: who may approve a payout) returns a
 :class:`DecisionRights` from ``AgentSpec.decision_rights``; the inbox, the queues, the CLI and the
-notifications show it without knowing the agent. The deciders are :class:`~agents.identity.Identity`
+HTTP API show it without knowing the agent. The deciders are :class:`~agents.identity.Identity`
 values from the roles file, chosen by the one rule :func:`agents.identity.denial`.
 
-Identities are shown only where a person signed in (the dashboard with sign-in, the CLI that reads
-the roles file itself); local mode shows the same facts as roles and limits (:meth:`DecisionRights.summary`
-with ``identities=False``).
+Identities are shown only where a person signed in (the dashboard with sign-in) and by the CLI,
+which reads the roles file itself; local mode and the HTTP API show the same facts as roles and
+limits (``identities=False``).
 """
 
 from __future__ import annotations

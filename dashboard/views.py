@@ -110,8 +110,9 @@ def inbox_counts(items: list[lifecycle.ThreadStatus], lang: str | None = None, *
 
 
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """The inbox: every unfinished thread, oldest first, with its status, how long it has waited (marked
-    when past its deadline, ``HITL_SLA``), its reason (as text) and a link to act.
+    """The inbox: every unfinished thread, oldest first (another order one click away, kept for the
+    session; a signed-in person's own items first), with its status, how long it has waited (marked
+    when past its deadline, ``HITL_SLA``), its reason (as text), who may decide it and a link to act.
 
     One paged, searchable table (a fragment: searching or paging reruns it alone, with fresh rows).
     """
