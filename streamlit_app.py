@@ -8,11 +8,12 @@ share (database, strings, forms) lives in ``dashboard/`` and ``agents/``.
 
 import streamlit as st
 
+from agents import ages, lifecycle
 from agents.db import DatabaseError
 from agents.errors import UserError
 from dashboard import auth, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
-from dashboard.navigation import pages
+from dashboard.navigation import nav_title, overdue_counts, pages
 from dashboard.safe_markdown import escape_markdown
 
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
@@ -37,9 +38,23 @@ if store.read_only:
     st.warning(t("app.read_only"))
 auth.sidebar_badge()
 
+settings = resources.settings()
+# Overdue counts beside the page names; nothing to count (and nothing read) without a deadline (HITL_SLA).
+try:
+    late = overdue_counts(lifecycle.inbox(store), settings.deadlines, ages.utc_now()) if settings.deadlines else {}
+except DatabaseError:  # the page says why when it reads; the names go without their counts
+    late = {}
 navigation = st.navigation(
     [
-        st.Page(page.path, title=t(page.title_key), icon=page.icon, url_path=page.url_path, default=index == 0)
+        st.Page(
+            page.path,
+            title=nav_title(
+                t(page.title_key), late.get(page.url_path, 0), t("home.inbox_overdue", count=late.get(page.url_path, 0))
+            ),
+            icon=page.icon,
+            url_path=page.url_path,
+            default=index == 0,
+        )
         for index, page in enumerate(pages())
     ]
 )

@@ -9,14 +9,16 @@ hard-codes an agent.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agents.db import TableSchema
+from agents.decision_rights import DecisionRights
 from agents.errors import InputError
-from agents.identity import ANSWER, Identity, check_allowed
+from agents.identity import ANSWER, Identity, Roles, check_allowed
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text
 from agents.texts import text as message
@@ -250,6 +252,12 @@ def _unsigned_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, A
     return graph_input
 
 
+def _no_decision_rights(
+    roles: Roles, values: Mapping[str, Any], since: dt.datetime | None, deadline: int | None, now: dt.datetime
+) -> DecisionRights | None:
+    return None
+
+
 def _no_question_text(payload: Any) -> Text | None:
     return None
 
@@ -331,6 +339,9 @@ class AgentSpec:
             (an unfinished refund deleted without a reason). Run before and under the thread's lock.
         record_delete: ``(store, DeleteRequest)``: records what must outlive the thread (the refund's
             deletion audit row), under the thread's lock, before its checkpoints are deleted.
+        decision_rights: ``(roles, head values, waiting since, deadline in seconds or None, now) ->
+            DecisionRights or None``: who in the roles file may decide a waiting item and to whom it
+            escalated past its deadline (the refund's approvers by limit); None: the agent states none.
     """
 
     name: str
@@ -368,3 +379,4 @@ class AgentSpec:
     question_text: Callable[[Any], Text | None] = field(default=_no_question_text)
     check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
     record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
+    decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)

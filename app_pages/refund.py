@@ -1,12 +1,14 @@
 """Refund agent: new requests, the approval queue, decisions, the audit, the ledger, the pitfall demo."""
 
-from collections.abc import Callable
+import datetime as dt
+from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any
 
 import streamlit as st
 
-from agents import ages, lifecycle, readmodel, runs, threadindex
+from agents import ages, lifecycle, queue_rights, readmodel, runs, threadindex
+from agents.decision_rights import DecisionRights
 from agents.errors import RunFailedError, UserError, short_id
 from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
@@ -24,7 +26,7 @@ from app_pages.refund_cases import (
     case_text,
     first_then_fresh,
 )
-from dashboard import auth, diff_view, resources
+from dashboard import auth, diff_view, queues, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import (
     act,
@@ -89,11 +91,10 @@ def audit_columns() -> list[Column[ledger.AuditRow]]:
     ]
 
 
-def queue_columns() -> list[Column[QueueRow]]:
-    """The queue: every unfinished case, oldest first, with its status, how long it has waited (marked when
-    past the deadline) and, when it needs attention, why."""
-    lang, zone = current_language(), settings.zone
-    now, deadlines = ages.utc_now(), settings.deadlines
+def queue_columns(rights: Mapping[str, DecisionRights], now: dt.datetime) -> list[Column[QueueRow]]:
+    """The queue: every unfinished case, in the chosen order, with its status, how long it has waited
+    (marked when past the deadline), when it needs attention why, and who may decide it."""
+    lang, zone, deadlines, me = current_language(), settings.zone, settings.deadlines, auth.identity()
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
         Column(t("refund.col.status"), lambda q: status_text(q[1])),
@@ -103,6 +104,7 @@ def queue_columns() -> list[Column[QueueRow]]:
         Column(t("refund.col.amount"), lambda q: amount(q[0].amount, lang=lang)),
         Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at, zone)),
         Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
+        Column(t("col.deciders"), lambda q: queues.rights_cell(rights.get(q[0].thread_id), me, lang)),
     ]
 
 
@@ -233,6 +235,10 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     payout = ledger.payout_for(store, str(values.get("case_id", "")))
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
+    if rights is not None:  # who may decide it; a warning when no one may, or when it escalated
+        shown = st.warning if rights.no_decider is not None or rights.escalation is not None else st.caption
+        shown(escape_markdown(queues.rights_cell(rights, auth.identity())))
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
     rejected = values.get("decision") == "reject"
@@ -382,10 +388,28 @@ if submitted:
 book = case_book(store)
 find_case = search_text(book)
 st.header(t("refund.queue.header"))
+queue_now = ages.utc_now()
+queue_rights_found = queues.rights_for([status for _row, status in book.queue], settings.deadlines, queue_now)
+queues.show_rights_notes(queue_rights_found, auth.identity())
+queue_order = queues.order_control("refund-queue-order")
+mine = queue_rights.mine_of(queue_rights_found, auth.identity())
+
+
+def ordered_queue(cases: CaseBook) -> list[QueueRow]:
+    """The queue in the chosen order, the cases this person may decide first."""
+    return queue_rights.ordered(
+        cases.queue,
+        queue_order,
+        status=lambda q: q[1],
+        amount=lambda q: q[0].amount,
+        mine=lambda q: mine(q[0].thread_id),
+    )
+
+
 paged_table(
     "refund-queue",
-    first_then_fresh(store, book, lambda cases: cases.queue),
-    queue_columns(),
+    first_then_fresh(store, book, ordered_queue),
+    queue_columns(queue_rights_found, queue_now),
     empty_text=t("refund.queue.empty"),
     search_text=lambda q: find_case(q[0]),
     link=lambda q: case_link(q[0]),

@@ -1,9 +1,17 @@
-"""The dashboard's pages, in navigation order: home, one page per registered agent, the tools."""
+"""The dashboard's pages, in navigation order: home, one page per registered agent, the tools.
+
+A page's title in the navigation carries how many of its items are overdue (``Refund · 3 overdue``;
+home counts every agent's), so a deadline passed is seen from any page.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from agents import lifecycle
 from agents.registry import AGENTS
 
 
@@ -30,3 +38,21 @@ def pages() -> tuple[PageEntry, ...]:
         PageEntry(spec.page.path, f"nav.{spec.name}", spec.page.icon, spec.page.url_path) for spec in AGENTS.values()
     )
     return (HOME, *agent_pages, *TOOLS)
+
+
+def overdue_counts(
+    items: Sequence[lifecycle.ThreadStatus], deadlines: Mapping[str, int], now: dt.datetime
+) -> Counter[str]:
+    """How many items are past their deadline, per page URL path (home: all of them)."""
+    counts: Counter[str] = Counter()
+    for item in lifecycle.overdue(list(items), deadlines, now):
+        spec = AGENTS.get(item.agent)
+        counts[HOME.url_path] += 1
+        if spec is not None:
+            counts[spec.page.url_path] += 1
+    return counts
+
+
+def nav_title(title: str, overdue: int, overdue_words: str) -> str:
+    """A page's navigation title, with its overdue count when it has any: ``Refund · 3 overdue``."""
+    return f"{title} · {overdue_words}" if overdue else title

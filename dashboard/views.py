@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import ages, lifecycle
+from agents import ages, lifecycle, queue_rights
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard import resources
+from dashboard import auth, queues, resources
 from dashboard.formats import clean_frame, code_word, display_zone, timestamp
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
@@ -103,8 +103,9 @@ def inbox_counts(items: list[lifecycle.ThreadStatus], lang: str | None = None, *
 
 
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """The inbox: every unfinished thread, oldest first, with its status, how long it has waited (marked
-    when past its deadline, ``HITL_SLA``), its reason (as text) and a link to act.
+    """The inbox: every unfinished thread, oldest first (another order one click away, kept for the
+    session; a signed-in person's own items first), with its status, how long it has waited (marked
+    when past its deadline, ``HITL_SLA``), its reason (as text), who may decide it and a link to act.
 
     One paged, searchable table (a fragment: searching or paging reruns it alone, with fresh rows).
     """
@@ -120,12 +121,20 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
     deadlines, zone = settings.deadlines, settings.zone
     st.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
+    me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
+    queues.show_rights_notes(rights, me)
+    mine = queue_rights.mine_of(rights, me)
+    order = queues.order_control(f"{key}-order")
+    items = queue_rights.ordered(
+        items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
+    )
     columns = [
         Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
         Column(t("col.thread"), lambda x: x.thread_id),
         Column(t("col.status"), status_text),
         Column(t("col.waiting"), lambda x: age_cell(x, deadlines, now, lang)),
         Column(t("col.reason"), lambda x: x.reason_in(current_language())),
+        Column(t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang)),
         Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
         Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
     ]
@@ -197,12 +206,13 @@ def pick_thread(
         st.info(t(empty_key))
         return agent, None, rest
     keep_valid(thread_key, list(own), next(iter(own)))
+    now, deadlines, lang = ages.utc_now(), resources.settings().deadlines, current_language()
     with middle:
         thread_id = bounded_select(
             t(f"{page}.thread"),
             list(own),
             key=thread_key,
-            format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
+            format_func=lambda tid: thread_option(own[tid], deadlines, now, lang),
             search_text=lambda tid: status_search_text(own[tid]),
         )
     return agent, thread_id, rest
@@ -210,6 +220,16 @@ def pick_thread(
 
 #: Options a picker offers at once: the selected one and the first matching ones.
 PICKER_LIMIT = 100
+
+
+def thread_option(
+    status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
+) -> str:
+    """A thread in a picker: its id and status and, while it waits for a person, its age (marked when
+    overdue): ``refund-C1 · waiting · waiting 3 h 20 min · overdue``."""
+    label = f"{status.thread_id} · {status_text(status)}"
+    age = age_cell(status, deadlines, now, lang)
+    return f"{label} · {age}" if age else label
 
 
 def bounded_select(

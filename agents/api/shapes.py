@@ -100,8 +100,11 @@ def thread(
     metadata: dict[str, Any] | None = None,
     *,
     overdue: bool = False,
+    decision_rights: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A saved thread as the server's ``Thread``; ``overdue``: past its agent's deadline (``HITL_SLA``)."""
+    """A saved thread as the server's ``Thread``; ``overdue``: past its agent's deadline (``HITL_SLA``);
+    ``decision_rights``: who may decide a waiting item (``deciders``, ``no_decider``, ``escalated_to``,
+    ``escalation_reason``; each null when the agent states none or no roles file is set)."""
     updated = status.updated_at.isoformat()
     interrupts: dict[str, list[dict[str, Any]]] = {}
     values: dict[str, Any] = {}
@@ -130,7 +133,8 @@ def thread(
             "head_checkpoint_id": status.head_checkpoint_id,
             "waiting_since": status.waiting_since.isoformat() if status.waiting_since else None,
             "overdue": overdue,
-        },
+        }
+        | (decision_rights or dict.fromkeys(("deciders", "no_decider", "escalated_to", "escalation_reason"))),
     }
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from agents import ages, lifecycle, runs
+from agents import ages, lifecycle, queue_rights, runs
 from agents.api import shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
@@ -154,8 +154,14 @@ def _thread_of(context: ApiContext, status: lifecycle.ThreadStatus, with_values:
         except DamagedValueError:  # listed with its status (error: damaged), without values
             snapshot = None
     created_at, metadata = context.created.get(status.thread_id) or (None, {})
-    overdue = lifecycle.is_overdue(status, context.settings.deadlines, ages.utc_now())
-    return shapes.thread(status, snapshot, created_at, metadata, overdue=overdue)
+    now, settings = ages.utc_now(), context.settings
+    overdue = lifecycle.is_overdue(status, settings.deadlines, now)
+    rights = queue_rights.rights_of(context.store, settings.roles, [status], settings.deadlines, now).get(
+        status.thread_id
+    )
+    # Who may decide it, as roles and limits: the API names no people (a token may be a viewer's).
+    facts = rights.to_json(settings.lang, identities=False) if rights is not None else None
+    return shapes.thread(status, snapshot, created_at, metadata, overdue=overdue, decision_rights=facts)
 
 
 @router.post("/threads")

@@ -8,8 +8,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from agents import ages, answered_start, lifecycle, readmodel, runs
+from agents import ages, answered_start, lifecycle, queue_rights, readmodel, runs
 from agents.cli.base import EXIT_BAD_INPUT, Context, thread_command
+from agents.decision_rights import DecisionRights
 from agents.errors import InputError, short_id
 from agents.registry import AGENTS, get_agent
 from agents.strings import STRINGS
@@ -67,6 +68,18 @@ def _thread_json(status: lifecycle.ThreadStatus) -> dict[str, Any]:
     return data
 
 
+def _inbox_json(
+    item: lifecycle.ThreadStatus, overdue: bool, rights: DecisionRights | None, lang: str
+) -> dict[str, Any]:
+    """An inbox item: the thread's fields, ``overdue``, and who may decide it (``deciders``, ``no_decider``,
+    ``escalated_to``, ``escalation_reason``; null where the agent states none or no roles file is set)."""
+    facts = rights.to_json(lang, identities=True) if rights is not None else dict.fromkeys(_RIGHTS_FIELDS)
+    return _thread_json(item) | {"overdue": overdue} | facts
+
+
+_RIGHTS_FIELDS = ("deciders", "no_decider", "escalated_to", "escalation_reason")
+
+
 #: ``inbox --overdue``'s exit code when anything is overdue (0 when nothing is), for a cron job or a monitor.
 EXIT_OVERDUE = 3
 
@@ -77,16 +90,20 @@ def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
     late = {item.thread_id for item in lifecycle.overdue(items, deadlines, now)}
     if args.overdue:
         items = [item for item in items if item.thread_id in late]
+    lang = context.settings.lang
+    # The CLI reads the roles file itself, so it names the deciders (the dashboard's local mode does not).
+    rights = queue_rights.rights_of(context.store, context.settings.roles, items, deadlines, now)
     if args.json:
-        print_json([_thread_json(item) | {"overdue": item.thread_id in late} for item in items])
+        print_json([_inbox_json(item, item.thread_id in late, rights.get(item.thread_id), lang) for item in items])
     elif not items:
         print("nothing is overdue" if args.overdue else "nothing is waiting for a human")
-    lang = context.settings.lang
     for item in [] if args.json else items:
         age = ages.age_text(item.waiting_since, now).render(lang) if item.waiting_since else "-"
         if item.thread_id in late:
             age += " (" + render(text(STRINGS, "age.overdue"), lang) + ")"
-        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{age}\t{item.reason_in(lang)}")
+        line = f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{age}\t{item.reason_in(lang)}"
+        found = rights.get(item.thread_id)
+        print(line + (f"\t{found.summary(lang, identities=True)}" if found is not None else ""))
     return EXIT_OVERDUE if args.overdue and items else 0
 
 

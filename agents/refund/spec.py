@@ -17,7 +17,7 @@ from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
-from agents.refund import deletions, ledger
+from agents.refund import deciders, deletions, ledger
 from agents.refund.ledger import AGENT_NAME
 from agents.refund.rules import (
     ACTIONS,
@@ -361,4 +361,5 @@ SPEC = AgentSpec(
     check_delete=deletions.check_delete,
     record_delete=deletions.record_delete,
     question_text=question_text,
+    decision_rights=deciders.decision_rights,
 )

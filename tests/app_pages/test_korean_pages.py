@@ -116,7 +116,8 @@ def _proto_texts(proto: Any) -> Iterator[str]:
             if descriptor.name in _TEXT_FIELDS and isinstance(value, str):
                 yield value
             elif descriptor.name in ("options", "display_options") and not isinstance(value, str):
-                yield from (str(option) for option in value)
+                # A segmented control's option is a message; its text is its ``content``.
+                yield from (option.content if hasattr(option, "content") else str(option) for option in value)
 
 
 def _json_strings(value: Any) -> Iterator[str]:

@@ -1,0 +1,96 @@
+"""Who may decide each waiting item of a queue, read once for the inbox, the queues and the CLI.
+
+Each waiting item's agent says it (``AgentSpec.decision_rights``) from the item's head state and the
+roles file; an agent that states nothing, a thread that is not waiting, or a dashboard without a roles
+file has no entry. The orders a queue offers (:data:`ORDERS`) live here too, so the home inbox, the
+refund queue and the CLI sort alike.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from agents import lifecycle, threadindex
+from agents.damaged import DamagedValueError
+from agents.decision_rights import DecisionRights
+from agents.identity import Identity, Roles
+from agents.registry import AGENTS
+
+T = TypeVar("T")
+
+#: A queue's orders, the first the default: oldest first (who waited longest), newest first, largest
+#: amount first (an item without an amount last).
+ORDERS = ("oldest", "newest", "amount")
+
+
+def rights_of(
+    store: Any,
+    roles: Roles | None,
+    items: Sequence[lifecycle.ThreadStatus],
+    deadlines: Mapping[str, int],
+    now: dt.datetime,
+) -> dict[str, DecisionRights]:
+    """Each waiting item's :class:`DecisionRights`, by thread id (none without a roles file)."""
+    if roles is None:
+        return {}
+    found: dict[str, DecisionRights] = {}
+    for item in items:
+        spec = AGENTS.get(item.agent)
+        if spec is None or item.status != "waiting":
+            continue
+        try:
+            values = threadindex.head_values(store, item.thread_id, item.head_checkpoint_id)
+        except DamagedValueError:  # the inbox shows it as needing attention; nothing to weigh
+            continue
+        if values is None:  # deleted since the inbox was read
+            continue
+        rights = spec.decision_rights(roles, values, item.waiting_since, deadlines.get(item.agent), now)
+        if rights is not None:
+            found[item.thread_id] = rights
+    return found
+
+
+def payload_amount(item: lifecycle.ThreadStatus) -> int | None:
+    """The amount a waiting item's question names (the refund's payout), or None."""
+    payload = item.payload
+    amount = payload.get("amount") if isinstance(payload, dict) else None
+    return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+
+
+def ordered(
+    entries: Sequence[T],
+    order: str,
+    *,
+    status: Callable[[T], lifecycle.ThreadStatus],
+    amount: Callable[[T], int | None],
+    mine: Callable[[T], bool] = lambda _entry: False,
+) -> list[T]:
+    """``entries`` in ``order`` (one of :data:`ORDERS`), the ones ``mine`` says first ("my queue").
+
+    Oldest and newest go by ``waiting_since`` (an item that waits for no one, running, last either way);
+    ties keep the given order.
+    """
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}; orders: {', '.join(ORDERS)}")
+
+    def since(entry: T) -> float:
+        found = status(entry).waiting_since
+        return found.timestamp() if found is not None else 0.0
+
+    def key(entry: T) -> tuple[Any, ...]:
+        unwaiting = status(entry).waiting_since is None
+        if order == "amount":
+            value = amount(entry)
+            rest: tuple[Any, ...] = (value is None, -(value or 0), since(entry))
+        else:
+            rest = (unwaiting, since(entry) if order == "oldest" else -since(entry))
+        return (not mine(entry), *rest)
+
+    return sorted(entries, key=key)
+
+
+def mine_of(rights: Mapping[str, DecisionRights], me: Identity) -> Callable[[str], bool]:
+    """Whether ``me`` may decide the item of a thread id (always false for the local operator)."""
+    return lambda thread_id: thread_id in rights and rights[thread_id].includes(me)
