@@ -189,6 +189,10 @@ def _any_delete(store: Any, request: DeleteRequest) -> None:
     return None
 
 
+def _no_deletions(store: Any) -> list[dict[str, Any]]:
+    return []
+
+
 def imported_on_call(module: str, name: str) -> Callable[..., Any]:
     """A function that imports ``module`` when first called and calls its ``name``.
 
@@ -368,3 +372,4 @@ class AgentSpec:
     question_text: Callable[[Any], Text | None] = field(default=_no_question_text)
     check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
     record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
+    deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)

@@ -13,7 +13,9 @@ import sys
 from typing import Any
 
 from agents.cli.base import EXIT_BAD_INPUT, Context
+from agents.cli.notify import channel_lines
 from agents.errors import InputError
+from agents.notify.deliverer import start_background
 from agents.validation import is_loopback
 
 DEFAULT_HOST = "127.0.0.1"
@@ -52,6 +54,9 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     else:
         token = "on (a roles-file token)" if role_tokens else "off (loopback only)"
     print(f"serving http://{shown}:{args.port} (docs at /docs, token {token})", file=sys.stderr, flush=True)
+    stop_notify = start_background(context.store, context.settings)  # notifications, when configured
+    if stop_notify is not None:
+        print("delivering notifications: " + "; ".join(channel_lines(context.settings.notify)), file=sys.stderr)
     config = uvicorn.Config(app, host=host, port=args.port, log_level="info", access_log=True, log_config=None)
     try:
         uvicorn.Server(config).run()
