@@ -1,0 +1,34 @@
+"""Home shows an admin the notifications that could not be delivered, with the error, never a secret."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agents.notify.deliverer import Deliverer
+from agents.settings import notify_setting
+from tests.factories import start_refund
+from tests.notify_receivers import webhook_receiver
+
+
+def test_home_shows_undelivered_notifications_with_their_error(store, settings, app):
+    with webhook_receiver() as receiver:
+        url = receiver.url
+        receiver.fail_next = 1
+        notifying = dataclasses.replace(settings, notify=notify_setting({"HITL_NOTIFY_WEBHOOK": url}))
+        start_refund(store, notifying, "H1", 500_000)
+        assert Deliverer(store, notifying).run_once().failed == 1
+
+    home = app()
+    assert not home.exception
+    [warning] = [item for item in home.warning if "could not be delivered" in item.value]
+    assert warning.value.startswith("1 notification(s) could not be delivered yet")
+    [table] = [frame.value for frame in home.dataframe if "last error" in frame.value.columns]
+    assert list(table["channel"]) == ["webhook"]
+    assert table["last error"][0] == "webhook at 127.0.0.1 answered 500"
+    assert "SECRET" not in str(table.to_dict())
+
+
+def test_home_shows_no_notification_warning_when_nothing_failed(app):
+    home = app()
+    assert not home.exception
+    assert not [item for item in home.warning if "could not be delivered" in item.value]
