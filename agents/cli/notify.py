@@ -3,7 +3,8 @@
 ``--once`` records the events found now and sends what is due, then exits (for cron); ``--watch``
 keeps doing so every few seconds until stopped; ``--status`` prints the channels (the webhook's host
 only: its URL is a secret), the counts, and every event whose last attempt failed, with the error.
-``--status`` exits 1 when an event is failing, so a monitor can alert on it.
+``--status`` exits 3 when an event is failing (as ``inbox --overdue`` does when anything is
+overdue), so a monitor can alert on it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from agents.notify.deliverer import WATCH_INTERVAL_SECONDS, Deliverer, watch
 from agents.settings import NOTIFY_SMTP_SETTING, NOTIFY_WEBHOOK_SETTING, NotifySettings
 
 #: ``notify --status``'s exit code when an event's last attempt failed.
-EXIT_FAILING = 1
+EXIT_FAILING = 3
 
 
 def channel_lines(notify: NotifySettings) -> list[str]:
@@ -98,7 +99,7 @@ def add_commands(subparsers: Any) -> None:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--once", action="store_true", help="record the events found now, send what is due, exit")
     mode.add_argument("--watch", action="store_true", help="keep delivering until stopped")
-    mode.add_argument("--status", action="store_true", help="channels, counts and failing events (exit 1 if any)")
+    mode.add_argument("--status", action="store_true", help="channels, counts and failing events (exit 3 if any)")
     p.add_argument(
         "--interval",
         type=_interval,

@@ -40,7 +40,7 @@ def test_a_failed_delivery_is_tried_again_after_its_backoff_and_shown_by_notify_
     first = Deliverer(store, settings, lambda: start).run_once()
     assert (first.recorded, first.sent, first.failed) == (1, 0, 1) and receiver.failed == 1
     shown = run_cli("notify", "--status")
-    assert shown.code == 1
+    assert shown.code == 3
     assert "webhook: 127.0.0.1 (HITL_NOTIFY_WEBHOOK)" in shown.out and "failing 1" in shown.out
     assert f"waiting:refund-R1:{start.isoformat()} (webhook): 1 attempts" in shown.out
     assert "webhook at 127.0.0.1 answered 500" in shown.out
@@ -126,3 +126,21 @@ def test_notify_once_without_a_channel_is_refused(run_cli, monkeypatch):
         monkeypatch.delenv(name, raising=False)
     result = run_cli("notify", "--once")
     assert result.code == 2 and "HITL_NOTIFY_WEBHOOK" in result.err
+
+
+def test_the_settings_an_admin_sees_name_the_webhook_host_never_its_url(settings):
+    from dashboard.settings_view import settings_rows
+
+    shown = dict(
+        settings_rows(
+            notifying(
+                settings,
+                HITL_NOTIFY_WEBHOOK="https://hooks.example.com/services/T0SECRET/B0SECRET",
+                HITL_NOTIFY_SMTP="smtp://mail.example.com:2525",
+                HITL_NOTIFY_FROM="hitl@example.com",
+            )
+        )
+    )
+    assert shown["notification webhook (HITL_NOTIFY_WEBHOOK)"] == "set, to hooks.example.com (the URL is never shown)"
+    assert shown["notification mail server (HITL_NOTIFY_SMTP)"] == "smtp://mail.example.com:2525"
+    assert "SECRET" not in str(shown)
