@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents import runs  # noqa: E402  # after the checkout is on the path
-from agents.notify.deliverer import WATCH_INTERVAL_SECONDS  # noqa: E402
+from agents.notify import WATCH_INTERVAL_SECONDS  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
 from tests.notify_receivers import webhook_receiver  # noqa: E402
 

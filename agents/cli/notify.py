@@ -19,8 +19,7 @@ from typing import Any
 from agents.cli.base import Context
 from agents.cli.core import print_json
 from agents.errors import InputError
-from agents.notify import outbox
-from agents.notify.deliverer import WATCH_INTERVAL_SECONDS, Deliverer, watch
+from agents.notify import WATCH_INTERVAL_SECONDS
 from agents.settings import NOTIFY_SMTP_SETTING, NOTIFY_WEBHOOK_SETTING, NotifySettings
 
 #: ``notify --status``'s exit code when an event's last attempt failed.
@@ -43,6 +42,11 @@ def _when(moment: float) -> str:
 
 
 def cmd_notify(args: argparse.Namespace, context: Context) -> int:
+    # Deliberate late imports (named in pyproject.toml): the deliverer, the outbox and their senders
+    # (smtplib, urllib.request, email) only for ``notify``, not for every other command.
+    from agents.notify import outbox
+    from agents.notify.deliverer import Deliverer, watch
+
     settings = context.settings
     if args.status:
         found = outbox.status(context.store)

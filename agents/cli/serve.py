@@ -15,7 +15,6 @@ from typing import Any
 from agents.cli.base import EXIT_BAD_INPUT, Context
 from agents.cli.notify import channel_lines
 from agents.errors import InputError
-from agents.notify.deliverer import start_background
 from agents.validation import is_loopback
 
 DEFAULT_HOST = "127.0.0.1"
@@ -39,11 +38,12 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
             "file (every request then needs 'Authorization: Bearer <token>'), or listen on 127.0.0.1",
         )
     # Deliberate late imports (named in pyproject.toml): FastAPI, pydantic's models of the routes and
-    # uvicorn add about 400 ms, which no other command should pay.
+    # uvicorn add about 400 ms, which no other command should pay; the notification deliverer likewise.
     import uvicorn
 
     from agents.api import access_log
     from agents.api.app import create_app
+    from agents.notify.deliverer import start_background
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     access_log.install()  # no query string reaches the log with a secret in it

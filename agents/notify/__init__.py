@@ -5,3 +5,6 @@
 :class:`agents.settings.NotifySettings` (:mod:`~agents.notify.channels`) with the text of
 :mod:`~agents.notify.messages`.
 """
+
+#: Seconds between two scans of a watching deliverer (an overdue event goes out within a minute).
+WATCH_INTERVAL_SECONDS = 15.0

@@ -18,14 +18,12 @@ from dataclasses import dataclass
 
 from agents.ages import utc_now
 from agents.db import Store
-from agents.notify import channels, outbox
+from agents.notify import WATCH_INTERVAL_SECONDS, channels, outbox
 from agents.notify.scan import scan
 from agents.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-#: Seconds between two scans of a watching deliverer.
-WATCH_INTERVAL_SECONDS = 15.0
 #: Rows claimed at once.
 BATCH = 20
 
