@@ -33,11 +33,12 @@ VALUE_FACTS = ("requested_by", "requested_by_name", "requested_by_names")
 DELETION_NEWS_SECONDS = 7 * 86400
 
 
-def _payload_facts(status: lifecycle.ThreadStatus) -> dict[str, Any]:
+def _payload_facts(status: lifecycle.ThreadStatus, lang: str) -> dict[str, Any]:
+    """What the message says of a waiting question: its case, amount, and the question in ``lang``."""
     payload = status.payload if isinstance(status.payload, dict) else {}
     facts = {key: to_jsonable(payload[key]) for key in PAYLOAD_FACTS if key in payload}
     if status.status == "waiting":
-        facts["question"] = status.reason
+        facts["question"] = status.reason_in(lang)
     return facts
 
 
@@ -58,7 +59,7 @@ def unfinished_events(statuses: list[lifecycle.ThreadStatus], settings: Settings
         since = status.waiting_since
         if status.status not in lifecycle.UNFINISHED or since is None:
             continue
-        facts = _payload_facts(status)
+        facts = _payload_facts(status, settings.lang)
         episode, start = since.isoformat(), since.timestamp()
         if status.status == "waiting":
             events.append(Event("waiting", status.thread_id, status.agent, episode, start, facts))

@@ -88,6 +88,7 @@ def test_messages_are_in_korean_when_the_language_is_korean(store, settings, rec
     Deliverer(store, settings, clock_at(since(store, "refund-K1") + 3 * HOUR)).run_once()
     [waiting] = receiver.wait_for(1)
     assert waiting.body["text"].startswith("결정 대기: refund 건 K1 (홍길동, 500,000 KRW), 3시간 0분째 대기.")
+    assert "환불 K1 (홍길동): 500,000원을 지급할까요?" in waiting.body["text"]  # the question in Korean too
     assert "열기: https://dash.example.com/refund?thread=refund-K1" in waiting.body["text"]
 
 
