@@ -24,8 +24,8 @@ from agents.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-#: Rows claimed at once.
-BATCH = 20
+#: Rows claimed at once: sent within the claim's time even if each send takes its whole timeout.
+BATCH = 10
 
 
 @dataclass(frozen=True)
