@@ -4,6 +4,7 @@ two deliverers at once send each event once, and bad settings are refused naming
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import threading
@@ -12,8 +13,8 @@ import pytest
 
 from agents import lifecycle
 from agents.errors import InputError
-from agents.notify import outbox
-from agents.notify.deliverer import Deliverer
+from agents.notify import WATCH_INTERVAL_SECONDS, outbox
+from agents.notify.deliverer import Deliverer, watch
 from agents.runtime import open_store
 from agents.settings import notify_setting
 from tests.agents.notify.conftest import notifying
@@ -144,3 +145,20 @@ def test_the_settings_an_admin_sees_name_the_webhook_host_never_its_url(settings
     assert shown["notification webhook (HITL_NOTIFY_WEBHOOK)"] == "set, to hooks.example.com (the URL is never shown)"
     assert shown["notification mail server (HITL_NOTIFY_SMTP)"] == "smtp://mail.example.com:2525"
     assert "SECRET" not in str(shown)
+
+
+def test_a_watching_deliverer_sends_overdue_and_escalation_on_its_next_pass(store, settings, receiver):
+    settings = dataclasses.replace(notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url), sla=(("refund", 3600),))
+    start_refund(store, settings, "W1", 500_000)
+    past_deadline = _since(store, "refund-W1") + dt.timedelta(seconds=3601)
+    stop = threading.Event()
+    worker = threading.Thread(target=watch, args=(Deliverer(store, settings, lambda: past_deadline), stop, 0.05))
+    worker.start()
+    try:
+        received = receiver.wait_for(3)
+    finally:
+        stop.set()
+        worker.join()
+    assert sorted(item.body["event"] for item in received) == ["escalated", "overdue", "waiting"]
+    # A pass every WATCH_INTERVAL_SECONDS: an overdue event goes out within a minute of its deadline.
+    assert WATCH_INTERVAL_SECONDS < 60
