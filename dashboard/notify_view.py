@@ -19,12 +19,12 @@ from dashboard.i18n import t
 from dashboard.views import show_table
 
 
-def failing_frame(found: outbox.OutboxStatus) -> pd.DataFrame:
+def failing_frame(found: list[outbox.Failing]) -> pd.DataFrame:
     """One row per undelivered notification whose last attempt failed."""
     columns = [t(f"notify.col.{name}") for name in ("event", "channel", "attempts", "error", "next")]
     rows = [
         (event, channel, attempts, error, dt.datetime.fromtimestamp(next_at, dt.UTC).strftime("%Y-%m-%d %H:%M:%S"))
-        for event, channel, attempts, error, next_at in found.failing
+        for event, channel, attempts, error, next_at in found
     ]
     return pd.DataFrame(rows, columns=columns)
 
@@ -33,9 +33,9 @@ def show_notify_failures(store: Store) -> None:
     """A warning with the undelivered notifications, for an admin; nothing when none failed."""
     if auth.why_not(SEE_SETTINGS):
         return
-    found = outbox.status(store)
-    if not found.failing:
+    found = outbox.failing(store)
+    if not found:
         return
-    st.warning(t("notify.failing", count=len(found.failing)), icon=":material/notifications_off:")
+    st.warning(t("notify.failing", count=len(found)), icon=":material/notifications_off:")
     with st.expander(t("notify.failing.details")):
         show_table(failing_frame(found), t("notify.none"))

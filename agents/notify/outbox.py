@@ -194,6 +194,10 @@ def failed(store: Store, row_id: str, attempts: int, error: str, now: float) -> 
     )
 
 
+#: An undelivered row whose last attempt failed: (event id, channel, attempts, error, next attempt).
+Failing = tuple[str, str, int, str, float]
+
+
 @dataclass(frozen=True)
 class OutboxStatus:
     """What the outbox holds, for ``notify --status`` and home.
@@ -206,7 +210,17 @@ class OutboxStatus:
 
     delivered: int
     pending: int
-    failing: list[tuple[str, str, int, str, float]]
+    failing: list[Failing]
+
+
+def failing(store: Store) -> list[Failing]:
+    """Every undelivered row whose last attempt failed, oldest first (home reads only these)."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT event_id, channel, attempts, last_error, next_attempt_at FROM notify_outbox"
+            " WHERE delivered_at IS NULL AND attempts > 0 ORDER BY recorded_at, id"
+        )
+        return [(e, c, int(a), err, float(n)) for e, c, a, err, n in cursor.fetchall()]
 
 
 def status(store: Store) -> OutboxStatus:
@@ -219,9 +233,4 @@ def status(store: Store) -> OutboxStatus:
             (NO_CHANNEL,),
         )
         sent, pending = cursor.fetchone()
-        cursor.execute(
-            "SELECT event_id, channel, attempts, last_error, next_attempt_at FROM notify_outbox"
-            " WHERE delivered_at IS NULL AND attempts > 0 ORDER BY recorded_at, id"
-        )
-        failing = [(e, c, int(a), err, float(n)) for e, c, a, err, n in cursor.fetchall()]
-    return OutboxStatus(int(sent), int(pending), failing)
+    return OutboxStatus(int(sent), int(pending), failing(store))
