@@ -98,7 +98,9 @@ def record(store: Store, events: Iterable[Event], channels: Sequence[str], now: 
         " ON CONFLICT (id) DO NOTHING"
     )
     with store.transaction() as cursor:
-        for row in rows:
+        # In key order: two processes recording the same events lock the same rows in the same order,
+        # so on PostgreSQL neither waits for the other in a cycle (a deadlock).
+        for row in sorted(rows, key=lambda row: row[0]):
             cursor.execute(sql, row)
             added += max(cursor.rowcount, 0)
     return added
