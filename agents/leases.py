@@ -128,6 +128,26 @@ def _alive(owner: str, host: str, pid: int, process_start: str | None, acquired_
     return not _started_after(ticks, acquired_at)  # a lease row of the previous release
 
 
+def this_process() -> tuple[str, int, str | None]:
+    """This process as a lease records it: (host, PID, start time)."""
+    return HOST, os.getpid(), _process_start(_start_ticks("self"))
+
+
+def process_running(host: str, pid: int, process_start: str | None) -> bool:
+    """Whether the process a claim names may still run: another host's cannot be checked (True); on this
+    host, a process with that PID and, where ``/proc`` tells, that start time (a reused PID is another)."""
+    if host != HOST:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    ticks = _start_ticks(pid)
+    return ticks is None or process_start is None or process_start == _process_start(ticks)
+
+
 def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
     """Takes a free lease, or one whose owner is gone, with a compare-and-swap on the owner.
 

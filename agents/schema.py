@@ -78,14 +78,50 @@ CREATE TABLE IF NOT EXISTS thread_leases (
 );""",
 )
 
+OUTBOX_COLUMNS = (
+    "id", "event_id", "channel", "kind", "thread_id", "agent", "episode", "facts", "happened_at",
+    "recorded_at", "attempts", "next_attempt_at", "delivered_at", "last_error",
+)  # fmt: skip
+
+#: The notification outbox (``agents.notify.outbox``): one row per event and channel.
+OUTBOX_TABLE = TableSchema(
+    "notify_outbox",
+    """
+CREATE TABLE IF NOT EXISTS notify_outbox (
+    id TEXT PRIMARY KEY,
+    event_id TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    episode TEXT NOT NULL,
+    facts TEXT NOT NULL,
+    happened_at {float_type} NOT NULL,
+    recorded_at {float_type} NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at {float_type} NOT NULL,
+    delivered_at {float_type},
+    last_error TEXT NOT NULL DEFAULT '',
+    claim_owner TEXT,
+    claim_host TEXT,
+    claim_pid INTEGER,
+    claim_start TEXT,
+    claimed_until {float_type}
+);
+CREATE INDEX IF NOT EXISTS notify_outbox_due ON notify_outbox (delivered_at, next_attempt_at);
+CREATE INDEX IF NOT EXISTS notify_outbox_thread ON notify_outbox (thread_id, kind);""",
+    migrated_columns=OUTBOX_COLUMNS,
+)
+
 
 def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchema, ...]:
     """The core tables with the agents' own between them.
 
     The order is the order of the first release's single schema text (the refund ledger sat
-    between the node log and the leases), so a database it set up keeps its fingerprint.
+    between the node log and the leases), so a database it set up keeps its fingerprint; tables added
+    since come last.
     """
-    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE)
+    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE, OUTBOX_TABLE)
 
 
 def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:

@@ -54,6 +54,17 @@ TIMEZONE_SETTING = "HITL_TIMEZONE"
 #: Seconds per unit of an ``HITL_SLA`` deadline.
 SLA_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _SLA_SPAN = re.compile(r"([0-9]{1,7})([smhd])")
+#: Where notifications are posted: a Slack-, Mattermost- or Teams-style incoming webhook URL; a secret.
+NOTIFY_WEBHOOK_SETTING = "HITL_NOTIFY_WEBHOOK"
+#: The SMTP server notifications are mailed through, ``smtp://host:port``.
+NOTIFY_SMTP_SETTING = "HITL_NOTIFY_SMTP"
+#: The sender address of notification mails.
+NOTIFY_FROM_SETTING = "HITL_NOTIFY_FROM"
+#: Who is mailed when no roles file names the approvers (local mode), comma separated.
+NOTIFY_TO_SETTING = "HITL_NOTIFY_TO"
+#: The dashboard's address as its readers reach it, for the link to a case in a notification.
+PUBLIC_URL_SETTING = "HITL_PUBLIC_URL"
+DEFAULT_PUBLIC_URL = "http://localhost:8501"
 
 #: Parses the raw setting values into one agent's frozen, typed settings; raises
 #: :class:`~agents.errors.InputError` naming the setting for a bad value.
@@ -94,6 +105,44 @@ def read_secrets_file(path: Path = SECRETS_PATH) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class NotifySettings:
+    """Where notifications of waiting, overdue, escalated, decided and deleted threads go.
+
+    Attributes:
+        webhook: The incoming-webhook URL (``HITL_NOTIFY_WEBHOOK``), a secret: it often holds a token.
+        smtp_host: The SMTP server's host (``HITL_NOTIFY_SMTP``); empty: no mail.
+        smtp_port: Its port.
+        mail_from: The sender of the mails (``HITL_NOTIFY_FROM``).
+        mail_to: Who is mailed when no roles file names the approvers (``HITL_NOTIFY_TO``).
+        public_url: The dashboard's address for the link to a case (``HITL_PUBLIC_URL``), no trailing ``/``.
+    """
+
+    webhook: Secret | None = None
+    smtp_host: str = ""
+    smtp_port: int = 0
+    mail_from: str = ""
+    mail_to: tuple[str, ...] = ()
+    public_url: str = DEFAULT_PUBLIC_URL
+
+    @property
+    def enabled(self) -> bool:
+        """Whether any channel is configured (then a deliverer runs in ``serve`` and the dashboard)."""
+        return self.webhook is not None or bool(self.smtp_host)
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        """The configured channels: ``webhook``, ``email``."""
+        return (("webhook",) if self.webhook is not None else ()) + (("email",) if self.smtp_host else ())
+
+    @property
+    def webhook_host(self) -> str:
+        """The webhook's host alone, the one part of its URL that may be shown."""
+        if self.webhook is None:
+            return ""
+        return urllib.parse.urlsplit(self.webhook.reveal()).hostname or ""
+
+
+@dataclass(frozen=True)
 class Settings:
     """The resolved, validated settings of one process.
 
@@ -111,6 +160,7 @@ class Settings:
         timezone: The IANA zone times are shown in (``HITL_TIMEZONE``); empty: the machine's own.
         api_cors_origins: The web origins (``https://host[:port]``) whose pages may call the HTTP API
             from a browser (``HITL_API_CORS_ORIGINS``); ``("*",)`` for every origin, only without tokens.
+        notify: Where notifications go (``HITL_NOTIFY_*``, ``HITL_PUBLIC_URL``); see :class:`NotifySettings`.
     """
 
     db: str
@@ -122,6 +172,7 @@ class Settings:
     sla: tuple[tuple[str, int], ...] = ()
     timezone: str = ""
     api_cors_origins: tuple[str, ...] = ()
+    notify: NotifySettings = field(default_factory=lambda: NotifySettings())
 
     def deadline(self, agent: str) -> int | None:
         """How long a thread of ``agent`` may stay unfinished, in seconds (None: no deadline)."""
@@ -208,7 +259,66 @@ def resolve_settings(
         db_busy_timeout=busy,
         sla=sla_setting(merged, tuple(parsers)),
         timezone=timezone_setting(merged),
+        notify=notify_setting(merged),
     )
+
+
+def notify_setting(values: Mapping[str, str]) -> NotifySettings:
+    """The notification channels; each is optional, and a bad value is refused naming its setting."""
+    webhook = text_setting(values, NOTIFY_WEBHOOK_SETTING)
+    if webhook:
+        try:
+            parts = urllib.parse.urlsplit(webhook)
+            parts.port  # noqa: B018  # raises for a port that is not a number
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise InputError(NOTIFY_WEBHOOK_SETTING, "must be an http:// or https:// URL with a host")
+    host, port = _smtp_server(text_setting(values, NOTIFY_SMTP_SETTING))
+    sender = text_setting(values, NOTIFY_FROM_SETTING)
+    if host and not sender:
+        raise InputError(NOTIFY_FROM_SETTING, f"is needed with {NOTIFY_SMTP_SETTING}: the address mails are sent from")
+    for name, address in [(NOTIFY_FROM_SETTING, sender)] * bool(sender) + [
+        (NOTIFY_TO_SETTING, entry) for entry in _listed(text_setting(values, NOTIFY_TO_SETTING))
+    ]:
+        if not _MAIL.fullmatch(address):
+            raise InputError(name, f"{address!r} is not an email address")
+    public = text_setting(values, PUBLIC_URL_SETTING, DEFAULT_PUBLIC_URL).removesuffix("/")
+    public_parts = urllib.parse.urlsplit(public)
+    if public_parts.scheme not in ("http", "https") or not public_parts.netloc or public_parts.query:
+        raise InputError(PUBLIC_URL_SETTING, f"must be an http:// or https:// address, e.g. {DEFAULT_PUBLIC_URL}")
+    return NotifySettings(
+        webhook=Secret(webhook) if webhook else None,
+        smtp_host=host,
+        smtp_port=port,
+        mail_from=sender,
+        mail_to=tuple(_listed(text_setting(values, NOTIFY_TO_SETTING))),
+        public_url=public,
+    )
+
+
+_MAIL = re.compile(r"[^@\s,<>]+@[^@\s,<>]+")
+
+
+def _listed(raw: str) -> list[str]:
+    return [entry.strip() for entry in raw.split(",") if entry.strip()]
+
+
+def _smtp_server(raw: str) -> tuple[str, int]:
+    """``smtp://host:port`` as (host, port); unset gives ("", 0)."""
+    if not raw:
+        return "", 0
+    refusal = f"write smtp://host:port, e.g. smtp://localhost:25; got {raw!r}"
+    try:
+        parts = urllib.parse.urlsplit(raw)
+        port = parts.port
+    except ValueError:
+        raise InputError(NOTIFY_SMTP_SETTING, refusal) from None
+    if parts.scheme != "smtp" or not parts.hostname or port is None or parts.path not in ("", "/"):
+        raise InputError(NOTIFY_SMTP_SETTING, refusal)
+    if parts.username is not None or parts.query:
+        raise InputError(NOTIFY_SMTP_SETTING, "takes no user, password or options: " + refusal.split(";")[0])
+    return parts.hostname, port
 
 
 def sla_setting(values: Mapping[str, str], agents: tuple[str, ...]) -> tuple[tuple[str, int], ...]:

@@ -191,6 +191,10 @@ def _any_delete(store: Any, request: DeleteRequest) -> None:
     return None
 
 
+def _no_deletions(store: Any) -> list[dict[str, Any]]:
+    return []
+
+
 def imported_on_call(module: str, name: str) -> Callable[..., Any]:
     """A function that imports ``module`` when first called and calls its ``name``.
 
@@ -380,3 +384,6 @@ class AgentSpec:
     check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
     record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
     decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)
+
+
+    deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)

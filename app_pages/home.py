@@ -6,12 +6,14 @@ from agents import lifecycle
 from agents.registry import AGENTS
 from dashboard import resources
 from dashboard.i18n import t
+from dashboard.notify_view import show_notify_failures
 from dashboard.settings_view import show_settings
 from dashboard.views import show_inbox, show_threads
 
 store, settings = resources.store(), resources.settings()
 st.title(t("app.title"))
 st.caption(t("home.intro"))
+show_notify_failures(store)
 
 st.header(t("home.inbox"))
 show_inbox("home-inbox", lambda: lifecycle.inbox(store), t("home.inbox_empty"))

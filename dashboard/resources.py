@@ -8,6 +8,7 @@ import streamlit as st
 
 from agents import runtime
 from agents.db import Store
+from agents.notify.deliverer import start_background
 from agents.registry import AGENTS
 from agents.settings import Settings, merged_sources
 
@@ -37,7 +38,17 @@ def settings() -> Settings:
     return _settings_for(values, tuple((name, id(spec)) for name, spec in AGENTS.items()))
 
 
+@st.cache_resource(show_spinner=False)
+def _notifier_for(path: str, busy_timeout: float, _settings: Settings) -> object:
+    # One deliverer per process and database, started the first time a page opens the database with
+    # notifications configured (a change of channels takes a restart, as for the database itself).
+    return start_background(_store_for(path, busy_timeout), _settings)
+
+
 def store() -> Store:
-    """The shared database handle."""
+    """The shared database handle; opening it starts the notification deliverer when one is configured."""
     current = settings()
-    return _store_for(current.db, current.db_busy_timeout)
+    opened = _store_for(current.db, current.db_busy_timeout)
+    if current.notify.enabled:
+        _notifier_for(current.db, current.db_busy_timeout, current)
+    return opened

@@ -64,6 +64,20 @@ def _deadlines(settings: Settings) -> str:
     return ", ".join(f"{agent}={ages.span_text(seconds).render(lang)}" for agent, seconds in settings.sla)
 
 
+def _notify_rows(settings: Settings) -> list[tuple[str, str]]:
+    """Where notifications go: the webhook by its host alone (its URL is a secret), the mail server and addresses."""
+    notify = settings.notify
+    webhook = t("settings.notify_webhook_host", host=notify.webhook_host) if notify.webhook else t("settings.not_set")
+    smtp = f"smtp://{notify.smtp_host}:{notify.smtp_port}" if notify.smtp_host else t("settings.not_set")
+    return [
+        (t("settings.notify_webhook"), webhook),
+        (t("settings.notify_smtp"), smtp),
+        (t("settings.notify_from"), _words(notify.mail_from)),
+        (t("settings.notify_to"), ", ".join(notify.mail_to) or t("settings.not_set")),
+        (t("settings.public_url"), notify.public_url),
+    ]
+
+
 def settings_rows(settings: Settings) -> list[tuple[str, str]]:
     """(setting, value) pairs, in words; no secret's value is among them."""
     roles = settings.roles
@@ -80,6 +94,7 @@ def settings_rows(settings: Settings) -> list[tuple[str, str]]:
         (t("settings.cli_language"), t(f"settings.language.{settings.lang}")),
         (t("settings.sla"), _deadlines(settings) or t("settings.no_sla")),
         (t("settings.timezone"), settings.timezone or t("settings.machine_zone", zone=str(settings.zone))),
+        *_notify_rows(settings),
     ]
     for spec in AGENTS.values():
         values = settings.agents.get(spec.name)

@@ -19,6 +19,7 @@ SLOW_FILES = {
     "test_refund_property.py",
     "test_crash_resume.py",
     "test_double_submit.py",
+    "test_notify_kill.py",
 }
 
 #: Every test the run collected, before ``-m`` and ``-k`` deselected any.

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from agents.cli.base import EXIT_BAD_INPUT, Context
+from agents.cli.notify import channel_lines
 from agents.errors import InputError
 from agents.validation import is_loopback
 
@@ -37,11 +38,12 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
             "file (every request then needs 'Authorization: Bearer <token>'), or listen on 127.0.0.1",
         )
     # Deliberate late imports (named in pyproject.toml): FastAPI, pydantic's models of the routes and
-    # uvicorn add about 400 ms, which no other command should pay.
+    # uvicorn add about 400 ms, which no other command should pay; the notification deliverer likewise.
     import uvicorn
 
     from agents.api import access_log
     from agents.api.app import create_app
+    from agents.notify.deliverer import start_background
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     access_log.install()  # no query string reaches the log with a secret in it
@@ -52,6 +54,9 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     else:
         token = "on (a roles-file token)" if role_tokens else "off (loopback only)"
     print(f"serving http://{shown}:{args.port} (docs at /docs, token {token})", file=sys.stderr, flush=True)
+    stop_notify = start_background(context.store, context.settings)  # notifications, when configured
+    if stop_notify is not None:
+        print("delivering notifications: " + "; ".join(channel_lines(context.settings.notify)), file=sys.stderr)
     config = uvicorn.Config(app, host=host, port=args.port, log_level="info", access_log=True, log_config=None)
     try:
         uvicorn.Server(config).run()

@@ -360,6 +360,7 @@ SPEC = AgentSpec(
     tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE, deletions.DELETION_TABLE),
     check_delete=deletions.check_delete,
     record_delete=deletions.record_delete,
+    deleted_unfinished=deletions.deletion_rows,
     question_text=question_text,
     decision_rights=deciders.decision_rights,
 )

@@ -26,6 +26,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings.sla": ("deadlines (HITL_SLA)", "처리 기한 (HITL_SLA)"),
     "settings.no_sla": ("none: nothing is overdue", "없음: 기한 지난 항목 없음"),
     "settings.timezone": ("time zone (HITL_TIMEZONE)", "시간대 (HITL_TIMEZONE)"),
+    "settings.notify_webhook": ("notification webhook (HITL_NOTIFY_WEBHOOK)", "알림 웹훅 (HITL_NOTIFY_WEBHOOK)"),
+    "settings.notify_webhook_host": (
+        "set, to {host} (the URL is never shown)",
+        "설정됨, 받는 곳 {host} (URL은 표시하지 않습니다)",
+    ),
+    "settings.notify_smtp": ("notification mail server (HITL_NOTIFY_SMTP)", "알림 메일 서버 (HITL_NOTIFY_SMTP)"),
+    "settings.notify_from": ("notification sender (HITL_NOTIFY_FROM)", "알림 보내는 사람 (HITL_NOTIFY_FROM)"),
+    "settings.notify_to": (
+        "notified without a roles file (HITL_NOTIFY_TO)",
+        "역할 파일 없이 알림 받는 사람 (HITL_NOTIFY_TO)",
+    ),
+    "settings.public_url": ("dashboard address in links (HITL_PUBLIC_URL)", "링크의 대시보드 주소 (HITL_PUBLIC_URL)"),
     "settings.machine_zone": ("the machine's ({zone})", "이 컴퓨터의 시간대 ({zone})"),
     "settings.language.en": ("English (en)", "영어 (en)"),
     "settings.language.ko": ("Korean (ko)", "한국어 (ko)"),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from agents import readmodel, runs, threadindex
+from agents import ages, readmodel, runs, threadindex
 from agents.cli import main as cli_main
+from agents.notify.scan import scan
 from agents.runtime import load_settings, open_store
+from agents.settings import notify_setting
 from tests.conftest import _postgres_schema
 from tests.factories import answer_robot, pause_robot, start_refund
 
@@ -28,6 +31,8 @@ def _fill(sqlite_path: Path) -> None:
     start_refund(store, settings, "M1", 50_000, customer="kim", reason="broken")
     start_refund(store, settings, "M2", 500_000, customer="lee", reason="broken")
     runs.delete_thread(store, "refund-M2", reason="entered twice")  # its deletion row is copied too
+    notifying = dataclasses.replace(settings, notify=notify_setting({"HITL_NOTIFY_WEBHOOK": "http://127.0.0.1:9/"}))
+    assert scan(store, notifying, ages.utc_now()) > 0  # and the notifications recorded (not sent)
     store.close()
 
 

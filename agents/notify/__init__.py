@@ -1,0 +1,10 @@
+"""Notifications: events of waiting, overdue, escalated, decided and deleted threads, sent at least once.
+
+:mod:`~agents.notify.scan` finds the events and records each once in the outbox table
+(:mod:`~agents.notify.outbox`); :mod:`~agents.notify.deliverer` sends them on the channels of
+:class:`agents.settings.NotifySettings` (:mod:`~agents.notify.channels`) with the text of
+:mod:`~agents.notify.messages`.
+"""
+
+#: Seconds between two scans of a watching deliverer (an overdue event goes out within a minute).
+WATCH_INTERVAL_SECONDS = 15.0

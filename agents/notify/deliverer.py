@@ -1,0 +1,114 @@
+"""The deliverer: scans for events, then sends what is due, with retries and backoff, at least once.
+
+``python -m agents notify --once`` runs :meth:`Deliverer.run_once`; ``--watch``, ``serve`` and the
+dashboard run :func:`watch` (a scan every :data:`WATCH_INTERVAL_SECONDS`, so an overdue or escalated
+event goes out within a minute of the deadline). Any number of deliverers may run on one database: each
+row is claimed by one of them at a time (:func:`agents.notify.outbox.claim`). The clock is a parameter:
+what is due, the backoff and the ages in the messages all follow it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agents.ages import utc_now
+from agents.db import Store
+from agents.notify import WATCH_INTERVAL_SECONDS, channels, outbox
+from agents.notify.scan import scan
+from agents.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+#: Rows claimed at once: sent within the claim's time even if each send takes its whole timeout.
+BATCH = 10
+
+
+@dataclass(frozen=True)
+class Report:
+    """What one pass did: events found, rows sent, rows that failed (to be tried again)."""
+
+    recorded: int
+    sent: int
+    failed: int
+
+
+class Deliverer:
+    """Sends the outbox's due rows on the configured channels.
+
+    Args:
+        store: The database.
+        settings: The process's settings (channels, roles for recipients, deadlines, language).
+        clock: The current time (``agents.ages.utc_now`` outside tests).
+    """
+
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], dt.datetime] = utc_now) -> None:
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.owner = uuid.uuid4().hex
+
+    def send(self, row: outbox.Claimed, now: dt.datetime) -> None:
+        """Sends one row on its channel; raises :class:`~agents.notify.channels.SendError` when not accepted."""
+        notify, lang = self.settings.notify, self.settings.lang
+        if row.channel == "webhook" and notify.webhook is not None:
+            channels.post_webhook(notify, row.event, now, lang)
+        elif row.channel == "email" and notify.smtp_host:
+            to = channels.recipients(notify, self.settings.roles, row.event)
+            if not to:
+                raise channels.SendError(
+                    "no one to mail: no approver in the roles file may decide it, no HITL_NOTIFY_TO"
+                )
+            channels.send_mail(notify, to, row.event, now, lang)
+        else:
+            raise channels.SendError(f"the {row.channel} channel is not configured in this process")
+
+    def deliver_due(self) -> tuple[int, int]:
+        """Claims and sends due rows until none is left; returns (sent, failed)."""
+        sent = failed = 0
+        while True:
+            now = self.clock()
+            rows = outbox.claim(self.store, now.timestamp(), limit=BATCH, owner=self.owner)
+            if not rows:
+                return sent, failed
+            for row in rows:
+                now = self.clock()
+                try:
+                    self.send(row, now)
+                except channels.SendError as error:
+                    failed += 1
+                    logger.warning("notification %s on %s failed: %s", row.event.event_id, row.channel, error)
+                    outbox.failed(self.store, row.row_id, row.attempts + 1, str(error), self.clock().timestamp())
+                else:
+                    sent += 1
+                    outbox.delivered(self.store, row.row_id, self.clock().timestamp())
+
+    def run_once(self) -> Report:
+        """Records the events found now, then sends everything due."""
+        recorded = scan(self.store, self.settings, self.clock())
+        sent, failed = self.deliver_due()
+        return Report(recorded, sent, failed)
+
+
+def watch(deliverer: Deliverer, stop: threading.Event, interval: float = WATCH_INTERVAL_SECONDS) -> None:
+    """Runs passes until ``stop`` is set; a pass that fails (the database busy) is logged and tried again."""
+    while not stop.is_set():
+        try:
+            deliverer.run_once()
+        except Exception:
+            logger.exception("a notification pass failed; the next one tries again")
+        stop.wait(interval)
+
+
+def start_background(store: Store, settings: Settings) -> threading.Event | None:
+    """Starts a watching deliverer in a daemon thread when notifications are configured; returns its stop event."""
+    if not settings.notify.enabled or store.read_only:
+        return None
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(Deliverer(store, settings), stop), name="notify", daemon=True)
+    thread.start()
+    return stop

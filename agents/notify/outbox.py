@@ -1,0 +1,238 @@
+"""The notification outbox: one row per event and channel, claimed by one deliverer at a time.
+
+An event's id is its kind, thread and waiting episode (``waiting:refund-C1:2026-12-05T04:00:00+00:00``),
+so a scan that finds it again, in this process or another, inserts nothing (``ON CONFLICT DO NOTHING``):
+an event is recorded once however many processes look. A deliverer claims due rows in one transaction
+(on PostgreSQL with ``FOR UPDATE SKIP LOCKED``, on SQLite under the file's write lock), sends them, then
+marks each delivered, or failed with the next attempt after a backoff. A claim names its process and
+lapses after :data:`CLAIM_SECONDS`, or at once when that process is gone from this host (killed), so a
+crash loses nothing: the row is sent again, and the receiver drops the repeat by its ``Idempotency-Key``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.db import Store
+from agents.leases import process_running, this_process
+from agents.schema import OUTBOX_COLUMNS
+
+#: The kinds of event, in the order a thread meets them.
+KINDS = ("waiting", "overdue", "escalated", "decided", "deleted")
+#: The channel of a row that only closes a waiting episode (nothing is sent for it).
+NO_CHANNEL = "-"
+#: How long a claim holds a row before another deliverer may take it (a live claimer sends within it).
+CLAIM_SECONDS = 120.0
+#: Backoff after the n-th failed attempt: 10 s, 20 s, 40 s, ... up to an hour.
+BACKOFF_FIRST_SECONDS = 10.0
+BACKOFF_MAX_SECONDS = 3600.0
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something people are told about.
+
+    Attributes:
+        kind: One of :data:`KINDS`.
+        thread_id: The thread.
+        agent: Its agent.
+        episode: What makes the event one of its kind per thread: the waiting episode's start (ISO 8601
+            UTC) or, for a deletion, the deleted head.
+        happened_at: When it happened (POSIX seconds): the thread started waiting, passed its deadline...
+        facts: What the message says: amount, customer, outcome, reason (JSON values).
+    """
+
+    kind: str
+    thread_id: str
+    agent: str
+    episode: str
+    happened_at: float
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def event_id(self) -> str:
+        """The event's unique key, sent as the ``Idempotency-Key``."""
+        return f"{self.kind}:{self.thread_id}:{self.episode}"
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A claimed outbox row: the event and the channel to send it on."""
+
+    row_id: str
+    channel: str
+    event: Event
+    attempts: int
+    recorded_at: float
+
+
+def record(store: Store, events: Iterable[Event], channels: Sequence[str], now: float) -> int:
+    """Inserts each event once per channel (an event already recorded is left as it is); returns the new rows."""
+    rows = [
+        (
+            f"{event.event_id}/{channel}",
+            event.event_id,
+            channel,
+            event.kind,
+            event.thread_id,
+            event.agent,
+            event.episode,
+            json.dumps(event.facts, ensure_ascii=False, sort_keys=True),
+            event.happened_at,
+            now,
+            0,
+            now,
+            now if channel == NO_CHANNEL else None,
+            "",
+        )
+        for event in events
+        for channel in channels
+    ]
+    added = 0
+    sql = (
+        f"INSERT INTO notify_outbox ({', '.join(OUTBOX_COLUMNS)}) VALUES ({', '.join('?' * len(OUTBOX_COLUMNS))})"
+        " ON CONFLICT (id) DO NOTHING"
+    )
+    with store.transaction() as cursor:
+        # In key order: two processes recording the same events lock the same rows in the same order,
+        # so on PostgreSQL neither waits for the other in a cycle (a deadlock).
+        for row in sorted(rows, key=lambda row: row[0]):
+            cursor.execute(sql, row)
+            added += max(cursor.rowcount, 0)
+    return added
+
+
+def recorded_ids(store: Store, event_ids: Sequence[str]) -> set[str]:
+    """The ids among ``event_ids`` that are recorded (on any channel)."""
+    found: set[str] = set()
+    for start in range(0, len(event_ids), 400):
+        chunk = event_ids[start : start + 400]
+        with store.read() as cursor:
+            cursor.execute(
+                f"SELECT DISTINCT event_id FROM notify_outbox WHERE event_id IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            found.update(row[0] for row in cursor.fetchall())
+    return found
+
+
+def open_episodes(store: Store) -> list[Event]:
+    """The waiting events whose episode has not ended yet (no ``decided`` nor closing row of it)."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT w.thread_id, w.agent, w.episode, w.facts, w.happened_at FROM notify_outbox w"
+            " WHERE w.kind = 'waiting' AND NOT EXISTS (SELECT 1 FROM notify_outbox d WHERE d.thread_id = w.thread_id"
+            " AND d.episode = w.episode AND d.kind IN ('decided', 'ended'))"
+        )
+        rows = cursor.fetchall()
+    return [
+        Event("waiting", thread, agent, episode, float(at), json.loads(facts))
+        for thread, agent, episode, facts, at in rows
+    ]
+
+
+def _free(row: Sequence[Any], now: float) -> bool:
+    """Whether a due row is unclaimed, its claim lapsed, or its claimer gone from this host."""
+    owner, host, pid, start, until = row
+    return owner is None or until is None or until < now or not process_running(host, int(pid), start)
+
+
+def claim(store: Store, now: float, *, limit: int = 50, owner: str | None = None) -> list[Claimed]:
+    """Claims up to ``limit`` due, undelivered rows for this deliverer, oldest first.
+
+    One transaction reads and claims them; on PostgreSQL ``FOR UPDATE SKIP LOCKED`` lets another replica
+    claim other rows meanwhile instead of waiting, on SQLite the file's write lock serialises claimers.
+    """
+    owner = owner or uuid.uuid4().hex
+    host, pid, start = this_process()
+    lock = " FOR UPDATE SKIP LOCKED" if store.backend == "postgres" else ""
+    with store.transaction() as cursor:
+        cursor.execute(
+            "SELECT id, channel, kind, thread_id, agent, episode, facts, happened_at, attempts, recorded_at,"
+            " claim_owner, claim_host, claim_pid, claim_start, claimed_until FROM notify_outbox"
+            " WHERE delivered_at IS NULL AND next_attempt_at <= ?"
+            " AND (claim_owner IS NULL OR claimed_until < ? OR claim_host = ?)"
+            f" ORDER BY recorded_at, id LIMIT ?{lock}",
+            (now, now, host, limit * 4),
+        )
+        rows = [row for row in cursor.fetchall() if _free(row[10:], now)][:limit]
+        for row in rows:
+            cursor.execute(
+                "UPDATE notify_outbox SET claim_owner = ?, claim_host = ?, claim_pid = ?, claim_start = ?,"
+                " claimed_until = ? WHERE id = ?",
+                (owner, host, pid, start, now + CLAIM_SECONDS, row[0]),
+            )
+    return [
+        Claimed(
+            row[0], row[1], Event(row[2], row[3], row[4], row[5], float(row[7]), json.loads(row[6])), row[8], row[9]
+        )
+        for row in rows
+    ]
+
+
+def delivered(store: Store, row_id: str, now: float) -> None:
+    """Marks a row sent."""
+    store.execute_one(
+        "UPDATE notify_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = '', claim_owner = NULL,"
+        " claimed_until = NULL WHERE id = ?",
+        (now, row_id),
+    )
+
+
+def backoff(attempts: int) -> float:
+    """Seconds to wait after the ``attempts``-th failed attempt (doubling, capped)."""
+    return min(BACKOFF_FIRST_SECONDS * 2 ** max(attempts - 1, 0), BACKOFF_MAX_SECONDS)
+
+
+def failed(store: Store, row_id: str, attempts: int, error: str, now: float) -> None:
+    """Records a failed attempt (the error, without any secret) and when to try again."""
+    store.execute_one(
+        "UPDATE notify_outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, claim_owner = NULL,"
+        " claimed_until = NULL WHERE id = ?",
+        (attempts, error[:500], now + backoff(attempts), row_id),
+    )
+
+
+#: An undelivered row whose last attempt failed: (event id, channel, attempts, error, next attempt).
+Failing = tuple[str, str, int, str, float]
+
+
+@dataclass(frozen=True)
+class OutboxStatus:
+    """What the outbox holds, for ``notify --status`` and home.
+
+    Attributes:
+        delivered: Rows sent.
+        pending: Rows not sent yet, none failed so far.
+        failing: Rows not sent whose last attempt failed: (event id, channel, attempts, error, next attempt).
+    """
+
+    delivered: int
+    pending: int
+    failing: list[Failing]
+
+
+def failing(store: Store) -> list[Failing]:
+    """Every undelivered row whose last attempt failed, oldest first (home reads only these)."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT event_id, channel, attempts, last_error, next_attempt_at FROM notify_outbox"
+            " WHERE delivered_at IS NULL AND attempts > 0 ORDER BY recorded_at, id"
+        )
+        return [(e, c, int(a), err, float(n)) for e, c, a, err, n in cursor.fetchall()]
+
+
+def status(store: Store) -> OutboxStatus:
+    """Counts of the outbox's rows, and every row whose last attempt failed."""
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(SUM(CASE WHEN delivered_at IS NOT NULL THEN 1 ELSE 0 END), 0),"
+            " COALESCE(SUM(CASE WHEN delivered_at IS NULL AND attempts = 0 THEN 1 ELSE 0 END), 0)"
+            " FROM notify_outbox WHERE channel <> ?",
+            (NO_CHANNEL,),
+        )
+        sent, pending = cursor.fetchone()
+    return OutboxStatus(int(sent), int(pending), failing(store))
