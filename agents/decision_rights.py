@@ -62,12 +62,15 @@ class DecisionRights:
         no_decider: Why no one may decide it (``no approver's limit covers 5,000,000 KRW``); None when someone may.
         escalated_to: The senior deciders it escalated to, being past its deadline (empty when it has not).
         escalation: Why it escalated (``overdue: waiting 1 d 2 h, past its 1 d 0 h deadline``); None when it has not.
+        escalates_to: Whom it goes to once past its deadline, whether or not it is yet (a notification of
+            the escalation is mailed to them).
     """
 
     deciders: tuple[Identity, ...]
     no_decider: Text | None = None
     escalated_to: tuple[Identity, ...] = ()
     escalation: Text | None = None
+    escalates_to: tuple[Identity, ...] = ()
 
     def includes(self, person: Identity) -> bool:
         """Whether ``person`` is one of the deciders (their "my queue"); never for the local operator."""

@@ -385,5 +385,4 @@ class AgentSpec:
     record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
     decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)
 
-
     deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)

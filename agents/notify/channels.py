@@ -12,9 +12,11 @@ import smtplib
 import urllib.error
 import urllib.request
 
-from agents.identity import ANSWER, APPROVE_REFUND, SENIOR_APPROVER, Identity, Roles, denial
+from agents import ages
+from agents.identity import ANSWER, Identity, Roles, denial
 from agents.notify import messages
 from agents.notify.outbox import Event
+from agents.registry import AGENTS
 from agents.settings import NotifySettings
 
 #: Seconds a webhook or SMTP server may take to answer one notification.
@@ -32,27 +34,18 @@ def _members(roles: Roles) -> list[Identity]:
 def may_decide(roles: Roles, event: Event) -> list[str]:
     """The emails of the people who may decide the event's case, as the roles file says.
 
-    A case with an amount: everyone the approval rule (:func:`agents.identity.denial`) lets approve it, so
-    never the requester nor an approver whose limit is below the amount; an escalation: the senior
-    approvers among them. Any other thread: everyone who may answer it. The one place recipients are chosen.
+    An agent that states who may decide its items (``AgentSpec.decision_rights``: the refund agent, from
+    the case's amount and requester in the event's facts) names them, and for an escalation whom it goes
+    to; so the limit, four eyes and the escalation rank are the agent's one rule, as its queue shows them.
+    Any other thread: everyone who may answer it (:func:`agents.identity.denial`). The one place
+    recipients are chosen.
     """
-    facts = event.facts
-    found: list[str] = []
-    for person in _members(roles):
-        if "amount" in facts:
-            refused = denial(
-                person,
-                APPROVE_REFUND,
-                amount=facts.get("amount"),
-                requested_by=facts.get("requested_by"),
-                requested_by_name=facts.get("requested_by_name"),
-                requested_by_names=facts.get("requested_by_names") or (),
-            )
-        else:
-            refused = denial(person, ANSWER)
-        if not refused and (event.kind != "escalated" or person.role == SENIOR_APPROVER):
-            found.append(person.email)
-    return sorted(found)
+    spec = AGENTS.get(event.agent)
+    rights = spec.decision_rights(roles, event.facts, None, None, ages.utc_now()) if spec is not None else None
+    if rights is not None:
+        chosen = rights.escalates_to if event.kind == "escalated" else rights.deciders
+        return sorted(person.email for person in chosen)
+    return sorted(person.email for person in _members(roles) if not denial(person, ANSWER))
 
 
 def recipients(settings: NotifySettings, roles: Roles | None, event: Event) -> list[str]:

@@ -87,11 +87,16 @@ def escalation(
         age=ages.span_text(ages.age_seconds(since, now)),
         deadline=ages.span_text(deadline),
     )
+    return escalates_to(found), reason
+
+
+def escalates_to(found: tuple[Identity, ...]) -> tuple[Identity, ...]:
+    """Whom a case with deciders ``found`` escalates to past its deadline: its senior approvers, else its admins."""
     for rank in (SENIOR_APPROVER, ADMIN):
         seniors = tuple(person for person in found if person.role == rank)
         if seniors:
-            return seniors, reason
-    return (), reason
+            return seniors
+    return ()
 
 
 def decision_rights(
@@ -104,4 +109,4 @@ def decision_rights(
     case = case_facts(values)
     found = deciders(roles, case)
     escalated_to, reason = escalation(found, since, deadline, now)
-    return DecisionRights(found, no_decider(roles, case, found), escalated_to, reason)
+    return DecisionRights(found, no_decider(roles, case, found), escalated_to, reason, escalates_to(found))
