@@ -10,7 +10,7 @@ import streamlit as st
 
 from agents.db import DatabaseError
 from agents.errors import UserError
-from dashboard import auth, resources
+from dashboard import auth, live, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
 from dashboard.navigation import pages
 from dashboard.safe_markdown import escape_markdown
@@ -36,6 +36,8 @@ except UserError as error:  # the database cannot be used
 if store.read_only:
     st.warning(t("app.read_only"))
 auth.sidebar_badge()
+live.mark_drawn(store, st.session_state)  # read before the page reads anything it guards
+live.watch(store, resources.settings().live_refresh)  # the page is drawn again when the database changed
 
 navigation = st.navigation(
     [
