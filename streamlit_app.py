@@ -10,7 +10,7 @@ import streamlit as st
 
 from agents.db import DatabaseError
 from agents.errors import UserError
-from dashboard import auth, live, resources
+from dashboard import auth, live, presenter, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
 from dashboard.navigation import pages
 from dashboard.safe_markdown import escape_markdown
@@ -18,9 +18,12 @@ from dashboard.safe_markdown import escape_markdown
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
 adopt_url_language()  # ?lang= of a link or a reload wins over the session's earlier choice
 
+presenter.adopt_url()  # ?present=1 of a link or a reload
 with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
+    presenter.toggle()
 keep_language_in_url()
+presenter.keep_in_url()
 auth.gate()  # signed in, or local mode on this machine; otherwise the sign-in page and nothing else
 
 try:
