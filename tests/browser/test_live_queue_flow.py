@@ -3,8 +3,10 @@ is half typed in the tab stays."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
+from dashboard.strings.core import STRINGS as CORE
 from tests.browser.conftest import Dashboard, table_with, wait_for_app
 
 
@@ -45,12 +47,15 @@ def test_a_queue_follows_another_tabs_decision_and_a_new_case_keeping_a_half_typ
     tab_a.close()
 
 
-def test_home_shows_a_new_case_and_drops_a_decided_one_without_a_reload(page: Page, dashboard: Dashboard):
-    page.goto(f"{dashboard.url}/")
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_home_shows_a_new_case_and_drops_a_decided_one_without_a_reload(page: Page, dashboard: Dashboard, lang):
+    empty = page.get_by_text(CORE["home.inbox_empty"][0 if lang == "en" else 1])
+    page.goto(f"{dashboard.url}/?lang={lang}")
     wait_for_app(page)
-    expect(page.get_by_text("Nothing is waiting for a human and nothing needs attention.")).to_be_visible()
+    expect(empty).to_be_visible()
     _start(dashboard, "2001")
     expect(table_with(page, "refund-2001")).to_be_visible()
+    expect(empty).to_have_count(0)
     decided = dashboard.cli("resume", "refund-2001", '{"action": "reject", "approver": "lee"}')
     assert decided.returncode == 0, decided.stderr
-    expect(page.get_by_text("Nothing is waiting for a human and nothing needs attention.")).to_be_visible()
+    expect(empty).to_be_visible()

@@ -47,3 +47,18 @@ def test_a_page_is_drawn_again_only_after_a_commit(store, settings, db_location)
 @pytest.mark.parametrize(("drawn", "now", "behind"), [(1, 1, False), (1, 2, True), (None, 2, False), (1, None, False)])
 def test_an_unknown_token_never_redraws(drawn, now, behind):
     assert live.page_is_behind(drawn, now) is behind
+
+
+def test_the_frame_records_the_token_each_page_is_drawn_under(app, store, settings, db_location):
+    at = app("app_pages/home.py")
+    assert not at.exception
+    drawn = at.session_state[live.DRAWN_KEY]
+    assert drawn == store.live_token() or store.backend == "postgres"  # the server's snapshot moves on its own
+    other = open_store(db_location)
+    try:
+        pause_robot(other, settings, "r1")
+    finally:
+        other.close()
+    at.run()
+    assert at.session_state[live.DRAWN_KEY] != drawn  # a redraw records what it drew under
+    assert any("r1" in str(frame.value) for frame in at.dataframe)
