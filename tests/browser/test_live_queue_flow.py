@@ -3,11 +3,14 @@ is half typed in the tab stays."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from dashboard.strings.core import STRINGS as CORE
-from tests.browser.conftest import Dashboard, table_with, wait_for_app
+from tests.browser.conftest import Dashboard, serve_dashboard, table_with, wait_for_app
+from tests.conftest import _postgres_schema
 
 
 def _start(dashboard: Dashboard, case: str) -> None:
@@ -59,3 +62,18 @@ def test_home_shows_a_new_case_and_drops_a_decided_one_without_a_reload(page: Pa
     decided = dashboard.cli("resume", "refund-2001", '{"action": "reject", "approver": "lee"}')
     assert decided.returncode == 0, decided.stderr
     expect(empty).to_be_visible()
+
+
+@pytest.fixture
+def postgres_dashboard() -> Iterator[Dashboard]:
+    with _postgres_schema() as url, serve_dashboard(url) as served:
+        yield served
+
+
+def test_home_follows_another_process_on_postgresql(page: Page, postgres_dashboard: Dashboard):
+    empty = page.get_by_text(CORE["home.inbox_empty"][0])
+    page.goto(f"{postgres_dashboard.url}/")
+    wait_for_app(page)
+    expect(empty).to_be_visible()
+    _start(postgres_dashboard, "3001")  # another process: the server's snapshot moves
+    expect(table_with(page, "refund-3001")).to_be_visible()
