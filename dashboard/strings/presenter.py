@@ -6,7 +6,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "For live demos: larger type, explanations folded until opened, quiz answers hidden until clicked, "
         "the graph's current step highlighted, the save file's new rows marked. Kept in the URL (?present=1).",
         "시연용: 글자를 키우고, 설명은 펼칠 때까지 접어 두고, 퀴즈 답은 누를 때까지 숨기고, 그래프의 현재 단계와 "
-        "저장 파일의 새 행을 표시합니다. URL에 남습니다(?present=1).",
+        "저장 파일의 새 행을 표시합니다. 주소에 남습니다(?present=1).",
     ),
     "presenter.steps": ("Graph", "그래프"),
     "presenter.step.done": ("✓ {node}", "✓ {node}"),
