@@ -11,7 +11,7 @@ import streamlit as st
 from agents import ages, lifecycle
 from agents.db import DatabaseError
 from agents.errors import UserError
-from dashboard import auth, resources
+from dashboard import auth, live, presenter, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
 from dashboard.navigation import nav_title, overdue_counts, pages
 from dashboard.safe_markdown import escape_markdown
@@ -19,9 +19,12 @@ from dashboard.safe_markdown import escape_markdown
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
 adopt_url_language()  # ?lang= of a link or a reload wins over the session's earlier choice
 
+presenter.adopt_url()  # ?present=1 of a link or a reload
 with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
+    presenter.toggle()
 keep_language_in_url()
+presenter.keep_in_url()
 auth.gate()  # signed in, or local mode on this machine; otherwise the sign-in page and nothing else
 
 try:
@@ -37,6 +40,8 @@ except UserError as error:  # the database cannot be used
 if store.read_only:
     st.warning(t("app.read_only"))
 auth.sidebar_badge()
+live.mark_drawn(store, st.session_state)  # read before the page reads anything it guards
+live.watch(store, resources.settings().live_refresh)  # the page is drawn again when the database changed
 
 settings = resources.settings()
 # Overdue counts beside the page names; nothing to count (and nothing read) without a deadline (HITL_SLA).

@@ -123,6 +123,16 @@ class Store(ABC):
         """
         return None
 
+    def live_token(self) -> object | None:
+        """A cheap value, read in constant time, that differs after any commit to the database; None when unknown.
+
+        What the dashboard's live pages compare every few seconds (``dashboard.live``): equal values
+        mean nothing was committed in between. Unlike :meth:`change_token` it may also change without
+        a commit here (a spurious redraw costs a rerun, a missed commit a stale queue). The base
+        answers the change token.
+        """
+        return self.change_token()
+
 
 @functools.cache
 def insert_sql(table: str, columns: tuple[str, ...]) -> str:

@@ -212,6 +212,22 @@ class PostgresStore(Store):
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield _QmarkCursor(cursor)
 
+    def live_token(self) -> object | None:
+        """The server's transaction snapshot (``pg_current_snapshot()``) as text.
+
+        Its ``xmax`` is one past the newest finished transaction and its list names the ones still
+        running, so any commit changes it, at one pooled round trip whatever the number of threads.
+        It is the whole server's (a commit in another database moves it too), which is why it is the
+        live pages' token and not :meth:`~agents.db.Store.change_token`, whose equal values let
+        caches be reused and must not churn with other databases' traffic.
+        """
+        try:
+            with self.pool.connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+                row = cursor.execute("SELECT pg_current_snapshot()::text").fetchone()
+        except psycopg.Error:  # the server is away: unknown, and the page's own reads say why
+            return None
+        return None if row is None else str(row[0])
+
     def close(self) -> None:
         """Closes the pool."""
         self.pool.close()

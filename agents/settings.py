@@ -51,6 +51,10 @@ DEFAULT_ROLES_PATH = PROJECT_ROOT / ".streamlit" / "roles.toml"
 SLA_SETTING = "HITL_SLA"
 #: The zone the dashboard and the CLI show times in (an IANA name); exports stay UTC.
 TIMEZONE_SETTING = "HITL_TIMEZONE"
+#: How often an open dashboard page asks whether the database changed, in seconds; 0 turns it off.
+LIVE_REFRESH_SETTING = "HITL_LIVE_REFRESH"
+DEFAULT_LIVE_REFRESH_SECONDS = 2.0
+MIN_LIVE_REFRESH_SECONDS = 0.5
 #: Seconds per unit of an ``HITL_SLA`` deadline.
 SLA_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _SLA_SPAN = re.compile(r"([0-9]{1,7})([smhd])")
@@ -161,6 +165,10 @@ class Settings:
         api_cors_origins: The web origins (``https://host[:port]``) whose pages may call the HTTP API
             from a browser (``HITL_API_CORS_ORIGINS``); ``("*",)`` for every origin, only without tokens.
         notify: Where notifications go (``HITL_NOTIFY_*``, ``HITL_PUBLIC_URL``); see :class:`NotifySettings`.
+
+
+        live_refresh: Seconds between an open page's checks for a changed database (``HITL_LIVE_REFRESH``,
+            default 2); 0: pages redraw only when used.
     """
 
     db: str
@@ -173,6 +181,8 @@ class Settings:
     timezone: str = ""
     api_cors_origins: tuple[str, ...] = ()
     notify: NotifySettings = field(default_factory=lambda: NotifySettings())
+
+    live_refresh: float = DEFAULT_LIVE_REFRESH_SECONDS
 
     def deadline(self, agent: str) -> int | None:
         """How long a thread of ``agent`` may stay unfinished, in seconds (None: no deadline)."""
@@ -260,6 +270,7 @@ def resolve_settings(
         sla=sla_setting(merged, tuple(parsers)),
         timezone=timezone_setting(merged),
         notify=notify_setting(merged),
+        live_refresh=live_refresh_setting(merged),
     )
 
 
@@ -358,6 +369,15 @@ def timezone_setting(values: Mapping[str, str]) -> str:
     except (ZoneInfoNotFoundError, ValueError, OSError):
         raise InputError(TIMEZONE_SETTING, f"not an IANA time zone name (e.g. Asia/Seoul, UTC); got {raw!r}") from None
     return raw
+
+
+def live_refresh_setting(values: Mapping[str, str]) -> float:
+    """``HITL_LIVE_REFRESH``: 0 (off) or at least half a second (a faster check would keep a page busy)."""
+    seconds = float_setting(values, LIVE_REFRESH_SETTING, DEFAULT_LIVE_REFRESH_SECONDS)
+    if 0 < seconds < MIN_LIVE_REFRESH_SECONDS:
+        wanted = f"must be 0 (off) or at least {MIN_LIVE_REFRESH_SECONDS:g}, got {seconds:g}"
+        raise InputError(LIVE_REFRESH_SETTING, wanted)
+    return seconds
 
 
 def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH) -> Roles | None:

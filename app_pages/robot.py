@@ -6,9 +6,10 @@ from agents import lifecycle, readmodel, runs
 from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
+from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.texts import verbatim
-from dashboard import auth, diff_view, resources, robot_lessons
+from dashboard import auth, diff_view, presenter, resources, robot_lessons
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
@@ -160,6 +161,9 @@ else:
         if result.status == "attention":
             st.error(escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason))))
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
+        if presenter.is_on():  # where the run is, highlighted as it moves
+            steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
+            st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
         robot_lessons.lesson("stop", found)
         robot_lessons.lesson("ids", found)
         robot_lessons.lesson("yes", found)
@@ -170,8 +174,9 @@ else:
         if (payload_box := lazy_expander(t("robot.payload"), "robot-payload-open")) is not None:
             with payload_box:
                 st.json(readmodel.to_jsonable(list(result.interrupts)))
-    with explain_col, st.container(border=True):
-        st.markdown(f"**{t('robot.explain.title')}**")
+    with explain_col, presenter.folded(f"**{t('robot.explain.title')}**", "robot-explain"):
+        if not presenter.is_on():  # a folded box says its title on its fold
+            st.markdown(f"**{t('robot.explain.title')}**")
         for key in ("checkpoint", "write", "ids", "pause"):
             st.markdown(t(f"robot.explain.{key}", thread=thread_id))  # the thread shown, not the default
 

@@ -20,6 +20,7 @@ from agents.db import Store
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
 from agents.texts import verbatim
+from dashboard import presenter
 from dashboard.checkpoint_ids import IdParts, id_parts, latest
 from dashboard.fragments import fragment
 from dashboard.i18n import t
@@ -143,7 +144,11 @@ def _time(moment: dt.datetime) -> str:
 
 
 def lesson(question: str, found: Facts) -> None:
-    """One answer, shown beside its data: the question in bold, then the answer."""
+    """One answer, shown beside its data: the question in bold, then the answer (folded for a presenter)."""
+    if presenter.is_on():
+        with st.expander(f":material/school: **{t(f'robot.q.{question}')}**", expanded=False):
+            st.markdown(answer(question, found))
+        return
     with st.container(border=True, key=f"robot-lesson-{question}"):
         st.markdown(f":material/school: **{t(f'robot.q.{question}')}** {answer(question, found)}")
 
@@ -172,9 +177,15 @@ def _anatomy_table(parts: IdParts) -> str:
 
 
 def show_resume_rows(found: Facts) -> None:
-    """Why two ``__resume__`` rows appear, with this thread's rows."""
+    """Why two ``__resume__`` rows appear, with this thread's rows (folded for a presenter)."""
+    question = f":material/school: **{t('robot.q.two_resumes')}**"
+    if presenter.is_on():
+        with st.expander(question, expanded=False):
+            st.markdown(t("robot.a.two_resumes"))
+            _resume_list(found)
+        return
     with st.container(border=True, key="robot-lesson-two-resumes"):
-        st.markdown(f":material/school: **{t('robot.q.two_resumes')}** {t('robot.a.two_resumes')}")
+        st.markdown(f"{question} {t('robot.a.two_resumes')}")
         _resume_list(found)
 
 

@@ -21,6 +21,7 @@ from agents import readmodel, threadindex
 from agents.db import Store
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
+from dashboard import presenter
 from dashboard.formats import checkpoint_source, node_name
 from dashboard.i18n import t
 from dashboard.tables import Column, paged_table
@@ -132,6 +133,26 @@ def _message(value: Any) -> str:
     return ""
 
 
+def checkpoint_key(entry: readmodel.ChainCheckpoint) -> str:
+    """What names a checkpoint row."""
+    return entry.checkpoint_id
+
+
+def write_key(row: WriteRow) -> tuple[str, str, str, bytes]:
+    """What names a write row (a task writes a channel once per checkpoint; the value tells repeats apart)."""
+    return (row.checkpoint_id, row.task_id, row.channel, row.blob)
+
+
+def new_row_marker(table: str, rows: list[Any], key_of: Any) -> Any:
+    """In presenter mode, the mark of a row new since the previous action (see :func:`dashboard.presenter.new_keys`)."""
+    if not presenter.is_on():
+        return None
+    new = presenter.new_keys(f"presenter-seen-{table}", (key_of(row) for row in rows))
+    if new:
+        st.caption(t("presenter.new_rows", count=len(new)))
+    return presenter.marker(new, key_of)
+
+
 def show_checkpoints(store: Store, thread_id: str) -> None:
     """The checkpoints table: step, source, short ids, next, full id, state (decoded for the shown rows only)."""
 
@@ -156,6 +177,7 @@ def show_checkpoints(store: Store, thread_id: str) -> None:
         ],
         empty_text=t("robot.no_rows"),
         search_text=lambda e: " ".join((str(e.step), e.source, e.checkpoint_id, " ".join(e.next))),
+        marked=new_row_marker(f"checkpoints-{thread_id}", chain(store, thread_id), checkpoint_key),
     )
 
 
@@ -176,6 +198,7 @@ def show_writes(store: Store, thread_id: str) -> None:
         ],
         empty_text=t("robot.no_rows"),
         search_text=lambda w: " ".join((w.checkpoint_id, w.task_id, w.node, w.channel)),
+        marked=new_row_marker(f"writes-{thread_id}", writes(store, thread_id), write_key),
     )
     if (box := lazy_expander(t("robot.write_value"), f"savefile-write-value-{thread_id}")) is not None:
         with box:

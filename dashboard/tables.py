@@ -54,6 +54,7 @@ def paged_table(
     search_text: Callable[[T], str] | None = None,
     link: Callable[[T], str | None] | None = None,
     page_size: int = PAGE_SIZE,
+    marked: Callable[[T], str] | None = None,
 ) -> None:
     """Draws the rows ``load()`` returns as a paged table (searchable when ``search_text`` is given).
 
@@ -65,8 +66,9 @@ def paged_table(
         search_text: A row's searchable text (built only while a search is typed).
         link: A row's link (see :func:`page_url`); None for no link column.
         page_size: Rows per page.
+        marked: A row's mark (empty: none): shown in a first column, and a marked row is highlighted.
     """
-    _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size)
+    _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size, marked)
 
 
 @fragment
@@ -78,8 +80,18 @@ def _fragment(
     search_text: Callable[[T], str] | None,
     link: Callable[[T], str | None] | None,
     page_size: int,
+    marked: Callable[[T], str] | None = None,
 ) -> None:
-    draw_table(key, load(), columns, empty_text=empty_text, search_text=search_text, link=link, page_size=page_size)
+    draw_table(
+        key,
+        load(),
+        columns,
+        empty_text=empty_text,
+        search_text=search_text,
+        link=link,
+        page_size=page_size,
+        marked=marked,
+    )
 
 
 def draw_table(
@@ -91,6 +103,7 @@ def draw_table(
     search_text: Callable[[T], str] | None = None,
     link: Callable[[T], str | None] | None = None,
     page_size: int = PAGE_SIZE,
+    marked: Callable[[T], str] | None = None,
 ) -> None:
     """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none)."""
     if not rows:
@@ -123,7 +136,9 @@ def draw_table(
         st.caption(t("table.rows_matching", first=first, last=last, total=len(matching), query=typed, all=len(rows)))
     elif pages > 1:
         st.caption(t("table.rows", first=first, last=last, total=len(matching)))
-    data = {column.label: [cell(column.value(row)) for row in shown] for column in columns}
+    marks = [marked(row) for row in shown] if marked is not None else []
+    data: dict[str, list[Any]] = {MARK_COLUMN: marks} if any(marks) else {}
+    data |= {column.label: [cell(column.value(row)) for row in shown] for column in columns}
     config: dict[str, Any] = {}
     order: list[str] | None = None
     if link is not None:
@@ -131,7 +146,21 @@ def draw_table(
         config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"))
         # The way to act comes first: a long reason or trace never pushes it off the right edge.
         order = [t("col.open"), *(column.label for column in columns)]
-    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch", column_config=config, column_order=order)
+    if any(marks):  # first: what changed is seen before the row is read
+        order = [MARK_COLUMN, *(order if order is not None else (column.label for column in columns))]
+    frame = pd.DataFrame(data)
+    shown_frame: Any = frame.style.apply(_highlight, axis=1) if any(marks) else frame
+    st.dataframe(shown_frame, hide_index=True, width="stretch", column_config=config, column_order=order)
+
+
+#: The marks' column: its cells say why a row is highlighted.
+MARK_COLUMN = "●"
+#: A marked row's background: light enough to read the row's text on.
+HIGHLIGHT = "background-color: #fff3b0"
+
+
+def _highlight(row: pd.Series) -> list[str]:
+    return [HIGHLIGHT if row[MARK_COLUMN] else ""] * len(row)
 
 
 def _matching(rows: Sequence[T], query: str, search_text: Callable[[T], str]) -> list[T]:

@@ -257,7 +257,25 @@ def bounded_select(
         offered = kept + [o for o in found if o != selected][:limit]
         if len(found) > limit:
             st.caption(t("table.find_more", shown=limit, total=len(found)))
+    keep_label_current(key, selected if selected in offered else None, format_func)
     return str(st.selectbox(label, offered, key=key, format_func=format_func))
+
+
+def keep_label_current(key: str, selected: object, format_func: Callable[[str], str]) -> None:
+    """Sends a selectbox's selected option again when its label changed (``thread · done · refused``).
+
+    The browser keeps showing the label it was sent with the choice; new labels for the same options
+    change the list, not the shown choice. Setting the choice again, before the widget is drawn, sends
+    its current label. Nothing is sent while the label stays the same.
+    """
+    label_key = f"{key}:label"
+    if selected is None:
+        st.session_state.pop(label_key, None)
+        return
+    shown = format_func(str(selected))
+    if st.session_state.get(label_key) not in (None, shown):
+        st.session_state[key] = selected
+    st.session_state[label_key] = shown
 
 
 def show_table(frame: pd.DataFrame, empty_text: str, **kwargs: Any) -> None:

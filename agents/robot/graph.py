@@ -63,6 +63,10 @@ def execute(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text)]}
 
 
+#: The nodes in the order every run passes them (a straight line: the presenter's step row draws it).
+NODES = ("propose", "approval", "execute")
+
+
 def build_graph(checkpointer: Any, *, store: Store | None = None) -> CompiledStateGraph:
     """Builds the robot's graph on a checkpointer.
 

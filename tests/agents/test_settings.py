@@ -81,3 +81,13 @@ def test_a_blank_database_location_is_refused_naming_where_it_came_from(db_overr
     with pytest.raises(UserError, match="is blank") as refused:
         load_settings(db_override, environ=environ, secrets=secrets)
     assert refused.value.field == named
+
+
+def test_live_refresh_is_two_seconds_unless_set_zero_turns_it_off_and_a_too_fast_value_is_named():
+    assert load_settings(environ={}, secrets={}).live_refresh == 2.0
+    assert load_settings(environ={"HITL_LIVE_REFRESH": "0"}, secrets={}).live_refresh == 0.0
+    assert load_settings(environ={"HITL_LIVE_REFRESH": "5"}, secrets={}).live_refresh == 5.0
+    for value in ("0.1", "-1", "often"):
+        with pytest.raises(UserError) as refused:
+            load_settings(environ={"HITL_LIVE_REFRESH": value}, secrets={})
+        assert refused.value.field == "HITL_LIVE_REFRESH"

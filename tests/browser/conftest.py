@@ -54,9 +54,9 @@ class Dashboard:
 
 
 @contextmanager
-def serve_dashboard(db_location: str | Path) -> Iterator[Dashboard]:
-    """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location``."""
-    port, env = free_port(), dashboard_env(db_location, latency="0.05")
+def serve_dashboard(db_location: str | Path, **extra: str) -> Iterator[Dashboard]:
+    """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location`` (``extra``: more settings)."""
+    port, env = free_port(), dashboard_env(db_location, latency="0.05", **extra)
     with running_streamlit(env, port):
         yield Dashboard(url=local_url(port), db_path=db_location, env=env)
 

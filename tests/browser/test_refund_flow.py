@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, table_with, wait_for_app
+from tests.browser.conftest import Dashboard, serve_dashboard, table_with, wait_for_app
+
+
+@pytest.fixture
+def still_dashboard(tmp_path: Path) -> Iterator[Dashboard]:
+    """The dashboard with live refresh off: a second tab stays as drawn, so its click is a stale one."""
+    with serve_dashboard(tmp_path / "dashboard.sqlite", HITL_LIVE_REFRESH="0") as served:
+        yield served
 
 
 def _open(page: Page, dashboard: Dashboard, path: str) -> None:
@@ -31,7 +41,8 @@ def _ledger(dashboard: Dashboard) -> list[dict]:
     return json.loads(done.stdout)
 
 
-def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, dashboard: Dashboard):
+def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, still_dashboard: Dashboard):
+    dashboard = still_dashboard
     _open(page, dashboard, "refund")
     _submit_request(page, "c500", "500,000", "broken on arrival")
     main = page.get_by_test_id("stMain")

@@ -13,7 +13,9 @@ from tests.conftest import _postgres_schema
 
 @pytest.fixture
 def two_replicas():
-    with _postgres_schema() as url, serve_dashboard(url) as first, serve_dashboard(url) as second:
+    # Live refresh off: the second approver's page stays as drawn, so its click is a stale one.
+    still = {"HITL_LIVE_REFRESH": "0"}
+    with _postgres_schema() as url, serve_dashboard(url, **still) as first, serve_dashboard(url, **still) as second:
         yield first, second
 
 

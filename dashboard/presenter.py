@@ -1,0 +1,122 @@
+"""Presenter mode, for live demos: a toggle kept in the URL (``?present=1``).
+
+When it is on, the type is larger, the robot's explanations are folded until the presenter opens them
+(the quiz's answers stay hidden until clicked, as always), the graph's current step is highlighted as
+the run moves, and the save file's rows that are new since the previous action are marked. The
+decisions (which step is current, which rows are new) are plain functions; the page only draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import streamlit as st
+
+from dashboard.i18n import t
+
+#: The session key of the toggle, and the URL parameter that carries it.
+PRESENT_KEY = "present"
+#: The session key of what this session last wrote into ``?present=``.
+URL_KEY = "present.url"
+#: The value of ``?present=`` that turns it on.
+ON = "1"
+#: Larger type for a projector: every size on the page is relative to the root's (Streamlit's rem).
+#: A constant of ours, no user text in it.
+STYLE = "<style>html { font-size: 22px; }</style>"
+
+#: A step of the graph: ``done`` (ran in this run), ``current`` (where the run is), ``later``.
+StepState = str
+
+
+def adopt_url() -> None:
+    """Takes presenter mode from ``?present=`` when the URL brings a new value (a link, a reload).
+
+    Called before the toggle is drawn. The value this session wrote itself changes nothing, so the
+    toggle's own choice is not undone by the URL it is about to rewrite.
+    """
+    requested = st.query_params.get(PRESENT_KEY)
+    if requested != st.session_state.get(URL_KEY):
+        st.session_state[PRESENT_KEY] = requested == ON
+    st.session_state.setdefault(PRESENT_KEY, False)
+
+
+def keep_in_url() -> None:
+    """Writes presenter mode into the URL (``?present=1``), so a reload, a link and a page change keep it."""
+    if is_on():
+        if st.query_params.get(PRESENT_KEY) != ON:
+            st.query_params[PRESENT_KEY] = ON
+        st.session_state[URL_KEY] = ON
+    else:
+        if PRESENT_KEY in st.query_params:
+            del st.query_params[PRESENT_KEY]
+        st.session_state[URL_KEY] = None
+
+
+def is_on() -> bool:
+    """Whether presenter mode is on in this session."""
+    return bool(st.session_state.get(PRESENT_KEY, False))
+
+
+def toggle() -> None:
+    """The switch (in the sidebar), then the larger type when it is on."""
+    st.toggle(t("presenter.toggle"), key=PRESENT_KEY, help=t("presenter.toggle.help"))
+    if is_on():
+        st.html(STYLE)  # a style of ours only: Streamlit adds it without taking space on the page
+
+
+def folded(label: str, key: str) -> AbstractContextManager[Any]:
+    """Where an explanation is drawn: a closed expander in presenter mode, else a bordered box."""
+    if is_on():
+        return st.expander(label, expanded=False)
+    return st.container(border=True, key=key)
+
+
+def step_states(nodes: Sequence[str], next_nodes: Sequence[str], status: str) -> list[tuple[str, StepState]]:
+    """Each node of a straight graph with where the run is: nodes before the next one are done.
+
+    ``next_nodes`` is the head's ``next`` (where the run stops or will go on); none means the run
+    ended (every node done) or never started (``status`` ``"new"``: none done).
+    """
+    if status == "new":
+        return [(node, "later") for node in nodes]
+    if not next_nodes:
+        return [(node, "done") for node in nodes]
+    current = min((nodes.index(node) for node in next_nodes if node in nodes), default=len(nodes))
+    return [
+        (node, "done" if i < current else "current" if node in next_nodes else "later") for i, node in enumerate(nodes)
+    ]
+
+
+_BADGE = {"done": "green", "current": "orange", "later": "gray"}
+
+
+def steps_markdown(states: Iterable[tuple[str, StepState]], finished: bool) -> str:
+    """The steps as a row of badges, the current one orange (node names are identifiers, no Markdown)."""
+    badges = [f":{_BADGE[state]}-badge[{t(f'presenter.step.{state}', node=node)}]" for node, state in states]
+    if finished:
+        badges.append(f":green-badge[{t('presenter.step.finished')}]")
+    return f"**{t('presenter.steps')}:** " + " → ".join(badges)
+
+
+def new_keys(seen_key: str, keys: Iterable[Hashable], state: Any = None) -> frozenset[Hashable]:
+    """The keys that are new since the rows last changed, and remembers these rows.
+
+    The first draw marks nothing. When the rows differ from the last draw's (an action added some),
+    the last draw's rows become the baseline, and what is not in it is new until the rows change again:
+    a rerun that adds nothing (a search, a page, a live check) keeps the same rows marked.
+    """
+    state = st.session_state if state is None else state
+    current = frozenset(keys)
+    last, baseline = state.get(seen_key, (None, None))
+    if last is not None and current != last:
+        baseline = last
+    state[seen_key] = (current, baseline)
+    return frozenset() if baseline is None else current - baseline
+
+
+def marker(new: frozenset[Hashable], key_of: Callable[[Any], Hashable]) -> Callable[[Any], str]:
+    """A cell for the "new" column: the mark for a new row, nothing for the others."""
+    mark = t("presenter.new")
+    return lambda row: mark if key_of(row) in new else ""

@@ -1,0 +1,120 @@
+"""AppTest of presenter mode (``?present=1``): kept in the URL, explanations folded, the graph's step
+highlighted, the save file's new rows marked after an action."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.robot.strings import STRINGS
+from dashboard import presenter
+from dashboard.tables import MARK_COLUMN
+from tests.factories import pause_robot
+
+PAGE = "app_pages/robot.py"
+LESSON = "Where does the robot stop?"
+
+
+def _robot(app, present: bool):
+    at = app(PAGE)
+    if present:
+        at.query_params["present"] = "1"
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _in_url(at):
+    value = at.query_params.get("present")
+    return value[-1] if isinstance(value, list) else value
+
+
+def _writes(at):
+    return next(f.value for f in at.dataframe if "channel" in f.value)
+
+
+def test_the_toggle_comes_from_the_url_and_stays_in_it_until_turned_off(app, store, settings):
+    pause_robot(store, settings)
+    at = _robot(app, present=True)
+    assert at.toggle(key="present").value is True
+    assert _in_url(at) == "1"
+    at.toggle(key="present").set_value(False).run()
+    assert _in_url(at) is None
+    at.toggle(key="present").set_value(True).run()
+    assert _in_url(at) == "1"
+
+
+def test_the_larger_type_is_a_constant_style_added_only_in_presenter_mode(app, store, settings):
+    pause_robot(store, settings)
+    styles = [node for node in _robot(app, present=True)._tree if getattr(node, "type", "") == "html"]
+    plain = [node for node in _robot(app, present=False)._tree if getattr(node, "type", "") == "html"]
+    assert [node.proto.body for node in styles] == [presenter.STYLE] and plain == []
+
+
+def test_the_robots_explanations_are_folded_for_a_presenter(app, store, settings):
+    pause_robot(store, settings)
+    folded = _robot(app, present=True)
+    labels = [box.label for box in folded.expander]
+    assert any(LESSON in label for label in labels)
+    assert any("What am I looking at?" in label for label in labels)
+    assert not any(LESSON in m.value and "`interrupt()`" in m.value for m in folded.markdown)  # the question alone
+    plain = _robot(app, present=False)
+    assert not any(LESSON in box.label for box in plain.expander)
+    assert any(LESSON in m.value and "`interrupt()`" in m.value for m in plain.markdown)
+
+
+def test_the_quiz_answers_stay_hidden_until_clicked(app, store, settings):
+    pause_robot(store, settings)
+    at = _robot(app, present=True)
+    answer = STRINGS["robot.a.start_over"][0][:40]
+    assert not any(answer in box.value for box in at.info)
+    at.button(key="robot-quiz-start_over").click().run()
+    assert any(answer in box.value for box in at.info)
+
+
+def test_the_graphs_current_step_is_highlighted_as_the_run_moves(app, store, settings):
+    pause_robot(store, settings)
+    at = _robot(app, present=True)
+    steps = next(m.value for m in at.markdown if m.value.startswith("**Graph:**"))
+    assert ":green-badge[✓ propose]" in steps and ":orange-badge[▶ approval]" in steps
+    assert ":gray-badge[execute]" in steps
+    at.button(key="robot-yes").click().run()
+    steps = next(m.value for m in at.markdown if m.value.startswith("**Graph:**"))
+    assert "orange-badge" not in steps and ":green-badge[✓ execute]" in steps and "■ end" in steps
+    assert not any(m.value.startswith("**Graph:**") for m in _robot(app, present=False).markdown)
+
+
+def test_the_save_files_new_rows_are_marked_after_an_action(app, store, settings):
+    pause_robot(store, settings)
+    at = _robot(app, present=True)
+    assert MARK_COLUMN not in _writes(at).columns  # the first view marks nothing
+    before = len(_writes(at))
+    at.button(key="robot-yes").click().run()
+    writes = _writes(at)
+    marked = writes[writes[MARK_COLUMN] == "● new"]
+    assert len(writes) > before and len(marked) == len(writes) - before
+    assert "__resume__" in set(marked["channel"]) and "__interrupt__" not in set(marked["channel"])
+    assert any("new rows since the last action" in c.value for c in at.caption)
+    at.run()  # a rerun that adds nothing keeps the marks
+    assert (_writes(at)[MARK_COLUMN] == "● new").sum() == len(marked)
+
+
+@pytest.mark.parametrize(
+    ("next_nodes", "status", "expected"),
+    [
+        ((), "new", ["later", "later", "later"]),
+        (("approval",), "waiting", ["done", "current", "later"]),
+        (("execute",), "running", ["done", "done", "current"]),
+        ((), "done", ["done", "done", "done"]),
+    ],
+)
+def test_step_states_follow_the_heads_next(next_nodes, status, expected):
+    states = presenter.step_states(("propose", "approval", "execute"), next_nodes, status)
+    assert [state for _node, state in states] == expected
+
+
+def test_new_keys_mark_what_an_action_added_until_the_next_one():
+    state: dict[str, object] = {}
+    assert presenter.new_keys("t", ["a", "b"], state) == frozenset()  # the first draw marks nothing
+    assert presenter.new_keys("t", ["a", "b", "c"], state) == {"c"}
+    assert presenter.new_keys("t", ["a", "b", "c"], state) == {"c"}  # a rerun keeps the mark
+    assert presenter.new_keys("t", ["a", "b", "c", "d", "e"], state) == {"d", "e"}

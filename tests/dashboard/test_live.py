@@ -1,0 +1,64 @@
+"""Live pages: the check that decides whether an open page is drawn again."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import runs
+from agents.runtime import open_store
+from dashboard import live
+from tests.factories import pause_robot
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def test_the_live_token_moves_when_another_connection_commits(store, settings, db_location):
+    before = store.live_token()
+    assert before is not None
+    other = open_store(db_location)  # another process's handle on the same database
+    try:
+        pause_robot(other, settings, "r1")
+    finally:
+        other.close()
+    assert store.live_token() != before
+
+
+def test_a_page_is_drawn_again_only_after_a_commit(store, settings, db_location):
+    state: dict[str, object] = {}
+    reruns: list[int] = []
+    pause_robot(store, settings, "r1")
+    live.mark_drawn(store, state)
+    if store.backend == "sqlite":  # PostgreSQL's snapshot is the whole server's: other tests move it too
+        assert not live.redraw_if_changed(store, state, lambda: reruns.append(1))
+        assert reruns == []
+    other = open_store(db_location)
+    try:
+        runs.resume_thread(other, settings, "r1", "no")  # another approver's tab, or the CLI
+    finally:
+        other.close()
+    assert live.redraw_if_changed(store, state, lambda: reruns.append(1))
+    assert reruns == [1]
+    live.mark_drawn(store, state)  # the redraw records what it drew under
+    if store.backend == "sqlite":
+        assert not live.redraw_if_changed(store, state, lambda: reruns.append(1))
+        assert reruns == [1]
+
+
+@pytest.mark.parametrize(("drawn", "now", "behind"), [(1, 1, False), (1, 2, True), (None, 2, False), (1, None, False)])
+def test_an_unknown_token_never_redraws(drawn, now, behind):
+    assert live.page_is_behind(drawn, now) is behind
+
+
+def test_the_frame_records_the_token_each_page_is_drawn_under(app, store, settings, db_location):
+    at = app("app_pages/home.py")
+    assert not at.exception
+    drawn = at.session_state[live.DRAWN_KEY]
+    assert drawn == store.live_token() or store.backend == "postgres"  # the server's snapshot moves on its own
+    other = open_store(db_location)
+    try:
+        pause_robot(other, settings, "r1")
+    finally:
+        other.close()
+    at.run()
+    assert at.session_state[live.DRAWN_KEY] != drawn  # a redraw records what it drew under
+    assert any("r1" in str(frame.value) for frame in at.dataframe)
