@@ -15,6 +15,7 @@ import logging
 import sqlite3
 import uuid
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from agents.errors import (
     InputError,
     NotWaitingError,
     PermissionDenied,
+    RunCancelled,
     RunFailedError,
     StaleFormError,
     ThreadNotFoundError,
@@ -45,10 +47,10 @@ from agents.validation import validate_language, validate_thread_id
 logger = logging.getLogger(__name__)
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
-#: Receives ``(mode, chunk)`` of the extra stream modes a caller asked for (``values``, ``updates``).
+#: Receives ``(mode, chunk)`` of the stream modes a caller asked for, as LangGraph's ``graph.stream`` yields them.
 ChunkCallback = Callable[[str, Any], None]
-#: The stream modes a caller may ask for beside the "tasks" events.
-STREAM_MODES = ("values", "updates")
+#: The stream modes a caller may ask for (LangGraph's own); "tasks" events also drive live progress.
+STREAM_MODES = ("values", "updates", "messages", "custom", "debug", "tasks", "checkpoints")
 #: ``start_run``'s ``expected_head`` when the caller saw no head to check against (CLI, API).
 UNCHECKED = "unchecked"
 
@@ -198,15 +200,17 @@ def _drive(
     config["configurable"][identity.ACTOR_CONFIG_KEY] = actor  # the nodes that record who acted read it
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
-    modes = ["tasks", *(mode for mode in stream_modes if mode in STREAM_MODES)]
+    asked = [mode for mode in STREAM_MODES if mode in stream_modes]
+    modes = list(dict.fromkeys(["tasks", *asked]))
     try:
-        for mode, event in graph.stream(payload, config, stream_mode=modes, durability="sync"):
-            if mode == "tasks":
-                if on_event is not None:
+        # closing: a callback that raises (RunCancelled) ends the graph's stream before the lock is let go.
+        with closing(graph.stream(payload, config, stream_mode=modes, durability="sync")) as stream:
+            for mode, event in stream:
+                if mode == "tasks" and on_event is not None:
                     on_event(event)
-            elif on_chunk is not None:
-                on_chunk(mode, event)
-    except (DatabaseError, ThreadBusyError):
+                if on_chunk is not None and mode in asked:
+                    on_chunk(mode, event)
+    except (DatabaseError, ThreadBusyError, RunCancelled):
         raise
     except sqlite3.DatabaseError as error:  # the saver's own read or write refused (damaged, full, busy)
         if not isinstance(error, CALLERS_ERRORS):
@@ -238,7 +242,7 @@ def start_run(
 ) -> RunResult:
     """Validates the start fields and runs the agent until it finishes or pauses, in ``lang`` (default English).
 
-    ``on_chunk`` receives the chunks of ``stream_modes`` (``values``, ``updates``) as they come.
+    ``on_chunk`` receives the chunks of ``stream_modes`` (:data:`STREAM_MODES`) as they come.
     ``actor`` is who starts it (a viewer may not; the agent may record them as the requester).
     ``expected_head`` is the head the user saw (None: none), so a start over never deletes newer work.
     """
