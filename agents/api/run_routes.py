@@ -261,8 +261,9 @@ def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, ac
                 context.runs.pop(run.run_id, None)
         raise
     finally:
+        if run.status == "running":
+            _finish(run, "success")
         run.end()
-    _finish(run, "success")
     return values
 
 
@@ -308,8 +309,9 @@ def _start_in_background(
         run.check_cancelled()
 
     def work() -> dict[str, Any]:
+        status, answer = "success", None
         try:
-            values = execute(
+            answer = execute(
                 context,
                 thread_id,
                 body,
@@ -320,21 +322,21 @@ def _start_in_background(
                 actor=actor,
             )
         except RunFailedError as error:
-            _finish(run, "error")
+            status, answer = "error", _failure(error)
             run.publish("error", _error_event(error, request_id))
-            return _failure(error)
         except RunCancelled:
-            _finish(run, "interrupted")
-            return shapes.run_values(runs.thread_snapshot(context.store, context.settings, thread_id)[1])
+            status = "interrupted"
         except BaseException as error:
-            _finish(run, "error")
+            status = "error"
             run.publish("error", _error_event(error, request_id))
             raise
         finally:
+            _finish(run, status)  # before the stream ends: a client that sees it end finds the run ended
             started.set()
             run.end()
-        _finish(run, "success")
-        return values
+        if answer is None:
+            answer = shapes.run_values(runs.thread_snapshot(context.store, context.settings, thread_id)[1])
+        return answer
 
     run.future = context.pool.submit(work)
     started.wait()
@@ -464,7 +466,8 @@ def join_stream(
     modes' events (of the modes the run was started with).
     """
     run = _run_of(context, thread_id, run_id)
-    modes = streaming.requested(stream_mode) if stream_mode else ()
+    asked = [mode for mode in stream_mode or () if mode]  # the SDK sends an empty one for "all"
+    modes = streaming.requested(asked) if asked else ()
     last = request.headers.get("last-event-id", "").strip()
     if last:
         try:
