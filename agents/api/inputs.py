@@ -27,9 +27,9 @@ HUMAN_ROLES = ("human", "user")
 def _robot(values: dict[str, Any]) -> dict[str, Any]:
     messages = values.get("messages")
     if not isinstance(messages, list) or not messages:
-        raise InputError("input.messages", "must be a non-empty list of messages")
+        raise InputError("messages", "must be a non-empty list of messages")
     for index, message in enumerate(messages):
-        name = f"input.messages[{index}]"
+        name = f"messages[{index}]"
         if not isinstance(message, dict):
             raise InputError(name, "must be a message object with role (or type) and content")
         role = message.get("role", message.get("type"))
@@ -44,7 +44,7 @@ def _robot(values: dict[str, Any]) -> dict[str, Any]:
 def _lecture(values: dict[str, Any]) -> dict[str, Any]:
     request = values.get("request")
     if not isinstance(request, dict):
-        raise InputError("input.request", "must be a JSON object of the lecture request's fields")
+        raise InputError("request", "must be a JSON object of the lecture request's fields")
     return dict(request)
 
 
@@ -77,7 +77,7 @@ def start_fields(spec: AgentSpec, values: Any) -> dict[str, Any]:
     unknown = sorted(set(values) - names - graph_keys or set(values))[0]
     known = sorted(names) or ["none"]
     raise InputError(
-        f"input.{unknown}",
+        unknown,
         f"is not a start field of the {spec.name} agent (start fields: {', '.join(known)}; "
         f"graph input: {', '.join(sorted(graph_keys)) or 'none'})",
     )
