@@ -19,7 +19,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
-from agents import identity, lifecycle, readmodel, runtime
+from agents import event_stream, identity, lifecycle, readmodel, runtime
 from agents.db import CALLERS_ERRORS, DatabaseError, Store, explain_refusal
 from agents.deletion import check_head, erase_thread
 from agents.deletion import delete_thread as delete_thread  # the write path's delete, kept in its own module
@@ -50,7 +50,7 @@ EventCallback = Callable[[dict[str, Any]], None]
 #: Receives ``(mode, chunk)`` of the stream modes a caller asked for, as LangGraph's ``graph.stream`` yields them.
 ChunkCallback = Callable[[str, Any], None]
 #: The stream modes a caller may ask for (LangGraph's own); "tasks" events also drive live progress.
-STREAM_MODES = ("values", "updates", "messages", "custom", "debug", "tasks", "checkpoints")
+STREAM_MODES = ("values", "updates", "messages", "custom", "debug", "tasks", "checkpoints", "events")
 #: ``start_run``'s ``expected_head`` when the caller saw no head to check against (CLI, API).
 UNCHECKED = "unchecked"
 
@@ -201,7 +201,9 @@ def _drive(
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
     asked = [mode for mode in STREAM_MODES if mode in stream_modes]
-    modes = list(dict.fromkeys(["tasks", *asked]))
+    modes = [mode for mode in dict.fromkeys(["tasks", *asked]) if mode != "events"]
+    if "events" in asked and on_chunk is not None:  # LangChain's stream events, as astream_events sends them
+        event_stream.attach(config, lambda event: on_chunk("events", event), payload, config["metadata"]["agent"])
     try:
         # closing: a callback that raises (RunCancelled) ends the graph's stream before the lock is let go.
         with closing(graph.stream(payload, config, stream_mode=modes, durability="sync")) as stream:

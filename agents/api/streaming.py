@@ -11,6 +11,7 @@ server sends for it (its ``langgraph_api.stream.astream_state``):
   each ``[message]``;
 - ``debug``: LangGraph's debug events, a ``checkpoint`` one with ``checkpoint`` / ``parent_checkpoint``
   references added and its tasks' ``state`` given as ``checkpoint``;
+- ``events``: LangChain's stream events (``astream_events`` version 2; :mod:`agents.event_stream`);
 - ``checkpoints``: each saved checkpoint (``config``, ``parent_config``, ``values``, ``metadata``,
   ``next``, ``tasks``).
 
@@ -31,7 +32,17 @@ from agents.api import shapes
 from agents.errors import InputError
 
 #: The stream modes a client may ask for (LangGraph server's names).
-API_STREAM_MODES = ("values", "updates", "messages-tuple", "messages", "custom", "debug", "tasks", "checkpoints")
+API_STREAM_MODES = (
+    "values",
+    "updates",
+    "messages-tuple",
+    "messages",
+    "custom",
+    "events",
+    "debug",
+    "tasks",
+    "checkpoints",
+)
 #: What a config in a streamed payload keeps.
 CONFIG_KEYS = ("thread_id", "checkpoint_ns", "checkpoint_id", "checkpoint_map")
 

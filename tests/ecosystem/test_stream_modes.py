@@ -21,7 +21,7 @@ from tests.ecosystem.conftest import DevServer
 
 pytestmark = pytest.mark.slow
 
-MODES = ("values", "updates", "messages-tuple", "messages", "custom", "debug", "tasks", "checkpoints")
+MODES = ("values", "updates", "messages-tuple", "messages", "custom", "events", "debug", "tasks", "checkpoints")
 #: What a robot run sends beside its chunks: the run's id first.
 START = {"role": "human", "content": "Start the task"}
 
@@ -73,6 +73,8 @@ def comparable(event: str, data: Any) -> Any:
     """The event's data shape, without the parts each server fills with its own settings."""
     if event == "messages" and isinstance(data, list):  # [message, metadata]: the metadata is the run's
         return keys(data[0])
+    if event == "events":  # LangChain's stream event: which run, which event, what it carries
+        return [data["event"], data["name"], sorted(data["data"]), sorted(data)]
     if event == "messages/metadata":
         return "metadata"
     if event in ("checkpoints", "debug") and isinstance(data, dict):
