@@ -91,15 +91,30 @@ class RunResult:
 
 
 def run_config(
-    spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None, *, lang: str = DEFAULT_LANGUAGE
+    spec: AgentSpec,
+    thread_id: str,
+    checkpoint_id: str | None = None,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
-    """Thread, a fresh run id, agent name and run language (LangGraph copies metadata into each checkpoint)."""
+    """Thread, the run id (``run_id``, else a fresh one), agent and run language.
+
+    LangGraph copies the metadata into each checkpoint the run writes: the agent as ``agent`` and, as
+    LangGraph's server writes them, as ``graph_id`` and ``assistant_id`` (an assistant is an agent here).
+    """
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
     config: dict[str, Any] = {
         "configurable": configurable,
-        "metadata": {"agent": spec.name, "run_id": uuid.uuid4().hex[:12], LANGUAGE_METADATA_KEY: lang},
+        "metadata": {
+            "agent": spec.name,
+            "graph_id": spec.name,
+            "assistant_id": spec.name,
+            "run_id": run_id or uuid.uuid4().hex[:12],
+            LANGUAGE_METADATA_KEY: lang,
+        },
     }
     if spec.max_concurrency:
         config["max_concurrency"] = spec.max_concurrency
@@ -239,6 +254,7 @@ def start_run(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
     lang: str | None = None,
     expected_head: str | None = UNCHECKED,
 ) -> RunResult:
@@ -277,7 +293,7 @@ def start_run(
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
             erase_thread(store, target)
-        config = run_config(spec, target, lang=language)
+        config = run_config(spec, target, lang=language, run_id=run_id)
         _drive(store, graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
 
@@ -293,6 +309,7 @@ def resume_thread(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
 ) -> RunResult:
     """Answers a waiting thread's question and runs on until the next pause or the end.
 
@@ -314,7 +331,7 @@ def resume_thread(
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
-        config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
+        config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id), run_id=run_id)
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             graph.update_state(config, None, as_node="__copy__")
         _drive(store, graph, resume_command(answer), config, on_event, on_chunk, stream_modes, actor=actor)
@@ -465,6 +482,7 @@ def continue_thread(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
 ) -> RunResult:
     """Runs on with no new input: after an update (approvers), or from an older checkpoint (a re-run: admins)."""
     check_allowed(actor, identity.CONTINUE if checkpoint_id is None else identity.RERUN)
@@ -481,6 +499,7 @@ def continue_thread(
             spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
-        config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
+        lang = readmodel.thread_language(store, thread_id)
+        config = run_config(spec, thread_id, checkpoint_id, lang=lang, run_id=run_id)
         _drive(store, _graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)

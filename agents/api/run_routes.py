@@ -175,10 +175,20 @@ def execute(
     on_chunk: runs.ChunkCallback | None = None,
     modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
-    """Runs the operation the body asks for, as ``actor``, and returns what ``runs.wait`` answers."""
+    """Runs the operation the body asks for, as ``actor``, and returns what ``runs.wait`` answers.
+
+    ``run_id`` (the API's run) is written in the metadata of every checkpoint the run saves.
+    """
     store, settings = context.store, context.settings
-    streaming: dict[str, Any] = {"on_event": on_event, "on_chunk": on_chunk, "stream_modes": modes, "actor": actor}
+    streaming: dict[str, Any] = {
+        "on_event": on_event,
+        "on_chunk": on_chunk,
+        "stream_modes": modes,
+        "actor": actor,
+        "run_id": run_id,
+    }
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     saved = readmodel.head_checkpoint_id(store, thread_id) is not None
     if body.command is not None and "resume" in body.command.model_fields_set:
@@ -247,6 +257,7 @@ def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, ac
             on_event=run.check_cancelled,
             on_chunk=run.check_cancelled,
             actor=actor,
+            run_id=run.run_id,
         )
     except RunFailedError as error:
         _finish(run, "error")
@@ -320,6 +331,7 @@ def _start_in_background(
                 on_chunk=on_chunk,
                 modes=streaming.graph_modes(modes),
                 actor=actor,
+                run_id=run.run_id,
             )
         except RunFailedError as error:
             status, answer = "error", _failure(error)
