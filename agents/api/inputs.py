@@ -35,10 +35,23 @@ def _robot(values: dict[str, Any]) -> dict[str, Any]:
         role = message.get("role", message.get("type"))
         if role not in HUMAN_ROLES:
             raise InputError(f"{name}.role", f"must be one of {', '.join(HUMAN_ROLES)}; got {role!r}")
-        content = message.get("content")
-        if not isinstance(content, str) or len(content) > MESSAGE_MAX_LENGTH:
+        if len(_text(message.get("content"), f"{name}.content")) > MESSAGE_MAX_LENGTH:
             raise InputError(f"{name}.content", f"must be text of at most {MESSAGE_MAX_LENGTH} characters")
     return {}
+
+
+def _text(content: Any, name: str) -> str:
+    """A message's text: a string, or a list of ``{"type": "text", "text": ...}`` blocks (as chat UIs send)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for index, block in enumerate(content):
+            if not (isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)):
+                raise InputError(f"{name}[{index}]", 'must be a text block {"type": "text", "text": ...}')
+            parts.append(block["text"])
+        return "".join(parts)
+    raise InputError(name, "must be text or a list of text blocks")
 
 
 def _lecture(values: dict[str, Any]) -> dict[str, Any]:

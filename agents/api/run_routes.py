@@ -134,6 +134,7 @@ class ApiRun:
             "metadata": self.metadata,
             "multitask_strategy": "reject",
             "kwargs": self.kwargs,
+            "langsmith_session_name": None,  # LangSmith tracing is off here
         }
 
 

@@ -72,8 +72,9 @@ def jsonable(value: Any) -> Any:
 
 
 def interrupt_json(item: Any) -> dict[str, Any]:
-    """An ``Interrupt`` as ``{"value", "id"}``."""
-    return {"value": jsonable(getattr(item, "value", item)), "id": getattr(item, "id", None)}
+    """An ``Interrupt`` as LangGraph's server sends it: ``{"value", "id", "response_schema"}``."""
+    # response_schema: LangGraph's server sends the interrupt's declared answer schema; these agents declare none.
+    return {"value": jsonable(getattr(item, "value", item)), "id": getattr(item, "id", None), "response_schema": None}
 
 
 def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
@@ -153,7 +154,7 @@ def thread(
 
 
 def empty_thread(thread_id: str, created_at: str, metadata: dict[str, Any]) -> dict[str, Any]:
-    """A thread created by ``threads.create`` that has not run yet (it has no checkpoint)."""
+    """A thread created by ``threads.create`` that has not run yet (no checkpoint), as LangGraph's server has it."""
     return {
         "thread_id": thread_id,
         "created_at": created_at,
@@ -161,10 +162,8 @@ def empty_thread(thread_id: str, created_at: str, metadata: dict[str, Any]) -> d
         "state_updated_at": created_at,
         "metadata": dict(metadata),
         "status": "idle",
-        "values": {},
-        "interrupts": {},
+        "values": None,
         "config": {},
-        "error": None,
     }
 
 
