@@ -10,6 +10,7 @@ keys differ on purpose). The modes and their event names are LangGraph's server'
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -102,3 +103,39 @@ def test_several_modes_at_once_interleave_as_the_reference(both: dict[str, Any])
     modes = ["values", "messages-tuple", "custom", "updates"]
     ours, reference = (streamed(client, modes) for client in both.values())  # type: ignore[arg-type]
     assert [event for event, _ in ours] == [event for event, _ in reference]
+
+
+LECTURE_REQUEST = {
+    "topic": "업무에 바로 쓰는 AI 활용법",
+    "audience_level": "비개발자 직장인 초급",
+    "duration": "1일 8시간",
+    "delivery_method": "강의+실습 병행",
+    "platform_tools": "ChatGPT, Notion",
+    "constraints": "프로젝터 없음, 노트북 1인 1대",
+}
+
+
+def lecture_events(client: Any) -> list[tuple[str, ...]]:
+    """A lecture run to its gate in the message and event modes: each event's name, and what it is about."""
+    thread_id = client.threads.create()["thread_id"]
+    found: list[tuple[str, ...]] = []
+    modes = ["messages", "events", "updates"]
+    for part in client.runs.stream(thread_id, "lecture", input={"request": LECTURE_REQUEST}, stream_mode=modes):
+        data = part.data
+        if part.event == "events":
+            found.append((part.event, data["event"], data["name"]))
+        elif part.event in ("messages/partial", "messages/complete"):
+            found.append((part.event, data[0]["type"]))
+        else:
+            found.append((part.event,))
+    return found
+
+
+def test_a_lecture_run_sends_the_reference_model_and_node_events(both: dict[str, Any]) -> None:
+    # The planner's reviews run in parallel, so their events interleave differently on each run: the same
+    # events, with the same first and last ones.
+    ours, reference = (lecture_events(client) for client in both.values())
+    assert Counter(ours) == Counter(reference)
+    assert ours[:3] == reference[:3] and ours[-2:] == reference[-2:]
+    assert ("events", "on_chat_model_end", "EmbeddedChatModel") in ours
+    assert ("messages/complete", "ai") in ours
