@@ -19,7 +19,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
-from agents import event_stream, identity, lifecycle, readmodel, runtime
+from agents import identity, lifecycle, readmodel, runtime
 from agents.db import CALLERS_ERRORS, DatabaseError, Store, explain_refusal
 from agents.deletion import check_head, erase_thread
 from agents.deletion import delete_thread as delete_thread  # the write path's delete, kept in its own module
@@ -218,6 +218,8 @@ def _drive(
     asked = [mode for mode in STREAM_MODES if mode in stream_modes]
     modes = [mode for mode in dict.fromkeys(["tasks", *asked]) if mode != "events"]
     if "events" in asked and on_chunk is not None:  # LangChain's stream events, as astream_events sends them
+        from agents import event_stream  # noqa: PLC0415 - LangChain's tracers load LangSmith: only when asked
+
         event_stream.attach(config, lambda event: on_chunk("events", event), payload, config["metadata"]["agent"])
     try:
         # closing: a callback that raises (RunCancelled) ends the graph's stream before the lock is let go.
