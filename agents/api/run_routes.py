@@ -39,6 +39,8 @@ logger = logging.getLogger("agents.api")
 router = APIRouter(tags=["LangGraph: runs"])
 #: Finished runs remembered for runs.get / runs.join.
 RUNS_KEPT = 1000
+#: Finished runs whose events are kept for runs.join_stream (a run's events may hold every state it saved).
+EVENTS_KEPT = 100
 
 
 class Command(BaseModel):
@@ -231,6 +233,10 @@ def _remember(context: ApiContext, run: ApiRun) -> None:
             finished = [key for key, r in context.runs.items() if r.status not in ("pending", "running")]
             for key in finished[: len(context.runs) - RUNS_KEPT]:
                 del context.runs[key]
+        ended = [r for r in context.runs.values() if r.ended and r.events]
+        for old in ended[: max(len(ended) - EVENTS_KEPT, 0)]:
+            with old.changed:
+                old.events = []  # its stream is over; a rejoin gets nothing (its state is in the database)
 
 
 def _new_run(context: ApiContext, thread_id: str, body: RunCreate) -> ApiRun:
