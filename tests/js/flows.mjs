@@ -16,13 +16,17 @@ const options = rawOptions ? JSON.parse(rawOptions) : {};
 const client = new Client({ apiUrl: url, apiKey: options.apiKey ?? null, callerOptions: { maxRetries: 0 } });
 const trace = [];
 
-function shape(value) {
+// The type a client sees: "array", "null", or JavaScript's typeof.
+function kind(value) {
   if (Array.isArray(value)) return "array";
   if (value === null) return "null";
-  if (typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, shape(value[key]) === "array" ? "array" : typeof value[key] === "object" && value[key] !== null ? "object" : value[key] === null ? "null" : typeof value[key]]));
-  }
   return typeof value;
+}
+
+// An answer's keys (sorted) and the kind of each value; a value that is not an object: its kind.
+function shape(value) {
+  if (kind(value) !== "object") return kind(value);
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, kind(value[key])]));
 }
 
 async function call(name, action, keep = (answer) => shape(answer)) {
