@@ -69,6 +69,7 @@ class RunCreate(BaseModel):
     interrupt_after: Any = None
     if_not_exists: str | None = None
     multitask_strategy: str | None = None
+    on_disconnect: str | None = None
 
 
 @dataclass
@@ -456,10 +457,34 @@ def _events(run: ApiRun, start: int = 0, modes: tuple[str, ...] = ()) -> Iterato
             yield sse(event, data, index)
 
 
-def _sse_response(run: ApiRun, events: Iterator[bytes]) -> StreamingResponse:
-    location = f"/threads/{run.thread_id}/runs/{run.run_id}"
-    headers = {"Content-Location": location, "Location": f"{location}/stream", "Cache-Control": "no-store"}
-    return StreamingResponse(events, media_type="text/event-stream", headers=headers)
+class RunStream(StreamingResponse):
+    """A run's event stream; with ``cancel_on_disconnect``, a client that leaves before the run ends cancels it.
+
+    The stream ends by itself only when the run has ended, so one that ends earlier was left by its client.
+    """
+
+    def __init__(self, run: ApiRun, events: Iterator[bytes], *, cancel_on_disconnect: bool = False) -> None:
+        location = f"/threads/{run.thread_id}/runs/{run.run_id}"
+        headers = {"Content-Location": location, "Location": f"{location}/stream", "Cache-Control": "no-store"}
+        super().__init__(events, media_type="text/event-stream", headers=headers)
+        self.run = run
+        self.cancel_on_disconnect = cancel_on_disconnect
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.cancel_on_disconnect and not self.run.ended:
+                self.run.cancelled.set()
+
+
+def _on_disconnect(value: str | None, field_name: str) -> bool:
+    """Whether a client that leaves the stream cancels the run (``cancel``; the default ``continue`` does not)."""
+    if value in (None, "", "continue"):
+        return False
+    if value == "cancel":
+        return True
+    raise InputError(field_name, f"must be 'continue' or 'cancel'; got {value!r}")
 
 
 @router.post("/threads/{thread_id}/runs/stream")
@@ -467,8 +492,9 @@ def stream_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, 
     """Streams the run as server-sent events: ``metadata``, then the chunks of the asked stream modes."""
     thread_id = prepare(context, thread_id, body)
     modes = streaming.requested(body.stream_mode)
+    cancel = _on_disconnect(body.on_disconnect, "on_disconnect")
     run = _start_in_background(context, thread_id, body, expected_head(request), modes, actor, _request_id(request))
-    return _sse_response(run, _events(run))
+    return RunStream(run, _events(run), cancel_on_disconnect=cancel)
 
 
 @router.get("/threads/{thread_id}/runs/{run_id}/stream")
@@ -477,7 +503,9 @@ def join_stream(
     run_id: str,
     request: Request,
     context: Ctx,
+    actor: Actor,
     stream_mode: Annotated[list[str] | None, Query()] = None,
+    cancel_on_disconnect: str = "false",
 ) -> StreamingResponse:
     """Follows a run's stream again (after a reload): its new events; with ``Last-Event-ID``, those after it.
 
@@ -498,4 +526,7 @@ def join_stream(
     else:
         with run.changed:
             start = len(run.events)
-    return _sse_response(run, _events(run, max(start, 0), modes))
+    cancel = cancel_on_disconnect.strip().lower() in ("1", "true", "yes")
+    if cancel:  # leaving would cancel the run: only for who may cancel it
+        identity.check_allowed(actor, identity.START_RUN)
+    return RunStream(run, _events(run, max(start, 0), modes), cancel_on_disconnect=cancel)

@@ -73,6 +73,21 @@ def test_a_cancelled_run_stops_at_a_step_and_the_thread_goes_on_from_there(clien
     assert client.threads.get(thread_id)["status"] == "interrupted"
 
 
+@pytest.mark.parametrize(("on_disconnect", "status"), [("cancel", "interrupted"), ("continue", "success")])
+def test_a_stream_left_by_its_client_cancels_its_run_only_when_asked(
+    client: Any, on_disconnect: str, status: str
+) -> None:
+    thread_id = client.threads.create()["thread_id"]
+    request = {"request": LECTURE_REQUEST}
+    parts = client.runs.stream(thread_id, "lecture", input=request, stream_mode="updates", on_disconnect=on_disconnect)
+    first = next(parts)
+    parts.close()  # the page is closed: the connection goes
+    run_id = first.data["run_id"]
+    client.runs.join(thread_id, run_id)  # waits for the run to end
+    assert client.runs.get(thread_id, run_id)["status"] == status
+    assert bool(client.threads.get_state(thread_id)["interrupts"]) == (status == "success")  # at the gate or not
+
+
 def test_cancel_wait_answers_once_the_run_stopped(client: Any) -> None:
     thread_id, run_id = started_lecture(client, ["values"])
     answer = client.runs.cancel(thread_id, run_id, wait=True)
