@@ -95,6 +95,7 @@ def test_a_viewer_reads_but_every_change_is_403_with_the_reason(api: TestClient,
         api.post("/threads", json={"thread_id": "new-one"}, headers=viewer),
         api.post("/generate", json={"topic": "t"}, headers=viewer),
         api.post(f"/threads/refund-V1/runs/{run_id}/cancel", headers=viewer),
+        api.get(f"/threads/refund-V1/runs/{run_id}/stream?cancel_on_disconnect=true", headers=viewer),
     ]
     for answer in refusals:
         assert answer.status_code == 403, answer.text
