@@ -109,6 +109,14 @@ class RunFailedError(Exception):
         self.error = error
 
 
+class RunCancelled(Exception):
+    """Raised by a run's stream callback to stop the run at the step it reached (a cancel).
+
+    The run's stream is closed before this leaves :func:`agents.runs._drive`: the last saved
+    checkpoint stays the head, its pending steps are what a continue runs next.
+    """
+
+
 class PermissionDenied(UserError):
     """The identity acting may not do this (its role, an approver's limit, four eyes); nothing was changed.
 

@@ -15,6 +15,7 @@ import logging
 import sqlite3
 import uuid
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from agents.errors import (
     InputError,
     NotWaitingError,
     PermissionDenied,
+    RunCancelled,
     RunFailedError,
     StaleFormError,
     ThreadNotFoundError,
@@ -45,10 +47,10 @@ from agents.validation import validate_language, validate_thread_id
 logger = logging.getLogger(__name__)
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
-#: Receives ``(mode, chunk)`` of the extra stream modes a caller asked for (``values``, ``updates``).
+#: Receives ``(mode, chunk)`` of the stream modes a caller asked for, as LangGraph's ``graph.stream`` yields them.
 ChunkCallback = Callable[[str, Any], None]
-#: The stream modes a caller may ask for beside the "tasks" events.
-STREAM_MODES = ("values", "updates")
+#: The stream modes a caller may ask for (LangGraph's own); "tasks" events also drive live progress.
+STREAM_MODES = ("values", "updates", "messages", "custom", "debug", "tasks", "checkpoints", "events")
 #: ``start_run``'s ``expected_head`` when the caller saw no head to check against (CLI, API).
 UNCHECKED = "unchecked"
 
@@ -89,15 +91,30 @@ class RunResult:
 
 
 def run_config(
-    spec: AgentSpec, thread_id: str, checkpoint_id: str | None = None, *, lang: str = DEFAULT_LANGUAGE
+    spec: AgentSpec,
+    thread_id: str,
+    checkpoint_id: str | None = None,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
-    """Thread, a fresh run id, agent name and run language (LangGraph copies metadata into each checkpoint)."""
+    """Thread, the run id (``run_id``, else a fresh one), agent and run language.
+
+    LangGraph copies the metadata into each checkpoint the run writes: the agent as ``agent`` and, as
+    LangGraph's server writes them, as ``graph_id`` and ``assistant_id`` (an assistant is an agent here).
+    """
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable.update(checkpoint_id=checkpoint_id, checkpoint_ns="")
     config: dict[str, Any] = {
         "configurable": configurable,
-        "metadata": {"agent": spec.name, "run_id": uuid.uuid4().hex[:12], LANGUAGE_METADATA_KEY: lang},
+        "metadata": {
+            "agent": spec.name,
+            "graph_id": spec.name,
+            "assistant_id": spec.name,
+            "run_id": run_id or uuid.uuid4().hex[:12],
+            LANGUAGE_METADATA_KEY: lang,
+        },
     }
     if spec.max_concurrency:
         config["max_concurrency"] = spec.max_concurrency
@@ -198,15 +215,21 @@ def _drive(
     config["configurable"][identity.ACTOR_CONFIG_KEY] = actor  # the nodes that record who acted read it
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
-    modes = ["tasks", *(mode for mode in stream_modes if mode in STREAM_MODES)]
+    asked = [mode for mode in STREAM_MODES if mode in stream_modes]
+    modes = [mode for mode in dict.fromkeys(["tasks", *asked]) if mode != "events"]
+    if "events" in asked and on_chunk is not None:  # LangChain's stream events, as astream_events sends them
+        from agents import event_stream  # noqa: PLC0415 - LangChain's tracers load LangSmith: only when asked
+
+        event_stream.attach(config, lambda event: on_chunk("events", event), payload, config["metadata"]["agent"])
     try:
-        for mode, event in graph.stream(payload, config, stream_mode=modes, durability="sync"):
-            if mode == "tasks":
-                if on_event is not None:
+        # closing: a callback that raises (RunCancelled) ends the graph's stream before the lock is let go.
+        with closing(graph.stream(payload, config, stream_mode=modes, durability="sync")) as stream:
+            for mode, event in stream:
+                if mode == "tasks" and on_event is not None:
                     on_event(event)
-            elif on_chunk is not None:
-                on_chunk(mode, event)
-    except (DatabaseError, ThreadBusyError):
+                if on_chunk is not None and mode in asked:
+                    on_chunk(mode, event)
+    except (DatabaseError, ThreadBusyError, RunCancelled):
         raise
     except sqlite3.DatabaseError as error:  # the saver's own read or write refused (damaged, full, busy)
         if not isinstance(error, CALLERS_ERRORS):
@@ -233,12 +256,13 @@ def start_run(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
     lang: str | None = None,
     expected_head: str | None = UNCHECKED,
 ) -> RunResult:
     """Validates the start fields and runs the agent until it finishes or pauses, in ``lang`` (default English).
 
-    ``on_chunk`` receives the chunks of ``stream_modes`` (``values``, ``updates``) as they come.
+    ``on_chunk`` receives the chunks of ``stream_modes`` (:data:`STREAM_MODES`) as they come.
     ``actor`` is who starts it (a viewer may not; the agent may record them as the requester).
     ``expected_head`` is the head the user saw (None: none), so a start over never deletes newer work.
     """
@@ -271,7 +295,7 @@ def start_run(
     with thread_guard(store, target, check=check):
         if spec.fresh_start:
             erase_thread(store, target)
-        config = run_config(spec, target, lang=language)
+        config = run_config(spec, target, lang=language, run_id=run_id)
         _drive(store, graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)
 
@@ -287,6 +311,7 @@ def resume_thread(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
 ) -> RunResult:
     """Answers a waiting thread's question and runs on until the next pause or the end.
 
@@ -308,7 +333,7 @@ def resume_thread(
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
-        config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
+        config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id), run_id=run_id)
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             graph.update_state(config, None, as_node="__copy__")
         _drive(store, graph, resume_command(answer), config, on_event, on_chunk, stream_modes, actor=actor)
@@ -459,6 +484,7 @@ def continue_thread(
     on_chunk: ChunkCallback | None = None,
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
 ) -> RunResult:
     """Runs on with no new input: after an update (approvers), or from an older checkpoint (a re-run: admins)."""
     check_allowed(actor, identity.CONTINUE if checkpoint_id is None else identity.RERUN)
@@ -475,6 +501,7 @@ def continue_thread(
             spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
-        config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
+        lang = readmodel.thread_language(store, thread_id)
+        config = run_config(spec, thread_id, checkpoint_id, lang=lang, run_id=run_id)
         _drive(store, _graph(store, settings, spec), None, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)

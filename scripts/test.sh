@@ -18,10 +18,11 @@ python -m pip install --quiet --disable-pip-version-check -r requirements-test.t
 bash scripts/langgraph-dev-env.sh >/dev/null
 
 # Debian packages: Chromium for the browser tests (Playwright never downloads
-# a browser) and PostgreSQL for the second backend.
+# a browser), PostgreSQL for the second backend, Node.js and npm for the JS client.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)  # the JS client's tests
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing Debian packages: ${missing[*]}; install them as root (apt-get install ${missing[*]})" >&2
@@ -30,6 +31,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# LangGraph's JS client, pinned in tests/js/package-lock.json (scripts/js-client-env.sh).
+bash scripts/js-client-env.sh >/dev/null
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d)

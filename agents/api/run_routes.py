@@ -15,23 +15,22 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import threading
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
-from agents import lifecycle, readmodel, runs
-from agents.api import shapes
+from agents import identity, lifecycle, readmodel, runs
+from agents.api import inputs, shapes, streaming
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
-from agents.errors import InputError, RunFailedError, ThreadNotFoundError
+from agents.errors import InputError, RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
 from agents.validation import validate_thread_id
@@ -40,6 +39,8 @@ logger = logging.getLogger("agents.api")
 router = APIRouter(tags=["LangGraph: runs"])
 #: Finished runs remembered for runs.get / runs.join.
 RUNS_KEPT = 1000
+#: Finished runs whose events are kept for runs.join_stream (a run's events may hold every state it saved).
+EVENTS_KEPT = 100
 
 
 class Command(BaseModel):
@@ -68,6 +69,7 @@ class RunCreate(BaseModel):
     interrupt_after: Any = None
     if_not_exists: str | None = None
     multitask_strategy: str | None = None
+    on_disconnect: str | None = None
 
 
 @dataclass
@@ -83,6 +85,45 @@ class ApiRun:
     updated_at: str = ""
     future: Future[dict[str, Any]] | None = None
     kwargs: dict[str, Any] = field(default_factory=dict)
+    #: Every server-sent event of the run so far, ``(event, data)``: its stream, and ``join_stream``'s.
+    events: list[tuple[str, Any]] = field(default_factory=list)
+    ended: bool = False
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    cancelled: threading.Event = field(default_factory=threading.Event)
+
+    def publish(self, event: str, data: Any) -> None:
+        """Adds an event to the run's stream."""
+        with self.changed:
+            self.events.append((event, data))
+            self.changed.notify_all()
+
+    def end(self) -> None:
+        """Ends the run's stream."""
+        with self.changed:
+            self.ended = True
+            self.changed.notify_all()
+
+    def follow(self, start: int = 0) -> Iterator[tuple[int, str, Any]]:
+        """The events from index ``start`` on, ``(index, event, data)``, waiting for new ones until the run ends."""
+        index = start
+
+        def ready() -> bool:
+            return self.ended or len(self.events) > index
+
+        while True:
+            with self.changed:
+                self.changed.wait_for(ready)
+                found, ended = self.events[index:], self.ended
+            for event, data in found:
+                yield index, event, data
+                index += 1
+            if ended and not found:
+                return
+
+    def check_cancelled(self, *_: Any) -> None:
+        """Stops the run (at the step it reached) once a cancel asked for it."""
+        if self.cancelled.is_set():
+            raise RunCancelled(self.run_id)
 
     def to_json(self) -> dict[str, Any]:
         """LangGraph's ``Run``."""
@@ -96,15 +137,8 @@ class ApiRun:
             "metadata": self.metadata,
             "multitask_strategy": "reject",
             "kwargs": self.kwargs,
+            "langsmith_session_name": None,  # LangSmith tracing is off here
         }
-
-
-def _modes(value: str | list[str]) -> tuple[str, ...]:
-    modes = (value,) if isinstance(value, str) else tuple(value)
-    unknown = [mode for mode in modes if mode not in runs.STREAM_MODES]
-    if unknown or not modes:
-        raise InputError("stream_mode", f"supported: {', '.join(runs.STREAM_MODES)}; got {unknown or 'none'}")
-    return modes
 
 
 def _unwrap_resume(value: Any, interrupt_ids: set[str]) -> Any:
@@ -145,10 +179,20 @@ def execute(
     on_chunk: runs.ChunkCallback | None = None,
     modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
-    """Runs the operation the body asks for, as ``actor``, and returns what ``runs.wait`` answers."""
+    """Runs the operation the body asks for, as ``actor``, and returns what ``runs.wait`` answers.
+
+    ``run_id`` (the API's run) is written in the metadata of every checkpoint the run saves.
+    """
     store, settings = context.store, context.settings
-    streaming: dict[str, Any] = {"on_event": on_event, "on_chunk": on_chunk, "stream_modes": modes, "actor": actor}
+    streaming: dict[str, Any] = {
+        "on_event": on_event,
+        "on_chunk": on_chunk,
+        "stream_modes": modes,
+        "actor": actor,
+        "run_id": run_id,
+    }
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     saved = readmodel.head_checkpoint_id(store, thread_id) is not None
     if body.command is not None and "resume" in body.command.model_fields_set:
@@ -165,7 +209,15 @@ def execute(
             raise InputError("checkpoint_id", "a new run starts from its input; leave checkpoint_id out")
         spec = get_agent(body.assistant_id)
         lang = (body.metadata or {}).get("lang")  # the run language, e.g. metadata={"lang": "ko"}; default en
-        runs.start_run(store, settings, spec.name, dict(body.input or {}), thread_id=thread_id, lang=lang, **streaming)
+        runs.start_run(
+            store,
+            settings,
+            spec.name,
+            inputs.start_fields(spec, body.input or {}),
+            thread_id=thread_id,
+            lang=lang,
+            **streaming,
+        )
     else:
         runs.continue_thread(store, settings, thread_id, checkpoint_id=checkpoint_id, expected_head=head, **streaming)
     return shapes.run_values(runs.thread_snapshot(store, settings, thread_id)[1])
@@ -182,10 +234,14 @@ def _remember(context: ApiContext, run: ApiRun) -> None:
             finished = [key for key, r in context.runs.items() if r.status not in ("pending", "running")]
             for key in finished[: len(context.runs) - RUNS_KEPT]:
                 del context.runs[key]
+        ended = [r for r in context.runs.values() if r.ended and r.events]
+        for old in ended[: max(len(ended) - EVENTS_KEPT, 0)]:
+            with old.changed:
+                old.events = []  # its stream is over; a rejoin gets nothing (its state is in the database)
 
 
 def _new_run(context: ApiContext, thread_id: str, body: RunCreate) -> ApiRun:
-    run = ApiRun(uuid.uuid4().hex, thread_id, body.assistant_id, now_iso(), dict(body.metadata or {}))
+    run = ApiRun(str(uuid.uuid4()), thread_id, body.assistant_id, now_iso(), dict(body.metadata or {}))
     _remember(context, run)
     return run
 
@@ -201,18 +257,44 @@ def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, ac
     run = _new_run(context, thread_id, body)
     run.status = "running"
     try:
-        values = execute(context, thread_id, body, expected_head(request), actor=actor)
+        values = execute(
+            context,
+            thread_id,
+            body,
+            expected_head(request),
+            on_event=run.check_cancelled,
+            on_chunk=run.check_cancelled,
+            actor=actor,
+            run_id=run.run_id,
+        )
     except RunFailedError as error:
         _finish(run, "error")
         return _failure(error)
+    except RunCancelled:
+        _finish(run, "interrupted")
+        return shapes.run_values(runs.thread_snapshot(context.store, context.settings, thread_id)[1])
     except BaseException as error:
         _finish(run, "error")
         if is_user_error(error):  # refused before anything ran: no run to remember
             with context.lock:
                 context.runs.pop(run.run_id, None)
         raise
-    _finish(run, "success")
+    finally:
+        if run.status == "running":
+            _finish(run, "success")
+        run.end()
     return values
+
+
+def _error_event(error: BaseException, request_id: str) -> dict[str, Any]:
+    """The ``error`` event of a run that failed: its reason, never an internal detail."""
+    if isinstance(error, RunFailedError):
+        return _failure(error)["__error__"]
+    if is_user_error(error):
+        status, body = status_of(error)
+        return {"error": type(error).__name__, "message": body["detail"], "status": status}
+    logger.error("request %s: the run failed: %s", request_id, type(error).__name__)
+    return {"error": "InternalError", "message": "internal error", "request_id": request_id}
 
 
 def _start_in_background(
@@ -220,47 +302,61 @@ def _start_in_background(
     thread_id: str,
     body: RunCreate,
     head: str | None,
-    modes: tuple[str, ...] = (),
+    modes: tuple[str, ...],
     actor: Identity = LOCAL_OPERATOR,
-) -> tuple[ApiRun, queue.Queue[tuple[str, Any]]]:
+    request_id: str = "",
+) -> ApiRun:
     """Starts the run on the pool; returns once it passed its checks (its first task) or ended.
 
-    The queue receives ``("chunk", (mode, data))`` items, then ``("done", values)`` or ``("error", e)``.
-    A run refused by its checks raises here, so the caller answers a 4xx and remembers nothing.
+    The run's events (``metadata``, then the chunks of ``modes`` as LangGraph's server names them, then
+    an ``error`` event if it failed) go to :attr:`ApiRun.events`, which its stream and ``join_stream``
+    follow. A run refused by its checks raises here, so the caller answers a 4xx and remembers nothing.
     """
-    events: queue.Queue[tuple[str, Any]] = queue.Queue()
     started = threading.Event()
-    run = ApiRun(uuid.uuid4().hex, thread_id, body.assistant_id, now_iso(), dict(body.metadata or {}))
+    run = ApiRun(str(uuid.uuid4()), thread_id, body.assistant_id, now_iso(), dict(body.metadata or {}))
+    run.publish("metadata", {"run_id": run.run_id, "attempt": 1})
+    writer = streaming.EventWriter(modes)
 
     def on_event(event: dict[str, Any]) -> None:
         run.status = "running"
         started.set()
+        run.check_cancelled()
+
+    def on_chunk(mode: str, chunk: Any) -> None:
+        for event, data in writer.events(mode, chunk):
+            run.publish(event, data)
+        run.check_cancelled()
 
     def work() -> dict[str, Any]:
+        status, answer = "success", None
         try:
-            values = execute(
+            answer = execute(
                 context,
                 thread_id,
                 body,
                 head,
                 on_event=on_event,
-                on_chunk=lambda mode, chunk: events.put(("chunk", (mode, chunk))),
-                modes=modes,
+                on_chunk=on_chunk,
+                modes=streaming.graph_modes(modes),
                 actor=actor,
+                run_id=run.run_id,
             )
         except RunFailedError as error:
-            _finish(run, "error")
-            events.put(("error", error))
-            return _failure(error)
+            status, answer = "error", _failure(error)
+            run.publish("error", _error_event(error, request_id))
+        except RunCancelled:
+            status = "interrupted"
         except BaseException as error:
-            _finish(run, "error")
-            events.put(("error", error))
+            status = "error"
+            run.publish("error", _error_event(error, request_id))
             raise
         finally:
+            _finish(run, status)  # before the stream ends: a client that sees it end finds the run ended
             started.set()
-        _finish(run, "success")
-        events.put(("done", values))
-        return values
+            run.end()
+        if answer is None:
+            answer = shapes.run_values(runs.thread_snapshot(context.store, context.settings, thread_id)[1])
+        return answer
 
     run.future = context.pool.submit(work)
     started.wait()
@@ -269,14 +365,19 @@ def _start_in_background(
         if error is not None and is_user_error(error):
             raise error
     _remember(context, run)
-    return run, events
+    return run
+
+
+def _request_id(request: Request) -> str:
+    return str(getattr(request.state, "request_id", ""))
 
 
 @router.post("/threads/{thread_id}/runs")
 def create_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
-    """Starts a run in the background (``runs.join`` waits for it); bad input is refused first."""
+    """Starts a run in the background (``runs.join`` waits for it, ``runs.join_stream`` follows it)."""
     thread_id = prepare(context, thread_id, body)
-    run, _events = _start_in_background(context, thread_id, body, expected_head(request), actor=actor)
+    modes = streaming.requested(body.stream_mode)
+    run = _start_in_background(context, thread_id, body, expected_head(request), modes, actor, _request_id(request))
     return run.to_json()
 
 
@@ -313,38 +414,119 @@ def join_run(thread_id: str, run_id: str, context: Ctx) -> dict[str, Any]:
     return run.future.result()
 
 
-def sse(event: str, data: Any) -> bytes:
-    """One server-sent event."""
-    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n".encode()
+@router.post("/threads/{thread_id}/runs/{run_id}/cancel", status_code=202, response_model=None)
+def cancel_run(
+    thread_id: str, run_id: str, context: Ctx, actor: Actor, wait: str = "0", action: str = "interrupt"
+) -> Response | dict[str, Any]:
+    """Stops a pending or running run at the next step boundary (202); ``wait=1`` answers once it stopped.
+
+    The thread keeps its last saved checkpoint as its head, with the steps not run as its next ones: it
+    needs attention, and a continue (a run without input) or a new start goes on from there. A run that
+    already ended is left as it is. Only ``action=interrupt``: a rollback would delete saved checkpoints.
+    """
+    if action != "interrupt":
+        raise InputError("action", f"only 'interrupt' is supported (a rollback deletes saved work); got {action!r}")
+    identity.check_allowed(actor, identity.START_RUN)
+    run = _run_of(context, thread_id, run_id)
+    run.cancelled.set()
+    if wait.strip().lower() not in ("1", "true", "yes"):
+        return Response(status_code=202)
+    with run.changed:
+        run.changed.wait_for(lambda: run.ended)
+    if run.future is not None:
+        return run.future.result()
+    return shapes.run_values(runs.thread_snapshot(context.store, context.settings, run.thread_id)[1])
 
 
-def _events(run: ApiRun, events: queue.Queue[tuple[str, Any]], request_id: str) -> Iterator[bytes]:
-    yield sse("metadata", {"run_id": run.run_id, "attempt": 1})
-    while True:
-        kind, item = events.get()
-        if kind == "chunk":
-            mode, chunk = item
-            yield sse(mode, shapes.stream_chunk(mode, chunk))
-        elif kind == "error":
-            if isinstance(item, RunFailedError):
-                yield sse("error", _failure(item)["__error__"])
-            elif is_user_error(item):
-                status, body = status_of(item)
-                yield sse("error", {"error": type(item).__name__, "message": body["detail"], "status": status})
-            else:
-                logger.error("request %s: the streamed run failed: %s", request_id, type(item).__name__)
-                yield sse("error", {"error": "InternalError", "message": "internal error", "request_id": request_id})
-            return
-        else:
-            return
+def sse(event: str, data: Any, event_id: int | None = None) -> bytes:
+    """One server-sent event (with its ``id`` when given: where a rejoin picks up)."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n".encode()
+
+
+def _events(run: ApiRun, start: int = 0, modes: tuple[str, ...] = ()) -> Iterator[bytes]:
+    """The run's events from ``start`` on; with ``modes``, only theirs (and ``metadata`` / ``error``)."""
+    for index, event, data in run.follow(start):
+        base = event.split("/", 1)[0]
+        if (
+            not modes
+            or event in ("metadata", "error")
+            or base in modes
+            or (base == "messages" and any(mode.startswith("messages") for mode in modes))
+        ):
+            yield sse(event, data, index)
+
+
+class RunStream(StreamingResponse):
+    """A run's event stream; with ``cancel_on_disconnect``, a client that leaves before the run ends cancels it.
+
+    The stream ends by itself only when the run has ended, so one that ends earlier was left by its client.
+    """
+
+    def __init__(self, run: ApiRun, events: Iterator[bytes], *, cancel_on_disconnect: bool = False) -> None:
+        location = f"/threads/{run.thread_id}/runs/{run.run_id}"
+        headers = {"Content-Location": location, "Location": f"{location}/stream", "Cache-Control": "no-store"}
+        super().__init__(events, media_type="text/event-stream", headers=headers)
+        self.run = run
+        self.cancel_on_disconnect = cancel_on_disconnect
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.cancel_on_disconnect and not self.run.ended:
+                self.run.cancelled.set()
+
+
+def _on_disconnect(value: str | None, field_name: str) -> bool:
+    """Whether a client that leaves the stream cancels the run (``cancel``; the default ``continue`` does not)."""
+    if value in (None, "", "continue"):
+        return False
+    if value == "cancel":
+        return True
+    raise InputError(field_name, f"must be 'continue' or 'cancel'; got {value!r}")
 
 
 @router.post("/threads/{thread_id}/runs/stream")
 def stream_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, actor: Actor) -> StreamingResponse:
-    """Streams the run as server-sent events: ``metadata``, then ``values`` / ``updates`` chunks."""
+    """Streams the run as server-sent events: ``metadata``, then the chunks of the asked stream modes."""
     thread_id = prepare(context, thread_id, body)
-    modes = _modes(body.stream_mode)
-    run, events = _start_in_background(context, thread_id, body, expected_head(request), modes, actor)
-    request_id = str(getattr(request.state, "request_id", ""))
-    headers = {"Content-Location": f"/threads/{thread_id}/runs/{run.run_id}", "Cache-Control": "no-store"}
-    return StreamingResponse(_events(run, events, request_id), media_type="text/event-stream", headers=headers)
+    modes = streaming.requested(body.stream_mode)
+    cancel = _on_disconnect(body.on_disconnect, "on_disconnect")
+    run = _start_in_background(context, thread_id, body, expected_head(request), modes, actor, _request_id(request))
+    return RunStream(run, _events(run), cancel_on_disconnect=cancel)
+
+
+@router.get("/threads/{thread_id}/runs/{run_id}/stream")
+def join_stream(
+    thread_id: str,
+    run_id: str,
+    request: Request,
+    context: Ctx,
+    actor: Actor,
+    stream_mode: Annotated[list[str] | None, Query()] = None,
+    cancel_on_disconnect: str = "false",
+) -> StreamingResponse:
+    """Follows a run's stream again (after a reload): its new events; with ``Last-Event-ID``, those after it.
+
+    ``Last-Event-ID: -1`` replays the run's stream from its start. ``stream_mode`` keeps only those
+    modes' events (of the modes the run was started with).
+    """
+    run = _run_of(context, thread_id, run_id)
+    asked = [mode for mode in stream_mode or () if mode]  # the SDK sends an empty one for "all"
+    modes = streaming.requested(asked) if asked else ()
+    last = request.headers.get("last-event-id", "").strip()
+    if last:
+        try:
+            start = int(last) + 1
+        except ValueError:
+            raise InputError(
+                "Last-Event-ID", f"must be an event id this server sent (a number); got {last!r}"
+            ) from None
+    else:
+        with run.changed:
+            start = len(run.events)
+    cancel = cancel_on_disconnect.strip().lower() in ("1", "true", "yes")
+    if cancel:  # leaving would cancel the run: only for who may cancel it
+        identity.check_allowed(actor, identity.START_RUN)
+    return RunStream(run, _events(run, max(start, 0), modes), cancel_on_disconnect=cancel)

@@ -10,8 +10,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from langchain_core.messages import BaseMessage
+
 from agents import readmodel
 from agents.lifecycle import ThreadStatus
+from agents.loaded import is_instance
 from agents.spec import AgentSpec
 
 #: Lifecycle status → the LangGraph server's thread status.
@@ -53,9 +56,24 @@ def _config_checkpoint(config: dict[str, Any] | None) -> str | None:
     return ((config or {}).get("configurable") or {}).get("checkpoint_id")
 
 
+def jsonable(value: Any) -> Any:
+    """Decoded state as JSON: a message in full as LangGraph's server writes it (its ``model_dump``, with
+    ``id``), an interrupt as ``{"value", "id"}``, the rest as :func:`agents.readmodel.to_jsonable` has it."""
+    if isinstance(value, BaseMessage):
+        return readmodel.to_jsonable(value.model_dump())
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(item) for item in value]
+    if is_instance(value, "langgraph.types", "Interrupt"):
+        return interrupt_json(value)
+    return readmodel.to_jsonable(value)
+
+
 def interrupt_json(item: Any) -> dict[str, Any]:
-    """An ``Interrupt`` as ``{"value", "id"}``."""
-    return {"value": readmodel.to_jsonable(getattr(item, "value", item)), "id": getattr(item, "id", None)}
+    """An ``Interrupt`` as LangGraph's server sends it: ``{"value", "id", "response_schema"}``."""
+    # response_schema: LangGraph's server sends the interrupt's declared answer schema; these agents declare none.
+    return {"value": jsonable(getattr(item, "value", item)), "id": getattr(item, "id", None), "response_schema": None}
 
 
 def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
@@ -63,10 +81,10 @@ def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
     created = snapshot.created_at
     checkpoint_id, parent_id = _config_checkpoint(snapshot.config), _config_checkpoint(snapshot.parent_config)
     return {
-        "values": readmodel.to_jsonable(dict(snapshot.values or {})),
+        "values": jsonable(dict(snapshot.values or {})),
         "next": list(snapshot.next),
         "checkpoint": checkpoint_ref(thread_id, checkpoint_id),
-        "metadata": readmodel.to_jsonable(dict(snapshot.metadata or {})),
+        "metadata": jsonable(dict(snapshot.metadata or {})),
         "created_at": created.isoformat() if isinstance(created, dt.datetime) else created,
         "parent_checkpoint": checkpoint_ref(thread_id, parent_id),
         "checkpoint_id": checkpoint_id,
@@ -75,12 +93,12 @@ def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
             {
                 "id": task.id,
                 "name": task.name,
-                "path": readmodel.to_jsonable(list(task.path)),
+                "path": jsonable(list(task.path)),
                 "error": None if task.error is None else f"{type(task.error).__name__}: {task.error}",
                 "interrupts": [interrupt_json(i) for i in task.interrupts],
                 "checkpoint": None,
                 "state": None,
-                "result": readmodel.to_jsonable(task.result),
+                "result": jsonable(task.result),
             }
             for task in snapshot.tasks
         ],
@@ -109,7 +127,7 @@ def thread(
     interrupts: dict[str, list[dict[str, Any]]] = {}
     values: dict[str, Any] = {}
     if snapshot is not None:
-        values = readmodel.to_jsonable(dict(snapshot.values or {}))
+        values = jsonable(dict(snapshot.values or {}))
         for task in snapshot.tasks:
             if task.interrupts:
                 interrupts[task.id] = [interrupt_json(i) for i in task.interrupts]
@@ -139,7 +157,7 @@ def thread(
 
 
 def empty_thread(thread_id: str, created_at: str, metadata: dict[str, Any]) -> dict[str, Any]:
-    """A thread created by ``threads.create`` that has not run yet (it has no checkpoint)."""
+    """A thread created by ``threads.create`` that has not run yet (no checkpoint), as LangGraph's server has it."""
     return {
         "thread_id": thread_id,
         "created_at": created_at,
@@ -147,16 +165,14 @@ def empty_thread(thread_id: str, created_at: str, metadata: dict[str, Any]) -> d
         "state_updated_at": created_at,
         "metadata": dict(metadata),
         "status": "idle",
-        "values": {},
-        "interrupts": {},
+        "values": None,
         "config": {},
-        "error": None,
     }
 
 
 def run_values(snapshot: Any) -> dict[str, Any]:
     """What ``runs.wait`` and ``runs.join`` answer: the thread's values, and ``__interrupt__`` when it waits."""
-    values = readmodel.to_jsonable(dict(snapshot.values or {}))
+    values = jsonable(dict(snapshot.values or {}))
     if snapshot.interrupts:
         values["__interrupt__"] = [interrupt_json(i) for i in snapshot.interrupts]
     return dict(values)
@@ -166,7 +182,7 @@ def stream_chunk(mode: str, chunk: Any) -> Any:
     """One ``values`` or ``updates`` chunk, JSON-ready (interrupts as ``[{"value", "id"}]``)."""
     if isinstance(chunk, dict) and "__interrupt__" in chunk:
         rest = {key: value for key, value in chunk.items() if key != "__interrupt__"}
-        data = readmodel.to_jsonable(rest)
+        data = jsonable(rest)
         data["__interrupt__"] = [interrupt_json(i) for i in chunk["__interrupt__"]]
         return data
-    return readmodel.to_jsonable(chunk)
+    return jsonable(chunk)

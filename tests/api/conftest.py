@@ -50,7 +50,8 @@ class Server:
 def server_env(db: Path, **extra: str) -> dict[str, str]:
     """The environment of a server or CLI child: the test database, the embedded model without latency."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("HITL_")}
-    env.update(HITL_DB=str(db), HITL_MODEL_LATENCY="0", PYTHONUNBUFFERED="1", **extra)
+    env.update(HITL_DB=str(db), HITL_MODEL_LATENCY="0", PYTHONUNBUFFERED="1")
+    env.update(extra)  # a test's own settings win (e.g. a model latency)
     return env
 
 

@@ -94,7 +94,7 @@ CASES: list[tuple[str, str, Any, int, str]] = [
     (
         "POST",
         f"/threads/{ROBOT}/runs/stream",
-        {"assistant_id": "robot", "command": {"resume": "yes"}, "stream_mode": "messages"},
+        {"assistant_id": "robot", "command": {"resume": "yes"}, "stream_mode": "no-such-mode"},
         422,
         "stream_mode",
     ),

@@ -82,6 +82,7 @@ def test_without_a_known_token_nothing_is_answered(api: TestClient) -> None:
 def test_a_viewer_reads_but_every_change_is_403_with_the_reason(api: TestClient, store: Store) -> None:
     assert request_refund(api, "V1", 500_000).status_code == 200
     head = readmodel.head_checkpoint_id(store, "refund-V1")
+    run_id = api.get("/threads/refund-V1/runs", headers=as_("lee")).json()[0]["run_id"]
     viewer = as_("viewer")
     assert api.get("/threads/refund-V1/state", headers=viewer).status_code == 200
     refusals = [
@@ -93,6 +94,8 @@ def test_a_viewer_reads_but_every_change_is_403_with_the_reason(api: TestClient,
         api.delete("/threads/refund-V1", headers=viewer),
         api.post("/threads", json={"thread_id": "new-one"}, headers=viewer),
         api.post("/generate", json={"topic": "t"}, headers=viewer),
+        api.post(f"/threads/refund-V1/runs/{run_id}/cancel", headers=viewer),
+        api.get(f"/threads/refund-V1/runs/{run_id}/stream?cancel_on_disconnect=true", headers=viewer),
     ]
     for answer in refusals:
         assert answer.status_code == 403, answer.text

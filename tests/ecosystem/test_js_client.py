@@ -1,0 +1,138 @@
+"""LangGraph's official JS client (``@langchain/langgraph-sdk``, pinned in ``tests/js/package.json``) on both servers.
+
+``tests/js/flows.mjs`` drives one scripted flow through the JS client against one server and prints
+what the client saw of each call: its status, the keys and value types of the answer, and for a
+stream the event names. Each test runs a flow against ``python -m agents serve`` and against the
+real ``langgraph dev`` on the same graphs, and the two traces must be the same. Node comes from the
+machine (Debian's ``nodejs``); ``bash scripts/js-client-env.sh`` installs the client (``npm ci``).
+
+The Agent Chat UI and Agent Inbox flows replay the calls those apps make, read from their source
+(github.com/langchain-ai/agent-chat-ui at fdc87e6, github.com/langchain-ai/agent-inbox at f38301b):
+
+Agent Chat UI
+- ``GET /info`` to check the server: src/providers/Stream.tsx:60 (``checkGraphStatus``).
+- ``threads.search({metadata: {graph_id}, limit: 100})`` for the thread list: src/providers/Thread.tsx:61.
+- ``threads.create`` then ``runs.stream(thread, assistant, {input: {messages: [human]}, streamMode,
+  streamSubgraphs: true, streamResumable: true, onDisconnect: "continue"})`` on submit:
+  src/components/thread/index.tsx:217 through useStream (``@langchain/langgraph-sdk``
+  dist/ui/orchestrator.js:685-726 adds "values" and "updates" and the tracked modes "messages-tuple",
+  and "custom" for its ``onCustomEvent``: src/providers/Stream.tsx:97); the human message is
+  ``{id, type: "human", content: [{type: "text", text}]}`` (src/components/thread/index.tsx:203).
+- ``threads.getHistory(thread, {limit})`` (``fetchStateHistory: true``: src/providers/Stream.tsx:96;
+  orchestrator.js:25).
+- After a reload, ``runs.joinStream(thread, run, {lastEventId: "-1"})``: orchestrator.js:620-635.
+- Stop: the stream is aborted and ``runs.cancel(thread, run)``: src/components/thread/index.tsx:522
+  (``stream.stop()``), orchestrator.js:596.
+
+Agent Inbox
+- ``threads.search({offset, limit, status: "interrupted", metadata})`` to list an inbox:
+  src/components/agent-inbox/contexts/ThreadContext.tsx:200-208.
+- ``threads.get(thread)`` then ``threads.getState(thread)`` to open one: ThreadContext.tsx:318-325
+  (and :245 for a listed thread whose interrupts are not in the thread).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import Server, start_server, stop_server
+from tests.conftest import PROJECT_ROOT
+from tests.ecosystem.conftest import DevServer
+
+pytestmark = pytest.mark.slow
+
+JS = PROJECT_ROOT / "tests" / "js"
+MISSING_CLIENT = "the JS client is not installed: run `bash scripts/js-client-env.sh` (Node and npm ci in tests/js)"
+
+
+def run_flow(url: str, flow: str, **options: Any) -> list[dict[str, Any]]:
+    """The trace of ``flow`` through the JS client against the server at ``url``."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None or not (JS / "node_modules" / "@langchain" / "langgraph-sdk").is_dir():
+        pytest.skip(MISSING_CLIENT)
+    env = {key: value for key, value in os.environ.items() if not key.endswith("_API_KEY")}
+    done = subprocess.run(
+        [node, str(JS / "flows.mjs"), url, flow, json.dumps(options)],
+        cwd=JS,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    trace: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])["trace"]
+    return trace
+
+
+@pytest.fixture(scope="module")
+def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This project's server on a fresh database."""
+    running = start_server(tmp_path_factory.mktemp("ours"))
+    yield running
+    stop_server(running)
+
+
+def both(langgraph_dev: DevServer, ours: Server, flow: str, **options: Any) -> tuple[list[Any], list[Any]]:
+    """The flow's traces on our server (with ``options``) and on ``langgraph dev``."""
+    reference = run_flow(langgraph_dev.url, flow)
+    return run_flow(ours.url, flow, **options), reference
+
+
+#: Keys only this server sends, on purpose (README, "Differences from LangGraph's server"): a thread's
+#: ``lifecycle`` (the product's own status words), a refund's ``requested_at`` (stamped at the start).
+OWN_KEYS = ("lifecycle", "requested_at")
+
+
+def calls(trace: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    return [(entry["call"], entry["status"]) for entry in trace]
+
+
+def without_own_keys(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The trace without the keys only this server sends."""
+    found = []
+    for entry in trace:
+        shape = entry.get("shape")
+        if isinstance(shape, dict):
+            entry = {**entry, "shape": {key: value for key, value in shape.items() if key not in OWN_KEYS}}
+        found.append(entry)
+    return found
+
+
+@pytest.mark.parametrize("flow", ["robot", "lecture", "chat-ui"])
+def test_a_flow_looks_the_same_through_the_js_client(langgraph_dev: DevServer, ours: Server, flow: str) -> None:
+    mine, reference = both(langgraph_dev, ours, flow)
+    assert calls(mine) == calls(reference)
+    assert without_own_keys(mine) == without_own_keys(reference)
+
+
+def test_a_refund_with_an_edit_looks_the_same_through_the_js_client(langgraph_dev: DevServer, ours: Server) -> None:
+    # A refund thread is named by its case here (``refund-<case id>``); the reference takes any thread id.
+    case = f"JS-{uuid.uuid4().hex[:6]}"
+    mine = run_flow(ours.url, "refund", refundThread=f"refund-{case}", caseId=case)
+    reference = run_flow(langgraph_dev.url, "refund", caseId=case)
+    # The one difference on purpose: a decided case is not answered again (the reference runs the finished
+    # graph again, which does nothing); this server says so with 409.
+    again = [entry for entry in mine if entry["call"] == "runs.wait answered again"]
+    assert again == [{"call": "runs.wait answered again", "status": 409}]
+    assert [entry for entry in reference if entry["call"] == "runs.wait answered again"][0]["status"] == "ok"
+    same = [entry for entry in without_own_keys(mine) if entry not in again]
+    assert same == [e for e in without_own_keys(reference) if e["call"] != "runs.wait answered again"]
+    paid = {"outcome": "paid", "paid_amount": 300000, "approver": "kim"}
+    assert {"call": "paid", "status": "ok", "shape": paid} in mine
+
+
+def test_the_inbox_lists_and_opens_a_waiting_refund(langgraph_dev: DevServer, ours: Server) -> None:
+    case = f"IN-{uuid.uuid4().hex[:6]}"
+    mine = run_flow(ours.url, "inbox", refundThread=f"refund-{case}", caseId=case)
+    reference = run_flow(langgraph_dev.url, "inbox", caseId=case)
+    assert calls(mine) == calls(reference)
+    assert without_own_keys(mine) == without_own_keys(reference)

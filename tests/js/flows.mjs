@@ -1,0 +1,160 @@
+// Scripted flows through LangGraph's official JS client (@langchain/langgraph-sdk), against one server.
+//
+// Usage: node flows.mjs <server url> <flow> [<options as JSON>]
+// Prints one JSON object: {"trace": [...]}, one entry per call with what a client sees of the answer:
+// its status ("ok" or the HTTP status), its keys and value types, and for a stream the event names.
+// tests/ecosystem/test_js_client.py runs the same flow against this project's server and against
+// `langgraph dev` and compares the traces.
+//
+// The Agent Chat UI and Agent Inbox flows replay the calls those apps make (see the test's comment
+// for the source files and lines).
+
+import { Client } from "@langchain/langgraph-sdk";
+
+const [url, flow, rawOptions] = process.argv.slice(2);
+const options = rawOptions ? JSON.parse(rawOptions) : {};
+const client = new Client({ apiUrl: url, apiKey: options.apiKey ?? null, callerOptions: { maxRetries: 0 } });
+const trace = [];
+
+// The type a client sees: "array", "null", or JavaScript's typeof.
+function kind(value) {
+  if (Array.isArray(value)) return "array";
+  if (value === null) return "null";
+  return typeof value;
+}
+
+// An answer's keys (sorted) and the kind of each value; a value that is not an object: its kind.
+function shape(value) {
+  if (kind(value) !== "object") return kind(value);
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, kind(value[key])]));
+}
+
+async function call(name, action, keep = (answer) => shape(answer)) {
+  try {
+    const answer = await action();
+    trace.push({ call: name, status: "ok", shape: keep(answer) });
+    return answer;
+  } catch (error) {
+    trace.push({ call: name, status: error?.status ?? String(error?.name ?? error) });
+    return undefined;
+  }
+}
+
+async function stream(name, parts, stopWhen = () => false) {
+  const events = [];
+  let runId;
+  try {
+    for await (const part of parts) {
+      events.push(part.event);
+      if (part.event === "metadata") runId = part.data.run_id;
+      if (stopWhen(part, runId)) break;
+    }
+    trace.push({ call: name, status: "ok", events });
+  } catch (error) {
+    trace.push({ call: name, status: error?.status ?? String(error?.name ?? error), events });
+  }
+  return { events, runId };
+}
+
+const START = { messages: [{ role: "human", content: "Start the task" }] };
+
+async function robot() {
+  const thread = await call("threads.create", () => client.threads.create());
+  const id = thread.thread_id;
+  const waiting = await call("runs.wait start", () => client.runs.wait(id, "robot", { input: START }));
+  await call("interrupt", async () => waiting.__interrupt__[0]);
+  await call("threads.getState", () => client.threads.getState(id));
+  await call("threads.get", () => client.threads.get(id));
+  await stream("runs.stream resume", client.runs.stream(id, "robot", { command: { resume: "yes" }, streamMode: ["values", "updates", "messages-tuple"] }));
+  const history = await call("threads.getHistory", () => client.threads.getHistory(id, { limit: 10 }));
+  await call("threads.getHistory before", () => client.threads.getHistory(id, { limit: 2, before: { configurable: { checkpoint_id: history[1].checkpoint_id } } }), (page) => page.map((entry) => entry.checkpoint_id === history[2 + page.indexOf(entry)].checkpoint_id));
+  await call("threads.getState done", () => client.threads.getState(id));
+}
+
+async function refund() {
+  const thread = await call("threads.create", () => client.threads.create(options.refundThread ? { threadId: options.refundThread } : {}));
+  const id = thread.thread_id;
+  const request = { case_id: options.caseId ?? "JS-1", customer: "홍길동", requested_amount: 500000, reason: "파손된 상품" };
+  const waiting = await call("runs.wait start", () => client.runs.wait(id, "refund", { input: request }));
+  await call("interrupt", async () => waiting.__interrupt__[0].value);
+  const edit = { action: "edit", amount: 300000, approver: "kim" };
+  const done = await call("runs.wait edit", () => client.runs.wait(id, "refund", { command: { resume: edit } }));
+  await call("paid", async () => ({ outcome: done.outcome, paid_amount: done.paid_amount, approver: done.approver }), (answer) => answer);
+  await call("runs.wait answered again", () => client.runs.wait(id, "refund", { command: { resume: edit } }));
+  await call("threads.get", () => client.threads.get(id));
+}
+
+const LECTURE = {
+  topic: "업무에 바로 쓰는 AI 활용법",
+  audience_level: "비개발자 직장인 초급",
+  duration: "1일 8시간",
+  delivery_method: "강의+실습 병행",
+  platform_tools: "ChatGPT, Notion",
+  constraints: "프로젝터 없음, 노트북 1인 1대",
+};
+
+async function lecture() {
+  const thread = await call("threads.create", () => client.threads.create());
+  const id = thread.thread_id;
+  const { events } = await stream("runs.stream start", client.runs.stream(id, "lecture", { input: { request: LECTURE }, streamMode: ["updates"] }));
+  const state = await call("threads.getState", () => client.threads.getState(id));
+  await call("gate", async () => ({ stage: state.tasks[0].interrupts[0].value.stage, updates: events.filter((e) => e === "updates").length }), (answer) => answer);
+  const done = await call("runs.wait rework", () => client.runs.wait(id, "lecture", { command: { resume: "rework" } }));
+  await call("saved", async () => ({ outcome: done.outcome, round: done.round }), (answer) => answer);
+}
+
+// Agent Chat UI (see the test's comment): check the server, list the threads, stream a run as useStream
+// does, read its history; reload (rejoin the run's stream from its start); stop a run.
+async function chatUi() {
+  const info = await call("GET /info", async () => {
+    const answer = await fetch(`${url}/info`);
+    if (!answer.ok) throw Object.assign(new Error("info"), { status: answer.status });
+    return answer.json();
+  });
+  void info;
+  await call("threads.search", () => client.threads.search({ metadata: { graph_id: "robot" }, limit: 100 }), (found) => Array.isArray(found));
+  const thread = await call("threads.create", () => client.threads.create({ metadata: undefined }));
+  const id = thread.thread_id;
+  const human = { id: "11111111-1111-4111-8111-111111111111", type: "human", content: [{ type: "text", text: "Start the task" }] };
+  const modes = ["values", "updates", "messages-tuple", "custom"];
+  const first = await stream("runs.stream submit", client.runs.stream(id, "robot", { input: { messages: [human] }, streamMode: modes, streamSubgraphs: true, streamResumable: true, onDisconnect: "continue" }));
+  await call("threads.getHistory", () => client.threads.getHistory(id, { limit: 10 }), (history) => history.length);
+  await stream("runs.joinStream after reload", client.runs.joinStream(id, first.runId, { lastEventId: "-1" }));
+  await call("runs.get", () => client.runs.get(id, first.runId), (run) => run.status);
+  await stream("runs.stream resume", client.runs.stream(id, "robot", { command: { resume: "yes" }, streamMode: modes, streamSubgraphs: true, streamResumable: true, onDisconnect: "continue" }));
+  await call("threads.getState", () => client.threads.getState(id), (state) => state.values.messages.map((m) => [m.type, typeof m.id]));
+
+  // Stop: the lecture run is left mid-stream and cancelled (useStream.stop with reconnectOnMount).
+  const lecture = await call("threads.create lecture", () => client.threads.create());
+  const controller = new AbortController();
+  const started = await stream(
+    "runs.stream lecture",
+    client.runs.stream(lecture.thread_id, "lecture", { input: { request: LECTURE }, streamMode: modes, streamResumable: true, onDisconnect: "continue", signal: controller.signal }),
+    (part) => part.event === "metadata",
+  );
+  controller.abort();
+  await call("runs.cancel", () => client.runs.cancel(lecture.thread_id, started.runId, true), () => "stopped");
+  await call("runs.get cancelled", () => client.runs.get(lecture.thread_id, started.runId), (run) => run.status);
+}
+
+// Agent Inbox (see the test's comment): list the inbox's interrupted threads, open one.
+async function inbox() {
+  const thread = await call("threads.create", () => client.threads.create(options.refundThread ? { threadId: options.refundThread } : {}));
+  const request = { case_id: options.caseId ?? "INBOX-1", customer: "홍길동", requested_amount: 100000, reason: "파손된 상품" };
+  const run = await call("runs.create", () => client.runs.create(thread.thread_id, "refund", { input: request }));
+  await call("runs.join", () => client.runs.join(thread.thread_id, run.run_id), (values) => "__interrupt__" in values);
+  await call("runs.list", () => client.runs.list(thread.thread_id), (found) => found.map((r) => r.status));
+  const listed = await call("threads.search interrupted", () => client.threads.search({ offset: 0, limit: 10, status: "interrupted", metadata: { graph_id: "refund" } }), (found) => found.map((t) => [t.status, Object.keys(t.interrupts).length]));
+  void listed;
+  const opened = await call("threads.get", () => client.threads.get(thread.thread_id), (t) => ({ status: t.status, interrupts: Object.values(t.interrupts).flat().map((i) => Object.keys(i).sort()) }));
+  void opened;
+  await call("threads.getState", () => client.threads.getState(thread.thread_id), (state) => ({ next: state.next, interrupts: state.tasks.flatMap((t) => t.interrupts).length }));
+}
+
+const flows = { robot, refund, lecture, "chat-ui": chatUi, inbox };
+if (!flows[flow]) {
+  console.error(`unknown flow ${flow}; known: ${Object.keys(flows).join(", ")}`);
+  process.exit(2);
+}
+await flows[flow]();
+console.log(JSON.stringify({ trace }));
