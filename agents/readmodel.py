@@ -215,7 +215,9 @@ def _chain_of(
         known = {} if not unnamed else _task_nodes(cursor, thread_id, listed)
     if not rows:
         return [], known
-    tasks = tasks_by_checkpoint(task_rows, known, lambda checkpoint_id: _saved(store, thread_id, checkpoint_id))
+    tasks = tasks_by_checkpoint(
+        task_rows, known, lambda checkpoint_id: prepared_task_names(store, thread_id, checkpoint_id)
+    )
     scheduled, completed, interrupted = tasks.scheduled, tasks.completed, tasks.interrupted
     head_id, parents = (rows[-1][0], {row[1] for row in rows}) if only is None else only[1:]
     chain: list[ChainCheckpoint] = []
@@ -379,7 +381,7 @@ def _detail(
     """
     checkpoint_id = saved.config["configurable"]["checkpoint_id"]
     serde = store.saver.serde
-    nodes, next_nodes = _write_nodes(saved, rows, known)
+    nodes, next_nodes = _write_nodes(store, thread_id, checkpoint_id, rows, known)
     writes = tuple(
         WriteRecord(task_id, nodes[task_id], channel, serde.loads_typed((type_, blob)))
         for task_id, _path, channel, type_, blob in rows
@@ -400,13 +402,14 @@ def _detail(
     )
 
 
-def _write_nodes(saved: Any, rows: Rows, known: dict[str, str]) -> tuple[dict[str, str], tuple[str, ...]]:
+def _write_nodes(
+    store: Store, thread_id: str, checkpoint_id: str, rows: Rows, known: dict[str, str]
+) -> tuple[dict[str, str], tuple[str, ...]]:
     """Task id → node of a checkpoint's write rows, and the nodes of its tasks as the chain orders them.
 
     Named as :func:`agents.tasknames.tasks_by_checkpoint` names them: a task by its node-log row, else by its
     greatest task path; a fresh ``update_state`` (no task of LangGraph's) is not in the order.
     """
-    checkpoint_id = saved.config["configurable"]["checkpoint_id"]
     paths: dict[str, str] = {}
     for task_id, path, *_ in rows:
         paths[task_id] = max(paths.get(task_id, ""), path or "")
@@ -415,7 +418,8 @@ def _write_nodes(saved: Any, rows: Rows, known: dict[str, str]) -> tuple[dict[st
     for task_id, path in paths.items():
         unnamed = task_id not in known and path.startswith(UPDATE_PREFIX)
         if unnamed and not is_fresh_update(checkpoint_id, task_id, path):
-            prepared = prepared_task_names(saved) if prepared is None else prepared
+            if prepared is None:
+                prepared = prepared_task_names(store, thread_id, checkpoint_id)
             nodes[task_id] = prepared.get(task_id, UPDATE_WRITER)
         else:
             nodes[task_id] = _node_of(task_id, path, known)

@@ -4,7 +4,8 @@ compiled graphs.
 The store (:mod:`agents.db`) persists and knows nothing of agents; the registry knows the agents
 and nothing of databases. This module joins them: it opens the store with every agent's tables,
 loads the settings with every agent's parser, and caches one compiled graph per (store, agent,
-options), built on the store's checkpointer.
+options), built on the store's checkpointer. It also tells the read model how to ask a thread's
+graph for the tasks a checkpoint prepares (:func:`agents.tasknames.register_task_resolver`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents import readmodel, tasknames
 from agents.damaged import guard
 from agents.db import BUSY_TIMEOUT_SECONDS, Store, is_postgres_url, open_sqlite, project_tables
 from agents.registry import AGENTS, get_agent
@@ -99,3 +101,20 @@ def graph(store: Store, agent: str, **options: Any) -> Any:
         if key not in built:
             built[key] = get_agent(agent).build_graph(store.saver, store=store, **options)
         return built[key]
+
+
+def prepared_task_names(store: Store, thread_id: str, checkpoint_id: str) -> dict[str, str]:
+    """Task id → node of the tasks a checkpoint prepares, from its graph's public ``get_state(config).tasks``.
+
+    The graph is the thread's agent's, built without options: the options choose routes, never
+    nodes or edges, so the tasks it prepares are the same. Empty when the thread names no
+    registered agent.
+    """
+    agent = readmodel.thread_agent(store, thread_id)
+    if agent not in AGENTS:
+        return {}
+    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
+    return {task.id: task.name for task in graph(store, agent).get_state(config).tasks}
+
+
+tasknames.register_task_resolver(prepared_task_names)

@@ -28,7 +28,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agents.errors import InputError, UserError
-from agents.identity import Roles, load_roles
+from agents.identity import Roles
+from agents.roles_file import load_roles
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

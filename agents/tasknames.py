@@ -6,14 +6,13 @@ and is named by its row in the node log (:mod:`agents.nodelog`), found by task i
 ``~__interrupt__, <i>``, which names no node: as a node the checkpoint schedules, it reuses
 that node's task id; as any other node, LangGraph derives a fresh id from the checkpoint id
 and ``i`` (:func:`is_fresh_update`), and ``get_state_history`` lists no task for those
-writes. A reused id whose node has not run is named by LangGraph's own task-id hash over
-the nodes the checkpoint schedules (:func:`prepared_task_names`, one decoded blob).
+writes. A reused id whose node has not run is named by the tasks LangGraph prepares at that
+checkpoint (:func:`prepared_task_names`): the graph's public ``get_state(config).tasks``, asked through
+the resolver a higher layer registers (:func:`register_task_resolver`), since only it knows the graphs.
 """
 
 from __future__ import annotations
 
-import binascii
-import importlib
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -59,31 +58,29 @@ def is_fresh_update(checkpoint_id: str, task_id: str, task_path: str) -> bool:
     return task_id == str(uuid.uuid5(uuid.UUID(checkpoint_id), name))
 
 
-def prepared_task_names(saved: Any) -> dict[str, str]:
-    """Task id → node of the tasks a decoded checkpoint schedules, by LangGraph's own task-id hash.
+#: Task id → node of the tasks a checkpoint prepares, given (store, thread id, checkpoint id).
+TaskResolver = Callable[[Any, str, str], dict[str, str]]
+_resolvers: list[TaskResolver] = []
+
+
+def register_task_resolver(resolver: TaskResolver) -> None:
+    """Sets how :func:`prepared_task_names` asks a thread's graph for the tasks of a checkpoint.
+
+    The read model sits below the registry and knows no graph; the layer that builds the graphs
+    (:mod:`agents.runtime`) registers a resolver that asks the thread's graph through LangGraph's
+    public ``get_state``. A later registration replaces an earlier one.
+    """
+    _resolvers[:] = [resolver]
+
+
+def prepared_task_names(store: Any, thread_id: str, checkpoint_id: str) -> dict[str, str]:
+    """Task id → node of the tasks a checkpoint prepares, as its graph's ``get_state(config).tasks`` lists them.
 
     Names an ``update_state`` that reused the task of a node that has not run (so neither the
-    node log nor a task path names it). A scheduled node's triggers are its ``branch:to:``
-    channel and the join channels that end in its name.
+    node log nor a task path names it). Empty when no resolver is registered or the thread's graph
+    cannot say (its agent is no longer registered): the writes are then named :data:`UPDATE_WRITER`.
     """
-    checkpoint = saved.checkpoint
-    step = str(saved.metadata.get("step", -1) + 1)
-    id_bytes = binascii.unhexlify(checkpoint["id"].replace("-", ""))
-    # LangGraph's task-id hashes, imported when first needed: the module loads LangGraph's Pregel
-    # loop and its SDK (about 300 ms), which a command that names no task never needs.
-    hashes = importlib.import_module("langgraph.pregel._algo")
-    task_id_of = hashes._xxhash_str if checkpoint.get("v", 1) > 1 else hashes._uuid5_str
-    versions = checkpoint.get("channel_versions", {})
-    names = {}
-    for node in scheduled_nodes_of(checkpoint.get("channel_values", {})):
-        branch, join_end = f"branch:to:{node}", f":{node}"
-        triggers = (
-            ("__start__",)
-            if node == "__start__"
-            else sorted({branch, *(c for c in versions if c.startswith("join:") and c.endswith(join_end))})
-        )
-        names[task_id_of(id_bytes, node, step, node, PULL, *triggers)] = node
-    return names
+    return _resolvers[0](store, thread_id, checkpoint_id) if _resolvers else {}
 
 
 def scheduled_nodes_of(values: dict[str, Any]) -> tuple[str, ...]:
@@ -103,7 +100,7 @@ class Tasks:
     interrupted: set[str]
 
 
-def tasks_by_checkpoint(rows: Rows, known: dict[str, str], saved_of: Callable[[str], Any]) -> Tasks:
+def tasks_by_checkpoint(rows: Rows, known: dict[str, str], names_of: Callable[[str], dict[str, str]]) -> Tasks:
     """The tasks of the rows of ``queries.tasks``, named as ``get_state_history`` names them.
 
     The database groups the writes per task, which hands Python one row per
@@ -112,8 +109,8 @@ def tasks_by_checkpoint(rows: Rows, known: dict[str, str], saved_of: Callable[[s
     but nothing else yet. A checkpoint's tasks are ordered by task path and id, as
     LangGraph orders them; most checkpoints have one, and share its one-name tuple.
     An ``update_state`` that took no task of its checkpoint is no task (:func:`is_fresh_update`);
-    one that reused the task of a node that has not run is named from the checkpoint's blob
-    (``saved_of(checkpoint_id)``: the decoded checkpoint, or None).
+    one that reused the task of a node that has not run is named by the tasks its checkpoint prepares
+    (``names_of(checkpoint_id)``: task id → node, :func:`prepared_task_names`).
     """
     scheduled: dict[str, tuple[str, ...]] = {}
     completed: dict[str, tuple[str, ...]] = {}
@@ -137,7 +134,7 @@ def tasks_by_checkpoint(rows: Rows, known: dict[str, str], saved_of: Callable[[s
             if is_fresh_update(checkpoint_id, task_id, path):
                 continue
             unnamed.add(checkpoint_id)
-            node = _UNNAMED + task_id  # replaced below, from the checkpoint's blob
+            node = _UNNAMED + task_id  # replaced below, from the checkpoint's prepared tasks
         else:
             node = node_of(task_id, path, known)
         if not done and asked:
@@ -162,15 +159,14 @@ def tasks_by_checkpoint(rows: Rows, known: dict[str, str], saved_of: Callable[[s
         scheduled[checkpoint_id] = _unique(node for _, _, node, _ in group)
         completed[checkpoint_id] = _unique(node for _, _, node, done in group if done)
     for checkpoint_id in unnamed:
-        saved = saved_of(checkpoint_id)
-        names_of = prepared_task_names(saved) if saved is not None else {}
+        prepared = names_of(checkpoint_id)
         for listed in (scheduled, completed):
             if checkpoint_id in listed:
-                listed[checkpoint_id] = _unique(_named(node, names_of) for node in listed[checkpoint_id])
+                listed[checkpoint_id] = _unique(_named(node, prepared) for node in listed[checkpoint_id])
     return Tasks(scheduled, completed, interrupted)
 
 
-#: Marks a task id that stands in for a node name until the checkpoint's blob names it.
+#: Marks a task id that stands in for a node name until the checkpoint's prepared tasks name it.
 _UNNAMED = "\x00"
 
 

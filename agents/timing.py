@@ -32,8 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.durations import format_duration as format_duration
-from agents.durations import iso_utc as iso_utc
+from agents.durations import iso_utc
 
 NodeLogRow = Mapping[str, Any]
 

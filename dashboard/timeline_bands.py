@@ -16,7 +16,8 @@ import math
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from agents.timing import SuperstepStats, format_duration
+from agents.durations import format_duration
+from agents.timing import SuperstepStats
 from dashboard.i18n import t
 from dashboard.timeline_axis import AxisSegment, TimeAxis
 

@@ -3,7 +3,7 @@
 :func:`create_app` builds it on an opened store and the process's settings. The routes live in
 :mod:`agents.api.lecture` (the lecture planner's ``/generate`` and ``/resume``),
 :mod:`agents.api.threads` (assistants, threads, state, history) and :mod:`agents.api.run_routes`
-(runs: wait, create + join, stream). Every request passes :class:`~agents.api.errors.GuardMiddleware`
+(runs: wait, create + join, stream). Every request passes :class:`~agents.api.security.GuardMiddleware`
 (request id, bearer token and the identity it maps to, body size); every refusal is JSON naming the
 field. The routes pass the request's identity to ``runs``, which refuses (403) what it may not do.
 """
@@ -20,7 +20,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from agents import readmodel
 from agents.api import info, lecture, run_routes, threads
 from agents.api.context import ApiContext
-from agents.api.errors import ApiError, GuardMiddleware, error_body, status_of
+from agents.api.errors import ApiError, error_body, status_of
+from agents.api.security import GuardMiddleware
 from agents.db import DatabaseError, Store
 from agents.errors import RunFailedError, UserError
 from agents.settings import Settings

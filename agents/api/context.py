@@ -144,7 +144,7 @@ def refuse_if_busy(store: Store, thread_id: str) -> None:
 def actor_of(request: Request) -> Identity:
     """Who the request acts for: the identity its bearer token maps to (a FastAPI dependency).
 
-    :class:`~agents.api.errors.GuardMiddleware` sets it; without tokens (loopback only) and with
+    :class:`~agents.api.security.GuardMiddleware` sets it; without tokens (loopback only) and with
     ``HITL_API_TOKEN`` it is the local operator, who may do everything.
     """
     found = getattr(request.state, "identity", None)

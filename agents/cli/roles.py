@@ -16,7 +16,8 @@ from typing import Any
 
 from agents.cli.base import Context
 from agents.errors import InputError
-from agents.identity import EMAIL_MAX_LENGTH, RolesFileError, load_roles, parse_roles, token_hash
+from agents.identity import EMAIL_MAX_LENGTH, token_hash
+from agents.roles_file import RolesFileError, load_roles, parse_roles
 from agents.settings import DEFAULT_ROLES_PATH
 from agents.validation import validate_text
 

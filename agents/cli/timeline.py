@@ -9,6 +9,7 @@ from typing import Any
 
 from agents import lifecycle, readmodel
 from agents.cli.core import print_json
+from agents.durations import format_duration, iso_utc
 from agents.errors import InputError
 from agents.nodelog import node_runs
 from agents.strings import STRINGS
@@ -16,8 +17,6 @@ from agents.texts import text
 from agents.timing import (
     RunSummary,
     SuperstepStats,
-    format_duration,
-    iso_utc,
     timeline_csv,
     timeline_json,
     timeline_of,

@@ -17,13 +17,11 @@ from agents.identity import (
     SENIOR_APPROVER,
     VIEWER,
     Identity,
-    RolesFileError,
     check_allowed,
     denial,
-    load_roles,
-    parse_roles,
     token_hash,
 )
+from agents.roles_file import RolesFileError, load_roles, parse_roles
 from agents.runtime import load_settings
 from agents.settings import roles_setting
 

@@ -15,10 +15,10 @@ import pytest
 
 from agents import langgraph_app, lifecycle, readmodel, runs, runtime
 from agents.errors import InputError, PermissionDenied, StaleFormError
-from agents.identity import parse_roles
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund import ledger
 from agents.registry import get_agent
+from agents.roles_file import parse_roles
 from agents.runtime import load_settings
 from tests.factories import answer_robot, pause_robot, start_refund, thread_counts
 

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agents.durations import format_duration
 from agents.timing import (
     CSV_COLUMNS,
     RunSummary,
     SuperstepStats,
-    format_duration,
     node_calls,
     run_summaries,
     superstep_stats,

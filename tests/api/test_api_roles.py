@@ -20,9 +20,10 @@ from fastapi.testclient import TestClient
 from agents import readmodel
 from agents.api.app import create_app
 from agents.db import Store
-from agents.identity import parse_roles, token_hash
+from agents.identity import token_hash
 from agents.nodelog import node_runs
 from agents.refund import ledger
+from agents.roles_file import parse_roles
 from agents.settings import Secret, Settings
 from tests.api.conftest import start_server, stop_server
 

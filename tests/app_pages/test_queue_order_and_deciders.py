@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agents import ages, lifecycle, runs
-from agents.identity import parse_roles
+from agents.roles_file import parse_roles
 from tests.conftest import APP_FILE
 
 ROLES_TEXT = """

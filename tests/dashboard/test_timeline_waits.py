@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from agents.timing import format_duration, timeline_of
+from agents.durations import format_duration
+from agents.timing import timeline_of
 from dashboard.timeline_axis import time_axis_of_runs
 from dashboard.timeline_bands import MAX_STEP_BANDS, MAX_WAIT_BANDS, WAIT_BAND_COLOR, wait_decorations
 from dashboard.timeline_figure import compare_figure_of, timeline_figure_of

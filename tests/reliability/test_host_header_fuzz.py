@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.api.errors import GuardMiddleware
 from agents.api.hosts import HostError, parse_host
+from agents.api.security import GuardMiddleware
 from agents.validation import is_loopback
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

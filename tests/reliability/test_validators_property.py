@@ -19,12 +19,13 @@ from agents.cli import build_parser
 from agents.cli import main as cli_main
 from agents.cli.roles import token_entry
 from agents.errors import InputError
-from agents.identity import parse_roles, token_hash
+from agents.identity import token_hash
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE
 from agents.refund.rules import MAX_AMOUNT, RESERVED_APPROVERS
 from agents.refund.spec import SPEC as REFUND
 from agents.registry import AGENTS, get_agent
+from agents.roles_file import parse_roles
 from agents.spec import Field, validate_fields
 from agents.validation import BIDI_CONTROLS, THREAD_ID_MAX, validate_int, validate_text, validate_thread_id
 

@@ -13,7 +13,7 @@ One concern per module:
 * :mod:`~agents.lecture.model.duration`: "1일 8시간", "2 days" as teaching
   minutes per day;
 * :mod:`~agents.lecture.model.words`: reading the lecture's free text;
-* :mod:`~agents.lecture.model.texts`: every sentence the model writes, per language.
+* :mod:`~agents.lecture.model.strings`: every sentence the model writes, per language.
 """
 
 from agents.lecture.model.chat import EmbeddedChatModel

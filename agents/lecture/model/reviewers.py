@@ -18,7 +18,7 @@ from typing import Any
 
 from agents.lecture.model.duration import parse_duration
 from agents.lecture.model.schedule import HALF_DAY_MINUTES, ScheduleRow, ScheduleTable, clock, parse_schedule
-from agents.lecture.model.texts import JARGON_TERMS, TEXT
+from agents.lecture.model.strings import JARGON_TERMS, TEXT
 from agents.lecture.model.words import audience_level, mentions, split_items
 from agents.lecture.prompts import LUNCH_MINUTES, MAX_SESSION_MINUTES, SCHEDULE_COLUMNS, Language
 from agents.lecture.research import tokenize

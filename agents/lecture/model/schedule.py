@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.lecture.model.duration import TeachingDays
-from agents.lecture.model.texts import FORMATS, TEXT
+from agents.lecture.model.strings import FORMATS, TEXT
 from agents.lecture.prompts import LUNCH_MINUTES, MAX_SESSION_MINUTES, Language
 
 BREAK_MINUTES = 10

@@ -8,7 +8,7 @@ from typing import Any
 
 from agents.lecture.model.duration import parse_duration
 from agents.lecture.model.schedule import ScheduleRow, build_schedule, clock, format_share, table_cell
-from agents.lecture.model.texts import FORMATS, GLOSSARY, TEXT, TOOL_DEFINITIONS
+from agents.lecture.model.strings import FORMATS, GLOSSARY, TEXT, TOOL_DEFINITIONS
 from agents.lecture.model.words import audience_level, mentions, split_items
 from agents.lecture.prompts import SCHEDULE_COLUMNS, Language, detect_language
 from agents.lecture.research import tokenize

@@ -10,8 +10,8 @@ import datetime as dt
 import pytest
 
 from agents import lifecycle, runs
-from agents.identity import parse_roles
 from agents.notify.deliverer import Deliverer
+from agents.roles_file import parse_roles
 from tests.agents.notify.conftest import PUBLIC_URL, notifying
 from tests.factories import start_refund
 

@@ -13,9 +13,10 @@ import pytest
 
 from agents import readmodel, runs, runtime
 from agents.errors import PermissionDenied
-from agents.identity import EMAIL_MAX_LENGTH, LOCAL_OPERATOR, Identity, parse_roles
+from agents.identity import EMAIL_MAX_LENGTH, LOCAL_OPERATOR, Identity
 from agents.nodelog import node_runs
 from agents.refund import graph, ledger
+from agents.roles_file import parse_roles
 from tests.factories import pause_robot
 
 ROLES = parse_roles(

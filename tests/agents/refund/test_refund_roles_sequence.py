@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from agents import readmodel, runs
 from agents.errors import InputError, NotWaitingError, PermissionDenied
-from agents.identity import APPROVER, VIEWER, Identity, parse_roles
+from agents.identity import APPROVER, VIEWER, Identity
 from agents.refund import ledger
+from agents.roles_file import parse_roles
 from agents.runtime import load_settings, open_store
 
 ROLES = parse_roles(

@@ -1,0 +1,176 @@
+"""The roles file: reading and checking it, each problem named with its line.
+
+The roles file (TOML, ``.streamlit/roles.toml`` unless ``HITL_ROLES_FILE`` names another;
+docs/ARCHITECTURE.md describes it) maps emails to roles and API token SHA-256 hashes to
+identities. This module turns its text into :class:`agents.identity.Roles` or refuses it with a
+:class:`RolesFileError` that names the file and the line to fix; what a role may do is
+:mod:`agents.identity`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from agents.errors import UserError
+from agents.identity import APPROVER, EMAIL_MAX_LENGTH, ROLES, Member, Roles
+
+
+class RolesFileError(UserError):
+    """The roles file cannot be used; the message names the file and the line.
+
+    Attributes:
+        path: The file.
+        line: The line to fix (1-based), or None when the problem is the file as a whole.
+    """
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        where = f"{path}, line {line}" if line else path
+        super().__init__(f"roles file {where}: {message}")
+        self.path = path
+        self.line = line
+
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+_SHA256 = re.compile(r"^[0-9a-fA-F]{64}$")
+_TOML_LINE = re.compile(r"at line (\d+)")
+
+
+class _Reader:
+    """Checks the parsed file, finding the line of each problem in the text."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line_of(self, section: str, key: str | None = None, item: str | None = None) -> int | None:
+        """The first line of ``item`` inside ``key`` inside ``[section]`` (as far as can be found)."""
+        start = self._find(re.compile(rf"^\s*(\[+\s*)?[\"']?{re.escape(section)}[\"']?\s*[\].=]"), 0)
+        if start is None:
+            return None
+        if key is not None:
+            found = self._find(re.compile(rf"(^|[\s.\[\"']){re.escape(key)}([\"'\s.\]=]|$)"), start)
+            start = found if found is not None else start
+        if item is not None:
+            found = self._find(re.compile(rf"(^|[\s{{,]){re.escape(item)}\s*="), start)
+            start = found if found is not None else start
+        return start + 1
+
+    def _find(self, pattern: re.Pattern[str], start: int) -> int | None:
+        for number in range(start, len(self.lines)):
+            if pattern.search(self.lines[number].split("#", 1)[0]):
+                return number
+        return None
+
+    def fail(self, message: str, section: str, key: str | None = None, item: str | None = None) -> RolesFileError:
+        where = section + (f'."{key}"' if key is not None else "") + (f".{item}" if item is not None else "")
+        return RolesFileError(self.path, self.line_of(section, key, item), f"{where}: {message}")
+
+
+def _email_problem(email: str) -> str:
+    """What keeps ``email`` from being a roles file's email address ('' when nothing does)."""
+    if not _EMAIL.match(email):
+        return "must be an email address, e.g. kim@example.com"
+    if len(email) > EMAIL_MAX_LENGTH:
+        return f"is {len(email)} characters long; an email address has at most {EMAIL_MAX_LENGTH}"
+    return ""
+
+
+def _user(reader: _Reader, email: str, entry: Any) -> Member:
+    if problem := _email_problem(email):
+        raise reader.fail(problem, "users", email)
+    if not isinstance(entry, dict):
+        raise reader.fail('must be a table, e.g. { role = "approver", limit_krw = 1_000_000 }', "users", email)
+    unknown = sorted(set(entry) - {"role", "limit_krw", "name"})
+    if unknown:
+        raise reader.fail("is not a known key; known: role, limit_krw, name", "users", email, unknown[0])
+    role = entry.get("role")
+    if role not in ROLES:
+        raise reader.fail(f"must be one of {', '.join(ROLES)}; got {role!r}", "users", email, "role")
+    limit = entry.get("limit_krw")
+    if role == APPROVER:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise reader.fail(
+                f"an approver needs a limit: a whole number of KRW of at least 1; got {limit!r}",
+                "users",
+                email,
+                "limit_krw" if "limit_krw" in entry else "role",
+            )
+    elif limit is not None:
+        raise reader.fail(f"only an approver has a limit; a {role} has none", "users", email, "limit_krw")
+    name = entry.get("name", "")
+    if not isinstance(name, str):
+        raise reader.fail(f"must be text; got {name!r}", "users", email, "name")
+    return Member(role=role, limit_krw=limit if role == APPROVER else None, name=name.strip())
+
+
+def _token(reader: _Reader, label: str, entry: Any) -> tuple[str, str, str]:
+    if not isinstance(entry, dict):
+        raise reader.fail('must be a table, e.g. { sha256 = "…", email = "kim@example.com" }', "tokens", label)
+    unknown = sorted(set(entry) - {"sha256", "email", "name"})
+    if unknown:
+        raise reader.fail("is not a known key; known: sha256, email, name", "tokens", label, unknown[0])
+    digest = entry.get("sha256")
+    if not isinstance(digest, str) or not _SHA256.match(digest):
+        raise reader.fail(
+            "must be the token's SHA-256 as 64 hex digits (never the token itself); "
+            "print it with: python -m agents token-hash",
+            "tokens",
+            label,
+            "sha256",
+        )
+    email = entry.get("email")
+    if not isinstance(email, str) or _email_problem(email.strip()):
+        raise reader.fail(f"must be the email the token acts for; got {email!r}", "tokens", label, "email")
+    name = entry.get("name", "")
+    if not isinstance(name, str):
+        raise reader.fail(f"must be text; got {name!r}", "tokens", label, "name")
+    return digest.lower(), email.strip(), name.strip()
+
+
+def parse_roles(text: str, path: str = "roles.toml") -> Roles:
+    """Checks a roles file's text and returns its :class:`Roles`.
+
+    Raises:
+        RolesFileError: The text is not TOML, or an entry is wrong (the line is named).
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        found = _TOML_LINE.search(str(error))
+        raise RolesFileError(path, int(found.group(1)) if found else None, f"not valid TOML: {error}") from None
+    reader = _Reader(path, text)
+    unknown = sorted(set(data) - {"users", "tokens"})
+    if unknown:
+        raise reader.fail("is not a known section; known: [users], [tokens]", unknown[0])
+    for section in ("users", "tokens"):
+        if not isinstance(data.get(section, {}), dict):
+            raise reader.fail("must be a table of entries", section)
+    users: dict[str, Member] = {}
+    for email, entry in data.get("users", {}).items():
+        if email.casefold() in users:
+            raise reader.fail("is listed twice (emails are compared without case)", "users", email)
+        users[email.casefold()] = _user(reader, email, entry)
+    tokens: dict[str, tuple[str, str, str]] = {}
+    for label, entry in data.get("tokens", {}).items():
+        digest, email, name = _token(reader, label, entry)
+        if digest in tokens:
+            raise reader.fail("has the same hash as another token; give each token its own", "tokens", label, "sha256")
+        tokens[digest] = (email, name, label)
+    return Roles(users=MappingProxyType(users), tokens=MappingProxyType(tokens), source=path)
+
+
+def load_roles(path: Path | str) -> Roles:
+    """Reads and checks a roles file.
+
+    Raises:
+        RolesFileError: The file cannot be read, is not TOML, or an entry is wrong (the line is named).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RolesFileError(str(path), None, f"cannot be read: {error}") from None
+    return parse_roles(text, str(path))
