@@ -56,6 +56,8 @@ from agents.sqlite_probe import probe_btrees
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
+#: How long a write that may be skipped waits for another writer's lock (:meth:`Store.write_if_free`).
+FREE_WRITE_WAIT_SECONDS = 0.05
 CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
 
 
@@ -114,6 +116,16 @@ class Store(ABC):
         """Runs one writing statement in its own committed transaction."""
         with self.transaction() as cursor:
             cursor.execute(sql, params)
+
+    def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Runs ``sql`` once per row in one committed transaction, for a write that may be skipped.
+
+        For what the database keeps only to be faster (``agents.summarytable``): it waits at most
+        :data:`FREE_WRITE_WAIT_SECONDS` for another writer's lock instead of the busy timeout, and raises
+        (nothing written) when it cannot have it.
+        """
+        with self.transaction() as cursor:
+            cursor.executemany(sql, rows)
 
     def change_token(self) -> object | None:
         """A value that differs after any commit to the database, by any process; None when unknown.
@@ -227,6 +239,24 @@ class SqliteStore(Store):
                 raise
             finally:
                 cursor.close()
+
+    def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """See :meth:`Store.write_if_free`: the busy timeout is lowered for this one transaction."""
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            waited = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+            self.conn.execute(f"PRAGMA busy_timeout = {int(FREE_WRITE_WAIT_SECONDS * 1000)}")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self.conn.executemany(sql, rows)
+                    self.conn.commit()
+                except BaseException:
+                    self.conn.rollback()
+                    raise
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
 
     def insert(self, table: str, columns: tuple[str, ...], values: Sequence[Any]) -> int:
         """Inserts one row in its own committed transaction and returns its ``id`` (``lastrowid``)."""
