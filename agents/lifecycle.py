@@ -423,17 +423,21 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
         get_agent(agent)
     token = store.change_token()  # read before anything it guards
     running = live_leases(store)
-    memo = readcache.cache_for(store, "statuses", size=8)
+    memo = readcache.cache_for(store, "statuses", size=16)
     key = (token, frozenset(running))
-    found = memo.lookup(key) if token is not None else None
-    if found is None:
+    if token is not None and (found := memo.lookup((*key, agent))) is not None:
+        return list(found)
+    every = memo.lookup((*key, None)) if token is not None else None
+    if every is None:
         index = threadindex.thread_index(store)
         pending = {p.thread_id: p.payload for p in reversed(index.pending)}
         present = {s.thread_id for s in index.threads}
-        found = tuple(_statuses(store, list(index.threads), pending, running, present))
-        if token is not None:
-            memo.put(key, found)
-    return [s for s in found if agent is None or s.agent == agent]
+        every = tuple(_statuses(store, list(index.threads), pending, running, present))
+    found = every if agent is None else tuple(s for s in every if s.agent == agent)
+    if token is not None:
+        memo.put((*key, None), every)
+        memo.put((*key, agent), found)
+    return list(found)
 
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
