@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents import readcache
-from agents.db import Store
+from agents.db import DatabaseError, Store
 from agents.schema import SUMMARY_COLUMNS
 from agents.texts import Text
 
@@ -79,8 +79,12 @@ class SettledRow:
 
 
 def mark_digest(mark: Any) -> str:
-    """A short, stable digest of a head's mark (a tuple of its writes' keys and error bytes and a row id)."""
-    return hashlib.sha256(repr(mark).encode()).hexdigest()[:32]
+    """A short, stable digest of a head's mark (a tuple of its writes' keys and error bytes and a row id);
+    made once per mark and process, as every read after a write checks every stuck head's."""
+    return _DIGESTS.get(mark, lambda: hashlib.sha256(repr(mark).encode()).hexdigest()[:32])
+
+
+_DIGESTS: readcache.BoundedCache[str] = readcache.BoundedCache()
 
 
 def _encode(value: Any) -> Any:
@@ -143,7 +147,11 @@ def stored_rows(
             missing.append((thread_id, head, agent))
     if not missing:
         return found
-    read = _read(store, [thread_id for thread_id, _head, _agent in missing])
+    try:
+        read = _read(store, [thread_id for thread_id, _head, _agent in missing])
+    except DatabaseError as error:  # a read-only file of an older release has no such table
+        logger.info("thread summaries not read: %s", error)
+        return found
     for thread_id, head, agent in missing:
         row = read.get(thread_id)
         if row is not None and (row.head_checkpoint_id, row.agent) == (head, agent):

@@ -228,3 +228,20 @@ def test_a_process_killed_between_its_checkpoint_and_any_row_leaves_nothing_stal
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert assert_served_as_computed(store)["r2"].reason_code == "edited"
+
+
+def test_a_read_only_file_of_the_release_before_the_table_is_read_as_it_is(store, settings, db_location):
+    if store.backend != "sqlite":
+        pytest.skip("only a SQLite file is opened read-only")
+    answer_robot(store, settings, "r1")
+    pause_robot(store, settings, "r2")
+    store.close()
+    with sqlite3.connect(db_location) as conn:  # as the release before this table left it
+        conn.execute("DROP TABLE thread_summaries")
+        conn.execute("UPDATE hitl_meta SET value = 'c5095c9699d40a98' WHERE key = 'schema_fingerprint'")
+    read_only = SqliteStore(db_location, tables=store.tables, read_only=True)
+    try:
+        statuses = {s.thread_id: (s.status, s.outcome) for s in lifecycle.thread_statuses(read_only)}
+        assert statuses == {"r1": ("done", "executed"), "r2": ("waiting", "")}
+    finally:
+        read_only.close()
