@@ -25,7 +25,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from agents import ages, nodelog, readcache, readmodel, runtime, summarytable, threadindex
 from agents.damaged import DamagedValueError, check_blob
@@ -398,14 +398,28 @@ def _statuses(
     kept, marks = _kept_rows(store, settled, present)
     _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending])  # at once
     learned: list[Learned] = []
-    found = [
-        _settled(store, s, s.thread_id in running, pending, kept.get(s.thread_id), marks.get(s.thread_id), learned)
-        for s in summaries
-    ]
+    # A status made from a kept row is made once per process: the row (the same object while mirrored)
+    # and the thread's index entry fix it.
+    made = readcache.cache_for(store, "kept-statuses")
+    found: list[ThreadStatus] = []
+    for s in summaries:
+        row = kept.get(s.thread_id)
+        if row is None:
+            status = _settled(store, s, s.thread_id in running, pending, None, marks.get(s.thread_id), learned)
+            if status is not None:
+                found.append(_as_acted_on(status))
+            continue
+        before = made.lookup(s.thread_id)
+        if before is not None and before[0] is row and before[1] == s:
+            found.append(before[2])
+            continue
+        status = _as_acted_on(cast(ThreadStatus, _settled(store, s, False, pending, row, None, learned)))
+        made.put(s.thread_id, (row, s, status))
+        found.append(status)
     if learned:  # a stuck head's status is kept only where no write landed while its state was read
         again = _head_marks(store, [(row.thread_id, row.head_checkpoint_id) for row, mark in learned if mark])
         summarytable.save(store, [row for row, mark in learned if mark is None or again.get(row.thread_id) == mark])
-    return [_as_acted_on(s) for s in found if s is not None]
+    return found
 
 
 def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:

@@ -329,7 +329,7 @@ def outcome_key(values: dict[str, Any]) -> str:
 def outcome_mark(store: Store, case_id: str) -> str:
     """The case's ledger row as text (empty: none), which changes whenever the row does."""
     payout = ledger.payout_for(store, case_id) if case_id else None
-    return "" if payout is None else json.dumps(payout, sort_keys=True, default=str)
+    return "" if payout is None else json.dumps([payout[column] for column in ledger.LEDGER_COLUMNS], default=str)
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
