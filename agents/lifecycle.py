@@ -262,9 +262,10 @@ def _damage(store: Store, thread_id: str, head: str) -> str | None:
     return _damages(store, [(thread_id, head)]).get(thread_id)
 
 
-def _damages(store: Store, heads: list[tuple[str, str]]) -> dict[str, str]:
+def _damages(store: Store, heads: list[tuple[str, str]], *, blobs_only: bool = False) -> dict[str, str]:
     """Thread id → why its head cannot be decoded, for these (thread, head) pairs; each head is read once
-    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob."""
+    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob.
+    ``blobs_only``: a head that is not one blob is left unread (and unknown) rather than read by LangGraph."""
     memo = readcache.cache_for(store, "head-damage")
     unknown = [pair for pair in heads if memo.lookup(pair) is None]
     if unknown:
@@ -272,6 +273,8 @@ def _damages(store: Store, heads: list[tuple[str, str]]) -> dict[str, str]:
             rows = store.queries.head_checkpoints(cursor, unknown)
         heads_of = dict(unknown)
         for thread_id, type_, blob, metadata in rows:
+            if type_ is None and blobs_only:
+                continue
             try:
                 if type_ is None:  # not one blob: LangGraph's own read decodes it (with its writes)
                     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
@@ -382,6 +385,17 @@ def _kept_rows(
             holds = AGENTS[row.agent].outcome_mark(store, row.outcome_key) == row.outcome_mark
         if holds:
             kept[thread_id] = row
+    # A row says what its head held when it was read; a head damaged in place since (its bytes rewritten
+    # under the same id) is read again, by LangGraph, which says so. Checked once per head and process,
+    # as the status read through LangGraph was before rows were kept.
+    made = readcache.cache_for(store, "kept-statuses")
+    unchecked = [
+        (thread_id, row.head_checkpoint_id)
+        for thread_id, row in kept.items()
+        if (before := made.lookup(thread_id)) is None or before[0] is not row
+    ]
+    for thread_id in _damages(store, unchecked, blobs_only=True):
+        del kept[thread_id]
     return kept, marks
 
 
