@@ -166,8 +166,7 @@ class SqliteStore(Store):
         self.path = str(path)
         self.read_only = read_only
         self.conn = _connect(self.path, read_only=read_only, busy_timeout=busy_timeout)
-        self._probe: sqlite3.Connection | None = None
-        self._probe_lock = threading.Lock()
+        self._skippable_changes = 0  # rows written by write_if_free (see change_token)
         self.saver = SqliteSaver(self.conn)
         self.saver.location = self.path  # named by a refusal of its own reads and writes (agents.runs)
         self.queries = SqliteQueries()
@@ -247,6 +246,7 @@ class SqliteStore(Store):
         with self.lock:
             waited = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
             self.conn.execute(f"PRAGMA busy_timeout = {int(FREE_WRITE_WAIT_SECONDS * 1000)}")
+            changed = self.conn.total_changes
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -256,6 +256,7 @@ class SqliteStore(Store):
                     self.conn.rollback()
                     raise
             finally:
+                self._skippable_changes += self.conn.total_changes - changed
                 self.conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
 
     def insert(self, table: str, columns: tuple[str, ...], values: Sequence[Any]) -> int:
@@ -303,27 +304,22 @@ class SqliteStore(Store):
                 cursor.close()
 
     def change_token(self) -> object | None:
-        """SQLite's ``data_version`` on a connection of its own, which never writes.
+        """SQLite's ``data_version`` and the rows this process's connection changed, less its kept statuses'.
 
-        ``PRAGMA data_version`` changes when another connection commits (this process's shared one
-        included, and other processes'), so it sees every write to the file.
+        ``PRAGMA data_version`` changes when another connection commits (another process's, or another
+        of this one's), never with the connection's own commits; those are counted by ``total_changes``.
+        The rows of :meth:`write_if_free` (statuses kept only to be faster, which no cached answer is made
+        from) are left out, so keeping them does not make this process read everything again.
         """
-        with self._probe_lock:
+        with self.lock:
             try:
-                if self._probe is None:
-                    self._probe = sqlite3.connect(
-                        f"file:{Path(self.path).resolve()}?mode=ro", uri=True, check_same_thread=False
-                    )
-                return int(self._probe.execute("PRAGMA data_version").fetchone()[0])
+                version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
             except sqlite3.Error:
                 return None
+            return version, self.conn.total_changes - self._skippable_changes
 
     def close(self) -> None:
-        """Closes the connection (the probe first, so the last one to close folds the WAL into the file)."""
-        with self._probe_lock:
-            if self._probe is not None:
-                self._probe.close()
-                self._probe = None
+        """Closes the connection."""
         with self.lock:
             self.conn.close()
 
