@@ -56,6 +56,8 @@ from agents.sqlite_probe import probe_btrees
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
+#: How long a write that may be skipped waits for another writer's lock (:meth:`Store.write_if_free`).
+FREE_WRITE_WAIT_SECONDS = 0.05
 CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError, sqlite3.NotSupportedError)
 
 
@@ -115,6 +117,16 @@ class Store(ABC):
         with self.transaction() as cursor:
             cursor.execute(sql, params)
 
+    def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Runs ``sql`` once per row in one committed transaction, for a write that may be skipped.
+
+        For what the database keeps only to be faster (``agents.summarytable``): it waits at most
+        :data:`FREE_WRITE_WAIT_SECONDS` for another writer's lock instead of the busy timeout, and raises
+        (nothing written) when it cannot have it.
+        """
+        with self.transaction() as cursor:
+            cursor.executemany(sql, rows)
+
     def change_token(self) -> object | None:
         """A value that differs after any commit to the database, by any process; None when unknown.
 
@@ -164,8 +176,7 @@ class SqliteStore(Store):
         self.path = str(path)
         self.read_only = read_only
         self.conn = _connect(self.path, read_only=read_only, busy_timeout=busy_timeout)
-        self._probe: sqlite3.Connection | None = None
-        self._probe_lock = threading.Lock()
+        self._skippable_changes = 0  # rows written by write_if_free (see change_token)
         self.saver = SqliteSaver(self.conn)
         self.saver.location = self.path  # named by a refusal of its own reads and writes (agents.runs)
         self.queries = SqliteQueries()
@@ -238,6 +249,26 @@ class SqliteStore(Store):
             finally:
                 cursor.close()
 
+    def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """See :meth:`Store.write_if_free`: the busy timeout is lowered for this one transaction."""
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            waited = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+            self.conn.execute(f"PRAGMA busy_timeout = {int(FREE_WRITE_WAIT_SECONDS * 1000)}")
+            changed = self.conn.total_changes
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self.conn.executemany(sql, rows)
+                    self.conn.commit()
+                except BaseException:
+                    self.conn.rollback()
+                    raise
+            finally:
+                self._skippable_changes += self.conn.total_changes - changed
+                self.conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
+
     def insert(self, table: str, columns: tuple[str, ...], values: Sequence[Any]) -> int:
         """Inserts one row in its own committed transaction and returns its ``id`` (``lastrowid``)."""
         return int(self._commit_one(insert_sql(table, columns), values).lastrowid or 0)
@@ -283,27 +314,22 @@ class SqliteStore(Store):
                 cursor.close()
 
     def change_token(self) -> object | None:
-        """SQLite's ``data_version`` on a connection of its own, which never writes.
+        """SQLite's ``data_version`` and the rows this process's connection changed, less its kept statuses'.
 
-        ``PRAGMA data_version`` changes when another connection commits (this process's shared one
-        included, and other processes'), so it sees every write to the file.
+        ``PRAGMA data_version`` changes when another connection commits (another process's, or another
+        of this one's), never with the connection's own commits; those are counted by ``total_changes``.
+        The rows of :meth:`write_if_free` (statuses kept only to be faster, which no cached answer is made
+        from) are left out, so keeping them does not make this process read everything again.
         """
-        with self._probe_lock:
+        with self.lock:
             try:
-                if self._probe is None:
-                    self._probe = sqlite3.connect(
-                        f"file:{Path(self.path).resolve()}?mode=ro", uri=True, check_same_thread=False
-                    )
-                return int(self._probe.execute("PRAGMA data_version").fetchone()[0])
+                version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
             except sqlite3.Error:
                 return None
+            return version, self.conn.total_changes - self._skippable_changes
 
     def close(self) -> None:
-        """Closes the connection (the probe first, so the last one to close folds the WAL into the file)."""
-        with self._probe_lock:
-            if self._probe is not None:
-                self._probe.close()
-                self._probe = None
+        """Closes the connection."""
         with self.lock:
             self.conn.close()
 

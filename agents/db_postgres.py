@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.db import (
     ADDED_COLUMNS,
+    FREE_WRITE_WAIT_SECONDS,
     SCHEMA_VERSION,
     DatabaseError,
     Store,
@@ -204,6 +205,12 @@ class PostgresStore(Store):
         """A cursor inside one committed-or-rolled-back transaction on a pooled connection."""
         with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
             yield _QmarkCursor(cursor)
+
+    def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """See :meth:`Store.write_if_free`: a row lock held by another transaction is waited for briefly."""
+        with self.transaction() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = '{int(FREE_WRITE_WAIT_SECONDS * 1000)}ms'")
+            cursor.executemany(sql, rows)
 
     @contextmanager
     def read(self) -> Iterator[_QmarkCursor]:

@@ -25,9 +25,9 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from agents import ages, nodelog, readcache, readmodel, runtime, threadindex
+from agents import ages, nodelog, readcache, readmodel, runtime, summarytable, threadindex
 from agents.damaged import DamagedValueError, check_blob
 from agents.db import Store
 from agents.errors import InputError
@@ -131,8 +131,8 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
 #: newest node-log row of the thread: a new call adds one. A call's end updates its row, so a verdict
 #: read while a left task's call is still running is not kept (see ``nodelog.latest_calls``).
 HeadMark = tuple[tuple[Any, ...], ...]
-#: A learned unfinished head: its cache key and (reason code, reason, action).
-Learned = tuple[tuple[Any, ...], tuple[str, Text, str]]
+#: A newly computed settled status to keep, with the mark of its stuck head (None: a finished head).
+Learned = tuple[summarytable.SettledRow, HeadMark | None]
 
 
 def _head_marks(store: Store, heads: list[tuple[str, str]]) -> dict[str, HeadMark]:
@@ -152,17 +152,16 @@ def _settled(
     summary: readmodel.ThreadSummary,
     running: bool,
     pending: dict[str, Any],
-    values: dict[str, Any] | None,
+    kept: summarytable.SettledRow | None,
     mark: HeadMark | None,
     learned: list[Learned],
 ) -> ThreadStatus | None:
     """The status of one thread at its head (None: it was deleted while it was being read).
 
-    What a finished head holds is decoded once per process (see below), and so is why an unfinished
-    head cannot finish, under its ``mark``: a head seen before with the same writes is not read again.
-    ``values`` are the head's cached values when it is known to be finished (the caller looked them
-    up). A newly read unfinished head is added to ``learned``, for the caller to keep once it has
-    checked that the mark did not move while the state was read.
+    ``kept`` is the thread's settled status as the summary table holds it, already checked against the
+    head (see ``_statuses``); without it, a head that neither runs nor waits is read through LangGraph
+    and its settled status added to ``learned``, for the caller to keep (a stuck head's only once it has
+    checked that ``mark``, read before the state, did not move meanwhile).
     """
     thread_id, agent, head = summary.thread_id, summary.agent, summary.head_checkpoint_id
 
@@ -192,6 +191,14 @@ def _settled(
             since,
         )
 
+    def keep(kind: str, outcome: str, code: str, reason: str | Text, action: str, **marks: str) -> None:
+        since = summary.updated_at.isoformat() if kind in UNFINISHED else None
+        row = summarytable.SettledRow(
+            thread_id, head, agent, kind, outcome, code, reason, action, since,
+            marks.get("head_mark", ""), marks.get("outcome_key", ""), marks.get("outcome_mark", ""),
+        )  # fmt: skip
+        learned.append((row, mark if row.head_mark else None))
+
     if running:
         return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
     spec = AGENTS.get(agent)
@@ -205,44 +212,44 @@ def _settled(
     if thread_id in pending:
         payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
+    if kept is not None:
+        return status(kept.status, kept.outcome, kept.reason_code, kept.reason, kept.action)
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised, read at the
-    # head that was listed. A head with nothing to run is final (a new run or an edit writes a new
-    # checkpoint), so its values are cached under (thread, head); the agent's outcome is asked each time,
-    # since it may read the agent's own tables (the refund ledger).
-    if values is None:
-        key = (thread_id, head, agent, mark)
-        known = None if mark is None else readcache.cache_for(store, "unfinished-heads").lookup(key)
-        if known is not None:
-            return status("attention", code=known[0], reason=known[1], action=known[2])
-        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
-        try:
-            snapshot = runtime.graph(store, agent).get_state(config)
-        except DamagedValueError as error:
-            return status("attention", code="damaged", reason=_damaged(thread_id, error.detail), action="delete")
-        if snapshot.created_at is None:  # deleted while it was being read
-            return None
-        if snapshot.next:  # read at the head, not live: ``next`` names its finished tasks too
-            source = str((snapshot.metadata or {}).get("source", ""))
-            errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
-            left_tasks = [task for task in snapshot.tasks if task.result is None]
-            in_flight = False
-            if not errors and left_tasks:  # an error LangGraph could not save is in the node log
-                calls = nodelog.latest_calls(store, thread_id, [task.id for task in left_tasks])
-                ends = [calls[task.id] for task in left_tasks if task.id in calls]
-                errors = [error for status, error in ends if status == "error"]
-                # A call still running may yet end in an error: the row is updated then, and the mark
-                # (the newest row's id) does not move, so this verdict is not kept.
-                in_flight = any(status == "running" for status, _error in ends)
-            left = tuple(task.name for task in left_tasks) or tuple(snapshot.next)
-            code, reason, action = _unfinished(source, left, errors)
-            if mark is not None and not in_flight:
-                learned.append((key, (code, reason, action)))
-            return status("attention", code=code, reason=reason, action=action)
-        values = dict(snapshot.values)
-        readcache.cache_for(store, "finished-values").put((thread_id, head, agent), values)
+    # head that was listed (a checkpoint never changes, so what is read at it stays true of it).
+    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
+    try:
+        snapshot = runtime.graph(store, agent).get_state(config)
+    except DamagedValueError as error:
+        return status("attention", code="damaged", reason=_damaged(thread_id, error.detail), action="delete")
+    if snapshot.created_at is None:  # deleted while it was being read
+        return None
+    if snapshot.next:  # read at the head, not live: ``next`` names its finished tasks too
+        source = str((snapshot.metadata or {}).get("source", ""))
+        errors = [_error_text(task.error) for task in snapshot.tasks if task.error is not None]
+        left_tasks = [task for task in snapshot.tasks if task.result is None]
+        in_flight = False
+        if not errors and left_tasks:  # an error LangGraph could not save is in the node log
+            calls = nodelog.latest_calls(store, thread_id, [task.id for task in left_tasks])
+            ends = [calls[task.id] for task in left_tasks if task.id in calls]
+            errors = [error for status, error in ends if status == "error"]
+            # A call still running may yet end in an error: the row is updated then, and the mark
+            # (the newest row's id) does not move, so this verdict is not kept.
+            in_flight = any(status == "running" for status, _error in ends)
+        left = tuple(task.name for task in left_tasks) or tuple(snapshot.next)
+        code, reason, action = _unfinished(source, left, errors)
+        if mark is not None and not in_flight:
+            keep("attention", "", code, reason, action, head_mark=summarytable.mark_digest(mark))
+        return status("attention", code=code, reason=reason, action=action)
+    # A finished head: its outcome may also read the agent's own tables (the refund ledger), whose rows
+    # are marked before the outcome reads them, so a row that changes meanwhile leaves an old mark.
+    values = dict(snapshot.values)
+    key = spec.outcome_key(values)
+    marks = {"outcome_key": key, "outcome_mark": spec.outcome_mark(store, key)}
     outcome, problem = spec.finished_outcome(store, thread_id, values)
     if problem:
+        keep("attention", "", "inconsistent", problem, "rerun", **marks)
         return status("attention", code="inconsistent", reason=problem, action="rerun")
+    keep("done", outcome, "", "", "", **marks)
     return status("done", outcome=outcome)
 
 
@@ -255,9 +262,10 @@ def _damage(store: Store, thread_id: str, head: str) -> str | None:
     return _damages(store, [(thread_id, head)]).get(thread_id)
 
 
-def _damages(store: Store, heads: list[tuple[str, str]]) -> dict[str, str]:
+def _damages(store: Store, heads: list[tuple[str, str]], *, blobs_only: bool = False) -> dict[str, str]:
     """Thread id → why its head cannot be decoded, for these (thread, head) pairs; each head is read once
-    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob."""
+    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob.
+    ``blobs_only``: a head that is not one blob is left unread (and unknown) rather than read by LangGraph."""
     memo = readcache.cache_for(store, "head-damage")
     unknown = [pair for pair in heads if memo.lookup(pair) is None]
     if unknown:
@@ -265,6 +273,8 @@ def _damages(store: Store, heads: list[tuple[str, str]]) -> dict[str, str]:
             rows = store.queries.head_checkpoints(cursor, unknown)
         heads_of = dict(unknown)
         for thread_id, type_, blob, metadata in rows:
+            if type_ is None and blobs_only:
+                continue
             try:
                 if type_ is None:  # not one blob: LangGraph's own read decodes it (with its writes)
                     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
@@ -353,42 +363,86 @@ def _foreign_id_problem(thread_id: str) -> Text | str:
     return text(STRINGS, "lifecycle.foreign_id.normal_form", canonical=repr(canonical))
 
 
-def _statuses(
-    store: Store, summaries: list[readmodel.ThreadSummary], pending: dict[str, Any], running: set[str]
-) -> list[ThreadStatus]:
-    """The statuses of these threads; the heads not known to be finished are marked first, in one query."""
-    finished = readcache.cache_for(store, "finished-values")
-    known = {}  # thread → its head's cached values, for the heads known to be finished
-    unsettled = []
-    for s in summaries:
-        if s.thread_id in running or s.thread_id in pending or s.agent not in AGENTS:
-            continue
-        values = finished.lookup((s.thread_id, s.head_checkpoint_id, s.agent))
-        if values is None:
-            unsettled.append((s.thread_id, s.head_checkpoint_id))
+def _kept_rows(
+    store: Store, settled: list[readmodel.ThreadSummary], present: set[str] | None
+) -> tuple[dict[str, summarytable.SettledRow], dict[str, HeadMark]]:
+    """The summary table's rows of these threads that still hold, and the marks of the heads not known
+    to be finished (read before the states they guard, in one query per 400).
+
+    A row holds when it was computed at the thread's head for its agent and, for a stuck head, its
+    writes and node-log row are as they were, or, for a finished one, the agent's rows its outcome read.
+    """
+    rows = summarytable.stored_rows(store, [(s.thread_id, s.head_checkpoint_id, s.agent) for s in settled], present)
+    unsure = [
+        (s.thread_id, s.head_checkpoint_id) for s in settled if s.thread_id not in rows or rows[s.thread_id].head_mark
+    ]
+    marks = _head_marks(store, unsure)
+    kept = {}
+    for thread_id, row in rows.items():
+        if row.head_mark:
+            holds = thread_id in marks and row.head_mark == summarytable.mark_digest(marks[thread_id])
         else:
-            known[s.thread_id] = values
-    marks = _head_marks(store, unsettled)  # read before the states they guard
+            holds = AGENTS[row.agent].outcome_mark(store, row.outcome_key) == row.outcome_mark
+        if holds:
+            kept[thread_id] = row
+    # A row says what its head held when it was read; a head damaged in place since (its bytes rewritten
+    # under the same id) is read again, by LangGraph, which says so. Checked once per head and process,
+    # as the status read through LangGraph was before rows were kept.
+    made = readcache.cache_for(store, "kept-statuses")
+    unchecked = [
+        (thread_id, row.head_checkpoint_id)
+        for thread_id, row in kept.items()
+        if (before := made.lookup(thread_id)) is None or before[0] is not row
+    ]
+    for thread_id in _damages(store, unchecked, blobs_only=True):
+        del kept[thread_id]
+    return kept, marks
+
+
+def _statuses(
+    store: Store,
+    summaries: list[readmodel.ThreadSummary],
+    pending: dict[str, Any],
+    running: set[str],
+    present: set[str] | None = None,
+) -> list[ThreadStatus]:
+    """The statuses of these threads: settled ones from the summary table where its rows still hold, the
+    others read through LangGraph and then kept there. ``present``: every thread, when all are read."""
+    settled = [s for s in summaries if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS]
+    kept, marks = _kept_rows(store, settled, present)
     _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending])  # at once
     learned: list[Learned] = []
-    found = [
-        _settled(store, s, s.thread_id in running, pending, known.get(s.thread_id), marks.get(s.thread_id), learned)
-        for s in summaries
-    ]
-    if learned:  # kept only where no write landed while the state was read
-        again = _head_marks(store, [(key[0], key[1]) for key, _verdict in learned])
-        unfinished_heads = readcache.cache_for(store, "unfinished-heads")
-        for key, verdict in learned:
-            if again.get(key[0]) == key[3]:
-                unfinished_heads.put(key, verdict)
-    return [_as_acted_on(s) for s in found if s is not None]
+    # A status made from a kept row is made once per process: the row (the same object while mirrored)
+    # and the thread's index entry fix it.
+    made = readcache.cache_for(store, "kept-statuses")
+    found: list[ThreadStatus] = []
+    for s in summaries:
+        row = kept.get(s.thread_id)
+        if row is None:
+            status = _settled(store, s, s.thread_id in running, pending, None, marks.get(s.thread_id), learned)
+            if status is not None:
+                found.append(_as_acted_on(status))
+            continue
+        before = made.lookup(s.thread_id)
+        if before is not None and before[0] is row and before[1] == s:
+            found.append(before[2])
+            continue
+        status = _as_acted_on(cast(ThreadStatus, _settled(store, s, False, pending, row, None, learned)))
+        made.put(s.thread_id, (row, s, status))
+        found.append(status)
+    if learned:  # a stuck head's status is kept only where no write landed while its state was read
+        again = _head_marks(store, [(row.thread_id, row.head_checkpoint_id) for row, mark in learned if mark])
+        summarytable.save(store, [row for row, mark in learned if mark is None or again.get(row.thread_id) == mark])
+    return found
 
 
 def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:
     """Every thread (or one agent's), newest first, each with its one status.
 
-    A status depends on the database and on which leases are live (a lease lapses with time, not with
-    a write), so where the store tells when it changed, the list is reused while neither has.
+    Every thread's status is read at once, and one agent's are taken from them, so a page that lists
+    several agents reads each status once. A status depends on the database and on which leases are
+    live (a lease lapses with time, not with a write), so where the store tells when it changed, the
+    list is reused while neither has.
 
     Raises:
         InputError: ``agent`` names no registered agent (``../x``, ``""``): bad input, never an empty list.
@@ -397,16 +451,21 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
         get_agent(agent)
     token = store.change_token()  # read before anything it guards
     running = live_leases(store)
-    memo = readcache.cache_for(store, "statuses", size=8)
-    key = (token, frozenset(running), agent)
-    if token is not None and (found := memo.lookup(key)) is not None:
+    memo = readcache.cache_for(store, "statuses", size=16)
+    key = (token, frozenset(running))
+    if token is not None and (found := memo.lookup((*key, agent))) is not None:
         return list(found)
-    index = threadindex.thread_index(store)
-    pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-    statuses = _statuses(store, [s for s in index.threads if agent is None or s.agent == agent], pending, running)
+    every = memo.lookup((*key, None)) if token is not None else None
+    if every is None:
+        index = threadindex.thread_index(store)
+        pending = {p.thread_id: p.payload for p in reversed(index.pending)}
+        present = {s.thread_id for s in index.threads}
+        every = tuple(_statuses(store, list(index.threads), pending, running, present))
+    found = every if agent is None else tuple(s for s in every if s.agent == agent)
     if token is not None:
-        memo.put(key, tuple(statuses))
-    return statuses
+        memo.put((*key, None), every)
+        memo.put((*key, agent), found)
+    return list(found)
 
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:

@@ -85,6 +85,10 @@ class ReadQueries(Protocol):
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         """The agent named in the thread's checkpoint metadata."""
 
+    def agents_at(self, cursor: Any, checkpoints: Sequence[tuple[str, str]]) -> Rows:
+        """(thread id, agent named in the metadata or None) of these (thread id, checkpoint id) pairs, in one
+        query per 400: a thread's first checkpoint names its agent when a run of this project wrote it."""
+
     def language(self, cursor: Any, thread_id: str) -> str | None:
         """The run language named in the thread's first checkpoint that names one."""
 
@@ -243,6 +247,15 @@ class SqliteQueries(_ChainQueries):
             (thread_id, first_id, last_id),
         )
 
+    def agents_at(self, cursor: Any, checkpoints: Sequence[tuple[str, str]]) -> Rows:
+        return _per_head(
+            cursor,
+            checkpoints,
+            f" SELECT c.thread_id, {_VALID_JSON} json_extract(CAST(c.metadata AS TEXT), '$.agent') END"
+            " FROM heads h CROSS JOIN checkpoints c WHERE c.thread_id = h.thread_id AND c.checkpoint_ns = ''"
+            " AND c.checkpoint_id = h.checkpoint_id",
+        )
+
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         rows = _rows(
             cursor,
@@ -314,6 +327,14 @@ class PostgresQueries(_ChainQueries):
             " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id BETWEEN ? AND ?"
             " ORDER BY checkpoint_id, task_path, task_id, idx",
             (thread_id, first_id, last_id),
+        )
+
+    def agents_at(self, cursor: Any, checkpoints: Sequence[tuple[str, str]]) -> Rows:
+        return _per_head(
+            cursor,
+            checkpoints,
+            " SELECT c.thread_id, c.metadata->>'agent' FROM heads h JOIN checkpoints c"
+            " ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' AND c.checkpoint_id = h.checkpoint_id",
         )
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:

@@ -77,6 +77,29 @@ CREATE TABLE IF NOT EXISTS thread_leases (
     process_start TEXT
 );""",
 )
+#: Each thread's settled status (:mod:`agents.summarytable`), in table order.
+SUMMARY_COLUMNS = (
+    "thread_id", "head_checkpoint_id", "agent", "status", "outcome", "reason_code", "reason", "action",
+    "waiting_since", "head_mark", "outcome_key", "outcome_mark",
+)  # fmt: skip
+SUMMARY_TABLE = TableSchema(
+    "thread_summaries",
+    """
+CREATE TABLE IF NOT EXISTS thread_summaries (
+    thread_id TEXT PRIMARY KEY,
+    head_checkpoint_id TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    status TEXT NOT NULL,
+    outcome TEXT NOT NULL DEFAULT '',
+    reason_code TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    action TEXT NOT NULL DEFAULT '',
+    waiting_since TEXT,
+    head_mark TEXT NOT NULL DEFAULT '',
+    outcome_key TEXT NOT NULL DEFAULT '',
+    outcome_mark TEXT NOT NULL DEFAULT ''
+);""",
+)  # computed from the threads and checked against them on every read, so never migrated
 
 OUTBOX_COLUMNS = (
     "id", "event_id", "channel", "kind", "thread_id", "agent", "episode", "facts", "happened_at",
@@ -121,7 +144,7 @@ def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchem
     between the node log and the leases), so a database it set up keeps its fingerprint; tables added
     since come last.
     """
-    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE, OUTBOX_TABLE)
+    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE, OUTBOX_TABLE, SUMMARY_TABLE)
 
 
 def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:

@@ -240,6 +240,14 @@ def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, 
     return "finished", ""
 
 
+def _no_outcome_key(values: dict[str, Any]) -> str:
+    return ""
+
+
+def _no_outcome_mark(store: Any, key: str) -> str:
+    return ""
+
+
 def _any_start(store: Any, values: dict[str, Any]) -> None:
     return None
 
@@ -322,6 +330,10 @@ class AgentSpec:
         finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
             the agent's outcome, or, when the end is not believable, a problem in words (a ``Text``
             when it has a translation).
+        outcome_key: ``(values of a finished head) -> key`` of the agent's own rows ``finished_outcome``
+            reads (the refund's case id; empty when it reads none), so a kept outcome is checked against them.
+        outcome_mark: ``(store, key) -> mark``: those rows as they are now, as text that changes whenever
+            they do (``agents.summarytable`` keeps an outcome only while its mark is the same).
         as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
         continue_after_update: Whether an update runs the thread on at once, so that it never
             rests edited and unseen (the refund agent goes straight back to its approver).
@@ -372,6 +384,8 @@ class AgentSpec:
     check_offered: Callable[[Any, Any], None] = field(default=_any_offered)
     check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
+    outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_outcome_key)
+    outcome_mark: Callable[[Any, str], str] = field(default=_no_outcome_mark)
     continue_after_update: bool = False
     as_node_note: str = ""
     max_concurrency: int | None = None

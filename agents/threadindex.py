@@ -75,18 +75,25 @@ def _read(store: Store, only: str | None, known: tuple[readmodel.ThreadSummary, 
     with store.read() as cursor:
         heads = store.queries.heads(cursor, only)
         rows = store.queries.head_interrupts(cursor, only)
-        owners = {}
+        found: dict[str, str | None] = {}
+        unnamed = []
         for thread_id, count, first, head in heads:
             same = before.get(thread_id)
             if same is not None and (same.head_checkpoint_id, same.checkpoint_count) == (head, int(count)):
-                summaries[thread_id], owners[thread_id] = same, same.agent
+                summaries[thread_id], found[thread_id] = same, same.agent
                 continue
-            owner = agents.lookup((thread_id, first))
-            if owner is None:
-                owner = store.queries.agent(cursor, thread_id)
-                if owner is not None:  # a later checkpoint may still name it
-                    agents.put((thread_id, first), owner)
-            owners[thread_id] = owner or "unknown"
+            found[thread_id] = agents.lookup((thread_id, first))
+            if found[thread_id] is None:
+                unnamed.append((thread_id, first))
+        # The first checkpoints of the threads not named yet, in one query per 400 (a new process reads
+        # them all); a thread whose first checkpoint names none is asked alone.
+        named: dict[str, str | None] = dict(store.queries.agents_at(cursor, unnamed)) if len(unnamed) > 1 else {}
+        for thread_id, first in unnamed:
+            owner = named.get(thread_id) or store.queries.agent(cursor, thread_id)
+            if owner is not None:  # a later checkpoint may still name it
+                agents.put((thread_id, first), owner)
+            found[thread_id] = owner
+        owners = {thread_id: owner or "unknown" for thread_id, owner in found.items()}
         pending = _pending(store, cursor, rows, owners)
     threads = sorted(
         (

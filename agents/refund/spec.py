@@ -9,6 +9,7 @@ request, ``check_resume`` / :func:`check_answer_for_case` for a decision,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -307,6 +308,17 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
     return "", text(STRINGS, "refund.problem.neither", outcome=_outcome_word(outcome or "finished"))
 
 
+def outcome_key(values: dict[str, Any]) -> str:
+    """The case id: :func:`finished_outcome` reads the case's ledger row."""
+    return str(values.get("case_id", ""))
+
+
+def outcome_mark(store: Store, case_id: str) -> str:
+    """The case's ledger row as text (empty: none), which changes whenever the row does."""
+    payout = ledger.payout_for(store, case_id) if case_id else None
+    return "" if payout is None else json.dumps([payout[column] for column in ledger.LEDGER_COLUMNS], default=str)
+
+
 def check_start(store: Store, values: dict[str, Any]) -> None:
     """A case id is used once: one that has a thread, or was already paid (even after its thread
     was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path, on the id
@@ -352,6 +364,8 @@ SPEC = AgentSpec(
     signed_field="approver",
     sign_input=sign_input,
     finished_outcome=finished_outcome,
+    outcome_key=outcome_key,
+    outcome_mark=outcome_mark,
     continue_after_update=True,
     as_node_note=" (payment and rejection happen only through a decision, never as settle or reject)",
     settings_from=settings_from,

@@ -35,7 +35,9 @@ Checked after every step (``@invariant``):
   requested amount; ``reroute``: the amount paid); an executed amount other than
   the requested one has its edit in the trace;
 * ``done``/``rejected``: no ledger row, a reject decision by a named approver;
-* a finished case stays finished with the same outcome; a waiting case was never paid.
+* a finished case stays finished with the same outcome; a waiting case was never paid;
+* every status as served (from the rows the summary table keeps, whatever the last step wrote, refused
+  or was killed in) is the status read through LangGraph with no kept row used.
 
 Checked after each operation:
 
@@ -116,8 +118,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from agents import lifecycle, nodelog, readmodel, runs, runtime, threadindex
+from agents import lifecycle, nodelog, readmodel, runs, runtime, summarytable, threadindex
 from agents.errors import RunFailedError, UserError
+from agents.leases import live_leases
 from agents.refund import ledger
 from agents.refund.graph import POLICIES
 from agents.refund.rules import APPROVER_MAX_LENGTH, AUTOMATIC_APPROVER, MAX_AMOUNT, RESERVED_APPROVERS, krw
@@ -918,6 +921,15 @@ class RefundCases(RuleBasedStateMachine):
                     assert payout is None, f"{thread} waits for a decision but was paid: {payout}"
             statuses[thread] = status
         self.statuses = statuses
+
+    @invariant()
+    def every_status_served_is_the_one_langgraph_reads(self) -> None:
+        served = lifecycle.thread_statuses(self.store)
+        with mock.patch.object(summarytable, "stored_rows", return_value={}), mock.patch.object(summarytable, "save"):
+            index = threadindex.thread_index(self.store)
+            pending = {p.thread_id: p.payload for p in reversed(index.pending)}
+            read = lifecycle._statuses(self.store, list(index.threads), pending, live_leases(self.store))
+        assert served == read, [(s, r) for s, r in zip(served, read, strict=False) if s != r]
 
     def _check_paid(self, thread: str, values: dict[str, Any], payout: dict[str, Any] | None) -> None:
         assert payout is not None, (thread, values)

@@ -70,6 +70,10 @@ def test_the_graph_is_imported_when_a_command_needs_one(db_path, store, settings
     code, loaded = _loaded_by("--db", str(db_path), "threads", "--json")
     assert code == 0  # decoding its question loads LangGraph's types, and no graph
     assert not [name for name in loaded if name.startswith(("langgraph.graph", "langgraph.pregel", "agents."))]
-    runs.resume_thread(store, settings, DEFAULT_THREAD_ID, "yes")  # done: its outcome is read through the graph
+    runs.resume_thread(store, settings, DEFAULT_THREAD_ID, "yes")  # done, and its status kept by the run's read
+    code, loaded = _loaded_by("--db", str(db_path), "threads", "--json")
+    assert code == 0 and not [name for name in loaded if name.startswith(("langgraph.graph", "agents."))]
+    with store.transaction() as cursor:  # no kept status: its outcome is read through the graph
+        cursor.execute("DELETE FROM thread_summaries")
     code, loaded = _loaded_by("--db", str(db_path), "threads", "--json")
     assert code == 0 and "agents.robot.graph" in loaded and "agents.lecture.graph" not in loaded

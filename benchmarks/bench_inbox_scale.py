@@ -1,0 +1,176 @@
+"""Benchmark: home's data (the inbox and each agent's threads) at 200 and at 10,000 threads, three ways.
+
+Home reads every thread's status (``lifecycle.inbox`` and ``lifecycle.thread_statuses`` per agent). What
+that costs depends on what the process knows already, so each size is measured three ways:
+
+* **warm**: the same process again, the database unchanged;
+* **after a write**: one write through the project's write path (a robot run started in a new thread,
+  which then waits), then home's data; each repeat is a new write;
+* **cold**: a new process opens the database and reads home's data once (a restart of the dashboard).
+  The file has been read by an earlier process, as it has after any restart.
+
+Each database is built once per ``--data-dir`` (``benchmarks/_data.py``: the mixed threads of every
+agent and status, written by the real graphs, and a small ``robot-big``) and copied before each size is
+measured, so the writes of one run never reach the next. Last, ``python -m agents threads --json`` at the
+largest size, in a new process (its whole run, imports included).
+
+It prints the median of each way at each size and the ratio largest / smallest, with the goals:
+after a write within 1.5×, cold within 3×. Run it at two commits to compare them (the database is built
+by the code that runs, so give each its own ``--data-dir``).
+
+Usage::
+
+    python benchmarks/bench_inbox_scale.py [--threads 200,10000] [--repeat 5] [--data-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ["HITL_MODEL_LATENCY"] = "0"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agents import lifecycle, runs  # noqa: E402
+from agents.db import Store  # noqa: E402
+from agents.registry import AGENTS  # noqa: E402
+from agents.runtime import open_store  # noqa: E402
+from agents.settings import Settings  # noqa: E402
+from benchmarks._data import built_database, settings_for  # noqa: E402
+
+AFTER_WRITE_GOAL = 1.5
+COLD_GOAL = 3.0
+BIG_CHECKPOINTS = 20
+WAYS = ("warm", "after a write", "cold")
+
+#: Run in a new process per measurement: opens the database, reads home's data (timed), prints seconds.
+_MEASURE = """
+import json, os, sys, time
+sys.path.insert(0, {root!r})
+from benchmarks.bench_inbox_scale import home_data, open_for_bench
+store, settings = open_for_bench({db!r})
+mode = {mode!r}
+found = {{}}
+started = time.perf_counter()
+home_data(store)
+found["cold"] = time.perf_counter() - started
+if mode == "all":
+    from benchmarks.bench_inbox_scale import after_writes, warm_runs
+    found["warm"] = warm_runs(store, {repeat})
+    found["after a write"] = after_writes(store, settings, {repeat})
+store.close()
+print(json.dumps(found))
+"""
+
+
+def open_for_bench(location: str) -> tuple[Store, Settings]:
+    """The store and settings a measuring process uses."""
+    return open_store(location), settings_for(location)
+
+
+def home_data(store: Store) -> int:
+    """What home reads: the inbox and each agent's threads; returns how many rows it would draw."""
+    rows = len(lifecycle.inbox(store))
+    for name in AGENTS:
+        rows += len(lifecycle.thread_statuses(store, agent=name))
+    return rows
+
+
+def warm_runs(store: Store, repeat: int) -> list[float]:
+    """Home's data read again ``repeat`` times with the database unchanged."""
+    found = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        home_data(store)
+        found.append(time.perf_counter() - started)
+    return found
+
+
+def after_writes(store: Store, settings: Settings, repeat: int) -> list[float]:
+    """Home's data after each of ``repeat`` writes: a robot run started in a new thread (it then waits)."""
+    found = []
+    for number in range(repeat):
+        runs.start_run(store, settings, "robot", {}, thread_id=f"bench-write-{os.getpid()}-{number}")
+        started = time.perf_counter()
+        home_data(store)
+        found.append(time.perf_counter() - started)
+    return found
+
+
+def _measure(location: Path, mode: str, repeat: int) -> dict[str, object]:
+    code = _MEASURE.format(root=str(ROOT), db=str(location), mode=mode, repeat=repeat)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"the measuring process failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure_size(source: Path, work: Path, repeat: int) -> dict[str, float]:
+    """Median seconds of each way on a fresh copy of ``source``."""
+    copy = work / f"copy-{source.parent.name}.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{copy}{suffix}").unlink(missing_ok=True)
+    shutil.copyfile(source, copy)
+    _measure(copy, "cold", 1)  # a first reader: what any earlier process left in the file
+    colds = [float(_measure(copy, "cold", 1)["cold"]) for _ in range(repeat)]  # type: ignore[arg-type]
+    found = _measure(copy, "all", repeat)
+    return {
+        "warm": statistics.median(found["warm"]),  # type: ignore[arg-type]
+        "after a write": statistics.median(found["after a write"]),  # type: ignore[arg-type]
+        "cold": statistics.median(colds),
+    }
+
+
+def threads_json_seconds(source: Path, work: Path, repeat: int) -> float:
+    """Median seconds of ``python -m agents threads --json`` (a new process each) on a copy of ``source``."""
+    copy = work / "threads-json.sqlite"
+    shutil.copyfile(source, copy)
+    env = {**os.environ, "HITL_DB": str(copy)}
+    times = []
+    for _ in range(repeat + 1):
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "agents", "threads", "--json"], cwd=ROOT, env=env, capture_output=True, check=True
+        )
+        times.append(time.perf_counter() - started)
+    return statistics.median(times[1:])  # the first read by any process is not among them
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", default="200,10000", help="two sizes, comma-separated")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--data-dir", type=Path, default=None, help="where built databases are kept and reused")
+    args = parser.parse_args()
+    sizes = [int(n) for n in args.threads.split(",")]
+    with tempfile.TemporaryDirectory() as scratch:
+        data = args.data_dir or Path(scratch) / "data"
+        work = Path(scratch)
+        built = {n: built_database(data, n, BIG_CHECKPOINTS) for n in sizes}
+        print(f"load average before: {os.getloadavg()[0]:.2f}")
+        results = {n: measure_size(built[n], work, args.repeat) for n in sizes}
+        small, large = min(sizes), max(sizes)
+        print(f"\nhome's data, median of {args.repeat} (ms)")
+        print(f"{'way':<16}" + "".join(f"{n:>10}" for n in sizes) + f"{'ratio':>10}{'goal':>8}  verdict")
+        for way in WAYS:
+            ratio = results[large][way] / results[small][way]
+            goal = {"after a write": AFTER_WRITE_GOAL, "cold": COLD_GOAL}.get(way)
+            verdict = "" if goal is None else ("met" if ratio <= goal else "MISSED")
+            row = "".join(f"{results[n][way] * 1000:>10.1f}" for n in sizes)
+            print(f"{way:<16}{row}{ratio:>9.1f}×{'' if goal is None else f'{goal:>7.1f}×'}  {verdict}")
+        seconds = threads_json_seconds(built[large], work, max(1, args.repeat // 2))
+        print(f"\npython -m agents threads --json at {large} threads: {seconds:.2f} s (whole process)")
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
