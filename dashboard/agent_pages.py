@@ -4,7 +4,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from agents import lifecycle
+from agents import lifecycle, readmodel
 from agents.db import Store
 from agents.errors import UserError
 from dashboard.i18n import t
@@ -64,3 +64,14 @@ def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown
     if picked is not None and picked != shown:
         st.query_params["thread"] = picked
         st.rerun()
+
+
+def foreign_thread(store: Store, thread_id: str, head: str | None, agent: str) -> str | None:
+    """Why the agent's page does not show a saved thread (``head``: its newest checkpoint) of another agent or of
+    none; None when it may (a thread not started yet is the agent's to start)."""
+    owner = readmodel.thread_agent(store, thread_id)
+    if head is None or owner == agent:
+        return None
+    return (
+        t(f"{agent}.other_agent", thread=thread_id, agent=owner) if owner else t(f"{agent}.no_agent", thread=thread_id)
+    )
