@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from unittest.mock import patch
 
-from dashboard.agent_pages import picker_options
+from agents import lifecycle, runs
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
+from dashboard.agent_pages import linked_thread, picker_options
 from dashboard.lecture_view import frame, log_rows
 
 
@@ -34,3 +36,16 @@ def test_a_long_picker_keeps_the_shown_thread_and_the_newest_others():
     assert picker_options(ids, "t4", limit=5) == ids
     assert picker_options(ids, "t4", limit=2) == ["t4", "t0", "t1"]
     assert picker_options(ids, None, limit=2) == ["t0", "t1"]
+
+
+def test_a_link_opens_the_agents_own_thread_and_names_any_other_id(store, settings):
+    runs.start_run(store, settings, "robot", {}, thread_id="bot-1")
+    runs.start_run(store, settings, "robot", {}, thread_id="bot-2")
+    runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lec-1")
+    own = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent="robot")}
+
+    assert linked_thread(store, own, None) == (next(iter(own)), None)
+    assert linked_thread(store, own, "bot-1") == ("bot-1", None)
+    assert linked_thread(store, own, "lec-1") == (None, "lec-1")
+    assert linked_thread(store, own, "no such/thread") == (None, "no such/thread")
+    assert linked_thread(store, {}, None) == (None, None)
