@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import pytest
+
+from agents import runs
 from agents.chain_layout import layout_columns
 from agents.errors import short_checkpoint_id
+from agents.identity import LOCAL_OPERATOR
 from agents.readmodel import ChainCheckpoint, WriteRecord
 from dashboard.explorer_view import (
     clicked_checkpoint,
     editable_values,
+    fork_at,
     labeller,
     option_label,
     search_text,
@@ -61,3 +66,21 @@ def test_the_fork_editor_starts_with_only_the_keys_that_may_be_updated():
     spec = SimpleNamespace(state_fields=[SimpleNamespace(name="plan"), SimpleNamespace(name="absent")])
 
     assert json.loads(editable_values(spec, {"plan": ["a"], "secret": 1})) == {"plan": ["a"]}
+
+
+@pytest.mark.parametrize("continue_after", [False, True])
+def test_a_fork_runs_on_only_when_asked(store, settings, continue_after):
+    waiting = runs.start_run(store, settings, "robot", {}, thread_id="bot-1")
+    forked = fork_at(
+        store,
+        settings,
+        "bot-1",
+        waiting.head_checkpoint_id,
+        {"decision": "yes"},
+        as_node="approval",
+        expected_head=waiting.head_checkpoint_id,
+        actor=LOCAL_OPERATOR,
+        continue_after=continue_after,
+    )
+
+    assert (forked.status, forked.outcome) == (("done", "executed") if continue_after else ("attention", ""))
