@@ -8,14 +8,22 @@ from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
-from agents.texts import verbatim
 from dashboard import auth, diff_view, presenter, resources, robot_lessons
+from dashboard.agent_pages import foreign_thread, show_agent_queue
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
-from dashboard.i18n import current_language, localized, t, t_or
+from dashboard.i18n import current_language, localized, t
+from dashboard.robot_view import (
+    answered_message,
+    show_action,
+    show_messages,
+    show_outcome,
+    typed_rule,
+    waiting_question,
+)
 from dashboard.safe_markdown import escape_markdown
 from dashboard.savefile import show_checkpoints, show_writes
-from dashboard.views import lazy_expander, show_inbox
+from dashboard.views import lazy_expander
 
 store, settings = resources.store(), resources.settings()
 
@@ -29,10 +37,8 @@ try:
 except UserError as error:
     st.error(escape_markdown(localized(error)))
     st.stop()
-owner = readmodel.thread_agent(store, thread_id)
 head = readmodel.head_checkpoint_id(store, thread_id)
-if head is not None and owner != "robot":  # a thread with no agent recorded is no robot's either
-    about = t("robot.other_agent", thread=thread_id, agent=owner) if owner else t("robot.no_agent", thread=thread_id)
+if about := foreign_thread(store, thread_id, head, "robot"):  # a thread with no agent recorded is no robot's either
     st.error(escape_markdown(about))
     st.stop()
 expected = drawn_head("robot-page", thread_id, head)
@@ -82,11 +88,7 @@ def answer(text: str, head_seen: str | None = None) -> None:
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
         show_run_failed(error)
         return
-    if result.outcome in ("executed", "refused"):
-        kind = "success" if result.outcome == "executed" else "warning"
-        flash(kind, t(f"robot.answered.{result.outcome}", answer=escape_markdown(verbatim(text))))
-    else:
-        flash("info", t("robot.answered", answer=escape_markdown(verbatim(text))))
+    flash(*answered_message(result.outcome, text))
     st.rerun()
 
 
@@ -94,34 +96,10 @@ def answer(text: str, head_seen: str | None = None) -> None:
 def free_answer() -> None:
     """A typed answer, its rule shown as it is typed; a fragment, so typing reruns only this."""
     typed = st.text_input(t("robot.free_answer"), key="robot-free-text")
-    if typed:
-        # Shown before sending, so the exact-"yes" rule is visible, not a surprise: compared as typed,
-        # spaces included, as the robot compares it, and the answer shown with its spaces visible.
-        will = "robot.will_execute" if typed == APPROVING_ANSWER else "robot.will_refuse"
-        st.caption(f"{escape_markdown(verbatim(typed))}: {t(will)}")
+    if typed:  # shown before sending, so the exact-"yes" rule is visible, not a surprise
+        st.caption(typed_rule(typed, APPROVING_ANSWER))
     if st.button(t("robot.send"), key="robot-send"):
         answer(typed, shown_head("robot-page", thread_id))  # the head the page around it shows
-
-
-def show_action(action: object) -> None:
-    """The proposed action: a text as it is, a JSON object (or anything else) as JSON."""
-    if isinstance(action, str):
-        st.text(action)
-    else:
-        st.json(readmodel.to_jsonable(action))
-
-
-def show_outcome(result: runs.RunResult, answered: str | None) -> None:
-    """Status and outcome side by side, the outcome styled by what happened (a refusal is no success)."""
-    status_col, outcome_col = st.columns(2)
-    status_col.metric(t("robot.status"), escape_markdown(t_or(f"status.{result.status}", result.status)))
-    outcome = t(f"outcome.{result.outcome}") if result.outcome else t("robot.outcome.none")
-    outcome_col.metric(t("robot.outcome"), escape_markdown(outcome))  # a metric value is Markdown too
-    if result.outcome == "executed":
-        st.success(t("robot.outcome.executed", answer=escape_markdown(verbatim(answered))))
-    elif result.outcome == "refused":
-        st.warning(t("robot.outcome.refused", answer=escape_markdown(verbatim(answered))))
-    st.caption(t("robot.outcome.apart"))
 
 
 if head is None:
@@ -141,8 +119,7 @@ else:
     with state_col:
         # The question and its answers come first: on a projector's 1280×720 they are on the first screen.
         if result.status == "waiting":
-            payload = result.interrupts[0] if result.interrupts else {}
-            payload = payload if isinstance(payload, dict) else {"action": payload}
+            payload = waiting_question(result.interrupts)
             st.warning(t("robot.waiting"))
             st.markdown(f"**{t('robot.question')}:**")
             st.text(str(payload.get("question", "")))
@@ -167,10 +144,7 @@ else:
         robot_lessons.lesson("stop", found)
         robot_lessons.lesson("ids", found)
         robot_lessons.lesson("yes", found)
-        st.markdown(f"**{t('robot.messages')}**")
-        for message in readmodel.to_jsonable(result.values.get("messages", [])):
-            with st.chat_message("user" if message["type"] == "human" else "assistant"):
-                st.text(message["content"])
+        show_messages(result.values)
         if (payload_box := lazy_expander(t("robot.payload"), "robot-payload-open")) is not None:
             with payload_box:
                 st.json(readmodel.to_jsonable(list(result.interrupts)))
@@ -200,13 +174,6 @@ else:
         robot_lessons.show_resume_rows(found)
     robot_lessons.show_quiz(found)
 
-robot_queue = [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != thread_id]
-if (queue_box := lazy_expander(t("robot.queue", count=len(robot_queue)), "robot-queue-open")) is not None:
-    with queue_box:  # the thread shown above is not repeated here
-        show_inbox(
-            "robot-queue",
-            lambda shown=thread_id: [x for x in lifecycle.inbox(store, agent="robot") if x.thread_id != shown],
-            t("robot.queue_empty"),
-        )
+show_agent_queue(store, "robot", thread_id)  # the thread shown above is not repeated here
 
 sidebar_forms(store, settings, thread_id, head)  # the head the page drew

@@ -18,6 +18,7 @@ while rounds remain, and only ``save`` and ``reject`` at the round limit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -28,6 +29,7 @@ from agents.lecture.rounds import researched_ids
 from agents.lecture.state import LectureState
 from agents.lecture.strings import STRINGS
 from agents.texts import Text, text
+from agents.validation import parse_json
 
 #: Every answer the planner understands; which ones a pause accepts depends on the pause.
 ACTIONS = ("rework", "edit_plan", "save", "reject", "approve")
@@ -164,3 +166,32 @@ def accept_gate_answer(state: LectureState, max_rounds: int, answer: dict[str, A
         "reworks": state.get("reworks", 0) + 1,
         "human_notes": answer["notes"],
     }
+
+
+def gate_form_actions(question: Mapping[str, Any]) -> list[str]:
+    """The gate form's choices among those the waiting question offers (a plan edit has a form of its own)."""
+    return [a for a in question.get("options", []) if a in ("rework", "save", "reject")]
+
+
+def gate_answer(action: str, notes: str) -> dict[str, str]:
+    """The gate form's answer: its notes go with ``rework`` only."""
+    return {"action": action, "notes": notes} if action == "rework" else {"action": action}
+
+
+def plan_review_answer(approve: bool, edited: str) -> object:
+    """The plan review form's answer: ``approve``, or the edited subtopics (JSON text) as an ``edit_plan``.
+
+    Raises:
+        InputError: Naming ``subtopics`` when the edit is not JSON.
+    """
+    if approve:
+        return "approve"
+    return {"action": "edit_plan", "subtopics": parse_json(edited, "subtopics")}
+
+
+def editable_plan(question: Mapping[str, Any]) -> str:
+    """The plan review's starting text: the waiting plan's subtopics (id, title, description) as JSON."""
+    subtopics = [
+        {"id": s["id"], "title": s["title"], "description": s["description"]} for s in question.get("subtopics", [])
+    ]
+    return json.dumps(subtopics, ensure_ascii=False, indent=2)

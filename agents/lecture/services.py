@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agents.lecture import research
-from agents.lecture.research import ResearchSource
+from agents.lecture.research import CorpusResearch, ResearchSource, TavilyResearch, read_corpus
+from agents.lecture.strings import STRINGS
 from agents.settings import Secret, float_setting, secret_setting
+from agents.texts import Text, text
 
 if TYPE_CHECKING:
     from agents.lecture.brains import ChatModel
@@ -85,3 +87,18 @@ class LectureServices:
     def describe_research(self) -> str:
         """Names the research source (never a key)."""
         return self.research_source().describe()
+
+    def model_text(self) -> Text:
+        """The model for people, in the reader's language (never a key)."""
+        if self.gemini_key is None:
+            return text(STRINGS, "lecture.model.embedded", latency=f"{self.model_latency:g}")
+        return text(STRINGS, "lecture.model.gemini", models=" → ".join(self.gemini_models))
+
+    def research_text(self) -> Text | str:
+        """The research source for people, in the reader's language where it is one of ours (never a key)."""
+        source = self.research_source()
+        if isinstance(source, CorpusResearch):
+            return text(STRINGS, "lecture.research.corpus", count=len(read_corpus(source.corpus_dir)))
+        if isinstance(source, TavilyResearch):
+            return text(STRINGS, "lecture.research.tavily")
+        return source.describe()

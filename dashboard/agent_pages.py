@@ -1,0 +1,77 @@
+"""What an agent's own page shares: the thread a link names, the thread picker's options, the agent's queue."""
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from agents import lifecycle, readmodel
+from agents.db import Store
+from agents.errors import UserError
+from dashboard.i18n import t
+from dashboard.views import PICKER_LIMIT, lazy_expander, show_inbox, status_text
+
+
+def linked_thread(
+    store: Store, own: Mapping[str, lifecycle.ThreadStatus], requested: str | None
+) -> tuple[str | None, str | None]:
+    """The thread ``?thread=`` names among the agent's own (else the newest), and a named id that is not one.
+
+    Returns:
+        ``(thread, missing)``: the thread to show (None: none), and the link's id when it is malformed
+        or not the agent's thread (to be named on the page, as text).
+    """
+    thread_id = next(iter(own), None)
+    if not requested:
+        return thread_id, None
+    try:  # checked before anything uses it
+        thread_id = lifecycle.thread_named(store, requested, exact=True)
+    except UserError:
+        return None, requested
+    return (thread_id, None) if thread_id in own else (None, thread_id)
+
+
+def picker_options(thread_ids: list[str], shown: str | None, limit: int = PICKER_LIMIT) -> list[str]:
+    """The picker's options: every thread, or above ``limit`` the shown one and the newest others."""
+    if len(thread_ids) <= limit:
+        return thread_ids
+    return ([shown] if shown else []) + [x for x in thread_ids if x != shown][:limit]
+
+
+def show_agent_queue(store: Store, agent: str, shown: str | None) -> None:
+    """The agent's unfinished threads but the one shown, in an expander titled with their count (made when open)."""
+
+    def load() -> list[lifecycle.ThreadStatus]:
+        return [x for x in lifecycle.inbox(store, agent=agent) if x.thread_id != shown]
+
+    if (box := lazy_expander(t(f"{agent}.queue", count=len(load())), f"{agent}-queue-open")) is not None:
+        with box:
+            show_inbox(f"{agent}-queue", load, t(f"{agent}.queue_empty"))
+
+
+def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown: str | None) -> None:
+    """The agent's thread picker (``<agent>.pick_thread``); picking another thread opens it by its link."""
+    thread_ids = list(own)
+    if len(thread_ids) > PICKER_LIMIT:  # the shown thread and the newest others; the rest open by link
+        thread_ids = picker_options(thread_ids, shown)
+        st.caption(t(f"{agent}.pick_more", shown=PICKER_LIMIT, total=len(own)))
+    picked = st.selectbox(
+        t(f"{agent}.pick_thread"),
+        thread_ids,
+        index=thread_ids.index(shown) if shown else None,
+        format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
+        placeholder=t(f"{agent}.pick_placeholder"),
+    )
+    if picked is not None and picked != shown:
+        st.query_params["thread"] = picked
+        st.rerun()
+
+
+def foreign_thread(store: Store, thread_id: str, head: str | None, agent: str) -> str | None:
+    """Why the agent's page does not show a saved thread (``head``: its newest checkpoint) of another agent or of
+    none; None when it may (a thread not started yet is the agent's to start)."""
+    owner = readmodel.thread_agent(store, thread_id)
+    if head is None or owner == agent:
+        return None
+    return (
+        t(f"{agent}.other_agent", thread=thread_id, agent=owner) if owner else t(f"{agent}.no_agent", thread=thread_id)
+    )

@@ -1,0 +1,116 @@
+"""The lecture page's tables, gate reviews and live progress box (cells and model text shown as text)."""
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import pandas as pd
+import streamlit as st
+
+from agents import runs
+from dashboard.formats import code_word
+from dashboard.forms import status_word
+from dashboard.i18n import localized, t
+from dashboard.safe_markdown import escape_markdown, inert_markdown
+
+#: Columns whose cells are stored codes, shown as words (reviewer names, node-log statuses).
+CODE_COLUMNS = {"reviewer": "lecture.reviewer", "status": "nodelog"}
+
+
+class Progress(Protocol):
+    """Live progress lines fed with a run's events (``agents.lecture.progress.TaskProgress``)."""
+
+    def feed(self, event: dict) -> None: ...
+
+    def text(self) -> str: ...
+
+
+def frame(rows: list[dict]) -> pd.DataFrame:
+    """A table with translated column headers and code words (cells are text, never HTML)."""
+    worded = [{k: code_word(CODE_COLUMNS[k], v) if k in CODE_COLUMNS else v for k, v in row.items()} for row in rows]
+    return pd.DataFrame(worded).rename(columns=lambda column: t(f"lecture.col.{column}"))
+
+
+def log_label(row: Mapping[str, Any]) -> str:
+    """A node-log row's label: a reviewer's name in words, a subtopic's title as it is."""
+    return code_word("lecture.reviewer", row["label"]) if row["node"].startswith("review_") else row["label"]
+
+
+def log_rows(log: list[dict]) -> list[dict]:
+    """Node-log rows as the table shows them: times in seconds from the first start, rounded to ms."""
+    first = min((row["started_at"] for row in log), default=0.0)
+    return [
+        {
+            "node": row["node"],
+            "label": log_label(row),
+            "step": row["step"],
+            "status": row["status"],
+            "start": round(row["started_at"] - first, 3),
+            "duration": round(row["ended_at"] - row["started_at"], 3) if row["ended_at"] else None,
+        }
+        for row in log
+    ]
+
+
+def show_gate_reviews(reviews: list[dict]) -> None:
+    """The latest round's reviews, whole, above the decision they explain: score and every feedback line."""
+    if not reviews:
+        return
+    st.markdown(f"**{t('lecture.gate_reviews', round=reviews[0]['round'])}**")
+    for review, column in zip(reviews, st.columns(len(reviews)), strict=True):
+        with column, st.container(border=True):
+            st.markdown(f"**{escape_markdown(code_word('lecture.reviewer', review['reviewer']))}** · {review['score']}")
+            st.text("\n".join(f"- {line}" for line in review["feedback"]) or "—")  # model text: shown as text
+
+
+def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Progress) -> runs.RunResult:
+    """Runs ``run(on_event)`` inside a status box that lists each node as it starts and ends."""
+    with st.status(t("lecture.running"), expanded=True) as status:
+        lines = st.empty()
+
+        def on_event(event: dict) -> None:
+            progress.feed(event)
+            lines.text(progress.text())
+
+        try:
+            result = run(on_event)
+        except BaseException:
+            status.update(label=t("lecture.run_failed"), state="error")
+            raise
+        status.update(
+            label=escape_markdown(t("lecture.run_done", status=status_word(result))), state="complete", expanded=False
+        )
+    return result
+
+
+def show_status(result: runs.RunResult) -> None:
+    """Status, outcome (and why it came), round and plan version; the reason a thread needs attention."""
+    values = result.values
+    status_col, outcome_col, round_col, version_col = st.columns(4)
+    status_col.metric(t("lecture.status"), code_word("status", result.status))
+    if result.status == "attention":
+        st.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
+    outcome = values.get("outcome") or "none"
+    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{outcome}"))
+    round_col.metric(t("lecture.round"), values.get("round", "—"))
+    version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
+    if outcome != "none":
+        st.caption(t(f"lecture.outcome_why.{outcome}"))
+
+
+def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
+    """The final plan, else the draft: where it was saved, its download, and the document itself."""
+    document = values.get("final_plan") or values.get("draft")
+    if document:
+        st.subheader(t("lecture.final_plan" if values.get("final_plan") else "lecture.draft"))
+        if values.get("plan_path"):
+            st.caption(escape_markdown(t("lecture.saved_to", path=values["plan_path"])))
+        st.download_button(
+            t("lecture.download"),
+            data=document.encode("utf-8"),
+            file_name=f"{thread_id}.md",
+            mime="text/markdown",
+            key=f"lecture-download-{thread_id}",
+        )
+        with st.container(border=True):
+            # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
+            st.markdown(inert_markdown(document))
