@@ -190,7 +190,7 @@ def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool, 
         # so a submit would do nothing and say nothing. The bounds are in the help line, and the rule
         # every path goes through refuses such a number with a message that names the field.
         return st.number_input(label, value=None if optional else field.default, step=1, key=key, help=help_text)
-    if field.kind in ("textarea", "object"):
+    if field.kind in ("textarea", "object", "list"):
         return st.text_area(label, key=key, help=help_text) or None
     return st.text_input(label, key=key, help=help_text) or None
 

@@ -28,13 +28,17 @@ def print_result(result: runs.RunResult, as_json: bool, lang: str = DEFAULT_LANG
         print_json(result.to_json())
         return
     state = f"{result.status} ({result.outcome})" if result.status == "done" else result.status
+    if result.status == "waiting" and len(result.interrupts) > 1:
+        state = f"waiting ({runs.waiting_count(result.interrupts)})"
     print(f"thread {result.thread_id} ({result.agent}): {state}")
     if result.reason and result.status != "waiting":
         print(f"reason: {render(result.reason_text or result.reason, lang)}")
     if result.next:
         print(f"next: {', '.join(result.next)}")
-    for payload in result.interrupts:
-        print("waiting for a human:")
+    several = len(result.interrupts) > 1
+    ids = result.interrupt_ids or ("",) * len(result.interrupts)
+    for payload, interrupt_id in zip(result.interrupts, ids, strict=True):
+        print(f"waiting for a human (interrupt {interrupt_id}):" if several else "waiting for a human:")
         print(readmodel.to_json(payload))
     messages = result.values.get("messages") or []
     if messages and result.status == "done":
@@ -116,7 +120,12 @@ def cmd_run(args: argparse.Namespace, context: Context) -> int:
 
 
 def cmd_resume(args: argparse.Namespace, context: Context) -> int:
-    result = runs.resume_thread(context.store, context.settings, args.thread, parse_value(args.value))
+    if args.every and args.interrupt is not None:
+        raise InputError("interrupt", "give --interrupt ID (one question) or --all (every one), not both")
+    value = parse_value(args.value)
+    result = runs.resume_thread(
+        context.store, context.settings, args.thread, value, interrupt_id=args.interrupt, every=args.every
+    )
     print_result(result, args.json, context.settings.lang)
     return 0
 
@@ -252,6 +261,8 @@ def add_commands(subparsers: Any) -> None:
 
     p = thread_command(subparsers, "resume", "answer a waiting thread", cmd_resume)
     p.add_argument("value", help="a JSON object, or text")
+    p.add_argument("--interrupt", help="answer the question with this interrupt id (needed when several are waiting)")
+    p.add_argument("--all", dest="every", action="store_true", help="give the same answer to every question waiting")
 
     p = thread_command(subparsers, "update", "update_state on a thread (or fork an older checkpoint)", cmd_update)
     p.add_argument("--values", required=True, help="JSON object of state keys")
