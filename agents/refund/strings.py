@@ -205,6 +205,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     "field.case_id": ("Case id", "건 번호"),
     "field.customer": ("Customer", "고객"),
     "field.amount": ("Amount (KRW)", "금액 (원)"),
+    "field.items": ("Items (several, instead of one amount)", "항목 (여러 개, 금액 대신)"),
+    "refund.new.items_help": (
+        'A JSON array, e.g. [{{"item": "A-1", "amount": 300000}}, {{"item": "A-2", "amount": 80000}}]; each item is'
+        " decided on its own. Leave the amount empty.",
+        '예: [{{"item": "A-1", "amount": 300000}}, {{"item": "A-2", "amount": 80000}}] 형태의 JSON 배열. 항목마다 따로'
+        " 결정합니다. 금액은 비워 두세요.",
+    ),
+    "refund.items.decided_elsewhere": (
+        "Item {item} was decided elsewhere since this page was drawn; its controls stay until you act.",
+        "이 화면을 그린 뒤 항목 {item}은(는) 다른 곳에서 결정되었습니다. 조작하기 전까지 컨트롤을 남겨 둡니다.",
+    ),
+    "refund.items.item": ("Item {item}: {amount}", "항목 {item}: {amount}"),
+    "refund.items.waiting": (
+        "{count} items wait for a decision; each is decided on its own, in any order.",
+        "항목 {count}개가 결정을 기다립니다. 항목마다 순서와 관계없이 따로 결정합니다.",
+    ),
     "field.reason": ("Reason", "사유"),
     "field.action": ("Action", "조치"),
     "field.approver": ("Approver", "승인자"),
