@@ -91,13 +91,8 @@ class RunResult:
 
 
 def waiting_count(payloads: tuple[Any, ...] | list[Any]) -> str:
-    """How many questions wait, in words: ``2 of 5 items`` when the questions say how many items the
-    thread decides in all (an interrupt payload's ``item_count``), else ``2 questions``."""
-    totals = {p.get("item_count") for p in payloads if isinstance(p, dict)}
-    total = totals.pop() if len(totals) == 1 else None
-    if isinstance(total, int) and not isinstance(total, bool):
-        return f"{len(payloads)} of {total} items"
-    return f"{len(payloads)} questions"
+    """How many questions wait, in words (``2 of 5 items``; see :func:`agents.lifecycle.waiting_words`)."""
+    return lifecycle.waiting_words(len(payloads), payloads[0] if payloads else None)
 
 
 def run_config(

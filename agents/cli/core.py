@@ -59,7 +59,7 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
         print("no threads")
     zone = context.settings.zone
     for t in threads:
-        state = f"{t.status} ({t.outcome})" if t.status == "done" else t.status
+        state = t.state_words()
         updated = t.updated_at.astimezone(zone)  # HITL_TIMEZONE; --json keeps UTC
         print(f"{t.thread_id}\t{t.agent}\t{state}\t{updated:%Y-%m-%d %H:%M:%S %Z}\t{t.checkpoint_count} checkpoints")
     return 0
@@ -90,7 +90,7 @@ def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
         age = ages.age_text(item.waiting_since, now).render(lang) if item.waiting_since else "-"
         if item.thread_id in late:
             age += " (" + render(text(STRINGS, "age.overdue"), lang) + ")"
-        print(f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{age}\t{item.reason_in(lang)}")
+        print(f"{item.thread_id}\t{item.agent}\t{item.state_words()}\t{item.action}\t{age}\t{item.reason_in(lang)}")
     return EXIT_OVERDUE if args.overdue and items else 0
 
 

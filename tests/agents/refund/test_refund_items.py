@@ -180,3 +180,26 @@ def test_amount_and_items_together_or_neither_are_refused(run_cli):
 
 def test_item_ids_are_normalised_once():
     assert check_items([{"item": "cafe\u0301", "amount": 5}]) == [{"item": "caf\u00e9", "amount": 5}]
+
+
+def test_threads_and_inbox_say_how_many_items_still_wait(run_cli, store, settings):
+    run_cli(*START)
+    assert "refund-M1\trefund\twaiting (2 of 3 items)\t" in run_cli("threads").out
+    assert "refund-M1\trefund\twaiting (2 of 3 items)\tanswer" in run_cli("inbox").out
+    run_cli("resume", "refund-M1", "--interrupt", waiting_ids(store, settings)["A-1"], APPROVE)
+    listed = json.loads(run_cli("threads", "--json").out)
+    assert [(t["status"], t["waiting_count"]) for t in listed] == [("waiting", 0)]  # one question left
+    assert "refund-M1\trefund\twaiting\t" in run_cli("threads").out
+
+
+def test_an_item_edit_outside_its_own_amount_is_refused_on_the_cli(run_cli, store, settings):
+    run_cli(*START)
+    ids = waiting_ids(store, settings)
+    head = readmodel.head_checkpoint_id(store, "refund-M1")
+    edit = '{"action": "edit", "amount": 250000, "approver": "lee"}'  # A-3 asks for 200,000
+    refused = run_cli("resume", "refund-M1", "--interrupt", ids["A-3"], edit)
+    assert refused.code == 2 and "200,000" in refused.err
+    everyone = run_cli("resume", "refund-M1", "--all", edit)  # within A-1's 300,000, not A-3's
+    assert everyone.code == 2 and "200,000" in everyone.err
+    assert readmodel.head_checkpoint_id(store, "refund-M1") == head
+    assert [r["item"] for r in item_ledger.item_payouts(store, "M1")] == ["A-2"]
