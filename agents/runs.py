@@ -374,13 +374,35 @@ def resume_interrupts(
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
-        config = run_config(spec, thread_id, lang=readmodel.thread_language(store, thread_id))
+        lang = readmodel.thread_language(store, thread_id)
+        config = run_config(spec, thread_id, lang=lang)
+        by_id = list(checked) != [None]
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
+            asked = {str(q.id): q.value for q in _snapshot(store, settings, spec, thread_id).interrupts}
             graph.update_state(config, None, as_node="__copy__")
+            if by_id:  # the copy's tasks ask afresh, under new ids: ask them, then answer the same questions
+                _drive(store, graph, None, run_config(spec, thread_id, lang=lang), None, actor=actor)
+                fresh = _snapshot(store, settings, spec, thread_id).interrupts
+                renamed = _renamed(targets, asked, fresh)
+                targets.clear()
+                targets.update(renamed)
+                config = run_config(spec, thread_id, lang=lang)
+        if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
+            return current_result(store, settings, thread_id)
         # One question answered without its id: resumed as before ids were needed (the same writes).
-        payload = resume_command(checked[None]) if list(checked) == [None] else resume_command(dict(targets))
+        payload = resume_command(dict(targets)) if by_id else resume_command(checked[None])
         _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, thread_id)
+
+
+def _renamed(targets: dict[str, Any], asked: dict[str, Any], fresh: Any) -> dict[str, Any]:
+    """The answers by interrupt id, moved to the ids the same questions have after a copy of the head."""
+    renamed: dict[str, Any] = {}
+    for interrupt, answer in targets.items():
+        same = [str(q.id) for q in fresh if q.value == asked.get(interrupt) and str(q.id) not in renamed]
+        if same:
+            renamed[same[0]] = answer
+    return renamed
 
 
 def _answered(thread_id: str, questions: Any, checked: dict[str | None, Any]) -> dict[str, Any]:

@@ -111,3 +111,14 @@ def case_has_item_payouts(store: Store, case_id: str) -> bool:
     with store.read() as cursor:
         cursor.execute("SELECT 1 FROM refund_item_ledger WHERE case_id = ? LIMIT 1", (case_id,))
         return cursor.fetchone() is not None
+
+
+def item_payout(store: Store, case_id: str, item: str) -> dict[str, Any] | None:
+    """The ledger row of one item, or None when it was not paid."""
+    with store.read() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(ITEM_LEDGER_COLUMNS)} FROM refund_item_ledger WHERE case_id = ? AND item = ?",
+            (case_id, item),
+        )
+        found = cursor.fetchone()
+    return dict(zip(ITEM_LEDGER_COLUMNS, found, strict=True)) if found else None

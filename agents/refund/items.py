@@ -8,7 +8,9 @@ case's outcome (``paid``, ``rejected`` or ``partly paid``) beside each item's.
 
 As in ``review`` and ``settle``, nothing irreversible happens before ``interrupt()``: the task pays
 only after its answer, and the item ledger's key (case, item) makes a second run of the task (a crash
-between the payout and the checkpoint) report "already paid" instead of paying twice.
+between the payout and the checkpoint) report "already paid" instead of paying twice. Such a second run
+reads the ledger first and, finding the item paid, records that payout without asking again: the
+decision and the payout are one task, so the payout is the record of the decision that was lost.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing_extensions import TypedDict
 from agents.common import run_language
 from agents.db import Store
 from agents.identity import actor_of
-from agents.refund.item_ledger import pay_item
+from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
 from agents.refund.rules import (
     ACTIONS,
@@ -96,6 +98,15 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
             raise RuntimeError("an item task needs the database that holds the ledger (build_graph(store=...))")
         lang, requested = run_language(config), task["requested_amount"]
         result: dict[str, Any] = {"item": task["item"], "requested_amount": requested}
+        if (paid := item_payout(store, task["case_id"], task["item"])) is not None:
+            # Paid by an earlier run of this task that died before its result was saved (the payout is
+            # committed after the answer, in the same task): the ledger is the record, and the item is
+            # not asked again, so no later answer can contradict a payout that happened.
+            words = {"item": task["item"], "paid": krw(paid["paid_amount"]), "requested": krw(requested)}
+            line = say(STRINGS, "refund.say.item_already_paid", lang, paid_at=paid["paid_at"], **words)
+            recorded = {"decision": "approve", "approver": paid["approver"], "decided_at": paid["paid_at"]}
+            done = {"amount": paid["paid_amount"], "paid_amount": paid["paid_amount"], "paid_at": paid["paid_at"]}
+            return {"item_results": [{**result, **recorded, **done, "outcome": "already paid"}], "trace": [line]}
         if requested <= task["threshold"]:
             approver, amount, note = AUTOMATIC_APPROVER, requested, ""
             result.update(decision="approve", approver=approver, decided_at=now_iso())

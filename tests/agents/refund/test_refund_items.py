@@ -203,3 +203,41 @@ def test_an_item_edit_outside_its_own_amount_is_refused_on_the_cli(run_cli, stor
     assert everyone.code == 2 and "200,000" in everyone.err
     assert readmodel.head_checkpoint_id(store, "refund-M1") == head
     assert [r["item"] for r in item_ledger.item_payouts(store, "M1")] == ["A-2"]
+
+
+class _Killed(BaseException):
+    """The process dies (a ``BaseException``: nothing after it is saved, as after a kill)."""
+
+
+def test_an_item_paid_by_a_run_that_died_is_recorded_from_the_ledger_never_paid_again(store, settings):
+    from unittest import mock
+
+    from agents.refund import items
+
+    start(store, settings, actor=LEE)
+    ids = waiting_ids(store, settings)
+    original = items.pay_item
+
+    def pay_then_die(*args, **kwargs):
+        original(*args, **kwargs)
+        raise _Killed
+
+    approve = {"action": "approve", "approver": "kim"}
+    with mock.patch.object(items, "pay_item", pay_then_die), pytest.raises(_Killed):
+        runs.resume_thread(store, settings, "refund-M1", approve, interrupt_id=ids["A-1"])
+    assert waiting_ids(store, settings) == ids  # the task's result was never saved: it still asks
+    reject = {"action": "reject", "approver": "park"}
+    # The head holds the answer the dead run took: it is copied and asked afresh (new interrupt ids); the
+    # answers given by the old ids go to the same questions, and A-1 is settled from the ledger.
+    runs.resume_thread(store, settings, "refund-M1", reject, interrupt_id=ids["A-3"])
+    result = runs.current_result(store, settings, "refund-M1")
+    outcomes = {r["item"]: (r["outcome"], r["approver"]) for r in result.values["item_results"]}
+    # A-2's automatic payout is found in the ledger too: the copy re-ran its task, which paid nothing again.
+    assert outcomes == {
+        "A-1": ("already paid", "kim"),
+        "A-2": ("already paid", "automatic"),
+        "A-3": ("rejected", "park"),
+    }
+    assert (result.status, result.outcome) == ("done", "partly paid")
+    rows = {r["item"]: r["repeat_attempts"] for r in item_ledger.item_payouts(store, "M1")}
+    assert rows == {"A-1": 0, "A-2": 0}  # not even attempted again
