@@ -80,6 +80,16 @@ class ThreadStatus:
     payload: Any = None
     reason_text: Text | None = None
     waiting_since: dt.datetime | None = None
+    waiting_count: int = 0
+
+    def state_words(self) -> str:
+        """The status as the CLI lists it: ``done (paid)``, ``waiting``, or ``waiting (2 of 5 items)``
+        when several questions wait at once."""
+        if self.status == "done":
+            return f"done ({self.outcome})"
+        if self.status == "waiting" and self.waiting_count > 1:
+            return f"waiting ({waiting_words(self.waiting_count, self.payload)})"
+        return self.status
 
     def reason_in(self, lang: str = DEFAULT_LANGUAGE) -> str:
         """``reason`` in ``lang``: the inbox's words in the reader's language (as written when untranslated).
@@ -99,6 +109,24 @@ class ThreadStatus:
         data["waiting_since"] = self.waiting_since.isoformat() if self.waiting_since else None
         data["payload"] = readmodel.to_jsonable(self.payload)
         return data
+
+
+def waiting_words(count: int, payload: Any) -> str:
+    """How many questions wait, in words: ``2 of 5 items`` when the question says how many items the
+    thread decides in all (an interrupt payload's ``item_count``), else ``2 questions``."""
+    total = payload.get("item_count") if isinstance(payload, dict) else None
+    if isinstance(total, int) and not isinstance(total, bool):
+        return f"{count} of {total} items"
+    return f"{count} questions"
+
+
+def _with_counts(statuses: list[ThreadStatus], pending: list[Any]) -> list[ThreadStatus]:
+    """The statuses with how many questions each waiting thread asks (more than one: several at once)."""
+    counts = Counter(p.thread_id for p in pending)
+    return [
+        replace(s, waiting_count=counts[s.thread_id]) if s.status == "waiting" and counts[s.thread_id] > 1 else s
+        for s in statuses
+    ]
 
 
 def _question(payload: Any) -> str:
@@ -460,7 +488,8 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
         index = threadindex.thread_index(store)
         pending = {p.thread_id: p.payload for p in reversed(index.pending)}
         present = {s.thread_id for s in index.threads}
-        every = tuple(_statuses(store, list(index.threads), pending, running, present))
+        statuses = _statuses(store, list(index.threads), pending, running, present)
+        every = tuple(_with_counts(statuses, list(index.pending)))
     found = every if agent is None else tuple(s for s in every if s.agent == agent)
     if token is not None:
         memo.put((*key, None), every)
@@ -475,7 +504,7 @@ def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     if summary is None:
         return None
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-    found = _statuses(store, [summary], pending, live_leases(store))
+    found = _with_counts(_statuses(store, [summary], pending, live_leases(store)), list(index.pending))
     return found[0] if found else None
 
 

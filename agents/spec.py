@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -31,7 +32,7 @@ from agents.validation import (
     validate_thread_id,
 )
 
-FieldKind = Literal["text", "textarea", "int", "choice", "object", "id"]
+FieldKind = Literal["text", "textarea", "int", "choice", "object", "list", "id"]
 #: The size limit of an ``object`` field's value, encoded as JSON.
 OBJECT_MAX_BYTES = 16 * 1024
 #: The size limit of one whole update_state, encoded as JSON.
@@ -44,7 +45,7 @@ class Field:
 
     Attributes:
         name: The key (state key, resume key or input key).
-        kind: How it is entered and checked (``object`` is a JSON object; ``id`` is an id in the
+        kind: How it is entered and checked (``object`` is a JSON object, ``list`` a JSON array; ``id`` is an id in the
             thread-id alphabet, NFC-normalised, so every use of it sees the same text).
         label: English label; the UI looks up ``field.<name>`` for a translation.
         choices: Allowed values for ``choice``.
@@ -91,6 +92,15 @@ class Field:
                 value = parse_json_object(value, self.name)
             if not isinstance(value, dict):
                 raise InputError(self.name, message(STRINGS, "error.json_object", kind=type(value).__name__))
+            return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
+        if self.kind == "list":
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    raise InputError(self.name, message(STRINGS, "error.json_array", kind="text")) from None
+            if not isinstance(value, list):
+                raise InputError(self.name, message(STRINGS, "error.json_array", kind=type(value).__name__))
             return check_json_value(value, self.name, max_bytes=OBJECT_MAX_BYTES)
         if self.kind == "id":
             # Normalised here, once: a thread name, a ledger key and a uniqueness check built from
@@ -232,6 +242,10 @@ def _any_offered(question: Any, answer: Any) -> None:
     return None
 
 
+def _case_values(values: dict[str, Any], question: Any) -> dict[str, Any]:
+    return values
+
+
 def _any_rerun(store: Any, head: dict[str, Any]) -> None:
     return None
 
@@ -325,6 +339,9 @@ class AgentSpec:
         check_offered: ``(the waiting question as the run asked it, checked resume value)``; raises
             InputError when that pause does not offer the answer (e.g. ``rework`` at the lecture
             planner's round limit), so it is refused before anything is written.
+        question_values: ``(current values, a waiting question) -> values``: what an answer to that
+            question is checked against (``check_answer``, ``authorize_answer``) when a thread asks
+            several at once (a refund item's question is about that item's amount).
         check_rerun: ``(store, head values)``; raises InputError when the thread may not be
             re-run or forked from an older checkpoint (e.g. a refund that was paid).
         finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
@@ -382,6 +399,7 @@ class AgentSpec:
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
     check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
     check_offered: Callable[[Any, Any], None] = field(default=_any_offered)
+    question_values: Callable[[dict[str, Any], Any], dict[str, Any]] = field(default=_case_values)
     check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_outcome_key)

@@ -41,6 +41,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "thread_id: thread {thread} is not waiting for an answer ({where}); nothing was changed",
         "thread_id: 스레드 {thread:은/는} 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
     ),
+    "error.several_waiting": (
+        "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"
+        " command.resume = {{ID: answer}}) or every one with the same answer (--all). Waiting: {ids}",
+        "{thread}에서 질문 {count}개가 기다립니다. interrupt id로 하나씩 답하거나 (--interrupt ID; API에서는"
+        " command.resume = {{ID: 답}}) 같은 답으로 모두 답하세요 (--all). 대기 중: {ids}",
+    ),
+    "error.unknown_interrupt": (
+        "no question {interrupt} is waiting in {thread}; waiting: {ids}",
+        "{thread}에는 기다리는 질문 {interrupt}이(가) 없습니다. 대기 중: {ids}",
+    ),
     "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
     "error.stale": (
         "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}); "
@@ -52,6 +62,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error.unknown_field": ("is not a known field; known: {known}", "알 수 없는 항목입니다. 알려진 항목: {known}"),
     "error.choice": ("must be one of {allowed}; got {value}", "{allowed} 중 하나여야 합니다. 입력값: {value}"),
     "error.json_object": ("must be a JSON object, got {kind}", "JSON 객체여야 합니다. 입력값의 형식: {kind}"),
+    "error.json_array": ("must be a JSON array, got {kind}", "JSON 배열이어야 합니다. 입력값의 형식: {kind}"),
     "error.empty_thread_id": ("is empty; give a thread id", "비어 있습니다. 스레드 id를 입력하세요"),
     "error.too_long": (
         "is {length} characters long; the limit is {limit}",

@@ -12,7 +12,7 @@ from agents.decision_rights import DecisionRights
 from agents.errors import RunFailedError, UserError, short_id
 from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
 from agents.nodelog import node_runs
-from agents.refund import ledger
+from agents.refund import item_ledger, ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
 from agents.refund.rules import AUTOMATIC_APPROVER, amount_to_pay, check_edit_amount
 from agents.refund.spec import SPEC
@@ -213,6 +213,15 @@ def edit_amount(thread_id: str, current: int, requested: int) -> int | None:
 #: The case panel's buttons: a run that one of them started answers the click (a stale one with its
 #: refusal) instead of drawing the page again first, which would drop the click unanswered.
 DECISION_BUTTONS = ("refund-approve", "refund-reject", "refund-edit", "refund-continue")
+#: The buttons of an item's own controls (a refund with several items) begin with this.
+ITEM_BUTTON = "refund-item-"
+
+
+def clicked_decision() -> bool:
+    """Whether this run answers a click on one of the case panel's buttons (an item's included)."""
+    return any(st.session_state.get(key) for key in DECISION_BUTTONS) or any(
+        key.startswith(ITEM_BUTTON) and value is True for key, value in st.session_state.items()
+    )
 
 
 @fragment
@@ -225,7 +234,7 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     again, so the queue and the picker above never contradict it.
     """
     status = lifecycle.thread_status(store, thread_id)
-    if not any(st.session_state.get(key) for key in DECISION_BUTTONS):  # a click is answered, never dropped
+    if not clicked_decision():  # a click is answered, never dropped
         refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
     if status is None:  # deleted since the page was drawn
         st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
@@ -233,6 +242,9 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     result = runs.current_result(store, settings, thread_id)
     values = result.values
     payout = ledger.payout_for(store, str(values.get("case_id", "")))
+    if values.get("items"):  # a case with items: what its items' payouts add up to
+        paid_items = item_ledger.item_payouts(store, str(values.get("case_id", "")))
+        payout = {"paid_amount": sum(row["paid_amount"] for row in paid_items)} if paid_items else None
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
@@ -263,13 +275,22 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     stale = view[1] is not None and view[1] != result.head_checkpoint_id
     decision_head = view[1] if stale else expected
 
-    def send(answer: dict) -> None:
-        """Sends a decision, refusing it if the page is stale or the case is not waiting."""
+    def send(answer: dict, interrupt_id: str | None = None) -> None:
+        """Sends a decision (on one item: its question's ``interrupt_id``), refusing it if the page is
+        stale or the case (the item) is not waiting."""
         st.session_state.pop(VIEW_KEY, None)  # decided or refused: the next run shows the case as it is
+        st.session_state.pop(ITEM_VIEW_KEY, None)
 
         def action(head_seen: str | None) -> str:
             done = runs.resume_from_fields(
-                store, settings, thread_id, answer, agent=AGENT_NAME, expected_head=head_seen, actor=me
+                store,
+                settings,
+                thread_id,
+                answer,
+                agent=AGENT_NAME,
+                interrupt_id=interrupt_id,
+                expected_head=head_seen,
+                actor=me,
             )
             return t(
                 "refund.decided",
@@ -301,6 +322,12 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
             approver = me.email
             st.caption(escape_markdown(t("auth.approver_is_you", name=me.name, email=me.email)))
         note = st.text_input(t("field.note"), key=f"refund-note-{thread_id}")
+        if values.get("items"):  # each waiting item with its own controls, answered by its interrupt id
+            for interrupt_id, question in item_view(thread_id, result):
+                item_controls(thread_id, interrupt_id, question, approver, note, requested_by, send)
+            st.caption(t("refund.items.waiting", count=len(result.interrupts)))
+            show_trace(thread_id, values)
+            return
         approve_col, reject_col = st.columns(2)
         cannot_approve = auth.why_not(APPROVE_REFUND, amount=values.get("amount"), requested_by=requested_by)
         if cannot_approve:
@@ -340,6 +367,11 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     else:
         st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
 
+    show_trace(thread_id, values)
+
+
+def show_trace(thread_id: str, values: dict[str, Any]) -> None:
+    """The case's trace, and how often its review node ran."""
     st.subheader(t("refund.trace"))
     # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
     st.text("\n".join(values.get("trace", [])) or "—")
@@ -347,6 +379,58 @@ def show_case(thread_id: str, page_head: str | None = None) -> None:
     entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
     st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))
     diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed
+
+
+ITEM_VIEW_KEY = "refund:item-view"  # (thread, ((interrupt id, question), ...)) the item controls were drawn for
+
+
+def item_view(thread_id: str, result: runs.RunResult) -> list[tuple[str, dict[str, Any]]]:
+    """The items to draw controls for: every one waiting, and every one drawn before that was decided
+    elsewhere since (another tab, another approver), so that a click on it is refused with a message
+    instead of landing on controls that vanished. A decision from this session starts afresh."""
+    waiting = list(zip(result.interrupt_ids, result.interrupts, strict=True)) if result.status == "waiting" else []
+    drawn = st.session_state.get(ITEM_VIEW_KEY)
+    known = {interrupt for interrupt, _ in waiting}
+    gone = []
+    if drawn and drawn[0] == thread_id and not acted_here(thread_id):
+        gone = [(interrupt, question) for interrupt, question in drawn[1] if interrupt not in known]
+    for _, question in gone:
+        st.warning(escape_markdown(t("refund.items.decided_elsewhere", item=str(question.get("item", "")))))
+    st.session_state[ITEM_VIEW_KEY] = (thread_id, tuple(waiting + gone))
+    return waiting + gone
+
+
+def item_controls(
+    thread_id: str,
+    interrupt_id: str,
+    question: dict[str, Any],
+    approver: str,
+    note: str,
+    requested_by: str,
+    send: Callable[[dict[str, Any], str | None], None],
+) -> None:
+    """One waiting item: its amount and its own approve / reject / edit, sent for its interrupt id."""
+    item, item_amount = str(question.get("item", "")), int(question.get("requested_amount") or 0)
+    with st.container(border=True):
+        st.markdown(escape_markdown(t("refund.items.item", item=item, amount=amount(item_amount))))
+        st.caption(escape_markdown(t("forms.resume.answers", interrupt=interrupt_id)))
+        approve_col, reject_col = st.columns(2)
+        cannot_approve = auth.why_not(APPROVE_REFUND, amount=item_amount, requested_by=requested_by)
+        if cannot_approve:
+            approve_col.caption(t("auth.cannot_act", reason=cannot_approve))
+        elif approve_col.button(t("refund.approve"), key=f"{ITEM_BUTTON}approve-{interrupt_id}", width="stretch"):
+            send({"action": "approve", "approver": approver, "note": note}, interrupt_id)
+        if reject_col.button(t("refund.reject"), key=f"{ITEM_BUTTON}reject-{interrupt_id}", width="stretch"):
+            send({"action": "reject", "approver": approver, "note": note}, interrupt_id)
+        new_amount = edit_amount(f"{thread_id}-{interrupt_id}", item_amount, item_amount)
+        cannot_edit = new_amount is not None and auth.why_not(
+            APPROVE_REFUND, amount=new_amount, requested_by=requested_by
+        )
+        if cannot_edit:
+            st.caption(t("auth.cannot_act", reason=cannot_edit))
+        edit_key = f"{ITEM_BUTTON}edit-{interrupt_id}"
+        if st.button(t("refund.edit.submit"), key=edit_key, disabled=new_amount is None or bool(cannot_edit)):
+            send({"action": "edit", "amount": new_amount, "approver": approver, "note": note}, interrupt_id)
 
 
 # --- New request ---------------------------------------------------------------------------------
@@ -359,6 +443,12 @@ with st.form("refund-new"):
     new_amount = left.text_input(
         t("field.amount"), key="refund-new-amount", placeholder=t("refund.new.amount_placeholder")
     )
+    new_items = st.text_area(
+        t("field.items"),
+        key="refund-new-items",
+        placeholder='[{"item": "A-1", "amount": 300000}]',
+        help=t("refund.new.items_help"),
+    )
     new_reason = st.text_area(t("field.reason"), key="refund-new-reason")
     cannot_start = auth.why_not(START_RUN)
     if cannot_start:
@@ -370,7 +460,13 @@ if submitted:
             store,
             settings,
             AGENT_NAME,
-            {"case_id": new_case, "customer": new_customer, "amount": new_amount, "reason": new_reason},
+            {
+                "case_id": new_case,
+                "customer": new_customer,
+                "amount": new_amount,
+                "items": new_items.strip() or None,
+                "reason": new_reason,
+            },
             lang=current_language(),
             actor=auth.identity(),
         )

@@ -190,7 +190,7 @@ def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool, 
         # so a submit would do nothing and say nothing. The bounds are in the help line, and the rule
         # every path goes through refuses such a number with a message that names the field.
         return st.number_input(label, value=None if optional else field.default, step=1, key=key, help=help_text)
-    if field.kind in ("textarea", "object"):
+    if field.kind in ("textarea", "object", "list"):
         return st.text_area(label, key=key, help=help_text) or None
     return st.text_input(label, key=key, help=help_text) or None
 
@@ -213,15 +213,37 @@ def _raw_mode_done(key: str) -> None:
 
 
 def resume_form(
-    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None, question: Any = None
+    store: Store,
+    settings: Settings,
+    spec: AgentSpec,
+    thread_id: str,
+    expected: str | None,
+    question: Any = None,
+    waiting: tuple[tuple[str, Any], ...] = (),
 ) -> None:
     """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text.
 
     ``question`` is the waiting interrupt's value: a choice offers only the answers it lists.
+    ``waiting`` is every waiting question as (interrupt id, value): the form names the one it answers,
+    and when several wait, the user picks it (the answer is sent for that interrupt id alone).
     """
     st.markdown(f"**{t('forms.resume.title')}**")
     raw_key = f"resume-raw-{thread_id}"
     raw_mode = mode_toggle(raw_key)
+    interrupt_id: str | None = None
+    if len(waiting) > 1:
+        labels = {interrupt: _question_label(interrupt, value) for interrupt, value in waiting}
+        options: list[str] = list(labels)
+        picked = st.selectbox(
+            t("forms.resume.interrupt"),
+            options,
+            key=f"resume-interrupt-{thread_id}",
+            format_func=lambda interrupt: labels.get(interrupt, interrupt),
+        )
+        interrupt_id = str(picked) if picked is not None else None
+        question = dict(waiting).get(interrupt_id or "", question)
+    elif waiting:
+        st.caption(escape_markdown(t("forms.resume.answers", interrupt=waiting[0][0])))
     with st.form(f"resume-{thread_id}"):
         signed = None if auth.identity().local else spec.signed_field  # recorded as the signed-in identity
         typed: dict[str, Any] = {}
@@ -243,17 +265,35 @@ def resume_form(
             if raw_mode:
                 value = parse_answer(raw, "value")
                 result = runs.resume_thread(
-                    store, settings, thread_id, value, expected_head=expected, actor=auth.identity()
+                    store,
+                    settings,
+                    thread_id,
+                    value,
+                    interrupt_id=interrupt_id,
+                    expected_head=expected,
+                    actor=auth.identity(),
                 )
             else:
                 fields = {k: v for k, v in typed.items() if v is not None}
                 result = runs.resume_from_fields(
-                    store, settings, thread_id, fields, expected_head=expected, actor=auth.identity()
+                    store,
+                    settings,
+                    thread_id,
+                    fields,
+                    interrupt_id=interrupt_id,
+                    expected_head=expected,
+                    actor=auth.identity(),
                 )
             _raw_mode_done(raw_key)
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action, thread_id=thread_id)
+
+
+def _question_label(interrupt_id: str, value: Any) -> str:
+    """A waiting question as the picker names it: what it is about (an item), and its interrupt id."""
+    about = value.get("item") if isinstance(value, dict) else None
+    return f"{about} · {interrupt_id}" if about is not None else interrupt_id
 
 
 def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
@@ -372,7 +412,12 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
         else:
             status = lifecycle.thread_status(store, thread_id)
             question = status.payload if status is not None and status.status == "waiting" else None
-            resume_form(store, settings, spec, thread_id, drawn_head("resume", thread_id, head), question)
+            waiting: tuple[tuple[str, Any], ...] = ()
+            if question is not None:  # every question waiting, each with its interrupt id
+                snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
+                waiting = tuple((str(i.id), i.value) for i in snapshot.interrupts)
+            drawn = drawn_head("resume", thread_id, head)
+            resume_form(store, settings, spec, thread_id, drawn, question, waiting)
         if not auth.why_not(CONTINUE):
             continue_button(store, settings, thread_id, drawn_head("continue", thread_id, head))
         if not auth.why_not(UPDATE_STATE):

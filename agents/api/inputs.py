@@ -66,14 +66,22 @@ REFUND_KEYS = {"case_id": "case_id", "customer": "customer", "requested_amount":
 
 
 def _refund(values: dict[str, Any]) -> dict[str, Any]:
-    return {REFUND_KEYS[key]: value for key, value in values.items()}
+    """A refund's start fields; with ``items``, their total is the requested amount (the state's own key)."""
+    fields = {REFUND_KEYS[key]: value for key, value in values.items() if key in REFUND_KEYS}
+    if "items" in values:
+        items, stated = values["items"], fields.pop("amount", None)  # the start checks total the items
+        whole = isinstance(items, list) and all(isinstance(e, dict) and type(e.get("amount")) is int for e in items)
+        if stated is not None and whole and stated != (total := sum(e["amount"] for e in items)):
+            raise InputError("requested_amount", f"must be the items' total, {total:,}; got {stated!r}")
+        fields["items"] = items
+    return fields
 
 
 #: Per agent: the keys of its graph's input, and how they become start fields.
 GRAPH_INPUTS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "robot": (frozenset({"messages"}), _robot),
     "lecture": (frozenset({"request"}), _lecture),
-    "refund": (frozenset(REFUND_KEYS), _refund),
+    "refund": (frozenset({*REFUND_KEYS, "items"}), _refund),
 }
 
 

@@ -1,7 +1,8 @@
 """The LangGraph server's runs: wait, create + join, and stream (server-sent events).
 
 A run is one operation of :mod:`agents.runs`: ``command={"resume": value}`` answers the waiting
-question (``resume_thread``, the agent's answer checks included), ``input`` starts the agent with its
+question, ``command={"resume": {interrupt_id: value, ...}}`` those of several waiting at once (the rest
+stay waiting; ``resume_interrupts``, the agent's answer checks included), ``input`` starts the agent with its
 start fields (``start_run``), and neither runs the thread on from its head or from ``checkpoint_id``
 (``continue_thread``, a re-run). A run on a thread another request or process is running is refused
 (409), as LangGraph's server does with its default ``multitask_strategy="reject"``.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Iterator
@@ -141,11 +143,24 @@ class ApiRun:
         }
 
 
-def _unwrap_resume(value: Any, interrupt_ids: set[str]) -> Any:
-    """LangGraph's ``{interrupt id: value}`` form of one answer becomes the answer itself."""
-    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in interrupt_ids:
-        return next(iter(value.values()))
-    return value
+#: What LangGraph's interrupt ids look like (32 hex digits): a resume map keyed by them answers by id.
+_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def resume_answers(value: Any, interrupt_ids: list[str]) -> dict[str | None, Any]:
+    """``command.resume`` as answers by interrupt id (``runs.resume_interrupts``).
+
+    LangGraph's ``{interrupt id: value, ...}`` answers those questions (the rest stay waiting); a
+    map of the only waiting question is that answer, as before ids were needed; anything else is one
+    answer to the only question (refused, listing the ids, when several wait).
+    """
+    if isinstance(value, dict) and value and all(isinstance(key, str) for key in value):
+        keyed = any(key in interrupt_ids for key in value) or all(_INTERRUPT_ID.fullmatch(key) for key in value)
+        if keyed and len(interrupt_ids) == 1 and interrupt_ids == list(value):  # the only question: as before
+            return {None: next(iter(value.values()))}
+        if keyed:
+            return dict(value)
+    return {None: value}
 
 
 def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
@@ -198,12 +213,12 @@ def execute(
     if body.command is not None and "resume" in body.command.model_fields_set:
         if checkpoint_id:
             raise InputError("checkpoint_id", "a resume answers the head's question; leave checkpoint_id out")
-        ids: set[str] = set()
+        ids: list[str] = []
         if saved:
             snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
-            ids = {str(i.id) for i in snapshot.interrupts}
-        value = _unwrap_resume(body.command.resume, ids)
-        runs.resume_thread(store, settings, thread_id, value, expected_head=head, **streaming)
+            ids = [str(i.id) for i in snapshot.interrupts]
+        answers = resume_answers(body.command.resume, ids)
+        runs.resume_interrupts(store, settings, thread_id, answers, expected_head=head, **streaming)
     elif body.input is not None or not saved:
         if checkpoint_id:
             raise InputError("checkpoint_id", "a new run starts from its input; leave checkpoint_id out")

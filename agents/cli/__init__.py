@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents import runtime
-from agents.cli import core, explorer, migrate, notify, refund, roles, serve, timeline
+from agents.cli import core, decide, explorer, migrate, notify, refund, roles, serve, timeline
 from agents.cli.base import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_OK, Context, Parser
 from agents.db import DatabaseError
 from agents.errors import RunFailedError, UserError
@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang", choices=LANGUAGES, help="language of messages and of new runs (default: HITL_LANG or en)"
     )
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (core, explorer, refund, timeline, migrate, serve, roles, notify):
+    for module in (core, explorer, refund, decide, timeline, migrate, serve, roles, notify):
         module.add_commands(subparsers)
     _accept_db_anywhere(subparsers)
     return parser

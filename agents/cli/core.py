@@ -29,13 +29,17 @@ def print_result(result: runs.RunResult, as_json: bool, lang: str = DEFAULT_LANG
         print_json(result.to_json())
         return
     state = f"{result.status} ({result.outcome})" if result.status == "done" else result.status
+    if result.status == "waiting" and len(result.interrupts) > 1:
+        state = f"waiting ({runs.waiting_count(result.interrupts)})"
     print(f"thread {result.thread_id} ({result.agent}): {state}")
     if result.reason and result.status != "waiting":
         print(f"reason: {render(result.reason_text or result.reason, lang)}")
     if result.next:
         print(f"next: {', '.join(result.next)}")
-    for payload in result.interrupts:
-        print("waiting for a human:")
+    several = len(result.interrupts) > 1
+    ids = result.interrupt_ids or ("",) * len(result.interrupts)
+    for payload, interrupt_id in zip(result.interrupts, ids, strict=True):
+        print(f"waiting for a human (interrupt {interrupt_id}):" if several else "waiting for a human:")
         print(readmodel.to_json(payload))
     messages = result.values.get("messages") or []
     if messages and result.status == "done":
@@ -56,7 +60,7 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
         print("no threads")
     zone = context.settings.zone
     for t in threads:
-        state = f"{t.status} ({t.outcome})" if t.status == "done" else t.status
+        state = t.state_words()
         updated = t.updated_at.astimezone(zone)  # HITL_TIMEZONE; --json keeps UTC
         print(f"{t.thread_id}\t{t.agent}\t{state}\t{updated:%Y-%m-%d %H:%M:%S %Z}\t{t.checkpoint_count} checkpoints")
     return 0
@@ -101,7 +105,7 @@ def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
         age = ages.age_text(item.waiting_since, now).render(lang) if item.waiting_since else "-"
         if item.thread_id in late:
             age += " (" + render(text(STRINGS, "age.overdue"), lang) + ")"
-        line = f"{item.thread_id}\t{item.agent}\t{item.status}\t{item.action}\t{age}\t{item.reason_in(lang)}"
+        line = f"{item.thread_id}\t{item.agent}\t{item.state_words()}\t{item.action}\t{age}\t{item.reason_in(lang)}"
         found = rights.get(item.thread_id)
         print(line + (f"\t{found.summary(lang, identities=True)}" if found is not None else ""))
     return EXIT_OVERDUE if args.overdue and items else 0
@@ -133,7 +137,12 @@ def cmd_run(args: argparse.Namespace, context: Context) -> int:
 
 
 def cmd_resume(args: argparse.Namespace, context: Context) -> int:
-    result = runs.resume_thread(context.store, context.settings, args.thread, parse_value(args.value))
+    if args.every and args.interrupt is not None:
+        raise InputError("interrupt", "give --interrupt ID (one question) or --all (every one), not both")
+    value = parse_value(args.value)
+    result = runs.resume_thread(
+        context.store, context.settings, args.thread, value, interrupt_id=args.interrupt, every=args.every
+    )
     print_result(result, args.json, context.settings.lang)
     return 0
 
@@ -269,6 +278,8 @@ def add_commands(subparsers: Any) -> None:
 
     p = thread_command(subparsers, "resume", "answer a waiting thread", cmd_resume)
     p.add_argument("value", help="a JSON object, or text")
+    p.add_argument("--interrupt", help="answer the question with this interrupt id (needed when several are waiting)")
+    p.add_argument("--all", dest="every", action="store_true", help="give the same answer to every question waiting")
 
     p = thread_command(subparsers, "update", "update_state on a thread (or fork an older checkpoint)", cmd_update)
     p.add_argument("--values", required=True, help="JSON object of state keys")

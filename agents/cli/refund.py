@@ -1,7 +1,8 @@
 """Refund commands: ``ledger`` lists payouts (and, with ``--audit``, every case).
 
 Starting, resuming, updating and inspecting refund threads use the core
-commands: ``run refund --case ID --customer NAME --amount N --reason TEXT``,
+commands: ``run refund --case ID --customer NAME --amount N --reason TEXT`` (or ``--items JSON`` for
+several items, each decided on its own: ``resume refund-ID --interrupt INTERRUPT_ID VALUE``),
 ``resume refund-ID '{"action": "approve", "approver": "kim"}'``,
 ``update refund-ID --values '{"amount": 50000}'``, ``inspect refund-ID``.
 """
@@ -14,7 +15,7 @@ from typing import Any
 from agents import lifecycle
 from agents.cli.base import Context
 from agents.cli.core import print_json
-from agents.refund import ledger
+from agents.refund import item_ledger, ledger
 from agents.refund.rules import krw
 
 
@@ -47,14 +48,16 @@ def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
             )
         return 0
     payouts = ledger.ledger_rows(context.store)
+    items = item_ledger.item_payouts(context.store)  # a case with items: one row per item, keyed case:item
     if args.json:
-        print_json(payouts)
+        print_json(payouts + items)
         return 0
-    if not payouts:
+    if not payouts and not items:
         print("no payouts")
-    for row in payouts:
+    for row in payouts + items:
+        name = f"{row['case_id']}:{row['item']}" if "item" in row else row["case_id"]
         print(
-            f"{row['case_id']}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
+            f"{name}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
             f"\tpaid {krw(row['paid_amount'])}\tby {row['approver']}\t{row['paid_at']}"
             f"\trepeat attempts {row['repeat_attempts']}"
         )

@@ -1,7 +1,8 @@
 """The refund agent's graph.
 
 ``assess`` → policy route → ``review`` (a human decides; above the threshold) or
-``settle`` (at or under it) → ``settle`` or ``reject`` → end.
+``settle`` (at or under it) → ``settle`` or ``reject`` → end. A request with several items fans out
+instead: ``assess`` → one ``item`` task per item (``agents.refund.items``) → ``finish_items`` → end.
 
 Why it is shaped this way:
 
@@ -37,13 +38,13 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import interrupt
+from langgraph.types import Send, interrupt
 
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import actor_of
-from agents.refund import ledger
+from agents.refund import items, ledger
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
@@ -54,6 +55,7 @@ from agents.refund.rules import (
     check_answer,
     check_decision,
     check_edit_amount,
+    check_items,
     krw,
     recorded_approver_problem,
     requested_amount_problem,
@@ -91,8 +93,29 @@ def make_assess(
         # A start on LangGraph's own tooling checks nothing: the node refuses what no form would take.
         if problem := case_id_problem(state.get("case_id")) or requested_amount_problem(amount):
             raise ValueError(f"case {state.get('case_id')!r}: {problem}")
+        if state.get("items") is not None:  # as a form takes them, adding up to the amount requested
+            checked = check_items(state.get("items"))
+            if checked != state.get("items") or sum(entry["amount"] for entry in checked) != amount:
+                raise ValueError(f"case {state.get('case_id')!r}: items that do not add up to the requested amount")
         if store is not None:  # what the route and settle trust: update_state runs no node, so cannot write it
             ledger.record_assessment(store, str(config["configurable"]["thread_id"]), policy)
+        items = state.get("items")
+        if items:
+            line = say(
+                STRINGS,
+                "refund.say.assess_items",
+                lang,
+                count=len(items),
+                requested=krw(amount),
+                threshold=krw(threshold),
+            )
+            return {
+                "amount": amount,
+                "recorded_amount": amount,
+                "threshold": threshold,
+                "policy": policy,
+                "trace": [line],
+            }
         needs = say(STRINGS, "refund.say.needs_human" if amount > threshold else "refund.say.automatic", lang)
         line = say(
             STRINGS,
@@ -123,7 +146,7 @@ def case_policy(store: Store | None, config: RunnableConfig, state: RefundState,
 
 def make_route_after_assess(
     policy: str, threshold: int = DEFAULT_THRESHOLD, store: Store | None = None
-) -> Callable[[RefundState, RunnableConfig], Literal["review", "settle"]]:
+) -> Callable[[RefundState, RunnableConfig], Literal["review", "settle"] | list[Send]]:
     """The policy route, evaluated after ``assess`` and again after every ``update_state`` as ``assess``.
 
     ``policy`` is this process's setting, which ``assess`` records; the route reads the record
@@ -136,7 +159,9 @@ def make_route_after_assess(
     if policy not in POLICIES:
         raise InputError("HITL_REFUND_POLICY", f"must be one of {', '.join(POLICIES)}; got {policy!r}")
 
-    def route_after_assess(state: RefundState, config: RunnableConfig) -> Literal["review", "settle"]:
+    def route_after_assess(state: RefundState, config: RunnableConfig) -> Literal["review", "settle"] | list[Send]:
+        if state.get("items"):  # one task per item, each decided on its own
+            return items.item_tasks(state, threshold)
         if state.get("decision"):  # a decision set by update_state is recorded by review, then routed
             return "review"
         # A case is routed by the policy it was assessed under, as ``settle`` checks it: a process
@@ -326,8 +351,13 @@ def _builder(store: Store | None, policy: str, threshold: int, log: Callable[...
     builder.add_node("review", log(review))
     builder.add_node("settle", log(make_settle(store, threshold, policy)))
     builder.add_node("reject", log(reject))
+    builder.add_node("item", log(items.make_item(store)))
+    builder.add_node("finish_items", log(items.finish_items))
     builder.add_edge(START, "assess")
-    builder.add_conditional_edges("assess", make_route_after_assess(policy, threshold, store), ["review", "settle"])
+    route = make_route_after_assess(policy, threshold, store)
+    builder.add_conditional_edges("assess", route, ["review", "settle", "item"])
+    builder.add_edge("item", "finish_items")
+    builder.add_edge("finish_items", END)
     builder.add_conditional_edges("review", route_after_review, ["settle", "reject", "review"])
     builder.add_edge("settle", END)
     builder.add_edge("reject", END)

@@ -284,6 +284,7 @@ def _audit_rows(
 ) -> list[AuditRow]:
     """The audit of the threads at ``heads``, joined with ``payouts`` (read after the heads)."""
     rows: list[AuditRow] = []
+    item_totals = _item_totals(store)  # a case with items: its executed amount is the sum of its items' payouts
     seen: set[str] = set()
     for thread_id, head in heads.items():
         try:
@@ -294,7 +295,7 @@ def _audit_rows(
             continue
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
-        paid = payouts.get(case_id)
+        paid = payouts.get(case_id) or item_totals.get(case_id)
         rows.append(
             AuditRow(
                 case_id=case_id,
@@ -368,6 +369,13 @@ def _audit_rows(
                 )
             )
     return rows
+
+
+def _item_totals(store: Store) -> dict[str, dict[str, Any]]:
+    """Case id → the total paid for its items and when the last was paid (cases with items only)."""
+    with store.read() as cursor:
+        cursor.execute("SELECT case_id, SUM(paid_amount), MAX(paid_at) FROM refund_item_ledger GROUP BY case_id")
+        return {row[0]: {"paid_amount": int(row[1]), "paid_at": row[2]} for row in cursor.fetchall()}
 
 
 def open_cases(audit: list[AuditRow]) -> list[AuditRow]:

@@ -8,6 +8,7 @@ decision is sent.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import InputError
@@ -182,3 +183,55 @@ def requested_amount_problem(requested: Any) -> str:
     if isinstance(requested, bool) or not isinstance(requested, int) or not 1 <= requested <= MAX_AMOUNT:
         return f"a requested amount of {requested!r} KRW is refused (a whole number from 1 to {krw(MAX_AMOUNT)})"
     return ""
+
+
+#: The most items one refund request may carry.
+MAX_ITEMS = 50
+#: The longest item id (the ledger's key with the case id).
+ITEM_ID_MAX = 40
+
+
+def check_items(value: Any) -> list[dict[str, Any]]:
+    """A request's items: a JSON array of ``{"item": id, "amount": KRW}``, 1 to :data:`MAX_ITEMS` of them.
+
+    Each item id is an id as a case id is (NFC-normalised, so the ledger's key has one spelling) and
+    appears once; each amount is a whole number from 1 to :data:`MAX_AMOUNT`, and so is their total
+    (the case's requested amount).
+
+    Returns:
+        The items as given, their ids normalised.
+    """
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise InputError("items", _error("refund.error.items_shape")) from None
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_ITEMS:
+        raise InputError("items", _error("refund.error.items_shape"))
+    items: list[dict[str, Any]] = []
+    for entry in value:
+        if not isinstance(entry, dict) or set(entry) != {"item", "amount"}:
+            raise InputError("items", _error("refund.error.items_shape"))
+        item = validate_thread_id(entry["item"], "items") if isinstance(entry["item"], str) else None
+        if item is None or len(item) > ITEM_ID_MAX:
+            raise InputError("items", _error("refund.error.item_id", item=repr(entry["item"]), limit=ITEM_ID_MAX))
+        if any(known["item"] == item for known in items):
+            raise InputError("items", _error("refund.error.item_twice", item=repr(item)))
+        amount = entry["amount"]
+        if requested_amount_problem(amount):
+            raise InputError("items", _error("refund.error.item_amount", item=repr(item), limit=krw(MAX_AMOUNT)))
+        items.append({"item": item, "amount": amount})
+    if sum(entry["amount"] for entry in items) > MAX_AMOUNT:
+        raise InputError("items", _error("refund.error.items_total", limit=krw(MAX_AMOUNT)))
+    return items
+
+
+def item_values(values: dict[str, Any], payload: Any) -> dict[str, Any]:
+    """The case values an answer to ``payload`` (a waiting question) is checked against.
+
+    An item's question is about that item alone: its amount is the one approved or edited, from 1 up
+    to the item's requested amount, within the approver's limit. A case's own question is about the case.
+    """
+    if isinstance(payload, dict) and "item" in payload:
+        return {**values, "amount": payload.get("amount"), "requested_amount": payload.get("requested_amount")}
+    return values

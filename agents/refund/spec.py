@@ -18,7 +18,7 @@ from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
-from agents.refund import deciders, deletions, ledger
+from agents.refund import deciders, deletions, item_ledger, ledger
 from agents.refund.ledger import AGENT_NAME
 from agents.refund.rules import (
     ACTIONS,
@@ -30,10 +30,12 @@ from agents.refund.rules import (
     check_approver_name,
     check_decision,
     check_edit_amount,
+    check_items,
+    item_values,
     recorded_approver_problem,
 )
 from agents.refund.strings import STRINGS
-from agents.refund.words import amount_line, decision_word, question_params
+from agents.refund.words import amount_line, decision_word, item_question_params, question_params
 from agents.settings import choice_setting
 from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, imported_on_call, validate_fields
 from agents.texts import DEFAULT_LANGUAGE, Text, say, text
@@ -60,7 +62,16 @@ START_FIELDS = (
         label="Requested amount (KRW)",
         minimum=1,
         maximum=MAX_AMOUNT,
-        help=f"Whole KRW, 1 to {MAX_AMOUNT:,}.",
+        required=False,
+        help=f"Whole KRW, 1 to {MAX_AMOUNT:,}. One item; for several, give items instead.",
+    ),
+    Field(
+        name="items",
+        kind="list",
+        label="Items (JSON)",
+        required=False,
+        help='Several items instead of one amount: [{"item": "A-1", "amount": 300000}, ...]; each is decided '
+        "on its own.",
     ),
     Field(name="reason", kind="textarea", label="Reason", max_length=500, help="Why the customer asks."),
 )
@@ -118,14 +129,25 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
 
 
 def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-    """The graph input of a validated request (the same in every run language)."""
-    return {
+    """The graph input of a validated request (the same in every run language).
+
+    One amount (``amount``) or several items (``items``, their total the requested amount), never both.
+    """
+    if values.get("amount") is not None and values.get("items") is not None:
+        raise InputError("items", text(STRINGS, "refund.error.amount_or_items"))
+    if values.get("amount") is None and values.get("items") is None:
+        raise InputError("amount", text(STRINGS, "refund.error.amount_or_items_missing"))
+    graph_input = {
         "case_id": values["case_id"],
         "customer": values["customer"],
-        "requested_amount": values["amount"],
+        "requested_amount": values.get("amount"),
         "reason": values["reason"],
         "requested_at": ledger.now_iso(),
     }
+    if values.get("items") is not None:
+        items = check_items(values["items"])
+        graph_input.update(requested_amount=sum(entry["amount"] for entry in items), items=items)
+    return graph_input
 
 
 def check_resume(value: Any) -> dict[str, Any]:
@@ -212,6 +234,7 @@ _OUTCOME_WORDS = {
     "paid": "refund.outcome.paid",
     "already paid": "refund.outcome.already_paid",
     "rejected": "refund.outcome.rejected",
+    "partly paid": "refund.outcome.partly_paid",
     "finished": "refund.outcome.finished",
 }
 
@@ -229,6 +252,8 @@ def _case_final(store: Store, head: dict[str, Any]) -> Text | None:
         return text(STRINGS, "refund.error.finished", outcome=_outcome_word(outcome))
     case_id = head.get("case_id")
     if case_id and ledger.payout_for(store, str(case_id)) is not None:
+        return text(STRINGS, "refund.error.paid")
+    if case_id and head.get("items") and item_ledger.case_has_item_payouts(store, str(case_id)):
         return text(STRINGS, "refund.error.paid")
     return None
 
@@ -258,6 +283,8 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     field = next(iter(update), "values")
     if request.as_node not in (None, *UPDATE_AS_NODES):
         raise InputError("as_node", text(STRINGS, "refund.error.as_node", nodes=" or ".join(UPDATE_AS_NODES)))
+    if request.head.get("items") or request.target.get("items"):  # each item is its own question
+        raise InputError(field, text(STRINGS, "refund.error.items_update"))
     problem = _case_final(store, request.head)
     if problem:
         raise InputError(field, problem)
@@ -292,7 +319,13 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
 
 
 def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
-    """``paid`` (exactly one ledger row) or ``rejected`` (none); anything else is inconsistent."""
+    """``paid`` (exactly one ledger row) or ``rejected`` (none); anything else is inconsistent.
+
+    A case with items: ``paid``, ``rejected`` or ``partly paid`` when every item has its result and
+    each paid item exactly one row of the item ledger, each rejected one none.
+    """
+    if values.get("items"):
+        return _items_outcome(store, values)
     outcome = values.get("outcome")
     case_id = str(values.get("case_id", ""))
     payout = ledger.payout_for(store, case_id) if case_id else None
@@ -309,14 +342,47 @@ def finished_outcome(store: Store, thread_id: str, values: dict[str, Any]) -> tu
 
 
 def outcome_key(values: dict[str, Any]) -> str:
-    """The case id: :func:`finished_outcome` reads the case's ledger row."""
-    return str(values.get("case_id", ""))
+    """The case id, marked ``items:`` for a case with items: :func:`finished_outcome` reads its ledger rows."""
+    case_id = str(values.get("case_id", ""))
+    return f"{_ITEMS_KEY}{case_id}" if case_id and values.get("items") else case_id
 
 
-def outcome_mark(store: Store, case_id: str) -> str:
-    """The case's ledger row as text (empty: none), which changes whenever the row does."""
-    payout = ledger.payout_for(store, case_id) if case_id else None
-    return "" if payout is None else json.dumps([payout[column] for column in ledger.LEDGER_COLUMNS], default=str)
+#: How :func:`outcome_key` marks a case with items, whose outcome reads the item ledger too.
+_ITEMS_KEY = "items:"
+
+
+def outcome_mark(store: Store, key: str) -> str:
+    """The case's ledger rows as text (empty: none), which changes whenever one of them does.
+
+    The case's own row, and for a case with items its items' rows (:mod:`agents.refund.item_ledger`),
+    against which such a case is checked item by item.
+    """
+    case_id = key.removeprefix(_ITEMS_KEY)
+    if not case_id:
+        return ""
+    payout = ledger.payout_for(store, case_id)
+    rows: list[Any] = [[payout[column] for column in ledger.LEDGER_COLUMNS]] if payout is not None else []
+    if key.startswith(_ITEMS_KEY):
+        rows += item_ledger.item_payouts(store, case_id)
+    return json.dumps(rows, default=str, sort_keys=True) if rows else ""
+
+
+def _items_outcome(store: Store, values: dict[str, Any]) -> tuple[str, str | Text]:
+    """The outcome of a finished case with items, checked item by item against the item ledger."""
+    outcome = str(values.get("outcome") or "finished")
+    rows = {row["item"]: row for row in item_ledger.item_payouts(store, str(values.get("case_id", "")))}
+    results = {r.get("item"): r for r in values.get("item_results") or [] if isinstance(r, dict)}
+    wanted = [entry.get("item") for entry in values.get("items") or [] if isinstance(entry, dict)]
+    consistent = outcome in ("paid", "rejected", "partly paid") and set(results) == set(wanted)
+    for item, result in results.items():
+        paid = result.get("outcome") in ("paid", "already paid")
+        row = rows.get(item)
+        consistent = consistent and (
+            row is not None and row["paid_amount"] == result.get("paid_amount") if paid else row is None
+        )
+    if consistent:
+        return outcome, ""
+    return "", text(STRINGS, "refund.problem.items", outcome=_outcome_word(outcome))
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
@@ -326,13 +392,15 @@ def check_start(store: Store, values: dict[str, Any]) -> None:
     case_id = values["case_id"]
     if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
         raise InputError("case_id", text(STRINGS, "refund.error.case_exists", case_id=repr(case_id)))
-    if ledger.payout_for(store, case_id) is not None:
+    if ledger.payout_for(store, case_id) is not None or item_ledger.case_has_item_payouts(store, case_id):
         raise InputError("case_id", text(STRINGS, "refund.error.case_paid", case_id=repr(case_id)))
 
 
 def question_text(payload: Any) -> Text | None:
     """The approver's question in the reader's language (the inbox), from the case the payload names."""
     if isinstance(payload, dict) and isinstance(payload.get("question"), str) and _QUESTION_KEYS <= payload.keys():
+        if "item" in payload:
+            return Text("refund.say.item_question", STRINGS["refund.say.item_question"], item_question_params(payload))
         return Text("refund.say.question", STRINGS["refund.say.question"], question_params(payload))
     return None
 
@@ -358,6 +426,7 @@ SPEC = AgentSpec(
     check_start=check_start,
     check_update=check_update,
     check_answer=check_answer_for_case,
+    question_values=item_values,
     check_rerun=check_rerun,
     authorize_answer=authorize_answer,
     authorize_update=authorize_update,
@@ -371,7 +440,7 @@ SPEC = AgentSpec(
     settings_from=settings_from,
     options_from_settings=options_from_settings,
     strings=STRINGS,
-    tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE, deletions.DELETION_TABLE),
+    tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE, deletions.DELETION_TABLE, item_ledger.ITEM_LEDGER_TABLE),
     check_delete=deletions.check_delete,
     record_delete=deletions.record_delete,
     deleted_unfinished=deletions.deletion_rows,

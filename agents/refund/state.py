@@ -13,7 +13,7 @@ every step and every human edit appends a line and no line is ever replaced.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -33,6 +33,7 @@ class RefundInput(TypedDict):
     requested_by: NotRequired[str]
     requested_by_name: NotRequired[str]
     requested_by_names: NotRequired[list[str]]
+    items: NotRequired[list[dict[str, Any]]]
 
 
 class RefundState(TypedDict, total=False):
@@ -65,6 +66,10 @@ class RefundState(TypedDict, total=False):
         paid_amount: The amount in the ledger for this case.
         paid_at: When the ledger recorded the payout.
         trace: One line per step and per human edit, appended by an add-reducer.
+        items: A request with several items: ``[{"item": id, "amount": KRW}, ...]`` (absent for a
+            single amount); ``requested_amount`` is then their total.
+        item_results: One entry per decided item (``item``, ``requested_amount``, ``amount``,
+            ``decision``, ``approver``, ``outcome``, ``paid_amount``, ...), appended by each item's task.
     """
 
     case_id: Annotated[str, WriteOnce]
@@ -89,3 +94,5 @@ class RefundState(TypedDict, total=False):
     paid_amount: int
     paid_at: str
     trace: Annotated[list[str], operator.add]
+    items: Annotated[list[dict[str, Any]], WriteOnce]
+    item_results: Annotated[list[dict[str, Any]], operator.add]

@@ -36,6 +36,67 @@ STRINGS: dict[str, tuple[str, str]] = {
         "settle: {paid_at}에 이미 {paid}원 지급됨, 두 번 지급하지 않음",
     ),
     "refund.say.rejected": ("reject: rejected by {approver}; no payout", "reject: {approver:이/가} 거절, 지급 없음"),
+    "refund.error.items_shape": (
+        'items must be a JSON array of 1 to 50 objects like {{"item": "A-1", "amount": 300000}}',
+        'items는 {{"item": "A-1", "amount": 300000}} 형태의 객체 1~50개로 된 JSON 배열이어야 합니다',
+    ),
+    "refund.error.item_id": (
+        "item id {item} is refused (letters, digits and _ . : -, at most {limit})",
+        "항목 id {item}은(는) 받을 수 없습니다 (문자, 숫자, _ . : -, 최대 {limit}자)",
+    ),
+    "refund.error.item_twice": ("item {item} is listed twice", "항목 {item}이(가) 두 번 있습니다"),
+    "refund.error.item_amount": (
+        "item {item}: the amount must be a whole number from 1 to {limit} KRW",
+        "항목 {item}: 금액은 1~{limit}원의 정수여야 합니다",
+    ),
+    "refund.error.items_total": (
+        "the items' total must be at most {limit} KRW",
+        "항목 금액의 합계는 {limit}원 이하여야 합니다",
+    ),
+    "refund.error.amount_or_items": (
+        "give either amount (one item) or items (several), not both",
+        "amount(단일) 또는 items(여러 항목) 중 하나만 주세요",
+    ),
+    "refund.error.amount_or_items_missing": (
+        "an amount (one item) or items (several) is required",
+        "amount(단일) 또는 items(여러 항목)가 필요합니다",
+    ),
+    "refund.error.items_update": (
+        "a refund with items is decided item by item: answer each one by its interrupt id (resume --interrupt)",
+        "여러 항목 환불은 항목별로 결정합니다: interrupt id로 각각 답하세요 (resume --interrupt)",
+    ),
+    "refund.say.assess_items": (
+        "assess: {count} items, requested {requested} KRW in total, threshold {threshold} → each item above it"
+        " needs a human",
+        "assess: 항목 {count}개, 요청 합계 {requested}원, 기준 {threshold}원 → 기준을 넘는 항목은 사람의 승인 필요",
+    ),
+    "refund.say.item_question": (
+        "Refund {case_id} item {item} for {customer}: pay {amount} KRW (requested {requested})?"
+        " approve / reject / edit",
+        "환불 {case_id} 항목 {item} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) 승인 / 거절 / 금액 수정",
+    ),
+    "refund.say.item_paid_automatic": (
+        "item {item}: paid {paid} KRW (requested {requested}), settled automatically: at or under the threshold"
+        " {threshold}",
+        "항목 {item}: {paid}원 지급 (요청 {requested}원), 자동 정산: 기준 {threshold}원 이하",
+    ),
+    "refund.say.item_paid": (
+        "item {item}: paid {paid} KRW (requested {requested}), approved by {approver}{note}",
+        "항목 {item}: {paid}원 지급 (요청 {requested}원), 승인: {approver}{note}",
+    ),
+    "refund.say.item_already_paid": (
+        "item {item}: already paid {paid} KRW at {paid_at}; no second payment",
+        "항목 {item}: {paid_at}에 이미 {paid}원 지급됨, 두 번 지급하지 않음",
+    ),
+    "refund.say.item_rejected": (
+        "item {item}: rejected by {approver}{note}; no payout",
+        "항목 {item}: {approver:이/가} 거절{note}, 지급 없음",
+    ),
+    "refund.say.items_done": (
+        "items: {paid} paid ({total} KRW), {rejected} rejected",
+        "항목: {paid}개 지급 ({total}원), {rejected}개 거절",
+    ),
+    "refund.outcome.partly_paid": ("partly paid", "일부 지급됨"),
     "refund.outcome.paid": ("paid", "지급됨"),
     "refund.outcome.already_paid": ("already paid", "이미 지급됨"),
     "refund.outcome.rejected": ("rejected", "거절됨"),
@@ -101,6 +162,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the case is marked {outcome} but the ledger holds a payout of {paid} KRW for it",
         "이 건은 {outcome:으로/로} 표시되어 있지만 원장에는 {paid}원 지급 기록이 있습니다",
     ),
+    "refund.problem.items": (
+        "the case is marked {outcome} but its items do not agree with the item ledger",
+        "이 건은 {outcome:으로/로} 표시되어 있지만 항목이 항목 원장과 맞지 않습니다",
+    ),
     "refund.problem.neither": (
         "the case is marked {outcome} with neither a payout nor a rejection",
         "이 건은 {outcome:으로/로} 표시되어 있지만 지급도 거절도 없습니다",
@@ -140,6 +205,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     "field.case_id": ("Case id", "건 번호"),
     "field.customer": ("Customer", "고객"),
     "field.amount": ("Amount (KRW)", "금액 (원)"),
+    "field.items": ("Items (several, instead of one amount)", "항목 (여러 개, 금액 대신)"),
+    "refund.new.items_help": (
+        'A JSON array, e.g. [{{"item": "A-1", "amount": 300000}}, {{"item": "A-2", "amount": 80000}}]; each item is'
+        " decided on its own. Leave the amount empty.",
+        '예: [{{"item": "A-1", "amount": 300000}}, {{"item": "A-2", "amount": 80000}}] 형태의 JSON 배열. 항목마다 따로'
+        " 결정합니다. 금액은 비워 두세요.",
+    ),
+    "refund.items.decided_elsewhere": (
+        "Item {item} was decided elsewhere since this page was drawn; its controls stay until you act.",
+        "이 화면을 그린 뒤 항목 {item}은(는) 다른 곳에서 결정되었습니다. 조작하기 전까지 컨트롤을 남겨 둡니다.",
+    ),
+    "refund.items.item": ("Item {item}: {amount}", "항목 {item}: {amount}"),
+    "refund.items.waiting": (
+        "{count} items wait for a decision; each is decided on its own, in any order.",
+        "항목 {count}개가 결정을 기다립니다. 항목마다 순서와 관계없이 따로 결정합니다.",
+    ),
     "field.reason": ("Reason", "사유"),
     "field.action": ("Action", "조치"),
     "field.approver": ("Approver", "승인자"),

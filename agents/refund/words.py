@@ -34,3 +34,14 @@ def question_params(payload: dict[str, Any]) -> dict[str, Any]:
         "amount": krw(payload["amount"]),
         "requested": krw(payload["requested_amount"]),
     }
+
+
+def item_question_params(payload: dict[str, Any]) -> dict[str, Any]:
+    """The values an item's question names."""
+    return {
+        "case_id": payload["case_id"],
+        "item": payload["item"],
+        "customer": payload["customer"],
+        "amount": krw(payload.get("amount", payload["requested_amount"])),
+        "requested": krw(payload["requested_amount"]),
+    }

@@ -78,6 +78,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "forms.raw_json": ("Raw JSON (state keys)", "원시 JSON (상태 키)"),
     "forms.resume.title": ("Resume", "재개 (resume)"),
+    "forms.resume.interrupt": ("Question to answer (interrupt id)", "답할 질문 (질문 id)"),
+    "forms.resume.answers": ("Answers interrupt {interrupt}", "답하는 질문 id: {interrupt}"),
     "forms.resume.submit": ("Resume", "재개"),
     "forms.resume.done": ("Resumed thread {thread}: {status}.", "스레드 {thread:을/를} 재개했습니다: {status}."),
     "forms.update.title": ("Update state", "상태 수정 (update_state)"),

@@ -15,7 +15,17 @@ def test_run_robot_stops_at_the_pause_when_not_on_a_terminal(run_cli):
     result = run_cli("run", "robot", "--json")
     assert result.code == 0
     data = json.loads(result.out)
-    assert set(data) == {"thread_id", "status", "outcome", "reason", "action", "next", "interrupts", "values"}
+    assert set(data) == {
+        "thread_id",
+        "status",
+        "outcome",
+        "reason",
+        "action",
+        "next",
+        "interrupts",
+        "interrupt_ids",
+        "values",
+    }
     assert data["thread_id"] == "hitl_demo" and data["status"] == "waiting"
     assert data["next"] == ["approval"]
     assert data["interrupts"][0]["question"] == "Execute this? (yes/no)"

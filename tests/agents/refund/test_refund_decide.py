@@ -1,0 +1,79 @@
+"""``decide ITEM... --action approve|reject --approver NAME``: several waiting refund questions in one
+command, each through the same checks as a single decision, reported per item; a refused item never stops
+the others, and a repeated command pays nothing twice ("already decided")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents import runs
+from agents.refund import item_ledger, ledger
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 200_000}, {"item": "A-3", "amount": 150_000}]
+
+
+def waiting_ids(store, settings, thread: str) -> list[str]:
+    return [str(i.id) for i in runs.thread_snapshot(store, settings, thread)[1].interrupts]
+
+
+def test_fifty_cases_and_three_items_are_approved_in_one_command_and_a_repeat_pays_nothing(run_cli, store, settings):
+    for n in range(50):
+        values = {"case_id": f"S{n}", "customer": "kim", "amount": 200_000 + n, "reason": "r"}
+        runs.start_run(store, settings, "refund", values)
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": ITEMS})
+    items = [f"refund-S{n}" for n in range(50)] + [f"refund-M1:{i}" for i in waiting_ids(store, settings, "refund-M1")]
+    first = run_cli("decide", *items, "--action", "approve", "--approver", "lee", "--json")
+    assert first.code == 0, first.err
+    results = json.loads(first.out)
+    assert [r["result"] for r in results] == ["paid"] * 50 + ["waiting", "waiting", "paid"]
+    assert len(ledger.ledger_rows(store)) + len(item_ledger.item_payouts(store)) == 53
+    again = run_cli("decide", *items, "--action", "approve", "--approver", "lee", "--json")
+    assert again.code == 0, again.err
+    assert [r["result"] for r in json.loads(again.out)] == ["already decided"] * 53
+    assert len(ledger.ledger_rows(store)) + len(item_ledger.item_payouts(store)) == 53
+    assert all(r["repeat_attempts"] == 0 for r in ledger.ledger_rows(store))
+
+
+def test_a_refused_item_is_reported_with_its_reason_and_the_others_are_decided(run_cli, store, settings):
+    runs.start_run(store, settings, "refund", {"case_id": "B1", "customer": "k", "amount": 500_000, "reason": "r"})
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    runs.start_run(store, settings, "refund", {"case_id": "B2", "customer": "k", "amount": 400_000, "reason": "r"})
+    result = run_cli(
+        "decide", "refund-B1", "refund-M1", "refund-nope", "refund-B2", "--action", "reject", "--approver", "lee"
+    )
+    assert result.code == 2
+    lines = result.out.splitlines()
+    assert lines[0] == "refund-B1\trejected" and lines[3] == "refund-B2\trejected"
+    assert lines[1].startswith("refund-M1\trefused\t") and "3 questions are waiting" in lines[1]
+    assert lines[2].startswith("refund-nope\trefused\t")
+    reserved = run_cli(
+        "decide",
+        "refund-M1:" + waiting_ids(store, settings, "refund-M1")[0],
+        "--action",
+        "approve",
+        "--approver",
+        "automatic",
+    )
+    assert reserved.code == 2 and "\trefused\t" in reserved.out
+    assert item_ledger.item_payouts(store) == [] and ledger.ledger_rows(store) == []
+
+
+def test_an_item_above_the_approvers_limit_is_refused_and_the_others_are_paid(store, settings):
+    from agents.cli.decide import decide_items
+    from agents.identity import Identity
+
+    ann = Identity(email="ann@example.com", name="Ann", role="approver", limit_krw=250_000)
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    runs.start_run(store, settings, "refund", {"case_id": "B1", "customer": "k", "amount": 200_000, "reason": "r"})
+    ids = {i.value["item"]: str(i.id) for i in runs.thread_snapshot(store, settings, "refund-M1")[1].interrupts}
+    items = [f"refund-M1:{ids['A-1']}", f"refund-M1:{ids['A-2']}", "refund-B1", f"refund-M1:{ids['A-3']}"]
+    done = decide_items(store, settings, items, {"action": "approve", "approver": "x"}, actor=ann)
+    assert [d.result for d in done] == ["refused", "waiting", "paid", "waiting"]
+    assert "250,000" in done[0].reason
+    paid = {r["item"]: r["approver"] for r in item_ledger.item_payouts(store, "M1")}
+    assert paid == {"A-2": "ann@example.com", "A-3": "ann@example.com"}
+    assert ledger.payout_for(store, "B1")["approver"] == "ann@example.com"
