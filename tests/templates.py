@@ -9,6 +9,8 @@ if each had run the graphs itself; only the set-up is shared.
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable
@@ -31,6 +33,7 @@ def template(name: str, build: Builder) -> Path:
     if name not in _built:
         if not _folder:
             _folder.append(Path(tempfile.mkdtemp(prefix="hitl-templates-")))
+            atexit.register(shutil.rmtree, _folder[0], ignore_errors=True)  # removed as the process ends
         path = _folder[0] / f"{name}.sqlite"
         store = open_store(path)
         try:
