@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
 
 from agents.cli import main as cli_main
@@ -20,6 +22,28 @@ from tests.selection import mark_by_place
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
+
+
+_scan_component_manifests = manifest_scanner.scan_component_manifests
+
+
+@functools.cache
+def _installed_component_manifests() -> tuple[tuple[object, Path], ...]:
+    return tuple(_scan_component_manifests())
+
+
+def _scan_once(max_workers: int | None = None) -> list[tuple[object, Path]]:
+    return list(_installed_component_manifests())
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _component_manifests_scanned_once() -> Iterator[None]:
+    """Every ``AppTest`` scans the installed distributions for Streamlit components (the metadata of
+    a few hundred packages, most of a page test's time); the installed packages do not change during
+    a run, so the scan is made once per process, as a real server makes it once at its start."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manifest_scanner, "scan_component_manifests", _scan_once)
+        yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -23,6 +23,7 @@ from agents.settings import resolve_settings
 from dashboard.settings_view import settings_rows
 from tests.conftest import APP_FILE
 from tests.factories import start_refund
+from tests.templates import copy_into
 
 COUNT = 200
 DAY = dt.timedelta(hours=24)
@@ -41,11 +42,18 @@ def _amount(index: int) -> int:
     return 200_000 + (index * 37 % COUNT) * 1_000
 
 
-@pytest.fixture
-def waiting_cases(store, settings) -> list[lifecycle.ThreadStatus]:
-    """200 waiting refunds, started in order through the write path; the inbox as read after."""
+def _start_the_cases(store, settings) -> None:
     for index in range(COUNT):
         start_refund(store, settings, f"Q{index:03d}", _amount(index))
+
+
+@pytest.fixture
+def waiting_cases(store) -> list[lifecycle.ThreadStatus]:
+    """200 waiting refunds, started in order through the write path; the inbox as read after.
+
+    They are started once per process and copied into the test's database (``tests/templates.py``).
+    """
+    copy_into(store, "two-hundred-waiting-refunds", _start_the_cases)
     return lifecycle.inbox(store)
 
 

@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from agents import lifecycle, runs
+from agents.db import Store
 from agents.refund import ledger
-from agents.runtime import load_settings, open_store
+from agents.settings import Settings
 from tests.api.conftest import start_server, stop_server
 from tests.factories import pause_robot, start_refund
+from tests.templates import copy_into
 
 DAMAGED = "refund-D"
 CANNOT_BE_READ = "a saved value cannot be read"
@@ -47,19 +49,23 @@ DAMAGES = {
 STATES = ["waiting", "paid"]
 
 
-def _prepare(db: Path, damage: str, state: str) -> None:
-    """Three threads (a waiting robot, a paid case, the case to damage), then the damage."""
-    store = open_store(db)
-    settings = load_settings(db_override=str(db), secrets={})
-    try:
+def _three_threads(state: str) -> Callable[[Store, Settings], None]:
+    """A waiting robot, a paid case, and the case to damage, waiting or paid as ``state`` says."""
+
+    def build(store: Store, settings: Settings) -> None:
         pause_robot(store, settings)
         start_refund(store, settings, "OK")
         runs.resume_thread(store, settings, "refund-OK", {"action": "approve", "approver": "kim"})
         start_refund(store, settings, "D", 700_000)
         if state == "paid":
             runs.resume_thread(store, settings, DAMAGED, {"action": "approve", "approver": "kim"})
-    finally:
-        store.close()
+
+    return build
+
+
+def _prepare(db: Path, damage: str, state: str) -> None:
+    """The three threads (run once per process, copied into ``db``: ``tests/templates.py``), then the damage."""
+    copy_into(db, f"three-threads-{state}", _three_threads(state))
     DAMAGES[damage](db)
 
 

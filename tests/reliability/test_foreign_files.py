@@ -21,11 +21,13 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agents import lifecycle, runs
-from agents.db import DatabaseError
+from agents.db import DatabaseError, Store
 from agents.runtime import open_store
+from agents.settings import Settings
 from tests.conftest import PROJECT_ROOT
 from tests.factories import pause_robot
 from tests.serving import free_port
+from tests.templates import copy_into
 
 FOREIGN = "this database is damaged or was written by something else"
 REFUND = {"case_id": "R1", "customer": "kim", "amount": 500_000, "reason": "r"}
@@ -136,11 +138,18 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.fixture
-def damaged_file(request, store, settings, db_path):
-    """The test's save file with a waiting robot and refund, closed, then damaged as the test's ``damage`` says."""
+def _robot_and_refund_waiting(store: Store, settings: Settings) -> None:
     pause_robot(store, settings)
     runs.start_run(store, settings, "refund", REFUND)
+
+
+@pytest.fixture
+def damaged_file(request, store, db_path):
+    """The test's save file with a waiting robot and refund, closed, then damaged as the test's ``damage`` says.
+
+    The two runs are made once per process and copied into the test's file (``tests/templates.py``).
+    """
+    copy_into(store, "robot-and-refund-waiting", _robot_and_refund_waiting)
     store.close()  # the last connection folds the WAL into the file
     _id, damage, message = request.param
     damage(db_path)
