@@ -9,7 +9,7 @@ from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
 from agents.texts import verbatim
-from dashboard import auth, diff_view, presenter, resources, robot_lessons
+from dashboard import auth, diff_view, presenter, resources, robot_lessons, robot_question
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
@@ -103,14 +103,6 @@ def free_answer() -> None:
         answer(typed, shown_head("robot-page", thread_id))  # the head the page around it shows
 
 
-def show_action(action: object) -> None:
-    """The proposed action: a text as it is, a JSON object (or anything else) as JSON."""
-    if isinstance(action, str):
-        st.text(action)
-    else:
-        st.json(readmodel.to_jsonable(action))
-
-
 def show_outcome(result: runs.RunResult, answered: str | None) -> None:
     """Status and outcome side by side, the outcome styled by what happened (a refusal is no success)."""
     status_col, outcome_col = st.columns(2)
@@ -137,17 +129,13 @@ else:
         answer=None if decision is None else str(decision),
         outcome=result.outcome,
     )
-    state_col, explain_col = st.columns([3, 2])
+    state_col, explain_col = st.columns(presenter.STATE_BESIDE_FOLD if presenter.is_on() else [3, 2])
     with state_col:
         # The question and its answers come first: on a projector's 1280×720 they are on the first screen.
         if result.status == "waiting":
             payload = result.interrupts[0] if result.interrupts else {}
             payload = payload if isinstance(payload, dict) else {"action": payload}
-            st.warning(t("robot.waiting"))
-            st.markdown(f"**{t('robot.question')}:**")
-            st.text(str(payload.get("question", "")))
-            st.markdown(f"**{t('robot.action')}:**")
-            show_action(payload.get("action", result.values.get("pending_action", "")))
+            robot_question.show_question(payload, result.values.get("pending_action", ""))
             yes_col, no_col = st.columns(2)
             if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
                 st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
