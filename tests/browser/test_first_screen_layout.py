@@ -56,3 +56,15 @@ def test_the_robots_answer_buttons_are_on_the_first_screen_in_presenter_mode(
         expect(button).to_be_visible(timeout=DRAWN)
         box = button.bounding_box()
         assert box is not None and box["y"] + box["height"] <= 720, (key, box)  # larger type, still no scrolling
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_sidebar_badge_is_not_cut_in_presenter_mode(page: Page, dashboard: Dashboard, language: str):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/?present=1&lang={language}")
+    wait_for_app(page)
+    badge = page.get_by_test_id("stSidebar").locator(".stMarkdownBadge").first
+    expect(badge).to_be_visible(timeout=DRAWN)
+    # An ellipsis cuts text whose box is wider than the space it is drawn in.
+    widths = badge.evaluate("node => [node.scrollWidth, node.clientWidth]")
+    assert widths[0] <= widths[1], widths
