@@ -15,9 +15,9 @@ from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t
 from dashboard.robot_view import (
     answered_message,
-    show_action,
     show_messages,
     show_outcome,
+    show_question,
     typed_rule,
     waiting_question,
 )
@@ -115,16 +115,12 @@ else:
         answer=None if decision is None else str(decision),
         outcome=result.outcome,
     )
-    state_col, explain_col = st.columns([3, 2])
+    state_col, explain_col = st.columns(presenter.STATE_BESIDE_FOLD if presenter.is_on() else [3, 2])
     with state_col:
         # The question and its answers come first: on a projector's 1280×720 they are on the first screen.
         if result.status == "waiting":
             payload = waiting_question(result.interrupts)
-            st.warning(t("robot.waiting"))
-            st.markdown(f"**{t('robot.question')}:**")
-            st.text(str(payload.get("question", "")))
-            st.markdown(f"**{t('robot.action')}:**")
-            show_action(payload.get("action", result.values.get("pending_action", "")))
+            show_question(payload, result.values.get("pending_action", ""))
             yes_col, no_col = st.columns(2)
             if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
                 st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))

@@ -29,8 +29,9 @@ from dashboard import resources
 from dashboard import timeline_view as view
 from dashboard.downloads import csv_download
 from dashboard.i18n import t
+from dashboard.safe_markdown import escape_markdown
 from dashboard.timeline_figure import compare_figure_of, timeline_figure_of
-from dashboard.timeline_tables import stats_table, summary_table
+from dashboard.timeline_tables import stats_table, summary_table, whole_run_notes
 from dashboard.views import keep_valid, pick_thread, show_table
 
 SIDES = ("A", "B")
@@ -66,6 +67,7 @@ def _show_thread(
         st.caption(t("timeline.open_calls", count=shown.open_calls))
     st.subheader(t("timeline.stats"), help=t("timeline.stats.help"))
     show_table(stats_table(shown), t("timeline.no_calls"))
+    st.caption("  \n".join(escape_markdown(note) for note in whole_run_notes(shown)))  # uncut, under its cells
     st.download_button(
         t("timeline.download"),
         csv_download(timeline_csv_of_calls(shown.calls)),

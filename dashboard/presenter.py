@@ -23,8 +23,20 @@ URL_KEY = "present.url"
 #: The value of ``?present=`` that turns it on.
 ON = "1"
 #: Larger type for a projector: every size on the page is relative to the root's (Streamlit's rem).
-#: A constant of ours, no user text in it.
-STYLE = "<style>html { font-size: 22px; }</style>"
+#: The main block's top margin (6rem) would grow with it; it is kept at about its normal height, so a
+#: page's first controls stay on a 1280×720 projector's first screen; the sidebar's badge wraps rather
+#: than being cut. A constant of ours, no user text.
+STYLE = (
+    "<style>html { font-size: 22px; }"
+    ' [data-testid="stMainBlockContainer"] { padding-top: 1.5rem; }'
+    ' [data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }'
+    # A badge keeps to one line and cuts the rest with an ellipsis; in the sidebar's width at this size
+    # it wraps instead, so "local mode — not signed in" reads whole.
+    ' [data-testid="stSidebar"] .stMarkdownBadge { white-space: normal !important; }</style>'
+)
+#: Column widths of a page's state beside a folded explanation: a fold needs little width, and lines of
+#: the larger type that do not wrap keep the controls under them on the first screen.
+STATE_BESIDE_FOLD = [2, 1]
 
 #: A step of the graph: ``done`` (ran in this run), ``current`` (where the run is), ``later``.
 StepState = str

@@ -34,11 +34,25 @@ def typed_rule(typed: str, approving: str) -> str:
     return f"{escape_markdown(verbatim(typed))}: {t(will)}"
 
 
-def show_action(action: object) -> None:
-    """The proposed action: a text as it is, a JSON object (or anything else) as JSON."""
+def labelled_line(label: str, text: object) -> str:
+    """``**label:** text`` with the text escaped, so it reads as it is written."""
+    return f"**{label}:** {escape_markdown(str(text))}"
+
+
+def show_question(payload: Mapping[str, object], pending_action: object) -> None:
+    """That the robot waits, with its question in the same box; then the proposed action (the payload's,
+    else the state's pending one).
+
+    Compact, so the yes / no under it stay on a projector's 1280×720 first screen, presenter mode's larger
+    type included: a text action takes one line after its bold label; an action that is not a text (a JSON
+    object) is drawn as JSON under its label. The agent's text is escaped: Markdown in it reads as written.
+    """
+    st.warning(f"{t('robot.waiting')}\n\n{labelled_line(t('robot.question'), payload.get('question', ''))}")
+    action = payload.get("action", pending_action)
     if isinstance(action, str):
-        st.text(action)
+        st.markdown(labelled_line(t("robot.action"), action))
     else:
+        st.markdown(f"**{t('robot.action')}:**")
         st.json(readmodel.to_jsonable(action))
 
 

@@ -53,10 +53,22 @@ def run_speedup(summary: RunSummary) -> float | None:
 def run_meaning(summary: RunSummary) -> str:
     """The whole-run row's own definition of its figures, for its nodes cell."""
     steps = t("timeline.run_steps", steps=summary.supersteps, parallel=summary.parallel_supersteps)
+    return f"{steps} · {_definition(summary)}"
+
+
+def _definition(summary: RunSummary) -> str:
     if summary.parallel_supersteps:
-        return f"{steps} · {t('timeline.run_meaning.parallel')}"
+        return t("timeline.run_meaning.parallel")
     busy = round(100 * summary.summed_seconds / summary.wall_seconds) if summary.wall_seconds > 0 else 100
-    return f"{steps} · {t('timeline.run_meaning.sequential', busy=busy)}"
+    return t("timeline.run_meaning.sequential", busy=busy)
+
+
+def whole_run_notes(timeline: Timeline) -> list[str]:
+    """Each whole-run row's definition in full, for under the table: a table cell keeps to one line, and
+    at a page's width the nodes cell cuts the definition off. One line per run, led by its id when
+    several runs are shown."""
+    notes = [f"{summary.run_id}: {_definition(summary)}" for summary in timeline.runs]
+    return notes if len(timeline.runs) > 1 else [_definition(summary) for summary in timeline.runs]
 
 
 def _run_total_record(summary: RunSummary) -> dict[str, Any]:

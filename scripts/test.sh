@@ -21,6 +21,8 @@ bash scripts/langgraph-dev-env.sh >/dev/null
 # a browser), PostgreSQL for the second backend, Node.js and npm for the JS client.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# A Korean font, so Korean pages render in Chromium (screenshots; a missing font draws boxes).
+fc-list 2>/dev/null | grep -qi nanum || missing+=(fonts-nanum)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)  # the JS client's tests
 if [ ${#missing[@]} -gt 0 ]; then

@@ -24,13 +24,19 @@ def _start_over(at: AppTest) -> None:
     next(b for b in at.button if b.label in ("처음부터 다시", "Start over")).click().run()
 
 
+def _shown(at) -> str:
+    """The page's text, Markdown and notices: the waiting question is in its notice, the action in Markdown."""
+    return "\n".join(x.value for x in [*at.text, *at.markdown, *at.warning])
+
+
 def test_a_korean_session_starts_a_korean_run(store):
     at = _robot_page("ko")
     _start_over(at)
     assert not at.exception
     assert "체크포인트: 3 · 쓰기: 5" in [m.value for m in at.markdown]
-    texts = [x.value for x in at.text]
-    assert "이 작업을 실행할까요? (yes/no)" in texts and ACTION_KO in texts and "작업 시작" in texts
+    shown = _shown(at)
+    assert "**질문:** 이 작업을 실행할까요? (yes/no)" in shown and f"**제안된 작업:** {ACTION_KO}" in shown
+    assert "작업 시작" in [x.value for x in at.text]
     details = [detail for _, detail in readmodel.iter_checkpoint_details(store, "hitl_demo")]
     assert details[-1].values["pending_action"] == ACTION_KO
     assert details[-1].writes[0].value[0].value == {"action": ACTION_KO, "question": "이 작업을 실행할까요? (yes/no)"}
@@ -40,8 +46,8 @@ def test_a_korean_session_starts_a_korean_run(store):
 def test_an_english_session_answering_a_korean_run_finishes_it_in_korean(store):
     _start_over(_robot_page("ko"))
     at = _robot_page("en")
-    texts = [x.value for x in at.text]
-    assert "이 작업을 실행할까요? (yes/no)" in texts and "Execute this? (yes/no)" not in texts  # as the run asked it
+    shown = _shown(at)
+    assert "이 작업을 실행할까요? (yes/no)" in shown and "Execute this? (yes/no)" not in shown  # as the run asked it
     button_by_key(at, "robot-yes").click().run()
     assert not at.exception
     assert "checkpoints: 5 · writes: 10" in [m.value for m in at.markdown]
@@ -51,5 +57,5 @@ def test_an_english_session_answering_a_korean_run_finishes_it_in_korean(store):
 def test_an_english_session_starts_an_english_run(store):
     at = _robot_page("en")
     _start_over(at)
-    assert "Execute this? (yes/no)" in [x.value for x in at.text]
+    assert "**Question:** Execute this? (yes/no)" in _shown(at)
     assert readmodel.thread_language(store, "hitl_demo") == "en"

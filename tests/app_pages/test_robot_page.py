@@ -10,6 +10,7 @@ from agents import readmodel
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
 from agents.robot.graph import build_graph
+from dashboard.safe_markdown import escape_markdown
 from tests.factories import answer_robot, pause_robot
 
 PAGE = "app_pages/robot.py"
@@ -162,8 +163,19 @@ def test_a_text_pending_action_is_shown_as_it_is(app, store, settings, monkeypat
     pause_robot(store, settings)
     at = app(PAGE)
     assert not at.exception
-    assert STRING_ACTION in [x.value for x in at.text]
+    assert f"**Proposed action:** {escape_markdown(STRING_ACTION)}" in [x.value for x in at.markdown]  # as text
     assert not at.json or all(STRING_ACTION != j.value for j in at.json)
+
+
+def test_markdown_in_a_text_action_is_shown_as_text(app, store, settings, monkeypatch):
+    def propose(state):
+        return {"pending_action": "[pay](http://example.com) **now**"}
+
+    monkeypatch.setattr("agents.robot.graph.propose", propose)
+    pause_robot(store, settings)
+    at = app(PAGE)
+    shown = r"**Proposed action:** \[pay\](http:\u2060//example.com) \*\*now\*\*".replace(r"\u2060", "\u2060")
+    assert shown in [x.value for x in at.markdown]  # no link, no emphasis: the text as written
 
 
 def test_an_action_object_saved_before_is_shown_as_json(app, store, settings, monkeypatch):

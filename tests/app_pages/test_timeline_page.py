@@ -7,6 +7,7 @@ import json
 from streamlit.testing.v1 import AppTest
 
 from agents import runs
+from dashboard.safe_markdown import escape_markdown
 from dashboard.timeline_figure import MAX_DRAWN_CALLS
 from tests.conftest import APP_FILE
 from tests.factories import insert_long_run, insert_parallel_run, run_ids
@@ -42,6 +43,9 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
         (run_id, "whole run", rows[-1]["nodes"]),  # its meaning: tests/dashboard/test_timeline_whole_run.py
     ]
     assert rows[-1]["nodes"].startswith("supersteps: 2 · parallel: 0 · whole run: nothing ran in parallel")
+    # The cell is one line, cut at the page's width; the definition is also under the table, whole.
+    definition = rows[-1]["nodes"].removeprefix("supersteps: 2 · parallel: 0 · ")
+    assert escape_markdown(definition) in [c.value for c in at.caption]
     assert rows[-1]["tasks"] == 2
     assert len(at.get("plotly_chart")) == 2  # the thread's timeline and the comparison
     assert len(at.get("download_button")) == 1

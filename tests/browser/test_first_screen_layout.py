@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Dashboard, wait_for_app
@@ -38,3 +39,32 @@ def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, dashb
     expect(headers.first).to_have_text("open", timeout=DRAWN)  # drawn at the left edge, never pushed off
     texts = headers.all_inner_texts()
     assert texts[:3] == ["open", "agent", "thread"], texts
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_robots_answer_buttons_are_on_the_first_screen_in_presenter_mode(
+    page: Page, dashboard: Dashboard, language: str
+):
+    started = dashboard.cli("run", "robot")
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/robot?present=1&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    for key in ("robot-yes", "robot-no"):
+        button = main.locator(f".st-key-{key} button")
+        expect(button).to_be_visible(timeout=DRAWN)
+        box = button.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 720, (key, box)  # larger type, still no scrolling
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_sidebar_badge_is_not_cut_in_presenter_mode(page: Page, dashboard: Dashboard, language: str):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/?present=1&lang={language}")
+    wait_for_app(page)
+    badge = page.get_by_test_id("stSidebar").locator(".stMarkdownBadge").first
+    expect(badge).to_be_visible(timeout=DRAWN)
+    # An ellipsis cuts text whose box is wider than the space it is drawn in.
+    widths = badge.evaluate("node => [node.scrollWidth, node.clientWidth]")
+    assert widths[0] <= widths[1], widths

@@ -18,7 +18,7 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     _open(page, dashboard, "robot")
     page.get_by_role("button", name="Start over", exact=True).click()
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
-    expect(page.get_by_text("Execute this? (yes/no)", exact=True)).to_be_visible()
+    expect(page.get_by_text("Question: Execute this? (yes/no)", exact=True)).to_be_visible()  # in the waiting notice
     expect(page.get_by_text("Paused: the robot is waiting for your answer.")).to_be_visible()
 
     page.get_by_role("button", name="yes", exact=True).click()

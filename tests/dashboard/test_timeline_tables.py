@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from agents.timing import timeline_of
-from dashboard.timeline_tables import stats_table, summary_table
+from dashboard.timeline_tables import stats_table, summary_table, whole_run_notes
 from tests.factories import node_log_row
 
 
@@ -47,3 +47,15 @@ def test_summary_has_one_row_per_run():
 
     assert list(table["run"]) == ["run-1", "run-2"]
     assert list(table["tasks"]) == [3, 1]
+
+
+def test_each_whole_run_definition_is_noted_in_full_led_by_its_run_when_several_are_shown():
+    timeline = timeline_of(two_runs())
+
+    first, second = whole_run_notes(timeline)
+    assert (
+        first
+        == "run-1: whole run: speed-up = all task time / wall time; efficiency = of the parallel supersteps together"
+    )
+    assert second.startswith("run-2: whole run: nothing ran in parallel, so no speed-up or efficiency; nodes were")
+    assert whole_run_notes(timeline.of_run("run-2")) == [second.removeprefix("run-2: ")]

@@ -1,0 +1,66 @@
+"""The checkpoint graph's node labels are drawn apart: no two labels' boxes overlap in the rendered SVG."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Dashboard, wait_for_app
+
+LECTURE = (
+    "--topic", "LangGraph", "--audience-level", "beginners", "--duration", "3 hours",
+    "--delivery-method", "lecture", "--platform-tools", "python", "--constraints", "none",
+)  # fmt: skip
+
+#: Each label's box in the page, read from the chart's SVG text elements (writer labels and lane names).
+LABEL_BOXES = """() => [...document.querySelectorAll('.js-plotly-plot .textpoint text, .js-plotly-plot .ytick text')]
+  .filter(node => node.textContent.trim())
+  .map(node => { const r = node.getBoundingClientRect();
+                 return {text: node.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"""
+
+
+def overlapping(boxes: list[dict[str, float]]) -> list[tuple[str, str]]:
+    """The pairs of labels whose boxes share some area (a pixel's rounding is no overlap)."""
+    pairs = []
+    for index, one in enumerate(boxes):
+        for other in boxes[index + 1 :]:
+            wide = min(one["right"], other["right"]) - max(one["left"], other["left"])
+            tall = min(one["bottom"], other["bottom"]) - max(one["top"], other["top"])
+            if wide > 1 and tall > 1:
+                pairs.append((one["text"], other["text"]))
+    return pairs
+
+
+@pytest.mark.parametrize("width,height", [(1400, 900), (1280, 720)])
+def test_a_reworked_lectures_labels_do_not_overlap(page: Page, dashboard: Dashboard, width: int, height: int):
+    started = dashboard.cli("run", "lecture", "--thread", "lec", *LECTURE)
+    assert started.returncode == 0, started.stderr
+    # A rework runs research, write, the three reviewers and the gate again: a chain twice as long.
+    reworked = dashboard.cli("resume", "lec", json.dumps({"action": "rework"}))
+    assert reworked.returncode == 0, reworked.stderr
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{dashboard.url}/explorer?thread=lec")
+    wait_for_app(page)
+    labels = page.locator(".js-plotly-plot .textpoint text")
+    expect(labels.first).to_be_visible(timeout=30_000)
+    boxes = page.evaluate(LABEL_BOXES)
+    assert len(boxes) > 10, boxes
+    assert overlapping(boxes) == []
+
+
+def test_a_forked_threads_labels_do_not_overlap(page: Page, dashboard: Dashboard):
+    started = dashboard.cli("run", "robot", "--thread", "fork", "--answer", "yes")
+    assert started.returncode == 0, started.stderr
+    chain = json.loads(dashboard.cli("graph", "fork", "--json").stdout)
+    asked = next(point["checkpoint_id"] for point in chain if point["next"] == ["approval"])
+    assert dashboard.cli("rerun", "fork", "--checkpoint", asked).returncode == 0
+    assert dashboard.cli("resume", "fork", "no").returncode == 0
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/explorer?thread=fork&lang=ko")
+    wait_for_app(page)
+    expect(page.locator(".js-plotly-plot .textpoint text").first).to_be_visible(timeout=30_000)
+    boxes = page.evaluate(LABEL_BOXES)
+    assert len(boxes) > 6, boxes
+    assert overlapping(boxes) == []
