@@ -57,7 +57,7 @@ def test_robot_start_over_yes_and_counts(app):
     at = app("app_pages/robot.py")
     _button(at, "Start over").click().run()
     assert "checkpoints: 3 · writes: 5" in [m.value for m in at.markdown]
-    assert any("Execute this? (yes/no)" == x.value for x in at.text)
+    assert any("**Question:** Execute this? (yes/no)" in w.value for w in at.warning)  # in the waiting notice
     _button(at, key="robot-yes").click().run()
     assert "checkpoints: 5 · writes: 10" in [m.value for m in at.markdown]
     assert any(x.value.startswith("Executed") for x in at.text)
