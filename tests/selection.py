@@ -17,6 +17,7 @@ SLOW_FILES = {
     "test_kill_points.py",
     "test_concurrency.py",
     "test_refund_property.py",
+    "test_refund_items_property.py",
     "test_crash_resume.py",
     "test_double_submit.py",
     "test_notify_kill.py",
