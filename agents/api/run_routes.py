@@ -249,10 +249,19 @@ def _remember(context: ApiContext, run: ApiRun) -> None:
             finished = [key for key, r in context.runs.items() if r.status not in ("pending", "running")]
             for key in finished[: len(context.runs) - RUNS_KEPT]:
                 del context.runs[key]
-        ended = [r for r in context.runs.values() if r.ended and r.events]
-        for old in ended[: max(len(ended) - EVENTS_KEPT, 0)]:
-            with old.changed:
-                old.events = []  # its stream is over; a rejoin gets nothing (its state is in the database)
+        _forget_old_events(context)
+
+
+def _forget_old_events(context: ApiContext, ending: ApiRun | None = None) -> None:
+    """Keeps the events of the :data:`EVENTS_KEPT` latest ended runs (``ending`` among them) and no others.
+
+    Called when a run is remembered and when one ends, so the bound holds whichever comes first (a
+    short run may end before the request that started it remembers it). Holds ``context.lock``.
+    """
+    ended = [r for r in context.runs.values() if (r.ended or r is ending) and r.events]
+    for old in ended[: max(len(ended) - EVENTS_KEPT, 0)]:
+        with old.changed:
+            old.events = []  # its stream is over; a rejoin gets nothing (its state is in the database)
 
 
 def _new_run(context: ApiContext, thread_id: str, body: RunCreate) -> ApiRun:
@@ -368,6 +377,8 @@ def _start_in_background(
         finally:
             _finish(run, status)  # before the stream ends: a client that sees it end finds the run ended
             started.set()
+            with context.lock:
+                _forget_old_events(context, ending=run)  # before its end is seen: the bound holds then
             run.end()
         if answer is None:
             answer = shapes.run_values(runs.thread_snapshot(context.store, context.settings, thread_id)[1])

@@ -23,5 +23,5 @@ def test_only_the_latest_finished_runs_keep_their_events(
             api.get(f"/threads/{name}/runs/{run['run_id']}/join")
             started.append(f"/threads/{name}/runs/{run['run_id']}/stream")
         replayed = [api.get(path, headers={"Last-Event-ID": "-1"}).text for path in started]
-    assert replayed[0] == ""  # forgotten once two newer runs had ended
-    assert replayed[1].startswith("id: 0\nevent: metadata\n") and "event: values" in replayed[1]
+    assert replayed[:2] == ["", ""]  # forgotten once a newer run had ended
+    assert replayed[2].startswith("id: 0\nevent: metadata\n") and "event: values" in replayed[2]
