@@ -20,9 +20,12 @@ import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
+from langgraph_sdk import get_sync_client
 
+from tests.api.conftest import Server, start_server, stop_server
 from tests.conftest import PROJECT_ROOT
 from tests.serving import answers_ok, follow_output, free_port, stop_process
 
@@ -115,3 +118,21 @@ def langgraph_dev(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServe
     running = start_dev_server(tmp_path_factory.mktemp("langgraph-dev"))
     yield running
     stop_dev_server(running)
+
+
+@pytest.fixture(scope="module")
+def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This project's server on a fresh database."""
+    running = start_server(tmp_path_factory.mktemp("ours"))
+    yield running
+    stop_server(running)
+
+
+@pytest.fixture(scope="module")
+def both(langgraph_dev: DevServer, ours: Server) -> Iterator[dict[str, Any]]:
+    """The SDK's client of each server, ours first (``langgraph dev`` is started first: it may be skipped)."""
+    with (
+        get_sync_client(url=ours.url, api_key=None) as mine,
+        get_sync_client(url=langgraph_dev.url, api_key=None) as reference,
+    ):
+        yield {"ours": mine, "langgraph dev": reference}

@@ -38,12 +38,11 @@ import os
 import shutil
 import subprocess
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.api.conftest import Server, start_server, stop_server
+from tests.api.conftest import Server
 from tests.conftest import PROJECT_ROOT
 from tests.ecosystem.conftest import DevServer
 
@@ -71,14 +70,6 @@ def run_flow(url: str, flow: str, **options: Any) -> list[dict[str, Any]]:
     assert done.returncode == 0, done.stderr
     trace: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])["trace"]
     return trace
-
-
-@pytest.fixture(scope="module")
-def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """This project's server on a fresh database."""
-    running = start_server(tmp_path_factory.mktemp("ours"))
-    yield running
-    stop_server(running)
 
 
 def both(langgraph_dev: DevServer, ours: Server, flow: str, **options: Any) -> tuple[list[Any], list[Any]]:

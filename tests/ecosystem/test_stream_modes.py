@@ -11,38 +11,15 @@ keys differ on purpose). The modes and their event names are LangGraph's server'
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_sync_client
-
-from tests.api.conftest import Server, start_server, stop_server
-from tests.ecosystem.conftest import DevServer
 
 pytestmark = pytest.mark.slow
 
 MODES = ("values", "updates", "messages-tuple", "messages", "custom", "events", "debug", "tasks", "checkpoints")
 #: What a robot run sends beside its chunks: the run's id first.
 START = {"role": "human", "content": "Start the task"}
-
-
-@pytest.fixture(scope="module")
-def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """This project's server on a fresh database."""
-    running = start_server(tmp_path_factory.mktemp("ours"))
-    yield running
-    stop_server(running)
-
-
-@pytest.fixture(scope="module")
-def both(langgraph_dev: DevServer, ours: Server) -> Iterator[dict[str, Any]]:
-    """The SDK's client of each server (``langgraph dev`` is started first: it may be skipped)."""
-    with (
-        get_sync_client(url=ours.url, api_key=None) as mine,
-        get_sync_client(url=langgraph_dev.url, api_key=None) as reference,
-    ):
-        yield {"ours": mine, "langgraph dev": reference}
 
 
 def keys(data: Any) -> Any:
