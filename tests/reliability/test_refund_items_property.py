@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 from unittest import mock
 
-from hypothesis import HealthCheck, Phase
-from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -44,6 +42,7 @@ from agents.errors import UserError
 from agents.refund import item_ledger, items
 from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
+from tests.reliability.sequences import sequence_settings
 
 MAX_EXAMPLES = {"sqlite": 60, "postgres": 15}
 STEPS_PER_SEQUENCE = 20
@@ -258,16 +257,7 @@ def test_random_item_sequences_keep_the_item_rules(backend: str) -> None:
     machine = type(f"RefundItemCases_{backend}", (RefundItemCases,), {"backend": backend})
     run_state_machine_as_test(
         machine,
-        settings=hypothesis_settings(
-            max_examples=MAX_EXAMPLES[backend],
-            stateful_step_count=STEPS_PER_SEQUENCE,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            phases=(Phase.explicit, Phase.generate, Phase.shrink),
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-            print_blob=False,
-        ),
+        settings=sequence_settings(MAX_EXAMPLES[backend], STEPS_PER_SEQUENCE),
     )
     print(f"\nrefund items property ({backend}):")
     for what, count in sorted(OUTCOMES.items()):

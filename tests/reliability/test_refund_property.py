@@ -103,8 +103,6 @@ from typing import Any, ClassVar
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, Phase
-from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     Bundle,
@@ -127,6 +125,7 @@ from agents.refund.rules import APPROVER_MAX_LENGTH, AUTOMATIC_APPROVER, MAX_AMO
 from agents.refund.spec import SPEC
 from agents.runtime import load_settings, open_store
 from tests.conftest import _postgres_schema
+from tests.reliability.sequences import sequence_settings
 
 #: Sequences wanted per backend; hypothesis is asked for a few more, as some sequences draw no operation.
 SEQUENCES_WANTED = {"sqlite": 200, "postgres": 50}
@@ -975,16 +974,7 @@ def test_random_operation_sequences_keep_the_refund_rules(backend: str) -> None:
     machine = type(f"RefundCases_{backend}", (RefundCases,), {"backend": backend})
     run_state_machine_as_test(
         machine,
-        settings=hypothesis_settings(
-            max_examples=MAX_EXAMPLES[backend],
-            stateful_step_count=STEPS_PER_SEQUENCE,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            phases=(Phase.explicit, Phase.generate, Phase.shrink),
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-            print_blob=False,
-        ),
+        settings=sequence_settings(MAX_EXAMPLES[backend], STEPS_PER_SEQUENCE),
     )
     RAN.add(backend)
 
