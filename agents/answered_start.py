@@ -42,16 +42,16 @@ def start_and_answer(
         PermissionDenied: As :func:`agents.runs.resume_thread`; nothing of this call stays in the file.
     """
     spec = get_agent(agent)
-    checked = spec.check_resume(answer)
-    start = spec.make_input(validate_fields(spec.start_fields, values), validate_language(lang))
-    spec.check_answer(start, checked)  # the rules that need only what the run starts from
+    checked = spec.ask.check_resume(answer)
+    start = spec.run.make_input(validate_fields(spec.run.start_fields, values), validate_language(lang))
+    spec.ask.check_answer(start, checked)  # the rules that need only what the run starts from
     started = runs.start_run(store, settings, agent, values, thread_id=thread_id, lang=lang)
     if started.status != "waiting":
         return started
     try:
         return runs.resume_thread(store, settings, started.thread_id, answer, expected_head=started.head_checkpoint_id)
     except (InputError, PermissionDenied):
-        if not spec.fresh_start:  # the thread is this call's own: a start refuses a thread that exists
+        if not spec.run.fresh_start:  # the thread is this call's own: a start refuses a thread that exists
             _undo_start(store, started)
         raise
 

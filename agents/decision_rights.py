@@ -1,7 +1,7 @@
 """Who may decide a waiting item, and to whom it escalated: the facts an agent states about one item.
 
 An agent that has such facts (the refund agent: who may approve a payout) returns a
-:class:`DecisionRights` from ``AgentSpec.decision_rights``; the inbox, the queues, the CLI and the
+:class:`DecisionRights` from ``AgentSpec.ask.decision_rights``; the inbox, the queues, the CLI and the
 HTTP API show it without knowing the agent. The deciders are :class:`~agents.identity.Identity`
 values from the roles file, chosen by the one rule :func:`agents.identity.denial`.
 

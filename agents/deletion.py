@@ -68,7 +68,7 @@ def head_status(store: Store, agent: str, thread_id: str) -> tuple[str, dict[str
         return "waiting", values
     if snapshot.next:
         return "attention", values
-    _outcome, problem = AGENTS[agent].finished_outcome(store, thread_id, values)
+    _outcome, problem = AGENTS[agent].show.finished_outcome(store, thread_id, values)
     return ("attention" if problem else "done"), values
 
 
@@ -108,10 +108,10 @@ def delete_thread(
         if agent in AGENTS:  # a thread of an agent not run here has no rules to ask
             status, values = head_status(store, agent, thread_id)
             request = DeleteRequest(thread_id, head, values, status, why, actor)
-            AGENTS[agent].check_delete(store, request)
+            AGENTS[agent].edit.check_delete(store, request)
             seen.append((agent, request))
 
     with thread_guard(store, thread_id, wait=False, check=check):
         for agent, request in seen:
-            AGENTS[agent].record_delete(store, request)
+            AGENTS[agent].edit.record_delete(store, request)
         erase_thread(store, thread_id)

@@ -62,7 +62,7 @@ def served_graph(agent: str, config: RunnableConfig | None = None) -> Any:
         else:
             built = _served.setdefault(checkpointer, {})
             if agent not in built:
-                built[agent] = spec.build_graph(checkpointer, store=store, **options)
+                built[agent] = spec.run.build_graph(checkpointer, store=store, **options)
             graph = built[agent]
     return graph.with_config(metadata={"agent": agent}, callbacks=[_WriteNodeLogAtEnd(store)])
 

@@ -98,7 +98,7 @@ class ThreadStatus:
         """
         words = self.reason_text
         if words is None and self.status == "waiting" and (spec := AGENTS.get(self.agent)) is not None:
-            words = spec.question_text(self.payload)
+            words = spec.show.question_text(self.payload)
         return words.render(lang) if words is not None else self.reason
 
     def to_json(self) -> dict[str, Any]:
@@ -271,9 +271,9 @@ def _settled(
     # A finished head: its outcome may also read the agent's own tables (the refund ledger), whose rows
     # are marked before the outcome reads them, so a row that changes meanwhile leaves an old mark.
     values = dict(snapshot.values)
-    key = spec.outcome_key(values)
-    marks = {"outcome_key": key, "outcome_mark": spec.outcome_mark(store, key)}
-    outcome, problem = spec.finished_outcome(store, thread_id, values)
+    key = spec.show.outcome_key(values)
+    marks = {"outcome_key": key, "outcome_mark": spec.show.outcome_mark(store, key)}
+    outcome, problem = spec.show.finished_outcome(store, thread_id, values)
     if problem:
         keep("attention", "", "inconsistent", problem, "rerun", **marks)
         return status("attention", code="inconsistent", reason=problem, action="rerun")
@@ -410,7 +410,7 @@ def _kept_rows(
         if row.head_mark:
             holds = thread_id in marks and row.head_mark == summarytable.mark_digest(marks[thread_id])
         else:
-            holds = AGENTS[row.agent].outcome_mark(store, row.outcome_key) == row.outcome_mark
+            holds = AGENTS[row.agent].show.outcome_mark(store, row.outcome_key) == row.outcome_mark
         if holds:
             kept[thread_id] = row
     # A row says what its head held when it was read; a head damaged in place since (its bytes rewritten

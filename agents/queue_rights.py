@@ -1,6 +1,6 @@
 """Who may decide each waiting item of a queue, read once for the inbox, the queues and the CLI.
 
-Each waiting item's agent says it (``AgentSpec.decision_rights``) from the item's head state and the
+Each waiting item's agent says it (``AgentSpec.ask.decision_rights``) from the item's head state and the
 roles file; an agent that states nothing, a thread that is not waiting, or a dashboard without a roles
 file has no entry. The orders a queue offers (:data:`ORDERS`) live here too, so the home inbox, the
 refund queue and the CLI sort alike.
@@ -46,7 +46,7 @@ def rights_of(
             continue
         if values is None:  # deleted since the inbox was read
             continue
-        rights = spec.decision_rights(roles, values, item.waiting_since, deadlines.get(item.agent), now)
+        rights = spec.ask.decision_rights(roles, values, item.waiting_since, deadlines.get(item.agent), now)
         if rights is not None:
             found[item.thread_id] = rights
     return found

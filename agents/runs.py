@@ -123,8 +123,8 @@ def run_config(
             LANGUAGE_METADATA_KEY: lang,
         },
     }
-    if spec.max_concurrency:
-        config["max_concurrency"] = spec.max_concurrency
+    if spec.run.max_concurrency:
+        config["max_concurrency"] = spec.run.max_concurrency
     return config
 
 
@@ -277,17 +277,17 @@ def start_run(
     check_allowed(actor, identity.START_RUN)
     language = validate_language(lang)
     spec = get_agent(agent)
-    clean = validate_fields(spec.start_fields, values)
+    clean = validate_fields(spec.run.start_fields, values)
     # None: the agent's own thread. An empty id is bad input, never the default (a start over of hitl_demo).
     requested = None if thread_id is None else lifecycle.thread_named(store, thread_id)  # never a look-alike
-    target = validate_thread_id(spec.thread_for(clean, requested))
-    graph_input = spec.sign_input(spec.make_input(clean, language), actor)
+    target = validate_thread_id(spec.run.thread_for(clean, requested))
+    graph_input = spec.run.sign_input(spec.run.make_input(clean, language), actor)
 
     def check() -> None:
-        spec.check_start(store, clean)  # first: the agent's refusal names its own field
+        spec.run.check_start(store, clean)  # first: the agent's refusal names its own field
         if expected_head != UNCHECKED and (head := readmodel.head_checkpoint_id(store, target)) != expected_head:
             raise StaleFormError(target, expected_head, head)
-        if spec.fresh_start:
+        if spec.run.fresh_start:
             owner = readmodel.thread_agent(store, target)
             if owner not in (None, spec.name):
                 raise InputError("thread_id", text(STRINGS, "error.other_agent", thread=repr(target), owner=owner))
@@ -301,7 +301,7 @@ def start_run(
 
     graph = _graph(store, settings, spec)  # a bad setting is refused before anything is written
     with thread_guard(store, target, check=check):
-        if spec.fresh_start:
+        if spec.run.fresh_start:
             erase_thread(store, target)
         config = run_config(spec, target, lang=language, run_id=run_id)
         _drive(store, graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
@@ -330,8 +330,8 @@ def resume_thread(
     waiting. Without either, the thread must be asking exactly one; with more waiting the answer is
     refused (``InputError`` on ``interrupt_id``, listing the ids), since it could be meant for any.
 
-    ``actor`` answers: the agent decides whether they may (``AgentSpec.authorize_answer``), and a
-    signed-in actor is recorded by identity, whatever name was typed (``AgentSpec.signed_field``).
+    ``actor`` answers: the agent decides whether they may (``AgentSpec.ask.authorize_answer``), and a
+    signed-in actor is recorded by identity, whatever name was typed (``AgentSpec.ask.signed_field``).
     """
     key = EVERY if every else interrupt_id
     return resume_interrupts(
@@ -369,14 +369,14 @@ def resume_interrupts(
 
     ``answers`` maps an interrupt id to its answer (the questions not named stay waiting); the key
     None answers the thread's only question, :data:`EVERY` every waiting one. Each answer is checked
-    against the question it answers (``AgentSpec.question_values``) by the agent's rules and
+    against the question it answers (``AgentSpec.ask.question_values``) by the agent's rules and
     permissions, all before anything is written: one refused answer refuses the whole call.
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
     thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
-    checked = {key: spec.check_resume(_signed(spec, value, actor)) for key, value in answers.items()}
+    checked = {key: spec.ask.check_resume(_signed(spec, value, actor)) for key, value in answers.items()}
     targets: dict[str, Any] = {}
 
     def check() -> None:
@@ -394,10 +394,10 @@ def resume_interrupts(
         values = dict(snapshot.values)
         for question in snapshot.interrupts:
             if question.id in targets:
-                answer, asked = targets[question.id], spec.question_values(values, question.value)
-                spec.check_answer(asked, answer)
-                spec.check_offered(question.value, answer)  # the question the answer answers
-                spec.authorize_answer(actor, asked, answer)
+                answer, asked = targets[question.id], spec.ask.question_values(values, question.value)
+                spec.ask.check_answer(asked, answer)
+                spec.ask.check_offered(question.value, answer)  # the question the answer answers
+                spec.ask.authorize_answer(actor, asked, answer)
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
@@ -454,16 +454,16 @@ def _answered(thread_id: str, questions: Any, checked: dict[str | None, Any]) ->
 
 def _signed(spec: AgentSpec, values: Any, actor: Identity) -> Any:
     """The values with the agent's ``signed_field`` set to a signed-in actor's email (local: as typed)."""
-    if actor.local or spec.signed_field is None or not isinstance(values, dict):
+    if actor.local or spec.ask.signed_field is None or not isinstance(values, dict):
         return values
-    return {**values, spec.signed_field: actor.email}
+    return {**values, spec.ask.signed_field: actor.email}
 
 
 def _where(store: Store, spec: AgentSpec, thread_id: str, snapshot: Any) -> str | Text:
     """Where a thread that asks nothing stands, in words: what runs next, or how it ended."""
     if snapshot.next:
         return text(STRINGS, "error.runs_next", nodes=", ".join(snapshot.next))
-    outcome, problem = spec.finished_outcome(store, thread_id, dict(snapshot.values))
+    outcome, problem = spec.show.finished_outcome(store, thread_id, dict(snapshot.values))
     return outcome or problem
 
 
@@ -487,7 +487,7 @@ def resume_from_fields(
     if agent is not None and spec.name != agent:
         raise InputError("thread_id", f"thread {thread_id!r} belongs to the {spec.name} agent, not {agent}")
     given = _signed(spec, {key: value for key, value in fields.items() if value not in (None, "")}, actor)
-    value = spec.make_resume(validate_fields(spec.resume_fields, given))
+    value = spec.ask.make_resume(validate_fields(spec.ask.resume_fields, given))
     return resume_thread(store, settings, thread_id, value, actor=actor, **kwargs)
 
 
@@ -517,14 +517,14 @@ def update_thread(
             head if checkpoint_id is None else dict(_snapshot(store, settings, spec, thread_id, checkpoint_id).values)
         )
         if checkpoint_id is not None:
-            spec.check_rerun(store, head)
+            spec.edit.check_rerun(store, head)
         forking = checkpoint_id is not None
         request = UpdateRequest(
             head, target, dict(clean), as_node, forking, lang=readmodel.thread_language(store, thread_id)
         )
-        spec.authorize_update(actor, request)
+        spec.edit.authorize_update(actor, request)
         prepared.clear()
-        prepared.update(spec.check_update(store, request))
+        prepared.update(spec.edit.check_update(store, request))
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
@@ -547,7 +547,7 @@ def update_thread(
             if is_instance(error, "langgraph.errors", "InvalidUpdateError"):
                 raise InputError("as_node", f"LangGraph refused the update: {error}") from None
             raise
-        if spec.continue_after_update:
+        if spec.edit.continue_after_update:
             # The agent never rests edited and unseen: it runs on from the new checkpoint at once
             # (a refund goes straight back to its approver, or, under ``reroute``, settles).
             config = run_config(spec, thread_id, written["configurable"]["checkpoint_id"], lang=lang)
@@ -577,7 +577,7 @@ def restore_checkpoint(
     def check() -> None:
         check_head(store, thread_id, expected_head)
         readmodel.check_checkpoint(store, thread_id, checkpoint_id)
-        spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
+        spec.edit.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
         config = run_config(spec, thread_id, checkpoint_id, lang=readmodel.thread_language(store, thread_id))
@@ -610,7 +610,7 @@ def continue_thread(
             if _is_waiting(store, settings, spec, thread_id):
                 raise InputError("thread_id", text(STRINGS, "error.answer_instead", thread=repr(thread_id)))
         else:
-            spec.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
+            spec.edit.check_rerun(store, dict(_snapshot(store, settings, spec, thread_id).values))
 
     with thread_guard(store, thread_id, check=check):
         lang = readmodel.thread_language(store, thread_id)

@@ -41,7 +41,7 @@ def open_store(location: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECON
         DatabaseError: The file is not a database, is from a newer schema, or the server cannot be
             reached.
     """
-    tables = project_tables([table for spec in AGENTS.values() for table in spec.tables])
+    tables = project_tables([table for spec in AGENTS.values() for table in spec.run.tables])
     if is_postgres_url(location):
         # A deliberate late import (named in pyproject.toml): psycopg and LangGraph's
         # PostgreSQL saver add about 90 ms to every start, and only a postgresql:// location
@@ -69,7 +69,7 @@ def load_settings(
     Raises:
         InputError: A setting has a value it cannot take (the setting is named).
     """
-    parsers = {name: spec.settings_from for name, spec in AGENTS.items()}
+    parsers = {name: spec.run.settings_from for name, spec in AGENTS.items()}
     return resolve_settings(parsers, db_override, environ, secrets, lang_override)
 
 
@@ -90,7 +90,7 @@ def configured() -> tuple[Settings, Store]:
 
 def graph_options(settings: Settings, agent: str) -> dict[str, Any]:
     """The build options of ``agent``'s graph under ``settings``."""
-    return get_agent(agent).options_from_settings(settings.agent(agent))
+    return get_agent(agent).run.options_from_settings(settings.agent(agent))
 
 
 def graph(store: Store, agent: str, **options: Any) -> Any:
@@ -99,7 +99,7 @@ def graph(store: Store, agent: str, **options: Any) -> Any:
     with _graphs_lock:
         built = _graphs.setdefault(store, {})
         if key not in built:
-            built[key] = get_agent(agent).build_graph(store.saver, store=store, **options)
+            built[key] = get_agent(agent).run.build_graph(store.saver, store=store, **options)
         return built[key]
 
 

@@ -1,7 +1,7 @@
 """The project's own tables: their DDL (one text for both backends), fingerprint and added columns.
 
 :mod:`agents.db` creates them and checks them; each agent declares its own tables
-(``AgentSpec.tables``) with :class:`TableSchema`.
+(``AgentSpec.run.tables``) with :class:`TableSchema`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ class TableSchema:
     """One of the project's tables: its DDL and what a migration copies.
 
     An agent that keeps its own table declares it in its package
-    (``AgentSpec.tables``); the store creates it beside the core tables.
+    (``AgentSpec.run.tables``); the store creates it beside the core tables.
 
     Attributes:
         name: The table name.

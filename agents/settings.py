@@ -5,7 +5,7 @@ CLI's ``--db``), the process environment, and ``.streamlit/secrets.toml``. This
 module is the only one that reads ``os.environ``. The raw strings are parsed
 once, when the process starts, into one frozen :class:`Settings`: the core
 settings here, and each agent's own typed settings from the parser its
-``AgentSpec.settings_from`` declares. A bad value is refused at that moment,
+``AgentSpec.run.settings_from`` declares. A bad value is refused at that moment,
 naming the setting, and the typed object is passed down from there.
 
 Secrets are :class:`Secret` values: shown as ``***`` and read only with
@@ -154,7 +154,7 @@ class Settings:
     Attributes:
         db: The database location (a file path or a ``postgresql://`` URL).
         agents: Each registered agent's typed settings by agent name (``None`` for an agent
-            without settings); see ``AgentSpec.settings_from``.
+            without settings); see ``AgentSpec.run.settings_from``.
         api_token: The HTTP API's bearer token (``HITL_API_TOKEN``), when set.
         roles: The roles file (``HITL_ROLES_FILE``, else ``.streamlit/roles.toml`` when it exists),
             checked at start; None without one.

@@ -1,10 +1,13 @@
-"""What an agent looks like to the dashboard and the CLI.
+"""What an agent looks like to the dashboard, the CLI and the API.
 
-An :class:`AgentSpec` names an agent, builds its graph, and describes its
-questions and answers as typed :class:`Field` lists: the fields that start a
-run, the fields of a resume answer, and the state keys ``update_state`` may
-set. Forms and CLI options are generated from these, so no page or command
-hard-codes an agent.
+An :class:`AgentSpec` names an agent and holds four typed parts, each used by
+named paths: :class:`RunPart` (what it needs to run), :class:`AskPart` (how it
+is asked and answered), :class:`EditPart` (how its threads may be changed) and
+:class:`ShowPart` (how it is shown). Its questions and answers are typed
+:class:`Field` lists: the fields that start a run, the fields of a resume
+answer, and the state keys ``update_state`` may set. Forms and CLI options are
+generated from these, so no page or command hard-codes an agent. Every hook has
+a default: no rule of the agent's own.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import json
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -140,12 +144,11 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
     check_json_value(values, "values", max_bytes=UPDATE_MAX_BYTES)  # keys and values storable at all
     # Not ``__copy__``: LangGraph's copy takes no values and would drop these (a checkpoint is copied
     # as it is by ``restore_checkpoint``).
-    if as_node is not None and as_node not in spec.as_nodes:
-        raise InputError(
-            "as_node",
-            f"an update cannot be made as {as_node!r}; allowed: {', '.join(spec.as_nodes)}{spec.as_node_note}",
-        )
-    known = {f.name: f for f in spec.state_fields}
+    edit = spec.edit
+    if as_node is not None and as_node not in edit.as_nodes:
+        allowed = ", ".join(edit.as_nodes)
+        raise InputError("as_node", f"an update cannot be made as {as_node!r}; allowed: {allowed}{edit.as_node_note}")
+    known = {f.name: f for f in edit.state_fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise InputError(unknown[0], message(STRINGS, "error.unknown_state_key", known=", ".join(known)))
@@ -197,14 +200,6 @@ class DeleteRequest:
     actor: Identity
 
 
-def _any_delete(store: Any, request: DeleteRequest) -> None:
-    return None
-
-
-def _no_deletions(store: Any) -> list[dict[str, Any]]:
-    return []
-
-
 def imported_on_call(module: str, name: str) -> Callable[..., Any]:
     """A function that imports ``module`` when first called and calls its ``name``.
 
@@ -222,16 +217,35 @@ def imported_on_call(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
-def _no_options(agent_settings: Any) -> dict[str, Any]:
-    return {}
+# The defaults: what an agent with no rule of its own gets for each hook.
+
+
+def _values_as_input(values: dict[str, Any], lang: str) -> dict[str, Any]:
+    return dict(values)
+
+
+def _requested_or_new(values: dict[str, Any], requested: str | None) -> str:
+    return requested or uuid.uuid4().hex
+
+
+def _any_start(store: Any, values: dict[str, Any]) -> None:
+    return None
+
+
+def _unsigned_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
+    return graph_input
 
 
 def _no_settings(values: Mapping[str, str]) -> None:
     return None
 
 
-def _any_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
-    return request.values
+def _no_options(agent_settings: Any) -> dict[str, Any]:
+    return {}
+
+
+def _fields_as_answer(values: dict[str, Any]) -> Any:
+    return dict(values)
 
 
 def _any_answer(values: dict[str, Any], answer: Any) -> None:
@@ -246,7 +260,37 @@ def _case_values(values: dict[str, Any], question: Any) -> dict[str, Any]:
     return values
 
 
+def _answer_allowed(actor: Identity, values: dict[str, Any], answer: Any) -> None:
+    check_allowed(actor, ANSWER)
+
+
+def _no_decision_rights(
+    roles: Roles, values: Mapping[str, Any], since: dt.datetime | None, deadline: int | None, now: dt.datetime
+) -> DecisionRights | None:
+    return None
+
+
+def _any_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
+    return request.values
+
+
+def _any_authorized_update(actor: Identity, request: UpdateRequest) -> None:
+    return None
+
+
 def _any_rerun(store: Any, head: dict[str, Any]) -> None:
+    return None
+
+
+def _any_delete(store: Any, request: DeleteRequest) -> None:
+    return None
+
+
+def _no_deletions(store: Any) -> list[dict[str, Any]]:
+    return []
+
+
+def _no_question_text(payload: Any) -> Text | None:
     return None
 
 
@@ -260,32 +304,6 @@ def _no_outcome_key(values: dict[str, Any]) -> str:
 
 def _no_outcome_mark(store: Any, key: str) -> str:
     return ""
-
-
-def _any_start(store: Any, values: dict[str, Any]) -> None:
-    return None
-
-
-def _answer_allowed(actor: Identity, values: dict[str, Any], answer: Any) -> None:
-    check_allowed(actor, ANSWER)
-
-
-def _any_authorized_update(actor: Identity, request: UpdateRequest) -> None:
-    return None
-
-
-def _unsigned_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
-    return graph_input
-
-
-def _no_decision_rights(
-    roles: Roles, values: Mapping[str, Any], since: dt.datetime | None, deadline: int | None, now: dt.datetime
-) -> DecisionRights | None:
-    return None
-
-
-def _no_question_text(payload: Any) -> Text | None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -304,34 +322,59 @@ class AgentPage:
 
 
 @dataclass(frozen=True)
-class AgentSpec:
-    """An agent as the dashboard and CLI see it.
+class RunPart:
+    """What an agent needs to run.
+
+    Used by ``agents.runs.start_run`` (every path that starts a run: the pages, the sidebar form, the
+    CLI's ``run``, the API, ``agents.answered_start``), by ``agents.runtime`` (its graphs, settings and
+    tables) and by ``agents.langgraph_app``; the CLI's ``run <agent>`` flags come from ``start_fields``.
 
     Attributes:
-        name: Registry key, also written to every checkpoint's metadata.
-        title: English title (the UI translates ``agent.<name>.title``).
-        description: English one-line description.
         build_graph: ``(checkpointer, *, store=None, **options) -> compiled graph``.
-        page: The agent's page (script, icon, URL path); its navigation title is ``nav.<name>``.
         start_fields: Typed fields that start a run.
-        make_input: ``(validated start values, run language) -> graph input``.
-        thread_for: ``(validated start values, requested thread id or None) -> thread id``.
+        make_input: ``(validated start values, run language) -> graph input`` (default: the values).
+        thread_for: ``(validated start values, requested thread id or None) -> thread id`` (default: the
+            requested id, else a new one).
         fresh_start: Whether starting a run first deletes that thread (the robot's "start over").
-        resume_fields: Typed fields of a resume answer.
-        make_resume: ``validated resume fields -> resume value``.
-        check_resume: Validates a raw resume value (text or dict) and returns it.
-        state_fields: State keys ``update_state`` may set, with their types.
-        as_nodes: Nodes an update may be attributed to.
+        check_start: ``(store, validated start values)``; raises InputError when the agent
+            refuses to start with them (e.g. a refund case id that was already paid).
+        sign_input: ``(graph input, actor) -> graph input``: records who starts a run (the
+            refund's ``requested_by``, for four eyes).
         settings_from: Parses the raw setting values into the agent's frozen, typed settings
             (``Settings.agent(name)``), refusing a bad value with the setting named.
         options_from_settings: ``agent settings -> graph build options`` (hashable values).
-        strings: The agent's UI strings, ``{key: (english, korean)}``, merged into the catalogue.
         tables: The agent's own tables, created by the store beside the core ones.
-        check_start: ``(store, validated start values)``; raises InputError when the agent
-            refuses to start with them (e.g. a refund case id that was already paid).
-        check_update: ``(store, UpdateRequest) -> update``; raises InputError when the agent
-            refuses the update (e.g. of a settled refund) and returns the update to apply (an
-            agent may add to it, e.g. when a decision was made and a trace line).
+        max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
+        default_thread_id: The thread the page opens first.
+    """
+
+    build_graph: Callable[..., Any]
+    start_fields: tuple[Field, ...] = ()
+    make_input: Callable[[dict[str, Any], str], dict[str, Any]] = field(default=_values_as_input)
+    thread_for: Callable[[dict[str, Any], str | None], str] = field(default=_requested_or_new)
+    fresh_start: bool = False
+    check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
+    sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)
+    settings_from: Callable[[Mapping[str, str]], Any] = field(default=_no_settings)
+    options_from_settings: Callable[[Any], dict[str, Any]] = field(default=_no_options)
+    tables: tuple[TableSchema, ...] = ()
+    max_concurrency: int | None = None
+    default_thread_id: str | None = None
+
+
+@dataclass(frozen=True)
+class AskPart:
+    """How the agent is asked and answered.
+
+    Used by ``agents.runs`` on every path that answers a waiting question (the pages, the sidebar form,
+    the CLI's ``resume``, the API, ``agents.answered_start``), in this order: ``check_resume``, then, per
+    question, ``question_values``, ``check_answer``, ``check_offered`` and ``authorize_answer``; and by
+    ``agents.queue_rights`` and ``agents.notify`` (``decision_rights``).
+
+    Attributes:
+        check_resume: Validates a raw resume value (text or dict) and returns it.
+        resume_fields: Typed fields of a resume answer (the sidebar form, ``resume --field``).
+        make_resume: ``validated resume fields -> resume value`` (default: the fields as a dict).
         check_answer: ``(current values, checked resume value)``; raises InputError when the
             answer is invalid for this thread's state (e.g. an edit above the requested amount).
             Also called with the graph input alone, for an answer given with the start
@@ -342,79 +385,118 @@ class AgentSpec:
         question_values: ``(current values, a waiting question) -> values``: what an answer to that
             question is checked against (``check_answer``, ``authorize_answer``) when a thread asks
             several at once (a refund item's question is about that item's amount).
-        check_rerun: ``(store, head values)``; raises InputError when the thread may not be
-            re-run or forked from an older checkpoint (e.g. a refund that was paid).
-        finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
-            the agent's outcome, or, when the end is not believable, a problem in words (a ``Text``
-            when it has a translation).
-        outcome_key: ``(values of a finished head) -> key`` of the agent's own rows ``finished_outcome``
-            reads (the refund's case id; empty when it reads none), so a kept outcome is checked against them.
-        outcome_mark: ``(store, key) -> mark``: those rows as they are now, as text that changes whenever
-            they do (``agents.summarytable`` keeps an outcome only while its mark is the same).
-        as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
-        continue_after_update: Whether an update runs the thread on at once, so that it never
-            rests edited and unseen (the refund agent goes straight back to its approver).
-        max_concurrency: Parallel tasks per superstep (None: LangGraph's default).
-        default_thread_id: The thread the page opens first.
         authorize_answer: ``(actor, current values, checked resume value)``; raises
             ``PermissionDenied`` when the actor may not give this answer (default: an approver
             or above may answer). The refund agent checks the approver's limit and four eyes.
-        authorize_update: ``(actor, UpdateRequest)``; raises ``PermissionDenied`` for an update
-            the actor may not make beyond the admin right ``agents.runs`` checks (four eyes).
         signed_field: The resume field and state key that names who decides (the refund's
             ``approver``): for a signed-in actor ``agents.runs`` sets it to their email,
             whatever was typed; in local mode it is recorded as typed.
-        sign_input: ``(graph input, actor) -> graph input``: records who starts a run (the
-            refund's ``requested_by``, for four eyes).
-        question_text: ``interrupt payload -> Text or None``: the question as a translatable text, so an
-            inbox shows it in the reader's language (None: the question as the run wrote it).
-        check_delete: ``(store, DeleteRequest)``; raises InputError when the agent refuses the deletion
-            (an unfinished refund deleted without a reason). Run before and under the thread's lock.
-        record_delete: ``(store, DeleteRequest)``: records what must outlive the thread (the refund's
-            deletion audit row), under the thread's lock, before its checkpoints are deleted.
         decision_rights: ``(roles, head values, waiting since, deadline in seconds or None, now) ->
             DecisionRights or None``: who in the roles file may decide a waiting item and to whom it
             escalated past its deadline (the refund's approvers by limit); None: the agent states none.
     """
 
-    name: str
-    title: str
-    description: str
-    build_graph: Callable[..., Any]
-    page: AgentPage
-    start_fields: tuple[Field, ...]
-    make_input: Callable[[dict[str, Any], str], dict[str, Any]]
-    thread_for: Callable[[dict[str, Any], str | None], str]
-    resume_fields: tuple[Field, ...]
-    make_resume: Callable[[dict[str, Any]], Any]
     check_resume: Callable[[Any], Any]
-    state_fields: tuple[Field, ...]
-    as_nodes: tuple[str, ...]
-    fresh_start: bool = False
-    settings_from: Callable[[Mapping[str, str]], Any] = field(default=_no_settings)
-    options_from_settings: Callable[[Any], dict[str, Any]] = field(default=_no_options)
-    strings: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    tables: tuple[TableSchema, ...] = ()
-    check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
-    check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
+    resume_fields: tuple[Field, ...] = ()
+    make_resume: Callable[[dict[str, Any]], Any] = field(default=_fields_as_answer)
     check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
     check_offered: Callable[[Any, Any], None] = field(default=_any_offered)
     question_values: Callable[[dict[str, Any], Any], dict[str, Any]] = field(default=_case_values)
+    authorize_answer: Callable[[Identity, dict[str, Any], Any], None] = field(default=_answer_allowed)
+    signed_field: str | None = None
+    decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)
+
+
+@dataclass(frozen=True)
+class EditPart:
+    """How a thread's history may be changed: updates, forks, re-runs and deletions.
+
+    Used by ``agents.runs`` (``update_state``, fork, restore, re-run: the explorer, the sidebar form,
+    the CLI, the API), ``agents.spec.validate_update``, ``agents.deletion.delete_thread`` and
+    ``agents.notify.scan`` (``deleted_unfinished``). The defaults allow no update (no state field) and
+    refuse nothing else.
+
+    Attributes:
+        state_fields: State keys ``update_state`` may set, with their types.
+        as_nodes: Nodes an update may be attributed to.
+        as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
+        check_update: ``(store, UpdateRequest) -> update``; raises InputError when the agent
+            refuses the update (e.g. of a settled refund) and returns the update to apply (an
+            agent may add to it, e.g. when a decision was made and a trace line).
+        authorize_update: ``(actor, UpdateRequest)``; raises ``PermissionDenied`` for an update
+            the actor may not make beyond the admin right ``agents.runs`` checks (four eyes).
+        continue_after_update: Whether an update runs the thread on at once, so that it never
+            rests edited and unseen (the refund agent goes straight back to its approver).
+        check_rerun: ``(store, head values)``; raises InputError when the thread may not be
+            re-run or forked from an older checkpoint (e.g. a refund that was paid).
+        check_delete: ``(store, DeleteRequest)``; raises InputError when the agent refuses the deletion
+            (an unfinished refund deleted without a reason). Run before and under the thread's lock.
+        record_delete: ``(store, DeleteRequest)``: records what must outlive the thread (the refund's
+            deletion audit row), under the thread's lock, before its checkpoints are deleted.
+        deleted_unfinished: ``store -> rows``: the recorded deletions of unfinished threads, each
+            announced once as a ``deleted`` notification.
+    """
+
+    state_fields: tuple[Field, ...] = ()
+    as_nodes: tuple[str, ...] = ()
+    as_node_note: str = ""
+    check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
+    authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_any_authorized_update)
+    continue_after_update: bool = False
     check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
+    check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
+    record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
+    deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)
+
+
+@dataclass(frozen=True)
+class ShowPart:
+    """How the agent is shown: its page, its words, and the outcome of a finished thread.
+
+    Used by the dashboard (``dashboard.navigation``, ``dashboard.i18n``, the home page's links), by
+    ``agents.lifecycle`` and ``agents.summarytable`` (the inbox's question, a thread's outcome) and by
+    ``agents.notify`` (a notification's link).
+
+    Attributes:
+        page: The agent's page (script, icon, URL path); its navigation title is ``nav.<name>``.
+        strings: The agent's UI strings, ``{key: (english, korean)}``, merged into the catalogue.
+        question_text: ``interrupt payload -> Text or None``: the question as a translatable text, so an
+            inbox shows it in the reader's language (None: the question as the run wrote it).
+        finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
+            the agent's outcome, or, when the end is not believable, a problem in words (a ``Text``
+            when it has a translation). Default: ``finished``.
+        outcome_key: ``(values of a finished head) -> key`` of the agent's own rows ``finished_outcome``
+            reads (the refund's case id; empty when it reads none), so a kept outcome is checked against them.
+        outcome_mark: ``(store, key) -> mark``: those rows as they are now, as text that changes whenever
+            they do (``agents.summarytable`` keeps an outcome only while its mark is the same).
+    """
+
+    page: AgentPage
+    strings: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    question_text: Callable[[Any], Text | None] = field(default=_no_question_text)
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_outcome_key)
     outcome_mark: Callable[[Any, str], str] = field(default=_no_outcome_mark)
-    continue_after_update: bool = False
-    as_node_note: str = ""
-    max_concurrency: int | None = None
-    default_thread_id: str | None = None
-    authorize_answer: Callable[[Identity, dict[str, Any], Any], None] = field(default=_answer_allowed)
-    authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_any_authorized_update)
-    signed_field: str | None = None
-    sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)
-    question_text: Callable[[Any], Text | None] = field(default=_no_question_text)
-    check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
-    record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
-    decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)
 
-    deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent as the dashboard, the CLI and the API see it: a name and four parts.
+
+    Attributes:
+        name: Registry key, also written to every checkpoint's metadata.
+        title: English title (the UI translates ``agent.<name>.title``).
+        description: English one-line description.
+        run: What it needs to run (:class:`RunPart`).
+        ask: How it is asked and answered (:class:`AskPart`).
+        show: How it is shown (:class:`ShowPart`).
+        edit: How its threads may be changed (:class:`EditPart`; default: no update, nothing refused).
+    """
+
+    name: str
+    title: str
+    description: str
+    run: RunPart
+    ask: AskPart
+    show: ShowPart
+    edit: EditPart = field(default_factory=EditPart)

@@ -10,7 +10,7 @@ lifecycle (:mod:`agents.lifecycle`) keeps each settled status here, with what it
 * the head checkpoint id and the agent;
 * for a stuck head, a digest of its writes and newest node-log row (``head_mark``);
 * for a finished head, the key and mark of the agent's rows its outcome read
-  (``AgentSpec.outcome_key`` and ``AgentSpec.outcome_mark``).
+  (``AgentSpec.show.outcome_key`` and ``AgentSpec.show.outcome_mark``).
 
 A reader compares those with what the database holds now and uses a row only when all are the same;
 any other row is computed again and replaced. The check is in the read, so a write by any path (a page,

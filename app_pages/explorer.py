@@ -83,11 +83,11 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             t("explorer.fork.values"),
             value=view.editable_values(spec, detail.values),
             key=f"explorer-fork-values-{checkpoint_id}",
-            help=t("explorer.fork.values.help", keys=", ".join(f"`{f.name}`" for f in spec.state_fields)),
+            help=t("explorer.fork.values.help", keys=", ".join(f"`{f.name}`" for f in spec.edit.state_fields)),
         )
         as_node = st.selectbox(
             t("explorer.fork.as_node"),
-            [UNCHANGED, *spec.as_nodes],
+            [UNCHANGED, *spec.edit.as_nodes],
             key=f"explorer-fork-asnode-{thread_id}",
             help=t("forms.as_node.help"),
         )

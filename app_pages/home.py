@@ -23,7 +23,7 @@ for spec in AGENTS.values():
     with st.container(border=True):
         st.subheader(t(f"agent.{spec.name}.title"))
         st.caption(t(f"agent.{spec.name}.description"))
-        st.page_link(spec.page.path, label=t("home.open"), icon=":material/arrow_forward:")
+        st.page_link(spec.show.page.path, label=t("home.open"), icon=":material/arrow_forward:")
         show_threads(
             f"home-threads-{spec.name}",
             lambda name=spec.name: lifecycle.thread_statuses(store, agent=name),

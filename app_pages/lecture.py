@@ -59,7 +59,7 @@ def resume_followed(thread_id: str, answer: object, head_seen: str | None) -> ru
 st.subheader(t("lecture.new_run"))
 with st.form("lecture-start"):
     values = {}
-    for field in spec.start_fields:
+    for field in spec.run.start_fields:
         widget = st.text_area if field.kind == "textarea" else st.text_input
         values[field.name] = widget(
             field_label(field),

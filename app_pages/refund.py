@@ -48,7 +48,7 @@ from dashboard.views import age_cell, status_text
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
 PICKER_LIMIT = 100  # options in the case picker: the selected case and the first matching ones
-URL_PATH = SPEC.page.url_path
+URL_PATH = SPEC.show.page.url_path
 PITFALL_KEY = "refund:pitfall"
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 

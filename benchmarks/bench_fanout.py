@@ -102,13 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     store = SqliteStore(folder / "bench.sqlite")
     CorpusResearch().search("warm up", 1)  # the BM25 index is built once per process; not part of a fan-out
     print(
-        f"latency {args.latency:g} s per model call (fixed), max_concurrency {SPEC.max_concurrency}, "
+        f"latency {args.latency:g} s per model call (fixed), max_concurrency {SPEC.run.max_concurrency}, "
         f"database {store.path}"
     )
     print(f"{'pool':<22}{'N':>4}{'wall s':>9}{'N×lat s':>9}{'efficiency':>12}{'wall eff.':>11}{'start spread':>14}")
     results = []
     for n in args.sizes:
-        for label, concurrency in (("spec max_concurrency", SPEC.max_concurrency), ("LangGraph default", None)):
+        for label, concurrency in (("spec max_concurrency", SPEC.run.max_concurrency), ("LangGraph default", None)):
             r = run_fan_out(store, n, args.latency, concurrency)
             results.append((label, r))
             print(

@@ -127,7 +127,7 @@ def show_writes(detail: readmodel.CheckpointDetail) -> None:
 
 def editable_values(spec: Any, values: dict[str, Any]) -> str:
     """The fork editor's starting text: the checkpoint's values of the keys that may be updated."""
-    keys = [f.name for f in spec.state_fields if f.name in values]
+    keys = [f.name for f in spec.edit.state_fields if f.name in values]
     return json.dumps({k: readmodel.to_jsonable(values[k]) for k in keys}, ensure_ascii=False, indent=2)
 
 

@@ -245,7 +245,7 @@ def resume_form(
     elif waiting:
         st.caption(escape_markdown(t("forms.resume.answers", interrupt=waiting[0][0])))
     with st.form(f"resume-{thread_id}"):
-        signed = None if auth.identity().local else spec.signed_field  # recorded as the signed-in identity
+        signed = None if auth.identity().local else spec.ask.signed_field  # recorded as the signed-in identity
         typed: dict[str, Any] = {}
         raw = ""
         if raw_mode:
@@ -255,7 +255,7 @@ def resume_form(
                 f.name: _typed_input(
                     spec.name, "resume", f, f"resume-{f.name}-{thread_id}", optional=False, question=question
                 )
-                for f in spec.resume_fields
+                for f in spec.ask.resume_fields
                 if f.name != signed
             }
         submitted = st.form_submit_button(t("forms.resume.submit"))
@@ -309,11 +309,11 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
         else:
             typed = {
                 f.name: _typed_input(spec.name, "state", f, f"update-{f.name}-{thread_id}", optional=True)
-                for f in spec.state_fields
+                for f in spec.edit.state_fields
             }
         as_node = st.selectbox(
             t("forms.as_node"),
-            [UNCHANGED, *spec.as_nodes],
+            [UNCHANGED, *spec.edit.as_nodes],
             key=f"update-asnode-{thread_id}",
             help=t("forms.as_node.help"),
             format_func=lambda node: node_label(spec.name, node),

@@ -1,7 +1,7 @@
 """The UI string catalogue (English and Korean) and the ``t()`` lookup.
 
 Strings live in the modules of :mod:`dashboard.strings` (the frame and the
-generic pages) and in each registered agent's ``AgentSpec.strings`` (its page),
+generic pages) and in each registered agent's ``AgentSpec.show.strings`` (its page),
 each a ``{key: (english, korean)}`` dict, so a feature adds its own module
 instead of editing a shared one. Every UI string goes through :func:`t`.
 """
@@ -41,7 +41,7 @@ def _merged(agents: tuple[AgentSpec, ...]) -> dict[str, tuple[str, str]]:
         module = importlib.import_module(f"{strings_package.__name__}.{module_info.name}")
         sources.append((module_info.name, module.STRINGS))
     sources.append(("agents.strings", agents_strings.STRINGS))  # the agents layer's errors and statuses
-    sources.extend((f"the {spec.name} agent", dict(spec.strings)) for spec in agents)
+    sources.extend((f"the {spec.name} agent", dict(spec.show.strings)) for spec in agents)
     merged: dict[str, tuple[str, str]] = {}
     for source, strings in sources:
         for key, pair in strings.items():

@@ -33,9 +33,10 @@ TOOLS = (
 
 
 def pages() -> tuple[PageEntry, ...]:
-    """Home, then each registered agent's page (``AgentSpec.page``), then the explorer and timeline."""
+    """Home, then each registered agent's page (``AgentSpec.show.page``), then the explorer and timeline."""
     agent_pages = tuple(
-        PageEntry(spec.page.path, f"nav.{spec.name}", spec.page.icon, spec.page.url_path) for spec in AGENTS.values()
+        PageEntry(page.path, f"nav.{name}", page.icon, page.url_path)
+        for name, page in ((spec.name, spec.show.page) for spec in AGENTS.values())
     )
     return (HOME, *agent_pages, *TOOLS)
 
@@ -49,7 +50,7 @@ def overdue_counts(
         spec = AGENTS.get(item.agent)
         counts[HOME.url_path] += 1
         if spec is not None:
-            counts[spec.page.url_path] += 1
+            counts[spec.show.page.url_path] += 1
     return counts
 
 

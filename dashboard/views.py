@@ -66,7 +66,7 @@ def status_search_text(status: lifecycle.ThreadStatus) -> str:
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:
     """The link to the thread on its agent's page (None: no page knows its agent)."""
     spec = AGENTS.get(status.agent)
-    return page_url(spec.page.url_path, status.thread_id) if spec is not None else None
+    return page_url(spec.show.page.url_path, status.thread_id) if spec is not None else None
 
 
 def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:

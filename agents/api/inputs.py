@@ -89,7 +89,7 @@ def start_fields(spec: AgentSpec, values: Any) -> dict[str, Any]:
     """The start fields of a run's ``input`` (either form); unknown keys are refused, naming the first."""
     if not isinstance(values, dict):
         raise InputError("input", f"must be a JSON object of the {spec.name} agent's start fields or graph input")
-    names = {field.name for field in spec.start_fields}
+    names = {field.name for field in spec.run.start_fields}
     if set(values) <= names:
         return dict(values)
     graph_keys, convert = GRAPH_INPUTS.get(spec.name, (frozenset(), None))

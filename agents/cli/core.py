@@ -112,7 +112,7 @@ def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
 
 
 def _start_values(spec: Any, args: argparse.Namespace) -> dict[str, Any]:
-    return {f.name: getattr(args, f.name) for f in spec.start_fields if getattr(args, f.name) is not None}
+    return {f.name: getattr(args, f.name) for f in spec.run.start_fields if getattr(args, f.name) is not None}
 
 
 def cmd_run(args: argparse.Namespace, context: Context) -> int:
@@ -269,8 +269,8 @@ def add_commands(subparsers: Any) -> None:
     agents = run.add_subparsers(dest="agent", required=True, parser_class=type(run))
     for spec in AGENTS.values():
         p = agents.add_parser(spec.name, help=spec.description)
-        p.add_argument("--thread", help=f"thread id (default: {spec.default_thread_id or 'derived'})")
-        for field in spec.start_fields:
+        p.add_argument("--thread", help=f"thread id (default: {spec.run.default_thread_id or 'derived'})")
+        for field in spec.run.start_fields:
             p.add_argument(field.flag, dest=field.name, help=field.help or field.label, agent_field=True)
         p.add_argument("--answer", help="answer the first question at once (text or JSON object)")
         p.add_argument("--json", action="store_true")

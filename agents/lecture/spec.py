@@ -21,7 +21,17 @@ from agents.lecture.inputs import (
 )
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
-from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, imported_on_call
+from agents.spec import (
+    AgentPage,
+    AgentSpec,
+    AskPart,
+    EditPart,
+    Field,
+    RunPart,
+    ShowPart,
+    UpdateRequest,
+    imported_on_call,
+)
 from agents.texts import Text
 
 THREAD_PREFIX = "lecture-"
@@ -132,37 +142,45 @@ SPEC = AgentSpec(
     title="Lecture planner",
     description="Six fields → plan → parallel research → draft → three parallel reviewers → score gate "
     "→ a human decision on a low score.",
-    build_graph=imported_on_call("agents.lecture.graph", "build_graph"),
-    page=AgentPage("app_pages/lecture.py", ":material/school:", "lecture"),
-    start_fields=START_FIELDS,
-    make_input=lambda values, lang: {"request": dict(values)},
-    thread_for=thread_for,
-    resume_fields=RESUME_FIELDS,
-    make_resume=make_resume,
-    check_resume=check_answer,
-    check_offered=check_offered,
-    check_answer=check_plan_answer,
-    check_update=check_update,
-    state_fields=STATE_FIELDS,
-    as_nodes=(
-        "validate",
-        "plan",
-        "plan_review",
-        "research",
-        "write",
-        "review_content",
-        "review_time_allocation",
-        "review_difficulty",
-        "gate",
-        "decide",
-        "save",
+    run=RunPart(
+        build_graph=imported_on_call("agents.lecture.graph", "build_graph"),
+        start_fields=START_FIELDS,
+        make_input=lambda values, lang: {"request": dict(values)},
+        thread_for=thread_for,
+        settings_from=settings_from,
+        options_from_settings=options_from_settings,
+        max_concurrency=MAX_CONCURRENCY,
     ),
-    settings_from=settings_from,
-    options_from_settings=options_from_settings,
-    finished_outcome=finished_outcome,
-    strings=STRINGS,
-    max_concurrency=MAX_CONCURRENCY,
-    question_text=question_text,
+    ask=AskPart(
+        resume_fields=RESUME_FIELDS,
+        make_resume=make_resume,
+        check_resume=check_answer,
+        check_offered=check_offered,
+        check_answer=check_plan_answer,
+    ),
+    show=ShowPart(
+        page=AgentPage("app_pages/lecture.py", ":material/school:", "lecture"),
+        finished_outcome=finished_outcome,
+        strings=STRINGS,
+        question_text=question_text,
+    ),
+    edit=EditPart(
+        check_update=check_update,
+        state_fields=STATE_FIELDS,
+        as_nodes=(
+            "validate",
+            "plan",
+            "plan_review",
+            "research",
+            "write",
+            "review_content",
+            "review_time_allocation",
+            "review_difficulty",
+            "gate",
+            "decide",
+            "save",
+        ),
+    ),
 )
 
 __all__ = ["ACTIONS", "SPEC", "options_from_settings", "thread_for"]

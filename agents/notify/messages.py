@@ -58,7 +58,7 @@ def _say(key: str, lang: str, **params: Any) -> str:
 def link(event: Event, public_url: str) -> str:
     """The case's page (the audit's, for a deleted thread): ``{HITL_PUBLIC_URL}/{page}?thread={id}``."""
     spec = AGENTS.get(event.agent)
-    page = f"{public_url}/{spec.page.url_path}" if spec is not None else public_url
+    page = f"{public_url}/{spec.show.page.url_path}" if spec is not None else public_url
     return page if event.kind == "deleted" else f"{page}?{urllib.parse.urlencode({'thread': event.thread_id})}"
 
 

@@ -103,7 +103,7 @@ def deletion_events(store: Store, now: dt.datetime) -> list[Event]:
     """The ``deleted`` events of every agent's recorded deletions of unfinished threads."""
     events: list[Event] = []
     for spec in AGENTS.values():
-        for row in spec.deleted_unfinished(store):
+        for row in spec.edit.deleted_unfinished(store):
             try:
                 at = dt.datetime.fromisoformat(str(row["deleted_at"]))
             except ValueError:

@@ -104,7 +104,7 @@ def decision_rights(
 ) -> DecisionRights:
     """Who may decide the case in ``values``, whether no one may, and whether it escalated.
 
-    The refund agent's ``AgentSpec.decision_rights``.
+    The refund agent's ``AgentSpec.ask.decision_rights``.
     """
     case = case_facts(values)
     found = deciders(roles, case)

@@ -34,7 +34,7 @@ LEDGER_COLUMNS = (
     "approver", "paid_at", "repeat_attempts",
 )  # fmt: skip
 
-#: The ledger's table, created by the store beside the core tables (``AgentSpec.tables``).
+#: The ledger's table, created by the store beside the core tables (``AgentSpec.run.tables``).
 LEDGER_TABLE = TableSchema(
     "refund_ledger",
     """

@@ -7,7 +7,17 @@ from typing import Any
 from agents.errors import InputError
 from agents.robot import AGENT_NAME, APPROVING_ANSWER
 from agents.robot.strings import STRINGS
-from agents.spec import AgentPage, AgentSpec, Field, UpdateRequest, imported_on_call
+from agents.spec import (
+    AgentPage,
+    AgentSpec,
+    AskPart,
+    EditPart,
+    Field,
+    RunPart,
+    ShowPart,
+    UpdateRequest,
+    imported_on_call,
+)
 from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 
 DEFAULT_THREAD_ID = "hitl_demo"
@@ -84,36 +94,43 @@ SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Approval robot",
     description="Proposes a business trip, pauses, and acts only on an exact 'yes'.",
-    build_graph=imported_on_call("agents.robot.graph", "build_graph"),
-    page=AgentPage("app_pages/robot.py", ":material/smart_toy:", "robot"),
-    start_fields=(),
-    make_input=make_input,
-    thread_for=thread_for,
-    resume_fields=(ANSWER_FIELD,),
-    make_resume=lambda values: values["answer"],
-    check_resume=check_answer,
-    state_fields=(
-        Field(
-            name="decision",
-            kind="text",
-            label="Decision",
-            max_length=200,
-            help="The answer the robot will act on, exactly as given.",
-            trim=False,
-        ),
-        Field(
-            name="pending_action",
-            kind="text",
-            label="Pending action",
-            max_length=500,
-            help="The proposed action, as plain text.",
-        ),
+    run=RunPart(
+        build_graph=imported_on_call("agents.robot.graph", "build_graph"),
+        make_input=make_input,
+        thread_for=thread_for,
+        fresh_start=True,
+        default_thread_id=DEFAULT_THREAD_ID,
     ),
-    as_nodes=("propose", "approval", "execute"),
-    fresh_start=True,
-    finished_outcome=finished_outcome,
-    check_update=check_update,
-    default_thread_id=DEFAULT_THREAD_ID,
-    strings=STRINGS,
-    question_text=question_text,
+    ask=AskPart(
+        resume_fields=(ANSWER_FIELD,),
+        make_resume=lambda values: values["answer"],
+        check_resume=check_answer,
+    ),
+    show=ShowPart(
+        page=AgentPage("app_pages/robot.py", ":material/smart_toy:", "robot"),
+        finished_outcome=finished_outcome,
+        strings=STRINGS,
+        question_text=question_text,
+    ),
+    edit=EditPart(
+        state_fields=(
+            Field(
+                name="decision",
+                kind="text",
+                label="Decision",
+                max_length=200,
+                help="The answer the robot will act on, exactly as given.",
+                trim=False,
+            ),
+            Field(
+                name="pending_action",
+                kind="text",
+                label="Pending action",
+                max_length=500,
+                help="The proposed action, as plain text.",
+            ),
+        ),
+        as_nodes=("propose", "approval", "execute"),
+        check_update=check_update,
+    ),
 )

@@ -106,7 +106,7 @@ def test_a_refund_finished_as_paid_without_a_ledger_row_is_inconsistent_and_so_i
 
 def test_the_lecture_planner_is_done_only_with_a_saved_plan_or_a_rejection(store, settings):
     spec = get_agent("lecture")
-    values = {field.name: field.default for field in spec.start_fields}
+    values = {field.name: field.default for field in spec.run.start_fields}
     result = runs.start_run(store, settings, "lecture", values, thread_id="lec")
     if result.status == "waiting":
         result = runs.resume_thread(store, settings, "lec", {"action": "save"})

@@ -9,7 +9,7 @@ from agents.db_postgres import POSTGRES_TYPES
 from agents.registry import AGENTS
 from agents.schema_check import RELEASED_TABLES
 
-SHIPPED = project_tables([table for spec in AGENTS.values() for table in spec.tables])
+SHIPPED = project_tables([table for spec in AGENTS.values() for table in spec.run.tables])
 
 
 @pytest.mark.parametrize(("kind", "types"), [("sqlite", SQLITE_TYPES), ("postgres", POSTGRES_TYPES)])

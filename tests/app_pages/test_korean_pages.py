@@ -228,7 +228,7 @@ def _page_runs() -> list[tuple[str, str | None]]:
     """(page, thread to select) pairs: each page once, and each agent page with each kind of thread."""
     pairs: list[tuple[str, str | None]] = [("app_pages/home.py", None)]
     for spec in AGENTS.values():
-        pairs.append((spec.page.path, None))
+        pairs.append((spec.show.page.path, None))
     robot = ["robot-w", "robot-y", "robot-n", "robot-e", "robot-x", "robot-i"]
     refund = ["refund-W", "refund-R", "refund-P", "refund-A", "refund-E", "refund-J", "refund-U", "refund-Z"]
     lecture = ["lecture-w", "lecture-s", "lecture-h", "lecture-j", "lecture-e"]

@@ -53,7 +53,7 @@ def test_the_sidebar_offers_only_the_answers_the_gate_takes(gate):
 
 
 def test_a_choice_follows_the_options_a_question_lists():
-    action = SPEC.resume_fields[0]
+    action = SPEC.ask.resume_fields[0]
     assert offered_choices(action, {"options": ["approve", "edit_plan"]}) == ["approve"]
     assert offered_choices(action, {"options": ["save", "reject"]}) == ["save", "reject"]
     assert offered_choices(action, {"question": "?"}) == list(action.choices)  # no list: every choice

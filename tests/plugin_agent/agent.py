@@ -13,7 +13,7 @@ from agents.common import node_decorator, require_checkpointer
 from agents.db import Store, TableSchema
 from agents.errors import InputError
 from agents.settings import choice_setting
-from agents.spec import AgentPage, AgentSpec, Field
+from agents.spec import AgentPage, AgentSpec, AskPart, EditPart, Field, RunPart, ShowPart
 
 AGENT_NAME = "greeter"
 WORD_SETTING = "HITL_GREETER_WORD"
@@ -93,27 +93,35 @@ SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Greeter",
     description="Greets a name and asks before it sends the greeting.",
-    build_graph=build_graph,
-    page=AgentPage("tests/plugin_agent/page.py", ":material/waving_hand:", "greeter"),
-    start_fields=(Field(name="name", label="Name", max_length=40, cli_flag="--name", help="Whom to greet."),),
-    make_input=lambda values, lang: {"name": values["name"]},
-    thread_for=lambda values, requested: requested or f"greeter-{values['name']}",
-    resume_fields=(Field(name="answer", kind="choice", label="Answer", choices=("send", "drop")),),
-    make_resume=lambda values: values["answer"],
-    check_resume=check_answer,
-    state_fields=(Field(name="greeting", label="Greeting", max_length=80),),
-    as_nodes=("greet", "ask"),
-    settings_from=settings_from,
-    options_from_settings=lambda settings: {"word": settings.word},
-    finished_outcome=finished_outcome,
-    strings={
-        "nav.greeter": ("Greeter", "인사 도우미"),
-        "agent.greeter.title": ("Greeter", "인사 도우미"),
-        "agent.greeter.description": (
-            "Greets a name and asks before it sends the greeting.",
-            "이름에 인사하고, 인사를 보내기 전에 묻습니다.",
-        ),
-        "greeter.title": ("Greeter", "인사 도우미"),
-    },
-    tables=(SENT_TABLE,),
+    run=RunPart(
+        build_graph=build_graph,
+        start_fields=(Field(name="name", label="Name", max_length=40, cli_flag="--name", help="Whom to greet."),),
+        make_input=lambda values, lang: {"name": values["name"]},
+        thread_for=lambda values, requested: requested or f"greeter-{values['name']}",
+        settings_from=settings_from,
+        options_from_settings=lambda settings: {"word": settings.word},
+        tables=(SENT_TABLE,),
+    ),
+    ask=AskPart(
+        resume_fields=(Field(name="answer", kind="choice", label="Answer", choices=("send", "drop")),),
+        make_resume=lambda values: values["answer"],
+        check_resume=check_answer,
+    ),
+    show=ShowPart(
+        page=AgentPage("tests/plugin_agent/page.py", ":material/waving_hand:", "greeter"),
+        finished_outcome=finished_outcome,
+        strings={
+            "nav.greeter": ("Greeter", "인사 도우미"),
+            "agent.greeter.title": ("Greeter", "인사 도우미"),
+            "agent.greeter.description": (
+                "Greets a name and asks before it sends the greeting.",
+                "이름에 인사하고, 인사를 보내기 전에 묻습니다.",
+            ),
+            "greeter.title": ("Greeter", "인사 도우미"),
+        },
+    ),
+    edit=EditPart(
+        state_fields=(Field(name="greeting", label="Greeting", max_length=80),),
+        as_nodes=("greet", "ask"),
+    ),
 )

@@ -247,9 +247,9 @@ CALL_CASES = [
     ("field-int-none-object", lambda s, st: REFUND_START[2].validate([5]), "amount"),
     ("update-no-values", lambda s, st: runs.validate_update(ROBOT, {}, None), "values"),
     ("update-as-node-lecture", lambda s, st: runs.validate_update(LECTURE, {"draft": "x"}, "writer"), "as_node"),
-    ("check-resume-robot", lambda s, st: ROBOT.check_resume({"reply": "yes"}), "answer"),
-    ("check-resume-refund", lambda s, st: REFUND.check_resume(["approve"]), "action"),
-    ("check-resume-lecture", lambda s, st: LECTURE.check_resume(5), "action"),
+    ("check-resume-robot", lambda s, st: ROBOT.ask.check_resume({"reply": "yes"}), "answer"),
+    ("check-resume-refund", lambda s, st: REFUND.ask.check_resume(["approve"]), "action"),
+    ("check-resume-lecture", lambda s, st: LECTURE.ask.check_resume(5), "action"),
     ("runs-resume-unknown", lambda s, st: runs.resume_thread(s, st, "ghost", "yes"), "thread_id"),
     (
         "runs-continue-bad-checkpoint",

@@ -28,7 +28,7 @@ NEAR_YES = st.builds(lambda before, after: before + "yes" + after, AROUND, AROUN
 
 def _checked(answer: str) -> str | None:
     try:
-        return ROBOT.check_resume(answer)
+        return ROBOT.ask.check_resume(answer)
     except InputError as error:
         assert error.field == "answer"
         return None
@@ -52,7 +52,7 @@ def test_an_answer_is_refused_or_kept_exactly_and_only_yes_executes(answer: str)
 @SETTINGS
 @given(NEAR_YES)
 def test_a_form_field_keeps_the_answer_as_typed(answer: str) -> None:
-    (field,) = ROBOT.resume_fields
+    (field,) = ROBOT.ask.resume_fields
     try:
         assert field.validate(answer) == answer
     except InputError as error:

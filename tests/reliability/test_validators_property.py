@@ -184,7 +184,7 @@ REFUND_ANSWER = st.fixed_dictionaries(
 @given(st.one_of(REFUND_ANSWER, ANYTHING))
 def test_refund_resume_check(value):
     try:
-        answer = REFUND.check_resume(value)
+        answer = REFUND.ask.check_resume(value)
     except InputError as error:
         named = {"action", "amount", "approver", "note"} | (set(value) if isinstance(value, dict) else set())
         assert error.field in named and error.message  # a resume field, or the unknown key given
@@ -204,14 +204,14 @@ def test_refund_resume_check(value):
     ),
 )
 def test_refund_edit_round_trips(amount, approver):
-    answer = REFUND.check_resume({"action": "edit", "amount": amount, "approver": approver})
+    answer = REFUND.ask.check_resume({"action": "edit", "amount": amount, "approver": approver})
     assert answer["amount"] == amount and answer["approver"] == approver
 
 
 @SETTINGS
 @given(st.sampled_from(sorted(DEFAULT_LECTURE_INPUT)), ANYTHING)
 def test_lecture_input_refuses_naming_the_field(name, value):
-    _refused_naming(lambda: validate_fields(LECTURE.start_fields, {**DEFAULT_LECTURE_INPUT, name: value}), name)
+    _refused_naming(lambda: validate_fields(LECTURE.run.start_fields, {**DEFAULT_LECTURE_INPUT, name: value}), name)
 
 
 @SETTINGS
@@ -223,9 +223,9 @@ def test_lecture_input_refuses_naming_the_field(name, value):
 def test_lecture_input_round_trips(name, text):
     values = {**DEFAULT_LECTURE_INPUT, name: text}
     if not text.strip():
-        _refused_naming(lambda: validate_fields(LECTURE.start_fields, values), name)
+        _refused_naming(lambda: validate_fields(LECTURE.run.start_fields, values), name)
         return
-    assert validate_fields(LECTURE.start_fields, values)[name] == text.strip()
+    assert validate_fields(LECTURE.run.start_fields, values)[name] == text.strip()
 
 
 # --- empty, blank and path-like ids, agent names and option values ---------------------------------------------
@@ -272,7 +272,7 @@ def _value_options(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) 
     return found
 
 
-AGENT_FIELD_FLAGS = {field.flag for spec in AGENTS.values() for field in spec.start_fields}
+AGENT_FIELD_FLAGS = {field.flag for spec in AGENTS.values() for field in spec.run.start_fields}
 VALUE_OPTIONS = [option for option in _value_options(build_parser()) if option[1] not in AGENT_FIELD_FLAGS]
 
 

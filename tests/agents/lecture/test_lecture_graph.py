@@ -337,7 +337,7 @@ def test_runs_path_generates_a_thread_id_and_resumes(store, settings):
     assert result.status == "waiting" and result.interrupts[0]["score"] == 75
     done = runs.resume_thread(store, settings, result.thread_id, "save")
     assert done.status == "done" and done.values["outcome"] == "saved_as_is"
-    assert SPEC.max_concurrency and SPEC.max_concurrency >= 16
+    assert SPEC.run.max_concurrency and SPEC.run.max_concurrency >= 16
 
 
 def test_runs_refuses_bad_input_naming_the_field(store, settings):

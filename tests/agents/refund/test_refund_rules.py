@@ -339,7 +339,7 @@ def test_a_link_to_a_missing_case_shows_a_notice_and_the_picker_only(app, store,
 def test_a_link_to_a_missing_lecture_thread_keeps_the_picker(app, store, settings):
     from agents.registry import get_agent
 
-    values = {field.name: field.default for field in get_agent("lecture").start_fields}
+    values = {field.name: field.default for field in get_agent("lecture").run.start_fields}
     runs.start_run(store, settings, "lecture", values, thread_id="lec-1")
     at = app("app_pages/lecture.py")
     at.query_params["thread"] = "nonexistent"
