@@ -25,21 +25,10 @@ from langgraph.checkpoint.postgres import PostgresSaver
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
-from agents.db import (
-    ADDED_COLUMNS,
-    FREE_WRITE_WAIT_SECONDS,
-    SCHEMA_VERSION,
-    DatabaseError,
-    Store,
-    TableSchema,
-    expected_tables,
-    fingerprint,
-    project_tables,
-    schema_text,
-    verified,
-    wanted_schema,
-)
+from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store
+from agents.db_setup import SCHEMA_VERSION, expected_tables, verified, wanted_schema
 from agents.readsql import PostgresQueries
+from agents.schema import ADDED_COLUMNS, TableSchema, fingerprint, project_tables, schema_text
 from agents.schema_check import FoundSchema
 
 POOL_MAX_SIZE = 10
@@ -191,7 +180,7 @@ class PostgresStore(Store):
             # One statement at a time: the text is shared with SQLite's executescript.
             for statement in filter(str.strip, self.schema.split(";")):
                 cursor.execute(statement)
-            # A table of an older release gets the columns added since (agents.db.ADDED_COLUMNS).
+            # A table of an older release gets the columns added since (agents.schema.ADDED_COLUMNS).
             for table, column, column_type in ADDED_COLUMNS:
                 cursor.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {column_type}")
             cursor.executemany(

@@ -185,12 +185,10 @@ def _try_acquire(store: Store, thread_id: str, owner: str) -> bool:
 
 def live_leases(store: Store) -> set[str]:
     """The threads whose lease is held by a live process right now (they are ``running``)."""
-    # A read-only file of the previous release has no start-time column: its rows read as that release's.
-    started = "NULL" if ("thread_leases", "process_start") in store.missing_columns else "process_start"
     if not store.read_only:
         _delete_left_behind(store)
     with store.read() as cursor:
-        cursor.execute(f"SELECT thread_id, owner, host, pid, {started}, acquired_at FROM thread_leases")
+        cursor.execute("SELECT thread_id, owner, host, pid, process_start, acquired_at FROM thread_leases")
         rows = cursor.fetchall()
     return {thread_id for thread_id, *held in rows if _alive(*held)}
 

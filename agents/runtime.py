@@ -19,7 +19,8 @@ from typing import Any
 
 from agents import readmodel, tasknames
 from agents.damaged import guard
-from agents.db import BUSY_TIMEOUT_SECONDS, Store, is_postgres_url, open_sqlite, project_tables
+from agents.db import Store, is_postgres_url, project_tables
+from agents.db_sqlite import BUSY_TIMEOUT_SECONDS, open_sqlite
 from agents.registry import AGENTS, get_agent
 from agents.settings import Settings, resolve_settings
 

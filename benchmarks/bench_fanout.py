@@ -40,7 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from langchain_core.messages import BaseMessage  # noqa: E402
 
-from agents.db import SqliteStore, Store  # noqa: E402
+from agents.db import Store  # noqa: E402
+from agents.db_sqlite import SqliteStore  # noqa: E402
 from agents.lecture.graph import build_graph  # noqa: E402
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT  # noqa: E402
 from agents.lecture.model import EmbeddedChatModel  # noqa: E402

@@ -50,7 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from langgraph.graph import END, START, StateGraph  # noqa: E402
 
 from agents import nodelog, nodelog_queue  # noqa: E402
-from agents.db import SqliteStore, Store  # noqa: E402
+from agents.db import Store  # noqa: E402
+from agents.db_sqlite import SqliteStore  # noqa: E402
 from agents.schema import LEASES_TABLE, META_TABLE, NODE_LOG_TABLE  # noqa: E402
 
 GOAL_RATIO = 1.05

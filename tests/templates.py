@@ -17,7 +17,8 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
-from agents.db import SqliteStore, Store
+from agents.db import Store
+from agents.db_sqlite import SqliteStore
 from agents.runtime import load_settings, open_store
 from agents.settings import Settings
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.db import DatabaseError, SqliteStore, is_postgres_url
+from agents.db import DatabaseError, is_postgres_url
 from agents.db_postgres import redact
+from agents.db_sqlite import SqliteStore
 from agents.lecture.plans import plans_dir_for
 from agents.runtime import open_store
 from agents.settings import DEFAULT_DB_PATH

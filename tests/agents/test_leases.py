@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from agents import leases, lifecycle, readmodel, runs
+from agents.db import DatabaseError
 from agents.errors import NotWaitingError, StaleFormError, UserError
 from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
 from agents.runtime import load_settings, open_store
@@ -205,15 +206,17 @@ def test_a_database_of_the_previous_release_gets_the_column_when_opened(store, d
     open_store(db_location).close()  # opening it again is a no-op
 
 
-def test_a_read_only_file_of_the_previous_release_reads_its_leases(store, db_location, backend):
+def test_a_read_only_file_of_the_previous_release_is_refused_until_it_is_opened_writable(store, db_location, backend):
     if backend != "sqlite":
         pytest.skip("only a SQLite file is opened read-only")
-    from agents.db import SqliteStore
+    from agents.db_sqlite import SqliteStore
 
     _make_previous_release(store, [("live", "other", HOST, 1, time.time())])
+    with pytest.raises(DatabaseError, match="earlier release.*open it once with write access"):
+        SqliteStore(db_location, tables=store.tables, read_only=True)
+    open_store(db_location).close()  # brought up to date
     read_only = SqliteStore(db_location, tables=store.tables, read_only=True)
     try:
-        assert read_only.missing_columns == {("thread_leases", "process_start")}
         assert live_leases(read_only) == {"live"}
     finally:
         read_only.close()

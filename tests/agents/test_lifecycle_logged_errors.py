@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from agents import lifecycle, readmodel, runs
-from agents.db import SqliteStore
+from agents.db_sqlite import SqliteStore
 from agents.errors import RunFailedError
 from agents.nodelog import node_runs
 from tests.factories import answer_robot

@@ -14,7 +14,8 @@ import pytest
 from langgraph.errors import GraphInterrupt
 
 from agents import nodelog, nodelog_queue
-from agents.db import DatabaseError, SqliteStore
+from agents.db import DatabaseError
+from agents.db_sqlite import SqliteStore
 from agents.nodelog import logged_node, node_runs
 from tests.conftest import PROJECT_ROOT
 
@@ -158,7 +159,7 @@ def test_a_kill_loses_only_the_rows_queued_since_the_last_write_never_a_checkpoi
         from typing import TypedDict
         from langgraph.graph import END, START, StateGraph
         from agents import nodelog, nodelog_queue
-        from agents.db import SqliteStore
+        from agents.db_sqlite import SqliteStore
         from agents.nodelog import logged_node
 
         nodelog_queue.FLUSH_INTERVAL = 3600.0  # only the flush below writes

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.db import SQLITE_TYPES, fingerprint, project_tables, schema_text
 from agents.db_postgres import POSTGRES_TYPES
 from agents.registry import AGENTS
+from agents.schema import SQLITE_TYPES, fingerprint, project_tables, schema_text
 from agents.schema_check import RELEASED_TABLES
 
 SHIPPED = project_tables([table for spec in AGENTS.values() for table in spec.run.tables])

@@ -13,7 +13,8 @@ from unittest import mock
 import pytest
 
 from agents import lifecycle, readmodel, runs, runtime, summarytable, threadindex
-from agents.db import SqliteStore
+from agents.db import DatabaseError
+from agents.db_sqlite import SqliteStore
 from agents.refund import ledger
 from agents.runtime import open_store
 from tests.factories import answer_robot, pause_robot, start_refund
@@ -231,7 +232,7 @@ def test_a_process_killed_between_its_checkpoint_and_any_row_leaves_nothing_stal
     assert assert_served_as_computed(store)["r2"].reason_code == "edited"
 
 
-def test_a_read_only_file_of_the_release_before_the_table_is_read_as_it_is(store, settings, db_location):
+def test_a_read_only_file_of_the_release_before_the_table_is_read_once_brought_up_to_date(store, settings, db_location):
     if store.backend != "sqlite":
         pytest.skip("only a SQLite file is opened read-only")
     answer_robot(store, settings, "r1")
@@ -240,6 +241,9 @@ def test_a_read_only_file_of_the_release_before_the_table_is_read_as_it_is(store
     with sqlite3.connect(db_location) as conn:  # as the release before this table left it
         conn.execute("DROP TABLE thread_summaries")
         conn.execute("UPDATE hitl_meta SET value = 'c5095c9699d40a98' WHERE key = 'schema_fingerprint'")
+    with pytest.raises(DatabaseError, match="earlier release"):  # its tables cannot be brought up to date
+        SqliteStore(db_location, tables=store.tables, read_only=True)
+    open_store(db_location).close()
     read_only = SqliteStore(db_location, tables=store.tables, read_only=True)
     try:
         statuses = {s.thread_id: (s.status, s.outcome) for s in lifecycle.thread_statuses(read_only)}

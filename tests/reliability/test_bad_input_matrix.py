@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents import lifecycle, runs
-from agents.db import DatabaseError, SqliteStore
+from agents.db import DatabaseError
+from agents.db_sqlite import SqliteStore
 from agents.errors import UserError
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, FIELD_MAX_LENGTH
 from agents.lecture.spec import SPEC as LECTURE

@@ -1,0 +1,292 @@
+"""The SQLite backend: one file, one connection shared by LangGraph's saver and the project's tables.
+
+A :class:`SqliteStore` opens the SQLite file once and shares one connection between the
+``SqliteSaver`` and the project's tables (node log, ledger, leases); every use goes through the
+saver's lock. A file that cannot be written is opened read-only (:func:`open_sqlite`).
+
+SQLite connection settings, and why:
+
+* ``journal_mode=WAL``: readers (the dashboard) never block the writer (a run),
+  and another process (the CLI) can read while this one writes.
+* ``busy_timeout`` (``timeout``, 30 s unless ``HITL_DB_BUSY_TIMEOUT`` says otherwise): when another
+  process holds the write lock, SQLite waits for it instead of failing with "database is locked".
+* ``synchronous=NORMAL``: in WAL mode a commit is durable against a killed
+  process (the data is in the OS's page cache); only a power cut can lose the
+  last commits. This keeps the node log's two writes per call cheap.
+* ``wal_autocheckpoint`` (:data:`WAL_AUTOCHECKPOINT_PAGES`): the commit that takes the
+  WAL past this many pages copies them into the file, with two ``fdatasync`` calls
+  (milliseconds each); ten times SQLite's default makes that ten times rarer, and
+  the pages a run rewrites (a table's last page) are copied once. The WAL may grow to
+  about 40 MB; the last connection to close folds it into the file and removes it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store, explain_refusal, insert_sql, raise_refusal
+from agents.db_setup import (
+    SCHEMA_VERSION,
+    add_columns,
+    expected_tables,
+    found_schema,
+    rebuild_tables,
+    verified,
+    wanted_schema,
+)
+from agents.readsql import SqliteQueries
+from agents.schema import SQLITE_TYPES, TableSchema, fingerprint, project_tables, schema_text
+from agents.sqlite_probe import probe_btrees
+
+BUSY_TIMEOUT_SECONDS = 30.0
+WAL_AUTOCHECKPOINT_PAGES = 10_000
+
+
+class SqliteStore(Store):
+    """One SQLite file; one connection shared by the ``SqliteSaver`` and the project's tables.
+
+    Every use of the connection goes through the saver's own lock, so parallel
+    graph nodes, the dashboard's sessions and the read-model never interleave
+    statements on it.
+    """
+
+    backend = "sqlite"
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        tables: Sequence[TableSchema] | None = None,
+        read_only: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+    ) -> None:
+        self.tables = tuple(tables) if tables is not None else project_tables()
+        self.schema = schema_text(self.tables, **SQLITE_TYPES)
+        self.fingerprint = fingerprint(self.schema)
+        self.path = str(path)
+        self.read_only = read_only
+        self.conn = _connect(self.path, read_only=read_only, busy_timeout=busy_timeout)
+        self._skippable_changes = 0  # rows written by write_if_free (see change_token)
+        self.saver = SqliteSaver(self.conn)
+        self.saver.location = self.path  # named by a refusal of its own reads and writes (agents.runs)
+        self.queries = SqliteQueries()
+        try:
+            self._setup()
+        except sqlite3.DatabaseError as error:
+            self.conn.close()
+            raise DatabaseError(explain_refusal(self.path, error)) from None
+
+    @property
+    def lock(self) -> threading.Lock:
+        """The lock that serialises every use of the shared connection."""
+        return self.saver.lock
+
+    def _setup(self) -> None:
+        """Checks the tables before anything is written (:mod:`agents.schema_check`), then sets them up.
+
+        The project's part is one transaction, so another process opening the file meanwhile sees
+        it either not set up or set up, never half-way.
+        """
+        with self.lock:
+            wanted = wanted_schema("sqlite", self.tables, expected_tables(self.tables), self.fingerprint)
+            found = found_schema(self.conn, self.path)
+            needs_setup = verified(self.path, found, wanted)
+            probe_btrees(self.conn)
+            if not self.read_only:  # only now: switching a foreign file to WAL would rewrite its header
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
+            if self.read_only and needs_setup and found.meta is not None:
+                raise DatabaseError(
+                    f"{self.path} was set up by an earlier release and cannot be written, so its tables cannot be"
+                    " brought up to date; open it once with write access"
+                )
+            if self.read_only or not needs_setup:
+                # Already set up (or an empty file that cannot be): opening must not write to the file.
+                self.saver.is_setup = True
+                return
+            self.saver.setup()
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in filter(str.strip, self.schema.split(";")):
+                    self.conn.execute(statement)
+                add_columns(self.conn)
+                rebuild_tables(self.conn, self.tables)
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
+                    [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
+                )
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor inside one committed-or-rolled-back transaction, under the lock."""
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            cursor = self.conn.cursor()
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                self.conn.commit()
+            except sqlite3.DatabaseError as error:  # busy past the timeout, damaged, full: nothing was changed
+                self.conn.rollback()
+                raise_refusal(self.path, error)
+            except BaseException:
+                self.conn.rollback()
+                raise
+            finally:
+                cursor.close()
+
+    def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """See :meth:`Store.write_if_free`: the busy timeout is lowered for this one transaction."""
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            waited = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+            self.conn.execute(f"PRAGMA busy_timeout = {int(FREE_WRITE_WAIT_SECONDS * 1000)}")
+            changed = self.conn.total_changes
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self.conn.executemany(sql, rows)
+                    self.conn.commit()
+                except BaseException:
+                    self.conn.rollback()
+                    raise
+            finally:
+                self._skippable_changes += self.conn.total_changes - changed
+                self.conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
+
+    def insert(self, table: str, columns: tuple[str, ...], values: Sequence[Any]) -> int:
+        """Inserts one row in its own committed transaction and returns its ``id`` (``lastrowid``)."""
+        return int(self._commit_one(insert_sql(table, columns), values).lastrowid or 0)
+
+    def execute_one(self, sql: str, params: Sequence[Any]) -> None:
+        """Runs one writing statement in its own committed transaction."""
+        self._commit_one(sql, params)
+
+    def _commit_one(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
+        """One statement, committed: for a single write, with fewer steps than a transaction.
+
+        Fewer steps than :meth:`transaction` around the same commit: the statement runs in SQLite's
+        autocommit mode (``isolation_level=None`` for its length, under the lock), so it commits
+        itself, with no ``BEGIN`` and ``COMMIT`` to prepare and run, and the id comes from
+        ``lastrowid`` (no ``RETURNING``).
+        For one statement that is as safe as ``BEGIN IMMEDIATE``: it takes the write lock as it
+        starts (the busy timeout waits for another process's), so no earlier read of its transaction
+        can be stale, and a statement that fails is rolled back by SQLite.
+        """
+        if self.read_only:
+            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+        with self.lock:
+            level, self.conn.isolation_level = self.conn.isolation_level, None
+            try:
+                return self.conn.execute(sql, params)
+            except sqlite3.DatabaseError as error:  # the statement rolled itself back
+                raise_refusal(self.path, error)
+            finally:
+                self.conn.isolation_level = level
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor for reads, under the lock; one snapshot per ``with`` block."""
+        with self.lock:
+            cursor = self.conn.cursor()
+            try:
+                cursor.execute("BEGIN")
+                yield cursor
+            except sqlite3.DatabaseError as error:  # e.g. a damaged page: a message, not a traceback
+                raise_refusal(self.path, error)
+            finally:
+                self.conn.rollback()
+                cursor.close()
+
+    def change_token(self) -> object | None:
+        """SQLite's ``data_version`` and the rows this process's connection changed, less its kept statuses'.
+
+        ``PRAGMA data_version`` changes when another connection commits (another process's, or another
+        of this one's), never with the connection's own commits; those are counted by ``total_changes``.
+        The rows of :meth:`write_if_free` (statuses kept only to be faster, which no cached answer is made
+        from) are left out, so keeping them does not make this process read everything again.
+        """
+        with self.lock:
+            try:
+                version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error:
+                return None
+            return version, self.conn.total_changes - self._skippable_changes
+
+    def close(self) -> None:
+        """Closes the connection."""
+        with self.lock:
+            self.conn.close()
+
+
+def _connect(path: str, *, read_only: bool, busy_timeout: float) -> sqlite3.Connection:
+    if not read_only and not _writable(path):
+        raise DatabaseError(f"{path} is read-only")  # open_store then opens it read-only
+    try:
+        if not read_only:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            target, uri = path, False
+        else:
+            target, uri = f"file:{Path(path).resolve()}?mode=ro", True
+        # check_same_thread=False is safe: every use goes through Store.lock.
+        conn = sqlite3.connect(target, timeout=busy_timeout, check_same_thread=False, uri=uri)
+    except (OSError, sqlite3.Error) as error:
+        raise DatabaseError(f"{path} cannot be opened: {error}") from None
+    try:
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.DatabaseError as error:
+        conn.close()
+        raise DatabaseError(explain_refusal(path, error)) from None
+    return conn
+
+
+def _writable(path: str) -> bool:
+    """Whether an existing file can really be opened for writing.
+
+    SQLite silently opens a file it cannot write read-only, and the permission bits do not tell
+    (an immutable file, ``chattr +i``, refuses even root): so the file is opened for writing once.
+    """
+    try:
+        handle = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return True  # created on connect
+    except OSError as error:
+        if error.errno in (errno.EPERM, errno.EACCES, errno.EROFS):  # immutable, permission bits, read-only mount
+            return False
+        raise DatabaseError(
+            f"{path} cannot be opened: {error.strerror}"
+        ) from None  # a symlink loop, a file as a folder
+    os.close(handle)
+    return True
+
+
+def open_sqlite(
+    location: str | Path, tables: Sequence[TableSchema] | None = None, busy_timeout: float = BUSY_TIMEOUT_SECONDS
+) -> SqliteStore:
+    """Opens a SQLite file (``agents.runtime.open_store`` chooses the backend, the tables and the
+    seconds a write waits for another process's lock). A file that cannot be written is opened read-only.
+
+    Raises:
+        DatabaseError: The file is not a database or is from a newer schema.
+    """
+    try:
+        return SqliteStore(location, tables=tables, busy_timeout=busy_timeout)
+    except DatabaseError as error:
+        if "read-only" not in str(error) or not Path(location).exists():
+            raise
+        return SqliteStore(location, tables=tables, read_only=True, busy_timeout=busy_timeout)
