@@ -12,7 +12,6 @@ a default: no rule of the agent's own.
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib
 import json
 import uuid
@@ -23,7 +22,7 @@ from typing import Any, Literal
 from agents.db import TableSchema
 from agents.decision_rights import DecisionRights
 from agents.errors import InputError
-from agents.identity import ANSWER, Identity, Roles, check_allowed
+from agents.identity import ANSWER, Identity, check_allowed
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text
 from agents.texts import text as message
@@ -220,6 +219,15 @@ def imported_on_call(module: str, name: str) -> Callable[..., Any]:
 # The defaults: what an agent with no rule of its own gets for each hook.
 
 
+def _nothing(*args: Any) -> None:
+    """Any check, authorisation or record an agent does not have: it allows everything, records nothing."""
+    return None
+
+
+def _no_text(*args: Any) -> str:
+    return ""
+
+
 def _values_as_input(values: dict[str, Any], lang: str) -> dict[str, Any]:
     return dict(values)
 
@@ -228,16 +236,8 @@ def _requested_or_new(values: dict[str, Any], requested: str | None) -> str:
     return requested or uuid.uuid4().hex
 
 
-def _any_start(store: Any, values: dict[str, Any]) -> None:
-    return None
-
-
 def _unsigned_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:
     return graph_input
-
-
-def _no_settings(values: Mapping[str, str]) -> None:
-    return None
 
 
 def _no_options(agent_settings: Any) -> dict[str, Any]:
@@ -248,14 +248,6 @@ def _fields_as_answer(values: dict[str, Any]) -> Any:
     return dict(values)
 
 
-def _any_answer(values: dict[str, Any], answer: Any) -> None:
-    return None
-
-
-def _any_offered(question: Any, answer: Any) -> None:
-    return None
-
-
 def _case_values(values: dict[str, Any], question: Any) -> dict[str, Any]:
     return values
 
@@ -264,46 +256,16 @@ def _answer_allowed(actor: Identity, values: dict[str, Any], answer: Any) -> Non
     check_allowed(actor, ANSWER)
 
 
-def _no_decision_rights(
-    roles: Roles, values: Mapping[str, Any], since: dt.datetime | None, deadline: int | None, now: dt.datetime
-) -> DecisionRights | None:
-    return None
-
-
 def _any_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
     return request.values
-
-
-def _any_authorized_update(actor: Identity, request: UpdateRequest) -> None:
-    return None
-
-
-def _any_rerun(store: Any, head: dict[str, Any]) -> None:
-    return None
-
-
-def _any_delete(store: Any, request: DeleteRequest) -> None:
-    return None
 
 
 def _no_deletions(store: Any) -> list[dict[str, Any]]:
     return []
 
 
-def _no_question_text(payload: Any) -> Text | None:
-    return None
-
-
 def _finished(store: Any, thread_id: str, values: dict[str, Any]) -> tuple[str, str | Text]:
     return "finished", ""
-
-
-def _no_outcome_key(values: dict[str, Any]) -> str:
-    return ""
-
-
-def _no_outcome_mark(store: Any, key: str) -> str:
-    return ""
 
 
 @dataclass(frozen=True)
@@ -353,9 +315,9 @@ class RunPart:
     make_input: Callable[[dict[str, Any], str], dict[str, Any]] = field(default=_values_as_input)
     thread_for: Callable[[dict[str, Any], str | None], str] = field(default=_requested_or_new)
     fresh_start: bool = False
-    check_start: Callable[[Any, dict[str, Any]], None] = field(default=_any_start)
+    check_start: Callable[[Any, dict[str, Any]], None] = field(default=_nothing)
     sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)
-    settings_from: Callable[[Mapping[str, str]], Any] = field(default=_no_settings)
+    settings_from: Callable[[Mapping[str, str]], Any] = field(default=_nothing)
     options_from_settings: Callable[[Any], dict[str, Any]] = field(default=_no_options)
     tables: tuple[TableSchema, ...] = ()
     max_concurrency: int | None = None
@@ -399,12 +361,12 @@ class AskPart:
     check_resume: Callable[[Any], Any]
     resume_fields: tuple[Field, ...] = ()
     make_resume: Callable[[dict[str, Any]], Any] = field(default=_fields_as_answer)
-    check_answer: Callable[[dict[str, Any], Any], None] = field(default=_any_answer)
-    check_offered: Callable[[Any, Any], None] = field(default=_any_offered)
+    check_answer: Callable[[dict[str, Any], Any], None] = field(default=_nothing)
+    check_offered: Callable[[Any, Any], None] = field(default=_nothing)
     question_values: Callable[[dict[str, Any], Any], dict[str, Any]] = field(default=_case_values)
     authorize_answer: Callable[[Identity, dict[str, Any], Any], None] = field(default=_answer_allowed)
     signed_field: str | None = None
-    decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)
+    decision_rights: Callable[..., DecisionRights | None] = field(default=_nothing)
 
 
 @dataclass(frozen=True)
@@ -441,11 +403,11 @@ class EditPart:
     as_nodes: tuple[str, ...] = ()
     as_node_note: str = ""
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
-    authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_any_authorized_update)
+    authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_nothing)
     continue_after_update: bool = False
-    check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_any_rerun)
-    check_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
-    record_delete: Callable[[Any, DeleteRequest], None] = field(default=_any_delete)
+    check_rerun: Callable[[Any, dict[str, Any]], None] = field(default=_nothing)
+    check_delete: Callable[[Any, DeleteRequest], None] = field(default=_nothing)
+    record_delete: Callable[[Any, DeleteRequest], None] = field(default=_nothing)
     deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)
 
 
@@ -473,10 +435,10 @@ class ShowPart:
 
     page: AgentPage
     strings: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    question_text: Callable[[Any], Text | None] = field(default=_no_question_text)
+    question_text: Callable[[Any], Text | None] = field(default=_nothing)
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
-    outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_outcome_key)
-    outcome_mark: Callable[[Any, str], str] = field(default=_no_outcome_mark)
+    outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_text)
+    outcome_mark: Callable[[Any, str], str] = field(default=_no_text)
 
 
 @dataclass(frozen=True)
