@@ -12,7 +12,8 @@ import pytest
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
-#: Test files that take more than a few seconds on their own (subprocesses, kills, property runs).
+#: Test files that take more than a few seconds on their own (subprocesses, kills, races, property runs).
+#: A kill or race test in a file of quick tests is marked ``slow`` where it is defined.
 SLOW_FILES = {
     "test_kill_points.py",
     "test_concurrency.py",
@@ -21,6 +22,14 @@ SLOW_FILES = {
     "test_crash_resume.py",
     "test_double_submit.py",
     "test_notify_kill.py",
+    # Races: the API and the CLI deciding one case at once; a lost error repeated in fresh processes.
+    "test_api_race.py",
+    "test_research_error_in_a_fresh_process.py",
+    # Property runs: hundreds of generated names, validator inputs, Host headers and robot answers.
+    "test_names_fuzz.py",
+    "test_validators_property.py",
+    "test_host_header_fuzz.py",
+    "test_robot_answer_fuzz.py",
 }
 
 #: Every test the run collected, before ``-m`` and ``-k`` deselected any.

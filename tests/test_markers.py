@@ -81,11 +81,14 @@ def test_not_slow_leaves_out_the_browser_and_the_kill_tests(suite_marks):
 
 
 def test_an_unknown_marker_is_an_error():
+    # The markers and --strict-markers are the configuration's (pyproject.toml), not the fixtures': the
+    # child leaves out tests/conftest.py and the dashboard it imports.
     done = subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
+            "--noconftest",
             "--collect-only",
             "-q",
             "-p",

@@ -263,6 +263,7 @@ def _pid_namespace_unavailable() -> str | None:
     return None
 
 
+@pytest.mark.slow  # a kill test: a child process in its own PID namespace is killed
 def test_a_killed_pid_1_of_another_pid_namespace_does_not_lock_its_thread(db_location):
     reason = _pid_namespace_unavailable()
     if reason:

@@ -222,6 +222,7 @@ os.kill(os.getpid(), signal.SIGKILL)  # after the new checkpoint, before any rea
 """
 
 
+@pytest.mark.slow  # a kill test: a child process kills itself after its checkpoint
 def test_a_process_killed_between_its_checkpoint_and_any_row_leaves_nothing_stale(store, settings, db_location):
     pause_robot(store, settings, "r1")
     answer_robot(store, settings, "r2")

@@ -1,7 +1,10 @@
 """A command loads what it uses: a read command imports no agent graph and no LangGraph graph module.
 
-Each command runs in a fresh interpreter (``python -m agents``'s ``main``), which then lists the modules it
-loaded. Structural, not timed: what ``benchmarks/bench_cli_start.py`` measures follows from it.
+Each command runs in a process of its own that then lists the modules it loaded: a child forked, one per
+command, from one interpreter of the module that has imported ``agents.cli`` and nothing else, which is
+exactly what ``python -m agents`` has loaded when it calls ``main`` (so the interpreter's start and that
+import are paid once per module, not once per command). Structural, not timed: what
+``benchmarks/bench_cli_start.py`` measures follows from it.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -27,53 +31,98 @@ GRAPH_MODULES = (
     "agents.lecture.graph",
 )
 
-_CHILD = """
-import json, sys
-watched = tuple(json.loads(sys.stdin.read()))
+#: Imports what ``python -m agents`` imports before ``main`` and, per command line read from stdin, forks a
+#: child that runs it (its output goes to stderr) and reports its exit code and the watched modules it loaded
+#: as one line on stdout. Nothing else runs in this interpreter before a fork: no thread, no database.
+_FORK_SERVER = """
+import json, os, sys
+watched = tuple(json.loads(sys.stdin.readline()))
 from agents.cli import main
-try:
-    code = main(sys.argv[1:])
-except SystemExit as exit:
-    code = exit.code
-loaded = [name for name in sys.modules if name.startswith(watched)]
-print(json.dumps({"code": code, "loaded": sorted(loaded)}), file=sys.stderr)
+import threading
+assert threading.active_count() == 1, threading.enumerate()
+for line in sys.stdin:
+    reading, writing = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reading)
+        os.dup2(2, 1)
+        try:
+            code = main(json.loads(line))
+        except SystemExit as exit:
+            code = exit.code
+        loaded = [name for name in sys.modules if name.startswith(watched)]
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.write(writing, json.dumps({"code": code, "loaded": sorted(loaded)}).encode())
+        os._exit(0)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as report:
+        found = report.read().decode()
+    _, status = os.waitpid(pid, 0)
+    print(found or json.dumps({"status": status}), flush=True)
 """
 
 
-def _loaded_by(*argv: str) -> tuple[int, list[str]]:
-    """Runs one command in a fresh interpreter; returns its exit code and the graph modules it loaded."""
-    child = subprocess.run(
-        [sys.executable, "-c", _CHILD, *argv],
-        input=json.dumps(GRAPH_MODULES),
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    report = json.loads(child.stderr.strip().splitlines()[-1])
-    return report["code"], report["loaded"]
+@pytest.fixture(scope="module")
+def fork_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[str]]:
+    """The module's interpreter that forks one child per command (what they print goes to a file)."""
+    printed = tmp_path_factory.mktemp("cli-imports") / "printed.txt"
+    with printed.open("w") as output:
+        server = subprocess.Popen(
+            [sys.executable, "-c", _FORK_SERVER],
+            cwd=PROJECT_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=output,
+            text=True,
+        )
+    assert server.stdin is not None
+    server.stdin.write(json.dumps(GRAPH_MODULES) + "\n")
+    server.printed = printed  # type: ignore[attr-defined]
+    yield server
+    server.stdin.close()
+    server.wait(timeout=120)
+
+
+@pytest.fixture
+def loaded_by(fork_server: subprocess.Popen[str]) -> Callable[..., tuple[int, list[str]]]:
+    """Runs one command in a child of its own; returns its exit code and the graph modules it loaded."""
+
+    def run(*argv: str) -> tuple[int, list[str]]:
+        assert fork_server.stdin is not None and fork_server.stdout is not None
+        fork_server.stdin.write(json.dumps(argv) + "\n")
+        fork_server.stdin.flush()
+        line = fork_server.stdout.readline()
+        printed = fork_server.printed.read_text()[-2000:]  # type: ignore[attr-defined]
+        assert line, f"the forking interpreter ended ({fork_server.wait(timeout=120)}): {printed}"
+        report = json.loads(line)
+        assert "code" in report, f"the command's child ended before its report ({report}): {printed}"
+        return report["code"], report["loaded"]
+
+    return run
 
 
 @pytest.mark.parametrize(
     "argv",
     [("threads", "--json"), ("inbox", "--json"), ("inbox",), ("--help",), ("threads", "--help"), ("ledger",)],
 )
-def test_a_read_command_on_an_empty_database_imports_no_graph(db_path, argv):
-    code, loaded = _loaded_by("--db", str(db_path), *argv)
+def test_a_read_command_on_an_empty_database_imports_no_graph(loaded_by, db_path, argv):
+    code, loaded = loaded_by("--db", str(db_path), *argv)
     assert code == 0
     assert loaded == []
 
 
-def test_the_graph_is_imported_when_a_command_needs_one(db_path, store, settings):
+def test_the_graph_is_imported_when_a_command_needs_one(loaded_by, db_path, store, settings):
     runs.start_run(store, settings, "robot", {})  # a waiting thread: its status needs no graph
-    code, loaded = _loaded_by("--db", str(db_path), "threads", "--json")
+    code, loaded = loaded_by("--db", str(db_path), "threads", "--json")
     assert code == 0  # decoding its question loads LangGraph's types, and no graph
     assert not [name for name in loaded if name.startswith(("langgraph.graph", "langgraph.pregel", "agents."))]
     runs.resume_thread(store, settings, DEFAULT_THREAD_ID, "yes")  # done, and its status kept by the run's read
-    code, loaded = _loaded_by("--db", str(db_path), "threads", "--json")
+    code, loaded = loaded_by("--db", str(db_path), "threads", "--json")
     assert code == 0 and not [name for name in loaded if name.startswith(("langgraph.graph", "agents."))]
     with store.transaction() as cursor:  # no kept status: its outcome is read through the graph
         cursor.execute("DELETE FROM thread_summaries")
-    code, loaded = _loaded_by("--db", str(db_path), "threads", "--json")
+    code, loaded = loaded_by("--db", str(db_path), "threads", "--json")
     assert code == 0 and "agents.robot.graph" in loaded and "agents.lecture.graph" not in loaded
