@@ -36,10 +36,12 @@ from typing import Any, NoReturn
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from agents import changefeed
 from agents.errors import UserError
 from agents.readsql import ReadQueries, SqliteQueries
 from agents.schema import (
     ADDED_COLUMNS,
+    CHANGES_TABLE,
     REBUILT_TABLES,
     SQLITE_TYPES,
     TableSchema,
@@ -92,6 +94,9 @@ class Store(ABC):
 
     #: The project's tables in this database (the core ones and the registered agents').
     tables: tuple[TableSchema, ...] = ()
+    #: Whether the database notes each thread's changes (:mod:`agents.changefeed`): all but a read-only
+    #: file of an older release.
+    notes_changes: bool = False
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Any]:
@@ -199,7 +204,8 @@ class SqliteStore(Store):
         """
         with self.lock:
             wanted = wanted_schema("sqlite", self.tables, expected_tables(self.tables), self.fingerprint)
-            needs_setup = verified(self.path, _found_schema(self.conn, self.path), wanted)
+            found = _found_schema(self.conn, self.path)
+            needs_setup = verified(self.path, found, wanted)
             probe_btrees(self.conn)
             if not self.read_only:  # only now: switching a foreign file to WAL would rewrite its header
                 self.conn.execute("PRAGMA journal_mode=WAL")
@@ -207,6 +213,7 @@ class SqliteStore(Store):
             if self.read_only or not needs_setup:
                 # Already set up (or cannot be): opening must not write to the file.
                 self.saver.is_setup = True
+                self.notes_changes = CHANGES_TABLE.name in found.tables
                 self.missing_columns = frozenset(
                     (table, column)
                     for table, column, _type in ADDED_COLUMNS
@@ -220,6 +227,8 @@ class SqliteStore(Store):
                     self.conn.execute(statement)
                 _add_columns(self.conn)
                 _rebuild_tables(self.conn, self.tables)
+                for statement in changefeed.sqlite_triggers(self.tables):  # also on a file of an older release
+                    self.conn.execute(statement)
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
                     [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
@@ -228,6 +237,7 @@ class SqliteStore(Store):
             except BaseException:
                 self.conn.rollback()
                 raise
+            self.notes_changes = True
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Cursor]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -351,6 +351,8 @@ class AgentSpec:
             reads (the refund's case id; empty when it reads none), so a kept outcome is checked against them.
         outcome_mark: ``(store, key) -> mark``: those rows as they are now, as text that changes whenever
             they do (``agents.summarytable`` keeps an outcome only while its mark is the same).
+        outcome_marks: ``(store, keys) -> key → mark``: the same for many keys in a few queries
+            (a cold start checks every kept outcome); None: ``outcome_mark`` once per key.
         as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
         continue_after_update: Whether an update runs the thread on at once, so that it never
             rests edited and unseen (the refund agent goes straight back to its approver).
@@ -404,6 +406,7 @@ class AgentSpec:
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_outcome_key)
     outcome_mark: Callable[[Any, str], str] = field(default=_no_outcome_mark)
+    outcome_marks: Callable[[Any, Sequence[str]], dict[str, str]] | None = None
     continue_after_update: bool = False
     as_node_note: str = ""
     max_concurrency: int | None = None
@@ -418,3 +421,9 @@ class AgentSpec:
     decision_rights: Callable[..., DecisionRights | None] = field(default=_no_decision_rights)
 
     deleted_unfinished: Callable[[Any], list[dict[str, Any]]] = field(default=_no_deletions)
+
+    def marks_of(self, store: Any, keys: Sequence[str]) -> dict[str, str]:
+        """Outcome key → :attr:`outcome_mark` now, for each of ``keys`` (through :attr:`outcome_marks` when given)."""
+        if self.outcome_marks is not None:
+            return self.outcome_marks(store, keys)
+        return {key: self.outcome_mark(store, key) for key in keys}
