@@ -617,11 +617,21 @@ def _updated(store: Store, known: _Known, position: int, changed: set[str], runn
     for thread_id in changed:
         statuses.pop(thread_id, None)
     statuses.update((s.thread_id, s) for s in fresh)
+    # Each list keeps its order (by head): a changed thread's old entry is found by its old head and taken
+    # out, its new one put in at its place, so the cost is that of what changed, not of every thread.
+    olds = [old for thread_id in changed if (old := known.statuses.get(thread_id)) is not None]
     views = {}
     for key, before in known.views.items():
-        kept = [s for s in before if s.thread_id not in changed] if changed else list(before)
-        for status in sorted((s for s in fresh if _in_view(key, s)), key=_HEAD):
-            kept.insert(bisect.bisect(kept, status.head_checkpoint_id, key=_HEAD), status)
+        kept = list(before)
+        for old in olds:
+            if _in_view(key, old):
+                at = bisect.bisect_left(kept, old.head_checkpoint_id, key=_HEAD)
+                while at < len(kept) and kept[at] is not old:  # the same head id in another thread (a copy)
+                    at += 1
+                del kept[at : at + 1]
+        for status in fresh:
+            if _in_view(key, status):
+                kept.insert(bisect.bisect(kept, status.head_checkpoint_id, key=_HEAD), status)
         views[key] = kept
     return _Known(position, running, statuses, views)
 
