@@ -56,6 +56,9 @@ class Store(ABC):
 
     #: The project's tables in this database (the core ones and the registered agents').
     tables: tuple[TableSchema, ...] = ()
+    #: Whether the database notes each thread's changes (:mod:`agents.changefeed`): every database this
+    #: release set up.
+    notes_changes: bool = False
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Any]:

@@ -25,6 +25,7 @@ from langgraph.checkpoint.postgres import PostgresSaver
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
+from agents import changefeed
 from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store
 from agents.db_setup import SCHEMA_VERSION, expected_tables, verified, wanted_schema
 from agents.readsql import PostgresQueries
@@ -174,6 +175,7 @@ class PostgresStore(Store):
                 meta = {}  # the column check names what it lacks
         wanted = wanted_schema("postgres", self.tables, _expected_tables(self.tables), self.fingerprint, _OTHER_TABLES)
         if not verified(self.path, FoundSchema(present, meta), wanted):
+            self.notes_changes = "thread_changes" in present
             return
         self.saver.setup()
         with self.transaction() as cursor:
@@ -183,11 +185,14 @@ class PostgresStore(Store):
             # A table of an older release gets the columns added since (agents.schema.ADDED_COLUMNS).
             for table, column, column_type in ADDED_COLUMNS:
                 cursor.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {column_type}")
+            for statement in changefeed.postgres_triggers(self.tables):  # also on a database of an older release
+                cursor.execute(statement)
             cursor.executemany(
                 "INSERT INTO hitl_meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
             )
+        self.notes_changes = True
 
     @contextmanager
     def transaction(self) -> Iterator[_QmarkCursor]:

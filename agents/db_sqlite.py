@@ -33,6 +33,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from agents import changefeed
 from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store, explain_refusal, insert_sql, raise_refusal
 from agents.db_setup import (
     SCHEMA_VERSION,
@@ -44,7 +45,7 @@ from agents.db_setup import (
     wanted_schema,
 )
 from agents.readsql import SqliteQueries
-from agents.schema import SQLITE_TYPES, TableSchema, fingerprint, project_tables, schema_text
+from agents.schema import CHANGES_TABLE, SQLITE_TYPES, TableSchema, fingerprint, project_tables, schema_text
 from agents.sqlite_probe import probe_btrees
 
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -112,6 +113,7 @@ class SqliteStore(Store):
             if self.read_only or not needs_setup:
                 # Already set up (or an empty file that cannot be): opening must not write to the file.
                 self.saver.is_setup = True
+                self.notes_changes = CHANGES_TABLE.name in found.tables
                 return
             self.saver.setup()
             self.conn.execute("BEGIN IMMEDIATE")
@@ -120,6 +122,8 @@ class SqliteStore(Store):
                     self.conn.execute(statement)
                 add_columns(self.conn)
                 rebuild_tables(self.conn, self.tables)
+                for statement in changefeed.sqlite_triggers(self.tables):  # also on a file of an older release
+                    self.conn.execute(statement)
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO hitl_meta (key, value) VALUES (?, ?)",
                     [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
@@ -128,6 +132,7 @@ class SqliteStore(Store):
             except BaseException:
                 self.conn.rollback()
                 raise
+            self.notes_changes = True
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Cursor]:

@@ -20,14 +20,15 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any, cast
 
-from agents import ages, nodelog, readcache, readmodel, runtime, summarytable, threadindex
+from agents import ages, changefeed, nodelog, readcache, readmodel, runtime, summarytable, threadindex
 from agents.damaged import DamagedValueError, check_blob
 from agents.db import Store
 from agents.errors import InputError
@@ -290,12 +291,15 @@ def _damage(store: Store, thread_id: str, head: str) -> str | None:
     return _damages(store, [(thread_id, head)]).get(thread_id)
 
 
-def _damages(store: Store, heads: list[tuple[str, str]], *, blobs_only: bool = False) -> dict[str, str]:
+def _damages(
+    store: Store, heads: list[tuple[str, str]], *, blobs_only: bool = False, again: Collection[str] = ()
+) -> dict[str, str]:
     """Thread id → why its head cannot be decoded, for these (thread, head) pairs; each head is read once
     per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob.
-    ``blobs_only``: a head that is not one blob is left unread (and unknown) rather than read by LangGraph."""
+    ``blobs_only``: a head that is not one blob is left unread (and unknown) rather than read by LangGraph.
+    ``again``: threads whose heads are read again (the database noted a change: maybe a rewrite in place)."""
     memo = readcache.cache_for(store, "head-damage")
-    unknown = [pair for pair in heads if memo.lookup(pair) is None]
+    unknown = [pair for pair in heads if pair[0] in again or memo.lookup(pair) is None]
     if unknown:
         with store.read() as cursor:
             rows = store.queries.head_checkpoints(cursor, unknown)
@@ -392,53 +396,77 @@ def _foreign_id_problem(thread_id: str) -> Text | str:
 
 
 def _kept_rows(
-    store: Store, settled: list[readmodel.ThreadSummary], present: set[str] | None
+    store: Store, settled: list[readmodel.ThreadSummary], present: set[str] | None, changed: Collection[str] = ()
 ) -> tuple[dict[str, summarytable.SettledRow], dict[str, HeadMark]]:
     """The summary table's rows of these threads that still hold, and the marks of the heads not known
     to be finished (read before the states they guard, in one query per 400).
 
     A row holds when it was computed at the thread's head for its agent and, for a stuck head, its
     writes and node-log row are as they were, or, for a finished one, the agent's rows its outcome read.
+    ``changed``: threads the database noted a change of since they were last read in this process.
     """
-    rows = summarytable.stored_rows(store, [(s.thread_id, s.head_checkpoint_id, s.agent) for s in settled], present)
+    heads = [(s.thread_id, s.head_checkpoint_id, s.agent) for s in settled]
+    rows, unchanged = summarytable.stored_rows(store, heads, present)
+    unchanged -= set(changed)
     unsure = [
         (s.thread_id, s.head_checkpoint_id) for s in settled if s.thread_id not in rows or rows[s.thread_id].head_mark
     ]
     marks = _head_marks(store, unsure)
+    finished = [row for row in rows.values() if not row.head_mark]
+    outcome_marks = _outcome_marks(store, finished)
     kept = {}
     for thread_id, row in rows.items():
         if row.head_mark:
             holds = thread_id in marks and row.head_mark == summarytable.mark_digest(marks[thread_id])
         else:
-            holds = AGENTS[row.agent].show.outcome_mark(store, row.outcome_key) == row.outcome_mark
+            holds = outcome_marks[row.agent].get(row.outcome_key, "") == row.outcome_mark
         if holds:
             kept[thread_id] = row
     # A row says what its head held when it was read; a head damaged in place since (its bytes rewritten
-    # under the same id) is read again, by LangGraph, which says so. Checked once per head and process,
-    # as the status read through LangGraph was before rows were kept.
+    # under the same id) is read again, by LangGraph, which says so. The database notes such a rewrite
+    # (:mod:`agents.changefeed`), so only a row of a thread changed since is checked (once per head and
+    # process), and every row where the database notes no changes.
     made = readcache.cache_for(store, "kept-statuses")
     unchecked = [
         (thread_id, row.head_checkpoint_id)
         for thread_id, row in kept.items()
-        if (before := made.lookup(thread_id)) is None or before[0] is not row
+        if thread_id not in unchanged
+        and (thread_id in changed or (before := made.lookup(thread_id)) is None or before[0] is not row)
     ]
-    for thread_id in _damages(store, unchecked, blobs_only=True):
+    for thread_id in _damages(store, unchecked, blobs_only=True, again=changed):
         del kept[thread_id]
     return kept, marks
+
+
+def _outcome_marks(store: Store, rows: list[summarytable.SettledRow]) -> dict[str, dict[str, str]]:
+    """Agent → outcome key → the mark of the agent's rows now, for these finished rows: one read per agent."""
+    keys: dict[str, list[str]] = {}
+    for row in rows:
+        if row.outcome_key:
+            keys.setdefault(row.agent, []).append(row.outcome_key)
+    found: dict[str, dict[str, str]] = {name: {} for name in {row.agent for row in rows}}
+    for name, wanted in keys.items():
+        found[name] = AGENTS[name].show.marks_of(store, wanted)
+    return found
 
 
 def _statuses(
     store: Store,
     summaries: list[readmodel.ThreadSummary],
     pending: dict[str, Any],
-    running: set[str],
+    running: Collection[str],
     present: set[str] | None = None,
+    *,
+    seen: int | None = None,
+    changed: Collection[str] = (),
 ) -> list[ThreadStatus]:
     """The statuses of these threads: settled ones from the summary table where its rows still hold, the
-    others read through LangGraph and then kept there. ``present``: every thread, when all are read."""
+    others read through LangGraph and then kept there. ``present``: every thread, when all are read.
+    ``seen``: the change feed's position taken before anything was read (kept with the rows);
+    ``changed``: threads the database noted a change of since this process last read them."""
     settled = [s for s in summaries if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS]
-    kept, marks = _kept_rows(store, settled, present)
-    _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending])  # at once
+    kept, marks = _kept_rows(store, settled, present, changed)
+    _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending], again=changed)
     learned: list[Learned] = []
     # A status made from a kept row is made once per process: the row (the same object while mirrored)
     # and the thread's index entry fix it.
@@ -460,8 +488,13 @@ def _statuses(
         found.append(status)
     if learned:  # a stuck head's status is kept only where no write landed while its state was read
         again = _head_marks(store, [(row.thread_id, row.head_checkpoint_id) for row, mark in learned if mark])
-        summarytable.save(store, [row for row, mark in learned if mark is None or again.get(row.thread_id) == mark])
+        holding = [row for row, mark in learned if mark is None or again.get(row.thread_id) == mark]
+        summarytable.save(store, [replace(row, seen=seen) for row in holding])
     return found
+
+
+#: Changed threads a read after a write reads one by one; beyond, it reads every thread.
+_CHANGED_AT_ONCE = 64
 
 
 def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus]:
@@ -469,14 +502,18 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
 
     Every thread's status is read at once, and one agent's are taken from them, so a page that lists
     several agents reads each status once. A status depends on the database and on which leases are
-    live (a lease lapses with time, not with a write), so where the store tells when it changed, the
-    list is reused while neither has.
+    live (a lease lapses with time, not with a write). Where the database notes which threads changed
+    (:mod:`agents.changefeed`), a read after a write reads those threads alone and keeps the others'
+    statuses; elsewhere, where the store tells when it changed, the list is reused while neither has.
 
     Raises:
         InputError: ``agent`` names no registered agent (``../x``, ``""``): bad input, never an empty list.
     """
     if agent is not None:
         get_agent(agent)
+    known = _known_statuses(store)
+    if known is not None:
+        return known.view(agent, newest_first=True)
     token = store.change_token()  # read before anything it guards
     running = live_leases(store)
     memo = readcache.cache_for(store, "statuses", size=16)
@@ -485,11 +522,7 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
         return list(found)
     every = memo.lookup((*key, None)) if token is not None else None
     if every is None:
-        index = threadindex.thread_index(store)
-        pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-        present = {s.thread_id for s in index.threads}
-        statuses = _statuses(store, list(index.threads), pending, running, present)
-        every = tuple(_with_counts(statuses, list(index.pending)))
+        every = tuple(_every_status(store, running, None))
     found = every if agent is None else tuple(s for s in every if s.agent == agent)
     if token is not None:
         memo.put((*key, None), every)
@@ -497,14 +530,121 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
     return list(found)
 
 
+def _every_status(store: Store, running: Collection[str], seen: int | None) -> list[ThreadStatus]:
+    """Every thread's status, read from the whole index (``seen``: the change feed's position before it)."""
+    index = threadindex.thread_index(store)
+    pending = {p.thread_id: p.payload for p in reversed(index.pending)}
+    present = {s.thread_id for s in index.threads}
+    statuses = _statuses(store, list(index.threads), pending, running, present, seen=seen)
+    return _with_counts(statuses, list(index.pending))
+
+
+@dataclass(frozen=True)
+class _Known:
+    """Every thread's status as a process last read it, and where the change feed stood before.
+
+    Attributes:
+        position: The change feed's position taken before the statuses were read.
+        running: The threads whose leases were live then.
+        statuses: Thread id → its status.
+        views: Lists of statuses made so far, oldest head first: every thread's and each agent's
+            (``("all", agent)``), and the unfinished ones (``("inbox", agent)``); made on first use and
+            carried to the next read by taking the changed threads out and putting their new statuses in.
+    """
+
+    position: int
+    running: frozenset[str]
+    statuses: dict[str, ThreadStatus]
+    views: dict[tuple[str, str | None], list[ThreadStatus]]
+
+    def view(self, agent: str | None, *, newest_first: bool = False, unfinished: bool = False) -> list[ThreadStatus]:
+        key = ("inbox" if unfinished else "all", agent)
+        found = self.views.get(key)
+        if found is None:
+            found = sorted((s for s in self.statuses.values() if _in_view(key, s)), key=_HEAD)
+            self.views[key] = found
+        return found[::-1] if newest_first else list(found)
+
+
+def _HEAD(status: ThreadStatus) -> str:  # noqa: N802 - a sort key, named as the column it reads
+    return status.head_checkpoint_id
+
+
+def _in_view(key: tuple[str, str | None], status: ThreadStatus) -> bool:
+    kind, agent = key
+    return (agent is None or status.agent == agent) and (kind == "all" or status.status != "done")
+
+
+def _known_statuses(store: Store) -> _Known | None:
+    """Every status now, read for the threads the database noted changes of since the last read (all of
+    them the first time); None where the database notes no changes."""
+    memo = readcache.cache_for(store, "known-statuses", size=1)
+    known: _Known | None = memo.lookup("known")
+    if known is not None:
+        changes = changefeed.changed_since(store, known.position)
+        running = frozenset(live_leases(store))
+        if changes is not None:
+            position, changed = changes
+            changed |= known.running ^ running
+            if len(changed) <= _CHANGED_AT_ONCE:
+                known = _updated(store, known, position, changed, running)
+                memo.put("known", known)
+                return known
+    start = changefeed.position(store)  # before anything it guards
+    if start is None:
+        return None
+    running = frozenset(live_leases(store))
+    statuses = {s.thread_id: s for s in _every_status(store, running, start)}
+    known = _Known(start, running, statuses, {})
+    memo.put("known", known)
+    return known
+
+
+def _updated(store: Store, known: _Known, position: int, changed: set[str], running: frozenset[str]) -> _Known:
+    """``known`` with the statuses of the ``changed`` threads read again (a thread gone is left out)."""
+    if not changed and position == known.position:
+        return known
+    summaries: list[readmodel.ThreadSummary] = []
+    pending: dict[str, Any] = {}
+    waiting: list[readmodel.PendingInterrupt] = []
+    for thread_id in sorted(changed):
+        index = threadindex.thread_of(store, thread_id)  # read for this thread alone
+        summaries += index.threads
+        pending.update({p.thread_id: p.payload for p in reversed(index.pending)})
+        waiting += index.pending
+    fresh = _with_counts(_statuses(store, summaries, pending, running, seen=position, changed=changed), waiting)
+    statuses = dict(known.statuses)
+    for thread_id in changed:
+        statuses.pop(thread_id, None)
+    statuses.update((s.thread_id, s) for s in fresh)
+    # Each list keeps its order (by head): a changed thread's old entry is found by its old head and taken
+    # out, its new one put in at its place, so the cost is that of what changed, not of every thread.
+    olds = [old for thread_id in changed if (old := known.statuses.get(thread_id)) is not None]
+    views = {}
+    for key, before in known.views.items():
+        kept = list(before)
+        for old in olds:
+            if _in_view(key, old):
+                at = bisect.bisect_left(kept, old.head_checkpoint_id, key=_HEAD)
+                while at < len(kept) and kept[at] is not old:  # the same head id in another thread (a copy)
+                    at += 1
+                del kept[at : at + 1]
+        for status in fresh:
+            if _in_view(key, status):
+                kept.insert(bisect.bisect(kept, status.head_checkpoint_id, key=_HEAD), status)
+        views[key] = kept
+    return _Known(position, running, statuses, views)
+
+
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     """One thread's status, or None when there is no such thread."""
+    seen = changefeed.position(store)  # before anything it guards
     index = threadindex.thread_of(store, thread_id)  # read for this thread alone
     summary = next(iter(index.threads), None)
     if summary is None:
         return None
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-    found = _with_counts(_statuses(store, [summary], pending, live_leases(store)), list(index.pending))
+    found = _with_counts(_statuses(store, [summary], pending, live_leases(store), seen=seen), list(index.pending))
     return found[0] if found else None
 
 
@@ -520,6 +660,11 @@ def unfinished(statuses: list[ThreadStatus]) -> list[ThreadStatus]:
 
 def inbox(store: Store, agent: str | None = None) -> list[ThreadStatus]:
     """Every thread that is not done (waiting, attention, running), oldest first: nothing waits unseen."""
+    if agent is not None:
+        get_agent(agent)
+    known = _known_statuses(store)
+    if known is not None:
+        return known.view(agent, unfinished=True)
     return unfinished(thread_statuses(store, agent))
 
 

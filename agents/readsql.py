@@ -95,6 +95,10 @@ class ReadQueries(Protocol):
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
         """Rows of the thread in the checkpoint and write tables."""
 
+    def change_position(self, cursor: Any) -> int:
+        """Where ``thread_changes`` stands: every change committed later has a ``seq`` at least this
+        (see :mod:`agents.changefeed`)."""
+
 
 def _one_thread(column: str, thread_id: str | None) -> tuple[str, tuple[Any, ...]]:
     """The SQL and parameter that keep a query to one thread (none: every thread)."""
@@ -283,6 +287,10 @@ class SqliteQueries(_ChainQueries):
         writes = _rows(cursor, "SELECT COUNT(*) FROM writes WHERE thread_id = ?", (thread_id,))
         return int(checkpoints[0][0]), int(writes[0][0])
 
+    def change_position(self, cursor: Any) -> int:
+        # Writers take the write lock one at a time: the next change gets the next number.
+        return int(_rows(cursor, "SELECT COALESCE(MAX(seq), 0) + 1 FROM thread_changes")[0][0])
+
 
 class PostgresQueries(_ChainQueries):
     """``PostgresSaver``'s tables: ``checkpoints`` (jsonb metadata) and ``checkpoint_writes``."""
@@ -361,3 +369,7 @@ class PostgresQueries(_ChainQueries):
         checkpoints = _rows(cursor, "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
         writes = _rows(cursor, "SELECT COUNT(*) FROM checkpoint_writes WHERE thread_id = ?", (thread_id,))
         return int(checkpoints[0][0]), int(writes[0][0])
+
+    def change_position(self, cursor: Any) -> int:
+        # The oldest transaction still running: every transaction that commits later has an id at least this.
+        return int(_rows(cursor, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")[0][0])

@@ -24,11 +24,14 @@ class TableSchema:
             column types that differ are written ``{id_column}`` and ``{float_type}``.
         migrated_columns: The columns ``migrate`` copies to another database; empty for tables that
             are per process rather than data (leases, the schema's own metadata).
+        thread_column: The column naming the thread a row belongs to, when a thread's status reads
+            the table's rows: the database then notes the thread's changes (:mod:`agents.changefeed`).
     """
 
     name: str
     ddl: str
     migrated_columns: tuple[str, ...] = ()
+    thread_column: str = ""
 
 
 #: The node log's columns, in table order (``agents.nodelog`` reads them in this order).
@@ -64,6 +67,7 @@ CREATE TABLE IF NOT EXISTS node_log (
 );
 CREATE INDEX IF NOT EXISTS node_log_thread ON node_log (thread_id, started_at);""",
     migrated_columns=NODE_LOG_COLUMNS[1:],
+    thread_column="thread_id",
 )  # the id is the target's own
 LEASES_TABLE = TableSchema(
     "thread_leases",
@@ -80,7 +84,7 @@ CREATE TABLE IF NOT EXISTS thread_leases (
 #: Each thread's settled status (:mod:`agents.summarytable`), in table order.
 SUMMARY_COLUMNS = (
     "thread_id", "head_checkpoint_id", "agent", "status", "outcome", "reason_code", "reason", "action",
-    "waiting_since", "head_mark", "outcome_key", "outcome_mark",
+    "waiting_since", "head_mark", "outcome_key", "outcome_mark", "seen",
 )  # fmt: skip
 SUMMARY_TABLE = TableSchema(
     "thread_summaries",
@@ -97,9 +101,21 @@ CREATE TABLE IF NOT EXISTS thread_summaries (
     waiting_since TEXT,
     head_mark TEXT NOT NULL DEFAULT '',
     outcome_key TEXT NOT NULL DEFAULT '',
-    outcome_mark TEXT NOT NULL DEFAULT ''
+    outcome_mark TEXT NOT NULL DEFAULT '',
+    seen BIGINT
 );""",
 )  # computed from the threads and checked against them on every read, so never migrated
+
+#: The threads changed lately (:mod:`agents.changefeed`): one row per thread, its latest change's number.
+CHANGES_TABLE = TableSchema(
+    "thread_changes",
+    """
+CREATE TABLE IF NOT EXISTS thread_changes (
+    thread_id TEXT PRIMARY KEY,
+    seq BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS thread_changes_seq ON thread_changes (seq);""",
+)  # kept by the database's triggers; never migrated (the target's own triggers fill it)
 
 OUTBOX_COLUMNS = (
     "id", "event_id", "channel", "kind", "thread_id", "agent", "episode", "facts", "happened_at",
@@ -144,7 +160,7 @@ def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchem
     between the node log and the leases), so a database it set up keeps its fingerprint; tables added
     since come last.
     """
-    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE, OUTBOX_TABLE, SUMMARY_TABLE)
+    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE, OUTBOX_TABLE, SUMMARY_TABLE, CHANGES_TABLE)
 
 
 def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:
@@ -165,7 +181,12 @@ def fingerprint(schema: str) -> str:
 #: * ``thread_leases.process_start``: the lease owner's start time, ``"<boot id>:<clock ticks since
 #:   boot>"`` (``/proc/<pid>/stat`` field 22), so a reused PID is not taken for the owner
 #:   (:mod:`agents.leases`); NULL in rows of the previous release and where there is no ``/proc``.
-ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (("thread_leases", "process_start", "TEXT"),)
+#: * ``thread_summaries.seen``: the position of the change feed a row was computed at
+#:   (:mod:`agents.summarytable`); NULL (a row computed again) in rows written before the feed.
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("thread_leases", "process_start", "TEXT"),
+    ("thread_summaries", "seen", "BIGINT"),
+)
 
 #: Tables whose stored definition changed after their first release in a way ALTER TABLE cannot make,
 #: as (table, text of the old definition): opening a SQLite file whose stored ``CREATE TABLE`` still

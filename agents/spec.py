@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -431,6 +431,8 @@ class ShowPart:
             reads (the refund's case id; empty when it reads none), so a kept outcome is checked against them.
         outcome_mark: ``(store, key) -> mark``: those rows as they are now, as text that changes whenever
             they do (``agents.summarytable`` keeps an outcome only while its mark is the same).
+        outcome_marks: ``(store, keys) -> key → mark``: the same for many keys in a few queries
+            (a cold start checks every kept outcome); None: ``outcome_mark`` once per key.
     """
 
     page: AgentPage
@@ -439,6 +441,13 @@ class ShowPart:
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_text)
     outcome_mark: Callable[[Any, str], str] = field(default=_no_text)
+    outcome_marks: Callable[[Any, Sequence[str]], dict[str, str]] | None = None
+
+    def marks_of(self, store: Any, keys: Sequence[str]) -> dict[str, str]:
+        """Outcome key → :attr:`outcome_mark` now, for each of ``keys`` (through :attr:`outcome_marks` when given)."""
+        if self.outcome_marks is not None:
+            return self.outcome_marks(store, keys)
+        return {key: self.outcome_mark(store, key) for key in keys}
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,8 @@ class SettledRow:
             finished head.
         outcome_key: A finished head's key of the agent's rows its outcome read (a refund's case id).
         outcome_mark: Those rows as they were (empty: none).
+        seen: The change feed's position taken before the row was computed (:mod:`agents.changefeed`);
+            None when unknown.
     """
 
     thread_id: str
@@ -76,6 +78,7 @@ class SettledRow:
     head_mark: str
     outcome_key: str
     outcome_mark: str
+    seen: int | None = None
 
 
 def mark_digest(mark: Any) -> str:
@@ -123,66 +126,80 @@ def _row_of(values: Sequence[Any]) -> SettledRow:
     return SettledRow(**fields)
 
 
-def _mirror(store: Store) -> readcache.BoundedCache[SettledRow]:
+def _mirror(store: Store) -> readcache.BoundedCache[tuple[SettledRow, bool]]:
     return readcache.cache_for(store, "settled-rows")
 
 
 def stored_rows(
     store: Store, heads: Sequence[tuple[str, str, str]], present: set[str] | None = None
-) -> dict[str, SettledRow]:
+) -> tuple[dict[str, SettledRow], set[str]]:
     """Thread id → its row, for these (thread id, head id, agent), where the row was computed at that head
     for that agent (any other row is not returned). Read from the process's mirror, then from the table.
+
+    Also the threads whose rows are unchanged since: the database noted no change of the thread after
+    the row's ``seen`` position (:mod:`agents.changefeed`), so nothing its status reads was written since,
+    its head's bytes included.
 
     ``present``: every thread the database holds now, when the caller read them all; a read of the whole
     table then deletes the rows of threads no longer there (best effort).
     """
     mirror = _mirror(store)
     found: dict[str, SettledRow] = {}
+    unchanged: set[str] = set()
     missing = []
     for thread_id, head, agent in heads:
-        row = mirror.lookup((thread_id, head, agent))
-        if row is not None:
-            found[thread_id] = row
+        entry = mirror.lookup((thread_id, head, agent))
+        if entry is not None:
+            found[thread_id] = entry[0]
+            if entry[1]:
+                unchanged.add(thread_id)
         else:
             missing.append((thread_id, head, agent))
     if not missing:
-        return found
+        return found, unchanged
     try:
         read = _read(store, [thread_id for thread_id, _head, _agent in missing])
     except DatabaseError as error:  # a read-only file of an older release has no such table
         logger.info("thread summaries not read: %s", error)
-        return found
+        return found, unchanged
     for thread_id, head, agent in missing:
-        row = read.get(thread_id)
+        row, fresh = read.get(thread_id, (None, False))
         if row is not None and (row.head_checkpoint_id, row.agent) == (head, agent):
             found[thread_id] = row
-            mirror.put((thread_id, head, agent), row)
+            if fresh:
+                unchanged.add(thread_id)
+            mirror.put((thread_id, head, agent), (row, fresh))
     if present is not None and len(missing) > _READ_ALL_ABOVE:
         _forget(store, [thread_id for thread_id in read if thread_id not in present])
-    return found
+    return found, unchanged
 
 
-def _read(store: Store, thread_ids: list[str]) -> dict[str, SettledRow]:
-    columns = ", ".join(SUMMARY_COLUMNS)
+def _read(store: Store, thread_ids: list[str]) -> dict[str, tuple[SettledRow, bool]]:
+    """Thread id → (its row, whether the database noted no change of the thread since the row's ``seen``)."""
+    columns = ", ".join(f"s.{column}" for column in SUMMARY_COLUMNS)
+    if store.notes_changes:
+        select = f"SELECT {columns}, c.seq FROM thread_summaries s LEFT JOIN thread_changes c USING (thread_id)"
+    else:
+        select = f"SELECT {columns}, NULL FROM thread_summaries s"
     rows: list[Any] = []
     with store.read() as cursor:
         if len(thread_ids) > _READ_ALL_ABOVE:
-            cursor.execute(f"SELECT {columns} FROM thread_summaries")
+            cursor.execute(select)
             rows = cursor.fetchall()
         else:
             for start in range(0, len(thread_ids), _THREADS_PER_QUERY):
                 chunk = thread_ids[start : start + _THREADS_PER_QUERY]
-                cursor.execute(
-                    f"SELECT {columns} FROM thread_summaries WHERE thread_id IN ({', '.join('?' * len(chunk))})", chunk
-                )
+                cursor.execute(f"{select} WHERE s.thread_id IN ({', '.join('?' * len(chunk))})", chunk)
                 rows += cursor.fetchall()
     found = {}
     for values in rows:
         try:
-            row = _row_of(values)
+            row = _row_of(values[:-1])
         except (ValueError, KeyError, TypeError, IndexError):  # a row garbled by another writer: computed again
             continue
-        found[row.thread_id] = row
+        changed_at = values[-1]
+        fresh = store.notes_changes and isinstance(row.seen, int) and (changed_at is None or changed_at < row.seen)
+        found[row.thread_id] = (row, fresh)
     return found
 
 
@@ -193,8 +210,8 @@ def save(store: Store, rows: Sequence[SettledRow]) -> None:
     release) is logged and left out; the caller's read is not affected.
     """
     mirror = _mirror(store)
-    for row in rows:
-        mirror.put((row.thread_id, row.head_checkpoint_id, row.agent), row)
+    for row in rows:  # the caller checked what it read it from: as fresh as a row found unchanged
+        mirror.put((row.thread_id, row.head_checkpoint_id, row.agent), (row, True))
     if not rows or store.read_only:
         return
     updates = ", ".join(f"{column} = excluded.{column}" for column in SUMMARY_COLUMNS[1:])
@@ -216,6 +233,7 @@ def save(store: Store, rows: Sequence[SettledRow]) -> None:
             row.head_mark,
             row.outcome_key,
             row.outcome_mark,
+            row.seen,
         )  # fmt: skip
         for row in rows
     ]

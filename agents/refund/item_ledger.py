@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS refund_item_ledger (
     PRIMARY KEY (case_id, item)
 );""",
     migrated_columns=ITEM_LEDGER_COLUMNS,
+    thread_column="thread_id",  # a finished case's outcome reads its rows
 )
 
 

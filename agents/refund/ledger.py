@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS refund_ledger (
     repeat_attempts INTEGER NOT NULL DEFAULT 0
 );""",
     migrated_columns=LEDGER_COLUMNS,
+    thread_column="thread_id",  # a finished case's outcome reads its rows
 )
 
 
@@ -161,6 +162,11 @@ def _payouts(store: Store, token: object | None = None) -> dict[str, dict[str, A
     if token is not None:
         memo.put("payouts", (token, payouts))
     return payouts
+
+
+def payouts(store: Store) -> dict[str, dict[str, Any]]:
+    """Case id → ledger row, of every case, from one read (the rows are shared: never change them)."""
+    return _payouts(store)
 
 
 def ledger_rows(store: Store) -> list[dict[str, Any]]:

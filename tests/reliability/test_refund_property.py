@@ -924,7 +924,8 @@ class RefundCases(RuleBasedStateMachine):
     @invariant()
     def every_status_served_is_the_one_langgraph_reads(self) -> None:
         served = lifecycle.thread_statuses(self.store)
-        with mock.patch.object(summarytable, "stored_rows", return_value={}), mock.patch.object(summarytable, "save"):
+        no_rows = mock.patch.object(summarytable, "stored_rows", return_value=({}, set()))
+        with no_rows, mock.patch.object(summarytable, "save"):
             index = threadindex.thread_index(self.store)
             pending = {p.thread_id: p.payload for p in reversed(index.pending)}
             read = lifecycle._statuses(self.store, list(index.threads), pending, live_leases(self.store))

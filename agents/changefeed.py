@@ -1,0 +1,109 @@
+"""Which threads changed since a reader last looked: a table the database keeps up to date itself.
+
+A thread's status is read from its checkpoints, their writes, its node-log rows and, for a finished
+refund, the agent's ledger rows. Triggers on those tables (LangGraph's and the project's that declare
+``TableSchema.thread_column``) note every inserted, updated or deleted row's thread in
+``thread_changes``, with a sequence number, in the writer's own transaction. So a write by any path is
+noted, whoever makes it: a page, the CLI, the API, another process, ``langgraph dev`` or another
+LangGraph program writing through its own saver, raw SQL. The table keeps one row per thread (its
+latest change), so it grows with the threads, not with the writes.
+
+A reader takes a :func:`position` before it reads anything else; :func:`changed_since` that position
+later names every thread changed since (and perhaps a few more), at the cost of an indexed range
+query, whatever the number of threads:
+
+* SQLite: writers take the file's write lock one at a time, so the sequence is a counter (the
+  largest plus one) and the position is the next number;
+* PostgreSQL: transactions commit in any order, so the sequence is the writer's transaction id and the
+  position the oldest transaction still running when it was taken (``pg_snapshot_xmin``): every
+  transaction that commits later has an id at least as large.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agents.schema import TableSchema
+
+#: LangGraph's tables whose rows a thread's status reads, per backend.
+LANGGRAPH_FED = {
+    "sqlite": ("checkpoints", "writes"),
+    "postgres": ("checkpoints", "checkpoint_blobs", "checkpoint_writes"),
+}
+
+
+def fed_tables(backend: str, tables: Sequence[TableSchema]) -> list[str]:
+    """The tables whose changes are noted: LangGraph's and the project's with a ``thread_column``."""
+    return [*LANGGRAPH_FED[backend], *(table.name for table in tables if table.thread_column)]
+
+
+def _thread_column(name: str, tables: Sequence[TableSchema]) -> str:
+    return next((table.thread_column for table in tables if table.name == name), "thread_id")
+
+
+def sqlite_triggers(tables: Sequence[TableSchema]) -> list[str]:
+    """``CREATE TRIGGER`` statements noting each fed table's changes (one statement each)."""
+    note = (
+        "INSERT INTO thread_changes (thread_id, seq) VALUES ({row}.{column},"
+        " (SELECT COALESCE(MAX(seq), 0) + 1 FROM thread_changes))"
+        " ON CONFLICT (thread_id) DO UPDATE SET seq = excluded.seq;"
+    )
+    statements = []
+    for name in fed_tables("sqlite", tables):
+        column = _thread_column(name, tables)
+        for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
+            body = " ".join(note.format(row=row, column=column) for row in rows)
+            statements.append(
+                f"CREATE TRIGGER IF NOT EXISTS {name}_noted_{event.lower()} AFTER {event} ON {name}"
+                f" FOR EACH ROW BEGIN {body} END"
+            )
+    return statements
+
+
+def postgres_triggers(tables: Sequence[TableSchema]) -> list[str]:
+    """The trigger function and a trigger per fed table, in the current schema (one statement each)."""
+    statements = [
+        """
+CREATE OR REPLACE FUNCTION hitl_note_thread_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    noted BIGINT := pg_current_xact_id()::text::bigint;
+BEGIN
+    IF TG_OP <> 'INSERT' THEN
+        INSERT INTO thread_changes (thread_id, seq) VALUES (OLD.thread_id, noted)
+        ON CONFLICT (thread_id) DO UPDATE SET seq = excluded.seq WHERE thread_changes.seq < excluded.seq;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO thread_changes (thread_id, seq) VALUES (NEW.thread_id, noted)
+        ON CONFLICT (thread_id) DO UPDATE SET seq = excluded.seq WHERE thread_changes.seq < excluded.seq;
+    END IF;
+    RETURN NULL;
+END $$"""
+    ]
+    for name in fed_tables("postgres", tables):
+        if _thread_column(name, tables) != "thread_id":
+            raise ValueError(f"{name}: the PostgreSQL trigger reads a column named thread_id")
+        statements.append(
+            f"CREATE OR REPLACE TRIGGER {name}_noted AFTER INSERT OR UPDATE OR DELETE ON {name}"
+            " FOR EACH ROW EXECUTE FUNCTION hitl_note_thread_change()"
+        )
+    return statements
+
+
+def position(store: Any) -> int | None:
+    """Where the changes stand now, to ask :func:`changed_since` later; None when the database notes none
+    (a read-only file of an older release)."""
+    if not store.notes_changes:
+        return None
+    with store.read() as cursor:
+        return store.queries.change_position(cursor)
+
+
+def changed_since(store: Any, since: int) -> tuple[int, set[str]] | None:
+    """(the position now, the threads changed since ``since``); None when the database notes none."""
+    if not store.notes_changes:
+        return None
+    with store.read() as cursor:
+        now = store.queries.change_position(cursor)
+        cursor.execute("SELECT thread_id FROM thread_changes WHERE seq >= ?", (since,))
+        return now, {row[0] for row in cursor.fetchall()}
