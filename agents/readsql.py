@@ -82,6 +82,14 @@ class ReadQueries(Protocol):
         ``first_id`` to ``last_id`` (inclusive; one checkpoint when they are equal), each checkpoint's
         ordered by task path, task id and index, as LangGraph orders them."""
 
+    def interrupt_writes(self, cursor: Any, thread_ids: Sequence[str]) -> Rows:
+        """(thread id, checkpoint id, type, blob) of every ``__interrupt__`` write of these threads' root
+        namespace, answered or not (each checkpoint a thread waited at), by a seek on the writes table's
+        key per thread, in one query per 400 threads; ordered by thread, checkpoint, task path, task, index."""
+
+    def next_checkpoint(self, cursor: Any, thread_id: str, checkpoint_id: str) -> str | None:
+        """The id of the thread's first root checkpoint after ``checkpoint_id`` (None: it is the head)."""
+
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         """The agent named in the thread's checkpoint metadata."""
 
@@ -183,6 +191,28 @@ class _ChainQueries:
             f" CASE WHEN w.channel = '__error__' THEN w.{self._blob} END FROM heads h CROSS JOIN {self._writes} w"
             " WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
         )
+
+    def interrupt_writes(self, cursor: Any, thread_ids: Sequence[str]) -> Rows:
+        found: Rows = []
+        for start in range(0, len(thread_ids), 400):
+            chunk = thread_ids[start : start + 400]
+            found += _rows(
+                cursor,
+                f"SELECT thread_id, checkpoint_id, type, {self._blob} FROM {self._writes}"
+                f" WHERE thread_id IN ({', '.join('?' * len(chunk))}) AND checkpoint_ns = ''"
+                " AND channel = '__interrupt__' ORDER BY thread_id, checkpoint_id, task_path, task_id, idx",
+                tuple(chunk),
+            )
+        return found
+
+    def next_checkpoint(self, cursor: Any, thread_id: str, checkpoint_id: str) -> str | None:
+        rows = _rows(
+            cursor,
+            "SELECT MIN(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+            " AND checkpoint_id > ?",
+            (thread_id, checkpoint_id),
+        )
+        return rows[0][0] if rows else None
 
 
 #: A checkpoint's metadata as JSON only where it is JSON: a row another writer garbled names no agent or

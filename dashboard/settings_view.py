@@ -68,7 +68,7 @@ def _notify_rows(settings: Settings) -> list[tuple[str, str]]:
     """Where notifications go: the webhook by its host alone (its URL is a secret), the mail server and addresses."""
     notify = settings.notify
     webhook = t("settings.notify_webhook_host", host=notify.webhook_host) if notify.webhook else t("settings.not_set")
-    smtp = f"smtp://{notify.smtp_host}:{notify.smtp_port}" if notify.smtp_host else t("settings.not_set")
+    smtp = notify.smtp_address or t("settings.not_set")
     return [
         (t("settings.notify_webhook"), webhook),
         (t("settings.notify_smtp"), smtp),

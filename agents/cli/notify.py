@@ -33,7 +33,7 @@ def channel_lines(notify: NotifySettings) -> list[str]:
         lines.append(f"webhook: {notify.webhook_host} (HITL_NOTIFY_WEBHOOK)")
     if notify.smtp_host:
         to = ", ".join(notify.mail_to) or "the approvers of the roles file"
-        lines.append(f"email: smtp://{notify.smtp_host}:{notify.smtp_port} from {notify.mail_from} to {to}")
+        lines.append(f"email: {notify.smtp_address} from {notify.mail_from} to {to}")
     return lines or [f"no channel: set {NOTIFY_WEBHOOK_SETTING} or {NOTIFY_SMTP_SETTING}"]
 
 
@@ -55,6 +55,7 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
                 {
                     "channels": list(settings.notify.channels),
                     "webhook_host": settings.notify.webhook_host or None,
+                    "smtp": settings.notify.smtp_address or None,
                     "delivered": found.delivered,
                     "pending": found.pending,
                     "failing": [
