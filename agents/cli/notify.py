@@ -75,7 +75,7 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
     deliverer = Deliverer(context.store, settings)
     if args.once:
         report = deliverer.run_once()
-        print(f"recorded {report.recorded}, sent {report.sent}, failed {report.failed}")
+        print(f"recorded {report.recorded}, sent {report.sent}, failed {report.failed}, removed {report.removed}")
         return 0
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

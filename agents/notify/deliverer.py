@@ -30,11 +30,12 @@ BATCH = 10
 
 @dataclass(frozen=True)
 class Report:
-    """What one pass did: events found, rows sent, rows that failed (to be tried again)."""
+    """What one pass did: events found, rows sent, rows that failed (to be tried again), old rows removed."""
 
     recorded: int
     sent: int
     failed: int
+    removed: int = 0
 
 
 class Deliverer:
@@ -88,10 +89,12 @@ class Deliverer:
                     outbox.delivered(self.store, row.row_id, self.clock().timestamp())
 
     def run_once(self) -> Report:
-        """Records the events found now, then sends everything due."""
+        """Records the events found now, sends everything due, then removes the delivered events that are
+        over and older than ``HITL_NOTIFY_KEEP_DAYS``."""
         recorded = scan(self.store, self.settings, self.clock())
         sent, failed = self.deliver_due()
-        return Report(recorded, sent, failed)
+        removed = outbox.prune(self.store, self.clock().timestamp() - self.settings.notify.keep_days * 86400.0)
+        return Report(recorded, sent, failed, removed)
 
 
 def watch(deliverer: Deliverer, stop: threading.Event, interval: float = WATCH_INTERVAL_SECONDS) -> None:

@@ -278,3 +278,22 @@ def advance_cursor(store: Store, head: str, now: float) -> None:
             cursor.execute(_INSERT, (*values, now, now, 0, now, now, ""))
         elif head > str(json.loads(row[0]).get("last", "")):
             cursor.execute("UPDATE notify_outbox SET facts = ? WHERE id = ?", (json.dumps({"last": head}), CURSOR_ID))
+
+
+def prune(store: Store, before: float) -> int:
+    """Removes the delivered rows of events that are over and were delivered before ``before``; returns how many.
+
+    An event is over when it is a deletion, or its waiting episode has a delivered ``decided`` (or closing)
+    row from before ``before``: a thread still waiting keeps its rows, so a scan never finds its wait again
+    as new and sends it twice; a row not delivered (failing) stays, shown, until it is. The scans' cursor
+    is never removed.
+    """
+    with store.transaction() as cursor:
+        cursor.execute(
+            "DELETE FROM notify_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ? AND kind <> 'cursor'"
+            " AND (kind = 'deleted' OR EXISTS (SELECT 1 FROM notify_outbox c"
+            " WHERE c.thread_id = notify_outbox.thread_id AND c.episode = notify_outbox.episode"
+            " AND c.kind IN ('decided', 'ended') AND c.delivered_at IS NOT NULL AND c.delivered_at < ?))",
+            (before, before),
+        )
+        return max(cursor.rowcount, 0)
