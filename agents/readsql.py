@@ -77,6 +77,11 @@ class ReadQueries(Protocol):
         checkpoints, to tell whether they can be decoded; the type is None where the checkpoint is not one
         blob (PostgreSQL keeps its values apart), which only LangGraph's own read can tell."""
 
+    def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        """(thread id, serializer type, blob) of the values these heads keep apart from their checkpoint
+        (PostgreSQL's ``checkpoint_blobs`` rows at each head's channel versions), in one query per 400; none
+        where a checkpoint is one blob (SQLite), which :meth:`head_checkpoints` gives."""
+
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
         ``first_id`` to ``last_id`` (inclusive; one checkpoint when they are equal), each checkpoint's
@@ -237,6 +242,9 @@ class SqliteQueries(_ChainQueries):
             " AND c.checkpoint_id = h.checkpoint_id",
         )
 
+    def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        return []
+
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
         one, params = _one_thread("thread_id", thread_id)
@@ -324,6 +332,18 @@ class PostgresQueries(_ChainQueries):
 
     def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
         return [(thread_id, None, None, None) for thread_id, _head in heads]
+
+    def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        # The blobs LangGraph's read joins to a checkpoint: one per channel at the version the head names.
+        return _per_head(
+            cursor,
+            heads,
+            " SELECT c.thread_id, b.type, b.blob FROM heads h JOIN checkpoints c ON c.thread_id = h.thread_id"
+            " AND c.checkpoint_ns = '' AND c.checkpoint_id = h.checkpoint_id"
+            " CROSS JOIN LATERAL jsonb_each_text(c.checkpoint -> 'channel_versions') v"
+            " JOIN checkpoint_blobs b ON b.thread_id = c.thread_id AND b.checkpoint_ns = ''"
+            " AND b.channel = v.key AND b.version = v.value",
+        )
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         one, params = _one_thread("thread_id", thread_id)
