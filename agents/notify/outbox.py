@@ -297,3 +297,15 @@ def prune(store: Store, before: float) -> int:
             (before, before),
         )
         return max(cursor.rowcount, 0)
+
+
+def dismiss(store: Store, event_id: str, now: float) -> int:
+    """Gives up on a failing event: its undelivered rows are no longer tried nor shown as failing (they are
+    kept, marked ``dismissed`` with their last error, and removed with the delivered ones); returns how many."""
+    with store.transaction() as cursor:
+        cursor.execute(
+            "UPDATE notify_outbox SET delivered_at = ?, last_error = 'dismissed: ' || last_error, claim_owner = NULL,"
+            " claimed_until = NULL WHERE event_id = ? AND delivered_at IS NULL AND attempts > 0",
+            (now, event_id),
+        )
+        return max(cursor.rowcount, 0)

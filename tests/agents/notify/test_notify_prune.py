@@ -72,3 +72,20 @@ def test_a_keep_days_setting_below_a_week_or_not_a_whole_number_is_refused(value
     with pytest.raises(InputError) as refused:
         notify_setting({"HITL_NOTIFY_KEEP_DAYS": value})
     assert refused.value.field == "HITL_NOTIFY_KEEP_DAYS"
+
+
+def test_a_failing_event_stays_shown_until_an_admin_dismisses_it(store, settings, receiver, run_cli, monkeypatch):
+    monkeypatch.setenv("HITL_NOTIFY_WEBHOOK", receiver.url)
+    settings = notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url)
+    start_refund(store, settings, "F1")
+    receiver.fail_next = 100
+    Deliverer(store, settings).run_once()
+    [(event_id, _channel, _attempts, _error, _next)] = outbox.failing(store)
+    refused = run_cli("notify", "--dismiss", "waiting:refund-F1:nope")
+    assert refused.code == 2 and "dismiss" in refused.err and len(outbox.failing(store)) == 1
+
+    dismissed = run_cli("notify", "--dismiss", event_id)
+    assert dismissed.code == 0 and event_id in dismissed.out
+    assert run_cli("notify", "--status").code == 0 and not outbox.failing(store)
+    Deliverer(store, settings, lambda: dt.datetime.now(dt.UTC) + DAY).run_once()  # not tried again
+    assert receiver.failed == 1 and receiver.received == []
