@@ -26,6 +26,8 @@ logger = logging.getLogger(__name__)
 
 #: Rows claimed at once: sent within the claim's time even if each send takes its whole timeout.
 BATCH = 10
+#: Seconds between two removals of old delivered events by one deliverer (its first pass removes too).
+PRUNE_EVERY_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Deliverer:
         self.settings = settings
         self.clock = clock
         self.owner = uuid.uuid4().hex
+        self.pruned_at: float | None = None
 
     def send(self, row: outbox.Claimed, now: dt.datetime) -> None:
         """Sends one row on its channel; raises :class:`~agents.notify.channels.SendError` when not accepted."""
@@ -89,11 +92,14 @@ class Deliverer:
                     outbox.delivered(self.store, row.row_id, self.clock().timestamp())
 
     def run_once(self) -> Report:
-        """Records the events found now, sends everything due, then removes the delivered events that are
-        over and older than ``HITL_NOTIFY_KEEP_DAYS``."""
+        """Records the events found now, sends everything due, then (every :data:`PRUNE_EVERY_SECONDS`)
+        removes the delivered events that are over and older than ``HITL_NOTIFY_KEEP_DAYS``."""
         recorded = scan(self.store, self.settings, self.clock())
         sent, failed = self.deliver_due()
-        removed = outbox.prune(self.store, self.clock().timestamp() - self.settings.notify.keep_days * 86400.0)
+        now, removed = self.clock().timestamp(), 0
+        if self.pruned_at is None or not 0 <= now - self.pruned_at < PRUNE_EVERY_SECONDS:
+            removed = outbox.prune(self.store, now - self.settings.notify.keep_days * 86400.0)
+            self.pruned_at = now
         return Report(recorded, sent, failed, removed)
 
 

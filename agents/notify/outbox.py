@@ -269,6 +269,9 @@ def scan_cursor(store: Store) -> Cursor | None:
 def advance_cursor(store: Store, head: str, now: float) -> None:
     """Records that a scan read every head up to ``head``: the first scan sets both ends, a later one moves
     ``last`` forward only (a slower scan that finishes after a faster one never moves it back)."""
+    known = scan_cursor(store)
+    if known is not None and head <= known.last:  # nothing to write: no write lock taken
+        return
     lock = " FOR UPDATE" if store.backend == "postgres" else ""
     with store.transaction() as cursor:
         cursor.execute(f"SELECT facts FROM notify_outbox WHERE id = ?{lock}", (CURSOR_ID,))
