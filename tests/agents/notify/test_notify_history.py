@@ -98,3 +98,23 @@ def test_history_from_before_notifications_were_on_is_not_news(store, settings, 
     assert events(receiver, 1) == [("waiting", "refund-NOW1")]
     Deliverer(store, settings, lambda: dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).run_once()
     assert len(receiver.received) == 1
+
+
+def test_a_wait_followed_by_another_between_two_scans_is_closed_and_only_the_last_is_decided(
+    store, settings, receiver, run_cli
+):
+    settings = notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url)
+    Deliverer(store, settings).run_once()
+    start_refund(store, settings, "E1")
+    assert run_cli("update", "refund-E1", "--values", '{"amount": 50000}').code == 0  # it waits again, anew
+    assert run_cli("resume", "refund-E1", json.dumps(REJECT)).code == 0
+
+    assert Deliverer(store, settings).run_once().sent == 3
+    received = sorted(receiver.wait_for(3), key=lambda item: item.body["happened_at"])
+    assert [item.body["event"] for item in received] == ["waiting", "waiting", "decided"]
+    first, second, decided = (item.body for item in received)
+    assert first["waiting_since"] < second["waiting_since"] == decided["waiting_since"]
+    assert first["amount"] == 500_000 and second["amount"] == 50_000 and decided["outcome"] == "rejected"
+    assert outbox.open_episodes(store) == []  # the first wait is closed without a message of its own
+    Deliverer(store, settings).run_once()
+    assert len(receiver.received) == 3
