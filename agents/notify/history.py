@@ -17,6 +17,7 @@ the outbox keeps delivered events (``HITL_NOTIFY_KEEP_DAYS``), is not news.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from collections import defaultdict
@@ -27,7 +28,6 @@ from agents.db import Store
 from agents.loaded import is_instance
 from agents.notify.outbox import Cursor, Event, recorded_ids
 from agents.readmodel import checkpoint_time, to_jsonable
-from agents.registry import AGENTS
 
 logger = logging.getLogger(__name__)
 
@@ -49,14 +49,16 @@ def _payload(store: Store, type_: str, blob: Any) -> Any:
     return first.value if is_instance(first, "langgraph.types", "Interrupt") else first
 
 
-def _facts(store: Store, agent: str, payload: Any, lang: str) -> dict[str, Any]:
+def _facts(status: lifecycle.ThreadStatus, payload: Any, lang: str) -> dict[str, Any]:
+    """What the message says of a past wait: its case and amount, and its question in ``lang`` worded as the
+    inbox words a waiting thread's (:meth:`agents.lifecycle.ThreadStatus.reason_in`)."""
     facts: dict[str, Any] = {}
     if isinstance(payload, dict):
         facts = {key: to_jsonable(payload[key]) for key in PAYLOAD_FACTS if key in payload}
-    spec = AGENTS.get(agent)
-    question = spec.question_text(payload) if spec is not None and payload is not None else None
-    if question is not None:
-        facts["question"] = question.render(lang)
+    if payload is not None:
+        asked = dataclasses.replace(status, status="waiting", payload=payload, reason="", reason_text=None)
+        if question := asked.reason_in(lang):
+            facts["question"] = question
     return facts
 
 
@@ -106,7 +108,7 @@ def past_episodes(
         if key in known:
             continue
         type_, blob = waits[status.thread_id][checkpoint_id]
-        facts = _facts(store, status.agent, _payload(store, type_, blob), lang)
+        facts = _facts(status, _payload(store, type_, blob), lang)
         with store.read() as read:
             after = store.queries.next_checkpoint(read, status.thread_id, checkpoint_id)
         end = checkpoint_time(after) if after else status.updated_at
