@@ -77,10 +77,23 @@ class ReadQueries(Protocol):
         checkpoints, to tell whether they can be decoded; the type is None where the checkpoint is not one
         blob (PostgreSQL keeps its values apart), which only LangGraph's own read can tell."""
 
+    def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        """(thread id, serializer type, blob) of the values these heads keep apart from their checkpoint
+        (PostgreSQL's ``checkpoint_blobs`` rows at each head's channel versions), in one query per 400; none
+        where a checkpoint is one blob (SQLite), which :meth:`head_checkpoints` gives."""
+
     def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
         """(checkpoint id, task id, task path, channel, type, blob) of the writes of checkpoints
         ``first_id`` to ``last_id`` (inclusive; one checkpoint when they are equal), each checkpoint's
         ordered by task path, task id and index, as LangGraph orders them."""
+
+    def interrupt_writes(self, cursor: Any, thread_ids: Sequence[str]) -> Rows:
+        """(thread id, checkpoint id, type, blob) of every ``__interrupt__`` write of these threads' root
+        namespace, answered or not (each checkpoint a thread waited at), by a seek on the writes table's
+        key per thread, in one query per 400 threads; ordered by thread, checkpoint, task path, task, index."""
+
+    def next_checkpoint(self, cursor: Any, thread_id: str, checkpoint_id: str) -> str | None:
+        """The id of the thread's first root checkpoint after ``checkpoint_id`` (None: it is the head)."""
 
     def agent(self, cursor: Any, thread_id: str) -> str | None:
         """The agent named in the thread's checkpoint metadata."""
@@ -188,6 +201,28 @@ class _ChainQueries:
             " WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' AND w.checkpoint_id = h.checkpoint_id",
         )
 
+    def interrupt_writes(self, cursor: Any, thread_ids: Sequence[str]) -> Rows:
+        found: Rows = []
+        for start in range(0, len(thread_ids), 400):
+            chunk = thread_ids[start : start + 400]
+            found += _rows(
+                cursor,
+                f"SELECT thread_id, checkpoint_id, type, {self._blob} FROM {self._writes}"
+                f" WHERE thread_id IN ({', '.join('?' * len(chunk))}) AND checkpoint_ns = ''"
+                " AND channel = '__interrupt__' ORDER BY thread_id, checkpoint_id, task_path, task_id, idx",
+                tuple(chunk),
+            )
+        return found
+
+    def next_checkpoint(self, cursor: Any, thread_id: str, checkpoint_id: str) -> str | None:
+        rows = _rows(
+            cursor,
+            "SELECT MIN(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+            " AND checkpoint_id > ?",
+            (thread_id, checkpoint_id),
+        )
+        return rows[0][0] if rows else None
+
 
 #: A checkpoint's metadata as JSON only where it is JSON: a row another writer garbled names no agent or
 #: language (its thread shows as damaged), instead of failing the read of every thread.
@@ -210,6 +245,9 @@ class SqliteQueries(_ChainQueries):
             " checkpoints c WHERE c.thread_id = h.thread_id AND c.checkpoint_ns = ''"
             " AND c.checkpoint_id = h.checkpoint_id",
         )
+
+    def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        return []
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The primary key's index covers these columns: no metadata or blob is read.
@@ -302,6 +340,18 @@ class PostgresQueries(_ChainQueries):
 
     def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
         return [(thread_id, None, None, None) for thread_id, _head in heads]
+
+    def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
+        # The blobs LangGraph's read joins to a checkpoint: one per channel at the version the head names.
+        return _per_head(
+            cursor,
+            heads,
+            " SELECT c.thread_id, b.type, b.blob FROM heads h JOIN checkpoints c ON c.thread_id = h.thread_id"
+            " AND c.checkpoint_ns = '' AND c.checkpoint_id = h.checkpoint_id"
+            " CROSS JOIN LATERAL jsonb_each_text(c.checkpoint -> 'channel_versions') v"
+            " JOIN checkpoint_blobs b ON b.thread_id = c.thread_id AND b.checkpoint_ns = ''"
+            " AND b.channel = v.key AND b.version = v.value",
+        )
 
     def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
         one, params = _one_thread("thread_id", thread_id)

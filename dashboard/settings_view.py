@@ -65,13 +65,16 @@ def _deadlines(settings: Settings) -> str:
 
 
 def _notify_rows(settings: Settings) -> list[tuple[str, str]]:
-    """Where notifications go: the webhook by its host alone (its URL is a secret), the mail server and addresses."""
+    """Where notifications go: the webhook by its host alone (its URL is a secret), the mail server with its user
+    (never its password) and addresses, and how long delivered ones are kept."""
     notify = settings.notify
     webhook = t("settings.notify_webhook_host", host=notify.webhook_host) if notify.webhook else t("settings.not_set")
-    smtp = f"smtp://{notify.smtp_host}:{notify.smtp_port}" if notify.smtp_host else t("settings.not_set")
+    smtp = notify.smtp_address or t("settings.not_set")
     return [
         (t("settings.notify_webhook"), webhook),
         (t("settings.notify_smtp"), smtp),
+        (t("settings.notify_smtp_ca"), notify.smtp_ca or t("settings.notify_system_ca")),
+        (t("settings.notify_keep_days"), str(notify.keep_days)),
         (t("settings.notify_from"), _words(notify.mail_from)),
         (t("settings.notify_to"), ", ".join(notify.mail_to) or t("settings.not_set")),
         (t("settings.public_url"), notify.public_url),

@@ -1,10 +1,11 @@
-"""``python -m agents notify --once | --watch | --status``: deliver notifications, or see what failed.
+"""``python -m agents notify --once | --watch | --status | --dismiss ID``: deliver notifications, or see what failed.
 
 ``--once`` records the events found now and sends what is due, then exits (for cron); ``--watch``
 keeps doing so every few seconds until stopped; ``--status`` prints the channels (the webhook's host
 only: its URL is a secret), the counts, and every event whose last attempt failed, with the error.
 ``--status`` exits 3 when an event is failing (as ``inbox --overdue`` does when anything is
-overdue), so a monitor can alert on it.
+overdue), so a monitor can alert on it. ``--dismiss EVENT_ID`` stops trying a failing event (exit 2
+when no failing event has that id).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import datetime as dt
 import signal
 import sys
 import threading
+import time
 from typing import Any
 
 from agents.cli.base import Context
@@ -33,7 +35,7 @@ def channel_lines(notify: NotifySettings) -> list[str]:
         lines.append(f"webhook: {notify.webhook_host} (HITL_NOTIFY_WEBHOOK)")
     if notify.smtp_host:
         to = ", ".join(notify.mail_to) or "the approvers of the roles file"
-        lines.append(f"email: smtp://{notify.smtp_host}:{notify.smtp_port} from {notify.mail_from} to {to}")
+        lines.append(f"email: {notify.smtp_address} from {notify.mail_from} to {to}")
     return lines or [f"no channel: set {NOTIFY_WEBHOOK_SETTING} or {NOTIFY_SMTP_SETTING}"]
 
 
@@ -55,6 +57,7 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
                 {
                     "channels": list(settings.notify.channels),
                     "webhook_host": settings.notify.webhook_host or None,
+                    "smtp": settings.notify.smtp_address or None,
                     "delivered": found.delivered,
                     "pending": found.pending,
                     "failing": [
@@ -69,12 +72,17 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
             for event_id, channel, attempts, error, next_at in found.failing:
                 print(f"  {event_id} ({channel}): {attempts} attempts, next at {_when(next_at)}: {error}")
         return EXIT_FAILING if found.failing else 0
+    if args.dismiss is not None:
+        if not outbox.dismiss(context.store, args.dismiss, time.time()):
+            raise InputError("dismiss", f"no failing event {args.dismiss!r}: notify --status lists them")
+        print(f"dismissed {args.dismiss}: it is no longer tried")
+        return 0
     if not settings.notify.enabled:
         raise InputError(NOTIFY_WEBHOOK_SETTING, f"no channel is configured: set it or {NOTIFY_SMTP_SETTING}")
     deliverer = Deliverer(context.store, settings)
     if args.once:
         report = deliverer.run_once()
-        print(f"recorded {report.recorded}, sent {report.sent}, failed {report.failed}")
+        print(f"recorded {report.recorded}, sent {report.sent}, failed {report.failed}, removed {report.removed}")
         return 0
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -104,6 +112,7 @@ def add_commands(subparsers: Any) -> None:
     mode.add_argument("--once", action="store_true", help="record the events found now, send what is due, exit")
     mode.add_argument("--watch", action="store_true", help="keep delivering until stopped")
     mode.add_argument("--status", action="store_true", help="channels, counts and failing events (exit 3 if any)")
+    mode.add_argument("--dismiss", metavar="EVENT_ID", help="stop trying a failing event (its id from --status)")
     p.add_argument(
         "--interval",
         type=_interval,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import smtplib
+import ssl
 import urllib.error
 import urllib.request
 
@@ -75,14 +76,50 @@ def post_webhook(settings: NotifySettings, event: Event, now: dt.datetime, lang:
         raise SendError(f"webhook at {host} could not be reached: {type(reason).__name__}: {reason}") from None
 
 
+def _tls_context(settings: NotifySettings) -> ssl.SSLContext:
+    """The certificate check of an encrypted SMTP connection: the system's authorities, or ``HITL_NOTIFY_SMTP_CA``'s."""
+    return ssl.create_default_context(cafile=settings.smtp_ca or None)
+
+
+def _connect(settings: NotifySettings) -> smtplib.SMTP:
+    """A connection to the SMTP server, encrypted as ``HITL_NOTIFY_SMTP`` says and logged in when it has a login.
+
+    ``?starttls=1`` upgrades before anything else is said; a server that does not offer STARTTLS is refused
+    (nothing is sent in the clear), as is a certificate the authorities do not vouch for.
+    """
+    host, port = settings.smtp_host, settings.smtp_port
+    if settings.smtp_tls == "tls":
+        smtp: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=SEND_TIMEOUT_SECONDS, context=_tls_context(settings))
+    else:
+        smtp = smtplib.SMTP(host, port, timeout=SEND_TIMEOUT_SECONDS)
+    try:
+        if settings.smtp_tls == "starttls":
+            smtp.starttls(context=_tls_context(settings))
+        if settings.smtp_user and settings.smtp_password is not None:
+            smtp.login(settings.smtp_user, settings.smtp_password.reveal())
+    except BaseException:
+        smtp.close()
+        raise
+    return smtp
+
+
 def send_mail(settings: NotifySettings, to: list[str], event: Event, now: dt.datetime, lang: str) -> None:
-    """Mails the event to ``to`` through the SMTP server; a refusal or a lost connection is a :class:`SendError`."""
+    """Mails the event to ``to`` through the SMTP server; a refusal or a lost connection is a :class:`SendError`.
+
+    The error names the server and the kind of failure, never the password.
+    """
     mail = messages.mail(event, settings.public_url, now, lang, settings.mail_from, to)
     server = f"{settings.smtp_host}:{settings.smtp_port}"
     try:
-        with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SEND_TIMEOUT_SECONDS) as smtp:
+        with _connect(settings) as smtp:
             smtp.send_message(mail)
+    except smtplib.SMTPAuthenticationError as error:
+        raise SendError(f"SMTP server {server} refused the login of {settings.smtp_user}: {error.smtp_code}") from None
+    except smtplib.SMTPNotSupportedError:
+        raise SendError(f"SMTP server {server} offers no STARTTLS (or no login); nothing was sent") from None
     except smtplib.SMTPException as error:
         raise SendError(f"SMTP server {server} refused the mail: {type(error).__name__}") from None
+    except ssl.SSLError as error:
+        raise SendError(f"SMTP server {server}: TLS failed: {error.reason or type(error).__name__}") from None
     except OSError as error:
         raise SendError(f"SMTP server {server} could not be reached: {type(error).__name__}: {error}") from None

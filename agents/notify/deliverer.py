@@ -26,15 +26,18 @@ logger = logging.getLogger(__name__)
 
 #: Rows claimed at once: sent within the claim's time even if each send takes its whole timeout.
 BATCH = 10
+#: Seconds between two removals of old delivered events by one deliverer (its first pass removes too).
+PRUNE_EVERY_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
 class Report:
-    """What one pass did: events found, rows sent, rows that failed (to be tried again)."""
+    """What one pass did: events found, rows sent, rows that failed (to be tried again), old rows removed."""
 
     recorded: int
     sent: int
     failed: int
+    removed: int = 0
 
 
 class Deliverer:
@@ -51,6 +54,7 @@ class Deliverer:
         self.settings = settings
         self.clock = clock
         self.owner = uuid.uuid4().hex
+        self.pruned_at: float | None = None
 
     def send(self, row: outbox.Claimed, now: dt.datetime) -> None:
         """Sends one row on its channel; raises :class:`~agents.notify.channels.SendError` when not accepted."""
@@ -88,10 +92,15 @@ class Deliverer:
                     outbox.delivered(self.store, row.row_id, self.clock().timestamp())
 
     def run_once(self) -> Report:
-        """Records the events found now, then sends everything due."""
+        """Records the events found now, sends everything due, then (every :data:`PRUNE_EVERY_SECONDS`)
+        removes the delivered events that are over and older than ``HITL_NOTIFY_KEEP_DAYS``."""
         recorded = scan(self.store, self.settings, self.clock())
         sent, failed = self.deliver_due()
-        return Report(recorded, sent, failed)
+        now, removed = self.clock().timestamp(), 0
+        if self.pruned_at is None or not 0 <= now - self.pruned_at < PRUNE_EVERY_SECONDS:
+            removed = outbox.prune(self.store, now - self.settings.notify.keep_days * 86400.0)
+            self.pruned_at = now
+        return Report(recorded, sent, failed, removed)
 
 
 def watch(deliverer: Deliverer, stop: threading.Event, interval: float = WATCH_INTERVAL_SECONDS) -> None:

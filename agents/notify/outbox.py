@@ -30,6 +30,11 @@ CLAIM_SECONDS = 120.0
 #: Backoff after the n-th failed attempt: 10 s, 20 s, 40 s, ... up to an hour.
 BACKOFF_FIRST_SECONDS = 10.0
 BACKOFF_MAX_SECONDS = 3600.0
+#: One row, once: a row already there (the same event and channel) is left as it is.
+_INSERT = (
+    f"INSERT INTO notify_outbox ({', '.join(OUTBOX_COLUMNS)}) VALUES ({', '.join('?' * len(OUTBOX_COLUMNS))})"
+    " ON CONFLICT (id) DO NOTHING"
+)
 
 
 @dataclass(frozen=True)
@@ -93,15 +98,11 @@ def record(store: Store, events: Iterable[Event], channels: Sequence[str], now: 
         for channel in channels
     ]
     added = 0
-    sql = (
-        f"INSERT INTO notify_outbox ({', '.join(OUTBOX_COLUMNS)}) VALUES ({', '.join('?' * len(OUTBOX_COLUMNS))})"
-        " ON CONFLICT (id) DO NOTHING"
-    )
     with store.transaction() as cursor:
         # In key order: two processes recording the same events lock the same rows in the same order,
         # so on PostgreSQL neither waits for the other in a cycle (a deadlock).
         for row in sorted(rows, key=lambda row: row[0]):
-            cursor.execute(sql, row)
+            cursor.execute(_INSERT, row)
             added += max(cursor.rowcount, 0)
     return added
 
@@ -236,3 +237,78 @@ def status(store: Store) -> OutboxStatus:
         )
         sent, pending = cursor.fetchone()
     return OutboxStatus(int(sent), int(pending), failing(store))
+
+
+#: The outbox row that holds the scans' place in the checkpoint history (nothing is sent for it).
+CURSOR_ID = "cursor/" + NO_CHANNEL
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the scans stand in the checkpoint history (checkpoint ids, which LangGraph makes in time order).
+
+    Attributes:
+        first: The newest head when notifications were first on: history before it is not news ("": none).
+        last: The newest head the last completed scan read: threads whose head is past it have moved since.
+    """
+
+    first: str
+    last: str
+
+
+def scan_cursor(store: Store) -> Cursor | None:
+    """The scans' place (None before the first scan of this database)."""
+    with store.read() as cursor:
+        cursor.execute("SELECT episode, facts FROM notify_outbox WHERE id = ?", (CURSOR_ID,))
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return Cursor(str(row[0]), str(json.loads(row[1]).get("last", row[0])))
+
+
+def advance_cursor(store: Store, head: str, now: float) -> None:
+    """Records that a scan read every head up to ``head``: the first scan sets both ends, a later one moves
+    ``last`` forward only (a slower scan that finishes after a faster one never moves it back)."""
+    known = scan_cursor(store)
+    if known is not None and head <= known.last:  # nothing to write: no write lock taken
+        return
+    lock = " FOR UPDATE" if store.backend == "postgres" else ""
+    with store.transaction() as cursor:
+        cursor.execute(f"SELECT facts FROM notify_outbox WHERE id = ?{lock}", (CURSOR_ID,))
+        row = cursor.fetchone()
+        if row is None:
+            values = (CURSOR_ID, "cursor", NO_CHANNEL, "cursor", "", "", head, json.dumps({"last": head}))
+            cursor.execute(_INSERT, (*values, now, now, 0, now, now, ""))
+        elif head > str(json.loads(row[0]).get("last", "")):
+            cursor.execute("UPDATE notify_outbox SET facts = ? WHERE id = ?", (json.dumps({"last": head}), CURSOR_ID))
+
+
+def prune(store: Store, before: float) -> int:
+    """Removes the delivered rows of events that are over and were delivered before ``before``; returns how many.
+
+    An event is over when it is a deletion, or its waiting episode has a delivered ``decided`` (or closing)
+    row from before ``before``: a thread still waiting keeps its rows, so a scan never finds its wait again
+    as new and sends it twice; a row not delivered (failing) stays, shown, until it is. The scans' cursor
+    is never removed.
+    """
+    with store.transaction() as cursor:
+        cursor.execute(
+            "DELETE FROM notify_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ? AND kind <> 'cursor'"
+            " AND (kind = 'deleted' OR EXISTS (SELECT 1 FROM notify_outbox c"
+            " WHERE c.thread_id = notify_outbox.thread_id AND c.episode = notify_outbox.episode"
+            " AND c.kind IN ('decided', 'ended') AND c.delivered_at IS NOT NULL AND c.delivered_at < ?))",
+            (before, before),
+        )
+        return max(cursor.rowcount, 0)
+
+
+def dismiss(store: Store, event_id: str, now: float) -> int:
+    """Gives up on a failing event: its undelivered rows are no longer tried nor shown as failing (they are
+    kept, marked ``dismissed`` with their last error, and removed with the delivered ones); returns how many."""
+    with store.transaction() as cursor:
+        cursor.execute(
+            "UPDATE notify_outbox SET delivered_at = ?, last_error = 'dismissed: ' || last_error, claim_owner = NULL,"
+            " claimed_until = NULL WHERE event_id = ? AND delivered_at IS NULL AND attempts > 0",
+            (now, event_id),
+        )
+        return max(cursor.rowcount, 0)

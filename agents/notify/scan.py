@@ -18,7 +18,16 @@ from typing import Any
 
 from agents import lifecycle, runtime
 from agents.db import Store
-from agents.notify.outbox import NO_CHANNEL, Event, open_episodes, record, recorded_ids
+from agents.notify import history
+from agents.notify.outbox import (
+    NO_CHANNEL,
+    Event,
+    advance_cursor,
+    open_episodes,
+    record,
+    recorded_ids,
+    scan_cursor,
+)
 from agents.readmodel import to_jsonable
 from agents.registry import AGENTS
 from agents.settings import Settings
@@ -125,8 +134,33 @@ def deletion_events(store: Store, now: dt.datetime) -> list[Event]:
     return events
 
 
+def _with_requesters(store: Store, events: list[Event]) -> list[Event]:
+    """The events, those of a case to approve with who requested it (read once per thread)."""
+    read: dict[str, dict[str, Any]] = {}
+    found = []
+    for event in events:
+        if event.kind in ("waiting", "overdue", "escalated") and "amount" in event.facts:
+            if event.thread_id not in read:
+                read[event.thread_id] = _requester_facts(store, event.agent, event.thread_id)
+            event = Event(
+                event.kind, event.thread_id, event.agent, event.episode, event.happened_at,
+                event.facts | read[event.thread_id],
+            )  # fmt: skip
+        found.append(event)
+    return found
+
+
+def _new(store: Store, events: list[Event]) -> list[Event]:
+    known = recorded_ids(store, [event.event_id for event in events])
+    return [event for event in events if event.event_id not in known]
+
+
 def scan(store: Store, settings: Settings, now: dt.datetime) -> int:
     """Records every event found at ``now`` that is not recorded yet, once per configured channel.
+
+    The waits of the threads that moved since the last scan are read from their history first
+    (:mod:`agents.notify.history`), so a wait that began and was decided in between is told too, and is
+    decided below like one a scan saw live.
 
     Returns:
         How many outbox rows were added.
@@ -135,21 +169,17 @@ def scan(store: Store, settings: Settings, now: dt.datetime) -> int:
     if not channels:
         return 0
     statuses = lifecycle.thread_statuses(store)
-    found = unfinished_events(statuses, settings, now) + deletion_events(store, now)
-    decided, closed = ended_episodes(store, statuses)
-    found += decided
-    known = recorded_ids(store, [event.event_id for event in found])
-    new = [event for event in found if event.event_id not in known]
-    read: dict[str, dict[str, Any]] = {}
-    for index, event in enumerate(new):
-        if event.kind in ("waiting", "overdue", "escalated") and "amount" in event.facts:
-            if event.thread_id not in read:
-                read[event.thread_id] = _requester_facts(store, event.agent, event.thread_id)
-            new[index] = Event(
-                event.kind, event.thread_id, event.agent, event.episode, event.happened_at,
-                event.facts | read[event.thread_id],
-            )  # fmt: skip
+    newest = max((status.head_checkpoint_id for status in statuses), default="")
+    cursor = scan_cursor(store)
+    past, past_closed = ([], []) if cursor is None else (
+        history.past_episodes(store, statuses, cursor, settings.notify.keep_days, settings.lang, now)
+    )  # fmt: skip
     at = now.timestamp()
-    added = record(store, new, channels, at)
+    found = past + unfinished_events(statuses, settings, now) + deletion_events(store, now)
+    added = record(store, _with_requesters(store, _new(store, found)), channels, at)
+    record(store, past_closed, (NO_CHANNEL,), at)
+    decided, closed = ended_episodes(store, statuses)
+    added += record(store, _new(store, decided), channels, at)
     record(store, closed, (NO_CHANNEL,), at)
+    advance_cursor(store, newest, at)
     return added

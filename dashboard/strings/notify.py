@@ -2,8 +2,10 @@
 
 STRINGS: dict[str, tuple[str, str]] = {
     "notify.failing": (
-        "{count} notification(s) could not be delivered yet; they are tried again (python -m agents notify --status).",
-        "알림 {count}건을 아직 보내지 못했습니다. 다시 시도합니다 (python -m agents notify --status).",
+        "{count} notification(s) could not be delivered yet; they are tried again until delivered or dismissed"
+        " (python -m agents notify --status; notify --dismiss EVENT_ID).",
+        "알림 {count}건을 아직 보내지 못했습니다. 보내지거나 그만둘 때까지 다시 시도합니다"
+        " (python -m agents notify --status; notify --dismiss 이벤트_ID).",
     ),
     "notify.failing.details": ("Undelivered notifications", "보내지 못한 알림"),
     "notify.col.event": ("event", "이벤트"),

@@ -32,6 +32,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "설정됨, 받는 곳 {host} (URL은 표시하지 않습니다)",
     ),
     "settings.notify_smtp": ("notification mail server (HITL_NOTIFY_SMTP)", "알림 메일 서버 (HITL_NOTIFY_SMTP)"),
+    "settings.notify_smtp_ca": (
+        "mail server's certificate authorities (HITL_NOTIFY_SMTP_CA)",
+        "메일 서버 인증서 발급 기관 (HITL_NOTIFY_SMTP_CA)",
+    ),
+    "settings.notify_system_ca": ("the system's", "시스템 기본값"),
+    "settings.notify_keep_days": (
+        "days delivered notifications are kept (HITL_NOTIFY_KEEP_DAYS)",
+        "보낸 알림 보관 일수 (HITL_NOTIFY_KEEP_DAYS)",
+    ),
     "settings.notify_from": ("notification sender (HITL_NOTIFY_FROM)", "알림 보내는 사람 (HITL_NOTIFY_FROM)"),
     "settings.notify_to": (
         "notified without a roles file (HITL_NOTIFY_TO)",

@@ -32,6 +32,17 @@ def test_the_local_operator_sees_every_setting_and_no_secret(app, monkeypatch):
     assert GEMINI_KEY not in str(test._tree) and GEMINI_KEY not in " ".join(table_cells(test))  # … and never shown
 
 
+def test_the_mail_server_is_shown_with_its_user_and_never_its_password(app, monkeypatch):
+    monkeypatch.setenv("HITL_NOTIFY_SMTP", "smtps://mailer:Sm7p-pa55@mail.example.com:465")
+    monkeypatch.setenv("HITL_NOTIFY_FROM", "hitl@example.com")
+    monkeypatch.setenv("HITL_NOTIFY_KEEP_DAYS", "45")
+    test = app()
+    assert not test.exception
+    cells = _settings_table(test)
+    assert "smtps://mailer@mail.example.com:465" in cells and "45" in cells
+    assert "Sm7p-pa55" not in str(test._tree) and "Sm7p-pa55" not in " ".join(table_cells(test))
+
+
 @pytest.mark.parametrize(
     ("location", "shown"),
     [
