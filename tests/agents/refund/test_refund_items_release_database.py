@@ -82,3 +82,12 @@ def test_a_case_with_items_is_added_beside_the_release_cases(release_db, run_cli
         ("OLD2", None, 50_000),
         ("OLD3", None, 120_000),
     ]
+
+
+def test_a_release_question_without_the_action_request_is_answered_with_a_decision(release_db, run_cli):
+    # refund-OLD1 waits with the release's payload (no action_requests, no response_schema).
+    answer = {"decisions": [{"type": "edit", "edited_action": {"name": "pay_refund", "args": {"amount": 200_000}}}]}
+    done = run_cli("resume", "refund-OLD1", json.dumps({**answer, "approver": "lee"}), "--json")
+    assert done.code == 0, done.err
+    values = json.loads(done.out)["values"]
+    assert (values["outcome"], values["paid_amount"], values["approver"]) == ("paid", 200_000, "lee")
