@@ -40,10 +40,20 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     stop_server(running)
 
 
-def decide(server: Server, amount: int, *decisions: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    """Runs the flow on a new case requested by lee; returns the case id and the trace."""
+def decide(
+    server: Server, amount: int, *decisions: dict[str, Any], resolve: str | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """Runs the flow on a new case requested by lee (first resolved by ``resolve``); returns the case id and
+    the trace."""
     case = f"AI-{uuid.uuid4().hex[:6]}"
-    options = {"refundThread": f"refund-{case}", "caseId": case, "amount": amount, "requesterKey": TOKENS["lee"]}
+    options: dict[str, Any] = {
+        "refundThread": f"refund-{case}",
+        "caseId": case,
+        "amount": amount,
+        "requesterKey": TOKENS["lee"],
+    }
+    if resolve:
+        options["resolve"] = TOKENS[resolve]
     labelled = [{**d, "key": TOKENS[d.pop("who")]} for d in decisions]
     return case, run_flow(server.url, "inbox-decide", **options, decisions=labelled)
 
@@ -100,13 +110,15 @@ def test_an_edit_pays_the_edited_amount_within_the_range_and_the_approvers_limit
     assert ledger_rows(signed.db, case) == [(900_000, "kim@example.com", 0)]
 
 
-def test_a_response_rejects_and_ignore_is_refused(signed: Server) -> None:
+def test_a_response_rejects_and_resolve_or_ignore_is_refused(signed: Server) -> None:
     case, trace = decide(
         signed,
         300_000,
         {"label": "ignore", "type": "ignore", "who": "kim"},
         {"label": "reject", "type": "response", "message": "영수증 없음", "who": "kim"},
+        resolve="admin",
     )
+    assert next(e for e in trace if e["call"] == "resolve")["status"] == 422  # even an admin's
     status, state = outcome(trace, "ignore")
     assert status == 422 and state["waiting"] == 1  # nothing ends without a decision
     status, state = outcome(trace, "reject")

@@ -161,6 +161,11 @@ async function inboxDecide() {
   const request = { case_id: options.caseId, customer: "홍길동", requested_amount: options.amount, reason: "파손된 상품" };
   await call("threads.create", () => requester.threads.create({ threadId: id }));
   await call("runs.wait start", () => requester.runs.wait(id, "refund", { input: request }), (values) => "__interrupt__" in values);
+  if (options.resolve) {
+    // Agent Inbox's "resolve" (ThreadContext.tsx, ignoreThread): mark the thread done without an answer.
+    const resolver = new Client({ apiUrl: url, apiKey: options.resolve, callerOptions: { maxRetries: 0 } });
+    await call("resolve", () => resolver.threads.updateState(id, { values: null, asNode: "__end__" }));
+  }
   for (const decision of options.decisions) {
     const approver = new Client({ apiUrl: url, apiKey: decision.key, callerOptions: { maxRetries: 0 } });
     const state = await call("threads.getState", () => approver.threads.getState(id), (s) => s.tasks.flatMap((t) => t.interrupts).length);
