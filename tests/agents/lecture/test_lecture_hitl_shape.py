@@ -36,9 +36,10 @@ def test_the_gate_asks_one_action_with_its_score_and_allowed_decisions(run_cli):
     assert question["options"] == ["rework", "edit_plan", "save", "reject"]  # its own answers stay
 
 
-def test_approve_saves_the_draft_as_is(run_cli):
+@pytest.mark.parametrize("answer", [{"decisions": [{"type": "approve"}]}, "approve"], ids=["decision", "typed"])
+def test_approve_saves_the_draft_as_is(run_cli, answer):
     started(run_cli, "lh-approve")
-    result = decide(run_cli, "lh-approve", {"decisions": [{"type": "approve"}]})
+    result = run_cli("resume", "lh-approve", answer if isinstance(answer, str) else json.dumps(answer), "--json")
     assert result.code == 0, result.err
     assert json.loads(result.out)["values"]["outcome"] == "saved_as_is"
 
