@@ -453,8 +453,15 @@ def _answered(thread_id: str, questions: Any, checked: dict[str | None, Any]) ->
 
 
 def _signed(spec: AgentSpec, values: Any, actor: Identity) -> Any:
-    """The values with the agent's ``signed_field`` set to a signed-in actor's email (local: as typed)."""
-    if actor.local or spec.ask.signed_field is None or not isinstance(values, dict):
+    """The values with the agent's ``signed_field`` set to a signed-in actor's email (local: as typed).
+
+    An answer given as a list (Agent Inbox's ``[response]``) is signed on each of its objects.
+    """
+    if actor.local or spec.ask.signed_field is None:
+        return values
+    if isinstance(values, list):
+        return [_signed(spec, value, actor) for value in values]
+    if not isinstance(values, dict):
         return values
     return {**values, spec.ask.signed_field: actor.email}
 

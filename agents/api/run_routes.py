@@ -32,6 +32,7 @@ from agents import identity, lifecycle, readmodel, runs
 from agents.api import inputs, shapes, streaming
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
+from agents.api.run_context import check_context
 from agents.errors import InputError, RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
@@ -58,10 +59,12 @@ class CheckpointRef(BaseModel):
 
 
 class RunCreate(BaseModel):
-    # The SDK sends options this server does not use (config, context, durability...); they are let through.
+    # The SDK sends options this server does not use (durability, stream_subgraphs...); they are let through.
     model_config = ConfigDict(extra="ignore")
     assistant_id: str
     input: Any = None
+    context: Any = None
+    config: Any = None
     command: Command | None = None
     stream_mode: str | list[str] = "values"
     metadata: dict[str, Any] | None = None
@@ -174,6 +177,7 @@ def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
         raise InputError("command", "only command.resume is supported (update and goto are not)")
     if body.input is not None and not isinstance(body.input, dict):
         raise InputError("input", f"must be a JSON object of the {spec.name} agent's start fields")
+    check_context(context.store, context.settings, spec, body.context, body.config)
     owner = readmodel.thread_agent(context.store, thread_id)
     if owner is None:
         if thread_id not in context.created and body.if_not_exists != "create":

@@ -71,9 +71,17 @@ def jsonable(value: Any) -> Any:
 
 
 def interrupt_json(item: Any) -> dict[str, Any]:
-    """An ``Interrupt`` as LangGraph's server sends it: ``{"value", "id", "response_schema"}``."""
-    # response_schema: LangGraph's server sends the interrupt's declared answer schema; these agents declare none.
-    return {"value": jsonable(getattr(item, "value", item)), "id": getattr(item, "id", None), "response_schema": None}
+    """An ``Interrupt`` as LangGraph's server sends it: ``{"value", "id", "response_schema"}``.
+
+    ``response_schema`` is the JSON Schema the question was asked with (``interrupt(...,
+    response_schema=...)``); None for a question that declares none, or was saved before it did.
+    """
+    schema = getattr(item, "response_schema", None)
+    return {
+        "value": jsonable(getattr(item, "value", item)),
+        "id": getattr(item, "id", None),
+        "response_schema": jsonable(schema) if isinstance(schema, dict) else None,
+    }
 
 
 def state(thread_id: str, snapshot: Any) -> dict[str, Any]:

@@ -291,10 +291,19 @@ def post_state_at(thread_id: str, body: StateAt, context: Ctx) -> dict[str, Any]
     return state_of(context, thread_id, body.checkpoint.checkpoint_id)
 
 
+#: Why ``update_state(values=None, as_node="__end__")`` (Agent Inbox's "resolve") is refused.
+RESOLVE_REFUSED = (
+    "__end__ with no values would mark the thread finished without an answer to what it asks (a refund "
+    "without a decision), and is refused: answer the question (approve, edit or reject), or delete the thread"
+)
+
+
 @router.post("/threads/{thread_id}/state")
 def update_state(thread_id: str, body: StateUpdate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
     """``update_state`` on the head, or on an older checkpoint (a fork); the agents' rules apply."""
     thread_id = lifecycle.thread_named(context.store, thread_id)
+    if body.values is None and body.as_node == "__end__":  # Agent Inbox's "resolve"
+        raise InputError("as_node", RESOLVE_REFUSED)
     if not isinstance(body.values, dict):
         raise InputError("values", "must be a JSON object of state keys (a list of updates is not supported)")
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)

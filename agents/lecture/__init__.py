@@ -9,8 +9,9 @@ edits and the saved Markdown file), ``services`` (which model and research
 source the settings choose), ``settings`` (reading the planner's own
 settings), ``llm`` (Gemini or the embedded model), ``model`` (the
 deterministic offline chat model), ``research`` (the bundled corpus or Tavily
-web search), ``progress`` (plain-data views for the page) and ``spec`` (the
-planner as the dashboard and CLI see it).
+web search), ``progress`` (plain-data views for the page), ``hitl`` (the pauses in
+LangChain's human-in-the-loop shape) and ``spec`` (the planner as the
+dashboard and CLI see it).
 """
 
 AGENT_NAME = "lecture"

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from agents.errors import InputError
+from agents.lecture.hitl import plain_answer
 from agents.lecture.inputs import validate_human_notes
 from agents.lecture.plans import apply_plan_edit, requested_items
 from agents.lecture.rounds import researched_ids
@@ -44,9 +45,13 @@ def check_answer(value: Any) -> dict[str, Any]:
     ``"subtopics": [...]``. Whether the action fits the pause (and the round
     limit) is checked by the pause itself.
 
+    LangChain's ``{"decisions": [...]}`` and Agent Inbox's responses are read as these answers first
+    (:func:`agents.lecture.hitl.plain_answer`).
+
     Raises:
         InputError: Naming ``action``, ``notes`` or ``subtopics``.
     """
+    value = plain_answer(value)
     if isinstance(value, str):
         value = {"action": value}
     if not isinstance(value, Mapping):
@@ -91,8 +96,16 @@ def require_offered(action: str, options: Sequence[str], round_number: int, max_
         InputError: Naming ``action``; the message says why (the round limit,
             or the options this pause offers).
     """
-    if action not in options:
+    if offered_action(action, options) not in options:
         raise InputError("action", _refusal(action, options, round_number, max_rounds))
+
+
+def offered_action(action: str, options: Sequence[str]) -> str:
+    """``approve`` at a pause that offers ``save`` and no approval (the gate) means ``save``.
+
+    So LangChain's approve of the gate's ``save_lecture_plan`` request saves the draft as is.
+    """
+    return "save" if action == "approve" and "save" in options and "approve" not in options else action
 
 
 def check_offered(question: Any, answer: dict[str, Any]) -> None:
@@ -152,8 +165,9 @@ def accept_gate_answer(state: LectureState, max_rounds: int, answer: dict[str, A
             ``edit_plan`` at the round limit), or a refused plan edit.
     """
     round_number = state["round"]
-    action = answer["action"]
-    require_offered(action, gate_options(round_number, max_rounds), round_number, max_rounds)
+    options = gate_options(round_number, max_rounds)
+    require_offered(answer["action"], options, round_number, max_rounds)
+    action = offered_action(answer["action"], options)
     if action == "save":
         return {"decision": "save"}
     if action == "reject":

@@ -52,10 +52,10 @@ from langgraph.types import Send, interrupt
 from agents.common import require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
-from agents.lecture import AGENT_NAME
+from agents.lecture import AGENT_NAME, hitl
 from agents.lecture.answers import PLAN_ACTIONS, accept_gate_answer, accept_plan_answer, check_answer, gate_options
 from agents.lecture.brains import ChatModel, make_plan, research_subtopic, review_draft, write_draft
-from agents.lecture.inputs import validate_lecture_input
+from agents.lecture.inputs import HUMAN_NOTES_MAX_LENGTH, validate_lecture_input
 from agents.lecture.plans import plans_dir_for, save_plan_file
 from agents.lecture.prompts import REVIEWERS
 from agents.lecture.research import ResearchSource
@@ -101,7 +101,8 @@ def _ask(payload: dict[str, Any], accept: Callable[[dict[str, Any]], dict[str, A
     """
     error = ""
     while True:
-        raw = interrupt({**payload, "error": error} if error else payload)
+        asked = hitl.asked({**payload, "error": error} if error else payload)
+        raw = interrupt(asked, response_schema=hitl.response_schema(payload, HUMAN_NOTES_MAX_LENGTH))
         try:
             return accept(check_answer(raw))
         except InputError as refused:

@@ -44,13 +44,14 @@ from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import actor_of
-from agents.refund import items, ledger
+from agents.refund import hitl, items, ledger
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
     DEFAULT_POLICY,
     DEFAULT_THRESHOLD,
     POLICIES,
+    answer_schema,
     case_id_problem,
     check_answer,
     check_decision,
@@ -197,20 +198,17 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         lines.append(say(STRINGS, "refund.say.recorded", lang, decision=word, approver=who))
         signed = signed_decision(actor) if who == actor.email else {}
         return {**recorded, **signed, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
-    answer = check_answer(
-        interrupt(
-            {
-                "question": question(dict(state), lang),
-                "case_id": state["case_id"],
-                "customer": state["customer"],
-                "reason": state["reason"],
-                "requested_amount": state["requested_amount"],
-                "amount": state["amount"],
-                "threshold": state.get("threshold"),  # none on a checkpoint from before assess
-                "actions": list(ACTIONS),
-            }
-        )
-    )
+    payload = {
+        "question": question(dict(state), lang),
+        "case_id": state["case_id"],
+        "customer": state["customer"],
+        "reason": state["reason"],
+        "requested_amount": state["requested_amount"],
+        "amount": state["amount"],
+        "threshold": state.get("threshold"),  # none on a checkpoint from before assess
+        "actions": list(ACTIONS),
+    }
+    answer = check_answer(interrupt(hitl.asked(payload), response_schema=answer_schema(payload)))
     check_decision(dict(state), answer, actor)
     approver = answer["approver"] if actor.local else actor.email
     update: dict[str, Any] = {

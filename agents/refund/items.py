@@ -25,11 +25,13 @@ from typing_extensions import TypedDict
 from agents.common import run_language
 from agents.db import Store
 from agents.identity import actor_of
+from agents.refund import hitl
 from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
+    answer_schema,
     check_answer,
     check_decision,
     check_edit_amount,
@@ -112,7 +114,7 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
             result.update(decision="approve", approver=approver, decided_at=now_iso())
         else:
             payload = {**task, "question": item_question(task, lang), "amount": requested, "actions": list(ACTIONS)}
-            answer = check_answer(interrupt(payload))
+            answer = check_answer(interrupt(hitl.asked(payload), response_schema=answer_schema(payload)))
             actor = actor_of(config)
             check_decision({**task, "amount": requested}, answer, actor)  # limit, four eyes: per item
             approver = answer["approver"] if actor.local else actor.email

@@ -22,6 +22,7 @@ from agents.identity import (
     is_requester,
 )
 from agents.names import same_name
+from agents.refund.hitl import plain_answer, response_schema
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
 from agents.texts import Text, text
@@ -43,6 +44,8 @@ RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
 #: The longest approver name, typed or recorded: a signed-in approver is recorded by email, and any
 #: email address must fit.
 APPROVER_MAX_LENGTH = EMAIL_MAX_LENGTH
+#: The longest note a decision may carry.
+NOTE_MAX_LENGTH = 300
 
 
 def _error(key: str, /, **params: Any) -> Text:
@@ -67,7 +70,10 @@ def check_answer(answer: Any) -> dict[str, Any]:
     """Checks the rules between a resume answer's fields (their types are checked by the spec).
 
     ``edit`` needs an ``amount``; ``approve`` and ``reject`` take none (use ``edit`` to change it).
+    LangChain's ``{"decisions": [...]}`` and Agent Inbox's responses are read as these answers first
+    (:func:`agents.refund.hitl.plain_answer`).
     """
+    answer = plain_answer(answer)
     if not isinstance(answer, dict):
         raise InputError("action", _error("refund.error.object"))
     action = answer.get("action")
@@ -82,6 +88,17 @@ def check_answer(answer: Any) -> dict[str, Any]:
     approver = validate_text(answer["approver"], "approver", max_length=APPROVER_MAX_LENGTH)
     check_approver_name(approver)
     return {**answer, "approver": approver}
+
+
+def answer_schema(payload: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of what a question about ``payload`` accepts (the interrupt's ``response_schema``).
+
+    The rules of :func:`check_answer` and :func:`check_edit_amount` as a schema: an action, an approver
+    name, an amount with ``edit`` only and from 1 to the requested amount, an optional note; or the
+    same as LangChain's ``{"decisions": [...]}``. Limits and four eyes depend on who answers: checked
+    when they do.
+    """
+    return response_schema(payload, APPROVER_MAX_LENGTH, NOTE_MAX_LENGTH)
 
 
 def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identity) -> None:

@@ -19,12 +19,14 @@ from agents.db import Store
 from agents.errors import InputError
 from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
 from agents.refund import deciders, deletions, item_ledger, ledger
+from agents.refund.hitl import plain_answer
 from agents.refund.ledger import AGENT_NAME
 from agents.refund.rules import (
     ACTIONS,
     APPROVER_MAX_LENGTH,
     DEFAULT_POLICY,
     MAX_AMOUNT,
+    NOTE_MAX_LENGTH,
     POLICIES,
     check_answer,
     check_approver_name,
@@ -104,7 +106,7 @@ RESUME_FIELDS = (
         help="Only with edit.",
     ),
     Field(name="approver", label="Approver", max_length=APPROVER_MAX_LENGTH, help="Who decides."),
-    Field(name="note", label="Note", max_length=300, required=False, help="Optional."),
+    Field(name="note", label="Note", max_length=NOTE_MAX_LENGTH, required=False, help="Optional."),
 )
 STATE_FIELDS = (
     Field(
@@ -162,7 +164,11 @@ def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str
 
 
 def check_resume(value: Any) -> dict[str, Any]:
-    """Validates a raw resume value: a JSON object of the resume fields, and their rules together."""
+    """Validates a raw resume value: a JSON object of the resume fields, and their rules together.
+
+    A decision in LangChain's or Agent Inbox's shape is read as those fields first.
+    """
+    value = plain_answer(value)
     if not isinstance(value, dict):
         check_answer(value)  # raises with an example of the expected object
     return make_resume(validate_fields(RESUME_FIELDS, value))

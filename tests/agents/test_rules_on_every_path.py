@@ -128,6 +128,10 @@ def test_settle_refuses_a_boolean_amount_that_slipped_past_every_path(store, set
 # --- the lecture planner ----------------------------------------------------------------------------
 
 
+#: LangChain's edit of the gate's request: a rework with notes.
+EDIT_NOTES = {"name": "save_lecture_plan", "args": {"notes": "more breaks"}}
+
+
 def _lecture_at_gate(store, db_location: str, **environ: str):
     settings = load_settings(db_override=db_location, environ={"HITL_MODEL_LATENCY": "0", **environ}, secrets={})
     result = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lec-1")
@@ -138,11 +142,12 @@ def _lecture_at_gate(store, db_location: str, **environ: str):
 @pytest.mark.parametrize(
     ("environ", "answer", "why"),
     [
-        ({}, "approve", "not an answer to this question; choose rework, edit_plan, save, reject"),
+        # (``approve`` at the gate saves: it approves the gate's save_lecture_plan request.)
         ({"HITL_MAX_ROUNDS": "1"}, {"action": "rework", "notes": "more breaks"}, "round limit"),
         ({"HITL_MAX_ROUNDS": "1"}, {"action": "edit_plan", "subtopics": ["Prompts", "Tools", "Labs"]}, "round limit"),
+        ({"HITL_MAX_ROUNDS": "1"}, {"decisions": [{"type": "edit", "edited_action": EDIT_NOTES}]}, "round limit"),
     ],
-    ids=["approve at the gate", "rework at the round limit", "edit_plan at the round limit"],
+    ids=["rework at the round limit", "edit_plan at the round limit", "an edit decision at the round limit"],
 )
 def test_an_answer_the_pause_does_not_offer_is_refused_before_anything_is_written(
     store, db_location, environ, answer, why

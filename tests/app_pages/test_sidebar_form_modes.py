@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from agents import runs
 from agents.refund import ledger
 from tests.factories import messages, start_refund
@@ -53,3 +55,14 @@ def test_a_number_outside_its_bounds_is_refused_with_a_message(app, store, setti
     assert "amount:" in messages(at) and "0" in messages(at)
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
     assert ledger.ledger_rows(store) == []
+
+
+def test_the_raw_resume_form_takes_a_decision_in_langchains_shape(app, store, settings):
+    start_refund(store, settings)
+    at = app(PAGE)
+    at.sidebar.toggle(key="resume-raw-refund-C1").set_value(True).run()
+    edit = {"type": "edit", "edited_action": {"name": "pay_refund", "args": {"amount": 70000}}}
+    at.sidebar.text_area(key="resume-rawvalue-refund-C1").input(json.dumps({"decisions": [edit], "approver": "kim"}))
+    next(b for b in at.sidebar.button if b.label == "Resume").click().run()
+    assert not at.exception, at.exception
+    assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(70_000, "kim")]

@@ -151,7 +151,40 @@ async function inbox() {
   await call("threads.getState", () => client.threads.getState(thread.thread_id), (state) => ({ next: state.next, interrupts: state.tasks.flatMap((t) => t.interrupts).length }));
 }
 
-const flows = { robot, refund, lecture, "chat-ui": chatUi, inbox };
+// Agent Inbox deciding a refund (see the test's comment): open the waiting thread, turn its HITL request
+// into Agent Inbox's own form as normalizeInterrupt does, and send its response as sendHumanResponse
+// does: runs.stream(thread, graph, {command: {resume: [response]}, streamMode: "events"}). The request
+// is started with options.requesterKey; each decision in options.decisions is sent with its own key.
+async function inboxDecide() {
+  const requester = new Client({ apiUrl: url, apiKey: options.requesterKey ?? null, callerOptions: { maxRetries: 0 } });
+  const id = options.refundThread;
+  const request = { case_id: options.caseId, customer: "홍길동", requested_amount: options.amount, reason: "파손된 상품" };
+  await call("threads.create", () => requester.threads.create({ threadId: id }));
+  await call("runs.wait start", () => requester.runs.wait(id, "refund", { input: request }), (values) => "__interrupt__" in values);
+  if (options.resolve) {
+    // Agent Inbox's "resolve" (ThreadContext.tsx, ignoreThread): mark the thread done without an answer.
+    const resolver = new Client({ apiUrl: url, apiKey: options.resolve, callerOptions: { maxRetries: 0 } });
+    await call("resolve", () => resolver.threads.updateState(id, { values: null, asNode: "__end__" }));
+  }
+  for (const decision of options.decisions) {
+    const approver = new Client({ apiUrl: url, apiKey: decision.key, callerOptions: { maxRetries: 0 } });
+    const state = await call("threads.getState", () => approver.threads.getState(id), (s) => s.tasks.flatMap((t) => t.interrupts).length);
+    const value = state ? (await approver.threads.getState(id)).tasks.flatMap((t) => t.interrupts)[0]?.value : undefined;
+    const asked = value?.action_requests?.[0];
+    const allowed = value?.review_configs?.[0]?.allowed_decisions ?? [];
+    const action = asked ? { action: asked.name, args: asked.arguments ?? {} } : { action: "pay_refund", args: {} };
+    let response;
+    if (decision.type === "accept") response = { type: "accept", args: action };
+    else if (decision.type === "edit") response = { type: "edit", args: { ...action, args: { ...action.args, amount: decision.amount } } };
+    else if (decision.type === "response") response = { type: "response", args: decision.message };
+    else response = { type: decision.type, args: null };
+    await stream(`decide ${decision.label}`, approver.runs.stream(id, "refund", { command: { resume: [response] }, streamMode: "events" }));
+    trace[trace.length - 1].allowed = allowed;
+    await call(`state after ${decision.label}`, () => approver.threads.getState(id), (s) => ({ outcome: s.values.outcome ?? null, paid_amount: s.values.paid_amount ?? null, approver: s.values.approver ?? null, waiting: s.tasks.flatMap((t) => t.interrupts).length }));
+  }
+}
+
+const flows = { robot, refund, lecture, "chat-ui": chatUi, inbox, "inbox-decide": inboxDecide };
 if (!flows[flow]) {
   console.error(`unknown flow ${flow}; known: ${Object.keys(flows).join(", ")}`);
   process.exit(2);

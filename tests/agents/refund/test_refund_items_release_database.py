@@ -12,10 +12,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from agents import lifecycle
+from agents.api.app import create_app
 from agents.refund import item_ledger, ledger
-from agents.runtime import open_store
+from agents.runtime import load_settings, open_store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "single_item_release.sqlite"
 
@@ -82,3 +84,21 @@ def test_a_case_with_items_is_added_beside_the_release_cases(release_db, run_cli
         ("OLD2", None, 50_000),
         ("OLD3", None, 120_000),
     ]
+
+
+def test_a_release_question_without_the_action_request_is_answered_with_a_decision(release_db, run_cli):
+    # refund-OLD1 waits with the release's payload (no action_requests, no response_schema).
+    store = open_store(str(release_db))
+    try:
+        with TestClient(
+            create_app(store, load_settings(db_override=str(release_db), secrets={})), base_url="http://127.0.0.1"
+        ) as api:
+            (question,) = api.get("/threads/refund-OLD1/state").json()["interrupts"]
+    finally:
+        store.close()
+    assert question["response_schema"] is None and "action_requests" not in question["value"]
+    answer = {"decisions": [{"type": "edit", "edited_action": {"name": "pay_refund", "args": {"amount": 200_000}}}]}
+    done = run_cli("resume", "refund-OLD1", json.dumps({**answer, "approver": "lee"}), "--json")
+    assert done.code == 0, done.err
+    values = json.loads(done.out)["values"]
+    assert (values["outcome"], values["paid_amount"], values["approver"]) == ("paid", 200_000, "lee")

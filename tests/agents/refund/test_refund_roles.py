@@ -242,7 +242,7 @@ def test_the_decision_node_itself_refuses_a_state_that_slipped_past_runs(monkeyp
     state = {"case_id": "N1", "customer": "c", "reason": "r", "requested_amount": 2_000_000, "amount": 2_000_000}
     state.update(threshold=100_000, requested_by="lee@example.com")
     answer = {"action": "approve", "approver": "kim@example.com"}
-    monkeypatch.setattr(graph, "interrupt", lambda _question: answer)  # as LangGraph returns it on resume
+    monkeypatch.setattr(graph, "interrupt", lambda _question, **_schema: answer)  # as LangGraph returns it on resume
     with pytest.raises(PermissionDenied, match="your limit is 1,000,000 KRW"):
         graph.review(state, {"configurable": {"hitl_actor": KIM}})
     as_requester = dataclasses.replace(PARK, email="lee@example.com")

@@ -1,0 +1,192 @@
+"""LangChain's human-in-the-loop shapes: the request an interrupt shows, the decisions it takes back.
+
+The agents ask in their own words and take their own answers (``{"action": ...}``); beside those,
+a question carries LangChain's ``HITLRequest`` (``langchain.agents.middleware.human_in_the_loop``):
+
+* ``action_requests``: ``[{"name", "args", "description"}]``, one action per interrupt (a refund with
+  several items asks one interrupt per item, each with its own action request);
+* ``review_configs``: ``[{"action_name", "allowed_decisions"}]``, the decisions among ``approve``,
+  ``edit`` and ``reject`` the question offers.
+
+An answer may then be LangChain's ``HITLResponse`` (``{"decisions": [decision]}``, where a decision
+is ``{"type": "approve"}``, ``{"type": "edit", "edited_action": {"name", "args"}}`` or
+``{"type": "reject", "message"?}``), one such decision alone (LangChain's per-call form), or Agent
+Inbox's ``[HumanResponse]`` (``{"type": "accept" | "edit" | "response" | "ignore", "args"}``, which
+Agent Inbox sends after turning a ``HITLRequest`` into its own form: ``response`` stands for a
+reject with a message). :func:`read_decision` reads any of them into one :class:`Decision`; each
+agent turns that into its own answer, so every rule that checks today's answers checks these too.
+
+A question has one action, so an answer carries exactly one decision. ``ignore`` and LangChain's
+``respond`` would leave the question without a decision, and are refused, saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.errors import InputError
+
+#: LangChain's decision types the agents take (``respond`` answers for a tool, which no agent calls).
+DECISIONS = ("approve", "edit", "reject")
+#: Agent Inbox's response types and the LangChain decision each one is.
+INBOX_TYPES = {"accept": "approve", "edit": "edit", "response": "reject"}
+#: The longest reject message (the refund's note).
+MESSAGE_MAX_LENGTH = 300
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision, whichever of the shapes above it came in.
+
+    Attributes:
+        type: ``approve``, ``edit`` or ``reject``.
+        name: The edited action's name (an edit), else ''.
+        args: The edited action's arguments (an edit), else empty.
+        message: A reject's message ('' when none).
+        approver: Who decides, when the answer names them beside the decision ('' when not).
+    """
+
+    type: str
+    name: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+    approver: Any = None
+
+
+def request(name: str, args: dict[str, Any], description: str, allowed: Sequence[str]) -> dict[str, Any]:
+    """A question's ``HITLRequest`` keys: one action request, and the decisions it allows.
+
+    ``arguments`` repeats ``args``: Agent Inbox reads an action request's arguments under that key
+    (src/components/agent-inbox/contexts/utils.ts, ``normalizeInterrupt``), LangChain under ``args``.
+    """
+    action = {"name": name, "args": args, "arguments": args, "description": description}
+    return {
+        "action_requests": [action],
+        "review_configs": [{"action_name": name, "allowed_decisions": list(allowed)}],
+    }
+
+
+def is_decision_shaped(value: Any) -> bool:
+    """Whether an answer is in one of LangChain's or Agent Inbox's shapes (not an agent's own answer)."""
+    if isinstance(value, Mapping):
+        return "decisions" in value or ("type" in value and "action" not in value)
+    return isinstance(value, list) and bool(value) and all(isinstance(item, Mapping) for item in value)
+
+
+def read_decision(value: Any) -> Decision:
+    """The one decision an answer in LangChain's or Agent Inbox's shape carries.
+
+    Raises:
+        InputError: Naming ``decisions``: not exactly one decision, an unknown type, ``ignore`` or
+            ``respond`` (no decision), an edit without ``edited_action``, a message that is not text.
+    """
+    approver = None
+    if isinstance(value, Mapping) and "decisions" in value:
+        unknown = sorted(set(value) - {"decisions", "approver"})
+        if unknown:
+            raise InputError(unknown[0], "is not part of a decisions answer; use decisions (and approver)")
+        approver, value = value.get("approver"), value["decisions"]
+    if isinstance(value, list):
+        if len(value) != 1:
+            raise InputError(
+                "decisions",
+                f"this question has one action, so it takes exactly one decision; got {len(value)}",
+            )
+        value = value[0]
+    if not isinstance(value, Mapping):
+        raise InputError("decisions", 'a decision is an object such as {"type": "approve"}')
+    if approver is None:
+        approver = value.get("approver")
+    kind = value.get("type")
+    if kind in ("accept", "response", "ignore") or (kind == "edit" and "edited_action" not in value):
+        return _inbox_decision(value, approver)
+    return _langchain_decision(value, approver)
+
+
+def _no_decision(kind: str) -> InputError:
+    return InputError(
+        "decisions",
+        f"{kind} would leave this question without a decision, and is refused: answer approve, edit or reject",
+    )
+
+
+def _langchain_decision(value: Mapping[str, Any], approver: Any) -> Decision:
+    kind = value.get("type")
+    if kind == "respond":
+        raise _no_decision("respond (an answer on behalf of a tool)")
+    if kind not in DECISIONS:
+        raise InputError("decisions", f"a decision's type is one of {', '.join(DECISIONS)}; got {kind!r}")
+    if kind == "edit":
+        edited = value.get("edited_action")
+        if not isinstance(edited, Mapping) or not isinstance(edited.get("args"), Mapping):
+            raise InputError("decisions", 'an edit carries "edited_action": {"name": ..., "args": {...}}')
+        return Decision("edit", str(edited.get("name") or ""), dict(edited["args"]), approver=approver)
+    return Decision(kind, message=_message(value.get("message")) if kind == "reject" else "", approver=approver)
+
+
+def _inbox_decision(value: Mapping[str, Any], approver: Any) -> Decision:
+    kind, args = value.get("type"), value.get("args")
+    if kind == "ignore":
+        raise _no_decision("ignore")
+    if kind == "response":
+        return Decision("reject", message=_message(args), approver=approver)
+    if kind == "edit":
+        if not isinstance(args, Mapping) or not isinstance(args.get("args"), Mapping):
+            raise InputError("decisions", 'an edit response carries "args": {"action": ..., "args": {...}}')
+        return Decision("edit", str(args.get("action") or ""), dict(args["args"]), approver=approver)
+    return Decision("approve", approver=approver)
+
+
+def _message(message: Any) -> str:
+    if message is None:
+        return ""
+    if not isinstance(message, str) or len(message) > MESSAGE_MAX_LENGTH:
+        raise InputError("decisions", f"a reject's message is text of at most {MESSAGE_MAX_LENGTH} characters")
+    return message.strip()
+
+
+def response_schema(
+    name: str, allowed: Sequence[str], edit_args: dict[str, Any], own: dict[str, Any]
+) -> dict[str, Any]:
+    """The JSON Schema of what a question accepts: the agent's own answer (``own``) or a ``HITLResponse``.
+
+    The response holds one decision of the ``allowed`` types; an edit's ``edited_action`` names
+    ``name`` and has arguments as ``edit_args`` describes them. ``approver`` may sit beside
+    ``decisions`` (a signed-in approver is recorded by identity instead).
+    """
+    branches = {
+        "approve": {"type": "object", "properties": {"type": {"const": "approve"}}, "required": ["type"]},
+        "edit": {
+            "type": "object",
+            "properties": {
+                "type": {"const": "edit"},
+                "edited_action": {
+                    "type": "object",
+                    "properties": {"name": {"const": name}, "args": edit_args},
+                    "required": ["name", "args"],
+                },
+            },
+            "required": ["type", "edited_action"],
+        },
+        "reject": {
+            "type": "object",
+            "properties": {"type": {"const": "reject"}, "message": {"type": "string", "maxLength": MESSAGE_MAX_LENGTH}},
+            "required": ["type"],
+        },
+    }
+    decisions = {
+        "type": "array",
+        "items": {"oneOf": [branches[kind] for kind in allowed]},
+        "minItems": 1,
+        "maxItems": 1,
+    }
+    hitl = {
+        "type": "object",
+        "title": "HITLResponse",
+        "properties": {"decisions": decisions, "approver": {"type": "string"}},
+        "required": ["decisions"],
+        "additionalProperties": False,
+    }
+    return {"anyOf": [own, hitl]}

@@ -1,0 +1,120 @@
+"""The planner's pauses in LangChain's human-in-the-loop shape, and its decisions as the planner's answers.
+
+Each pause carries one action request beside its own keys:
+
+* the gate (a draft below the threshold): ``save_lecture_plan`` with the round, score, threshold and
+  empty ``notes``. ``approve`` saves the draft as is, ``reject`` ends the run as rejected, and while
+  rounds remain ``edit`` reworks it: its ``args`` carry the ``notes`` for the rework, or
+  ``subtopics`` for a plan edit (then a rework);
+* the plan review: ``approve_plan`` with the plan's ``subtopics``. ``approve`` approves it, ``edit``
+  with changed ``subtopics`` edits it.
+
+:func:`plain_answer` turns a decision into the planner's own answer (``{"action", "notes"?,
+"subtopics"?}``), which every path then checks as it checks a typed answer
+(:func:`agents.lecture.answers.check_answer` calls it first). Of an edit's arguments only ``notes``
+and ``subtopics`` are read; the others are the request's own, shown for reading (Agent Inbox sends
+them back with every edit). A reject takes no message: the planner keeps notes for a rework only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import hitl_shape
+from agents.errors import InputError
+
+GATE_ACTION = "save_lecture_plan"
+PLAN_ACTION = "approve_plan"
+#: The names an edit may carry: the request's own, or the planner's answer it stands for.
+EDIT_NAMES = (GATE_ACTION, PLAN_ACTION, "rework", "edit_plan")
+#: What an edit's arguments may hold: what it changes, then what the request shows.
+EDIT_ARGS = ("notes", "subtopics")
+SHOWN_ARGS = ("round", "score", "threshold", "plan_version")
+
+
+def allowed_decisions(options: list[str]) -> list[str]:
+    """The decisions a pause offering the planner's ``options`` allows."""
+    allowed = ["approve"]
+    if "rework" in options or "edit_plan" in options:
+        allowed.append("edit")
+    if "reject" in options:
+        allowed.append("reject")
+    return allowed
+
+
+def asked(payload: dict[str, Any]) -> dict[str, Any]:
+    """A pause's payload with its ``HITLRequest`` keys beside its own."""
+    options = list(payload["options"])
+    if payload["stage"] == "plan_review":
+        subtopics = [{key: s.get(key) for key in ("id", "title", "description")} for s in payload["subtopics"]]
+        args: dict[str, Any] = {"subtopics": subtopics}
+        name, description = PLAN_ACTION, payload["question"]
+    else:
+        args = {key: payload[key] for key in ("round", "score", "threshold")} | {"notes": ""}
+        name = GATE_ACTION
+        feedback = [f"[{r['reviewer']}] {r['score']}/100: {r['feedback']}" for r in payload.get("reviews", [])]
+        description = "\n".join([payload["question"], *feedback])
+    return {**payload, **hitl_shape.request(name, args, description, allowed_decisions(options))}
+
+
+def plain_answer(value: Any) -> Any:
+    """A decision in LangChain's or Agent Inbox's shape as the planner's own answer; any other value as it is.
+
+    Raises:
+        InputError: Naming ``decisions`` (see :func:`agents.hitl_shape.read_decision`; also a reject
+            with a message, an edit of another action), an edit's unknown argument, or ``approver``.
+    """
+    if not hitl_shape.is_decision_shaped(value):
+        return value
+    decision = hitl_shape.read_decision(value)
+    if decision.approver is not None:
+        raise InputError("approver", "the lecture planner records no approver; leave it out")
+    if decision.type == "approve":
+        return {"action": "approve"}
+    if decision.type == "reject":
+        if decision.message:
+            raise InputError("decisions", "a reject here takes no message (notes go with a rework: edit)")
+        return {"action": "reject"}
+    if decision.name not in EDIT_NAMES:
+        raise InputError("decisions", f"an edit here edits {GATE_ACTION!r} or {PLAN_ACTION!r}; got {decision.name!r}")
+    unknown = sorted(set(decision.args) - {*EDIT_ARGS, *SHOWN_ARGS})
+    if unknown:
+        raise InputError(unknown[0], f"is not an argument an edit may change; use {', '.join(EDIT_ARGS)}")
+    changes = {key: decision.args[key] for key in EDIT_ARGS if decision.args.get(key) not in (None, "")}
+    if "subtopics" in decision.args or decision.name in (PLAN_ACTION, "edit_plan"):
+        return {"action": "edit_plan", **changes}
+    return {"action": "rework", **changes}
+
+
+def response_schema(payload: dict[str, Any], notes_max_length: int) -> dict[str, Any]:
+    """What a pause accepts, as JSON Schema: one of its options (text or object), or a ``HITLResponse``."""
+    options = list(payload["options"])
+    allowed = allowed_decisions(options)
+    notes = {"type": "string", "maxLength": notes_max_length}
+    subtopic = {
+        "anyOf": [
+            {"type": "string", "minLength": 1},
+            {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "title": {"type": "string"},
+                    "description": {"type": "string"},
+                },
+                "required": ["title"],
+            },
+        ]
+    }
+    subtopics = {"type": "array", "items": subtopic, "minItems": 3, "maxItems": 5}
+    answer_object = {
+        "type": "object",
+        "properties": {"action": {"enum": options}, "notes": notes, "subtopics": subtopics},
+        "required": ["action"],
+        "additionalProperties": False,
+    }
+    if "save" in options and "approve" not in options:  # the gate reads LangChain's approve as save
+        options.append("approve")
+    own = {"title": "LectureAnswer", "anyOf": [{"enum": options}, answer_object]}
+    name = PLAN_ACTION if payload["stage"] == "plan_review" else GATE_ACTION
+    edit_args = {"type": "object", "properties": {"notes": notes, "subtopics": subtopics}}
+    return hitl_shape.response_schema(name, allowed, edit_args, own)
