@@ -63,7 +63,7 @@ def test_a_refused_item_is_reported_with_its_reason_and_the_others_are_decided(r
 
 
 def test_an_item_above_the_approvers_limit_is_refused_and_the_others_are_paid(store, settings):
-    from agents.cli.decide import decide_items
+    from agents.batch import decide_items
     from agents.identity import Identity
 
     ann = Identity(email="ann@example.com", name="Ann", role="approver", limit_krw=250_000)
