@@ -11,6 +11,7 @@ repeated command pays nothing twice: every item it names was decided already.
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,7 @@ class Decided:
     interrupt_id: str
     result: str  # paid, rejected, waiting, refused, already decided, failed
     reason: str = ""
+    batch_id: str = ""  # the batch the item was decided in (recorded with the decision, its trace and audit)
 
 
 def split_item(item: str) -> tuple[str, str | None]:
@@ -52,15 +54,22 @@ def decide_items(
     *,
     actor: Identity = LOCAL_OPERATOR,
     lang: str = DEFAULT_LANGUAGE,
+    batch_id: str | None = None,
 ) -> list[Decided]:
-    """Answers each item with ``answer`` through ``runs.resume_thread``, one at a time, in order."""
+    """Answers each item with ``answer`` through ``runs.resume_thread``, one at a time, in order.
+
+    Every decision is recorded as made in one batch: ``batch_id``, or a fresh one (a random UUID).
+    """
+    batch = batch_id or str(uuid.uuid4())
     done: list[Decided] = []
     for item in items:
         thread, interrupt = split_item(item)
         try:
-            result = runs.resume_thread(store, settings, thread, dict(answer), interrupt_id=interrupt, actor=actor)
+            result = runs.resume_thread(
+                store, settings, thread, dict(answer), interrupt_id=interrupt, actor=actor, batch_id=batch
+            )
         except (NotWaitingError, StaleFormError) as error:
-            done.append(Decided(item, thread, interrupt or "", "already decided", render(error, lang)))
+            done.append(Decided(item, thread, interrupt or "", "already decided", render(error, lang), batch))
         except UserError as error:
             gone = (
                 interrupt is not None
@@ -68,11 +77,11 @@ def decide_items(
                 and _was_asked(store, thread, interrupt)
             )
             word = "already decided" if gone else "refused"
-            done.append(Decided(item, thread, interrupt or "", word, render(error, lang)))
+            done.append(Decided(item, thread, interrupt or "", word, render(error, lang), batch))
         except RunFailedError as error:
-            done.append(Decided(item, thread, interrupt or "", "failed", str(error)))
+            done.append(Decided(item, thread, interrupt or "", "failed", str(error), batch))
         else:
-            done.append(Decided(item, thread, interrupt or "", _result_word(result, answer["action"])))
+            done.append(Decided(item, thread, interrupt or "", _result_word(result, answer["action"]), "", batch))
     return done
 
 

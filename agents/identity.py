@@ -129,6 +129,17 @@ LOCAL_OPERATOR = Identity(email="", name="local operator", role=ADMIN, limit_krw
 ACTOR_CONFIG_KEY = "hitl_actor"
 
 
+#: The run metadata key of the batch a decision was made in (``agents.batch``): recorded with every
+#: checkpoint the run writes, and by the nodes with the decision.
+BATCH_METADATA_KEY = "batch_id"
+
+
+def batch_of(config: Mapping[str, Any] | None) -> str:
+    """The id of the batch a node's run decides in ('' for a decision on its own)."""
+    found = ((config or {}).get("metadata") or {}).get(BATCH_METADATA_KEY)
+    return found if isinstance(found, str) else ""
+
+
 def actor_of(config: Mapping[str, Any] | None) -> Identity:
     """The identity a node runs for (set by ``agents.runs``); the local operator when none is set."""
     found = ((config or {}).get("configurable") or {}).get(ACTOR_CONFIG_KEY)

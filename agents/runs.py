@@ -104,8 +104,9 @@ def run_config(
     *,
     lang: str = DEFAULT_LANGUAGE,
     run_id: str | None = None,
+    batch_id: str | None = None,
 ) -> dict[str, Any]:
-    """Thread, the run id (``run_id``, else a fresh one), agent and run language.
+    """Thread, the run id (``run_id``, else a fresh one), agent, run language and the batch it decides in.
 
     LangGraph copies the metadata into each checkpoint the run writes: the agent as ``agent`` and, as
     LangGraph's server writes them, as ``graph_id`` and ``assistant_id`` (an assistant is an agent here).
@@ -123,6 +124,8 @@ def run_config(
             LANGUAGE_METADATA_KEY: lang,
         },
     }
+    if batch_id:
+        config["metadata"][identity.BATCH_METADATA_KEY] = batch_id
     if spec.max_concurrency:
         config["max_concurrency"] = spec.max_concurrency
     return config
@@ -322,6 +325,7 @@ def resume_thread(
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
     run_id: str | None = None,
+    batch_id: str | None = None,
 ) -> RunResult:
     """Answers a waiting thread's question and runs on until the next pause or the end.
 
@@ -332,6 +336,7 @@ def resume_thread(
 
     ``actor`` answers: the agent decides whether they may (``AgentSpec.authorize_answer``), and a
     signed-in actor is recorded by identity, whatever name was typed (``AgentSpec.signed_field``).
+    ``batch_id`` names the batch the answer is part of (:mod:`agents.batch`), recorded with the run.
     """
     key = EVERY if every else interrupt_id
     return resume_interrupts(
@@ -345,6 +350,7 @@ def resume_thread(
         stream_modes=stream_modes,
         actor=actor,
         run_id=run_id,
+        batch_id=batch_id,
     )
 
 
@@ -364,6 +370,7 @@ def resume_interrupts(
     stream_modes: tuple[str, ...] = (),
     actor: Identity = LOCAL_OPERATOR,
     run_id: str | None = None,
+    batch_id: str | None = None,
 ) -> RunResult:
     """Answers some or all of a thread's waiting questions, by interrupt id, in one run.
 
@@ -402,7 +409,7 @@ def resume_interrupts(
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
         lang = readmodel.thread_language(store, thread_id)
-        config = run_config(spec, thread_id, lang=lang, run_id=run_id)
+        config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         by_id = list(checked) != [None]
         if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             asked = {str(q.id): q.value for q in _snapshot(store, settings, spec, thread_id).interrupts}
@@ -413,7 +420,7 @@ def resume_interrupts(
                 renamed = _renamed(targets, asked, fresh)
                 targets.clear()
                 targets.update(renamed)
-                config = run_config(spec, thread_id, lang=lang, run_id=run_id)
+                config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
             return current_result(store, settings, thread_id)
         # One question answered without its id: resumed as before ids were needed (the same writes).

@@ -43,7 +43,7 @@ from langgraph.types import Send, interrupt
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
-from agents.identity import actor_of
+from agents.identity import actor_of, batch_of
 from agents.refund import items, ledger
 from agents.refund.rules import (
     ACTIONS,
@@ -220,12 +220,15 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         "decided_at": ledger.now_iso(),
         **recorded,
     }
+    if batch := batch_of(config):
+        update["batch_id"] = batch
     if answer["action"] == "edit":
         new_amount = check_edit_amount(answer["amount"], state["requested_amount"])
         lines.append(amount_line(state["amount"], new_amount, approver, lang, by_update=False))
         update.update(amount=new_amount, recorded_amount=new_amount)
     decision = "reject" if answer["action"] == "reject" else "approve"
     note = say(STRINGS, "refund.say.note", lang, note=answer["note"]) if answer.get("note") else ""
+    note += say(STRINGS, "refund.say.batch", lang, batch=batch) if batch else ""
     word = decision_word(decision, lang)
     lines.append(say(STRINGS, "refund.say.review", lang, decision=word, approver=approver, note=note))
     return {**update, "decision": decision, "trace": lines}

@@ -24,7 +24,7 @@ from typing_extensions import TypedDict
 
 from agents.common import run_language
 from agents.db import Store
-from agents.identity import actor_of
+from agents.identity import actor_of, batch_of
 from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
 from agents.refund.rules import (
@@ -123,6 +123,9 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
             decision = "reject" if answer["action"] == "reject" else "approve"
             result.update(decision=decision, approver=approver, note=answer.get("note") or "", decided_at=now_iso())
             result.update(signed_decision(actor))
+            if batch := batch_of(config):
+                result["batch_id"] = batch
+                note += say(STRINGS, "refund.say.batch", lang, batch=batch)
             if decision == "reject":
                 line = say(STRINGS, "refund.say.item_rejected", lang, item=task["item"], approver=approver, note=note)
                 return {"item_results": [{**result, "amount": amount, "outcome": "rejected"}], "trace": [line]}
