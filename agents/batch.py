@@ -4,8 +4,9 @@ An ITEM is a thread id (its only waiting question) or ``THREAD:INTERRUPT_ID`` (o
 that asks several). Every item goes through ``runs.resume_thread``, the path every answer takes, with
 exactly the checks of a single decision (role, limit, four eyes, the approver's name); the result is
 reported per item (``paid``, ``rejected``, ``waiting`` when its case still asks about other items,
-``refused`` with the reason, or ``already decided``), and a refused item never stops the others. A
-repeated command pays nothing twice: every item it names was decided already.
+``refused`` with the reason, ``already decided``, or ``busy`` while another process changes its thread:
+nothing was done, try again), and a refused item never stops the others. A repeated command pays
+nothing twice: every item it names was decided already.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from agents import runs
 from agents.db import Store
 from agents.errors import NotWaitingError, RunFailedError, StaleFormError, UserError
 from agents.identity import LOCAL_OPERATOR, Identity
+from agents.leases import ThreadBusyError
 from agents.settings import Settings
 from agents.texts import DEFAULT_LANGUAGE, render
 
@@ -35,7 +37,7 @@ class Decided:
     item: str
     thread_id: str
     interrupt_id: str
-    result: str  # paid, rejected, waiting, refused, already decided, failed
+    result: str  # paid, rejected, waiting, refused, already decided, busy, failed
     reason: str = ""
     batch_id: str = ""  # the batch the item was decided in (recorded with the decision, its trace and audit)
 
@@ -70,6 +72,8 @@ def decide_items(
             )
         except (NotWaitingError, StaleFormError) as error:
             done.append(Decided(item, thread, interrupt or "", "already decided", render(error, lang), batch))
+        except ThreadBusyError as error:  # another process decides this thread right now: nothing was done
+            done.append(Decided(item, thread, interrupt or "", "busy", render(error, lang), batch))
         except UserError as error:
             gone = (
                 interrupt is not None

@@ -26,7 +26,7 @@ def cmd_decide(args: argparse.Namespace, context: Context) -> int:
     else:
         for d in done:
             print(f"{d.item}\t{d.result}" + (f"\t{d.reason}" if d.reason else ""))
-    return EXIT_BAD_INPUT if any(d.result in ("refused", "failed") for d in done) else 0
+    return EXIT_BAD_INPUT if any(d.result in ("refused", "busy", "failed") for d in done) else 0
 
 
 def add_commands(subparsers: Any) -> None:
