@@ -45,6 +45,7 @@ from agents.db import Store
 from agents.errors import InputError
 from agents.identity import actor_of, batch_of
 from agents.refund import items, ledger
+from agents.refund.decisions import guard
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
@@ -52,8 +53,6 @@ from agents.refund.rules import (
     DEFAULT_THRESHOLD,
     POLICIES,
     case_id_problem,
-    check_answer,
-    check_decision,
     check_edit_amount,
     check_items,
     krw,
@@ -183,7 +182,8 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
 
     Runs again from its start on resume; it only returns state, so running twice is harmless.
     A signed-in approver is recorded by identity (email, name, role) and checked by
-    :func:`check_decision` (``agents.runs`` checks first, so a refusal never reaches here).
+    ``agents.refund.decisions`` (``agents.runs`` checks first, once; this node's guard checks an answer
+    only when it came another way, e.g. LangGraph's own tooling).
     """
     actor = actor_of(config)
     lang = run_language(config)
@@ -197,7 +197,7 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         lines.append(say(STRINGS, "refund.say.recorded", lang, decision=word, approver=who))
         signed = signed_decision(actor) if who == actor.email else {}
         return {**recorded, **signed, "decided_at": state.get("decided_at") or ledger.now_iso(), "trace": lines}
-    answer = check_answer(
+    answer = guard(
         interrupt(
             {
                 "question": question(dict(state), lang),
@@ -209,9 +209,11 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
                 "threshold": state.get("threshold"),  # none on a checkpoint from before assess
                 "actions": list(ACTIONS),
             }
-        )
-    )
-    check_decision(dict(state), answer, actor)
+        ),
+        dict(state),
+        actor,
+        config,
+    ).to_answer()
     approver = answer["approver"] if actor.local else actor.email
     update: dict[str, Any] = {
         **signed_decision(actor),

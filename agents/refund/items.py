@@ -25,13 +25,12 @@ from typing_extensions import TypedDict
 from agents.common import run_language
 from agents.db import Store
 from agents.identity import actor_of, batch_of
+from agents.refund.decisions import guard
 from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
-    check_answer,
-    check_decision,
     check_edit_amount,
     krw,
     signed_decision,
@@ -112,9 +111,8 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
             result.update(decision="approve", approver=approver, decided_at=now_iso())
         else:
             payload = {**task, "question": item_question(task, lang), "amount": requested, "actions": list(ACTIONS)}
-            answer = check_answer(interrupt(payload))
             actor = actor_of(config)
-            check_decision({**task, "amount": requested}, answer, actor)  # limit, four eyes: per item
+            answer = guard(interrupt(payload), {**task, "amount": requested}, actor, config).to_answer()  # per item
             approver = answer["approver"] if actor.local else actor.email
             amount = requested
             if answer["action"] == "edit":
