@@ -11,21 +11,18 @@ The roles (a strict order, each with the rights of those before it):
 
 * ``viewer``: sees everything, acts on nothing (an unknown signed-in user);
 * ``approver``: starts runs, answers the robot and the lecture gate, continues
-  a stopped thread, and decides refunds: rejects any, approves or edits one
-  whose payout is within their ``limit_krw``;
-* ``senior_approver``: approves refunds of any amount;
+  a stopped thread; an agent may give an approver a limit (``limit_krw``: the
+  refund agent's largest payout an approver may approve);
+* ``senior_approver``: an approver without a limit;
 * ``admin``: also changes state (``update_state``), forks, re-runs, restores a
   checkpoint and deletes threads.
 
-Four eyes: the identity that requested a refund cannot approve it, however its name is written.
-Names are compared by ``agents.names.name_keys``: as a reader sees them (compatibility forms, invisible
-characters, case), on their Unicode TR39 confusable skeleton (``disarm``: a Cyrillic ``а``, a
-mathematical ``𝐚``, a non-breaking hyphen read as the letters and marks they look like), with
-separators folded (``Kim Minji``, ``kim.minji``, ``Kim‑Minji`` are one name). An identity carries
-every name the roles file gives it (:attr:`Identity.aliases`: its display name, its tokens' labels
-and names), and a request records them all, so a local operator typing any of them is the requester.
+An agent adds its own actions with :func:`register_action`: the lowest role, and a rule on the case
+(the refund agent's approval: an approver's limit, four eyes; ``agents.refund.permissions``). An identity
+carries every name the roles file gives it (:attr:`Identity.aliases`: its display name, its tokens'
+labels and names), so an agent can tell the same person however they are written.
 :func:`check_allowed` is the one place these rules are decided; ``agents.runs``,
-the refund agent's decision and the API call it, and pages ask :func:`denial`
+the agents' decisions and the API call it, and pages ask :func:`refusal`
 to hide what a role cannot do and say why.
 
 :class:`Roles` is the roles file as loaded: emails to roles and API token SHA-256 hashes to
@@ -37,13 +34,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypedDict, Unpack
+from typing import Any
 
 from agents.errors import PermissionDenied
-from agents.names import same_name
 
 VIEWER, APPROVER, SENIOR_APPROVER, ADMIN = "viewer", "approver", "senior_approver", "admin"
 #: The longest email address (RFC 5321's 256-character path, less its angle brackets). A signed-in
@@ -54,8 +50,6 @@ ROLES = (VIEWER, APPROVER, SENIOR_APPROVER, ADMIN)
 
 START_RUN = "start_run"
 ANSWER = "answer"
-APPROVE_REFUND = "approve_refund"
-REJECT_REFUND = "reject_refund"
 CONTINUE = "continue"
 UPDATE_STATE = "update_state"
 FORK = "fork"
@@ -64,22 +58,20 @@ RESTORE = "restore"
 DELETE_THREAD = "delete_thread"
 SEE_SETTINGS = "see_settings"
 
-#: Each action, the lowest role that may take it, and the action in words (for the reason of a refusal).
-ACTIONS: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {
-        START_RUN: (APPROVER, "starting a run"),
-        ANSWER: (APPROVER, "answering a question"),
-        APPROVE_REFUND: (APPROVER, "approving a refund"),
-        REJECT_REFUND: (APPROVER, "rejecting a refund"),
-        CONTINUE: (APPROVER, "continuing a thread"),
-        UPDATE_STATE: (ADMIN, "changing a thread's state"),
-        FORK: (ADMIN, "forking a thread"),
-        RERUN: (ADMIN, "re-running from a checkpoint"),
-        RESTORE: (ADMIN, "restoring a checkpoint"),
-        DELETE_THREAD: (ADMIN, "deleting a thread"),
-        SEE_SETTINGS: (ADMIN, "seeing the settings"),
-    }
-)
+_ACTIONS: dict[str, tuple[str, str]] = {
+    START_RUN: (APPROVER, "starting a run"),
+    ANSWER: (APPROVER, "answering a question"),
+    CONTINUE: (APPROVER, "continuing a thread"),
+    UPDATE_STATE: (ADMIN, "changing a thread's state"),
+    FORK: (ADMIN, "forking a thread"),
+    RERUN: (ADMIN, "re-running from a checkpoint"),
+    RESTORE: (ADMIN, "restoring a checkpoint"),
+    DELETE_THREAD: (ADMIN, "deleting a thread"),
+    SEE_SETTINGS: (ADMIN, "seeing the settings"),
+}
+#: Each action, the lowest role that may take it, and the action in words (for the reason of a refusal);
+#: with the actions agents added (:func:`register_action`).
+ACTIONS: Mapping[str, tuple[str, str]] = MappingProxyType(_ACTIONS)
 
 _ROLE_WORDS = {VIEWER: "a viewer", APPROVER: "an approver", SENIOR_APPROVER: "a senior approver", ADMIN: "an admin"}
 
@@ -92,7 +84,8 @@ class Identity:
         email: The signed-in email (or the email a token acts for); empty for the local operator.
         name: The display name.
         role: One of :data:`ROLES`.
-        limit_krw: An approver's largest payout in KRW; None means no limit.
+        limit_krw: An approver's limit in KRW from the roles file (None: none); what it limits is an
+            agent's rule (the refund agent's largest payout an approver may approve).
         local: The local operator of local mode (no sign-in): every right, typed approver names.
         aliases: Every other name the roles file knows this identity by: its display name there,
             the labels and names of its API tokens. Not part of equality: it says how the identity
@@ -129,86 +122,111 @@ LOCAL_OPERATOR = Identity(email="", name="local operator", role=ADMIN, limit_krw
 ACTOR_CONFIG_KEY = "hitl_actor"
 
 
+#: The run config's ``configurable`` key that tells the nodes the run's answers were checked before it
+#: started (``agents.runs`` checks every answer it resumes with, once); its value is :data:`ANSWERS_CHECKED`.
+CHECKED_CONFIG_KEY = "hitl_answers_checked"
+
+
+class _AnswersChecked:
+    """The mark of a run whose answers ``agents.runs`` checked: an object, so no JSON config can carry it."""
+
+    def __repr__(self) -> str:
+        return "ANSWERS_CHECKED"
+
+
+ANSWERS_CHECKED = _AnswersChecked()
+
+
+def answers_checked(config: Mapping[str, Any] | None) -> bool:
+    """Whether a node's run resumes with answers ``agents.runs`` checked (LangGraph's own tooling checks none)."""
+    return ((config or {}).get("configurable") or {}).get(CHECKED_CONFIG_KEY) is ANSWERS_CHECKED
+
+
+#: The run metadata key of the batch a decision was made in (``agents.batch``): recorded with every
+#: checkpoint the run writes, and by the nodes with the decision.
+BATCH_METADATA_KEY = "batch_id"
+
+
+def batch_of(config: Mapping[str, Any] | None) -> str:
+    """The id of the batch a node's run decides in ('' for a decision on its own)."""
+    found = ((config or {}).get("metadata") or {}).get(BATCH_METADATA_KEY)
+    return found if isinstance(found, str) else ""
+
+
 def actor_of(config: Mapping[str, Any] | None) -> Identity:
     """The identity a node runs for (set by ``agents.runs``); the local operator when none is set."""
     found = ((config or {}).get("configurable") or {}).get(ACTOR_CONFIG_KEY)
     return found if isinstance(found, Identity) else LOCAL_OPERATOR
 
 
-def _krw(amount: int) -> str:
-    return f"{amount:,} KRW"
+@dataclass(frozen=True)
+class Refusal:
+    """Why an identity may not take an action.
+
+    Attributes:
+        kind: ``role`` (the role is too low), or the kind an agent's case rule gives (the refund
+            agent's ``four_eyes`` and ``limit``), for a page to word it in the reader's language.
+        reason: The reason in English, e.g. "kim@example.com is a viewer; starting a run needs an approver or above".
+        params: What the reason names (``role`` and ``needed``; ``limit`` and ``amount``...).
+    """
+
+    kind: str
+    reason: str
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: Why the requester of a refund may not approve it.
-FOUR_EYES = "you requested this refund; another person must approve it (four eyes)"
+#: An agent's rule on the case of its own action, after the role check: ``(identity, case facts)`` → a
+#: refusal, or None when the identity may act. Asked for the local operator too (who has every role).
+CaseRule = Callable[[Identity, Mapping[str, Any]], Refusal | None]
+_CASE_RULES: dict[str, CaseRule] = {}
 
 
-def is_requester(
-    approver: object, requested_by: object, requested_by_name: object = None, requested_by_names: object = ()
-) -> bool:
-    """Whether ``approver`` names the one who requested the case: their email, their display name,
-    or any name the roles file gave them when they requested it (``requested_by_names``)."""
-    others = requested_by_names if isinstance(requested_by_names, list | tuple) else ()
-    return any(same_name(approver, name) for name in (requested_by, requested_by_name, *others))
+def register_action(action: str, needed: str, words: str, case_rule: CaseRule | None = None) -> None:
+    """Adds an agent's action: the lowest role that may take it, the action in words, and its case rule.
+
+    Registering the same action again replaces it (a module imported twice).
+    """
+    if needed not in ROLES:
+        raise ValueError(f"unknown role {needed!r}; roles: {', '.join(ROLES)}")
+    _ACTIONS[action] = (needed, words)
+    if case_rule is None:
+        _CASE_RULES.pop(action, None)
+    else:
+        _CASE_RULES[action] = case_rule
 
 
-class CaseFacts(TypedDict, total=False):
-    """What :func:`denial` and :func:`check_allowed` weigh for :data:`APPROVE_REFUND` (see :func:`denial`)."""
+def refusal(identity: Identity, action: str, **case: Any) -> Refusal | None:
+    """Why ``identity`` may not take ``action`` (None when it may).
 
-    amount: int | None
-    requested_by: str | None
-    requested_by_name: str | None
-    requested_by_names: list[str] | tuple[str, ...] | None
-    approver: str | None
-
-
-def denial(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> str:
-    """Why ``identity`` may not take ``action`` ('' when it may).
-
-    Args:
-        identity: Who acts.
-        action: One of :data:`ACTIONS`.
-        amount: For :data:`APPROVE_REFUND`, the amount that would be paid.
-        requested_by: For :data:`APPROVE_REFUND`, the email that requested the refund (four eyes).
-        requested_by_name: For :data:`APPROVE_REFUND`, the requester's display name.
-        requested_by_names: For :data:`APPROVE_REFUND`, every name the requester was known by
-            (:attr:`Identity.names` at the request).
-        approver: For :data:`APPROVE_REFUND` by the local operator, the approver's name as typed: it is
-            what the decision records, so four eyes holds for it too (a case requested signed in).
+    The role first (the local operator has every role), then the action's case rule, if an agent gave
+    one, on the case facts given (``case``: what that rule weighs, e.g. a refund's amount and requester).
 
     Raises:
         ValueError: An unknown action (a programming error).
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
-    amount, requested_by = case.get("amount"), case.get("requested_by")
-    requester = (requested_by, case.get("requested_by_name"), case.get("requested_by_names") or ())
-    if identity.local:
-        if action == APPROVE_REFUND and is_requester(case.get("approver"), *requester):
-            return FOUR_EYES
-        return ""
     needed, words = ACTIONS[action]
-    if ROLES.index(identity.role) < ROLES.index(needed):
+    if not identity.local and ROLES.index(identity.role) < ROLES.index(needed):
         who = identity.email or identity.name
-        return f"{who} is {_ROLE_WORDS[identity.role]}; {words} needs {_ROLE_WORDS[needed]} or above"
-    if action == APPROVE_REFUND:
-        if is_requester(identity.email, *requester):
-            return FOUR_EYES
-        limit = identity.limit_krw if identity.role == APPROVER else None
-        if limit is not None and amount is not None and amount > limit:
-            return (
-                f"your limit is {_krw(limit)}; this case pays {_krw(amount)} and needs a senior approver "
-                "(you may reject it, or edit it to an amount within your limit)"
-            )
-    return ""
+        reason = f"{who} is {_ROLE_WORDS[identity.role]}; {words} needs {_ROLE_WORDS[needed]} or above"
+        return Refusal("role", reason, {"role": identity.role, "needed": needed})
+    rule = _CASE_RULES.get(action)
+    return rule(identity, case) if rule is not None else None
 
 
-def check_allowed(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> None:
-    """Refuses (raises) an action the identity may not take; see :func:`denial` for the arguments.
+def denial(identity: Identity, action: str, **case: Any) -> str:
+    """Why ``identity`` may not take ``action`` ('' when it may); see :func:`refusal`."""
+    found = refusal(identity, action, **case)
+    return found.reason if found is not None else ""
+
+
+def check_allowed(identity: Identity, action: str, **case: Any) -> None:
+    """Refuses (raises) an action the identity may not take; see :func:`refusal` for the arguments.
 
     Raises:
-        PermissionDenied: With the reason, e.g. "your limit is 1,000,000 KRW; this case ... needs a
-            senior approver".
+        PermissionDenied: With the reason, e.g. "kim@example.com is a viewer; starting a run needs an
+            approver or above".
     """
     reason = denial(identity, action, **case)
     if reason:

@@ -10,10 +10,11 @@ import streamlit as st
 from agents import ages, lifecycle, queue_rights, readmodel, runs, threadindex
 from agents.decision_rights import DecisionRights
 from agents.errors import RunFailedError, UserError, short_id
-from agents.identity import APPROVE_REFUND, CONTINUE, REJECT_REFUND, START_RUN
+from agents.identity import CONTINUE, START_RUN
 from agents.nodelog import node_runs
 from agents.refund import item_ledger, ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
+from agents.refund.permissions import APPROVE_REFUND, REJECT_REFUND
 from agents.refund.rules import AUTOMATIC_APPROVER, amount_to_pay, check_edit_amount
 from agents.refund.spec import SPEC
 from agents.validation import parse_whole_number

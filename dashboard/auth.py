@@ -12,10 +12,12 @@ The pages ask :func:`why_not` only to hide what the role cannot do and to say wh
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 from streamlit.errors import StreamlitAuthError
 
-from agents.identity import ACTIONS, LOCAL_OPERATOR, ROLES, VIEWER, Identity, Roles, denial, is_requester
+from agents.identity import LOCAL_OPERATOR, VIEWER, Identity, Roles, refusal
 from agents.validation import is_loopback
 from dashboard import resources
 from dashboard.i18n import t
@@ -100,21 +102,23 @@ def _krw(amount: object) -> str:
     return f"{amount:,}" if isinstance(amount, int) else str(amount)
 
 
-def why_not(action: str, *, amount: int | None = None, requested_by: str | None = None) -> str:
-    """Why this session's identity may not take ``action`` (translated), or '' when it may.
+def why_not(action: str, **case: Any) -> str:
+    """Why this session's identity may not take ``action`` on ``case`` (translated), or '' when it may.
 
-    The decision is :func:`agents.identity.denial`'s, the one ``agents.runs`` enforces; this only
-    words it for the page that hides the control.
+    The decision is :func:`agents.identity.refusal`'s (with the rule the action's agent registered), the
+    one ``agents.runs`` enforces; this only words it for the page that hides the control.
     """
-    me = identity()
-    if not denial(me, action, amount=amount, requested_by=requested_by):
+    found = refusal(identity(), action, **case)
+    if found is None:
         return ""
-    needed = ACTIONS[action][0]
-    if ROLES.index(me.role) < ROLES.index(needed):
-        return t("auth.needs_role", role=role_word(me.role), needed=role_word(needed))
-    if is_requester(me.email, requested_by):
+    params = found.params
+    if found.kind == "role":
+        return t("auth.needs_role", role=role_word(params["role"]), needed=role_word(params["needed"]))
+    if found.kind == "four_eyes":
         return t("auth.four_eyes")
-    return t("auth.over_limit", limit=_krw(me.limit_krw), amount=_krw(amount))
+    if found.kind == "limit":
+        return t("auth.over_limit", limit=_krw(params["limit"]), amount=_krw(params["amount"]))
+    return found.reason
 
 
 def sidebar_badge() -> None:

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agents import readmodel
-from agents.api import info, lecture, run_routes, threads
+from agents.api import decisions, info, lecture, run_routes, threads
 from agents.api.context import ApiContext
 from agents.api.errors import ApiError, error_body, status_of
 from agents.api.security import GuardMiddleware
@@ -101,4 +101,5 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
     app.include_router(lecture.router)
     app.include_router(threads.router)
     app.include_router(run_routes.router)
+    app.include_router(decisions.router)
     return app

@@ -1,7 +1,7 @@
 """Who may decide a waiting refund, and to whom an overdue one escalates.
 
 Nothing here decides a right: each person of the roles file is asked of the one rule,
-:func:`agents.identity.denial` with :data:`~agents.identity.APPROVE_REFUND` and the case's facts
+:func:`agents.identity.denial` with :data:`~agents.refund.permissions.APPROVE_REFUND` and the case's facts
 (the amount to pay, who requested it), the same call that refuses a decision on every path. So the
 limit and four eyes hold here exactly as they hold for the click: the requester is never listed,
 an approver only while the amount is within their ``limit_krw``.
@@ -21,7 +21,8 @@ from typing import Any
 
 from agents import ages
 from agents.decision_rights import DecisionRights
-from agents.identity import ADMIN, APPROVE_REFUND, APPROVER, ROLES, SENIOR_APPROVER, CaseFacts, Identity, Roles, denial
+from agents.identity import ADMIN, APPROVER, ROLES, SENIOR_APPROVER, Identity, Roles, denial
+from agents.refund.permissions import APPROVE_REFUND, CaseFacts
 from agents.strings import STRINGS
 from agents.texts import Text, text
 

@@ -43,8 +43,9 @@ from langgraph.types import Send, interrupt
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
-from agents.identity import actor_of
+from agents.identity import actor_of, batch_of
 from agents.refund import hitl, items, ledger
+from agents.refund.decisions import guard
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
@@ -53,8 +54,6 @@ from agents.refund.rules import (
     POLICIES,
     answer_schema,
     case_id_problem,
-    check_answer,
-    check_decision,
     check_edit_amount,
     check_items,
     krw,
@@ -184,7 +183,8 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
 
     Runs again from its start on resume; it only returns state, so running twice is harmless.
     A signed-in approver is recorded by identity (email, name, role) and checked by
-    :func:`check_decision` (``agents.runs`` checks first, so a refusal never reaches here).
+    ``agents.refund.decisions`` (``agents.runs`` checks first, once; this node's guard checks an answer
+    only when it came another way, e.g. LangGraph's own tooling).
     """
     actor = actor_of(config)
     lang = run_language(config)
@@ -208,8 +208,8 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         "threshold": state.get("threshold"),  # none on a checkpoint from before assess
         "actions": list(ACTIONS),
     }
-    answer = check_answer(interrupt(hitl.asked(payload), response_schema=answer_schema(payload)))
-    check_decision(dict(state), answer, actor)
+    asked = interrupt(hitl.asked(payload), response_schema=answer_schema(payload))
+    answer = guard(asked, dict(state), actor, config).to_answer()
     approver = answer["approver"] if actor.local else actor.email
     update: dict[str, Any] = {
         **signed_decision(actor),
@@ -218,12 +218,15 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         "decided_at": ledger.now_iso(),
         **recorded,
     }
+    if batch := batch_of(config):
+        update["batch_id"] = batch
     if answer["action"] == "edit":
         new_amount = check_edit_amount(answer["amount"], state["requested_amount"])
         lines.append(amount_line(state["amount"], new_amount, approver, lang, by_update=False))
         update.update(amount=new_amount, recorded_amount=new_amount)
     decision = "reject" if answer["action"] == "reject" else "approve"
     note = say(STRINGS, "refund.say.note", lang, note=answer["note"]) if answer.get("note") else ""
+    note += say(STRINGS, "refund.say.batch", lang, batch=batch) if batch else ""
     word = decision_word(decision, lang)
     lines.append(say(STRINGS, "refund.say.review", lang, decision=word, approver=approver, note=note))
     return {**update, "decision": decision, "trace": lines}

@@ -24,16 +24,15 @@ from typing_extensions import TypedDict
 
 from agents.common import run_language
 from agents.db import Store
-from agents.identity import actor_of
+from agents.identity import actor_of, batch_of
 from agents.refund import hitl
+from agents.refund.decisions import guard
 from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
     answer_schema,
-    check_answer,
-    check_decision,
     check_edit_amount,
     krw,
     signed_decision,
@@ -114,9 +113,9 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
             result.update(decision="approve", approver=approver, decided_at=now_iso())
         else:
             payload = {**task, "question": item_question(task, lang), "amount": requested, "actions": list(ACTIONS)}
-            answer = check_answer(interrupt(hitl.asked(payload), response_schema=answer_schema(payload)))
             actor = actor_of(config)
-            check_decision({**task, "amount": requested}, answer, actor)  # limit, four eyes: per item
+            asked = interrupt(hitl.asked(payload), response_schema=answer_schema(payload))
+            answer = guard(asked, {**task, "amount": requested}, actor, config).to_answer()  # per item
             approver = answer["approver"] if actor.local else actor.email
             amount = requested
             if answer["action"] == "edit":
@@ -125,6 +124,9 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
             decision = "reject" if answer["action"] == "reject" else "approve"
             result.update(decision=decision, approver=approver, note=answer.get("note") or "", decided_at=now_iso())
             result.update(signed_decision(actor))
+            if batch := batch_of(config):
+                result["batch_id"] = batch
+                note += say(STRINGS, "refund.say.batch", lang, batch=batch)
             if decision == "reject":
                 line = say(STRINGS, "refund.say.item_rejected", lang, item=task["item"], approver=approver, note=note)
                 return {"item_results": [{**result, "amount": amount, "outcome": "rejected"}], "trace": [line]}

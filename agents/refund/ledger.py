@@ -194,7 +194,8 @@ class AuditRow:
     in local mode the name typed), ``approver_name`` and ``approver_role`` (their display name and
     role when signed in) and ``decided_at`` say who did what, and when. A case deleted before it was
     finished has the outcome ``deleted``, ``status_at_deletion``, ``deleted_by``, ``deleted_at`` and
-    ``deletion_reason``.
+    ``deletion_reason``. ``batch_id`` names the batch the case was decided in (``agents.batch``); for a
+    case with items, the batches its items were decided in, in the items' order, separated by ", ".
     """
 
     case_id: str
@@ -219,6 +220,7 @@ class AuditRow:
     deleted_by: str = ""
     deleted_at: str = ""
     deletion_reason: str = ""
+    batch_id: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (the trace as a list)."""
@@ -322,6 +324,7 @@ def _audit_rows(
                 requested_by=str(values.get("requested_by", "")),
                 approver_name=str(values.get("approver_name", "")),
                 approver_role=str(values.get("approver_role", "")),
+                batch_id=_batches(values),
             )
         )
     for gone in deletion_rows(store):
@@ -375,6 +378,14 @@ def _audit_rows(
                 )
             )
     return rows
+
+
+def _batches(values: Mapping[str, Any]) -> str:
+    """The batch a case was decided in, or those its items were (each once, in order); '' for none."""
+    results = values.get("item_results")
+    found = [r.get("batch_id") for r in results if isinstance(r, dict)] if isinstance(results, list) else []
+    found.append(values.get("batch_id"))
+    return ", ".join(dict.fromkeys(str(b) for b in found if isinstance(b, str) and b))
 
 
 def _item_totals(store: Store) -> dict[str, dict[str, Any]]:

@@ -12,17 +12,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import InputError
-from agents.identity import (
-    APPROVE_REFUND,
-    EMAIL_MAX_LENGTH,
-    FOUR_EYES,
-    REJECT_REFUND,
-    Identity,
-    check_allowed,
-    is_requester,
-)
+from agents.identity import EMAIL_MAX_LENGTH, Identity
 from agents.names import same_name
 from agents.refund.hitl import plain_answer, response_schema
+from agents.refund.permissions import APPROVE_REFUND, FOUR_EYES, REJECT_REFUND, check_refund, is_requester
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
 from agents.texts import Text, text
@@ -108,10 +101,10 @@ def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identi
     within an approver's limit, and the one who requested the case may not approve it (four eyes).
     """
     if answer["action"] == "reject":
-        check_allowed(actor, REJECT_REFUND)
+        check_refund(actor, REJECT_REFUND)
         return
     amount = answer["amount"] if answer["action"] == "edit" else values.get("amount")
-    check_allowed(
+    check_refund(
         actor,
         APPROVE_REFUND,
         amount=amount,

@@ -17,8 +17,9 @@ from typing import Any
 from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError
-from agents.identity import APPROVE_REFUND, REJECT_REFUND, Identity, check_allowed
+from agents.identity import Identity
 from agents.refund import deciders, deletions, item_ledger, ledger
+from agents.refund.decisions import Decision, check_decision, check_update_decision, parse_decision
 from agents.refund.hitl import plain_answer
 from agents.refund.ledger import AGENT_NAME
 from agents.refund.rules import (
@@ -28,9 +29,7 @@ from agents.refund.rules import (
     MAX_AMOUNT,
     NOTE_MAX_LENGTH,
     POLICIES,
-    check_answer,
     check_approver_name,
-    check_decision,
     check_edit_amount,
     check_items,
     item_values,
@@ -164,19 +163,21 @@ def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str
 
 
 def check_resume(value: Any) -> dict[str, Any]:
-    """Validates a raw resume value: a JSON object of the resume fields, and their rules together.
+    """Reads a raw resume value into a decision (:func:`agents.refund.decisions.parse_decision`): a JSON
+    object of the resume fields, their types and their rules together. The only shape check of an answer.
 
     A decision in LangChain's or Agent Inbox's shape is read as those fields first.
     """
     value = plain_answer(value)
     if not isinstance(value, dict):
-        check_answer(value)  # raises with an example of the expected object
-    return make_resume(validate_fields(RESUME_FIELDS, value))
+        parse_decision(value)  # raises with an example of the expected object
+    return parse_decision(validate_fields(RESUME_FIELDS, value)).to_answer()
 
 
 def make_resume(values: dict[str, Any]) -> dict[str, Any]:
-    """The resume value of validated resume fields (checks that ``edit`` has an amount, and only it)."""
-    return check_answer(dict(values))
+    """The resume value of validated resume fields (the typed form's); checked by :func:`check_resume`
+    when it is answered, as every answer is."""
+    return dict(values)
 
 
 def check_answer_for_case(values: dict[str, Any], answer: Any) -> None:
@@ -186,30 +187,15 @@ def check_answer_for_case(values: dict[str, Any], answer: Any) -> None:
 
 
 def authorize_answer(actor: Identity, values: dict[str, Any], answer: Any) -> None:
-    """An approver's limit and four eyes, checked on every path before the decision is sent."""
-    check_decision(values, answer, actor)
+    """An approver's role, limit and four eyes (:func:`agents.refund.decisions.check_decision`), checked
+    once per answer on every path before the decision is recorded."""
+    check_decision(Decision.of(answer), values, actor)
 
 
 def authorize_update(actor: Identity, request: UpdateRequest) -> None:
-    """A decision set by ``update_state`` is a decision: four eyes holds for it as for an answer.
-
-    So does an amount set by it: an answer that edits the amount approves it, and under the
-    ``reroute`` policy an amount edited below the threshold is paid with no one else asked.
-    """
-    decision = request.values.get("decision")
-    if decision == "reject":
-        check_allowed(actor, REJECT_REFUND)
-    elif decision == "approve" or "amount" in request.values:
-        amount = request.values.get("amount", request.target.get("amount"))
-        check_allowed(
-            actor,
-            APPROVE_REFUND,
-            amount=amount,
-            requested_by=request.target.get("requested_by"),
-            requested_by_name=request.target.get("requested_by_name"),
-            requested_by_names=request.target.get("requested_by_names"),
-            approver=request.values.get("approver"),
-        )
+    """A decision or an amount set by ``update_state`` is checked as a decision is
+    (:func:`agents.refund.decisions.check_update_decision`)."""
+    check_update_decision(request.values, request.target, actor)
 
 
 def sign_input(graph_input: dict[str, Any], actor: Identity) -> dict[str, Any]:

@@ -62,6 +62,7 @@ class RefundState(TypedDict, total=False):
         approver_role: The signed-in approver's role when they decided (absent in local mode).
         note: The approver's optional note.
         decided_at: When the decision was made (ISO 8601, UTC).
+        batch_id: The batch the decision was made in (``agents.batch``; absent for a decision on its own).
         outcome: ``paid``, ``already paid`` (a repeated payout attempt, a no-op) or ``rejected``.
         paid_amount: The amount in the ledger for this case.
         paid_at: When the ledger recorded the payout.
@@ -69,7 +70,7 @@ class RefundState(TypedDict, total=False):
         items: A request with several items: ``[{"item": id, "amount": KRW}, ...]`` (absent for a
             single amount); ``requested_amount`` is then their total.
         item_results: One entry per decided item (``item``, ``requested_amount``, ``amount``,
-            ``decision``, ``approver``, ``outcome``, ``paid_amount``, ...), appended by each item's task.
+            ``decision``, ``approver``, ``batch_id``, ``outcome``, ``paid_amount``, ...), appended by each item's task.
     """
 
     case_id: Annotated[str, WriteOnce]
@@ -90,6 +91,7 @@ class RefundState(TypedDict, total=False):
     approver_role: str
     note: str
     decided_at: str
+    batch_id: str
     outcome: str
     paid_amount: int
     paid_at: str

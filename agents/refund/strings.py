@@ -19,6 +19,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "환불 {case_id} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) 승인 / 거절 / 금액 수정",
     ),
     "refund.say.note": (" (note: {note})", " (메모: {note})"),
+    "refund.say.batch": (" in batch {batch}", " (일괄 결정 {batch})"),
     "refund.say.review": ("review: {decision} by {approver}{note}", "review: {decision}, 결정: {approver}{note}"),
     "refund.say.approve": ("approve", "승인"),
     "refund.say.reject": ("reject", "거절"),

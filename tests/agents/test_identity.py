@@ -9,11 +9,9 @@ from agents.errors import PermissionDenied
 from agents.identity import (
     ACTIONS,
     ADMIN,
-    APPROVE_REFUND,
     APPROVER,
     DELETE_THREAD,
     LOCAL_OPERATOR,
-    REJECT_REFUND,
     SENIOR_APPROVER,
     VIEWER,
     Identity,
@@ -21,6 +19,7 @@ from agents.identity import (
     denial,
     token_hash,
 )
+from agents.refund.permissions import APPROVE_REFUND, REJECT_REFUND
 from agents.roles_file import RolesFileError, load_roles, parse_roles
 from agents.runtime import load_settings
 from agents.settings import roles_setting

@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 
 from agents import readmodel, runs
 from agents.errors import InputError, PermissionDenied
-from agents.identity import APPROVE_REFUND, FOUR_EYES, LOCAL_OPERATOR, denial, is_requester, token_hash
+from agents.identity import LOCAL_OPERATOR, denial, token_hash
 from agents.names import name_keys
 from agents.refund import ledger
+from agents.refund.permissions import APPROVE_REFUND, FOUR_EYES, is_requester
 from agents.refund.rules import RESERVED_APPROVERS, check_answer, is_reserved_approver, recorded_approver_problem
 from agents.roles_file import parse_roles
 

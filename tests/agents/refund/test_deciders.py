@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 from agents import ages, lifecycle, runs
 from agents.api.app import create_app
 from agents.decision_rights import DecisionRights
-from agents.identity import APPROVE_REFUND, LOCAL_OPERATOR, denial
+from agents.identity import LOCAL_OPERATOR, denial
 from agents.refund import deciders
+from agents.refund.permissions import APPROVE_REFUND
 from agents.roles_file import parse_roles
 
 ROLES_TEXT = """

@@ -63,7 +63,7 @@ def test_a_refused_item_is_reported_with_its_reason_and_the_others_are_decided(r
 
 
 def test_an_item_above_the_approvers_limit_is_refused_and_the_others_are_paid(store, settings):
-    from agents.cli.decide import decide_items
+    from agents.batch import decide_items
     from agents.identity import Identity
 
     ann = Identity(email="ann@example.com", name="Ann", role="approver", limit_krw=250_000)
@@ -77,3 +77,30 @@ def test_an_item_above_the_approvers_limit_is_refused_and_the_others_are_paid(st
     paid = {r["item"]: r["approver"] for r in item_ledger.item_payouts(store, "M1")}
     assert paid == {"A-2": "ann@example.com", "A-3": "ann@example.com"}
     assert ledger.payout_for(store, "B1")["approver"] == "ann@example.com"
+
+
+def test_each_item_names_its_batch_in_its_trace_its_audit_row_and_its_checkpoints(run_cli, store, settings):
+    from agents.batch import decide_items
+
+    runs.start_run(store, settings, "refund", {"case_id": "B1", "customer": "k", "amount": 500_000, "reason": "r"})
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    ids = waiting_ids(store, settings, "refund-M1")
+    approve, reject = {"action": "approve", "approver": "lee"}, {"action": "reject", "approver": "kim"}
+    first = decide_items(store, settings, ["refund-B1", f"refund-M1:{ids[0]}"], approve)
+    second = decide_items(store, settings, [f"refund-M1:{i}" for i in ids[1:]], reject)
+    batch, other = first[0].batch_id, second[0].batch_id
+    assert batch and other and batch != other
+    assert {d.batch_id for d in first} == {batch} and {d.batch_id for d in second} == {other}
+    audit = {row["case_id"]: row for row in json.loads(run_cli("ledger", "--audit", "--json").out)}
+    assert audit["B1"]["batch_id"] == batch
+    assert audit["M1"]["batch_id"] == f"{batch}, {other}"
+    assert any("lee" in line and batch in line for line in audit["B1"]["trace"])
+    m1 = runs.current_result(store, settings, "refund-M1").values
+    assert {r["item"]: r.get("batch_id") for r in m1["item_results"]} == {"A-1": batch, "A-2": other, "A-3": other}
+    assert [line for line in m1["trace"] if other in line and "kim" in line]
+    saved = store.saver.list({"configurable": {"thread_id": "refund-B1", "checkpoint_ns": ""}})
+    assert batch in {c.metadata.get("batch_id") for c in saved}
+    values = {"case_id": "S1", "customer": "k", "amount": 500_000, "reason": "r"}
+    single = runs.start_run(store, settings, "refund", values)
+    runs.resume_thread(store, settings, single.thread_id, approve)
+    assert json.loads(run_cli("ledger", "--audit", "--json").out)[0]["batch_id"] == ""

@@ -15,9 +15,10 @@ from langgraph.types import Command
 
 from agents import lifecycle, runs
 from agents.errors import InputError, PermissionDenied
-from agents.identity import LOCAL_OPERATOR, is_requester
+from agents.identity import LOCAL_OPERATOR
 from agents.refund import ledger
 from agents.refund.graph import build_graph
+from agents.refund.permissions import is_requester
 from agents.refund.rules import APPROVER_MAX_LENGTH, MAX_AMOUNT, is_reserved_approver
 from tests.agents.refund.test_refund_roles import KIM, LEE, decide, request, unchanged
 

@@ -25,10 +25,11 @@ from langgraph_sdk import get_sync_client
 from agents import readmodel, runs
 from agents.api.app import create_app
 from agents.errors import PermissionDenied
-from agents.identity import LOCAL_OPERATOR, is_requester, token_hash
+from agents.identity import LOCAL_OPERATOR, token_hash
 from agents.names import same_name
 from agents.refund import ledger
 from agents.refund.graph import build_graph
+from agents.refund.permissions import is_requester
 from agents.roles_file import parse_roles
 from agents.settings import Secret
 from tests.api.conftest import start_server, stop_server

@@ -1,0 +1,89 @@
+"""What deciding a refund needs: the refund agent's actions and its rule on the case.
+
+* :data:`REJECT_REFUND`: any approver (or above) may reject.
+* :data:`APPROVE_REFUND` (an edit approves too): an approver (or above); an approver only while the
+  amount paid is within their ``limit_krw`` (a senior approver and an admin have no limit); and never
+  the one who requested the case (four eyes), however their name is written.
+
+Four eyes compares names by ``agents.names.name_keys``: as a reader sees them (compatibility forms,
+invisible characters, case), on their Unicode TR39 confusable skeleton (``disarm``: a Cyrillic ``а``, a
+mathematical ``𝐚``, a non-breaking hyphen read as the letters and marks they look like), with separators
+folded (``Kim Minji``, ``kim.minji``, ``Kim‑Minji`` are one name). A request records every name the
+requester is known by (:attr:`~agents.identity.Identity.names`), so a local operator typing any of them
+is the requester. In local mode the rule weighs the approver's name as typed (``approver``): it is what
+the decision records.
+
+The actions are registered with ``agents.identity`` (:func:`~agents.identity.register_action`) when this
+module is imported, so :func:`agents.identity.check_allowed` and :func:`~agents.identity.refusal` decide
+them for every caller, the pages included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypedDict, Unpack
+
+from agents.identity import APPROVER, Identity, Refusal, check_allowed, register_action
+from agents.names import same_name
+
+APPROVE_REFUND = "approve_refund"
+REJECT_REFUND = "reject_refund"
+#: Why the requester of a refund may not approve it.
+FOUR_EYES = "you requested this refund; another person must approve it (four eyes)"
+
+
+class CaseFacts(TypedDict, total=False):
+    """What the rule of :data:`APPROVE_REFUND` weighs.
+
+    Attributes:
+        amount: The amount that would be paid.
+        requested_by: The email that requested the refund (four eyes).
+        requested_by_name: The requester's display name.
+        requested_by_names: Every name the requester was known by (:attr:`Identity.names` at the request).
+        approver: The approver's name as typed, for the local operator: it is what the decision records,
+            so four eyes holds for it too (a case requested signed in).
+    """
+
+    amount: int | None
+    requested_by: str | None
+    requested_by_name: str | None
+    requested_by_names: list[str] | tuple[str, ...] | None
+    approver: str | None
+
+
+def is_requester(
+    approver: object, requested_by: object, requested_by_name: object = None, requested_by_names: object = ()
+) -> bool:
+    """Whether ``approver`` names the one who requested the case: their email, their display name,
+    or any name the roles file gave them when they requested it (``requested_by_names``)."""
+    others = requested_by_names if isinstance(requested_by_names, list | tuple) else ()
+    return any(same_name(approver, name) for name in (requested_by, requested_by_name, *others))
+
+
+def _krw(amount: int) -> str:
+    return f"{amount:,} KRW"
+
+
+def _approval(identity: Identity, case: Mapping[str, Any]) -> Refusal | None:
+    """The case rule of :data:`APPROVE_REFUND`: four eyes, and an approver's limit on the amount paid."""
+    requester = (case.get("requested_by"), case.get("requested_by_name"), case.get("requested_by_names") or ())
+    if is_requester(case.get("approver") if identity.local else identity.email, *requester):
+        return Refusal("four_eyes", FOUR_EYES)
+    limit = identity.limit_krw if identity.role == APPROVER and not identity.local else None
+    amount = case.get("amount")
+    if limit is not None and isinstance(amount, int) and amount > limit:
+        reason = (
+            f"your limit is {_krw(limit)}; this case pays {_krw(amount)} and needs a senior approver "
+            "(you may reject it, or edit it to an amount within your limit)"
+        )
+        return Refusal("limit", reason, {"limit": limit, "amount": amount})
+    return None
+
+
+register_action(APPROVE_REFUND, APPROVER, "approving a refund", _approval)
+register_action(REJECT_REFUND, APPROVER, "rejecting a refund")
+
+
+def check_refund(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> None:
+    """Refuses (raises ``PermissionDenied``) a refund action ``identity`` may not take on this case."""
+    check_allowed(identity, action, **case)

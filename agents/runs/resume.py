@@ -1,0 +1,221 @@
+"""Answering a thread's waiting questions: one, several by interrupt id, or all, each answer checked
+once by the agent's hooks before anything is written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import lifecycle, readmodel
+from agents.db import Store
+from agents.deletion import check_head
+from agents.errors import (
+    InputError,
+    NotWaitingError,
+    StaleFormError,
+)
+from agents.identity import LOCAL_OPERATOR, Identity
+from agents.leases import thread_guard
+from agents.loaded import resume_command
+from agents.runs.core import (
+    ChunkCallback,
+    EventCallback,
+    RunResult,
+    _drive,
+    _graph,
+    _signed,
+    _snapshot,
+    _thread_spec,
+    current_result,
+    run_config,
+)
+from agents.settings import Settings
+from agents.spec import AgentSpec, validate_fields
+from agents.strings import STRINGS
+from agents.texts import Text, text
+
+
+def resume_thread(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    value: Any,
+    *,
+    interrupt_id: str | None = None,
+    every: bool = False,
+    expected_head: str | None = None,
+    on_event: EventCallback | None = None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
+    batch_id: str | None = None,
+) -> RunResult:
+    """Answers a waiting thread's question and runs on until the next pause or the end.
+
+    A thread may ask several questions at once (a refund with several items), each with its own
+    interrupt id: ``interrupt_id`` answers that one, ``every`` gives the same answer to every one
+    waiting. Without either, the thread must be asking exactly one; with more waiting the answer is
+    refused (``InputError`` on ``interrupt_id``, listing the ids), since it could be meant for any.
+
+    ``actor`` answers: the agent decides whether they may (``AgentSpec.authorize_answer``), and a
+    signed-in actor is recorded by identity, whatever name was typed (``AgentSpec.signed_field``).
+    ``batch_id`` names the batch the answer is part of (:mod:`agents.batch`), recorded with the run.
+    """
+    key = EVERY if every else interrupt_id
+    return resume_interrupts(
+        store,
+        settings,
+        thread_id,
+        {key: value},
+        expected_head=expected_head,
+        on_event=on_event,
+        on_chunk=on_chunk,
+        stream_modes=stream_modes,
+        actor=actor,
+        run_id=run_id,
+        batch_id=batch_id,
+    )
+
+
+#: ``resume_interrupts``' key for "the same answer to every waiting question".
+EVERY = "*"
+
+
+def resume_interrupts(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    answers: dict[str | None, Any],
+    *,
+    expected_head: str | None = None,
+    on_event: EventCallback | None = None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
+    batch_id: str | None = None,
+) -> RunResult:
+    """Answers some or all of a thread's waiting questions, by interrupt id, in one run.
+
+    ``answers`` maps an interrupt id to its answer (the questions not named stay waiting); the key
+    None answers the thread's only question, :data:`EVERY` every waiting one. Each answer is checked
+    against the question it answers (``AgentSpec.question_values``) by the agent's rules and
+    permissions, all before anything is written: one refused answer refuses the whole call.
+    """
+    if not answers:
+        raise InputError("interrupt_id", text(STRINGS, "error.required"))
+    thread_id = lifecycle.thread_named(store, thread_id)
+    spec = _thread_spec(store, thread_id)
+    checked = {key: spec.ask.check_resume(_signed(spec, value, actor)) for key, value in answers.items()}
+    targets: dict[str, Any] = {}
+    checked_at: list[tuple[str | None, tuple[str, ...]]] = []  # the state the answers were last checked on
+
+    def check() -> None:
+        head = check_head(store, thread_id, expected_head)
+        snapshot = _snapshot(store, settings, spec, thread_id)
+        if not snapshot.interrupts:
+            raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
+        waiting = {str(question.id) for question in snapshot.interrupts}
+        if expected_head is not None and not {key for key in checked if key not in (None, EVERY)} <= waiting:
+            # An item answered since the form was drawn: the head stays the same checkpoint while
+            # other questions of its step still wait (their answers are saved as the step's writes).
+            raise StaleFormError(thread_id, expected_head, head)
+        targets.clear()
+        targets.update(_answered(thread_id, snapshot.interrupts, checked))
+        # Checked before the lease and again under it: the agent's checks run again only when the thread
+        # changed in between (another head, other questions waiting), so each answer is checked once.
+        state = (head, tuple(sorted(waiting)))
+        if checked_at == [state]:
+            return
+        values = dict(snapshot.values)
+        for question in snapshot.interrupts:
+            if question.id in targets:
+                answer, asked = targets[question.id], spec.ask.question_values(values, question.value)
+                spec.ask.check_answer(asked, answer)
+                spec.ask.check_offered(question.value, answer)  # the question the answer answers
+                spec.ask.authorize_answer(actor, asked, answer)
+        checked_at[:] = [state]
+
+    with thread_guard(store, thread_id, check=check):
+        graph = _graph(store, settings, spec)
+        lang = readmodel.thread_language(store, thread_id)
+        config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
+        by_id = list(checked) != [None]
+        if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
+            asked = {str(q.id): q.value for q in _snapshot(store, settings, spec, thread_id).interrupts}
+            graph.update_state(config, None, as_node="__copy__")
+            if by_id:  # the copy's tasks ask afresh, under new ids: ask them, then answer the same questions
+                _drive(store, graph, None, run_config(spec, thread_id, lang=lang, run_id=run_id), None, actor=actor)
+                fresh = _snapshot(store, settings, spec, thread_id).interrupts
+                renamed = _renamed(targets, asked, fresh)
+                targets.clear()
+                targets.update(renamed)
+                config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
+        if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
+            return current_result(store, settings, thread_id)
+        # One question answered without its id: resumed as before ids were needed (the same writes).
+        payload = resume_command(dict(targets)) if by_id else resume_command(checked[None])
+        _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
+    return current_result(store, settings, thread_id)
+
+
+def _renamed(targets: dict[str, Any], asked: dict[str, Any], fresh: Any) -> dict[str, Any]:
+    """The answers by interrupt id, moved to the ids the same questions have after a copy of the head."""
+    renamed: dict[str, Any] = {}
+    for interrupt, answer in targets.items():
+        same = [str(q.id) for q in fresh if q.value == asked.get(interrupt) and str(q.id) not in renamed]
+        if same:
+            renamed[same[0]] = answer
+    return renamed
+
+
+def _answered(thread_id: str, questions: Any, checked: dict[str | None, Any]) -> dict[str, Any]:
+    """Interrupt id → answer, for the waiting ``questions`` the ``checked`` answers name."""
+    waiting = [str(question.id) for question in questions]
+    ids = ", ".join(waiting)
+    if EVERY in checked:
+        return {interrupt: checked[EVERY] for interrupt in waiting}
+    if None in checked:
+        if len(waiting) > 1:
+            thread = repr(thread_id)
+            raise InputError(
+                "interrupt_id", text(STRINGS, "error.several_waiting", count=len(waiting), thread=thread, ids=ids)
+            )
+        return {waiting[0]: checked[None]}
+    for interrupt in checked:
+        if interrupt not in waiting:
+            found = text(STRINGS, "error.unknown_interrupt", interrupt=repr(interrupt), thread=repr(thread_id), ids=ids)
+            raise InputError("interrupt_id", found)
+    return {str(interrupt): answer for interrupt, answer in checked.items()}
+
+
+def _where(store: Store, spec: AgentSpec, thread_id: str, snapshot: Any) -> str | Text:
+    """Where a thread that asks nothing stands, in words: what runs next, or how it ended."""
+    if snapshot.next:
+        return text(STRINGS, "error.runs_next", nodes=", ".join(snapshot.next))
+    outcome, problem = spec.show.finished_outcome(store, thread_id, dict(snapshot.values))
+    return outcome or problem
+
+
+def resume_from_fields(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    fields: dict[str, Any],
+    *,
+    agent: str | None = None,
+    actor: Identity = LOCAL_OPERATOR,
+    **kwargs: Any,
+) -> RunResult:
+    """Resumes with the agent's typed resume fields (the form's typed mode, an approver's decision).
+
+    Blank values count as not given. ``agent`` refuses a thread of another agent (a refund
+    decision sent to a robot thread).
+    """
+    thread_id = lifecycle.thread_named(store, thread_id)
+    spec = _thread_spec(store, thread_id)
+    if agent is not None and spec.name != agent:
+        raise InputError("thread_id", f"thread {thread_id!r} belongs to the {spec.name} agent, not {agent}")
+    given = _signed(spec, {key: value for key, value in fields.items() if value not in (None, "")}, actor)
+    value = spec.ask.make_resume(validate_fields(spec.ask.resume_fields, given))
+    return resume_thread(store, settings, thread_id, value, actor=actor, **kwargs)
