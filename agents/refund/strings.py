@@ -257,8 +257,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.case.header": ("Case", "건"),
     "refund.case.select": ("Selected case", "선택한 건"),
     "refund.case.none": (
-        "No refund case yet. Submit a request above.",
-        "아직 환불 건이 없습니다. 위에서 요청을 제출하세요.",
+        "No refund case yet. Submit a request below.",
+        "아직 환불 건이 없습니다. 아래에서 요청을 제출하세요.",
     ),
     "refund.case.status": ("Status: {status}", "상태: {status}"),
     "refund.case.customer": ("Customer", "고객"),
