@@ -7,6 +7,7 @@ from agents import ages, readmodel, threadindex
 from agents.errors import short_id
 from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
+from app_pages.refund_batch import show_batch
 from app_pages.refund_case import pick_case, show_case
 from app_pages.refund_cases import case_book
 from app_pages.refund_lists import show_audit_and_ledger, show_queue
@@ -39,9 +40,11 @@ else:
     page_head = book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None
     show_case(store, settings, thread_id, page_head)
 
-# --- Queue, and a new request below it ---------------------------------------------------------------
+# --- Queue, its batch decisions, and a new request below it -------------------------------------------
 st.header(t("refund.queue.header"))
 show_queue(store, settings, book, ages.utc_now())
+pending = threadindex.pending_interrupts(store)
+show_batch(store, settings, book, pending)
 new_request_form(store, settings, expanded=not book.cases)
 
 # --- Audit and ledger ------------------------------------------------------------------------------
@@ -61,7 +64,7 @@ with unsaved_col, st.container(border=True):
         st.text(t("refund.pitfall.resume_error", error=demo["resume_error"]))
 with saved_col, st.container(border=True):
     st.markdown(f"**{t('refund.pitfall.saved')}**")
-    waiting = [p for p in threadindex.pending_interrupts(store) if p.agent == ledger.AGENT_NAME]
+    waiting = [p for p in pending if p.agent == ledger.AGENT_NAME]
     if waiting:
         first = waiting[0]
         saved = t(
