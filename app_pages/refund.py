@@ -28,10 +28,10 @@ st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
 book = case_book(store)
 
 # --- Selected case -------------------------------------------------------------------------------
-# First, so a waiting case's decision is on the first screen. The selected case lives in the URL
-# (?thread=): reruns, a language switch, reload and back/forward keep it, and nothing else (a new
-# queue order, a finished case) can change it.
-st.header(t("refund.case.header"))
+# First, and under no header of its own (the picker's label names it), so a waiting case's decision
+# is on a 1280×720 first screen. The selected case lives in the URL (?thread=): reruns, a language
+# switch, reload and back/forward keep it, and nothing else (a new queue order, a finished case) can
+# change it.
 thread_id = pick_case(store, book)
 if thread_id is None:
     if not book.cases:
