@@ -222,6 +222,35 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{count} items wait for a decision; each is decided on its own, in any order.",
         "항목 {count}개가 결정을 기다립니다. 항목마다 순서와 관계없이 따로 결정합니다.",
     ),
+    "refund.batch.header": ("Decide several at once", "여러 항목 한 번에 결정"),
+    "refund.batch.help": (
+        "Select waiting items (of several cases, or several items of one case), then approve or reject them"
+        " in one action. Each item is checked on its own, as a single decision is; an item not accepted never"
+        " stops the others, and an item decided already is said so and pays nothing.",
+        "결정을 기다리는 항목(여러 건, 또는 한 건의 여러 항목)을 고른 뒤 한 번에 승인하거나 거절하세요. 항목마다"
+        " 하나씩 결정할 때와 똑같이 따로 확인합니다. 받아들여지지 않은 항목이 있어도 나머지는 처리되고, 이미 결정된"
+        " 항목은 그렇다고 알려 주며 다시 지급하지 않습니다.",
+    ),
+    "refund.batch.none_waiting": ("No item waits for a decision.", "결정을 기다리는 항목이 없습니다."),
+    "refund.batch.selected": ("{count} item(s) selected.", "항목 {count}개를 골랐습니다."),
+    "refund.batch.approve": ("Approve selected", "고른 항목 승인"),
+    "refund.batch.reject": ("Reject selected", "고른 항목 거절"),
+    "refund.batch.select_first": (
+        "Select at least one item first; nothing was decided.",
+        "먼저 항목을 하나 이상 고르세요. 아무것도 결정하지 않았습니다.",
+    ),
+    "refund.batch.summary": (
+        "{action} of {count} item(s): {paid} paid, {rejected} rejected, {not_accepted} not accepted, {already} already decided.",
+        "항목 {count}개 {action}: 지급 {paid}, 거절 {rejected}, 받아들여지지 않음 {not_accepted}, 이미 결정됨 {already}.",
+    ),
+    "refund.batch.col.item": ("item", "항목"),
+    "refund.batch.col.result": ("result", "결과"),
+    "refund.batch.col.why": ("why", "이유"),
+    "refund.batch.result.paid": ("paid", "지급됨"),
+    "refund.batch.result.rejected": ("rejected", "거절됨"),
+    "refund.batch.result.refused": ("refused", "받아들여지지 않음"),
+    "refund.batch.result.already decided": ("already decided", "이미 결정됨"),
+    "refund.batch.result.failed": ("failed: needs attention", "실패: 확인 필요"),
     "field.reason": ("Reason", "사유"),
     "field.action": ("Action", "조치"),
     "field.approver": ("Approver", "승인자"),
@@ -258,8 +287,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.case.header": ("Case", "건"),
     "refund.case.select": ("Selected case", "선택한 건"),
     "refund.case.none": (
-        "No refund case yet. Submit a request above.",
-        "아직 환불 건이 없습니다. 위에서 요청을 제출하세요.",
+        "No refund case yet. Submit a request below.",
+        "아직 환불 건이 없습니다. 아래에서 요청을 제출하세요.",
     ),
     "refund.case.status": ("Status: {status}", "상태: {status}"),
     "refund.case.customer": ("Customer", "고객"),

@@ -1,0 +1,207 @@
+"""The refund page's selected case: the picker, then the case with its decision first, its amounts, its trace."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+import streamlit as st
+
+from agents import ages, lifecycle, runs
+from agents.db import Store
+from agents.errors import UserError
+from agents.identity import CONTINUE
+from agents.nodelog import node_runs
+from agents.refund import item_ledger, ledger
+from agents.refund.permissions import REJECT_REFUND
+from agents.refund.rules import amount_to_pay
+from agents.settings import Settings
+from app_pages.refund_cases import CaseBook
+from app_pages.refund_decisions import VIEW_KEY, Decider, clicked_decision, remembered_input
+from dashboard import auth, diff_view, queues
+from dashboard.decision_view import controls_view
+from dashboard.formats import amount, code_word
+from dashboard.forms import act, acted_here, drawn_head, status_word
+from dashboard.fragments import fragment, refresh_page_when_behind
+from dashboard.i18n import current_language, t
+from dashboard.safe_markdown import escape_markdown
+from dashboard.views import status_text
+
+SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
+FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
+PICKER_LIMIT = 100  # options in the case picker: the selected case and the first matching ones
+
+
+def _follow_picker(options: list[str]) -> None:
+    """The picker's choice goes to the URL, which is what selects a case.
+
+    Only a case of the picker's options is followed. Streamlit keeps a selectbox's choice as its shown
+    label; when another tab changed the case's status, a stale tab sends a label that names no option
+    any more (``c500 · 50,000 KRW · waiting``), and that must not replace the case in the URL.
+    """
+    picked = st.session_state.get(SELECT_KEY)
+    if picked in options:
+        st.query_params["thread"] = picked
+
+
+def pick_case(store: Store, book: CaseBook) -> str | None:
+    """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
+    cases, options = book.cases, list(book.options)
+    requested = st.query_params.get("thread")
+    try:  # a link's id is checked before anything uses it
+        requested = lifecycle.thread_named(store, requested, exact=True) if requested else None
+        unknown = requested is not None and requested not in cases
+    except UserError:
+        unknown = True
+    if unknown:
+        st.warning(escape_markdown(t("refund.case.unknown", thread=requested)))
+    selected = None if unknown else requested or (options[0] if options else None)
+    if not options:
+        return None
+    if selected and not requested:
+        st.query_params["thread"] = selected
+    lang = current_language()
+    if len(options) > PICKER_LIMIT or st.session_state.get(FIND_KEY):
+        query = st.text_input(t("refund.case.find"), key=FIND_KEY, help=t("refund.case.find_help")).strip()
+        folded = query.casefold()
+        texts = book.search_texts(lang) if folded else {}
+        found = [tid for tid in options if folded in texts[cases[tid]].casefold()] if folded else options
+        others = islice((tid for tid in found if tid != selected), PICKER_LIMIT)
+        options = ([selected] if selected else []) + list(others)
+        if len(found) > PICKER_LIMIT:
+            st.caption(t("refund.case.find_more", shown=PICKER_LIMIT, total=len(found)))
+    st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
+    st.selectbox(
+        t("refund.case.select"),
+        options,
+        key=SELECT_KEY,
+        on_change=_follow_picker,
+        args=(options,),
+        format_func=lambda tid: book.label(tid, lang),
+        placeholder=t("refund.case.pick"),
+    )
+    return selected
+
+
+@fragment
+def show_case(store: Store, settings: Settings, thread_id: str, page_head: str | None = None) -> None:
+    """One case: its status, the controls that fit it (first, so a waiting case's decision is on the first
+    screen), then its amounts, its text and its trace.
+
+    A fragment: typing an approver name or an amount reruns the case alone, never the lists below.
+    It reads the case afresh on every run, so it never shows less than the database holds; when the
+    case moved on since the page drew it at ``page_head`` (another tab decided it), the whole page is drawn
+    again, so the queue and the picker never contradict it.
+    """
+    status = lifecycle.thread_status(store, thread_id)
+    if not clicked_decision():  # a click is answered, never dropped
+        refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
+    if status is None:  # deleted since the page was drawn
+        st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
+        return
+    result = runs.current_result(store, settings, thread_id)
+    values = result.values
+    expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
+    st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
+    if rights is not None:  # who may decide it; a warning when no one may, or when it escalated
+        shown = st.warning if rights.no_decider is not None or rights.escalation is not None else st.caption
+        shown(escape_markdown(queues.rights_cell(rights, auth.identity())))
+    own_action = acted_here(thread_id)  # this session's own sidebar action: no one else's change
+    remembered = st.session_state.get(VIEW_KEY)
+    view = controls_view(
+        remembered, thread_id, result.status, result.head_checkpoint_id, expected, own_action=own_action
+    )
+    st.session_state[VIEW_KEY] = view.view
+    if result.status == "waiting" or view.stale:
+        decision_controls(store, settings, result, status, view.head, own_action=own_action)
+    elif result.status == "attention":
+        st.error(escape_markdown(t("refund.case.attention", reason=status.reason_in(current_language()))))
+        if status.action == "continue" and auth.why_not(CONTINUE):
+            st.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
+        elif status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
+
+            def carry_on(head_seen: str | None) -> str:
+                done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=auth.identity())
+                return t("refund.continued", thread=thread_id, status=status_word(done))
+
+            act(expected, carry_on)
+        elif status.action == "rerun":
+            st.page_link(
+                "app_pages/explorer.py",
+                label=t("refund.case.open_explorer"),
+                icon=":material/account_tree:",
+                query_params={"thread": thread_id},
+            )
+    elif result.status == "running":
+        st.info(t("refund.case.running"))
+    else:
+        st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
+    show_figures(store, values)
+    show_trace(store, thread_id, values)
+
+
+def decision_controls(
+    store: Store,
+    settings: Settings,
+    result: runs.RunResult,
+    status: lifecycle.ThreadStatus,
+    head: str | None,
+    *,
+    own_action: bool,
+) -> None:
+    """A waiting case's (or one moved on since its controls were drawn) approver, note and buttons."""
+    values, thread_id = result.values, result.thread_id
+    waiting = result.status == "waiting"
+    st.warning(t("refund.case.waiting") if waiting else t("refund.case.moved_on", status=status_text(status)))
+    cannot_decide = auth.why_not(REJECT_REFUND)  # a viewer decides nothing; any approver may reject
+    if cannot_decide:
+        st.info(t("auth.cannot_act", reason=cannot_decide))
+        return
+    me = auth.identity()
+    approver_col, note_col = st.columns(2)
+    if me.local:  # local mode: the approver types their name, recorded as typed
+        approver = remembered_input("refund-approver", t("field.approver"), approver_col)
+    else:  # signed in: the decision is recorded as the signed-in identity
+        approver = me.email
+        approver_col.caption(escape_markdown(t("auth.approver_is_you", name=me.name, email=me.email)))
+    note = note_col.text_input(t("field.note"), key=f"refund-note-{thread_id}")
+    requested_by = str(values.get("requested_by") or "")
+    case_id = str(values.get("case_id", ""))
+    decider = Decider(store, settings, thread_id, case_id, head, me, approver, note, requested_by)
+    if values.get("items"):
+        decider.item_controls(result, own_action=own_action)
+    else:
+        decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))
+
+
+def show_figures(store: Store, values: dict[str, Any]) -> None:
+    """The case's requested amount, what it will pay, what the ledger paid; its customer and reason."""
+    case_id = str(values.get("case_id", ""))
+    payout = ledger.payout_for(store, case_id)
+    if values.get("items"):  # a case with items: what its items' payouts add up to
+        paid_items = item_ledger.item_payouts(store, case_id)
+        payout = {"paid_amount": sum(row["paid_amount"] for row in paid_items)} if paid_items else None
+    paid = payout["paid_amount"] if payout else None
+    requested_col, amount_col, executed_col = st.columns(3)
+    requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
+    rejected = values.get("decision") == "reject"
+    to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
+    amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
+    executed_col.metric(t("refund.metric.executed"), amount(paid))
+    diff_view.show_requested_vs_executed(values.get("requested_amount"), paid, rejected)
+    st.caption(t("refund.case.customer"))
+    st.text(values.get("customer", ""))
+    st.caption(t("refund.case.reason"))
+    st.text(values.get("reason", ""))
+
+
+def show_trace(store: Store, thread_id: str, values: dict[str, Any]) -> None:
+    """The case's trace, and how often its review node ran."""
+    st.subheader(t("refund.trace"))
+    # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
+    st.text("\n".join(values.get("trace", [])) or "—")
+    reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
+    entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
+    st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))
+    diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed

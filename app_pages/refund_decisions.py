@@ -1,0 +1,158 @@
+"""The refund case's decision controls: approve, reject and edit the amount, for the case or for each item.
+
+Every click goes through ``runs.resume_from_fields`` (the path every answer takes, with its checks), for
+the head the controls were drawn for (:mod:`dashboard.decision_view`), so a stale click is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from agents import runs
+from agents.db import Store
+from agents.errors import UserError
+from agents.identity import Identity
+from agents.refund.graph import AGENT_NAME
+from agents.refund.permissions import APPROVE_REFUND
+from agents.refund.rules import check_edit_amount
+from agents.settings import Settings
+from agents.validation import parse_whole_number
+from dashboard import auth
+from dashboard.decision_view import items_to_draw
+from dashboard.formats import amount
+from dashboard.forms import act, status_word
+from dashboard.i18n import localized, t
+from dashboard.safe_markdown import escape_markdown
+
+VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
+ITEM_VIEW_KEY = "refund:item-view"  # (thread, ((interrupt id, question), ...)) the item controls were drawn for
+#: The case panel's buttons: a run that one of them started answers the click (a stale one with its
+#: refusal) instead of drawing the page again first, which would drop the click unanswered.
+DECISION_BUTTONS = ("refund-approve", "refund-reject", "refund-edit", "refund-continue")
+#: The buttons of an item's own controls (a refund with several items) begin with this.
+ITEM_BUTTON = "refund-item-"
+
+
+def clicked_decision() -> bool:
+    """Whether this run answers a click on one of the case panel's buttons (an item's included)."""
+    return any(st.session_state.get(key) for key in DECISION_BUTTONS) or any(
+        key.startswith(ITEM_BUTTON) and value is True for key, value in st.session_state.items()
+    )
+
+
+def remembered_input(widget_key: str, label: str, container: Any = st, **kwargs: Any) -> str:
+    """A text input whose value outlives reruns in which it is not drawn (a decided case, another case)."""
+    memory = f"refund:memory:{widget_key}"
+    if widget_key not in st.session_state:
+        st.session_state[widget_key] = st.session_state.get(memory, "")
+    value: str = container.text_input(label, key=widget_key, **kwargs)
+    st.session_state[memory] = value
+    return value
+
+
+@dataclass(frozen=True)
+class Decider:
+    """Who decides which case, and the head the decision is checked against."""
+
+    store: Store
+    settings: Settings
+    thread_id: str
+    case_id: str
+    head: str | None  # the head the controls were drawn for
+    me: Identity
+    approver: str
+    note: str
+    requested_by: str
+
+    def send(self, action: str, interrupt_id: str | None = None, new_amount: int | None = None) -> None:
+        """Sends a decision (on one item: its question's ``interrupt_id``), refused if the page is stale or
+        the case (the item) is not waiting."""
+        st.session_state.pop(VIEW_KEY, None)  # decided or refused: the next run shows the case as it is
+        st.session_state.pop(ITEM_VIEW_KEY, None)
+        answer: dict[str, Any] = {"action": action, "approver": self.approver, "note": self.note}
+        if new_amount is not None:
+            answer["amount"] = new_amount
+
+        def decide(head_seen: str | None) -> str:
+            done = runs.resume_from_fields(
+                self.store,
+                self.settings,
+                self.thread_id,
+                answer,
+                agent=AGENT_NAME,
+                interrupt_id=interrupt_id,
+                expected_head=head_seen,
+                actor=self.me,
+            )
+            action_word, who = t(f"refund.action.{action}"), self.approver or "?"
+            return t("refund.decided", case=self.case_id, action=action_word, approver=who, status=status_word(done))
+
+        act(self.head, decide)
+
+    def controls(self, key: str, requested: int, current: int, interrupt_id: str | None = None) -> None:
+        """Approve / reject, then an amount to edit and approve: for the case, or one item (``interrupt_id``).
+
+        ``key`` is the buttons' key with ``{}`` where the action goes.
+        """
+        approve_col, reject_col = st.columns(2)
+        cannot_approve = auth.why_not(APPROVE_REFUND, amount=current, requested_by=self.requested_by)
+        primary = "primary" if interrupt_id is None else "secondary"
+        if cannot_approve:
+            approve_col.caption(t("auth.cannot_act", reason=cannot_approve))
+        elif approve_col.button(t("refund.approve"), key=key.format("approve"), type=primary, width="stretch"):
+            self.send("approve", interrupt_id)
+        if reject_col.button(t("refund.reject"), key=key.format("reject"), width="stretch"):
+            self.send("reject", interrupt_id)
+        edit_for = self.thread_id if interrupt_id is None else f"{self.thread_id}-{interrupt_id}"
+        new_amount = edit_amount(edit_for, current, requested)
+        cannot_edit = new_amount is not None and auth.why_not(
+            APPROVE_REFUND, amount=new_amount, requested_by=self.requested_by
+        )
+        if cannot_edit:
+            st.caption(t("auth.cannot_act", reason=cannot_edit))
+        disabled = new_amount is None or bool(cannot_edit)
+        if st.button(t("refund.edit.submit"), key=key.format("edit"), disabled=disabled):
+            self.send("edit", interrupt_id, new_amount)
+
+    def item_controls(self, result: runs.RunResult, *, own_action: bool) -> None:
+        """Each waiting item with its own controls, answered by its interrupt id; an item decided elsewhere
+        since the page drew it keeps its controls, with a notice, so a click on it is refused."""
+        waiting = list(zip(result.interrupt_ids, result.interrupts, strict=True)) if result.status == "waiting" else []
+        drawn = st.session_state.get(ITEM_VIEW_KEY)
+        items, gone = items_to_draw(self.thread_id, waiting, drawn, own_action=own_action)
+        for _, question in gone:
+            st.warning(escape_markdown(t("refund.items.decided_elsewhere", item=str(question.get("item", "")))))
+        st.session_state[ITEM_VIEW_KEY] = (self.thread_id, tuple(items))
+        for interrupt_id, question in items:
+            item, item_amount = str(question.get("item", "")), int(question.get("requested_amount") or 0)
+            with st.container(border=True):
+                st.markdown(escape_markdown(t("refund.items.item", item=item, amount=amount(item_amount))))
+                st.caption(escape_markdown(t("forms.resume.answers", interrupt=interrupt_id)))
+                self.controls(f"{ITEM_BUTTON}{{}}-{interrupt_id}", item_amount, item_amount, interrupt_id)
+        st.caption(t("refund.items.waiting", count=len(result.interrupts)))
+
+
+def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
+    """The approver's new amount, checked by the same rule as every path; None (and why) when unusable."""
+    edit_col, preview_col = st.columns(2)
+    text = remembered_input(
+        f"refund-edit-amount-{edit_for}",
+        t("refund.edit.amount"),
+        edit_col,
+        placeholder=f"{current:,}",
+        help=t("refund.edit.help", requested=amount(requested)),
+    )
+    if not text.strip():
+        edit_col.caption(t("refund.edit.type_amount"))
+        return None
+    try:
+        edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
+    except UserError as error:
+        edit_col.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
+        return None
+    # The difference is shown before anything is sent.
+    preview_col.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
+    return edited

@@ -1,0 +1,147 @@
+"""The refund page's tables: the queue of open cases, the audit and the ledger, each searchable and paged."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import streamlit as st
+
+from agents import queue_rights
+from agents.db import Store
+from agents.decision_rights import DecisionRights
+from agents.refund import ledger
+from agents.refund.rules import AUTOMATIC_APPROVER, amount_to_pay
+from agents.refund.spec import SPEC
+from agents.settings import Settings
+from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_status_word, case_text, first_then_fresh
+from dashboard import auth, queues
+from dashboard.formats import amount, code_word, timestamp
+from dashboard.i18n import current_language, t
+from dashboard.tables import Column, page_url, paged_table
+from dashboard.views import age_cell, status_text
+
+
+def approver_word(approver: str, lang: str | None = None) -> str:
+    """An approver as shown: a person's name as typed; the agent's own settlement in words."""
+    return t("refund.approver.automatic", lang) if approver == AUTOMATIC_APPROVER else approver
+
+
+def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
+    """The audit table; customer, reason and trace are cells of text (in the session's language)."""
+    lang, zone = current_language(), settings.zone
+    return [
+        Column(t("refund.col.case"), lambda r: r.case_id),
+        Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
+        Column(t("refund.col.customer"), lambda r: r.customer),
+        Column(t("refund.col.requested"), lambda r: amount(r.requested_amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda r: amount(amount_to_pay(r.amount, r.decision), lang=lang)),
+        Column(t("refund.col.executed"), lambda r: amount(r.executed_amount, lang=lang)),
+        Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision, lang)),
+        Column(t("refund.col.approver"), lambda r: approver_word(r.approver, lang)),
+        Column(t("auth.col.approver_role"), lambda r: auth.role_word(r.approver_role) if r.approver_role else ""),
+        Column(t("auth.col.requested_by"), lambda r: r.requested_by),
+        Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome, lang)),
+        Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at, zone)),
+        Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at, zone)),
+        Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at, zone)),
+        Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
+        Column(t("refund.col.status_at_deletion"), lambda r: code_word("status", r.status_at_deletion, lang)),
+        Column(t("refund.col.deleted_by"), lambda r: r.deleted_by),
+        Column(t("refund.col.deleted_at"), lambda r: timestamp(r.deleted_at, zone)),
+        Column(t("refund.col.deletion_reason"), lambda r: r.deletion_reason),
+    ]
+
+
+def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now: dt.datetime) -> list[Column[QueueRow]]:
+    """The queue: every unfinished case, in the chosen order, with its status, how long it has waited
+    (marked when past the deadline), when it needs attention why, and who may decide it."""
+    lang, zone, deadlines, me = current_language(), settings.zone, settings.deadlines, auth.identity()
+    return [
+        Column(t("refund.col.case"), lambda q: q[0].case_id),
+        Column(t("refund.col.status"), lambda q: status_text(q[1])),
+        Column(t("col.waiting"), lambda q: age_cell(q[1], deadlines, now, lang)),
+        Column(t("refund.col.customer"), lambda q: q[0].customer),
+        Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda q: amount(q[0].amount, lang=lang)),
+        Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at, zone)),
+        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
+        Column(t("col.deciders"), lambda q: queues.rights_cell(rights.get(q[0].thread_id), me, lang)),
+    ]
+
+
+def ledger_columns(settings: Settings) -> list[Column[Mapping[str, Any]]]:
+    """The ledger: one row per payout, with how often a second payout was refused."""
+    lang = current_language()
+    return [
+        Column(t("refund.col.case"), lambda p: p["case_id"]),
+        Column(t("refund.col.customer"), lambda p: p["customer"]),
+        Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"], lang=lang)),
+        Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"], lang=lang)),
+        Column(t("refund.col.approver"), lambda p: approver_word(p["approver"], lang)),
+        Column(t("refund.col.paid_at"), lambda p: timestamp(p["paid_at"], settings.zone)),
+        Column(t("refund.col.repeat_attempts"), lambda p: p["repeat_attempts"]),
+    ]
+
+
+def case_link(row: ledger.AuditRow) -> str | None:
+    """The case on this page (``?thread=``); a case whose thread was deleted has none."""
+    return page_url(SPEC.show.page.url_path, row.thread_id) if row.status != DELETED else None
+
+
+def search_text(book: CaseBook) -> Callable[[ledger.AuditRow], str]:
+    """A case's searchable text, made once per language and book (a case read since is made afresh)."""
+    lang = current_language()
+
+    def text(row: ledger.AuditRow) -> str:
+        found = book.search_texts(lang).get(row)  # made on the first search, then looked up
+        return found if found is not None else case_text(row, lang)
+
+    return text
+
+
+def show_queue(store: Store, settings: Settings, book: CaseBook, now: dt.datetime) -> None:
+    """The open cases in the chosen order (the ones this person may decide first), with who may decide each."""
+    found = queues.rights_for([status for _row, status in book.queue], settings.deadlines, now)
+    queues.show_rights_notes(found, auth.identity())
+    order = queues.order_control("refund-queue-order")
+    mine = queue_rights.mine_of(found, auth.identity())
+
+    def ordered(cases: CaseBook) -> list[QueueRow]:
+        return queue_rights.ordered(
+            cases.queue, order, status=lambda q: q[1], amount=lambda q: q[0].amount, mine=lambda q: mine(q[0].thread_id)
+        )
+
+    find_case = search_text(book)
+    paged_table(
+        "refund-queue",
+        first_then_fresh(store, book, ordered),
+        queue_columns(settings, found, now),
+        empty_text=t("refund.queue.empty"),
+        search_text=lambda q: find_case(q[0]),
+        link=lambda q: case_link(q[0]),
+    )
+
+
+def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> None:
+    """Every case (deleted threads' included), then every payout."""
+    find_case = search_text(book)
+    st.header(t("refund.audit.header"))
+    audit = first_then_fresh(store, book, lambda cases: cases.audit)
+    paged_table(
+        "refund-audit",
+        audit,
+        audit_columns(settings),
+        empty_text=t("refund.no_rows"),
+        search_text=find_case,
+        link=case_link,
+    )
+    st.header(t("refund.ledger.header"))
+    paged_table(
+        "refund-ledger",
+        first_then_fresh(store, book, lambda cases: cases.payouts),
+        ledger_columns(settings),
+        empty_text=t("refund.no_rows"),
+        search_text=lambda p: " ".join(str(p[k]) for k in ("case_id", "customer", "approver")),
+    )

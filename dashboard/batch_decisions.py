@@ -1,0 +1,76 @@
+"""Deciding several waiting questions in one action, each on its own: the page's one way to ``decide``.
+
+Every item goes through ``decide_items`` (``python -m agents decide``), which answers each through
+``runs.resume_thread`` with exactly the checks of a single decision; a refused item never stops the
+others, and an item decided already (a double click, a second tab) is reported so and pays nothing.
+This module is the one place the dashboard reaches it; when the decision function moves into the agent's
+package, only the import below changes.
+
+A selection is kept by identity (``THREAD:INTERRUPT_ID``), never by a row's position: the rows shift
+when items are decided elsewhere, and a position would then name another item.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from agents.batch import Decided, decide_items
+from agents.db import Store
+from agents.identity import Identity
+from agents.settings import Settings
+
+#: What an item became, as the page words it (a key of ``refund.batch.result.*``).
+RESULTS = ("paid", "rejected", "refused", "already decided", "failed")
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """One selected item after a batch: its key, what became of it and why (a refusal's reason)."""
+
+    key: str
+    result: str
+    reason: str = ""
+
+
+def item_key(thread_id: str, interrupt_id: str) -> str:
+    """The selection's name of one waiting question: ``THREAD:INTERRUPT_ID`` (the thread alone without an id)."""
+    return f"{thread_id}:{interrupt_id}" if interrupt_id else thread_id
+
+
+def rows_digest(keys: Iterable[str]) -> str:
+    """A short name of a list of items: a table drawn for other items gets another widget key, so a
+    selection made on one list never selects positions of another."""
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:12]
+
+
+def selected_keys(positions: Iterable[int], drawn: Sequence[str]) -> list[str]:
+    """The items at the selected ``positions`` of the rows as ``drawn`` (positions past its end are dropped)."""
+    return [drawn[i] for i in sorted(set(positions)) if 0 <= i < len(drawn)]
+
+
+def item_result(decided: Decided, action: str) -> ItemResult:
+    """What became of one item: an item whose case still waits on its other items was paid or rejected."""
+    result = decided.result
+    if result == "waiting":  # this item is decided (its task paid or rejected it); other items still wait
+        result = "rejected" if action == "reject" else "paid"
+    return ItemResult(decided.item, result, decided.reason)
+
+
+def decide_batch(
+    store: Store,
+    settings: Settings,
+    keys: Sequence[str],
+    *,
+    action: str,
+    approver: str,
+    note: str,
+    actor: Identity,
+    lang: str,
+) -> list[ItemResult]:
+    """Answers every item of ``keys`` with ``action`` (approve or reject), each checked and reported alone."""
+    answer = {"action": action, "approver": approver}
+    if note:
+        answer["note"] = note
+    return [item_result(d, action) for d in decide_items(store, settings, list(keys), answer, actor=actor, lang=lang)]

@@ -1,0 +1,159 @@
+"""The refund queue's batch: several waiting items, across cases and within one, decided in one action;
+each checked on its own (a refused one never stops the others), reported per item, and a repeated batch
+(a second tab, a double click) pays nothing twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agents import runs, threadindex
+from agents.cli.decide import Decided
+from agents.identity import Identity
+from agents.refund import item_ledger, ledger
+from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, waiting_items
+from app_pages.refund_cases import read_book
+from dashboard.batch_decisions import item_result, rows_digest, selected_keys
+from tests.conftest import APP_FILE
+from tests.factories import button_by_key, start_refund
+
+PAGE = "app_pages/refund.py"
+ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
+
+
+def start_items(store, settings, case: str = "M1", actor: Identity | None = None) -> None:
+    values = {"case_id": case, "customer": "kim", "reason": "r", "items": ITEMS}
+    runs.start_run(store, settings, "refund", values, **({"actor": actor} if actor else {}))
+
+
+def select_all(at: AppTest) -> list[str]:
+    """Selects every listed item, as the table's selection callback records it (AppTest cannot click rows)."""
+    keys = list(at.session_state[DRAWN_KEY][1])
+    at.session_state[SELECTED_KEY] = keys
+    at.run()
+    assert at.caption and f"{len(keys)} item(s) selected." in [c.value for c in at.caption]
+    return keys
+
+
+def results_table(at: AppTest):
+    return next(d for d in at.dataframe if "result" in d.value.columns).value
+
+
+def result_cells(at: AppTest) -> list[tuple[str, str]]:
+    table = results_table(at)
+    return list(zip(table["case"], table["result"], strict=True))
+
+
+def test_the_queue_lists_every_waiting_item_across_cases_and_within_one(app, store, settings):
+    start_refund(store, settings, "C1")
+    start_items(store, settings)
+    start_refund(store, settings, "C2")
+    at = app(PAGE)
+    items = waiting_items(threadindex.pending_interrupts(store), read_book(store))
+    assert [w.label for w in items] == ["C1", "M1 · A-1", "M1 · A-3", "C2"]  # oldest case first, then by item
+    assert list(at.session_state[DRAWN_KEY][1]) == [w.key for w in items]
+
+
+def test_several_items_are_approved_in_one_action_and_reported_per_item(app, store, settings):
+    start_refund(store, settings, "C1")
+    start_items(store, settings)
+    at = app(PAGE)
+    select_all(at)
+    at.text_input(key="refund-batch-approver").input("kim")
+    button_by_key(at, "refund-batch-approve").click().run()
+    assert not at.exception, at.exception
+    assert result_cells(at) == [("C1", "paid"), ("M1 · A-1", "paid"), ("M1 · A-3", "paid")]
+    summary = "approve of 3 item(s): 3 paid, 0 rejected, 0 not accepted, 0 already decided."
+    assert summary in [s.value for s in at.success]
+    assert [(r["case_id"], r["approver"]) for r in ledger.ledger_rows(store)] == [("C1", "kim")]
+    paid = {r["item"]: r["paid_amount"] for r in item_ledger.item_payouts(store, "M1")}
+    assert paid == {"A-1": 300_000, "A-2": 80_000, "A-3": 200_000}
+    assert not any(b.key == "refund-batch-approve" for b in at.button)  # nothing waits any more
+
+
+def test_a_refused_item_is_reported_with_its_reason_and_the_others_are_decided(app, store, settings):
+    start_items(store, settings)
+    start_refund(store, settings, "C1")
+    at = app(PAGE)
+    select_all(at)
+    at.text_input(key="refund-batch-approver").input("lee")
+    at.text_input(key="refund-batch-note").input("checked")
+    # The case C1 is decided elsewhere between drawing and the click; A-1 and A-3 are still waiting.
+    runs.resume_thread(store, settings, "refund-C1", {"action": "reject", "approver": "park"})
+    button_by_key(at, "refund-batch-reject").click().run()
+    assert not at.exception, at.exception
+    assert result_cells(at) == [("M1 · A-1", "rejected"), ("M1 · A-3", "rejected"), ("C1", "already decided")]
+    assert ledger.ledger_rows(store) == []
+    assert runs.current_result(store, settings, "refund-M1").outcome == "partly paid"  # A-2 settled by itself
+
+
+def test_a_second_tab_repeating_the_batch_pays_nothing_twice(app, store, settings):
+    start_refund(store, settings, "C1")
+    start_items(store, settings)
+    first, second = app(PAGE), app(PAGE)
+    select_all(first)
+    select_all(second)
+    for tab, who in ((first, "kim"), (second, "lee")):
+        tab.text_input(key="refund-batch-approver").input(who)
+        button_by_key(tab, "refund-batch-approve").click().run()
+        assert not tab.exception, tab.exception
+    assert [result for _, result in result_cells(second)] == ["already decided"] * 3
+    assert [r["approver"] for r in ledger.ledger_rows(store)] == ["kim"]
+    approvers = {r["item"]: r["approver"] for r in item_ledger.item_payouts(store, "M1")}
+    assert (len(approvers), approvers["A-1"], approvers["A-3"]) == (3, "kim", "kim")
+
+
+def test_without_an_approver_every_item_is_refused_and_nothing_is_paid(app, store, settings):
+    start_refund(store, settings, "C1")
+    start_refund(store, settings, "C2")
+    at = app(PAGE)
+    select_all(at)
+    button_by_key(at, "refund-batch-approve").click().run()
+    assert [result for _, result in result_cells(at)] == ["refused", "refused"]
+    assert list(results_table(at)["why"]) == ["approver: is empty"] * 2
+    assert ledger.ledger_rows(store) == []
+
+
+def test_a_selection_is_kept_by_item_never_by_position():
+    assert selected_keys([2, 0, 0, 7], ["a", "b", "c"]) == ["a", "c"]
+    assert rows_digest(["a", "b"]) != rows_digest(["b", "c"]) and rows_digest(["a"]) == rows_digest(["a"])
+
+
+def test_an_item_whose_case_still_waits_was_paid_or_rejected():
+    waiting = Decided("t:1", "t", "1", "waiting")
+    assert item_result(waiting, "approve").result == "paid"
+    assert item_result(waiting, "reject").result == "rejected"
+    refused = Decided("t", "t", "", "refused", "approver: is required")
+    assert (item_result(refused, "approve").result, item_result(refused, "approve").reason) == (
+        "refused",
+        "approver: is required",
+    )
+
+
+ROLES = """
+[users]
+"ann@example.com" = { role = "approver", limit_krw = 1_000_000 }
+"""
+
+
+def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
+    store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    roles = tmp_path / "roles.toml"
+    roles.write_text(ROLES, encoding="utf-8")
+    monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
+    start_refund(store, settings, "BIG", 2_000_000)
+    start_refund(store, settings, "SMALL", 300_000)
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.user = {"is_logged_in": True, "email": "ann@example.com", "name": "Ann"}
+    at.run()
+    at.switch_page(PAGE)
+    at.run()
+    select_all(at)
+    button_by_key(at, "refund-batch-approve").click().run()
+    assert not at.exception, at.exception
+    assert [result for _, result in result_cells(at)] == ["refused", "paid"]
+    assert "your limit is 1,000,000 KRW" in results_table(at)["why"].iloc[0]
+    assert [(r["case_id"], r["approver"]) for r in ledger.ledger_rows(store)] == [("SMALL", "ann@example.com")]
