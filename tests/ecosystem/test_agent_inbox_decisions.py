@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from agents.refund import ledger
@@ -119,6 +120,9 @@ def test_a_response_rejects_and_resolve_or_ignore_is_refused(signed: Server) -> 
         resolve="admin",
     )
     assert next(e for e in trace if e["call"] == "resolve")["status"] == 422  # even an admin's
+    with httpx.Client(base_url=signed.url, headers={"x-api-key": TOKENS["admin"]}, timeout=60) as plain:
+        refused = plain.post(f"/threads/refund-{case}/state", json={"values": None, "as_node": "__end__"}).json()
+    assert refused["field"] == "as_node" and "without an answer" in refused["detail"]
     status, state = outcome(trace, "ignore")
     assert status == 422 and state["waiting"] == 1  # nothing ends without a decision
     status, state = outcome(trace, "reject")
