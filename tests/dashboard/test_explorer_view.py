@@ -63,7 +63,9 @@ def test_writes_are_shown_as_text_with_their_values_as_json():
 
 
 def test_the_fork_editor_starts_with_only_the_keys_that_may_be_updated():
-    spec = SimpleNamespace(state_fields=[SimpleNamespace(name="plan"), SimpleNamespace(name="absent")])
+    spec = SimpleNamespace(
+        edit=SimpleNamespace(state_fields=[SimpleNamespace(name="plan"), SimpleNamespace(name="absent")])
+    )
 
     assert json.loads(editable_values(spec, {"plan": ["a"], "secret": 1})) == {"plan": ["a"]}
 
