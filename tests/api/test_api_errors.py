@@ -56,7 +56,7 @@ CASES: list[tuple[str, str, Any, int, str]] = [
     ("POST", "/resume", {"thread_id": LECTURE, "decision": "rework", "extra": 1}, 422, "extra"),
     ("POST", "/resume", {"thread_id": 12345, "decision": "save"}, 422, "thread_id"),
     # an answer the waiting gate does not offer: refused before anything is written
-    ("POST", f"/threads/{LECTURE}/runs/wait", _resume(LECTURE, "lecture", "approve"), 422, "action"),
+    ("POST", f"/threads/{LECTURE}/runs/wait", _resume(LECTURE, "lecture", "pay"), 422, "action"),
     # runs: the agents' answer checks, the thread, the assistant, the options
     ("POST", f"/threads/{REFUND}/runs/wait", _resume(REFUND, "refund", {**EDIT, "amount": 0}), 422, "amount"),
     ("POST", f"/threads/{REFUND}/runs/wait", _resume(REFUND, "refund", {**EDIT, "amount": 500_001}), 422, "amount"),

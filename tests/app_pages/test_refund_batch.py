@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agents import runs, threadindex
-from agents.cli.decide import Decided
+from agents.batch import Decided
 from agents.identity import Identity
 from agents.refund import item_ledger, ledger
 from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, waiting_items
