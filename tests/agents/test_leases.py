@@ -18,7 +18,7 @@ import pytest
 from agents import leases, lifecycle, readmodel, runs
 from agents.db import DatabaseError
 from agents.errors import NotWaitingError, StaleFormError, UserError
-from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_lease
+from agents.leases import BOOT_ID, HOST, ThreadBusyError, live_leases, thread_guard, thread_lease
 from agents.runtime import load_settings, open_store
 from agents.schema_check import RELEASED_TABLES
 from tests.conftest import PROJECT_ROOT
@@ -38,7 +38,7 @@ def test_delete_of_a_running_thread_is_refused(store, settings):
     holding, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with runs.thread_guard(store, "hitl_demo"):
+        with thread_guard(store, "hitl_demo"):
             holding.set()
             release.wait(10)
 

@@ -32,7 +32,7 @@ from agents.refund.spec import SPEC as REFUND
 from agents.refund.spec import START_FIELDS as REFUND_START
 from agents.robot.spec import SPEC as ROBOT
 from agents.runtime import load_settings, open_store
-from agents.spec import validate_fields
+from agents.spec import validate_fields, validate_update
 
 ANSWER_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 NEW_CASE = ("run", "refund", "--case", "n1", "--customer", "lee", "--reason", "late")
@@ -246,8 +246,8 @@ CALL_CASES = [
     ),
     ("field-int-bool", lambda s, st: REFUND_START[2].validate(True), "amount"),
     ("field-int-none-object", lambda s, st: REFUND_START[2].validate([5]), "amount"),
-    ("update-no-values", lambda s, st: runs.validate_update(ROBOT, {}, None), "values"),
-    ("update-as-node-lecture", lambda s, st: runs.validate_update(LECTURE, {"draft": "x"}, "writer"), "as_node"),
+    ("update-no-values", lambda s, st: validate_update(ROBOT, {}, None), "values"),
+    ("update-as-node-lecture", lambda s, st: validate_update(LECTURE, {"draft": "x"}, "writer"), "as_node"),
     ("check-resume-robot", lambda s, st: ROBOT.ask.check_resume({"reply": "yes"}), "answer"),
     ("check-resume-refund", lambda s, st: REFUND.ask.check_resume(["approve"]), "action"),
     ("check-resume-lecture", lambda s, st: LECTURE.ask.check_resume(5), "action"),

@@ -5,7 +5,10 @@ threshold, paid at once; some above it, each asking in its own task) and answers
 ``runs.resume_thread`` as the CLI, the API and the forms do: one question by its interrupt id
 (``--interrupt``), every waiting one with the same answer (``--all``), or a plain answer (refused while
 several wait); sometimes with the head the user saw and an interrupt id already answered (a stale form,
-refused); sometimes with an edit above the item's own amount (refused). An operation may be "killed"
+refused); sometimes with an edit above the item's own amount (refused); and in batches across cases
+(``agents.batch.decide_items``, the ``decide`` command's and ``POST /decisions``' path), whose items may
+name whole threads, questions waiting or already answered, or the same question twice: each item is
+reported on its own, and one already answered reads ``already decided``. An operation may be "killed"
 right after an item's payout commits, before its task's result is saved (``SimulatedKill``, a
 ``BaseException``, as in ``test_refund_property.py``); the store is then opened afresh, as by a restarted
 process.
@@ -38,6 +41,7 @@ from hypothesis.stateful import (
 )
 
 from agents import lifecycle, readmodel, runs
+from agents.batch import decide_items
 from agents.errors import UserError
 from agents.refund import item_ledger, items
 from agents.runtime import load_settings, open_store
@@ -200,6 +204,39 @@ class RefundItemCases(RuleBasedStateMachine):
             answered = {target} if target else {interrupt for interrupt, _ in waiting}
             self.answered[thread] |= answered
 
+    @precondition(lambda self: bool(self.cases))
+    @rule(
+        picks=st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10), st.booleans()), min_size=1, max_size=5),
+        action=st.sampled_from(["approve", "reject"]),
+        kill=st.integers(0, 4),
+    )
+    def batch(self, picks: list[tuple[int, int, bool]], action: str, kill: int) -> None:
+        threads = sorted(self.cases)
+        waiting = {thread: [interrupt for interrupt, _ in self._waiting(thread)] for thread in threads}
+        chosen: list[str] = []
+        for pick, which, whole in picks:
+            thread = threads[pick % len(threads)]
+            known = sorted(set(waiting[thread]) | self.answered[thread])
+            chosen.append(thread if whole or not known else f"{thread}:{known[which % len(known)]}")
+        answered_before = {thread: set(ids) for thread, ids in self.answered.items()}
+        try:
+            with killed_after_payout(kill == 0):
+                done = decide_items(self.store, self.settings, chosen, {"action": action, "approver": "lee"})
+        except SimulatedKill:
+            OUTCOMES[f"{self.backend} batch: killed"] += 1
+            self._open()  # a new process on the same database: the rest of the batch was never tried
+            return
+        assert [d.item for d in done] == chosen and len({d.batch_id for d in done}) == 1
+        for decided in done:
+            OUTCOMES[f"{self.backend} batch {action}: {decided.result}"] += 1
+            # ``running``: a kill in an item's task of this run's step, which ended without its result saved
+            assert decided.result in ("paid", "rejected", "waiting", "refused", "already decided", "running"), decided
+            if decided.interrupt_id and decided.interrupt_id in answered_before[decided.thread_id]:
+                assert decided.result == "already decided", decided
+            if decided.result in ("paid", "rejected", "waiting"):
+                ids = [decided.interrupt_id] if decided.interrupt_id else waiting[decided.thread_id][:1]
+                self.answered[decided.thread_id] |= set(ids)
+
     @invariant()
     def each_item_is_paid_at_most_once_within_its_amount(self) -> None:
         if self.store is None:
@@ -264,3 +301,4 @@ def test_random_item_sequences_keep_the_item_rules(backend: str) -> None:
         if what.startswith(backend):
             print(f"  {what}: {count}")
     assert OUTCOMES[f"{backend} answer interrupt approve: ok"] > 0
+    assert OUTCOMES[f"{backend} batch approve: paid"] + OUTCOMES[f"{backend} batch approve: waiting"] > 0
