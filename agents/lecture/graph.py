@@ -101,7 +101,7 @@ def _ask(payload: dict[str, Any], accept: Callable[[dict[str, Any]], dict[str, A
     """
     error = ""
     while True:
-        asked = hitl.asked({**payload, "error": error} if error else payload)
+        asked = hitl.asked({**payload, "error": error} if error else payload, lang)
         raw = interrupt(asked, response_schema=hitl.response_schema(payload, HUMAN_NOTES_MAX_LENGTH))
         try:
             return accept(check_answer(raw))

@@ -22,6 +22,7 @@ from typing import Any
 
 from agents import hitl_shape
 from agents.errors import InputError
+from agents.lecture.model.strings import TEXT
 
 GATE_ACTION = "save_lecture_plan"
 PLAN_ACTION = "approve_plan"
@@ -42,8 +43,8 @@ def allowed_decisions(options: list[str]) -> list[str]:
     return allowed
 
 
-def asked(payload: dict[str, Any]) -> dict[str, Any]:
-    """A pause's payload with its ``HITLRequest`` keys beside its own."""
+def asked(payload: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """A pause's payload with its ``HITLRequest`` keys beside its own (the reviewers named in ``lang``)."""
     options = list(payload["options"])
     if payload["stage"] == "plan_review":
         subtopics = [{key: s.get(key) for key in ("id", "title", "description")} for s in payload["subtopics"]]
@@ -52,7 +53,11 @@ def asked(payload: dict[str, Any]) -> dict[str, Any]:
     else:
         args = {key: payload[key] for key in ("round", "score", "threshold")} | {"notes": ""}
         name = GATE_ACTION
-        feedback = [f"[{r['reviewer']}] {r['score']}/100: {r['feedback']}" for r in payload.get("reviews", [])]
+        names = TEXT["ko" if lang == "ko" else "en"]
+        feedback = [
+            f"[{names.get('reviewer_' + r['reviewer'], r['reviewer'])}] {r['score']}/100: {r['feedback']}"
+            for r in payload.get("reviews", [])
+        ]
         description = "\n".join([payload["question"], *feedback])
     return {**payload, **hitl_shape.request(name, args, description, allowed_decisions(options))}
 
