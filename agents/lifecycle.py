@@ -20,16 +20,15 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import json
 import threading
 from collections import Counter
 from collections.abc import Collection, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, cast
 
-from agents import ages, changefeed, nodelog, readcache, readmodel, runtime, summarytable, threadindex
+from agents import ages, changefeed, nodelog, readcache, readmodel, runtime, statuslists, summarytable, threadindex
 from agents.damaged import DamagedValueError, check_blob
 from agents.db import Store
 from agents.errors import InputError
@@ -540,66 +539,6 @@ def _every_status(store: Store, running: Collection[str], seen: int | None) -> l
     return _with_counts(statuses, list(index.pending))
 
 
-@dataclass
-class _Known:
-    """Every thread's status as a process last read it, and where the change feed stood before.
-
-    Changed in place, under ``lock``, by the next read (callers get copies of its lists).
-
-    Attributes:
-        position: The change feed's position taken before the statuses were read.
-        running: The threads whose leases were live then.
-        statuses: Thread id → its status.
-        views: Lists of statuses made so far, oldest head first: every thread's and each agent's
-            (``("all", agent)``), and the unfinished ones (``("inbox", agent)``); made on first use and
-            kept up to date by taking the changed threads out and putting their new statuses in.
-    """
-
-    position: int
-    running: frozenset[str]
-    statuses: dict[str, ThreadStatus]
-    views: dict[tuple[str, str | None], list[ThreadStatus]] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def view(self, agent: str | None, *, newest_first: bool, unfinished: bool) -> list[ThreadStatus]:
-        """A copy of one list (call under ``lock``)."""
-        key = ("inbox" if unfinished else "all", agent)
-        found = self.views.get(key)
-        if found is None:
-            found = sorted((s for s in self.statuses.values() if _in_view(key, s)), key=_HEAD)
-            self.views[key] = found
-        return found[::-1] if newest_first else list(found)
-
-    def update(self, position: int, running: frozenset[str], changed: set[str], fresh: list[ThreadStatus]) -> None:
-        """Puts the ``fresh`` statuses of the ``changed`` threads in (a thread gone is left out) (under ``lock``).
-
-        Each list keeps its order (by head): a changed thread's old entry is found by its old head and taken
-        out, its new one put in at its place, so the cost is that of what changed, not of every thread.
-        """
-        olds = [old for thread_id in changed if (old := self.statuses.pop(thread_id, None)) is not None]
-        self.statuses.update((s.thread_id, s) for s in fresh)
-        for key, kept in self.views.items():
-            for old in olds:
-                if _in_view(key, old):
-                    at = bisect.bisect_left(kept, old.head_checkpoint_id, key=_HEAD)
-                    while at < len(kept) and kept[at] is not old:  # the same head id in another thread (a copy)
-                        at += 1
-                    del kept[at : at + 1]
-            for status in fresh:
-                if _in_view(key, status):
-                    kept.insert(bisect.bisect(kept, status.head_checkpoint_id, key=_HEAD), status)
-        self.position, self.running = position, running
-
-
-def _HEAD(status: ThreadStatus) -> str:  # noqa: N802 - a sort key, named as the column it reads
-    return status.head_checkpoint_id
-
-
-def _in_view(key: tuple[str, str | None], status: ThreadStatus) -> bool:
-    kind, agent = key
-    return (agent is None or status.agent == agent) and (kind == "all" or status.status != "done")
-
-
 _KNOWN_LOCK = threading.Lock()
 
 
@@ -608,9 +547,9 @@ def _known_view(store: Store, agent: str | None, *, newest_first: bool, unfinish
     changes of since the last read (all of them the first time); None where the database notes no changes."""
     memo = readcache.cache_for(store, "known-statuses", size=1)
     with _KNOWN_LOCK:
-        known: _Known | None = memo.lookup("known")
+        known: statuslists.StatusLists[ThreadStatus] | None = memo.lookup("known")
         if known is None:
-            known = _Known(-1, frozenset(), {})
+            known = statuslists.StatusLists(-1, frozenset(), {})
             memo.put("known", known)
     with known.lock:  # one reader brings it up to date, the others then find it so
         if known.position >= 0 and _caught_up(store, known):
@@ -625,7 +564,7 @@ def _known_view(store: Store, agent: str | None, *, newest_first: bool, unfinish
         return known.view(agent, newest_first=newest_first, unfinished=unfinished)
 
 
-def _caught_up(store: Store, known: _Known) -> bool:
+def _caught_up(store: Store, known: statuslists.StatusLists[ThreadStatus]) -> bool:
     """Reads the threads changed since ``known`` was read into it; False when there are too many to."""
     changes = changefeed.changed_since(store, known.position)
     if changes is None:
