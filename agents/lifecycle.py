@@ -20,15 +20,15 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import json
+import threading
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any, cast
 
-from agents import ages, changefeed, nodelog, readcache, readmodel, runtime, summarytable, threadindex
+from agents import ages, changefeed, nodelog, readcache, readmodel, runtime, statuslists, summarytable, threadindex
 from agents.damaged import DamagedValueError, check_blob
 from agents.db import Store
 from agents.errors import InputError
@@ -546,9 +546,9 @@ def thread_statuses(store: Store, agent: str | None = None) -> list[ThreadStatus
     """
     if agent is not None:
         get_agent(agent)
-    known = _known_statuses(store)
+    known = _known_view(store, agent, newest_first=True, unfinished=False)
     if known is not None:
-        return known.view(agent, newest_first=True)
+        return known
     token = store.change_token()  # read before anything it guards
     running = live_leases(store)
     memo = readcache.cache_for(store, "statuses", size=16)
@@ -574,101 +574,55 @@ def _every_status(store: Store, running: Collection[str], seen: int | None) -> l
     return _with_counts(statuses, list(index.pending))
 
 
-@dataclass(frozen=True)
-class _Known:
-    """Every thread's status as a process last read it, and where the change feed stood before.
-
-    Attributes:
-        position: The change feed's position taken before the statuses were read.
-        running: The threads whose leases were live then.
-        statuses: Thread id → its status.
-        views: Lists of statuses made so far, oldest head first: every thread's and each agent's
-            (``("all", agent)``), and the unfinished ones (``("inbox", agent)``); made on first use and
-            carried to the next read by taking the changed threads out and putting their new statuses in.
-    """
-
-    position: int
-    running: frozenset[str]
-    statuses: dict[str, ThreadStatus]
-    views: dict[tuple[str, str | None], list[ThreadStatus]]
-
-    def view(self, agent: str | None, *, newest_first: bool = False, unfinished: bool = False) -> list[ThreadStatus]:
-        key = ("inbox" if unfinished else "all", agent)
-        found = self.views.get(key)
-        if found is None:
-            found = sorted((s for s in self.statuses.values() if _in_view(key, s)), key=_HEAD)
-            self.views[key] = found
-        return found[::-1] if newest_first else list(found)
+_KNOWN_LOCK = threading.Lock()
 
 
-def _HEAD(status: ThreadStatus) -> str:  # noqa: N802 - a sort key, named as the column it reads
-    return status.head_checkpoint_id
-
-
-def _in_view(key: tuple[str, str | None], status: ThreadStatus) -> bool:
-    kind, agent = key
-    return (agent is None or status.agent == agent) and (kind == "all" or status.status != "done")
-
-
-def _known_statuses(store: Store) -> _Known | None:
-    """Every status now, read for the threads the database noted changes of since the last read (all of
-    them the first time); None where the database notes no changes."""
+def _known_view(store: Store, agent: str | None, *, newest_first: bool, unfinished: bool) -> list[ThreadStatus] | None:
+    """Every status now (or one agent's, or the unfinished ones), read for the threads the database noted
+    changes of since the last read (all of them the first time); None where the database notes no changes."""
     memo = readcache.cache_for(store, "known-statuses", size=1)
-    known: _Known | None = memo.lookup("known")
-    if known is not None:
-        changes = changefeed.changed_since(store, known.position)
+    with _KNOWN_LOCK:
+        known: statuslists.StatusLists[ThreadStatus] | None = memo.lookup("known")
+        if known is None:
+            known = statuslists.StatusLists(-1, frozenset(), {})
+            memo.put("known", known)
+    with known.lock:  # one reader brings it up to date, the others then find it so
+        if known.position >= 0 and _caught_up(store, known):
+            return known.view(agent, newest_first=newest_first, unfinished=unfinished)
+        start = changefeed.position(store)  # before anything it guards
+        if start is None:
+            return None
         running = frozenset(live_leases(store))
-        if changes is not None:
-            position, changed = changes
-            changed |= known.running ^ running
-            if len(changed) <= _CHANGED_AT_ONCE:
-                known = _updated(store, known, position, changed, running)
-                memo.put("known", known)
-                return known
-    start = changefeed.position(store)  # before anything it guards
-    if start is None:
-        return None
+        statuses = _every_status(store, running, start)
+        known.statuses, known.views = {}, {}
+        known.update(start, running, set(), statuses)
+        return known.view(agent, newest_first=newest_first, unfinished=unfinished)
+
+
+def _caught_up(store: Store, known: statuslists.StatusLists[ThreadStatus]) -> bool:
+    """Reads the threads changed since ``known`` was read into it; False when there are too many to."""
+    changes = changefeed.changed_since(store, known.position)
+    if changes is None:
+        return False
+    position, changed = changes
     running = frozenset(live_leases(store))
-    statuses = {s.thread_id: s for s in _every_status(store, running, start)}
-    known = _Known(start, running, statuses, {})
-    memo.put("known", known)
-    return known
-
-
-def _updated(store: Store, known: _Known, position: int, changed: set[str], running: frozenset[str]) -> _Known:
-    """``known`` with the statuses of the ``changed`` threads read again (a thread gone is left out)."""
-    if not changed and position == known.position:
-        return known
-    summaries: list[readmodel.ThreadSummary] = []
-    pending: dict[str, Any] = {}
-    waiting: list[readmodel.PendingInterrupt] = []
-    for thread_id in sorted(changed):
-        index = threadindex.thread_of(store, thread_id)  # read for this thread alone
-        summaries += index.threads
-        pending.update({p.thread_id: p.payload for p in reversed(index.pending)})
-        waiting += index.pending
-    fresh = _with_counts(_statuses(store, summaries, pending, running, seen=position, changed=changed), waiting)
-    statuses = dict(known.statuses)
-    for thread_id in changed:
-        statuses.pop(thread_id, None)
-    statuses.update((s.thread_id, s) for s in fresh)
-    # Each list keeps its order (by head): a changed thread's old entry is found by its old head and taken
-    # out, its new one put in at its place, so the cost is that of what changed, not of every thread.
-    olds = [old for thread_id in changed if (old := known.statuses.get(thread_id)) is not None]
-    views = {}
-    for key, before in known.views.items():
-        kept = list(before)
-        for old in olds:
-            if _in_view(key, old):
-                at = bisect.bisect_left(kept, old.head_checkpoint_id, key=_HEAD)
-                while at < len(kept) and kept[at] is not old:  # the same head id in another thread (a copy)
-                    at += 1
-                del kept[at : at + 1]
-        for status in fresh:
-            if _in_view(key, status):
-                kept.insert(bisect.bisect(kept, status.head_checkpoint_id, key=_HEAD), status)
-        views[key] = kept
-    return _Known(position, running, statuses, views)
+    changed |= known.running ^ running
+    if len(changed) > _CHANGED_AT_ONCE:
+        return False
+    if changed:
+        summaries: list[readmodel.ThreadSummary] = []
+        pending: dict[str, Any] = {}
+        waiting: list[readmodel.PendingInterrupt] = []
+        for thread_id in sorted(changed):
+            index = threadindex.thread_of(store, thread_id)  # read for this thread alone
+            summaries += index.threads
+            pending.update({p.thread_id: p.payload for p in reversed(index.pending)})
+            waiting += index.pending
+        statuses = _statuses(store, summaries, pending, running, seen=position, changed=changed)
+        known.update(position, running, changed, _with_counts(statuses, waiting))
+    else:
+        known.position, known.running = position, running
+    return True
 
 
 def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
@@ -697,9 +651,9 @@ def inbox(store: Store, agent: str | None = None) -> list[ThreadStatus]:
     """Every thread that is not done (waiting, attention, running), oldest first: nothing waits unseen."""
     if agent is not None:
         get_agent(agent)
-    known = _known_statuses(store)
+    known = _known_view(store, agent, newest_first=False, unfinished=True)
     if known is not None:
-        return known.view(agent, unfinished=True)
+        return known
     return unfinished(thread_statuses(store, agent))
 
 

@@ -19,6 +19,11 @@ checkpoint and its row can leave a row behind but never have it served. A row th
 (a read-only file, a write lock held by another process) is left out: the reader has its status anyway.
 Rows of deleted threads are unused (no head names them) and pruned by a reader that reads every row.
 
+Each row also keeps the change feed's position taken before it was computed (``seen``,
+:mod:`agents.changefeed`): where the database noted no change of the thread since, nothing the status
+reads was written since, the head's own bytes included, so a restarted process does not read the head
+again to see whether it was damaged in place.
+
 Rows are also mirrored per process (:mod:`agents.readcache`, under the head they were computed at), so a
 reader after a write reads from the table only the threads it has not seen at their heads.
 """
