@@ -26,7 +26,7 @@ from app_pages.refund_cases import (
     case_text,
     first_then_fresh,
 )
-from dashboard import auth, diff_view, queues, resources
+from dashboard import auth, diff_view, live, queues, resources
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.forms import (
     act,
@@ -509,6 +509,7 @@ paged_table(
     empty_text=t("refund.queue.empty"),
     search_text=lambda q: find_case(q[0]),
     link=lambda q: case_link(q[0]),
+    live=True,
 )
 
 # --- Selected case -------------------------------------------------------------------------------
@@ -521,7 +522,9 @@ if thread_id is None:
     if not book.cases:
         st.caption(t("refund.case.none"))
 else:
-    show_case(thread_id, book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None)
+    shown_case_head = book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None
+    show_case(thread_id, shown_case_head)
+    live.follow_thread(store, thread_id, shown_case_head)  # decided elsewhere: the page is drawn again
 
 # --- Audit and ledger ------------------------------------------------------------------------------
 st.header(t("refund.audit.header"))
