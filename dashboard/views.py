@@ -195,9 +195,11 @@ def pick_thread(
     agent_key: str,
     thread_key: str,
     empty_key: str,
-    columns: int = 2,
+    columns: int | Sequence[float] = 2,
 ) -> tuple[str, str | None, list[Any]]:
     """The agent and thread pickers of the explorer and the timeline, preselected by ``?thread=``.
+
+    ``columns`` is how many columns the row has, or their relative widths (``st.columns``'s ``spec``).
 
     Returns:
         The agent, the chosen thread (None: the agent has none, and ``empty_key`` is shown) and
