@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from agents import lifecycle
+from agents.runtime import open_store
 from dashboard.i18n import t
 from tests.browser.conftest import Dashboard, wait_for_app
 
@@ -79,3 +81,41 @@ def test_the_queue_reruns_alone_after_another_persons_decision_and_a_new_case_ke
     finally:
         page_a.context.close()
         page_b.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_robots_queue_counts_a_new_thread_and_the_open_thread_follows_an_answer_from_elsewhere(
+    browser: Browser, shared_dashboard: Dashboard, lang: str
+):
+    expect.set_options(timeout=30_000)  # an upper bound: every wait below is for the page's own state
+    shown, other = f"live-open-{lang}", f"live-new-{lang}"
+    started = shared_dashboard.cli("run", "robot", "--thread", shown)
+    assert started.returncode == 0, started.stderr
+    page = _open(browser, f"{shared_dashboard.url}/robot?lang={lang}&thread={shown}")
+    try:
+        main = page.get_by_test_id("stMain")
+        waiting = [x.thread_id for x in _robot_inbox(shared_dashboard) if x.thread_id != shown]
+        queue = main.get_by_text(t("robot.queue", lang, count=len(waiting)), exact=True)
+        expect(queue).to_be_visible()
+        yes = main.get_by_role("button", name=t("robot.yes", lang), exact=True)
+        expect(yes).to_be_visible()  # the open thread waits for its answer
+        assert page.evaluate(WATCH_HEADERS) >= 1
+
+        started = shared_dashboard.cli("run", "robot", "--thread", other)  # a new thread waits, from the CLI
+        assert started.returncode == 0, started.stderr
+        expect(main.get_by_text(t("robot.queue", lang, count=len(waiting) + 1), exact=True)).to_be_visible()
+        assert page.evaluate("window.liveRedrawn") is False  # the queue ran alone: no full rerun
+
+        answered = shared_dashboard.cli("resume", shown, "yes")  # the open thread, answered elsewhere
+        assert answered.returncode == 0, answered.stderr
+        expect(yes).to_have_count(0)  # the page is drawn at its new head
+    finally:
+        page.context.close()
+
+
+def _robot_inbox(dashboard: Dashboard) -> list[lifecycle.ThreadStatus]:
+    store = open_store(str(dashboard.db_path))
+    try:
+        return lifecycle.inbox(store, agent="robot")
+    finally:
+        store.close()
