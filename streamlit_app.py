@@ -41,7 +41,6 @@ if store.read_only:
     st.warning(t("app.read_only"))
 auth.sidebar_badge()
 live.mark_drawn(store, st.session_state)  # read before the page reads anything it guards
-live.watch(store, resources.settings().live_refresh)  # the page is drawn again when the database changed
 
 settings = resources.settings()
 # Overdue counts beside the page names; nothing to count (and nothing read) without a deadline (HITL_SLA).
@@ -67,3 +66,5 @@ try:
     navigation.run()
 except DatabaseError as error:  # a read or write the database refused (busy too long, damaged): said, not a traceback
     st.error(escape_markdown(t("app.db_error", error=error)))
+finally:  # after the page (stopped early or not): a page without live parts is drawn again after a change
+    live.watch(store, settings.live_refresh, st.session_state)

@@ -10,7 +10,7 @@ from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, latest_reviews, review_rows, score_rows, subtopic_rows
 from agents.nodelog import node_runs
 from agents.registry import get_agent
-from dashboard import auth, diff_view, resources
+from dashboard import auth, diff_view, live, resources
 from dashboard.agent_pages import linked_thread, pick_own_thread, show_agent_queue
 from dashboard.formats import code_word
 from dashboard.forms import (
@@ -162,6 +162,7 @@ def show_thread(thread_id: str) -> None:
     result = runs.current_result(store, settings, thread_id)
     values = result.values
     expected = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
+    live.follow_thread(store, thread_id, result.head_checkpoint_id)  # another tab's answer redraws the page
     show_status(result)
 
     if result.status == "waiting" and auth.why_not(ANSWER):  # the state shows; answering is for approvers

@@ -12,7 +12,7 @@ from app_pages.refund_case import pick_case, show_case
 from app_pages.refund_cases import case_book
 from app_pages.refund_lists import show_audit_and_ledger, show_queue
 from app_pages.refund_request import new_request_form
-from dashboard import resources
+from dashboard import live, resources
 from dashboard.formats import amount
 from dashboard.forms import show_flash, shown_head, sidebar_forms
 from dashboard.i18n import current_language, t
@@ -39,6 +39,7 @@ if thread_id is None:
 else:
     page_head = book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None
     show_case(store, settings, thread_id, page_head)
+    live.follow_thread(store, thread_id, page_head)  # decided elsewhere: the page is drawn again
 
 # --- Queue, its batch decisions, and a new request below it -------------------------------------------
 st.header(t("refund.queue.header"))

@@ -121,6 +121,7 @@ def show_queue(store: Store, settings: Settings, book: CaseBook, now: dt.datetim
         empty_text=t("refund.queue.empty"),
         search_text=lambda q: find_case(q[0]),
         link=lambda q: case_link(q[0]),
+        live=True,
     )
 
 

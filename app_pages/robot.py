@@ -8,7 +8,7 @@ from agents.identity import ANSWER, START_RUN
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
-from dashboard import auth, diff_view, presenter, resources, robot_lessons
+from dashboard import auth, diff_view, live, presenter, resources, robot_lessons
 from dashboard.agent_pages import foreign_thread, show_agent_queue
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
@@ -42,6 +42,7 @@ if about := foreign_thread(store, thread_id, head, "robot"):  # a thread with no
     st.error(escape_markdown(about))
     st.stop()
 expected = drawn_head("robot-page", thread_id, head)
+live.follow_thread(store, thread_id, head)  # another tab's answer redraws the page
 
 top_left, top_right = st.columns([3, 1])
 top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))

@@ -135,7 +135,7 @@ agent, thread_id, (run_column,) = pick_thread(
     agent_key=view.AGENT_KEY,
     thread_key=view.THREAD_KEY,
     empty_key="timeline.no_threads",
-    columns=3,
+    columns=(2, 3, 4),  # the run's label (id, start, calls) is the longest: shown whole, at 1280 px too
 )
 resolved: view.Resolved = {}
 listed_runs: view.Entries = {}

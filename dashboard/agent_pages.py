@@ -7,8 +7,9 @@ import streamlit as st
 from agents import lifecycle, readmodel
 from agents.db import Store
 from agents.errors import UserError
+from dashboard import live
 from dashboard.i18n import t
-from dashboard.views import PICKER_LIMIT, lazy_expander, show_inbox, status_text
+from dashboard.views import PICKER_LIMIT, inbox_table, lazy_expander, status_text
 
 
 def linked_thread(
@@ -38,14 +39,20 @@ def picker_options(thread_ids: list[str], shown: str | None, limit: int = PICKER
 
 
 def show_agent_queue(store: Store, agent: str, shown: str | None) -> None:
-    """The agent's unfinished threads but the one shown, in an expander titled with their count (made when open)."""
+    """The agent's unfinished threads but the one shown, in an expander titled with their count (made when open).
 
-    def load() -> list[lifecycle.ThreadStatus]:
-        return [x for x in lifecycle.inbox(store, agent=agent) if x.thread_id != shown]
+    A live part (:mod:`dashboard.live`): count and table follow the database on their own.
+    """
+    _agent_queue(store, agent, shown)
 
-    if (box := lazy_expander(t(f"{agent}.queue", count=len(load())), f"{agent}-queue-open")) is not None:
+
+@live.fragment
+def _agent_queue(store: Store, agent: str, shown: str | None) -> None:
+    key = f"{agent}-queue"
+    items = live.rows(key, lambda: [x for x in lifecycle.inbox(store, agent=agent) if x.thread_id != shown])
+    if (box := lazy_expander(t(f"{agent}.queue", count=len(items)), f"{agent}-queue-open")) is not None:
         with box:
-            show_inbox(f"{agent}-queue", load, t(f"{agent}.queue_empty"))
+            inbox_table(key, items, t(f"{agent}.queue_empty"))
 
 
 def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown: str | None) -> None:

@@ -22,15 +22,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 def fragment(function: F) -> F:
     """``st.fragment(function)``, with a :class:`~agents.db.DatabaseError` shown as the frame shows it."""
 
+    return st.fragment(guarded(function))
+
+
+def guarded(function: F) -> F:
+    """``function`` with a :class:`~agents.db.DatabaseError` said where it draws (a fragment's errors stay in it)."""
+
     @functools.wraps(function)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
+    def said(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except DatabaseError as error:
             st.error(escape_markdown(t("app.db_error", error=error)))
             return None
 
-    return st.fragment(guarded)  # type: ignore[return-value]
+    return said  # type: ignore[return-value]
 
 
 def refresh_page_when_behind(key: str, drawn: object, now: object) -> None:

@@ -1,26 +1,43 @@
-"""Live pages: an open page redraws itself, within ``HITL_LIVE_REFRESH`` seconds, after the database changed.
+"""Live pages: the parts of a page that follow the database redraw themselves, alone, within ``HITL_LIVE_REFRESH`` s.
 
-A fragment of the frame (``streamlit_app.py``), rerun alone every ``Settings.live_refresh`` seconds
-(2 by default), reads the store's live token (:meth:`~agents.db.Store.live_token`: SQLite's
-``data_version``, PostgreSQL's transaction snapshot; one cheap statement whatever the number of
-threads) and compares it with the token read when the page was last drawn. Only when they differ is
-the page drawn again: a case another approver decided leaves the queue, a new case joins it, an open
-thread shows its new head. A check that finds nothing new draws nothing and reruns nothing else.
-Widgets keep their values across the redraw, a half-typed note included (the browser keeps what it
-has not sent yet).
+The parts that show what changes under the user (the home inbox and threads, each agent's queue, an
+open thread's status) are live fragments (:func:`fragment`): ``st.fragment(run_every=...)`` reruns each
+of them alone every ``Settings.live_refresh`` seconds (2 by default), never the page around it. A
+form being typed in outside them is not touched, and no element outside them is sent again.
+
+Each run of a live part first reads the store's live token (:meth:`~agents.db.Store.live_token`:
+SQLite's ``data_version``, PostgreSQL's transaction snapshot; one cheap statement whatever the number
+of threads). Its rows (:func:`rows`) are read again only when the token moved since they were read;
+a run that finds nothing new draws the rows it already holds. A case another approver decided leaves
+the queue, a new case joins it, within one interval.
+
+A page with no live part (the explorer, the timeline) gets the frame's watcher instead (:func:`watch`,
+drawn after the page): a fragment that draws nothing, checks the token every interval and, when it
+moved, draws the whole page again.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
+from agents import readmodel
 from agents.db import Store
+from dashboard import resources
+from dashboard.fragments import guarded, refresh_page_when_behind
 
 #: The session key of the token the page was last drawn under.
 DRAWN_KEY = "live.drawn"
+#: The session key saying the page's last full run drew a live part (the frame's watcher then stays still).
+LIVE_PAGE_KEY = "live.page-has-parts"
+#: The session key prefix of a live part's rows and the token they were read under.
+ROWS_KEY = "live.rows:"
+
+F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")  # what a part reads: its rows
 
 
 def page_is_behind(drawn: object, now: object) -> bool:
@@ -33,19 +50,87 @@ SessionState = Any
 
 
 def mark_drawn(store: Store, state: SessionState) -> None:
-    """Records the token the page is drawn under; the frame calls it before the page reads anything."""
+    """Records the token the page is drawn under; the frame calls it before the page reads anything.
+
+    It also forgets whether the page has live parts and the rows they kept: the page's run draws its
+    parts again from what it reads (another thread shown, another order chosen).
+    """
     state[DRAWN_KEY] = store.live_token()
+    state.pop(LIVE_PAGE_KEY, None)
+    for key in [key for key in state.keys() if str(key).startswith(ROWS_KEY)]:
+        del state[key]
 
 
 def redraw_if_changed(store: Store, state: SessionState, rerun: Callable[[], Any] = st.rerun) -> bool:
-    """Reruns the whole page (``rerun``) when the database changed since it was drawn; returns whether it did."""
+    """Reruns the whole page (``rerun``) when the database changed since it was drawn; returns whether it did.
+
+    A page whose last full run drew live parts is never rerun: those parts follow the database themselves.
+    """
+    if state.get(LIVE_PAGE_KEY):
+        return False
     if not page_is_behind(state.get(DRAWN_KEY), store.live_token()):
         return False
     rerun()
     return True
 
 
+def rows(key: str, load: Callable[[], R], *, store: Store | None = None, state: SessionState | None = None) -> R:
+    """``load()``, read again only when the database changed since this part last read it.
+
+    ``key`` names the part (unique on the page). The rows are kept in the session with the live token
+    read before them until the page is drawn again (:func:`mark_drawn`), so a run of the part with
+    nothing new (most of the interval's runs) costs the token's one statement; an unknown token (a
+    store that cannot tell) reads every time.
+    """
+    state = st.session_state if state is None else state
+    token = (resources.store() if store is None else store).live_token()  # read before the rows it guards
+    kept = state.get(ROWS_KEY + key)
+    if token is not None and kept is not None and kept[0] == token:
+        return kept[1]
+    found = load()
+    state[ROWS_KEY + key] = (token, found)
+    return found
+
+
+def fragment(function: F) -> F:
+    """A live part: ``st.fragment(function, run_every=HITL_LIVE_REFRESH)`` that reruns alone.
+
+    With ``HITL_LIVE_REFRESH`` at 0 it is a plain fragment (redrawn when used or with the page).
+    Drawing one tells the frame's watcher that this page follows the database by its parts.
+    """
+
+    @functools.wraps(function)
+    def live_part(*args: Any, **kwargs: Any) -> Any:
+        interval = resources.settings().live_refresh
+        if interval > 0:
+            st.session_state[LIVE_PAGE_KEY] = True
+        # Made on each call: Streamlit knows a fragment by its function's name and place, and a page's
+        # function is made anew by each run of the page (its globals with it).
+        return st.fragment(guarded(function), run_every=interval or None)(*args, **kwargs)
+
+    return live_part  # type: ignore[return-value]
+
+
+def follow_thread(store: Store, thread_id: str, drawn_head: str | None) -> None:
+    """The open thread of an agent's page, followed: a live part that draws nothing and, when the
+    thread's head is no longer ``drawn_head`` (the head the page drew), draws the whole page again,
+    once per move (the page around the thread, its controls and the sidebar's forms, all show that head)."""
+    _follow(store, thread_id, drawn_head)
+
+
+@fragment
+def _follow(store: Store, thread_id: str, drawn_head: str | None) -> None:
+    head = rows(f"head:{thread_id}", lambda: readmodel.head_checkpoint_id(store, thread_id), store=store)
+    refresh_page_when_behind(f"live.followed:{thread_id}", drawn_head, head)
+
+
+#: The session key saying the watcher is being drawn by the page's run (which checks nothing: it just read).
+WATCH_DRAWN_KEY = "live.watch-drawn"
+
+
 def _check(store: Store) -> None:
+    if st.session_state.pop(WATCH_DRAWN_KEY, False):  # drawn with the page: its ticks check, from the next one
+        return
     redraw_if_changed(store, st.session_state)
 
 
@@ -53,11 +138,13 @@ def _check(store: Store) -> None:
 _WATCHERS: dict[float, Callable[[Store], None]] = {}
 
 
-def watch(store: Store, interval: float) -> None:
-    """Draws the frame's watcher: a fragment rerun every ``interval`` seconds that draws nothing and
-    redraws the page after a change. ``interval`` 0 draws no watcher (pages redraw only when used)."""
-    if interval <= 0:
+def watch(store: Store, interval: float, state: SessionState) -> None:
+    """Draws the frame's watcher, after the page: a fragment rerun every ``interval`` seconds that draws
+    nothing and redraws the page after a change. A page that drew live parts (they follow the database
+    themselves) or ``interval`` 0 draws no watcher."""
+    if interval <= 0 or state.get(LIVE_PAGE_KEY):
         return
     if interval not in _WATCHERS:
         _WATCHERS[interval] = st.fragment(_check, run_every=interval)
+    state[WATCH_DRAWN_KEY] = True
     _WATCHERS[interval](store)

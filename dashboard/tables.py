@@ -10,6 +10,7 @@ shows is never older than the database.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -18,6 +19,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from dashboard import live as live_parts
 from dashboard.formats import cell
 from dashboard.fragments import fragment
 from dashboard.i18n import language_query, t
@@ -55,6 +57,7 @@ def paged_table(
     link: Callable[[T], str | None] | None = None,
     page_size: int = PAGE_SIZE,
     marked: Callable[[T], str] | None = None,
+    live: bool = False,
 ) -> None:
     """Draws the rows ``load()`` returns as a paged table (searchable when ``search_text`` is given).
 
@@ -67,12 +70,42 @@ def paged_table(
         link: A row's link (see :func:`page_url`); None for no link column.
         page_size: Rows per page.
         marked: A row's mark (empty: none): shown in a first column, and a marked row is highlighted.
+        live: Whether the table follows the database on its own (a queue): it reruns alone every
+            ``HITL_LIVE_REFRESH`` seconds and reads its rows again when the database changed
+            (:mod:`dashboard.live`).
     """
+    if live:
+        fresh = functools.partial(live_parts.rows, key, load)
+        _live_fragment(key, fresh, tuple(columns), empty_text, search_text, link, page_size, marked)
+        return
     _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size, marked)
 
 
 @fragment
 def _fragment(
+    key: str,
+    load: Callable[[], Sequence[T]],
+    columns: tuple[Column[T], ...],
+    empty_text: str,
+    search_text: Callable[[T], str] | None,
+    link: Callable[[T], str | None] | None,
+    page_size: int,
+    marked: Callable[[T], str] | None = None,
+) -> None:
+    draw_table(
+        key,
+        load(),
+        columns,
+        empty_text=empty_text,
+        search_text=search_text,
+        link=link,
+        page_size=page_size,
+        marked=marked,
+    )
+
+
+@live_parts.fragment
+def _live_fragment(
     key: str,
     load: Callable[[], Sequence[T]],
     columns: tuple[Column[T], ...],

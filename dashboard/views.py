@@ -13,9 +13,8 @@ from agents import ages, lifecycle, queue_rights
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard import auth, queues, resources
+from dashboard import auth, live, queues, resources
 from dashboard.formats import clean_frame, code_word, display_zone, timestamp
-from dashboard.fragments import fragment
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, draw_table, page_url, paged_table
@@ -70,8 +69,16 @@ def thread_link(status: lifecycle.ThreadStatus) -> str | None:
 
 
 def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """A paged, searchable threads table with a link to each thread's page."""
-    paged_table(key, load, thread_columns(), empty_text=empty_text, search_text=status_search_text, link=thread_link)
+    """A paged, searchable threads table with a link to each thread's page; live (:mod:`dashboard.live`)."""
+    paged_table(
+        key,
+        load,
+        thread_columns(),
+        empty_text=empty_text,
+        search_text=status_search_text,
+        link=thread_link,
+        live=True,
+    )
 
 
 def age_cell(
@@ -107,14 +114,20 @@ def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty
     session; a signed-in person's own items first), with its status, how long it has waited (marked
     when past its deadline, ``HITL_SLA``), its reason (as text), who may decide it and a link to act.
 
-    One paged, searchable table (a fragment: searching or paging reruns it alone, with fresh rows).
+    One paged, searchable table in a live part (:mod:`dashboard.live`): it reruns alone every
+    ``HITL_LIVE_REFRESH`` seconds and when searched or paged, and reads its rows again whenever the
+    database changed.
     """
     _inbox(key, load, empty_text)
 
 
-@fragment
+@live.fragment
 def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    items = load()
+    inbox_table(key, live.rows(key, load), empty_text)
+
+
+def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) -> None:
+    """:func:`show_inbox` of items already read, inside a fragment of the caller's."""
     if not items:
         st.info(empty_text)
         return
@@ -182,9 +195,11 @@ def pick_thread(
     agent_key: str,
     thread_key: str,
     empty_key: str,
-    columns: int = 2,
+    columns: int | Sequence[float] = 2,
 ) -> tuple[str, str | None, list[Any]]:
     """The agent and thread pickers of the explorer and the timeline, preselected by ``?thread=``.
+
+    ``columns`` is how many columns the row has, or their relative widths (``st.columns``'s ``spec``).
 
     Returns:
         The agent, the chosen thread (None: the agent has none, and ``empty_key`` is shown) and

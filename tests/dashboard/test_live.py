@@ -64,3 +64,63 @@ def test_the_frame_records_the_token_each_page_is_drawn_under(app, store, settin
     at.run()
     assert at.session_state[live.DRAWN_KEY] != drawn  # a redraw records what it drew under
     assert any("r1" in str(frame.value) for frame in at.dataframe)
+
+
+def test_a_live_part_reads_its_rows_again_only_after_a_commit(store, settings, db_location):
+    state: dict[str, object] = {}
+    reads: list[int] = []
+
+    def load() -> list[int]:
+        reads.append(1)
+        return [len(reads)]
+
+    live.mark_drawn(store, state)
+    assert live.rows("queue", load, store=store, state=state) == [1]
+    if store.backend == "sqlite":  # PostgreSQL's snapshot is the whole server's: other tests move it too
+        assert live.rows("queue", load, store=store, state=state) == [1]  # nothing new: the kept rows
+        assert reads == [1]
+    other = open_store(db_location)
+    try:
+        pause_robot(other, settings, "r1")  # another process commits
+    finally:
+        other.close()
+    assert live.rows("queue", load, store=store, state=state) == [len(reads)] and len(reads) >= 2
+    read = len(reads)
+    live.mark_drawn(store, state)  # the page is drawn again: its parts read afresh (another thread shown)
+    assert live.rows("queue", load, store=store, state=state) == [read + 1]
+
+
+def test_a_store_that_cannot_tell_reads_the_rows_every_time(store):
+    class Blind:
+        def live_token(self) -> None:
+            return None
+
+    state: dict[str, object] = {}
+    reads: list[int] = []
+    for _ in range(3):
+        live.rows("queue", lambda: reads.append(1), store=Blind(), state=state)  # type: ignore[arg-type]
+    assert reads == [1, 1, 1]
+
+
+def test_a_page_with_live_parts_is_never_rerun_whole_by_the_frame(store, settings, db_location):
+    state: dict[str, object] = {}
+    reruns: list[int] = []
+    live.mark_drawn(store, state)
+    state[live.LIVE_PAGE_KEY] = True  # the page's run drew a live part
+    other = open_store(db_location)
+    try:
+        pause_robot(other, settings, "r1")
+    finally:
+        other.close()
+    assert not live.redraw_if_changed(store, state, lambda: reruns.append(1))
+    assert reruns == []
+    live.mark_drawn(store, state)  # the next page (the explorer) may have none: the frame follows it again
+    assert live.LIVE_PAGE_KEY not in state
+
+
+@pytest.mark.parametrize(("page", "live_parts"), [("app_pages/home.py", True), ("app_pages/explorer.py", False)])
+def test_the_queue_pages_draw_live_parts_and_the_explorer_none(app, store, settings, page, live_parts):
+    pause_robot(store, settings, "r1")
+    at = app(page)
+    assert not at.exception
+    assert bool(at.session_state[live.LIVE_PAGE_KEY] if live.LIVE_PAGE_KEY in at.session_state else False) is live_parts
