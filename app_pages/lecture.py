@@ -164,7 +164,6 @@ def show_thread(thread_id: str) -> None:
     expected = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
     live.follow_thread(store, thread_id, result.head_checkpoint_id)  # another tab's answer redraws the page
     show_status(result)
-
     if result.status == "waiting" and auth.why_not(ANSWER):  # the state shows; answering is for approvers
         st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
     elif result.status == "waiting":
@@ -185,9 +184,7 @@ def show_thread(thread_id: str) -> None:
     st.subheader(t("lecture.reviews"))
     feedback = st.column_config.TextColumn(width="large")  # the widest column: the whole text is above, at the gate
     show_table(frame(review_rows(values)), t("lecture.no_reviews"), column_config={t("lecture.col.feedback"): feedback})
-
     show_document(thread_id, values)
-
     diff_view.show_head_change(store, thread_id, "lecture")  # what the last step or update_state changed
     if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:
         with log_box:
