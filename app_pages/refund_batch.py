@@ -177,7 +177,7 @@ def show_batch(store: Store, settings: Settings, book: CaseBook, pending: Iterab
         remembered_input(APPROVER_KEY, t("refund.batch.approver"), approver_col)
     else:
         approver_col.caption(escape_markdown(t("refund.batch.approver_is_you", name=me.name, email=me.email)))
-    note_col.text_input(t("field.note"), key=NOTE_KEY)
+    note_col.text_input(t("refund.batch.note"), key=NOTE_KEY)
     approve_col, reject_col = st.columns(2)
     for column, action in ((approve_col, "approve"), (reject_col, "reject")):
         column.button(

@@ -237,6 +237,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The selected items are decided as yours: {name} ({email}).",
         "고른 항목은 본인 이름으로 결정됩니다: {name} ({email}).",
     ),
+    "refund.batch.note": ("Note for the selected items", "고른 항목의 메모"),
     "refund.batch.approve": ("Approve selected", "고른 항목 승인"),
     "refund.batch.reject": ("Reject selected", "고른 항목 거절"),
     "refund.batch.select_first": (
