@@ -174,10 +174,10 @@ def show_batch(store: Store, settings: Settings, book: CaseBook, pending: Iterab
     me = auth.identity()
     approver_col, note_col = st.columns(2)
     if me.local:
-        remembered_input(APPROVER_KEY, t("field.approver"), approver_col)
+        remembered_input(APPROVER_KEY, t("refund.batch.approver"), approver_col)
     else:
-        approver_col.caption(escape_markdown(t("auth.approver_is_you", name=me.name, email=me.email)))
-    note_col.text_input(t("field.note"), key=NOTE_KEY)
+        approver_col.caption(escape_markdown(t("refund.batch.approver_is_you", name=me.name, email=me.email)))
+    note_col.text_input(t("refund.batch.note"), key=NOTE_KEY)
     approve_col, reject_col = st.columns(2)
     for column, action in ((approve_col, "approve"), (reject_col, "reject")):
         column.button(

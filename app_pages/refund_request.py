@@ -20,10 +20,12 @@ from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 
 REFUSED_KEY = "refund:new-refused"  # why the last request was refused, shown once in the form
+OPEN_KEY = "refund:new-open"  # this session sent a request: the form stays open for the next one
 
 
 def _submit(store: Store, settings: Settings) -> None:
     """Starts the case the form holds: selects it and says so, or keeps why it was refused."""
+    st.session_state[OPEN_KEY] = True
     values = {
         "case_id": st.session_state.get("refund-new-case", ""),
         "customer": st.session_state.get("refund-new-customer", ""),
@@ -44,8 +46,9 @@ def _submit(store: Store, settings: Settings) -> None:
 
 
 def new_request_form(store: Store, settings: Settings, *, expanded: bool) -> None:
-    """The form for a new case (one amount, or several items), in an expander."""
-    with st.expander(t("refund.new.header"), expanded=expanded or REFUSED_KEY in st.session_state):
+    """The form for a new case (one amount, or several items), in an expander: open when ``expanded``
+    (no case yet) and, once this session sent a request, for the rest of it."""
+    with st.expander(t("refund.new.header"), expanded=expanded or bool(st.session_state.get(OPEN_KEY))):
         refused = st.session_state.pop(REFUSED_KEY, None)
         if refused:
             st.error(escape_markdown(refused))

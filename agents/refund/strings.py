@@ -233,6 +233,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.batch.none_waiting": ("No item waits for a decision.", "결정을 기다리는 항목이 없습니다."),
     "refund.batch.selected": ("{count} item(s) selected.", "항목 {count}개를 골랐습니다."),
+    "refund.batch.approver": ("Approver of the selected items", "고른 항목의 승인자"),
+    "refund.batch.approver_is_you": (
+        "The selected items are decided as yours: {name} ({email}).",
+        "고른 항목은 본인 이름으로 결정됩니다: {name} ({email}).",
+    ),
+    "refund.batch.note": ("Note for the selected items", "고른 항목의 메모"),
     "refund.batch.approve": ("Approve selected", "고른 항목 승인"),
     "refund.batch.reject": ("Reject selected", "고른 항목 거절"),
     "refund.batch.select_first": (

@@ -5,19 +5,20 @@ while the rest stay waiting. In English and Korean; every wait is on the page's 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import RAN, Dashboard, wait_for_app
+from tests.browser.conftest import RAN, Dashboard
 
 #: The grid's row height and header height, in pixels (Streamlit's defaults); its first column, in a
 #: multi-row selection, holds each row's selection checkbox.
 ROW, HEADER, MARKER_X = 35, 35, 18
 WORDS = {
-    "en": {"approve": "Approve", "approver": "Approver", "batch_approve": "Approve selected", "waiting": "Waiting for"},
-    "ko": {"approve": "승인", "approver": "승인자", "batch_approve": "고른 항목 승인", "waiting": "승인자를 기다리는"},
+    "en": {"selected": r"\d+ item\(s\) selected\.", "three_paid": "3 paid"},
+    "ko": {"selected": r"항목 \d+개를 골랐습니다\.", "three_paid": "지급 3"},
 }
 #: A fresh server's first run imports every page; on a busy machine that takes a minute.
 DRAWN = 120_000
@@ -40,6 +41,7 @@ def _open(page: Page, dashboard: Dashboard, thread: str, language: str) -> Locat
     page.wait_for_function(RAN, timeout=DRAWN)
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text(thread, exact=True).first).to_be_visible(timeout=DRAWN)  # the case is drawn
+    page.wait_for_function(RAN, timeout=DRAWN)  # and the rest of that run
     return main
 
 
@@ -64,6 +66,16 @@ def test_a_waiting_cases_decision_is_on_a_projectors_first_screen(
     assert projector.evaluate("window.scrollY") == 0
 
 
+def _batch_rows(main: Locator, cases: set[str]) -> tuple[Locator, list[int]]:
+    """The batch table, and the positions of the rows of ``cases`` (a shared dashboard lists others too)."""
+    grid = main.locator("[class*='st-key-refund-batch-']").get_by_test_id("stDataFrame").first
+    expect(grid).to_be_visible(timeout=DRAWN)
+    rows = grid.locator("tbody tr")
+    expect(rows.first).to_be_attached()
+    cells = [rows.nth(n).locator("td").all_inner_texts() for n in range(rows.count())]
+    return grid, [n for n, row in enumerate(cells) if cases & {c.strip() for c in row}]
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_several_items_are_selected_and_approved_in_one_action(page: Page, shared_dashboard: Dashboard, language: str):
     words = WORDS[language]
@@ -71,21 +83,16 @@ def test_several_items_are_selected_and_approved_in_one_action(page: Page, share
     _start(shared_dashboard, single, "--amount", "500000")
     _start(shared_dashboard, several, "--items", json.dumps(ITEMS))
     main = _open(page, shared_dashboard, f"refund-{single}", language)
-    batch = main.locator("[data-testid='stDataFrame']").filter(has_text=f"{several}")
-    # Rows of this test's cases only (the shared dashboard also holds other tests' cases).
-    rows = [single, several, several]
-    texts = batch.locator("tbody tr").all_inner_texts()
-    positions = [n for n, text in enumerate(texts) if any(text.startswith(f"{case}\t") for case in rows)]
-    assert len(positions) == 3, texts
-    grid = batch.bounding_box()
-    assert grid is not None
-    for position in positions:
-        batch.click(position={"x": MARKER_X, "y": HEADER + ROW * position + ROW / 2})
-        wait_for_app(page)
-    main.get_by_label(words["approver"], exact=True).last.fill("lee")
-    main.get_by_role("button", name=words["batch_approve"]).click()
-    results = main.locator("[data-testid='stDataFrame']").filter(has_text=f"{several} · A-3")
-    expect(results).to_be_visible()
+    grid, positions = _batch_rows(main, {single, several})
+    assert len(positions) == 3, positions  # the single case, and the two items of the other above the threshold
+    selected = main.get_by_text(re.compile(words["selected"]))
+    for count, position in enumerate(positions, start=1):
+        grid.click(position={"x": MARKER_X, "y": HEADER + ROW * position + ROW / 2})  # the row's checkbox
+        expect(selected).to_have_text(re.compile(rf"\b{count}\b"))
+        page.wait_for_function(RAN)  # the selection's run has ended: the grid takes the next click
+    main.locator(".st-key-refund-batch-approver input").fill("lee")
+    main.locator(".st-key-refund-batch-approve button").click()
+    expect(main.get_by_test_id("stAlertContentSuccess").filter(has_text=words["three_paid"])).to_be_visible()
     payouts = _cli_json(shared_dashboard, "ledger")
     paid = {(p["case_id"], p.get("item") or "", p["paid_amount"], p["approver"]) for p in payouts}
     assert {row for row in paid if row[0] in (single, several)} == {
@@ -100,19 +107,23 @@ def test_several_items_are_selected_and_approved_in_one_action(page: Page, share
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_one_item_answered_leaves_the_others_waiting_and_shown(page: Page, shared_dashboard: Dashboard, language: str):
-    words = WORDS[language]
     case = f"items-{language}"
     _start(shared_dashboard, case, "--items", json.dumps(ITEMS))
     main = _open(page, shared_dashboard, f"refund-{case}", language)
-    first, second = (
-        main.get_by_test_id("stVerticalBlockBorderWrapper").filter(has_text=f"{item}:") for item in ("A-1", "A-3")
-    )
-    expect(first).to_be_visible()
-    expect(second).to_be_visible()
-    main.get_by_label(words["approver"], exact=True).first.fill("lee")
-    first.get_by_role("button", name=words["approve"], exact=True).click()
-    expect(first).to_have_count(0)  # answered: its controls are gone
-    expect(second.get_by_role("button", name=words["approve"], exact=True)).to_be_visible()
-    expect(main.get_by_text(words["waiting"], exact=False).first).to_be_visible()
+    approve_key = "[class*='st-key-refund-item-approve-']"
+    approve = main.locator(f"{approve_key} button")
+    expect(approve).to_have_count(2, timeout=DRAWN)  # A-1 and A-3; A-2 is at the threshold and paid at once
+
+    def item(name: str) -> Locator:
+        blocks = main.get_by_test_id("stVerticalBlock").filter(has_text=f"{name}:")
+        return blocks.filter(has=page.locator(approve_key)).last  # the innermost: the item's own bordered box
+
+    main.locator(".st-key-refund-approver input").fill("lee")
+    item("A-1").locator(f"{approve_key} button").click()
+    expect(approve).to_have_count(1)
+    expect(main.get_by_text(re.compile(r"^(Item|항목) A-1:"))).to_have_count(0)  # answered: its box is gone
+    expect(item("A-3").locator("[class*='st-key-refund-item-reject-'] button")).to_be_visible()
     threads = {t["thread_id"]: t for t in _cli_json(shared_dashboard, "threads")}
     assert threads[f"refund-{case}"]["status"] == "waiting"
+    paid = {p.get("item"): p["approver"] for p in _cli_json(shared_dashboard, "ledger") if p["case_id"] == case}
+    assert paid == {"A-1": "lee", "A-2": "automatic"}
