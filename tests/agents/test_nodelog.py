@@ -150,6 +150,7 @@ def test_a_read_only_file_refuses_node_log_writes(store, db_path):
     assert _seen_by_another_connection(db_path) == []
 
 
+@pytest.mark.slow  # a kill test: a child process is killed with SIGKILL inside a run
 def test_a_kill_loses_only_the_rows_queued_since_the_last_write_never_a_checkpoint(db_path):
     """A real SIGKILL in the fourth call, the log last written in the third: two ok rows and the third's
     running row survive, the third's end and the fourth's start are lost; every checkpoint is kept."""

@@ -19,6 +19,7 @@ import pytest
 from agents import lifecycle, runs
 from agents.db import Store
 from agents.refund import ledger
+from agents.runtime import load_settings, open_store
 from agents.settings import Settings
 from tests.api.conftest import start_server, stop_server
 from tests.factories import pause_robot, start_refund
@@ -28,10 +29,10 @@ DAMAGED = "refund-D"
 CANNOT_BE_READ = "a saved value cannot be read"
 
 
-def _sql(statement: str) -> Callable[[Path], None]:
-    def damage(path: Path) -> None:
+def _sql(statement: str) -> Callable[..., None]:
+    def damage(path: Path, thread: str = DAMAGED) -> None:
         with closing(sqlite3.connect(path)) as conn:
-            conn.execute(statement, (DAMAGED,))
+            conn.execute(statement, (thread,))
             conn.commit()
 
     return damage
@@ -131,20 +132,34 @@ def test_the_pages_show_the_thread_as_damaged_and_raise_nothing(app, store, dama
             assert not at.exception, (page, selected, at.exception[0].message)
 
 
-@pytest.mark.parametrize("damage", list(DAMAGES))
-def test_the_api_lists_the_thread_as_an_error_and_refuses_it_with_a_message(tmp_path, damage):
+def test_the_api_lists_each_damaged_thread_as_an_error_and_refuses_it_with_a_message(tmp_path):
+    """One server for every damage: each in a waiting case of its own beside the three threads."""
     folder = tmp_path / "server"
     folder.mkdir()
-    _prepare(folder / "checkpoints.sqlite", damage, "waiting")
+    db = folder / "checkpoints.sqlite"
+    _prepare(db, "garbage checkpoint", "waiting")  # the template's own case: damaged as before
+    damaged = {"garbage checkpoint": DAMAGED}
+    store = open_store(db)
+    try:
+        for number, damage in enumerate(list(DAMAGES)[1:]):
+            start_refund(store, load_settings(db_override=str(db), secrets={}), f"D{number}", 700_000)
+            damaged[damage] = f"refund-D{number}"
+    finally:
+        store.close()
+    for damage, thread in damaged.items():
+        if thread != DAMAGED:
+            DAMAGES[damage](db, thread)
     server = start_server(folder)
     try:
         with server.client() as client:
-            found = client.post("/threads/search", json={"limit": 10})
+            found = client.post("/threads/search", json={"limit": 20})
             assert found.status_code == 200, found.text
             statuses = {row["thread_id"]: row["status"] for row in found.json()}
-            assert statuses[DAMAGED] == "error" and statuses["hitl_demo"] == "interrupted"
-            state = client.get(f"/threads/{DAMAGED}/state")
-            assert state.status_code == 503 and CANNOT_BE_READ in state.text, state.text
+            assert statuses["hitl_demo"] == "interrupted" and statuses["refund-OK"] == "idle", statuses
+            for damage, thread in damaged.items():
+                assert statuses[thread] == "error", (damage, statuses)
+                state = client.get(f"/threads/{thread}/state")
+                assert state.status_code == 503 and CANNOT_BE_READ in state.text, (damage, state.text)
             assert client.get("/threads/hitl_demo/state").status_code == 200
     finally:
         stop_server(server)
