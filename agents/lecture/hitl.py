@@ -22,7 +22,7 @@ from typing import Any
 
 from agents import hitl_shape
 from agents.errors import InputError
-from agents.lecture.model.strings import TEXT
+from agents.lecture.strings import STRINGS
 
 GATE_ACTION = "save_lecture_plan"
 PLAN_ACTION = "approve_plan"
@@ -53,9 +53,10 @@ def asked(payload: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     else:
         args = {key: payload[key] for key in ("round", "score", "threshold")} | {"notes": ""}
         name = GATE_ACTION
-        names = TEXT["ko" if lang == "ko" else "en"]
+        side = 1 if lang == "ko" else 0
         feedback = [
-            f"[{names.get('reviewer_' + r['reviewer'], r['reviewer'])}] {r['score']}/100: {r['feedback']}"
+            f"[{STRINGS.get('lecture.reviewer.' + r['reviewer'], (r['reviewer'],) * 2)[side]}] "
+            f"{r['score']}/100: {r['feedback']}"
             for r in payload.get("reviews", [])
         ]
         description = "\n".join([payload["question"], *feedback])
