@@ -212,7 +212,7 @@ CLI_CASES = [
         ("resume", "lecture-x", _plan_edit([{"id": "s1", "title": "Renamed"}, "B", "C"])),
         "subtopics",
     ),
-    ("lecture-answer-not-offered", ("resume", "lecture-x", "approve"), "action"),
+    ("lecture-answer-not-offered", ("resume", "lecture-x", "pay"), "action"),
     # agent names and option values: empty, blank and path-like ones are refused, naming the option
     ("inbox-agent-path", ("inbox", "--agent", "../x"), "agent"),
     ("inbox-agent-empty", ("inbox", "--agent", ""), "--agent"),
