@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from agents import runtime
 from agents.db import Store
@@ -42,6 +42,9 @@ def thread_command(
     return parser
 
 
+_Action = TypeVar("_Action", bound=argparse.Action)
+
+
 def _given(convert: Callable[[str], Any] | None) -> Callable[[str], Any]:
     """An option's conversion that first refuses an empty or blank value."""
 
@@ -62,11 +65,20 @@ class Parser(argparse.ArgumentParser):
     field in the reader's language.
     """
 
+    _agent_field = False
+
     def add_argument(self, *args: Any, agent_field: bool = False, **kwargs: Any) -> argparse.Action:
-        action = super().add_argument(*args, **kwargs)
-        if action.option_strings and isinstance(action, argparse._StoreAction) and not agent_field:
+        self._agent_field = agent_field
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._agent_field = False
+
+    def _add_action(self, action: _Action) -> _Action:
+        """Every option added, directly or through a mutually exclusive group, refuses a blank value."""
+        if action.option_strings and isinstance(action, argparse._StoreAction) and not self._agent_field:
             action.type = _given(action.type)  # type: ignore[arg-type]  # argparse types it loosely
-        return action
+        return super()._add_action(action)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

@@ -46,7 +46,7 @@ def test_an_approval_in_one_replica_is_seen_in_the_other_and_pays_once(browser: 
     for page, replica in ((page_a, first), (page_b, second)):
         page.goto(f"{replica.url}/refund?thread=refund-R1")
         wait_for_app(page)
-        approver = page.get_by_test_id("stMain").get_by_role("textbox", name="Approver")
+        approver = page.get_by_test_id("stMain").get_by_role("textbox", name="Approver", exact=True)
         approver.fill("kim" if page is page_a else "lee")
         approver.press("Enter")
         wait_for_app(page)
