@@ -637,11 +637,6 @@ def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     return found[0] if found else None
 
 
-def status_map(store: Store, agent: str | None = None) -> dict[str, str]:
-    """Thread id → status word, e.g. for the refund audit (which sits below this module)."""
-    return {s.thread_id: s.status for s in thread_statuses(store, agent)}
-
-
 def unfinished(statuses: list[ThreadStatus]) -> list[ThreadStatus]:
     """The inbox of already-read statuses: every thread not done, oldest first."""
     return sorted((s for s in statuses if s.status != "done"), key=lambda s: s.head_checkpoint_id)
