@@ -38,7 +38,6 @@ from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text, text
 from agents.validation import is_dashboard_thread_id, validate_thread_id
 
-STATUSES = ("waiting", "attention", "running", "done")
 #: The statuses that wait for a person, and so have a ``waiting_since``, an age and maybe a deadline.
 UNFINISHED = ("waiting", "attention")
 #: What resolves an unfinished thread.
@@ -52,7 +51,7 @@ class ThreadStatus:
     Attributes:
         thread_id: The thread.
         agent: The agent it belongs to (``unknown`` when its metadata names none).
-        status: One of :data:`STATUSES`.
+        status: ``waiting``, ``attention``, ``running`` or ``done``.
         outcome: The agent's outcome when ``done`` (e.g. ``paid``), else empty.
         reason_code: Why it is not done, as a code (``question``, ``edited``, ``stopped``,
             ``error``, ``inconsistent``, ``running``, ``unknown_agent``, ``foreign_id``); empty when done.
