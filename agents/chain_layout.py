@@ -8,7 +8,7 @@ that the checkpoint explorer figure and `python -m agents graph THREAD --json`
 share. It needs neither Streamlit nor a database: the input is any sequence of
 objects shaped like `agents.readmodel.ChainCheckpoint` (see `ChainPoint`).
 
-Lane rule (`assign_lanes`):
+Lane rule (`layout_columns`):
     Checkpoints are walked oldest first. Checkpoint ids are time-ordered uuid6
     strings, so the walk sorts by id; a checkpoint whose parent sorts after it
     (never produced by LangGraph, but possible in damaged data) is walked right
@@ -17,7 +17,7 @@ Lane rule (`assign_lanes`):
     child; a later child of the same parent starts a branch in the next free
     lane, and its own descendants continue in that lane until they fork again.
     A checkpoint whose parent is not in the chain (an orphan, e.g. after a
-    partial deletion) also starts a new lane and is reported by `orphan_ids`;
+    partial deletion) also starts a new lane and is listed in `ChainColumns.orphans`;
     that lane is 0 when nothing older was walked (the thread's first
     checkpoints were deleted), so the oldest surviving line is still "main".
     Lane numbers are dense: 0, 1, 2, ...
@@ -385,38 +385,6 @@ def window_columns(tree: ChainColumns[Any], rows: Sequence[int], points: Iterabl
         if row in orphaned:
             orphans.append(index)
     return ChainColumns(drawn, lanes, xs, parents, children, orphans, hidden)
-
-
-def assign_lanes(chain: Iterable[ChainPoint]) -> dict[str, int]:
-    """Give every root-namespace checkpoint a lane (see the module docstring).
-
-    Args:
-        chain: Checkpoints of one thread, any order.
-
-    Returns:
-        Checkpoint id -> lane; lane 0 is the main line, lanes are dense.
-
-    Raises:
-        ValueError: If a checkpoint id occurs twice.
-    """
-    columns = layout_columns(chain)
-    return {p.checkpoint_id: lane for p, lane in zip(columns.points, columns.lanes, strict=True)}
-
-
-def orphan_ids(chain: Iterable[ChainPoint]) -> list[str]:
-    """List checkpoints whose parent is missing from the chain, oldest first.
-
-    Each orphan starts a lane of its own; callers show this list so that a
-    partly deleted thread is visible instead of silently redrawn.
-
-    Args:
-        chain: Checkpoints of one thread, any order.
-
-    Returns:
-        Ids of orphaned checkpoints in walk order.
-    """
-    columns = layout_columns(chain)
-    return [columns.points[i].checkpoint_id for i in columns.orphans]
 
 
 def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:

@@ -92,7 +92,7 @@ END $$"""
 
 def position(store: Any) -> int | None:
     """Where the changes stand now, to ask :func:`changed_since` later; None when the database notes none
-    (a read-only file of an older release)."""
+    (a read-only file the project never set up)."""
     if not store.notes_changes:
         return None
     with store.read() as cursor:

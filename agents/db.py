@@ -35,7 +35,7 @@ class DatabaseError(UserError):
 class Store(ABC):
     """The process-wide handle on the database: LangGraph's saver and the project's tables.
 
-    Two implementations: :class:`SqliteStore` (one file, the default) and
+    Two implementations: :class:`agents.db_sqlite.SqliteStore` (one file, the default) and
     ``agents.db_postgres.PostgresStore`` (a ``postgresql://`` URL, for several
     replicas). Everything else in the project is written against this class.
     Project SQL uses ``?`` placeholders and syntax both backends share

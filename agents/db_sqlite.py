@@ -2,7 +2,8 @@
 
 A :class:`SqliteStore` opens the SQLite file once and shares one connection between the
 ``SqliteSaver`` and the project's tables (node log, ledger, leases); every use goes through the
-saver's lock. A file that cannot be written is opened read-only (:func:`open_sqlite`).
+saver's lock. A file that cannot be written is opened read-only (:func:`open_sqlite`), unless an earlier
+release set it up: its tables cannot be brought up to date, so it is refused.
 
 SQLite connection settings, and why:
 
@@ -287,7 +288,8 @@ def open_sqlite(
     seconds a write waits for another process's lock). A file that cannot be written is opened read-only.
 
     Raises:
-        DatabaseError: The file is not a database or is from a newer schema.
+        DatabaseError: The file is not a database, is from a newer schema, or cannot be written and
+            was set up by an earlier release.
     """
     try:
         return SqliteStore(location, tables=tables, busy_timeout=busy_timeout)

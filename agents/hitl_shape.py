@@ -30,8 +30,6 @@ from agents.errors import InputError
 
 #: LangChain's decision types the agents take (``respond`` answers for a tool, which no agent calls).
 DECISIONS = ("approve", "edit", "reject")
-#: Agent Inbox's response types and the LangChain decision each one is.
-INBOX_TYPES = {"accept": "approve", "edit": "edit", "response": "reject"}
 #: The longest reject message (the refund's note).
 MESSAGE_MAX_LENGTH = 300
 

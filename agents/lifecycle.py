@@ -38,7 +38,6 @@ from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text, text
 from agents.validation import is_dashboard_thread_id, validate_thread_id
 
-STATUSES = ("waiting", "attention", "running", "done")
 #: The statuses that wait for a person, and so have a ``waiting_since``, an age and maybe a deadline.
 UNFINISHED = ("waiting", "attention")
 #: What resolves an unfinished thread.
@@ -52,7 +51,7 @@ class ThreadStatus:
     Attributes:
         thread_id: The thread.
         agent: The agent it belongs to (``unknown`` when its metadata names none).
-        status: One of :data:`STATUSES`.
+        status: ``waiting``, ``attention``, ``running`` or ``done``.
         outcome: The agent's outcome when ``done`` (e.g. ``paid``), else empty.
         reason_code: Why it is not done, as a code (``question``, ``edited``, ``stopped``,
             ``error``, ``inconsistent``, ``running``, ``unknown_agent``, ``foreign_id``); empty when done.
@@ -635,11 +634,6 @@ def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
     found = _with_counts(_statuses(store, [summary], pending, live_leases(store), seen=seen), list(index.pending))
     return found[0] if found else None
-
-
-def status_map(store: Store, agent: str | None = None) -> dict[str, str]:
-    """Thread id → status word, e.g. for the refund audit (which sits below this module)."""
-    return {s.thread_id: s.status for s in thread_statuses(store, agent)}
 
 
 def unfinished(statuses: list[ThreadStatus]) -> list[ThreadStatus]:

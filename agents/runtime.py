@@ -34,9 +34,10 @@ def open_store(location: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECON
     """Opens the database with the core tables and every registered agent's.
 
     A ``postgresql://`` URL opens a :class:`~agents.db_postgres.PostgresStore`; anything else is a
-    SQLite file (opened read-only when it cannot be written), whose writes wait ``busy_timeout``
-    seconds for another process's write lock (``Settings.db_busy_timeout``). A saved value that cannot be
-    decoded raises :class:`agents.damaged.DamagedValueError` (:func:`agents.damaged.guard`).
+    SQLite file (opened read-only when it cannot be written, refused when it cannot and an earlier release
+    set it up), whose writes wait ``busy_timeout`` seconds for another process's write lock
+    (``Settings.db_busy_timeout``). A saved value that cannot be decoded raises
+    :class:`agents.damaged.DamagedValueError` (:func:`agents.damaged.guard`).
 
     Raises:
         DatabaseError: The file is not a database, is from a newer schema, or the server cannot be

@@ -164,7 +164,7 @@ def stored_rows(
         return found, unchanged
     try:
         read = _read(store, [thread_id for thread_id, _head, _agent in missing])
-    except DatabaseError as error:  # a read-only file of an older release has no such table
+    except DatabaseError as error:  # a read-only file the project never set up (empty, or a saver's alone)
         logger.info("thread summaries not read: %s", error)
         return found, unchanged
     for thread_id, head, agent in missing:
@@ -211,8 +211,8 @@ def _read(store: Store, thread_ids: list[str]) -> dict[str, tuple[SettledRow, bo
 def save(store: Store, rows: Sequence[SettledRow]) -> None:
     """Keeps ``rows`` (one per thread, replacing the thread's row) in the table and the mirror.
 
-    A row that cannot be written (read-only, busy, the table missing from a read-only file of an older
-    release) is logged and left out; the caller's read is not affected.
+    A row that cannot be written (read-only, busy, the table missing from a read-only file the project
+    never set up) is logged and left out; the caller's read is not affected.
     """
     mirror = _mirror(store)
     for row in rows:  # the caller checked what it read it from: as fresh as a row found unchanged

@@ -25,7 +25,6 @@ PULL_PREFIX = "~__pregel_pull, "
 PUSH_PREFIX = "~__pregel_push"
 UPDATE_PREFIX = "~__interrupt__, "
 INTERRUPT = "__interrupt__"
-PULL = "__pregel_pull"
 #: The node named for writes of an ``update_state`` that took no task (:func:`is_fresh_update`).
 UPDATE_WRITER = "(update_state)"
 #: The name of a write made outside any node (the resume value LangGraph writes for the whole thread).

@@ -21,9 +21,6 @@ from agents.db import Store
 from agents.identity import Identity
 from agents.settings import Settings
 
-#: What an item became, as the page words it (a key of ``refund.batch.result.*``).
-RESULTS = ("paid", "rejected", "refused", "already decided", "failed")
-
 
 @dataclass(frozen=True)
 class ItemResult:

@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.timing import NodeCall, RunSummary, run_summaries_of_calls
+from agents.timing import NodeCall, RunSummary
 
 LANE_SEPARATOR = " · "
 #: A compressed wait takes this share of the active (non-compressed) time.
@@ -128,27 +128,11 @@ def _axis_pieces(
     return pieces
 
 
-def build_time_axis(calls: Sequence[NodeCall], compress_waits_over: float = 5.0) -> TimeAxis:
-    """Lay the runs of ``calls`` one after another, compressing long waits.
-
-    Args:
-        calls: Resolved node calls (``agents.timing.node_calls``).
-        compress_waits_over: Gaps between runs longer than this many seconds
-            are compressed; ``math.inf`` keeps every gap to scale.
-
-    Returns:
-        The axis; empty when there are no calls.
-
-    Raises:
-        ValueError: ``compress_waits_over`` is negative or NaN.
-    """
-    return time_axis_of_runs(run_summaries_of_calls(calls), compress_waits_over)
-
-
 def time_axis_of_runs(
     runs: Sequence[RunSummary], compress_waits_over: float = 5.0, *, origin: float | None = None
 ) -> TimeAxis:
-    """``build_time_axis`` from run summaries already computed (``agents.timing.Timeline.runs``).
+    """Lay the runs one after another, compressing waits over ``compress_waits_over`` seconds (``math.inf``
+    keeps every gap to scale); empty when there are no runs. ``runs``: ``agents.timing.Timeline.runs``.
 
     Only each run's first start, last end and whether it was interrupted shape
     the axis, so a caller holding the summaries need not pass every call.

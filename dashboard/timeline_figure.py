@@ -52,8 +52,6 @@ STATUS_COLORS = {
     "running": "#1f77b4",
 }
 UNKNOWN_STATUS_COLOR = "#7f7f7f"
-#: The English of the empty figure's note (``timeline.empty``).
-EMPTY_MESSAGE = "no node calls logged"
 OPEN_PATTERN = "/"
 #: A page draws at most this many calls per panel by default (the latest ones); ``max_calls=None`` draws all.
 MAX_DRAWN_CALLS = 500

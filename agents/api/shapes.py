@@ -186,7 +186,7 @@ def run_values(snapshot: Any) -> dict[str, Any]:
     return dict(values)
 
 
-def stream_chunk(mode: str, chunk: Any) -> Any:
+def stream_chunk(chunk: Any) -> Any:
     """One ``values`` or ``updates`` chunk, JSON-ready (interrupts as ``[{"value", "id"}]``)."""
     if isinstance(chunk, dict) and "__interrupt__" in chunk:
         rest = {key: value for key, value in chunk.items() if key != "__interrupt__"}

@@ -125,7 +125,7 @@ class EventWriter:
         elif mode == "checkpoints":
             yield "checkpoints", shapes.jsonable(_checkpoint_payload(chunk))
         elif mode in ("values", "updates"):
-            yield mode, shapes.stream_chunk(mode, chunk)
+            yield mode, shapes.stream_chunk(chunk)
         else:
             yield mode, shapes.jsonable(chunk)
 

@@ -11,8 +11,7 @@ off (``max_retries=1``) so that one policy, ours, decides.
 Without a key, the model is :class:`~agents.lecture.model.chat.EmbeddedChatModel`
 (``HITL_MODEL_LATENCY`` sets its simulated latency).
 
-Keys go into the Gemini client only (as ``SecretStr``); :func:`describe_model`
-and the returned objects' reprs never show them.
+Keys go into the Gemini client only (as ``SecretStr``); the returned objects' reprs never show them.
 """
 
 from __future__ import annotations
@@ -128,12 +127,3 @@ def chat_model(
     if key is None:
         return EmbeddedChatModel(latency=latency)
     return fallback_chain(build_gemini_models(models, key), retry_policy)
-
-
-def describe_model(
-    key: Secret | None, models: Sequence[str] = DEFAULT_GEMINI_MODELS, latency: float = DEFAULT_LATENCY
-) -> str:
-    """Names the model :func:`chat_model` would choose (never a key)."""
-    if key is None:
-        return f"Embedded offline model (deterministic, simulated latency {latency:g} s)"
-    return f"Gemini ({' → '.join(models)}; retry with backoff on rate limits, then fall back)"

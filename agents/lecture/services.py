@@ -78,16 +78,6 @@ class LectureServices:
         """Tavily with a key, the bundled corpus without."""
         return research.research_source(self.tavily_key)
 
-    def describe_model(self) -> str:
-        """Names the model (never a key)."""
-        from agents.lecture import llm  # as in chat_model
-
-        return llm.describe_model(self.gemini_key, self.gemini_models, self.model_latency)
-
-    def describe_research(self) -> str:
-        """Names the research source (never a key)."""
-        return self.research_source().describe()
-
     def model_text(self) -> Text:
         """The model for people, in the reader's language (never a key)."""
         if self.gemini_key is None:

@@ -290,7 +290,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "No case is waiting for a decision or needs attention.",
         "결정을 기다리거나 확인이 필요한 건이 없습니다.",
     ),
-    "refund.case.header": ("Case", "건"),
     "refund.case.select": ("Selected case", "선택한 건"),
     "refund.case.none": (
         "No refund case yet. Submit a request below.",
@@ -383,7 +382,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.col.case": ("case", "건"),
     "refund.col.status": ("status", "상태"),
     "refund.col.customer": ("customer", "고객"),
-    "refund.col.reason": ("reason", "사유"),
     "refund.col.requested": ("requested", "요청 금액"),
     "refund.col.amount": ("to pay", "지급 예정 금액"),
     "refund.col.executed": ("executed", "지급된 금액"),

@@ -52,10 +52,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "승인 한도는 {limit}원인데 이 건은 {amount}원을 지급하므로 선임 승인자가 필요합니다. "
         "거절하거나 한도 안의 금액으로 수정할 수는 있습니다.",
     ),
-    "auth.viewer_only": (
-        "You are a viewer: you see every case, and deciding is for approvers.",
-        "열람자 권한입니다. 모든 건을 볼 수 있지만 결정은 승인자가 합니다.",
-    ),
     "auth.cannot_act": ("Not for your role: {reason}", "현재 역할로는 할 수 없습니다: {reason}"),
     "auth.admin_only": (
         "Changing a thread's state, deleting, forking, re-running and restoring threads is for admins.",

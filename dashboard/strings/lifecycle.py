@@ -23,7 +23,6 @@ STRINGS = {
     "outcome.saved": ("saved", "저장됨"),
     "outcome.saved_as_is": ("saved as is", "그대로 저장됨"),
     "outcome.finished": ("finished", "종료됨"),
-    "col.outcome": ("outcome", "결과"),
     "col.reason": ("reason", "사유"),
     "home.inbox_attention": ("{count} need attention", "{count}건 확인 필요"),
     "home.inbox_attention_one": ("{count} needs attention", "{count}건 확인 필요"),

@@ -13,7 +13,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "presenter.step.current": ("▶ {node}", "▶ {node}"),
     "presenter.step.later": ("{node}", "{node}"),
     "presenter.step.finished": ("■ end", "■ 끝"),
-    "presenter.col.new": ("new", "새 행"),
     "presenter.new": ("● new", "● 새 행"),
     "presenter.new_rows": (
         "{count} new rows since the last action are marked “● new”.",

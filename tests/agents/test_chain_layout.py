@@ -9,13 +9,24 @@ import pytest
 
 from agents.chain_layout import (
     LaidOutCheckpoint,
-    assign_lanes,
     chain_to_json,
     layout_chain,
-    orphan_ids,
+    layout_columns,
 )
 from agents.errors import short_checkpoint_id
 from tests.factories import Point, cid
+
+
+def assign_lanes(chain) -> dict[str, int]:
+    """Checkpoint id -> lane, as `layout_columns` assigns them."""
+    columns = layout_columns(chain)
+    return {p.checkpoint_id: lane for p, lane in zip(columns.points, columns.lanes, strict=True)}
+
+
+def orphan_ids(chain) -> list[str]:
+    """The checkpoints whose parent is missing, in walk order."""
+    columns = layout_columns(chain)
+    return [columns.points[i].checkpoint_id for i in columns.orphans]
 
 
 def linear_chain(length: int) -> list[Point]:

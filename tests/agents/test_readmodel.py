@@ -60,7 +60,7 @@ def test_list_threads_with_status_and_counts(store, settings):
     runs.resume_thread(store, settings, "b", "no")
     threads = {t.thread_id: t for t in threadindex.list_threads(store)}
     assert threads["a"].checkpoint_count == 3 and threads["b"].checkpoint_count == 5
-    statuses = lifecycle.status_map(store)
+    statuses = {s.thread_id: s.status for s in lifecycle.thread_statuses(store)}
     assert statuses == {"a": "waiting", "b": "done"}
     assert {t.agent for t in threads.values()} == {"robot"}
     assert threadindex.list_threads(store, agent="refund") == []

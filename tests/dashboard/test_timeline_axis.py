@@ -6,8 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.timing import NodeCall
-from dashboard.timeline_axis import axis_ticks, build_time_axis, lane_name
+from agents.timing import NodeCall, run_summaries_of_calls
+from dashboard.timeline_axis import axis_ticks, lane_name, time_axis_of_runs
+
+
+def build_time_axis(calls: list[NodeCall], compress_waits_over: float = 5.0):
+    """The axis of these calls' runs, as the timeline figure lays it."""
+    return time_axis_of_runs(run_summaries_of_calls(calls), compress_waits_over)
+
 
 T0 = 1_750_000_000.0
 

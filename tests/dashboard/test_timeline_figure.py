@@ -9,13 +9,14 @@ import plotly.graph_objects as go
 import pytest
 
 from dashboard.timeline_figure import (
-    EMPTY_MESSAGE,
     STATUS_COLORS,
     WAIT_BAND_COLOR,
     compare_figure,
     timeline_figure,
 )
 from tests.factories import node_log_row
+
+EMPTY_MESSAGE = "no node calls logged"  # timeline.empty in English
 
 
 def lecture_rows() -> list[dict[str, Any]]:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from agents.timing import node_calls, run_summaries, superstep_stats, timeline_of
-from dashboard.timeline_axis import build_time_axis, time_axis_of_runs
+from agents.timing import node_calls, run_summaries, run_summaries_of_calls, superstep_stats, timeline_of
+from dashboard.timeline_axis import time_axis_of_runs
 from dashboard.timeline_bands import MAX_STEP_BANDS, STEP_BAND_COLOR, WAIT_BAND_COLOR, step_decorations
 from dashboard.timeline_figure import WEBGL_THRESHOLD, compare_figure_of, timeline_figure, timeline_figure_of
 from tests.factories import node_log_row
@@ -123,4 +123,4 @@ def test_one_timeline_holds_what_the_separate_functions_compute():
     assert list(timeline.runs) == run_summaries(rows)
     assert timeline.open_calls == 1
     assert timeline.of_run("run-2") == timeline_of([row for row in rows if row["run_id"] == "run-2"])
-    assert time_axis_of_runs(timeline.runs) == build_time_axis(node_calls(rows))
+    assert time_axis_of_runs(timeline.runs) == time_axis_of_runs(run_summaries_of_calls(node_calls(rows)))

@@ -183,7 +183,9 @@ def test_services_never_show_keys(db_path):
         environ={"GOOGLE_API_KEY": "sk-secret-123", "TAVILY_API_KEY": "tv-secret-456"},
     )
     services = settings.agent("lecture").services
-    shown = " ".join([repr(services), services.describe_model(), services.describe_research()])
+    research = services.research_text()
+    research_shown = research if isinstance(research, str) else research.render("en")
+    shown = " ".join([repr(services), services.model_text().render("en"), research_shown])
     assert "Gemini" in shown and "Tavily" in shown
     assert "secret" not in shown
 

@@ -70,7 +70,7 @@ def test_without_a_key_the_embedded_model_answers() -> None:
     chosen = LectureServices.from_values({"HITL_MODEL_LATENCY": "0"}).chat_model()
     assert isinstance(chosen, EmbeddedChatModel) and chosen.latency == 0
     assert len(make_plan(chosen, DEFAULT_LECTURE_INPUT)) == 5
-    assert LectureServices.from_values({"HITL_MODEL_LATENCY": "0"}).describe_model() == (
+    assert LectureServices.from_values({"HITL_MODEL_LATENCY": "0"}).model_text().render("en") == (
         "Embedded offline model (deterministic, simulated latency 0 s)"
     )
 
@@ -88,8 +88,9 @@ def test_a_key_builds_the_default_gemini_chain_without_showing_the_key(key_name:
     assert [model.model for model in models] == list(DEFAULT_GEMINI_MODELS)
     assert all(model.max_retries == 1 for model in models)  # our retry policy decides, not the SDK's
     assert chain.runnable.max_attempt_number == NO_WAIT.attempts
-    assert FAKE_KEY not in repr(chain) and FAKE_KEY not in services.describe_model() + repr(services)
-    assert services.describe_model().startswith("Gemini (gemini-2.5-flash → gemini-2.5-flash-lite")
+    shown = services.model_text().render("en")
+    assert FAKE_KEY not in repr(chain) and FAKE_KEY not in shown + repr(services)
+    assert shown.startswith("Gemini (gemini-2.5-flash → gemini-2.5-flash-lite")
 
 
 def test_the_model_list_comes_from_the_setting() -> None:

@@ -60,7 +60,10 @@ def test_audit_lists_every_case_with_its_decision(store, settings):
         start_refund(store, settings, case, amount, customer=f"고객 {case}")
     runs.resume_from_fields(store, settings, "refund-C", {"action": "edit", "amount": 30_000, "approver": "kim"})
     runs.resume_from_fields(store, settings, "refund-D", {"action": "reject", "approver": "lee"})
-    audit = {row.case_id: row for row in ledger.audit_rows(store, lifecycle.status_map(store))}
+    audit = {
+        row.case_id: row
+        for row in ledger.audit_rows(store, {s.thread_id: s.status for s in lifecycle.thread_statuses(store)})
+    }
     assert (audit["A"].requested_amount, audit["A"].executed_amount, audit["A"].approver) == (
         50_000,
         50_000,
@@ -89,7 +92,9 @@ def test_queue_holds_every_unfinished_case_oldest_first(store, settings):
         as_node="review",
     )
     assert approved.status == "waiting"
-    queue = ledger.open_cases(ledger.audit_rows(store, lifecycle.status_map(store)))
+    queue = ledger.open_cases(
+        ledger.audit_rows(store, {s.thread_id: s.status for s in lifecycle.thread_statuses(store)})
+    )
     assert {(row.case_id, row.status) for row in queue} == {
         ("S", "waiting"),
         ("L", "waiting"),

@@ -37,7 +37,9 @@ def test_an_edited_case_waits_again_and_stays_in_every_queue(run_cli, store, set
     assert updated.code == 0, updated.err
     assert json.loads(updated.out)["status"] == "waiting"
     assert "refund-L1" in inbox_ids(store)
-    queue = ledger.open_cases(ledger.audit_rows(store, lifecycle.status_map(store)))
+    queue = ledger.open_cases(
+        ledger.audit_rows(store, {s.thread_id: s.status for s in lifecycle.thread_statuses(store)})
+    )
     assert [row.thread_id for row in queue] == ["refund-L1"]
     home = app()
     assert "Nothing is waiting" not in messages(home)
