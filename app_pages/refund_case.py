@@ -196,12 +196,28 @@ def show_figures(store: Store, values: dict[str, Any]) -> None:
     st.text(values.get("reason", ""))
 
 
+#: The nodes that ask an approver: ``review`` for a one-amount case, ``item`` (one task per item) for items.
+ASKING_NODES = ("review", "item")
+
+
+def asking_node_entries(rows: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Each asking node that ran, with its node-log statuses in order; ``review`` with none if neither ran."""
+    entries = [(node, [r["status"] for r in rows if r["node"] == node]) for node in ASKING_NODES]
+    return [(node, statuses) for node, statuses in entries if statuses] or [("review", [])]
+
+
+def entries_caption(node: str, statuses: list[str]) -> str:
+    """How often ``node`` was entered, worded for one entry and for several, with its node-log statuses."""
+    words = ", ".join(code_word("nodelog", status) for status in statuses) or "—"
+    key = "refund.node_entries.once" if len(statuses) == 1 else "refund.node_entries.many"
+    return t(key, node=node, count=len(statuses), statuses=words)
+
+
 def show_trace(store: Store, thread_id: str, values: dict[str, Any]) -> None:
-    """The case's trace, and how often its review node ran."""
+    """The case's trace, and how often the node that asks an approver ran."""
     st.subheader(t("refund.trace"))
     # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
     st.text("\n".join(values.get("trace", [])) or "—")
-    reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
-    entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
-    st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))
+    for node, statuses in asking_node_entries(node_runs(store, thread_id=thread_id)):
+        st.caption(entries_caption(node, statuses))
     diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed
