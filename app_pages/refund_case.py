@@ -137,7 +137,7 @@ def show_case(store: Store, settings: Settings, thread_id: str, page_head: str |
         st.info(t("refund.case.running"))
     else:
         st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
-    show_figures(store, values)
+    show_figures(store, values, waiting_amount(result))
     show_trace(store, thread_id, values)
 
 
@@ -175,8 +175,19 @@ def decision_controls(
         decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))
 
 
-def show_figures(store: Store, values: dict[str, Any]) -> None:
-    """The case's requested amount, what it will pay, what the ledger paid; its customer and reason."""
+def waiting_amount(result: runs.RunResult) -> int:
+    """What the questions still waiting ask for (an items case's waiting items; 0 when nothing waits)."""
+    if result.status != "waiting":
+        return 0
+    asked = (question.get("requested_amount") for question in result.interrupts if isinstance(question, dict))
+    return sum(value for value in asked if isinstance(value, int) and not isinstance(value, bool))
+
+
+def show_figures(store: Store, values: dict[str, Any], waiting: int = 0) -> None:
+    """The case's requested amount, what it will pay, what the ledger paid; its customer and reason.
+
+    ``waiting``: what questions still waiting ask for; with items, some may be paid while others wait.
+    """
     case_id = str(values.get("case_id", ""))
     payout = ledger.payout_for(store, case_id)
     if values.get("items"):  # a case with items: what its items' payouts add up to
@@ -189,7 +200,9 @@ def show_figures(store: Store, values: dict[str, Any]) -> None:
     to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
     amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
     executed_col.metric(t("refund.metric.executed"), amount(paid))
-    diff_view.show_requested_vs_executed(values.get("requested_amount"), paid, rejected)
+    diff_view.show_requested_vs_executed(
+        values.get("requested_amount"), paid, rejected, waiting if values.get("items") else 0
+    )
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))

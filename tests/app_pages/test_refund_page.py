@@ -7,6 +7,7 @@ import functools
 from agents import runs
 from agents.refund import ledger
 from app_pages.refund_case import entries_caption
+from dashboard import diff_view
 from tests.factories import button_by_key, start_refund
 
 PAGE = "app_pages/refund.py"
@@ -169,3 +170,19 @@ def test_a_case_waiting_on_its_items_counts_the_item_node_that_asked(app, store,
     monkeypatch.setattr("dashboard.i18n.current_language", lambda: "ko")
     assert entries_caption("item", ["interrupted"]).startswith("item 노드 진입 횟수: 1회 (노드 로그: ")
     assert entries_caption("item", ["interrupted", "ok"]).startswith("item 노드 진입 횟수: 2회 (노드 로그: ")
+
+
+def test_an_items_case_still_waiting_shows_what_is_paid_so_far_and_what_waits(app, store, settings, monkeypatch):
+    """A-2 (80,000) pays itself; A-1 and A-3 (500,000) wait: not a 500,000 cut."""
+    items = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": items})
+    at = app(PAGE)
+    assert not at.exception, at.exception
+    shown = "\n".join(m.value for m in at.markdown)
+    assert "amount: 580,000 KRW requested · 80,000 KRW paid so far · 500,000 KRW waiting" in shown
+    assert "-500,000" not in shown
+    monkeypatch.setattr("dashboard.i18n.current_language", lambda: "ko")
+    assert (
+        diff_view.amount_words(580_000, None, False, 500_000)
+        == "금액: 요청 580,000원 · 지금까지 지급 0원 · 대기 중 500,000원"
+    )
