@@ -137,7 +137,7 @@ def show_case(store: Store, settings: Settings, thread_id: str, page_head: str |
         st.info(t("refund.case.running"))
     else:
         st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
-    show_figures(store, values)
+    show_figures(store, values, waiting_amount(result))
     show_trace(store, thread_id, values)
 
 
@@ -175,8 +175,19 @@ def decision_controls(
         decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))
 
 
-def show_figures(store: Store, values: dict[str, Any]) -> None:
-    """The case's requested amount, what it will pay, what the ledger paid; its customer and reason."""
+def waiting_amount(result: runs.RunResult) -> int:
+    """What the questions still waiting ask for (an items case's waiting items; 0 when nothing waits)."""
+    if result.status != "waiting":
+        return 0
+    asked = (question.get("requested_amount") for question in result.interrupts if isinstance(question, dict))
+    return sum(value for value in asked if isinstance(value, int) and not isinstance(value, bool))
+
+
+def show_figures(store: Store, values: dict[str, Any], waiting: int = 0) -> None:
+    """The case's requested amount, what it will pay, what the ledger paid; its customer and reason.
+
+    ``waiting``: what questions still waiting ask for; with items, some may be paid while others wait.
+    """
     case_id = str(values.get("case_id", ""))
     payout = ledger.payout_for(store, case_id)
     if values.get("items"):  # a case with items: what its items' payouts add up to
@@ -189,19 +200,37 @@ def show_figures(store: Store, values: dict[str, Any]) -> None:
     to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
     amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
     executed_col.metric(t("refund.metric.executed"), amount(paid))
-    diff_view.show_requested_vs_executed(values.get("requested_amount"), paid, rejected)
+    diff_view.show_requested_vs_executed(
+        values.get("requested_amount"), paid, rejected, waiting if values.get("items") else 0
+    )
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))
     st.text(values.get("reason", ""))
 
 
+#: The nodes that ask an approver: ``review`` for a one-amount case, ``item`` (one task per item) for items.
+ASKING_NODES = ("review", "item")
+
+
+def asking_node_entries(rows: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Each asking node that ran, with its node-log statuses in order; ``review`` with none if neither ran."""
+    entries = [(node, [r["status"] for r in rows if r["node"] == node]) for node in ASKING_NODES]
+    return [(node, statuses) for node, statuses in entries if statuses] or [("review", [])]
+
+
+def entries_caption(node: str, statuses: list[str]) -> str:
+    """How often ``node`` was entered, worded for one entry and for several, with its node-log statuses."""
+    words = ", ".join(code_word("nodelog", status) for status in statuses) or "—"
+    key = "refund.node_entries.once" if len(statuses) == 1 else "refund.node_entries.many"
+    return t(key, node=node, count=len(statuses), statuses=words)
+
+
 def show_trace(store: Store, thread_id: str, values: dict[str, Any]) -> None:
-    """The case's trace, and how often its review node ran."""
+    """The case's trace, and how often the node that asks an approver ran."""
     st.subheader(t("refund.trace"))
     # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
     st.text("\n".join(values.get("trace", [])) or "—")
-    reviews = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "review"]
-    entries = ", ".join(code_word("nodelog", r["status"]) for r in reviews) or "—"
-    st.caption(t("refund.review_entries", count=len(reviews), statuses=entries))
+    for node, statuses in asking_node_entries(node_runs(store, thread_id=thread_id)):
+        st.caption(entries_caption(node, statuses))
     diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed

@@ -145,8 +145,15 @@ def show_head_change(store: Store, thread_id: str, page: str) -> None:
             show_diff(read_diff(store, thread_id, None, None), f"{page}-{thread_id}", whole=False)
 
 
-def amount_words(requested: object, executed: object, rejected: bool) -> str:
-    """A case's requested amount against the executed one, in one line (amounts only, no user text)."""
+def amount_words(requested: object, executed: object, rejected: bool, waiting: int = 0) -> str:
+    """A case's requested amount against the executed one, in one line (amounts only, no user text).
+
+    ``waiting``: what a case with items still waits on; then the paid amount is what is paid so far, not a
+    cut, and the line says both.
+    """
+    if waiting > 0:
+        paid = executed if isinstance(executed, int) and not isinstance(executed, bool) else 0
+        return t("diff.amount.partial", requested=amount(requested), paid=amount(paid), waiting=amount(waiting))
     if not isinstance(executed, int) or isinstance(executed, bool):
         return t("diff.amount.rejected" if rejected else "diff.amount.pending", requested=amount(requested))
     if not diff.diff_values({"amount": requested}, {"amount": executed}):
@@ -160,7 +167,7 @@ def amount_words(requested: object, executed: object, rejected: bool) -> str:
     )
 
 
-def show_requested_vs_executed(requested: object, executed: object, rejected: bool) -> None:
-    """The refund case's requested amount against what was paid, as a diff line."""
+def show_requested_vs_executed(requested: object, executed: object, rejected: bool, waiting: int = 0) -> None:
+    """The refund case's requested amount against what was paid (and what still waits), as a diff line."""
     st.markdown(f"**{t('diff.amount.title')}**")
-    st.markdown(f"- {escape_markdown(amount_words(requested, executed, rejected))}")
+    st.markdown(f"- {escape_markdown(amount_words(requested, executed, rejected, waiting))}")

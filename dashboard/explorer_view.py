@@ -21,6 +21,7 @@ from agents.errors import RunFailedError, short_checkpoint_id
 from agents.identity import Identity
 from agents.settings import Settings
 from dashboard.checkpoint_figure import DEFAULT_LABELS
+from dashboard.checkpoint_hover import lane_label
 from dashboard.formats import checkpoint_source, node_name
 from dashboard.i18n import t
 from dashboard.safe_markdown import inert_markdown, long_texts
@@ -32,8 +33,8 @@ FLASH_HERE_KEY = "explorer:flash-here"  # the queued message is this page's acti
 
 
 def option_label(point: readmodel.ChainCheckpoint, lane: int, branched: bool) -> str:
-    """A checkpoint in the list: step, source, short id, and in a branched thread its branch (1: the first)."""
-    flags = [t("explorer.flag.branch", branch=lane + 1)] if branched else []
+    """A checkpoint in the list: step, source, short id, and in a branched thread its lane as the chart names it."""
+    flags = [lane_label(lane, figure_labels())] if branched else []
     flags += [t("explorer.flag.head")] if point.is_head else []
     flags += [t("explorer.flag.waiting")] if point.is_waiting else []
     return t(

@@ -241,10 +241,11 @@ def thread_option(
     status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
 ) -> str:
     """A thread in a picker: its id and status and, while it waits for a person, its age (marked when
-    overdue): ``refund-C1 · waiting · waiting 3 h 20 min · overdue``."""
-    label = f"{status.thread_id} · {status_text(status)}"
+    overdue): ``refund-C1 · waiting 3 h 20 min · overdue``. The age's words say waiting, so a waiting
+    thread's status is not said again; any other status (``needs attention · …``) stays beside its age."""
     age = age_cell(status, deadlines, now, lang)
-    return f"{label} · {age}" if age else label
+    shown = [age] if age and status.status == "waiting" else [status_text(status), *([age] if age else [])]
+    return " · ".join([status.thread_id, *shown])
 
 
 def bounded_select(

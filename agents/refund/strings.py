@@ -352,9 +352,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{case}: {approver}의 {action} → {status}.",
     ),
     "refund.trace": ("Trace (every step and every human edit)", "기록 (모든 단계와 사람의 수정)"),
-    "refund.review_entries": (
-        "The review node was entered {count} time(s) (node log: {statuses}). A node that pauses runs again from its start on resume.",
-        "review 노드 진입 횟수: {count}회 (노드 로그: {statuses}). 멈췄던 노드는 재개할 때 처음부터 다시 실행됩니다.",
+    "refund.node_entries.once": (
+        "The {node} node was entered once (node log: {statuses}). A node that pauses runs again from its start on resume.",
+        "{node} 노드 진입 횟수: 1회 (노드 로그: {statuses}). 멈췄던 노드는 재개할 때 처음부터 다시 실행됩니다.",
+    ),
+    "refund.node_entries.many": (
+        "The {node} node was entered {count} times (node log: {statuses}). A node that pauses runs again from its start on resume.",
+        "{node} 노드 진입 횟수: {count}회 (노드 로그: {statuses}). 멈췄던 노드는 재개할 때 처음부터 다시 실행됩니다.",
     ),
     "refund.audit.header": ("Audit: all cases", "감사: 모든 건"),
     "refund.ledger.header": ("Ledger: payouts", "원장: 지급 내역"),

@@ -37,10 +37,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "재시작하더라도 사람이 답할 때까지 기다립니다.",
     ),
     "robot.rule": (
-        "Only the exact lowercase answer `yes` executes. `Yes`, `y`, `네` and anything else mean no; "
-        "spaces count, so `yes` with a space before or after it is no.",
-        "정확히 소문자 `yes`만 실행합니다. `Yes`, `y`, `네` 등 다른 답은 모두 거절입니다. "
-        "공백도 답의 일부이므로 앞뒤에 공백이 있는 `yes`도 거절입니다.",
+        "Only the exact lowercase answer `yes` executes. `Yes`, `y`, `네` and anything else refuse; "
+        "spaces count, so `yes` with a space before or after it refuses too.",
+        "정확히 소문자 `yes`만 실행합니다. `Yes`, `y`, `네` 등 다른 답은 모두 거부입니다. "
+        "공백도 답의 일부이므로 앞뒤에 공백이 있는 `yes`도 거부입니다.",
     ),
     "robot.other_agent": (
         "Thread {thread} belongs to the {agent} agent; the robot page only shows robot threads.",

@@ -54,5 +54,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "diff.amount.same": ("amount: {requested}, paid as requested", "금액: {requested}, 요청대로 지급"),
     "diff.amount.rejected": ("amount: {requested} → nothing paid (rejected)", "금액: {requested} → 지급 없음 (거절)"),
+    "diff.amount.partial": (
+        "amount: {requested} requested · {paid} paid so far · {waiting} waiting",
+        "금액: 요청 {requested} · 지금까지 지급 {paid} · 대기 중 {waiting}",
+    ),
     "diff.amount.pending": ("amount: {requested} → not executed yet", "금액: {requested} → 아직 실행되지 않음"),
 }

@@ -41,7 +41,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "explorer.checkpoint": ("Checkpoint", "체크포인트"),
     "explorer.option": ("step {step} · {source} · {short}{flags}", "스텝 {step} · {source} · {short}{flags}"),
     "explorer.flag.head": ("head", "헤드"),
-    "explorer.flag.branch": ("branch {branch}", "가지 {branch}"),
     "explorer.document": ("`{name}` as Markdown ({length} characters)", "마크다운으로 보기: `{name}` ({length}자)"),
     "explorer.document.note": ("{length} characters: below, as Markdown", "{length}자: 아래에서 마크다운으로 보기"),
     "explorer.flag.waiting": ("waiting", "대기 중"),

@@ -32,7 +32,7 @@ def test_two_forks_at_one_step_are_told_apart_by_their_branch(app, store, settin
     picker = at.selectbox(key="explorer-checkpoint-hitl_demo")
     updates = [label for label in picker.options if " · update · " in label]  # AppTest lists the labels
     assert len(updates) == 2
-    assert {label.split(" · ")[3].split(",")[0] for label in updates} == {"branch 2", "branch 3"}
+    assert {label.split(" · ")[3].split(",")[0] for label in updates} == {"branch 1", "branch 2"}  # as the chart
 
 
 def test_a_lecture_draft_is_a_collapsed_document_not_an_escaped_string(app, store, settings):

@@ -6,6 +6,8 @@ import functools
 
 from agents import runs
 from agents.refund import ledger
+from app_pages.refund_case import entries_caption
+from dashboard import diff_view
 from tests.factories import button_by_key, start_refund
 
 PAGE = "app_pages/refund.py"
@@ -34,7 +36,7 @@ def test_new_request_enters_the_queue_and_is_selected(app, store, settings):
     assert at.selectbox(key="refund-case").value == "refund-C1"
     assert [m.value for m in at.metric][:3] == ["500,000 KRW", "500,000 KRW", "—"]
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
-    assert any("entered 1 time(s) (node log: interrupted)" in c.value for c in at.caption)
+    assert any("The review node was entered once (node log: interrupted)" in c.value for c in at.caption)
 
 
 def test_new_request_bad_amount_and_reused_case_are_refused(app, store, settings):
@@ -67,7 +69,7 @@ def test_approve_pays_once_and_shows_the_ledger(app, store, settings):
     assert not at.exception, at.exception
     assert "Case C1: approve by kim → done · paid." in _messages(at)
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(500_000, "kim")]
-    assert any("entered 2 time(s) (node log: interrupted, ok)" in c.value for c in at.caption)
+    assert any("The review node was entered 2 times (node log: interrupted, ok)" in c.value for c in at.caption)
     assert "settle: paid 500,000 KRW (requested 500,000), approved by kim" in "\n".join(x.value for x in at.text)
 
 
@@ -154,3 +156,33 @@ def test_sidebar_resume_form_takes_typed_fields(app, store, settings):
     assert not at.exception, at.exception
     assert "Resumed thread refund-C1: done · paid." in _messages(at)
     assert [(r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)] == [(70_000, "park")]
+
+
+def test_a_case_waiting_on_its_items_counts_the_item_node_that_asked(app, store, settings, monkeypatch):
+    """Items wait in the ``item`` node (one task per item; A-2 is below the threshold and pays itself)."""
+    items = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": items})
+    at = app(PAGE)
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("The item node was entered 3 times (node log: ") for c in captions), captions
+    assert not any("The review node" in c for c in captions)
+    monkeypatch.setattr("dashboard.i18n.current_language", lambda: "ko")
+    assert entries_caption("item", ["interrupted"]).startswith("item 노드 진입 횟수: 1회 (노드 로그: ")
+    assert entries_caption("item", ["interrupted", "ok"]).startswith("item 노드 진입 횟수: 2회 (노드 로그: ")
+
+
+def test_an_items_case_still_waiting_shows_what_is_paid_so_far_and_what_waits(app, store, settings, monkeypatch):
+    """A-2 (80,000) pays itself; A-1 and A-3 (500,000) wait: not a 500,000 cut."""
+    items = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": items})
+    at = app(PAGE)
+    assert not at.exception, at.exception
+    shown = "\n".join(m.value for m in at.markdown)
+    assert "amount: 580,000 KRW requested · 80,000 KRW paid so far · 500,000 KRW waiting" in shown
+    assert "-500,000" not in shown
+    monkeypatch.setattr("dashboard.i18n.current_language", lambda: "ko")
+    assert (
+        diff_view.amount_words(580_000, None, False, 500_000)
+        == "금액: 요청 580,000원 · 지금까지 지급 0원 · 대기 중 500,000원"
+    )

@@ -12,9 +12,11 @@ from agents.chain_layout import layout_columns
 from agents.errors import short_checkpoint_id
 from agents.identity import LOCAL_OPERATOR
 from agents.readmodel import ChainCheckpoint, WriteRecord
+from dashboard.checkpoint_hover import lane_label
 from dashboard.explorer_view import (
     clicked_checkpoint,
     editable_values,
+    figure_labels,
     fork_at,
     labeller,
     option_label,
@@ -32,7 +34,8 @@ def test_a_checkpoint_is_labelled_with_its_step_source_short_id_and_flags():
     head = point("1f0a-0000-0000-0000-00000000ef01", None, 3, head=True)
 
     assert option_label(plain, 0, branched=False) == f"step 0 · input · {short_checkpoint_id(plain.checkpoint_id)}"
-    assert option_label(head, 1, branched=True).endswith(" · branch 2, head, waiting")
+    assert option_label(head, 1, branched=True).endswith(" · branch 1, head, waiting")
+    assert option_label(plain, 0, branched=True).endswith(" · main")
     assert option_label(point("x", None, 1, source="odd"), 0, branched=False).startswith("step 1 · odd · ")
 
 
@@ -40,7 +43,20 @@ def test_the_labeller_gives_each_drawn_checkpoint_its_own_branch():
     drawn = layout_columns([point("a", None, 0), point("b", "a", 1), point("c", "a", 1)])
     label = labeller(drawn, branched=True)
 
-    assert sorted(label(cid).rsplit(" · ", 1)[1] for cid in ("a", "b", "c")) == ["branch 1", "branch 1", "branch 2"]
+    assert sorted(label(cid).rsplit(" · ", 1)[1] for cid in ("a", "b", "c")) == ["branch 1", "main", "main"]
+
+
+def test_the_list_names_each_lane_as_the_chart_does_in_both_languages(monkeypatch):
+    """The chart's lane axis and the checkpoint list name one branch the same way ("branch 1" is lane 1)."""
+    drawn = layout_columns([point("a", None, 0), point("b", "a", 1), point("c", "a", 1, head=True)])
+    for lang in ("en", "ko"):
+        monkeypatch.setattr("dashboard.i18n.current_language", lambda lang=lang: lang)
+        text = figure_labels()
+        label = labeller(drawn, branched=True)
+        for cid, lane in zip(("a", "b", "c"), drawn.lanes, strict=True):
+            assert label(cid).split(" · ")[3].split(", ")[0] == lane_label(lane, text)
+        names = {label(cid).split(" · ")[3].split(", ")[0] for cid in ("a", "b", "c")}
+        assert names == {text["main"], text["branch"].format(n=1)}
 
 
 def test_the_search_matches_step_source_id_and_next_nodes():

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from agents.refund import strings as refund_strings
+from agents.robot import strings as robot_strings
 from agents.strings import GLOSSARY
 from agents.texts import PARTICLES, fill, particle, text
 from dashboard.i18n import catalogue, t
@@ -38,6 +39,14 @@ def test_a_string_about_a_term_uses_the_glossarys_korean_word(term):
     }
     assert not wrong
     assert any(word in korean for _english, korean in catalogue().values())
+
+
+def test_the_robot_says_the_refused_word_for_every_answer_but_yes():
+    # The robot has no reject decision: an answer that is not `yes` refuses, so its Korean never says 거절,
+    # whatever its English calls that answer ("no", "anything else").
+    word, avoided = GLOSSARY["refused"]
+    assert not {key: ko for key, (_en, ko) in robot_strings.STRINGS.items() if any(bad in ko for bad in avoided)}
+    assert word in robot_strings.STRINGS["robot.rule"][1]
 
 
 def test_no_korean_string_uses_a_word_the_glossary_replaced():
