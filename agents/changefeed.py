@@ -38,12 +38,20 @@ def fed_tables(backend: str, tables: Sequence[TableSchema]) -> list[str]:
     return [*LANGGRAPH_FED[backend], *(table.name for table in tables if table.thread_column)]
 
 
+def _holds_feed(tables: Sequence[TableSchema]) -> bool:
+    """Whether these tables hold ``thread_changes`` (a store opened with some tables only, e.g. a
+    benchmark's, has no feed and no triggers writing to it)."""
+    return any(table.name == "thread_changes" for table in tables)
+
+
 def _thread_column(name: str, tables: Sequence[TableSchema]) -> str:
     return next((table.thread_column for table in tables if table.name == name), "thread_id")
 
 
 def sqlite_triggers(tables: Sequence[TableSchema]) -> list[str]:
     """``CREATE TRIGGER`` statements noting each fed table's changes (one statement each)."""
+    if not _holds_feed(tables):
+        return []
     note = (
         "INSERT INTO thread_changes (thread_id, seq) VALUES ({row}.{column},"
         " (SELECT COALESCE(MAX(seq), 0) + 1 FROM thread_changes))"
@@ -63,6 +71,8 @@ def sqlite_triggers(tables: Sequence[TableSchema]) -> list[str]:
 
 def postgres_triggers(tables: Sequence[TableSchema]) -> list[str]:
     """The trigger function and a trigger per fed table, in the current schema (one statement each)."""
+    if not _holds_feed(tables):
+        return []
     statements = [
         """
 CREATE OR REPLACE FUNCTION hitl_note_thread_change() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -184,7 +184,7 @@ class PostgresStore(Store):
                 cursor.execute(statement)
             # A table of an older release gets the columns added since (agents.schema.ADDED_COLUMNS).
             for table, column, column_type in ADDED_COLUMNS:
-                cursor.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {column_type}")
+                cursor.execute(f"ALTER TABLE IF EXISTS {table} ADD COLUMN IF NOT EXISTS {column} {column_type}")
             for statement in changefeed.postgres_triggers(self.tables):  # also on a database of an older release
                 cursor.execute(statement)
             cursor.executemany(
@@ -192,7 +192,7 @@ class PostgresStore(Store):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [("schema_version", str(SCHEMA_VERSION)), ("schema_fingerprint", self.fingerprint)],
             )
-        self.notes_changes = True
+        self.notes_changes = any(table.name == "thread_changes" for table in self.tables)
 
     @contextmanager
     def transaction(self) -> Iterator[_QmarkCursor]:

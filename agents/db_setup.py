@@ -100,9 +100,11 @@ def column_names(conn: sqlite3.Connection, table: str) -> set[str]:
 
 
 def add_columns(conn: sqlite3.Connection) -> None:
-    """Adds the :data:`ADDED_COLUMNS` a table of an older release lacks (SQLite has no ADD COLUMN IF NOT EXISTS)."""
+    """Adds the :data:`ADDED_COLUMNS` a table of an older release lacks (SQLite has no ADD COLUMN IF NOT EXISTS);
+    a table this store does not hold (a store opened with some of the tables) is left alone."""
     for table, column, column_type in ADDED_COLUMNS:
-        if column in column_names(conn, table):
+        present = column_names(conn, table)
+        if not present or column in present:
             continue
         try:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {column_type}")

@@ -133,7 +133,7 @@ class SqliteStore(Store):
             except BaseException:
                 self.conn.rollback()
                 raise
-            self.notes_changes = True
+            self.notes_changes = any(table.name == CHANGES_TABLE.name for table in self.tables)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Cursor]:

@@ -190,3 +190,29 @@ def test_a_database_of_the_release_before_gets_the_feed_when_opened(store, setti
         assert served(reopened)["w1"].reason_code == "edited"
     finally:
         reopened.close()
+
+
+def test_a_store_opened_with_some_tables_only_has_no_feed_and_langgraph_still_writes(tmp_path):
+    """A SQLite file of its own, whatever the module's backend: a store of the node log alone (a benchmark's)."""
+    from langgraph.graph import END, START, StateGraph
+    from typing_extensions import TypedDict
+
+    from agents.db_sqlite import SqliteStore
+    from agents.schema import META_TABLE, NODE_LOG_TABLE, SUMMARY_TABLE
+
+    class State(TypedDict):
+        n: int
+
+    store = SqliteStore(tmp_path / "some.sqlite", tables=(META_TABLE, NODE_LOG_TABLE))
+    try:
+        builder = StateGraph(State)
+        builder.add_node("step", lambda state: {"n": state["n"] + 1})
+        builder.add_edge(START, "step")
+        builder.add_edge("step", END)
+        graph = builder.compile(checkpointer=store.saver)
+        assert graph.invoke({"n": 1}, {"configurable": {"thread_id": "t"}}) == {"n": 2}
+        assert not store.notes_changes and changefeed.position(store) is None
+        names = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master")}
+        assert "thread_changes" not in names and SUMMARY_TABLE.name not in names
+    finally:
+        store.close()
