@@ -81,8 +81,7 @@ def paged_table(
     _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size, marked)
 
 
-@fragment
-def _fragment(
+def _draw(
     key: str,
     load: Callable[[], Sequence[T]],
     columns: tuple[Column[T], ...],
@@ -92,6 +91,7 @@ def _fragment(
     page_size: int,
     marked: Callable[[T], str] | None = None,
 ) -> None:
+    """:func:`draw_table` of the rows ``load()`` returns: the body of both fragments below."""
     draw_table(
         key,
         load(),
@@ -102,29 +102,17 @@ def _fragment(
         page_size=page_size,
         marked=marked,
     )
+
+
+# Two fragments, not one function wrapped twice: Streamlit tells fragments apart by their function.
+@fragment
+def _fragment(*args: Any) -> None:
+    _draw(*args)
 
 
 @live_parts.fragment
-def _live_fragment(
-    key: str,
-    load: Callable[[], Sequence[T]],
-    columns: tuple[Column[T], ...],
-    empty_text: str,
-    search_text: Callable[[T], str] | None,
-    link: Callable[[T], str | None] | None,
-    page_size: int,
-    marked: Callable[[T], str] | None = None,
-) -> None:
-    draw_table(
-        key,
-        load(),
-        columns,
-        empty_text=empty_text,
-        search_text=search_text,
-        link=link,
-        page_size=page_size,
-        marked=marked,
-    )
+def _live_fragment(*args: Any) -> None:
+    _draw(*args)
 
 
 def draw_table(
