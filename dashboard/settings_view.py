@@ -16,7 +16,8 @@ import streamlit as st
 from agents import ages
 from agents.identity import SEE_SETTINGS
 from agents.registry import AGENTS
-from agents.settings import Secret, Settings
+from agents.settings import Settings
+from agents.settings_values import Secret
 from dashboard import auth
 from dashboard.i18n import current_language, t, t_or
 from dashboard.views import show_table

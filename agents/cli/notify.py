@@ -22,7 +22,7 @@ from agents.cli.base import Context
 from agents.cli.core import print_json
 from agents.errors import InputError
 from agents.notify import WATCH_INTERVAL_SECONDS
-from agents.settings import NOTIFY_SMTP_SETTING, NOTIFY_WEBHOOK_SETTING, NotifySettings
+from agents.settings_notify import NOTIFY_SMTP_SETTING, NOTIFY_WEBHOOK_SETTING, NotifySettings
 
 #: ``notify --status``'s exit code when an event's last attempt failed.
 EXIT_FAILING = 3

@@ -27,7 +27,7 @@ from agents.lecture.model.chat import EmbeddedChatModel
 from agents.lecture.services import DEFAULT_GEMINI_MODELS, DEFAULT_LATENCY
 from agents.lecture.services import KEY_NAMES as KEY_NAMES
 from agents.lecture.services import gemini_model_names as gemini_model_names
-from agents.settings import Secret
+from agents.settings_values import Secret
 
 GEMINI_TEMPERATURE = 0.3  # low: the planner needs parseable JSON more than variety
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
-from agents.settings import Secret
+from agents.settings_values import Secret
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from agents.lecture import research
 from agents.lecture.research import CorpusResearch, ResearchSource, TavilyResearch, read_corpus
 from agents.lecture.strings import STRINGS
-from agents.settings import Secret, float_setting, secret_setting
+from agents.settings_values import Secret, float_setting, secret_setting
 from agents.texts import Text, text
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class LectureServices:
     """Which model and research source the graph uses; the default is the embedded model and the corpus.
 
     Frozen and hashable, so the runtime caches one compiled graph per configuration; the keys are
-    :class:`~agents.settings.Secret` values, so no ``repr`` shows them.
+    :class:`~agents.settings_values.Secret` values, so no ``repr`` shows them.
 
     Attributes:
         gemini_key: The Gemini key, or None for the embedded model.

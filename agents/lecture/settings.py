@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from agents.lecture.services import LectureServices
-from agents.settings import bool_setting, int_setting, text_setting
+from agents.settings_values import bool_setting, int_setting, text_setting
 
 THRESHOLD_SETTING = "HITL_GATE_THRESHOLD"
 MAX_ROUNDS_SETTING = "HITL_MAX_ROUNDS"

@@ -2,7 +2,7 @@
 
 :mod:`~agents.notify.scan` finds the events and records each once in the outbox table
 (:mod:`~agents.notify.outbox`); :mod:`~agents.notify.deliverer` sends them on the channels of
-:class:`agents.settings.NotifySettings` (:mod:`~agents.notify.channels`) with the text of
+:class:`agents.settings_notify.NotifySettings` (:mod:`~agents.notify.channels`) with the text of
 :mod:`~agents.notify.messages`.
 """
 

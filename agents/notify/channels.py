@@ -18,7 +18,7 @@ from agents.identity import ANSWER, Identity, Roles, denial
 from agents.notify import messages
 from agents.notify.outbox import Event
 from agents.registry import AGENTS
-from agents.settings import NotifySettings
+from agents.settings_notify import NotifySettings
 
 #: Seconds a webhook or SMTP server may take to answer one notification.
 SEND_TIMEOUT_SECONDS = 10.0

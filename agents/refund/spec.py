@@ -37,7 +37,7 @@ from agents.refund.rules import (
 )
 from agents.refund.strings import STRINGS
 from agents.refund.words import amount_line, decision_word, item_question_params, question_params
-from agents.settings import choice_setting
+from agents.settings_values import choice_setting
 from agents.spec import (
     AgentPage,
     AgentSpec,

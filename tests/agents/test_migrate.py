@@ -12,7 +12,7 @@ from agents import ages, readmodel, runs, threadindex
 from agents.cli import main as cli_main
 from agents.notify.scan import scan
 from agents.runtime import load_settings, open_store
-from agents.settings import notify_setting
+from agents.settings_notify import notify_setting
 from tests.conftest import _postgres_schema
 from tests.factories import answer_robot, pause_robot, start_refund
 

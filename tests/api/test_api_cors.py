@@ -18,7 +18,8 @@ import pytest
 from langgraph_sdk import get_sync_client
 
 from agents.errors import InputError
-from agents.settings import CORS_ORIGINS_SETTING, resolve_settings
+from agents.settings import resolve_settings
+from agents.settings_api import CORS_ORIGINS_SETTING
 from tests.api.conftest import PROJECT_ROOT, Server, server_env, start_server, stop_server
 from tests.serving import free_port
 

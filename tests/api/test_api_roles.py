@@ -24,7 +24,8 @@ from agents.identity import token_hash
 from agents.nodelog import node_runs
 from agents.refund import ledger
 from agents.roles_file import parse_roles
-from agents.settings import Secret, Settings
+from agents.settings import Settings
+from agents.settings_values import Secret
 from tests.api.conftest import start_server, stop_server
 
 TOKENS = {

@@ -7,7 +7,7 @@ import dataclasses
 from streamlit.testing.v1 import AppTest
 
 from agents.notify.deliverer import Deliverer
-from agents.settings import notify_setting
+from agents.settings_notify import notify_setting
 from tests.conftest import APP_FILE
 from tests.factories import start_refund
 from tests.notify_receivers import webhook_receiver

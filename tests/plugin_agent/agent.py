@@ -12,7 +12,7 @@ from langgraph.types import interrupt
 from agents.common import node_decorator, require_checkpointer
 from agents.db import Store, TableSchema
 from agents.errors import InputError
-from agents.settings import choice_setting
+from agents.settings_values import choice_setting
 from agents.spec import AgentPage, AgentSpec, AskPart, EditPart, Field, RunPart, ShowPart
 
 AGENT_NAME = "greeter"

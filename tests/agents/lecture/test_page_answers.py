@@ -9,7 +9,7 @@ import pytest
 from agents.errors import InputError
 from agents.lecture.answers import check_answer, editable_plan, gate_answer, gate_form_actions, plan_review_answer
 from agents.lecture.services import LectureServices
-from agents.settings import Secret
+from agents.settings_values import Secret
 
 
 def test_the_gate_form_offers_only_what_the_waiting_question_offers_without_the_plan_edit():

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from agents.settings import Settings, notify_setting
+from agents.settings import Settings
+from agents.settings_notify import notify_setting
 from tests.notify_receivers import MailBox, WebhookReceiver, smtp_server, webhook_receiver
 
 PUBLIC_URL = "https://dash.example.com"

@@ -16,7 +16,7 @@ from agents.errors import InputError
 from agents.notify import WATCH_INTERVAL_SECONDS, outbox
 from agents.notify.deliverer import Deliverer, watch
 from agents.runtime import open_store
-from agents.settings import notify_setting
+from agents.settings_notify import notify_setting
 from tests.agents.notify.conftest import notifying
 from tests.factories import start_refund
 

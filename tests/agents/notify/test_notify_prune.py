@@ -13,7 +13,7 @@ from agents import runs
 from agents.errors import InputError
 from agents.notify import outbox
 from agents.notify.deliverer import Deliverer
-from agents.settings import notify_setting
+from agents.settings_notify import notify_setting
 from tests.agents.notify.conftest import notifying
 from tests.factories import start_refund
 

@@ -27,7 +27,8 @@ from agents.errors import InputError
 from agents.notify import outbox
 from agents.notify.deliverer import Deliverer
 from agents.runtime import load_settings
-from agents.settings import Settings, notify_setting, read_secrets_file
+from agents.settings import Settings, read_secrets_file
+from agents.settings_notify import notify_setting
 from tests.agents.notify.conftest import notifying
 from tests.factories import start_refund
 from tests.notify_receivers import MailBox

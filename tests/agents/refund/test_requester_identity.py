@@ -31,7 +31,7 @@ from agents.refund import ledger
 from agents.refund.graph import build_graph
 from agents.refund.permissions import is_requester
 from agents.roles_file import parse_roles
-from agents.settings import Secret
+from agents.settings_values import Secret
 from tests.api.conftest import start_server, stop_server
 from tests.factories import button_by_key
 

@@ -1,0 +1,60 @@
+"""The HTTP API's settings: its bearer token and the web origins allowed to call it from a browser."""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections.abc import Mapping
+
+from agents.errors import InputError
+from agents.settings_values import text_setting
+
+#: The HTTP API's bearer token (``python -m agents serve``); a secret.
+API_TOKEN_SETTING = "HITL_API_TOKEN"
+#: The web origins whose pages may call the HTTP API from a browser (CORS), comma separated; none by default.
+CORS_ORIGINS_SETTING = "HITL_API_CORS_ORIGINS"
+
+
+def origins_setting(values: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Web origins, comma separated, each ``http(s)://host[:port]`` as a browser sends it in ``Origin``.
+
+    Lowercased, a default port (80, 443) and one trailing ``/`` dropped; ``*`` stands alone for every
+    origin. Unset or blank gives none.
+
+    Raises:
+        InputError: An entry that is not an origin (a path, a query, a user name, another scheme), named.
+    """
+    entries = [entry.strip() for entry in text_setting(values, name).split(",") if entry.strip()]
+    if "*" in entries:
+        if len(entries) > 1:
+            raise InputError(name, f"'*' (every origin) stands alone; got {', '.join(entries)!r}")
+        return ("*",)
+    return tuple(dict.fromkeys(_origin(name, entry) for entry in entries))
+
+
+def _origin(name: str, entry: str) -> str:
+    refusal = f"{entry!r} is not an origin: one is http(s)://host[:port], with no path, e.g. http://localhost:3000"
+    try:
+        parts = urllib.parse.urlsplit(entry.lower().removesuffix("/"))
+        port = parts.port
+    except ValueError:
+        raise InputError(name, refusal) from None
+    host = parts.hostname or ""
+    if not host.isascii():
+        raise InputError(name, f"{refusal} (a name in another script in its punycode form, xn--...)")
+    if (
+        parts.scheme not in ("http", "https")
+        or not (_HOST_NAME.fullmatch(host) or (":" in host and _IPV6.fullmatch(host)))
+        or parts.username is not None
+        or parts.path
+        or "?" in entry
+        or "#" in entry
+    ):
+        raise InputError(name, refusal)
+    shown = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None and port != default else "")
+
+
+_HOST_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*")
+_IPV6 = re.compile(r"[0-9a-f:.]+")
