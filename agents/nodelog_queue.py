@@ -31,12 +31,13 @@ FLUSH_INTERVAL = 0.2
 #: The columns of a call's row as ``agents.nodelog`` queues it, then those its end adds.
 _START_COLUMNS = ("agent", "thread_id", "run_id", "node", "task_id", "step", "label", "started_at", "status")
 _ROW_COLUMNS = (*_START_COLUMNS, "ended_at", "error")
+_INSERT_SQL = insert_sql("node_log", _ROW_COLUMNS)
 _FINISH_SQL = "UPDATE node_log SET ended_at = ?, status = ?, error = ? WHERE id = ? AND started_at = ?"
 
 
 @dataclass(eq=False, slots=True)
 class Call:
-    """One node call, as queued: its row's values, its end once it ended, its row id once written.
+    """One node call, as queued: its row's values, its end once it ended, its row id once written running.
 
     The end write matches the row's id and its start time: SQLite gives a new row the largest id
     plus one, so when a thread's rows are the newest and the thread is deleted, their ids come
@@ -122,13 +123,23 @@ class _Writer:
             if not taken:
                 return
             with self.store.transaction() as cursor:
+                # Calls that ended before their batch (nearly all) are inserted together, in queue
+                # order: no id is read back, as nothing is written to their rows again.
+                ended: list[tuple[Any, ...]] = []
                 for call, end in taken:
+                    if call.row_id is None and end is not None:
+                        ended.append(_ended(call.values, end))
+                        continue
+                    if ended:
+                        cursor.executemany(_INSERT_SQL, ended)
+                        ended = []
                     if call.row_id is None:
-                        values = (*call.values, None, "") if end is None else _ended(call.values, end)
-                        cursor.execute(f"{insert_sql('node_log', _ROW_COLUMNS)} RETURNING id", values)
+                        cursor.execute(f"{_INSERT_SQL} RETURNING id", (*call.values, None, ""))
                         call.row_id = int(cursor.fetchone()[0])
                     elif end is not None:
                         cursor.execute(_FINISH_SQL, (*end, call.row_id, call.started_at))
+                if ended:
+                    cursor.executemany(_INSERT_SQL, ended)
 
     def drop_thread(self, thread_id: str) -> None:
         """Forgets the queued, unwritten calls of a thread being deleted; their ends are not written."""
@@ -150,11 +161,11 @@ _writers_lock = threading.Lock()
 
 def writer(store: Store) -> _Writer:
     """The store's writer in this process (made on first use)."""
-    with _writers_lock:
-        found = _writers.get(store)
-        if found is None:
-            found = _writers[store] = _Writer(store)
-        return found
+    found = _writers.get(store)  # every node call asks: no lock once the writer exists
+    if found is None:
+        with _writers_lock:
+            found = _writers.setdefault(store, _Writer(store))
+    return found
 
 
 def _forget_after_fork() -> None:
