@@ -23,8 +23,6 @@ store, settings = resources.store(), resources.settings()
 st.title(t("refund.title"))
 st.caption(t("refund.intro"))
 show_flash()
-policy = settings.agent(AGENT_NAME).policy
-st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
 book = case_book(store)
 
 # --- Selected case -------------------------------------------------------------------------------
@@ -43,6 +41,9 @@ else:
 
 # --- Queue, its batch decisions, and a new request below it -------------------------------------------
 st.header(t("refund.queue.header"))
+# The routing policy says which requests wait; it sits with the queue, not above the case being decided.
+policy = settings.agent(AGENT_NAME).policy
+st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
 show_queue(store, settings, book, ages.utc_now())
 pending = threadindex.pending_interrupts(store)
 show_batch(store, settings, book, pending)

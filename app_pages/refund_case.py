@@ -153,7 +153,10 @@ def decision_controls(
     """A waiting case's (or one moved on since its controls were drawn) approver, note and buttons."""
     values, thread_id = result.values, result.thread_id
     waiting = result.status == "waiting"
-    st.warning(t("refund.case.waiting") if waiting else t("refund.case.moved_on", status=status_text(status)))
+    if waiting:  # what is decided, before the controls that decide it
+        st.warning(f"**{t('refund.case.waiting')}** {escape_markdown(case_summary(values))}")
+    else:
+        st.warning(t("refund.case.moved_on", status=status_text(status)))
     cannot_decide = auth.why_not(REJECT_REFUND)  # a viewer decides nothing; any approver may reject
     if cannot_decide:
         st.info(t("auth.cannot_act", reason=cannot_decide))
@@ -173,6 +176,20 @@ def decision_controls(
         decider.item_controls(result, own_action=own_action)
     else:
         decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))
+
+
+#: The reason's characters in the summary above a waiting case's buttons; the whole reason is below them.
+SUMMARY_REASON_CHARS = 160
+
+
+def case_summary(values: dict[str, Any]) -> str:
+    """Who asks for how much back and why, in a few lines: read before Approve / Reject, which stay on a
+    1280×720 first screen under it however long the reason is (cut here, whole with the amounts below)."""
+    reason = " ".join(str(values.get("reason", "")).split())
+    if len(reason) > SUMMARY_REASON_CHARS:
+        reason = t("refund.case.summary_cut", reason=reason[: SUMMARY_REASON_CHARS - 1].rstrip() + "…")
+    customer, requested = str(values.get("customer", "")), amount(values.get("requested_amount"))
+    return t("refund.case.summary", customer=customer or "—", amount=requested, reason=reason or "—")
 
 
 def waiting_amount(result: runs.RunResult) -> int:

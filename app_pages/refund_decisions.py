@@ -92,12 +92,19 @@ class Decider:
 
         act(self.head, decide)
 
-    def controls(self, key: str, requested: int, current: int, interrupt_id: str | None = None) -> None:
+    def controls(
+        self, key: str, requested: int, current: int, interrupt_id: str | None = None, title: str = ""
+    ) -> None:
         """Approve / reject, then an amount to edit and approve: for the case, or one item (``interrupt_id``).
 
-        ``key`` is the buttons' key with ``{}`` where the action goes.
+        ``key`` is the buttons' key with ``{}`` where the action goes; a ``title`` (an item's) is drawn on the
+        buttons' row, so a case's first item is decided on a 1280×720 first screen.
         """
-        approve_col, reject_col = st.columns(2)
+        if title:
+            title_col, approve_col, reject_col = st.columns([2, 1, 1], vertical_alignment="center")
+            title_col.markdown(escape_markdown(title))
+        else:
+            approve_col, reject_col = st.columns(2)
         cannot_approve = auth.why_not(APPROVE_REFUND, amount=current, requested_by=self.requested_by)
         primary = "primary" if interrupt_id is None else "secondary"
         if cannot_approve:
@@ -129,9 +136,9 @@ class Decider:
         for interrupt_id, question in items:
             item, item_amount = str(question.get("item", "")), int(question.get("requested_amount") or 0)
             with st.container(border=True):
-                st.markdown(escape_markdown(t("refund.items.item", item=item, amount=amount(item_amount))))
+                title = t("refund.items.item", item=item, amount=amount(item_amount))
+                self.controls(f"{ITEM_BUTTON}{{}}-{interrupt_id}", item_amount, item_amount, interrupt_id, title)
                 st.caption(escape_markdown(t("forms.resume.answers", interrupt=interrupt_id)))
-                self.controls(f"{ITEM_BUTTON}{{}}-{interrupt_id}", item_amount, item_amount, interrupt_id)
         st.caption(t("refund.items.waiting", count=len(result.interrupts)))
 
 

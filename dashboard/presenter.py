@@ -31,8 +31,9 @@ STYLE = (
     ' [data-testid="stMainBlockContainer"] { padding-top: 1.5rem; }'
     ' [data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }'
     # A badge keeps to one line and cuts the rest with an ellipsis; in the sidebar's width at this size
-    # it wraps instead, so "local mode — not signed in" reads whole.
-    ' [data-testid="stSidebar"] .stMarkdownBadge { white-space: normal !important; }</style>'
+    # it wraps instead, so "local mode — not signed in" reads whole, and Korean wraps between words
+    # ("로그인하지 않음" is never split inside "로그인하지").
+    ' [data-testid="stSidebar"] .stMarkdownBadge { white-space: normal !important; word-break: keep-all; }</style>'
 )
 #: Column widths of a page's state beside a folded explanation: a fold needs little width, and lines of
 #: the larger type that do not wrap keep the controls under them on the first screen.

@@ -58,6 +58,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Deletes this thread (delete_thread) and runs the robot until it asks. No other thread is touched.",
         "이 스레드를 삭제(delete_thread)하고 로봇이 질문할 때까지 실행합니다. 다른 스레드는 건드리지 않습니다.",
     ),
+    "robot.start_over.confirm": (
+        "Start over deletes thread {thread} with every checkpoint and answer it holds, then runs the robot until"
+        " it asks again. No other thread is touched.",
+        "처음부터 다시 하면 스레드 {thread:과/와} 그 안의 모든 체크포인트와 답이 삭제되고, 로봇이 다시 질문할 때까지"
+        " 실행됩니다. 다른 스레드는 건드리지 않습니다.",
+    ),
+    "robot.start_over.delete": ("Delete and start over", "삭제하고 다시 시작"),
+    "robot.start_over.keep": ("Keep the thread", "스레드 유지"),
     "robot.not_started": (
         "This thread has no checkpoints yet. Press Start over.",
         "이 스레드에는 아직 체크포인트가 없습니다. '처음부터 다시'를 누르세요.",

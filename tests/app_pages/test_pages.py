@@ -69,13 +69,44 @@ def test_robot_start_over_after_another_tabs_answer_is_refused_and_deletes_nothi
     runs.resume_thread(store, settings, "hitl_demo", "yes")  # another tab answers it
     head = readmodel.head_checkpoint_id(store, "hitl_demo")
     _button(at, "Start over").click().run()
+    _button(at, key="robot-start-over-delete").click().run()
     assert not at.exception
     assert any("changed since this form was drawn" in e.value for e in at.error), [e.value for e in at.error]
     assert readmodel.head_checkpoint_id(store, "hitl_demo") == head
     assert runs.current_result(store, settings, "hitl_demo").outcome == "executed"
-    _button(at, "Start over").click().run()  # the page now shows the answer: starting over is this tab's to do
+    # The page now shows the answer and asks again: starting over is this tab's to do.
+    _button(at, key="robot-start-over-delete").click().run()
     assert readmodel.head_checkpoint_id(store, "hitl_demo") != head
     assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
+
+
+@pytest.mark.parametrize(
+    ("lang", "start_over", "keep", "delete", "asked"),
+    [
+        ("en", "Start over", "Keep the thread", "Delete and start over", "deletes thread `hitl_demo`"),
+        ("ko", "처음부터 다시", "스레드 유지", "삭제하고 다시 시작", "스레드 `hitl_demo`와 그 안의 모든 체크포인트"),
+    ],
+)
+def test_robot_start_over_deletes_a_saved_thread_only_once_confirmed(
+    app, store, settings, lang, start_over, keep, delete, asked
+):
+    pause_robot(store, settings)
+    head = readmodel.head_checkpoint_id(store, "hitl_demo")
+    at = app("app_pages/robot.py")
+    at.selectbox(key="lang").select(lang).run()
+    _button(at, start_over).click().run()
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") == head  # one click deletes nothing
+    assert any(asked in w.value for w in at.warning), [w.value for w in at.warning]
+    assert start_over not in [b.label for b in at.button]  # the question replaces the button until answered
+    _button(at, keep).click().run()
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") == head
+    assert not any(asked in w.value for w in at.warning)
+    _button(at, start_over).click().run()
+    _button(at, delete).click().run()
+    assert not at.exception
+    assert readmodel.head_checkpoint_id(store, "hitl_demo") != head
+    assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
+    assert [b.label for b in at.button].count(start_over) == 1
 
 
 def test_robot_free_answer_shows_the_rule_and_refuses(app):

@@ -231,6 +231,7 @@ def test_a_thread_saved_under_a_decomposed_id_is_shown_refused_and_deleted_alone
     assert any("other software saved it" in error.value for error in at.error)
     assert "robot-send" not in {button.key for button in at.button}
     next(b for b in at.button if b.label == "Start over").click().run()
+    next(b for b in at.button if b.label == "Delete and start over").click().run()
     assert any("other software" in e.value and "nothing was changed" in e.value for e in at.main.error)
     at.sidebar.text_input(key=f"resume-answer-{decomposed}").input("yes")
     next(b for b in at.sidebar.button if b.label == "Resume").click().run()

@@ -8,6 +8,8 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import Dashboard, wait_for_app
 
 DRAWN = 30_000
+#: Room left under the answer buttons in presenter mode: a projector's edge or a browser bar never hides them.
+FOLD_MARGIN = 40
 
 
 def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, dashboard: Dashboard):
@@ -55,7 +57,8 @@ def test_the_robots_answer_buttons_are_on_the_first_screen_in_presenter_mode(
         button = main.locator(f".st-key-{key} button")
         expect(button).to_be_visible(timeout=DRAWN)
         box = button.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= 720, (key, box)  # larger type, still no scrolling
+        # Larger type, still no scrolling, and not at the very edge of the screen.
+        assert box is not None and box["y"] + box["height"] <= 720 - FOLD_MARGIN, (key, box)
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
@@ -68,3 +71,34 @@ def test_the_sidebar_badge_is_not_cut_in_presenter_mode(page: Page, dashboard: D
     # An ellipsis cuts text whose box is wider than the space it is drawn in.
     widths = badge.evaluate("node => [node.scrollWidth, node.clientWidth]")
     assert widths[0] <= widths[1], widths
+
+
+#: The characters of an element's text where a new drawn line begins, with the character before each.
+LINE_STARTS = """node => {
+  const starts = []; let lastTop = null, before = '';
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  let text;
+  while ((text = walker.nextNode())) {
+    for (let i = 0; i < text.data.length; i++) {
+      const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect) continue;
+      if (lastTop !== null && rect.top > lastTop + 2) starts.push([before, text.data[i]]);
+      lastTop = rect.top; before = text.data[i];
+    }
+  }
+  return starts;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_sidebar_badge_wraps_between_words_in_presenter_mode(page: Page, dashboard: Dashboard, language: str):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/?present=1&lang={language}")
+    wait_for_app(page)
+    badge = page.get_by_test_id("stSidebar").locator(".stMarkdownBadge").first
+    expect(badge).to_be_visible(timeout=DRAWN)
+    starts = badge.evaluate(LINE_STARTS)
+    assert starts, "the badge fits one line: nothing to check"  # it wraps at this size in both languages
+    inside_words = [(before, first) for before, first in starts if not before.isspace() and not first.isspace()]
+    assert not inside_words, (badge.inner_text(), starts)

@@ -26,6 +26,7 @@ def test_robot_start_over_answer_yes_then_capital_yes(page: Page, dashboard: Das
     expect(page.get_by_text("Executed: Business trip request: Busan", exact=False).first).to_be_visible()
 
     page.get_by_role("button", name="Start over", exact=True).click()
+    page.get_by_role("button", name="Delete and start over", exact=True).click()  # a saved thread: asked first
     expect(page.get_by_text("checkpoints: 3 · writes: 5")).to_be_visible()
     answer = page.get_by_label("Or type an answer")
     answer.fill("Yes")

@@ -1,0 +1,64 @@
+"""What an approver sees on a 1280×720 first screen of the refund page: the case, then its buttons."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Dashboard, wait_for_app
+
+WIDTH, HEIGHT = 1280, 720
+LONG_REASON = (
+    "The parcel arrived two weeks late, the outer box was crushed, two of the three ceramic cups inside were"
+    " broken and the customer had already paid for express delivery, which the courier did not honour; the"
+    " customer asks for the whole order back including shipping."
+)
+WAITING = {"en": "Waiting for an approver.", "ko": "승인자를 기다리는 중입니다."}
+
+
+def _bottom(page: Page, selector: str) -> tuple[float, float]:
+    button = page.get_by_test_id("stMain").locator(selector).first
+    expect(button).to_be_visible()
+    box = button.bounding_box()
+    assert box is not None
+    return box["y"], box["y"] + box["height"]
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_customer_amount_and_reason_come_before_approve_on_the_first_screen(
+    page: Page, dashboard: Dashboard, language: str
+):
+    args = ("--case", "C-1061", "--customer", "Kim Minsu", "--amount", "480000", "--reason", LONG_REASON)
+    started = dashboard.cli("run", "refund", *args)
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(f"{dashboard.url}/refund?thread=refund-C-1061&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
+    approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")
+    _, reject_bottom = _bottom(page, ".st-key-refund-reject button")
+    assert max(approve_bottom, reject_bottom) <= HEIGHT, (approve_bottom, reject_bottom)  # no scrolling to decide
+    for seen in ("Kim Minsu", "480,000", "The parcel arrived two weeks late"):
+        shown = main.get_by_text(seen).first  # the first place the page says it
+        expect(shown).to_be_visible()
+        box = shown.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= approve_top, (seen, box, approve_top)
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_first_items_buttons_are_on_the_first_screen(page: Page, dashboard: Dashboard, language: str):
+    items = '[{"item": "A-1", "amount": 300000}, {"item": "A-2", "amount": 80000}, {"item": "A-3", "amount": 200000}]'
+    args = ("--case", "C-1062", "--customer", "홍길동", "--reason", "파손된 배송", "--items", items)
+    started = dashboard.cli("run", "refund", *args)
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(f"{dashboard.url}/refund?thread=refund-C-1062&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text("A-1", exact=False).first).to_be_visible()
+    for action in ("approve", "reject"):
+        _, bottom = _bottom(page, f'[class*="st-key-refund-item-{action}-"] button')
+        assert bottom <= HEIGHT, (action, bottom)
+    first_item = main.get_by_text("A-1").first.bounding_box()
+    assert first_item is not None and first_item["y"] < HEIGHT
