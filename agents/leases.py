@@ -40,6 +40,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from agents.db import DatabaseError, Store
 from agents.errors import UserError
@@ -191,6 +192,15 @@ def live_leases(store: Store) -> set[str]:
         cursor.execute("SELECT thread_id, owner, host, pid, process_start, acquired_at FROM thread_leases")
         rows = cursor.fetchall()
     return {thread_id for thread_id, *held in rows if _alive(*held)}
+
+
+def lease_alive(cursor: Any, thread_id: str) -> bool:
+    """Whether a live process holds ``thread_id``'s lease, read with ``cursor`` (inside the caller's transaction)."""
+    cursor.execute(
+        "SELECT owner, host, pid, process_start, acquired_at FROM thread_leases WHERE thread_id = ?", (thread_id,)
+    )
+    row = cursor.fetchone()
+    return row is not None and _alive(*row)
 
 
 def _release(store: Store, thread_id: str, owner: str) -> None:

@@ -299,7 +299,12 @@ class RunPart:
             requested id, else a new one).
         fresh_start: Whether starting a run first deletes that thread (the robot's "start over").
         check_start: ``(store, validated start values)``; raises InputError when the agent
-            refuses to start with them (e.g. a refund case id that was already paid).
+            refuses to start with them (e.g. a refund case id that was already paid). Run before
+            the thread's lease is taken and again under it; it writes nothing.
+        claim_start: ``(store, validated start values, thread id)``: run once under the thread's lease,
+            after every check passed and before the run saves anything; it may record what makes the
+            start unique beyond its thread (the refund's case → thread row) and raises InputError when
+            another thread holds it (a start racing this one on another thread).
         sign_input: ``(graph input, actor) -> graph input``: records who starts a run (the
             refund's ``requested_by``, for four eyes).
         settings_from: Parses the raw setting values into the agent's frozen, typed settings
@@ -316,6 +321,7 @@ class RunPart:
     thread_for: Callable[[dict[str, Any], str | None], str] = field(default=_requested_or_new)
     fresh_start: bool = False
     check_start: Callable[[Any, dict[str, Any]], None] = field(default=_nothing)
+    claim_start: Callable[[Any, dict[str, Any], str], None] = field(default=_nothing)
     sign_input: Callable[[dict[str, Any], Identity], dict[str, Any]] = field(default=_unsigned_input)
     settings_from: Callable[[Mapping[str, str]], Any] = field(default=_nothing)
     options_from_settings: Callable[[Any], dict[str, Any]] = field(default=_no_options)

@@ -8,7 +8,8 @@ of the thread's node log in the timeline's layout). Our keys sit beside them (``
 ``reviews``, ``plan_markdown``, ``round``, ``curl``...), never instead of them.
 
 ``POST /resume`` takes ``{thread_id, decision}``: ``rework`` or ``save`` as in the original, and our
-``reject`` (and ``approve`` at the plan review), with optional ``notes``. As in the original, an
+``reject`` (and ``approve`` at the plan review), with optional ``notes`` (a rework's, or why it is
+rejected). As in the original, an
 unknown decision is 400 and a thread with nothing waiting 404; the answer is shaped as /generate's.
 
 The answer and the server log carry ready-to-copy ``curl`` commands with the real thread id and
@@ -54,7 +55,7 @@ class GenerateRequest(BaseModel):
 
 
 class ResumeRequest(BaseModel):
-    """The original's ``thread_id`` and ``decision``, and our optional ``notes`` (with rework)."""
+    """The original's ``thread_id`` and ``decision``, and our optional ``notes`` (with rework, or a reject's reason)."""
 
     model_config = ConfigDict(extra="forbid")
     thread_id: Any = None
@@ -109,8 +110,9 @@ def _waiting(context: ApiContext, result: runs.RunResult) -> dict[str, Any]:
         if score is not None
         else str(payload.get("question", "A human decision is needed."))
     )
+    with_notes = " or ".join(option for option in ("rework", "reject") if option in options)
     message = f"{said} Answer POST /resume with thread_id and decision: {', '.join(options)}" + (
-        " (optional notes with rework)." if "rework" in options else "."
+        f" (optional notes with {with_notes})." if with_notes else "."
     )
     if payload.get("error"):
         message += f" The last answer was refused: {payload['error']}"

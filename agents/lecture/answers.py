@@ -64,8 +64,8 @@ def check_answer(value: Any) -> dict[str, Any]:
     if action not in ACTIONS:
         raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {value.get('action')!r}")
     answer: dict[str, Any] = {"action": action, "notes": validate_human_notes(value.get("notes"), "notes")}
-    if answer["notes"] and action not in ("rework", "edit_plan"):
-        raise InputError("notes", "notes go with rework or edit_plan only")
+    if answer["notes"] and action not in ("rework", "edit_plan", "reject"):
+        raise InputError("notes", "notes go with rework, edit_plan or reject (its reason) only")
     if action == "edit_plan":
         if not isinstance(value.get("subtopics"), list):
             raise InputError("subtopics", 'edit_plan needs "subtopics": a JSON list of {id?, title, description?}')
@@ -171,7 +171,7 @@ def accept_gate_answer(state: LectureState, max_rounds: int, answer: dict[str, A
     if action == "save":
         return {"decision": "save"}
     if action == "reject":
-        return {"decision": "reject", "outcome": "rejected"}
+        return {"decision": "reject", "outcome": "rejected", "reject_reason": answer["notes"]}
     update = plan_edit(state, answer) if action == "edit_plan" else {}
     return {
         **update,
@@ -188,8 +188,8 @@ def gate_form_actions(question: Mapping[str, Any]) -> list[str]:
 
 
 def gate_answer(action: str, notes: str) -> dict[str, str]:
-    """The gate form's answer: its notes go with ``rework`` only."""
-    return {"action": action, "notes": notes} if action == "rework" else {"action": action}
+    """The gate form's answer: its notes go with ``rework`` (for the rework) and ``reject`` (its reason)."""
+    return {"action": action, "notes": notes} if action in ("rework", "reject") else {"action": action}
 
 
 def plan_review_answer(approve: bool, edited: str) -> object:

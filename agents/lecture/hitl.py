@@ -13,7 +13,8 @@ Each pause carries one action request beside its own keys:
 "subtopics"?}``), which every path then checks as it checks a typed answer
 (:func:`agents.lecture.answers.check_answer` calls it first). Of an edit's arguments only ``notes``
 and ``subtopics`` are read; the others are the request's own, shown for reading (Agent Inbox sends
-them back with every edit). A reject takes no message: the planner keeps notes for a rework only.
+them back with every edit). A reject's message (Agent Inbox's ``response`` always carries one) is the
+reason the run was rejected, kept as the answer's ``notes``.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ def plain_answer(value: Any) -> Any:
     """A decision in LangChain's or Agent Inbox's shape as the planner's own answer; any other value as it is.
 
     Raises:
-        InputError: Naming ``decisions`` (see :func:`agents.hitl_shape.read_decision`; also a reject
-            with a message, an edit of another action), an edit's unknown argument, or ``approver``.
+        InputError: Naming ``decisions`` (see :func:`agents.hitl_shape.read_decision`; also an edit of
+            another action), an edit's unknown argument, or ``approver``.
     """
     if not hitl_shape.is_decision_shaped(value):
         return value
@@ -78,9 +79,7 @@ def plain_answer(value: Any) -> Any:
     if decision.type == "approve":
         return {"action": "approve"}
     if decision.type == "reject":
-        if decision.message:
-            raise InputError("decisions", "a reject here takes no message (notes go with a rework: edit)")
-        return {"action": "reject"}
+        return {"action": "reject", "notes": decision.message} if decision.message else {"action": "reject"}
     if decision.name not in EDIT_NAMES:
         raise InputError("decisions", f"an edit here edits {GATE_ACTION!r} or {PLAN_ACTION!r}; got {decision.name!r}")
     unknown = sorted(set(decision.args) - {*EDIT_ARGS, *SHOWN_ARGS})

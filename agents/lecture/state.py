@@ -107,6 +107,7 @@ class LectureState(TypedDict, total=False):
             ``rework``, ``edit_plan``, ``save``, ``reject``.
         outcome: ``saved`` (passed), ``saved_as_is`` (a human saved below the
             threshold) or ``rejected``.
+        reject_reason: Why a human rejected the draft ('' when no reason was given).
         final_plan: The saved Markdown plan.
         plan_path: Where the Markdown file was written ('' when no folder is set).
     """
@@ -125,5 +126,6 @@ class LectureState(TypedDict, total=False):
     scores: Annotated[list[RoundScore], operator.add]
     decision: str
     outcome: Outcome
+    reject_reason: str
     final_plan: str
     plan_path: str

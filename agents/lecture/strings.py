@@ -137,7 +137,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The round limit is reached: only save or reject remain.",
         "라운드 한도에 도달했습니다. 저장 또는 거절만 할 수 있습니다.",
     ),
-    "lecture.notes": ("Notes for the rework (optional)", "재작업 메모 (선택)"),
+    "lecture.notes": ("Notes for the rework, or why you reject it (optional)", "재작업 메모 또는 거절 사유 (선택)"),
     "lecture.submit_decision": ("Send decision", "결정 보내기"),
     "lecture.decided": ("Sent {action}: {status}.", "{action} 결정을 보냈습니다: {status}."),
     "lecture.plan_edit": (

@@ -15,6 +15,7 @@ from typing import Any
 
 from agents.db import Store, TableSchema
 from agents.errors import InputError
+from agents.refund.cases import case_of_thread
 from agents.refund.strings import STRINGS
 from agents.spec import DeleteRequest
 from agents.texts import text
@@ -69,7 +70,7 @@ def record_delete(store: Store, request: DeleteRequest) -> None:
     row = (
         request.thread_id,
         request.head_checkpoint_id,
-        str(values.get("case_id") or request.thread_id.removeprefix("refund-")),  # unreadable: from its id
+        str(values.get("case_id") or case_of_thread(store, request.thread_id)),  # unreadable: the case it claimed
         str(values.get("customer", "")),
         _amount(values.get("requested_amount")),
         _amount(values.get("amount")),

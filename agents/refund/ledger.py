@@ -23,6 +23,7 @@ from typing import Any
 from agents import readcache, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
+from agents.refund.cases import case_of_thread
 from agents.refund.deletions import deletion_rows
 
 AGENT_NAME = "refund"
@@ -298,7 +299,7 @@ def _audit_rows(
         try:
             values = threadindex.head_values(store, thread_id, head)
         except DamagedValueError:  # shown with its status (attention, damaged) and its ledger row, if any
-            values = {"case_id": thread_id.removeprefix("refund-")}  # the thread id names its case
+            values = {"case_id": case_of_thread(store, thread_id)}  # the case its start claimed
         if values is None:  # deleted since the heads were read: as if it had gone before
             continue
         case_id = str(values.get("case_id", ""))

@@ -1,8 +1,9 @@
 """The refund agent as the dashboard and CLI see it, and the approver's actions.
 
-A case's thread id is derived from its case id (``refund-<case id>``), so a
-case id can be used once. The rules are hooks that ``agents.runs`` calls on
-every path (page, generic form, raw mode, CLI): :func:`check_start` for a
+A case runs on the thread it is started on (``refund-<case id>`` when none is named; the API's
+server-made ids too), and a case id can be used once: ``refund_cases`` (:mod:`agents.refund.cases`)
+records which thread holds each case, claimed under the thread's lease. The rules are hooks that
+``agents.runs`` calls on every path (page, generic form, raw mode, CLI): :func:`check_start` for a
 request, ``check_resume`` / :func:`check_answer_for_case` for a decision,
 :func:`check_update` and :func:`check_rerun` for the explorer's actions.
 """
@@ -14,11 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents import readmodel
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import Identity
-from agents.refund import deciders, deletions, item_ledger, ledger
+from agents.refund import cases, deciders, deletions, item_ledger, ledger
 from agents.refund.decisions import Decision, check_decision, check_update_decision, parse_decision
 from agents.refund.hitl import plain_answer
 from agents.refund.ledger import AGENT_NAME
@@ -52,7 +52,7 @@ from agents.spec import (
 )
 from agents.texts import DEFAULT_LANGUAGE, Text, say, text
 
-THREAD_PREFIX = "refund-"
+THREAD_PREFIX = cases.THREAD_PREFIX
 POLICY_SETTING = "HITL_REFUND_POLICY"
 CASE_ID_MAX = 40
 #: The nodes a human's update may be attributed to: never ``settle`` or ``reject``.
@@ -133,11 +133,14 @@ def thread_for_case(case_id: str) -> str:
 
 
 def thread_for(values: dict[str, Any], requested: str | None) -> str:
-    """``refund-<case id>`` (the id as its field normalised it); another requested thread id is refused."""
+    """The requested thread, else ``refund-<case id>`` (the id as its field normalised it).
+
+    A requested ``refund-<another case id>`` is refused: that name says it holds another case.
+    """
     derived = thread_for_case(values["case_id"])
-    if requested and requested != derived:
+    if requested and requested.startswith(THREAD_PREFIX) and requested != derived:
         raise InputError("thread_id", text(STRINGS, "refund.error.thread_name", derived=repr(derived)))
-    return derived
+    return requested or derived
 
 
 def make_input(values: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -407,14 +410,21 @@ def _items_outcome(store: Store, values: dict[str, Any]) -> tuple[str, str | Tex
 
 
 def check_start(store: Store, values: dict[str, Any]) -> None:
-    """A case id is used once: one that has a thread, or was already paid (even after its thread
-    was deleted), is refused naming ``case_id``. Run by ``runs.start_run`` on every path, on the id
-    as its field normalised it: the same text the state and the ledger's key hold."""
+    """A case id is used once: one that a thread holds, or that was already paid (even after its thread
+    was deleted), is refused naming ``case_id`` (and the thread). Run by ``runs.start_run`` on every
+    path, on the id as its field normalised it: the same text the state and the ledger's key hold.
+    Two starts racing on different threads both pass here; :func:`claim_start` lets one through."""
     case_id = values["case_id"]
-    if readmodel.head_checkpoint_id(store, thread_for_case(case_id)) is not None:
-        raise InputError("case_id", text(STRINGS, "refund.error.case_exists", case_id=repr(case_id)))
+    holder = cases.holding_thread(store, case_id)
+    if holder is not None:
+        raise InputError("case_id", cases.held_message(case_id, holder))
     if ledger.payout_for(store, case_id) is not None or item_ledger.case_has_item_payouts(store, case_id):
         raise InputError("case_id", text(STRINGS, "refund.error.case_paid", case_id=repr(case_id)))
+
+
+def claim_start(store: Store, values: dict[str, Any], thread_id: str) -> None:
+    """Records ``thread_id`` as the case's thread, under its lease (:func:`agents.refund.cases.claim`)."""
+    cases.claim(store, values["case_id"], thread_id)
 
 
 def question_text(payload: Any) -> Text | None:
@@ -440,10 +450,17 @@ SPEC = AgentSpec(
         make_input=make_input,
         thread_for=thread_for,
         check_start=check_start,
+        claim_start=claim_start,
         sign_input=sign_input,
         settings_from=settings_from,
         options_from_settings=options_from_settings,
-        tables=(ledger.LEDGER_TABLE, ledger.ASSESSMENT_TABLE, deletions.DELETION_TABLE, item_ledger.ITEM_LEDGER_TABLE),
+        tables=(
+            ledger.LEDGER_TABLE,
+            ledger.ASSESSMENT_TABLE,
+            deletions.DELETION_TABLE,
+            item_ledger.ITEM_LEDGER_TABLE,
+            cases.CASES_TABLE,
+        ),
     ),
     ask=AskPart(
         resume_fields=RESUME_FIELDS,

@@ -136,8 +136,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "1에서 요청 금액 {requested}원 사이여야 합니다. 입력값: {value}",
     ),
     "refund.error.case_exists": (
-        "case {case_id} already exists; use a new case id",
-        "건 번호 {case_id:은/는} 이미 있습니다. 새 건 번호를 쓰세요",
+        "case {case_id} already exists (thread {thread} holds it); use a new case id",
+        "건 번호 {case_id:은/는} 이미 있습니다(스레드 {thread}). 새 건 번호를 쓰세요",
     ),
     "refund.error.delete_unfinished": (
         "{thread} is not finished ({status}): reject it first, or delete with a reason",
@@ -176,8 +176,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "이 건은 거절로 표시되어 있지만 이름이 있는 승인자의 거절 기록이 없습니다",
     ),
     "refund.error.thread_name": (
-        "a refund's thread is named after its case: use {derived} or omit it",
-        "환불의 스레드 이름은 건 번호에서 정해집니다. {derived:을/를} 쓰거나 비워 두세요",
+        "a thread named refund-<case id> holds that case: use {derived}, a name that does not begin with"
+        " refund-, or omit it",
+        "refund-<건 번호> 이름의 스레드는 그 건을 맡습니다. {derived:을/를} 쓰거나 refund-로 시작하지 않는 이름을 쓰거나"
+        " 비워 두세요",
     ),
     "refund.error.as_node": (
         "a refund update may be made as {nodes} only; payment and rejection happen only through a decision",

@@ -85,6 +85,7 @@ def start_run(
     with thread_guard(store, target, check=check):
         if spec.run.fresh_start:
             erase_thread(store, target)
+        spec.run.claim_start(store, clean, target)  # under the lease: of two racing starts one claims
         config = run_config(spec, target, lang=language, run_id=run_id)
         _drive(store, graph, graph_input, config, on_event, on_chunk, stream_modes, actor=actor)
     return current_result(store, settings, target)

@@ -98,6 +98,6 @@ def test_particles_fit_ids_ending_in_digits_on_every_path():
 
 def test_an_agents_message_fits_its_particles_when_rendered():
     # A Text is made by the agents layer and rendered later, in the reader's language.
-    message = text(refund_strings.STRINGS, "refund.error.case_exists", case_id="건-1061")
-    assert message.render("ko") == "건 번호 건-1061은 이미 있습니다. 새 건 번호를 쓰세요"
-    assert message.render("en") == "case 건-1061 already exists; use a new case id"
+    message = text(refund_strings.STRINGS, "refund.error.case_exists", case_id="건-1061", thread="t-1")
+    assert message.render("ko") == "건 번호 건-1061은 이미 있습니다(스레드 t-1). 새 건 번호를 쓰세요"
+    assert message.render("en") == "case 건-1061 already exists (thread t-1 holds it); use a new case id"

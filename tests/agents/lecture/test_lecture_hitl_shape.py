@@ -53,13 +53,33 @@ def test_an_edit_reworks_with_its_notes(run_cli):
     assert "쉬는 시간을 명시" in values["final_plan"]
 
 
-def test_reject_ends_the_run_and_a_reject_with_a_message_is_refused(run_cli):
+def test_reject_ends_the_run_with_no_reason(run_cli):
     started(run_cli, "lh-reject")
-    refused = decide(run_cli, "lh-reject", {"decisions": [{"type": "reject", "message": "not good"}]})
-    assert refused.code == 2 and "no message" in refused.err
     result = decide(run_cli, "lh-reject", {"decisions": [{"type": "reject"}]})
     assert result.code == 0, result.err
-    assert json.loads(result.out)["values"]["outcome"] == "rejected"
+    values = json.loads(result.out)["values"]
+    assert values["outcome"] == "rejected" and values["reject_reason"] == ""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"decisions": [{"type": "reject", "message": " 주제가 다름 "}]},  # LangChain's
+        {"action": "reject", "notes": "주제가 다름"},  # the planner's own (the page, /resume)
+    ],
+    ids=["langchain", "typed"],
+)
+def test_a_reject_with_a_message_ends_the_run_with_it_as_the_reason(run_cli, answer):
+    started(run_cli, "lh-reason")
+    result = decide(run_cli, "lh-reason", answer)
+    assert result.code == 0, result.err
+    values = json.loads(result.out)["values"]
+    assert values["outcome"] == "rejected" and values["reject_reason"] == "주제가 다름"
+    assert "final_plan" not in values
+
+
+def test_agent_inbox_s_response_is_a_reject_with_its_text_as_the_reason():
+    assert check_answer([{"type": "response", "args": " 주제가 다름 "}]) == {"action": "reject", "notes": "주제가 다름"}
 
 
 def test_at_the_round_limit_no_edit_is_offered_or_taken(run_cli, monkeypatch):
@@ -75,7 +95,8 @@ def test_at_the_round_limit_no_edit_is_offered_or_taken(run_cli, monkeypatch):
     ("answer", "field"),
     [
         ([{"type": "ignore", "args": None}], "decisions"),
-        ([{"type": "response", "args": "not good"}], "decisions"),
+        ([{"type": "response", "args": "x" * 2001}], "decisions"),
+        ({"action": "save", "notes": "not a reason"}, "notes"),
         ({"decisions": [{"type": "approve"}], "approver": "kim"}, "approver"),
         ({"decisions": [{"type": "edit", "edited_action": {"name": "delete_all", "args": {}}}]}, "decisions"),
         ({"decisions": [{"type": "edit", "edited_action": {"name": "save_lecture_plan", "args": {"x": 1}}}]}, "x"),

@@ -18,8 +18,9 @@ def test_the_gate_form_offers_only_what_the_waiting_question_offers_without_the_
     assert gate_form_actions({}) == []
 
 
-def test_notes_go_with_a_rework_only_and_every_gate_answer_passes_the_agents_check():
+def test_notes_go_with_a_rework_or_a_reject_and_every_gate_answer_passes_the_agents_check():
     assert gate_answer("rework", "shorter") == {"action": "rework", "notes": "shorter"}
+    assert gate_answer("reject", "off topic") == {"action": "reject", "notes": "off topic"}
     assert gate_answer("save", "ignored") == {"action": "save"}
     for action in ("rework", "save", "reject"):
         check_answer(gate_answer(action, "a note"))

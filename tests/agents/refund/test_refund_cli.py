@@ -77,7 +77,8 @@ def test_ledger_audit_lists_waiting_cases(run_cli):
         (("run", "refund", "--case", "no spaces", "--customer", "k", "--amount", "5", "--reason", "r"), "case_id"),
         (START, "already exists"),
         (
-            ("run", "refund", "--case", "C9", "--customer", "k", "--amount", "5", "--reason", "r", "--thread", "x"),
+            ("run", "refund", "--case", "C9", "--customer", "k", "--amount", "5", "--reason", "r")
+            + ("--thread", "refund-C8"),
             "thread_id",
         ),
         (("resume", "refund-C1", '{"action": "refund everything", "approver": "kim"}'), "action"),
