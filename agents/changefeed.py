@@ -117,3 +117,18 @@ def changed_since(store: Any, since: int) -> tuple[int, set[str]] | None:
         now = store.queries.change_position(cursor)
         cursor.execute("SELECT thread_id FROM thread_changes WHERE seq >= ?", (since,))
         return now, {row[0] for row in cursor.fetchall()}
+
+
+def thread_mark(store: Any, thread_id: str) -> int | None:
+    """The thread's latest change as noted (its ``seq``); None when the database notes none or has none noted
+    for it (a thread untouched since an earlier release set the database up).
+
+    Two equal marks read at two moments mean no row of the thread changed in between: a reader that read
+    the thread after the first may keep what it read. A mark read after the thread is not worth that.
+    """
+    if not store.notes_changes:
+        return None
+    with store.read() as cursor:
+        cursor.execute("SELECT seq FROM thread_changes WHERE thread_id = ?", (thread_id,))
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])

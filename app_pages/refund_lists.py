@@ -45,6 +45,7 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.outcome"), lambda r: code_word("outcome", r.outcome, lang)),
         Column(t("refund.col.requested_at"), lambda r: timestamp(r.requested_at, zone)),
         Column(t("refund.col.decided_at"), lambda r: timestamp(r.decided_at, zone)),
+        Column(t("refund.col.batch"), lambda r: r.batch_id),
         Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at, zone)),
         Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
         Column(t("refund.col.status_at_deletion"), lambda r: code_word("status", r.status_at_deletion, lang)),

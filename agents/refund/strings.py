@@ -401,6 +401,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.col.outcome": ("outcome", "결과"),
     "refund.col.requested_at": ("requested at", "요청 시각"),
     "refund.col.decided_at": ("decided at", "결정 시각"),
+    "refund.col.batch": ("decided in batch", "일괄 결정"),
     "refund.col.paid_at": ("paid at", "지급 시각"),
     "refund.col.trace": ("trace", "기록"),
     "refund.col.status_at_deletion": ("status when deleted", "삭제 당시 상태"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents import lifecycle, readmodel
+from agents import changefeed, lifecycle, readmodel
 from agents.db import Store
 from agents.deletion import check_head
 from agents.errors import (
@@ -109,10 +109,18 @@ def resume_interrupts(
     checked = {key: spec.ask.check_resume(_signed(spec, value, actor)) for key, value in answers.items()}
     targets: dict[str, Any] = {}
     checked_at: list[tuple[str | None, tuple[str, ...]]] = []  # the state the answers were last checked on
+    read: list[tuple[int, Any]] = []  # (the thread's change mark, the state read after it)
 
     def check() -> None:
+        # Read before the lease and checked again under it: the state is read again only when the thread
+        # changed in between (its change mark moved), so a decision reads it once before it runs.
+        mark = changefeed.thread_mark(store, thread_id)
         head = check_head(store, thread_id, expected_head)
-        snapshot = _snapshot(store, settings, spec, thread_id)
+        if mark is not None and read and read[0][0] == mark:
+            snapshot = read[0][1]
+        else:
+            snapshot = _snapshot(store, settings, spec, thread_id)
+            read[:] = [] if mark is None else [(mark, snapshot)]
         if not snapshot.interrupts:
             raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
         waiting = {str(question.id) for question in snapshot.interrupts}

@@ -10,12 +10,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agents import runs, threadindex
-from agents.batch import Decided
+from agents.batch import Decided, decide_items
 from agents.identity import Identity
 from agents.refund import item_ledger, ledger
 from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, waiting_items
 from app_pages.refund_cases import read_book
 from dashboard.batch_decisions import item_result, rows_digest, selected_keys
+from dashboard.i18n import t
 from tests.conftest import APP_FILE
 from tests.factories import button_by_key, start_refund
 
@@ -157,3 +158,24 @@ def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
     assert [result for _, result in result_cells(at)] == ["refused", "paid"]
     assert "your limit is 1,000,000 KRW" in results_table(at)["why"].iloc[0]
     assert [(r["case_id"], r["approver"]) for r in ledger.ledger_rows(store)] == [("SMALL", "ann@example.com")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "batch", "outcome"), [("en", "decided in batch", "outcome"), ("ko", "일괄 결정", "결과")]
+)
+def test_the_audit_names_the_batch_each_case_was_decided_in(store, settings, lang, batch, outcome):
+    start_refund(store, settings, "C1")
+    start_refund(store, settings, "C2")
+    start_refund(store, settings, "C3")
+    decided = decide_items(store, settings, ["refund-C1", "refund-C2"], {"action": "approve", "approver": "kim"})
+    runs.resume_thread(store, settings, "refund-C3", {"action": "reject", "approver": "kim"})
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    audit = next(frame.value for frame in at.dataframe if outcome in frame.value.columns)
+    batch_id = decided[0].batch_id
+    cells = dict(zip(audit[t("refund.col.case", lang)], audit[batch], strict=True))
+    assert cells == {"C1": batch_id, "C2": batch_id, "C3": ""}  # a decision on its own names no batch

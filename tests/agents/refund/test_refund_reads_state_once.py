@@ -1,0 +1,95 @@
+"""A decision reads its thread's state (LangGraph's ``get_state``) once before it runs: the check before
+the thread's lease reads it, and the check under the lease keeps that read while the thread's change
+mark says nothing changed in between. Counted on the page's button, the CLI's ``resume`` and the API's
+resume; a thread changed between the two checks is read again. After the run, its result reads the new
+state twice (``current_result``'s snapshot and the lifecycle's status of the head)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from langgraph.pregel import Pregel
+
+from agents import leases, runs, runtime
+from agents.api.app import create_app
+from agents.errors import NotWaitingError
+from agents.refund import ledger
+from agents.roles_file import parse_roles
+from tests.api.test_api_refund_items import ROLES_TEXT, as_
+from tests.factories import button_by_key, start_refund
+
+APPROVE = {"action": "approve", "approver": "kim"}
+DECISION_PATH = "agents/runs/resume.py"
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The threads whose state a decision read (``get_state`` called from the one path every answer takes)."""
+    found: list[str] = []
+    original: Callable[..., Any] = Pregel.get_state
+
+    def get_state(self: Any, config: Any, *args: Any, **kwargs: Any) -> Any:
+        frame = sys._getframe(1)
+        while frame is not None:  # counted when the decision path asked, not the page drawing the result
+            if frame.f_code.co_filename.endswith(DECISION_PATH):
+                found.append(config["configurable"]["thread_id"])
+                break
+            frame = frame.f_back
+        return original(self, config, *args, **kwargs)
+
+    monkeypatch.setattr(Pregel, "get_state", get_state)
+    return found
+
+
+def test_the_page_button_reads_the_state_once_before_the_run(app, store, settings, reads):
+    thread = start_refund(store, settings).thread_id
+    at = app("app_pages/refund.py")
+    at.text_input(key="refund-approver").input("kim")
+    reads.clear()
+    button_by_key(at, "refund-approve").click().run()
+    assert not at.exception, at.exception
+    assert ledger.payout_for(store, "C1") is not None
+    assert reads == [thread] * 3  # the checks (before the lease, kept under it); the result's two
+
+
+def test_the_cli_resume_reads_the_state_once_before_the_run(run_cli, store, settings, reads):
+    thread = start_refund(store, settings).thread_id
+    reads.clear()
+    assert run_cli("resume", thread, '{"action": "approve", "approver": "kim"}').code == 0
+    assert reads == [thread] * 3
+    assert ledger.payout_for(store, "C1") is not None
+
+
+def test_the_api_resume_reads_the_state_once_before_the_run(store, settings, reads):
+    thread = start_refund(store, settings).thread_id
+    with_roles = dataclasses.replace(settings, roles=parse_roles(ROLES_TEXT, "roles.toml"))
+    with TestClient(create_app(store, with_roles)) as api:
+        reads.clear()
+        body = {"assistant_id": "refund", "command": {"resume": APPROVE}}
+        assert api.post(f"/threads/{thread}/runs/wait", json=body, headers=as_("lee")).status_code == 200
+    assert reads == [thread] * 3
+    assert ledger.payout_for(store, "C1") is not None
+
+
+def test_a_thread_changed_before_the_lease_is_read_again_under_it(store, settings, reads, monkeypatch):
+    """The read kept from before the lease would still show the question; the thread no longer asks it."""
+    thread = start_refund(store, settings).thread_id
+    taken = leases.thread_lease
+
+    def lease_after_a_change(*args: Any, **kwargs: Any) -> Any:
+        # Another program updates the case between the check before the lease and the lease: ``assess``
+        # wrote last, so ``review`` runs next and asks afresh; nothing waits for an answer now.
+        runtime.graph(store, "refund").update_state({"configurable": {"thread_id": thread}}, {"trace": ["seen"]})
+        return taken(*args, **kwargs)
+
+    monkeypatch.setattr(leases, "thread_lease", lease_after_a_change)
+    reads.clear()
+    with pytest.raises(NotWaitingError):
+        runs.resume_thread(store, settings, thread, dict(APPROVE))
+    assert reads == [thread, thread]  # before the lease, and again under it: the thread had changed
+    assert ledger.payout_for(store, "C1") is None
