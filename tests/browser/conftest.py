@@ -10,6 +10,7 @@ flags that keep it off the network; no browser is ever downloaded.
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -51,6 +53,26 @@ class Dashboard:
             check=False,
             timeout=120,
         )
+
+    def cli_batch(self, *steps: dict[str, Any]) -> list[dict[str, Any]]:
+        """Runs ``python -m agents`` commands (and test helpers) in order in ONE process against the
+        dashboard's database (``tests/browser/cli_batch.py``: each step ``{"cli": [args]}`` or
+        ``{"call": "module:function", "args": [...], "kwargs": {...}}``, with an optional ``env``);
+        returns each step's ``code``, ``out`` and ``err``. For seeding: one process start, not one a command."""
+        database = ["--db", str(self.db_path)]
+        batch = [{**step, "cli": [*database, *step["cli"]]} if "cli" in step else step for step in steps]
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.browser.cli_batch"],
+            cwd=PROJECT_ROOT,
+            env=self.env,
+            input=json.dumps(batch),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120 * len(steps),
+        )
+        assert done.returncode == 0, done.stderr
+        return list(json.loads(done.stdout))
 
 
 @contextmanager

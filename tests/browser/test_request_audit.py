@@ -20,17 +20,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
 from dashboard.i18n import LANGUAGES, t
 from tests.browser.conftest import ARTIFACTS, Dashboard
-from tests.conftest import PROJECT_ROOT
 
 OUTSIDE = "http://127.0.0.1:9"
 CRAFTED = {
@@ -159,14 +156,9 @@ def _visit(page: Page, audit: Audit, path: str, thread: str | None, proof: str |
         audit.check_dom(page)
 
 
-def _cli(dashboard: Dashboard, *args: str) -> dict:
-    done = dashboard.cli(*args, "--json")
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def _plant(dashboard: Dashboard) -> dict[str, str]:
-    """Threads whose text holds planted Markdown, made through the CLI; returns their ids by kind."""
+    """Threads whose text holds planted Markdown, made through the CLI (its commands run in one process,
+    in order: ``Dashboard.cli_batch``); returns their ids by kind."""
     fields = {
         "topic": PLANTED,
         "audience-level": PLANTED,
@@ -176,40 +168,49 @@ def _plant(dashboard: Dashboard) -> dict[str, str]:
         "constraints": PLANTED_BLOCK,
     }
     flags = [item for name, value in fields.items() for item in (f"--{name}", value)]
-    lecture = _cli(dashboard, "run", "lecture", "--thread", "lecture-planted", *flags)["thread_id"]
+    threads = {
+        "lecture": "lecture-planted",
+        "review": "lecture-review",
+        "refund": "refund-planted",
+        "robot": "robot-planted",
+        "typed": "robot-typed",
+    }
     draft = f"# Edited draft\n\n{PLANTED_BLOCK}\n\n| a | b |\n| --- | --- |\n| ![c]({OUTSIDE}/cell.png) | x |\n"
-    _cli(dashboard, "update", lecture, "--values", json.dumps({"draft": draft}))
-    reviewing = replace(dashboard, env={**dashboard.env, "HITL_PLAN_REVIEW": "on"})
-    review = _cli(reviewing, "run", "lecture", "--thread", "lecture-review", *flags)["thread_id"]
     twice = [{"title": f"![p]({OUTSIDE}/p.png)"}, {"title": f"![p]({OUTSIDE}/p.png)"}, {"title": "third"}]
     # Every path of the dashboard refuses this edit before anything is written; LangGraph's own tooling
     # checks nothing first, and the pause asks again with the refusal (planted text) in its payload.
     edit = {"action": "edit_plan", "subtopics": twice}
-    plant = (
-        "from tests.factories import refuse_at_the_pause as refuse; "
-        f"print(refuse({review!r}, {edit!r}, {str(dashboard.db_path)!r}, HITL_PLAN_REVIEW='on'))"
-    )
-    refused = subprocess.run(
-        [sys.executable, "-c", plant], cwd=PROJECT_ROOT, env=dashboard.env, capture_output=True, text=True, timeout=120
-    )
-    assert "appears twice" in refused.stdout, refused.stderr
-    refund = _cli(
-        dashboard,
-        "run",
-        "refund",
-        "--case",
-        "planted",
-        "--customer",
-        f"![c]({OUTSIDE}/c.png) <b>Kim</b>",
-        "--amount",
-        "500000",
-        "--reason",
-        PLANTED_BLOCK,
-    )["thread_id"]
-    robot = _cli(dashboard, "run", "robot", "--thread", "robot-planted")["thread_id"]
-    _cli(dashboard, "resume", robot, PLANTED)
-    typed = _cli(dashboard, "run", "robot", "--thread", "robot-typed")["thread_id"]
-    return {"lecture": lecture, "review": review, "refund": refund, "robot": robot, "typed": typed}
+    refund_flags = ["--customer", f"![c]({OUTSIDE}/c.png) <b>Kim</b>", "--amount", "500000", "--reason", PLANTED_BLOCK]
+    steps: list[tuple[str | None, dict]] = [  # (the thread a command's --json answer names, the step)
+        (threads["lecture"], {"cli": ["run", "lecture", "--thread", threads["lecture"], *flags]}),
+        (threads["lecture"], {"cli": ["update", threads["lecture"], "--values", json.dumps({"draft": draft})]}),
+        (
+            threads["review"],
+            {"cli": ["run", "lecture", "--thread", threads["review"], *flags], "env": {"HITL_PLAN_REVIEW": "on"}},
+        ),
+        (
+            None,
+            {
+                "call": "tests.factories:refuse_at_the_pause",
+                "args": [threads["review"], edit, str(dashboard.db_path)],
+                "kwargs": {"HITL_PLAN_REVIEW": "on"},
+            },
+        ),
+        (threads["refund"], {"cli": ["run", "refund", "--case", "planted", *refund_flags]}),
+        (threads["robot"], {"cli": ["run", "robot", "--thread", threads["robot"]]}),
+        (threads["robot"], {"cli": ["resume", threads["robot"], PLANTED]}),
+        (threads["typed"], {"cli": ["run", "robot", "--thread", threads["typed"]]}),
+    ]
+    for _thread, step in steps:
+        step.get("cli", []).append("--json")
+    done = dashboard.cli_batch(*(step for _thread, step in steps))
+    for (thread, step), result in zip(steps, done, strict=True):
+        if thread is None:
+            assert "appears twice" in result["out"], result
+        else:
+            assert result["code"] == 0, (step, result["err"])
+            assert json.loads(result["out"])["thread_id"] == thread, result["out"]
+    return threads
 
 
 def _typed_text(page: Page, audit: Audit, threads: dict[str, str]) -> None:
