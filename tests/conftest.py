@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import functools
-import os
-import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +15,11 @@ from agents.cli import main as cli_main
 from agents.db import Store
 from agents.runtime import load_settings, open_store
 from agents.settings import Settings
+from tests.postgres_schemas import POSTGRES_URL, drop_process_database
+from tests.postgres_schemas import postgres_schema as _postgres_schema
 from tests.selection import mark_by_place
+
+__all__ = ["POSTGRES_URL", "_postgres_schema"]  # the tests that set up a PostgreSQL schema by hand import them here
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
@@ -51,10 +52,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     mark_by_place(config, items)
 
 
-#: A PostgreSQL server for the persistence tests' second backend (``scripts/test.sh`` starts one).
-POSTGRES_URL = os.environ.get("HITL_TEST_POSTGRES_URL", "")
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest) -> str:
     """Runs a test on both backends; persistence-facing modules opt in with
@@ -62,22 +59,9 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@contextmanager
-def _postgres_schema() -> Iterator[str]:
-    """A fresh schema for one test; the URL puts it first on the search path."""
-    if not POSTGRES_URL:
-        pytest.skip("HITL_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server)")
-    import psycopg
-
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    separator = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drops the database this process made its tests' PostgreSQL schemas in."""
+    drop_process_database()
 
 
 @pytest.fixture(autouse=True)
