@@ -60,11 +60,15 @@ def provider() -> Iterator[Provider]:
         yield running
 
 
-@pytest.fixture
-def signed_dashboard(tmp_path: Path, provider: Provider) -> Iterator[SignedInDashboard]:
-    roles = tmp_path / "roles.toml"
+@pytest.fixture(scope="module")
+def signed_dashboard(tmp_path_factory: pytest.TempPathFactory, provider: Provider) -> Iterator[SignedInDashboard]:
+    """One signed-in dashboard for the module: each test signs its people in in browser contexts of its
+    own and acts on refund cases of its own (``v1``, ``small``, ``large``, ``gone``), so none reads what
+    another wrote; what the server printed, checked for secrets, is everything it printed so far."""
+    folder = tmp_path_factory.mktemp("signin")
+    roles = folder / "roles.toml"
     roles.write_text(ROLES, encoding="utf-8")
-    with serve_signed_in_dashboard(tmp_path, provider, roles) as served:
+    with serve_signed_in_dashboard(folder, provider, roles) as served:
         yield served
 
 
@@ -114,6 +118,10 @@ def _requester(dashboard: SignedInDashboard, person_page: Callable[[], Page], *c
     requester = person_page()
     sign_in(requester, dashboard, REQUESTER.email)
     _open(requester, dashboard, "refund")
+    # The form starts folded once the (shared) database holds a case; it stays open after a request.
+    form = requester.get_by_test_id("stMain").get_by_test_id("stExpander").filter(has_text="New refund request")
+    if form.locator("details").get_attribute("open") is None:
+        form.locator("summary").click()
     for case, amount in cases:
         _submit_request(requester, case, amount)
     return requester
