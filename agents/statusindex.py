@@ -32,7 +32,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents import readmodel
+from agents import changefeed, readmodel
 from agents.db import DatabaseError, Store
 from agents.schema import INDEX_COLUMNS
 from agents.summarytable import decode_reason, encode_reason
@@ -43,8 +43,6 @@ logger = logging.getLogger(__name__)
 
 #: ``hitl_meta`` key: the change feed's position of the last read that left a row for every thread.
 COMPLETE_KEY = "status_index_complete_at"
-#: ``hitl_meta`` key: changes noted before this position may have been pruned (:mod:`agents.changefeed`).
-PRUNED_KEY = "thread_changes_pruned_below"
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,7 @@ def read(store: Store) -> Kept | None:
             complete = meta_position(cursor, COMPLETE_KEY)
             if complete is None:
                 return None
-            pruned = meta_position(cursor, PRUNED_KEY) or 0
+            pruned = changefeed.pruned_below(cursor) or 0
             cursor.execute(
                 f"SELECT {columns}, c.seq FROM thread_status_index i LEFT JOIN thread_changes c USING (thread_id)"
             )
@@ -97,6 +95,7 @@ def read(store: Store) -> Kept | None:
         logger.info("thread status index not read: %s", error)
         return None
     statuses: dict[str, ThreadStatus] = {}
+    reasons: dict[str, tuple[str, Text | None]] = {}  # a reason kept by many rows is decoded once
     for values in rows:
         thread_id, seen, changed_at = values[0], values[-2], values[-1]
         # A row holds when no change of its thread was noted since it was read; a row without any change
@@ -105,7 +104,7 @@ def read(store: Store) -> Kept | None:
             holds = isinstance(seen, int) and changed_at < seen
         else:
             holds = isinstance(seen, int) and seen >= pruned
-        status = _decoded(store, values[:-1]) if holds else None
+        status = _decoded(store, values[:-1], reasons) if holds else None
         if status is None:
             stale.add(thread_id)
         else:
@@ -113,25 +112,28 @@ def read(store: Store) -> Kept | None:
     return Kept(statuses, stale)
 
 
-def _decoded(store: Store, values: Sequence[Any]) -> ThreadStatus | None:
+def _decoded(store: Store, values: Sequence[Any], reasons: dict[str, tuple[str, Text | None]]) -> ThreadStatus | None:
     """The status a row keeps (None: a row garbled by another writer, read again)."""
     try:
         (thread_id, agent, head, count, status, outcome, code, reason, action, _since, waiting, payload, _seen) = values
         updated = readmodel.checkpoint_time(head)
-        words = decode_reason(reason) if reason else ""
+        words = reasons.get(reason)
+        if words is None:
+            decoded = decode_reason(reason) if reason else ""
+            words = reasons[reason] = (str(decoded), decoded if isinstance(decoded, Text) else None)
         found = ThreadStatus(
             thread_id,
             agent,
             status,
             outcome,
             code,
-            str(words),
+            words[0],
             action,
             updated,
             int(count),
             head,
             _payload(store, payload),
-            words if isinstance(words, Text) else None,
+            words[1],
             updated if status in UNFINISHED else None,
             int(waiting),
         )
