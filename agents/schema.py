@@ -143,6 +143,27 @@ CREATE TABLE IF NOT EXISTS thread_status_index (
 );""",
 )  # computed from the threads and checked against the change feed on every read, so never migrated
 
+DELETIONS_COLUMNS = (
+    "thread_id", "head_checkpoint_id", "agent", "status", "deleted_by", "deleted_by_name", "deleted_at", "reason",
+)  # fmt: skip
+#: Unfinished threads deleted, of the agents that keep no record of their own (:mod:`agents.deletion_record`).
+DELETIONS_TABLE = TableSchema(
+    "thread_deletions",
+    """
+CREATE TABLE IF NOT EXISTS thread_deletions (
+    thread_id TEXT NOT NULL,
+    head_checkpoint_id TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    status TEXT NOT NULL,
+    deleted_by TEXT NOT NULL,
+    deleted_by_name TEXT NOT NULL,
+    deleted_at TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (thread_id, head_checkpoint_id)
+);""",
+    migrated_columns=DELETIONS_COLUMNS,
+)
+
 OUTBOX_COLUMNS = (
     "id", "event_id", "channel", "kind", "thread_id", "agent", "episode", "facts", "happened_at",
     "recorded_at", "attempts", "next_attempt_at", "delivered_at", "last_error",
@@ -195,6 +216,7 @@ def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchem
         SUMMARY_TABLE,
         CHANGES_TABLE,
         INDEX_TABLE,
+        DELETIONS_TABLE,
     )
 
 
