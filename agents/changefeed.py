@@ -21,10 +21,13 @@ query, whatever the number of threads:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 from agents.schema import TableSchema
+
+logger = logging.getLogger(__name__)
 
 #: LangGraph's tables whose rows a thread's status reads, per backend.
 LANGGRAPH_FED = {
@@ -110,10 +113,13 @@ def position(store: Any) -> int | None:
 
 
 def changed_since(store: Any, since: int) -> tuple[int, set[str]] | None:
-    """(the position now, the threads changed since ``since``); None when the database notes none."""
+    """(the position now, the threads changed since ``since``); None when the database notes none, or
+    when changes noted after ``since`` may have been pruned (:func:`prune`): the caller reads everything."""
     if not store.notes_changes:
         return None
     with store.read() as cursor:
+        if since < (pruned_below(cursor) or 0):
+            return None
         now = store.queries.change_position(cursor)
         cursor.execute("SELECT thread_id FROM thread_changes WHERE seq >= ?", (since,))
         return now, {row[0] for row in cursor.fetchall()}
@@ -132,3 +138,62 @@ def thread_mark(store: Any, thread_id: str) -> int | None:
         cursor.execute("SELECT seq FROM thread_changes WHERE thread_id = ?", (thread_id,))
         row = cursor.fetchone()
     return None if row is None else int(row[0])
+
+
+def pruned_below(cursor: Any) -> int | None:
+    """The position below which changes may have been pruned (None: none was)."""
+    cursor.execute("SELECT value FROM hitl_meta WHERE key = ?", (PRUNED_KEY,))
+    row = cursor.fetchone()
+    try:
+        return int(row[0]) if row is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+#: ``hitl_meta`` key: changes noted before this position may have been pruned.
+PRUNED_KEY = "thread_changes_pruned_below"
+#: Deleted threads whose changes are kept before they are pruned.
+PRUNE_ABOVE = 256
+_GONE = "NOT EXISTS (SELECT 1 FROM checkpoints k WHERE k.thread_id = c.thread_id)"
+
+
+def prune(store: Any, *, above: int | None = None) -> int:
+    """Deletes the noted changes of threads the database no longer holds, once there are more than
+    ``above`` (default :data:`PRUNE_ABOVE`) of them; returns how many it deleted.
+
+    A reader that took its position before the pruned changes could miss a thread's deletion, so the
+    position below which changes were pruned is kept (``hitl_meta``) and such a reader reads everything
+    again (:func:`changed_since`, and the kept index of statuses, whose rows of those threads go in the
+    same transaction). So the table holds the threads there are and at most ``above`` deleted ones,
+    plus those deleted since the last prune. On SQLite the newest change is kept, since the next
+    number is the largest plus one. Best effort: a busy database is pruned by a later deletion.
+    """
+    if not store.notes_changes or store.read_only:
+        return 0
+    above = PRUNE_ABOVE if above is None else above
+    with store.read() as cursor:
+        now = store.queries.change_position(cursor)
+        cursor.execute(f"SELECT COUNT(*) FROM thread_changes c WHERE {_GONE}")
+        count = cursor.fetchone()[0]
+        cursor.execute("SELECT MAX(seq) FROM thread_changes")
+        newest = cursor.fetchone()[0]
+    if int(count or 0) <= above or newest is None:
+        return 0
+    below = min(now, int(newest))
+    gone = f"SELECT c.thread_id FROM thread_changes c WHERE c.seq < ? AND {_GONE}"
+    try:
+        with store.transaction() as cursor:
+            for table in ("thread_status_index", "thread_summaries"):
+                cursor.execute(f"DELETE FROM {table} WHERE thread_id IN ({gone})", (below,))
+            cursor.execute(f"DELETE FROM thread_changes WHERE thread_id IN ({gone})", (below,))
+            pruned = int(cursor.rowcount or 0)
+            if (pruned_below(cursor) or 0) < below:
+                cursor.execute(
+                    "INSERT INTO hitl_meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (PRUNED_KEY, str(below)),
+                )
+    except Exception as error:  # noqa: BLE001 - pruning is housekeeping; the deletion itself is done
+        logger.info("thread changes of deleted threads not pruned: %s", error)
+        return 0
+    return pruned

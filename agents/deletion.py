@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents import identity, lifecycle, readmodel, runtime
+from agents import changefeed, identity, lifecycle, readmodel, runtime
 from agents.damaged import DamagedValueError
 from agents.db import Store
 from agents.errors import StaleFormError, ThreadNotFoundError
@@ -115,3 +115,4 @@ def delete_thread(
         for agent, request in seen:
             AGENTS[agent].edit.record_delete(store, request)
         erase_thread(store, thread_id)
+    changefeed.prune(store)  # the changes noted of deleted threads stay bounded

@@ -21,103 +21,37 @@ believable end (a refund marked finished with neither a payout nor a rejection).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import threading
 from collections import Counter
 from collections.abc import Collection, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from typing import Any, cast
 
-from agents import ages, changefeed, nodelog, readcache, readmodel, runtime, statuslists, summarytable, threadindex
-from agents.damaged import DamagedValueError, check_blob
+from agents import (
+    ages,
+    changefeed,
+    headdamage,
+    nodelog,
+    readcache,
+    readmodel,
+    runtime,
+    statusindex,
+    statuslists,
+    summarytable,
+    threadindex,
+)
+from agents.damaged import DamagedValueError
 from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
 from agents.registry import AGENTS, get_agent
 from agents.strings import STRINGS
-from agents.texts import DEFAULT_LANGUAGE, Text, text
+from agents.texts import Text, text
+from agents.threadstatus import ACTIONS as ACTIONS
+from agents.threadstatus import UNFINISHED as UNFINISHED
+from agents.threadstatus import ThreadStatus as ThreadStatus
+from agents.threadstatus import waiting_words as waiting_words
 from agents.validation import is_dashboard_thread_id, validate_thread_id
-
-#: The statuses that wait for a person, and so have a ``waiting_since``, an age and maybe a deadline.
-UNFINISHED = ("waiting", "attention")
-#: What resolves an unfinished thread.
-ACTIONS = ("answer", "continue", "rerun", "wait", "delete")
-
-
-@dataclass(frozen=True)
-class ThreadStatus:
-    """Where one thread stands.
-
-    Attributes:
-        thread_id: The thread.
-        agent: The agent it belongs to (``unknown`` when its metadata names none).
-        status: ``waiting``, ``attention``, ``running`` or ``done``.
-        outcome: The agent's outcome when ``done`` (e.g. ``paid``), else empty.
-        reason_code: Why it is not done, as a code (``question``, ``edited``, ``stopped``,
-            ``error``, ``inconsistent``, ``running``, ``unknown_agent``, ``foreign_id``); empty when done.
-        reason: The same in words, with the details (the question, the error text).
-        action: What resolves it (one of :data:`ACTIONS`); empty when done.
-        updated_at: When its head checkpoint was written.
-        checkpoint_count: Its root-namespace checkpoints.
-        head_checkpoint_id: Its latest checkpoint.
-        payload: The interrupt value when ``waiting`` (the question and its details).
-        reason_text: ``reason`` as a translatable text, when it has one (see :meth:`reason_in`).
-        waiting_since: When a ``waiting`` or ``attention`` thread entered that state: its head
-            checkpoint's time (read from the checkpoint id, which LangGraph writes with the time it was
-            made; the head does not move while a thread waits or is stuck). None for the others.
-    """
-
-    thread_id: str
-    agent: str
-    status: str
-    outcome: str
-    reason_code: str
-    reason: str
-    action: str
-    updated_at: dt.datetime
-    checkpoint_count: int
-    head_checkpoint_id: str
-    payload: Any = None
-    reason_text: Text | None = None
-    waiting_since: dt.datetime | None = None
-    waiting_count: int = 0
-
-    def state_words(self) -> str:
-        """The status as the CLI lists it: ``done (paid)``, ``waiting``, or ``waiting (2 of 5 items)``
-        when several questions wait at once."""
-        if self.status == "done":
-            return f"done ({self.outcome})"
-        if self.status == "waiting" and self.waiting_count > 1:
-            return f"waiting ({waiting_words(self.waiting_count, self.payload)})"
-        return self.status
-
-    def reason_in(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        """``reason`` in ``lang``: the inbox's words in the reader's language (as written when untranslated).
-
-        A waiting thread's question is translated here, when it is shown, not for every listed thread.
-        """
-        words = self.reason_text
-        if words is None and self.status == "waiting" and (spec := AGENTS.get(self.agent)) is not None:
-            words = spec.show.question_text(self.payload)
-        return words.render(lang) if words is not None else self.reason
-
-    def to_json(self) -> dict[str, Any]:
-        """The CLI's ``--json`` shape (``threads`` and ``inbox``)."""
-        data = asdict(self)
-        del data["reason_text"]
-        data["updated_at"] = self.updated_at.isoformat()
-        data["waiting_since"] = self.waiting_since.isoformat() if self.waiting_since else None
-        data["payload"] = readmodel.to_jsonable(self.payload)
-        return data
-
-
-def waiting_words(count: int, payload: Any) -> str:
-    """How many questions wait, in words: ``2 of 5 items`` when the question says how many items the
-    thread decides in all (an interrupt payload's ``item_count``), else ``2 questions``."""
-    total = payload.get("item_count") if isinstance(payload, dict) else None
-    if isinstance(total, int) and not isinstance(total, bool):
-        return f"{count} of {total} items"
-    return f"{count} questions"
 
 
 def _with_counts(statuses: list[ThreadStatus], pending: list[Any]) -> list[ThreadStatus]:
@@ -230,12 +164,13 @@ def _settled(
     if running:
         return status("running", code="running", reason=text(STRINGS, "lifecycle.running"), action="wait")
     spec = AGENTS.get(agent)
-    if spec is None and (damage := _damage(store, thread_id, head)) is not None:  # its metadata cannot be read
+    # No agent named: maybe its metadata cannot be read.
+    if spec is None and (damage := headdamage.damage(store, thread_id, head)) is not None:
         return status("attention", code="damaged", reason=_damaged(thread_id, damage), action="delete")
     if spec is None:  # no graph here can say what runs next or take an answer: shown, never taken for done
         reason = text(STRINGS, "lifecycle.unknown_agent", agent=repr(agent), thread=thread_id)
         return status("attention", code="unknown_agent", reason=reason, action="delete")
-    if thread_id in pending and (damage := _damage(store, thread_id, head)) is not None:
+    if thread_id in pending and (damage := headdamage.damage(store, thread_id, head)) is not None:
         return status("attention", code="damaged", reason=_damaged(thread_id, damage), action="delete")
     if thread_id in pending:
         payload = pending[thread_id]  # the question as the run asked it; ``reason_in`` translates it
@@ -283,79 +218,6 @@ def _settled(
 
 def _damaged(thread_id: str, detail: str) -> Text:
     return text(STRINGS, "lifecycle.damaged", error=detail, thread=thread_id)
-
-
-def _damage(store: Store, thread_id: str, head: str) -> str | None:
-    """Why a head's checkpoint or metadata cannot be decoded (None: they can); read once per head."""
-    return _damages(store, [(thread_id, head)]).get(thread_id)
-
-
-def _damages(
-    store: Store, heads: list[tuple[str, str]], *, blobs_only: bool = False, again: Collection[str] = ()
-) -> dict[str, str]:
-    """Thread id → why its head cannot be decoded, for these (thread, head) pairs; each head is read once
-    per process (a checkpoint never changes), in one query per 400 where the backend keeps it as one blob.
-    ``blobs_only``: a head that is not one blob has only its values checked (PostgreSQL's
-    ``checkpoint_blobs``, once per head and process), rather than being read by LangGraph.
-    ``again``: threads whose heads are read again (the database noted a change: maybe a rewrite in place)."""
-    memo = readcache.cache_for(store, "head-damage")
-    apart_memo = readcache.cache_for(store, "head-values-damage")
-    unknown = [pair for pair in heads if pair[0] in again or memo.lookup(pair) is None]
-    if unknown:
-        with store.read() as cursor:
-            rows = store.queries.head_checkpoints(cursor, unknown)
-        heads_of = dict(unknown)
-        apart: list[tuple[str, str]] = []
-        for thread_id, type_, blob, metadata in rows:
-            if type_ is None and blobs_only:
-                if thread_id in again or apart_memo.lookup((thread_id, heads_of[thread_id])) is None:
-                    apart.append((thread_id, heads_of[thread_id]))
-                continue
-            try:
-                if type_ is None:  # not one blob: LangGraph's own read decodes it (with its writes)
-                    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-                    store.saver.get_tuple(
-                        {"configurable": {**config["configurable"], "checkpoint_id": heads_of[thread_id]}}
-                    )
-                else:
-                    check_blob(store.saver.serde, type_, blob)
-                    json.loads(metadata or "{}")
-                memo.put((thread_id, heads_of[thread_id]), "")
-            except DamagedValueError as error:
-                memo.put((thread_id, heads_of[thread_id]), error.detail)
-            except ValueError as error:  # the metadata's JSON
-                memo.put((thread_id, heads_of[thread_id]), f"metadata: {error}")
-        if apart:
-            _check_values_apart(store, apart)
-    if blobs_only:  # a head whose values are kept apart: what its values' check found
-        return {
-            thread_id: found
-            for thread_id, head in heads
-            if (found := memo.lookup((thread_id, head)) or apart_memo.lookup((thread_id, head)))
-        }
-    return {thread_id: found for thread_id, head in heads if (found := memo.lookup((thread_id, head)))}
-
-
-def _check_values_apart(store: Store, heads: list[tuple[str, str]]) -> None:
-    """Checks the values PostgreSQL keeps apart from these heads' checkpoints (``checkpoint_blobs``), as
-    LangGraph's read decodes them, in one query per 400 heads; remembers per head why one cannot be decoded.
-
-    Kept apart from the full check (LangGraph's own read, which also decodes the head's writes), which a
-    thread's own read still makes.
-    """
-    memo = readcache.cache_for(store, "head-values-damage")
-    with store.read() as cursor:
-        rows = store.queries.head_blobs(cursor, heads)
-    found = dict.fromkeys((thread_id for thread_id, _head in heads), "")
-    for thread_id, type_, blob in rows:
-        if found[thread_id] or type_ == "empty":
-            continue
-        try:
-            check_blob(store.saver.serde, type_, bytes(blob))
-        except DamagedValueError as error:
-            found[thread_id] = error.detail
-    for thread_id, head in heads:
-        memo.put((thread_id, head), found[thread_id])
 
 
 def _as_acted_on(found: ThreadStatus) -> ThreadStatus:
@@ -467,7 +329,7 @@ def _kept_rows(
         if thread_id not in unchanged
         and (thread_id in changed or (before := made.lookup(thread_id)) is None or before[0] is not row)
     ]
-    for thread_id in _damages(store, unchecked, blobs_only=True, again=changed):
+    for thread_id in headdamage.damages(store, unchecked, blobs_only=True, again=changed):
         del kept[thread_id]
     return kept, marks
 
@@ -500,7 +362,9 @@ def _statuses(
     ``changed``: threads the database noted a change of since this process last read them."""
     settled = [s for s in summaries if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS]
     kept, marks = _kept_rows(store, settled, present, changed)
-    _damages(store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending], again=changed)
+    headdamage.damages(
+        store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending], again=changed
+    )
     learned: list[Learned] = []
     # A status made from a kept row is made once per process: the row (the same object while mirrored)
     # and the thread's index entry fix it.
@@ -592,14 +456,50 @@ def _known_view(store: Store, agent: str | None, *, newest_first: bool, unfinish
         if start is None:
             return None
         running = frozenset(live_leases(store))
-        statuses = _every_status(store, running, start)
+        statuses = _listed(store, running, start)
         known.statuses, known.views = {}, {}
         known.update(start, running, set(), statuses)
         return known.view(agent, newest_first=newest_first, unfinished=unfinished)
 
 
+def _listed(store: Store, running: frozenset[str], start: int) -> list[ThreadStatus]:
+    """Every thread's status, for a process that has none (or fell too far behind): the kept rows that
+    still hold (:mod:`agents.statusindex`), and the other threads read again; every thread read when
+    the table cannot say which threads there are, or too many of its rows no longer hold."""
+    kept = statusindex.read(store)
+    if kept is not None:
+        # A row's ``running`` is checked against the leases live now (a lease lapses with time).
+        redo = kept.stale | {t for t, s in kept.statuses.items() if (s.status == "running") != (t in running)}
+        redo |= running - kept.statuses.keys()
+        if len(redo) <= _CHANGED_AT_ONCE + len(kept.statuses) // 20:
+            fresh, gone = _read_threads(store, redo, running, start)
+            statusindex.save(store, fresh, start, gone=gone, complete=True)
+            return [s for t, s in kept.statuses.items() if t not in redo] + fresh
+    statuses = _every_status(store, running, start)
+    statusindex.save(store, statuses, start, complete=True)
+    return statuses
+
+
+def _read_threads(
+    store: Store, thread_ids: Collection[str], running: Collection[str], seen: int
+) -> tuple[list[ThreadStatus], list[str]]:
+    """(the statuses of these threads, each read for it alone; the ones no longer there)."""
+    summaries: list[readmodel.ThreadSummary] = []
+    pending: dict[str, Any] = {}
+    waiting: list[readmodel.PendingInterrupt] = []
+    for thread_id in sorted(thread_ids):
+        index = threadindex.thread_of(store, thread_id)  # read for this thread alone
+        summaries += index.threads
+        pending.update({p.thread_id: p.payload for p in reversed(index.pending)})
+        waiting += index.pending
+    statuses = _with_counts(_statuses(store, summaries, pending, running, seen=seen, changed=thread_ids), waiting)
+    found = {s.thread_id for s in statuses}
+    return statuses, [thread_id for thread_id in thread_ids if thread_id not in found]
+
+
 def _caught_up(store: Store, known: statuslists.StatusLists[ThreadStatus]) -> bool:
-    """Reads the threads changed since ``known`` was read into it; False when there are too many to."""
+    """Reads the threads changed since ``known`` was read into it, and keeps their rows in the index;
+    False when there are too many to."""
     changes = changefeed.changed_since(store, known.position)
     if changes is None:
         return False
@@ -609,16 +509,9 @@ def _caught_up(store: Store, known: statuslists.StatusLists[ThreadStatus]) -> bo
     if len(changed) > _CHANGED_AT_ONCE:
         return False
     if changed:
-        summaries: list[readmodel.ThreadSummary] = []
-        pending: dict[str, Any] = {}
-        waiting: list[readmodel.PendingInterrupt] = []
-        for thread_id in sorted(changed):
-            index = threadindex.thread_of(store, thread_id)  # read for this thread alone
-            summaries += index.threads
-            pending.update({p.thread_id: p.payload for p in reversed(index.pending)})
-            waiting += index.pending
-        statuses = _statuses(store, summaries, pending, running, seen=position, changed=changed)
-        known.update(position, running, changed, _with_counts(statuses, waiting))
+        statuses, gone = _read_threads(store, changed, running, position)
+        statusindex.save(store, statuses, position, gone=gone)
+        known.update(position, running, changed, statuses)
     else:
         known.position, known.running = position, running
     return True

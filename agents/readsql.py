@@ -421,5 +421,22 @@ class PostgresQueries(_ChainQueries):
         return int(checkpoints[0][0]), int(writes[0][0])
 
     def change_position(self, cursor: Any) -> int:
-        # The oldest transaction still running: every transaction that commits later has an id at least this.
-        return int(_rows(cursor, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")[0][0])
+        # The oldest transaction still running that may write this database: every transaction that
+        # commits later has an id at least this. Transaction ids are the whole server's, so one running
+        # long in another database would hold the position back (and make reads look at more threads);
+        # such a one is left out, known by the lock every transaction holds on its own id, taken by a
+        # session of another database. One whose lock is not seen (not taken yet, a prepared one) counts.
+        return int(_rows(cursor, _POSITION)[0][0])
+
+
+_POSITION = """
+WITH now AS (SELECT pg_current_snapshot() AS snap)
+SELECT LEAST(
+    pg_snapshot_xmax(now.snap)::text::bigint,
+    (SELECT MIN(x::text::bigint) FROM pg_snapshot_xip(now.snap) AS x
+     WHERE NOT EXISTS (
+        SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
+          AND l.transactionid::text::bigint = mod(x::text::bigint, 4294967296)
+          AND a.datname IS NOT NULL AND a.datname <> current_database()))
+) FROM now"""

@@ -117,6 +117,53 @@ CREATE TABLE IF NOT EXISTS thread_changes (
 CREATE INDEX IF NOT EXISTS thread_changes_seq ON thread_changes (seq);""",
 )  # kept by the database's triggers; never migrated (the target's own triggers fill it)
 
+#: Every thread's status as last read (:mod:`agents.statusindex`): one row per thread, checked against the
+#: change feed, so a new process lists every thread from this table alone.
+INDEX_COLUMNS = (
+    "thread_id", "agent", "head_checkpoint_id", "checkpoint_count", "status", "outcome", "reason_code", "reason",
+    "action", "waiting_since", "waiting_count", "payload", "seen",
+)  # fmt: skip
+INDEX_TABLE = TableSchema(
+    "thread_status_index",
+    """
+CREATE TABLE IF NOT EXISTS thread_status_index (
+    thread_id TEXT PRIMARY KEY,
+    agent TEXT NOT NULL,
+    head_checkpoint_id TEXT NOT NULL,
+    checkpoint_count INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    outcome TEXT NOT NULL DEFAULT '',
+    reason_code TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    action TEXT NOT NULL DEFAULT '',
+    waiting_since TEXT,
+    waiting_count INTEGER NOT NULL DEFAULT 0,
+    payload TEXT,
+    seen BIGINT NOT NULL
+);""",
+)  # computed from the threads and checked against the change feed on every read, so never migrated
+
+DELETIONS_COLUMNS = (
+    "thread_id", "head_checkpoint_id", "agent", "status", "deleted_by", "deleted_by_name", "deleted_at", "reason",
+)  # fmt: skip
+#: Unfinished threads deleted, of the agents that keep no record of their own (:mod:`agents.deletion_record`).
+DELETIONS_TABLE = TableSchema(
+    "thread_deletions",
+    """
+CREATE TABLE IF NOT EXISTS thread_deletions (
+    thread_id TEXT NOT NULL,
+    head_checkpoint_id TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    status TEXT NOT NULL,
+    deleted_by TEXT NOT NULL,
+    deleted_by_name TEXT NOT NULL,
+    deleted_at TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (thread_id, head_checkpoint_id)
+);""",
+    migrated_columns=DELETIONS_COLUMNS,
+)
+
 OUTBOX_COLUMNS = (
     "id", "event_id", "channel", "kind", "thread_id", "agent", "episode", "facts", "happened_at",
     "recorded_at", "attempts", "next_attempt_at", "delivered_at", "last_error",
@@ -160,7 +207,17 @@ def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchem
     between the node log and the leases), so a database it set up keeps its fingerprint; tables added
     since come last.
     """
-    return (META_TABLE, NODE_LOG_TABLE, *agent_tables, LEASES_TABLE, OUTBOX_TABLE, SUMMARY_TABLE, CHANGES_TABLE)
+    return (
+        META_TABLE,
+        NODE_LOG_TABLE,
+        *agent_tables,
+        LEASES_TABLE,
+        OUTBOX_TABLE,
+        SUMMARY_TABLE,
+        CHANGES_TABLE,
+        INDEX_TABLE,
+        DELETIONS_TABLE,
+    )
 
 
 def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:

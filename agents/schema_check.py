@@ -28,7 +28,7 @@ _WITH_ASSESSMENTS = _FIRST_TABLES | {"refund_assessments"}
 _WITH_DELETIONS = _WITH_ASSESSMENTS | {"refund_deletions"}
 _WITH_SUMMARIES = _WITH_DELETIONS | {"notify_outbox", "thread_summaries", "refund_item_ledger"}
 _WITH_CHANGES = _WITH_SUMMARIES | {"thread_changes"}
-_WITH_THIS_RELEASE = _WITH_CHANGES | {"refund_cases"}
+_WITH_THIS_RELEASE = _WITH_CHANGES | {"refund_cases", "thread_status_index", "thread_deletions"}
 
 #: The fingerprint each release of the shipped agents wrote, per backend, and the project's tables it made.
 #: A release that changes a table's DDL adds its fingerprint here (``tests/agents/test_schema_check.py``
@@ -43,7 +43,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "c5095c9699d40a98": _WITH_DELETIONS,  # + refund_deletions
         "84adcbcd5098c2c6": _WITH_SUMMARIES,  # + notify_outbox, thread_summaries, refund_item_ledger
         "91b5f92cc358c558": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
-        "5f7703de55d475cd": _WITH_THIS_RELEASE,  # + refund_cases
+        "bdd4f8d060ba0754": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
     },
     "postgres": {
         "33ff193fda5a5521": _FIRST_TABLES,
@@ -52,7 +52,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "3e04912705cf24df": _WITH_DELETIONS,  # + refund_deletions
         "640983500484e5a3": _WITH_SUMMARIES,  # + notify_outbox, thread_summaries, refund_item_ledger
         "3127fb2a744386c9": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
-        "eab5b9ac66240aaf": _WITH_THIS_RELEASE,  # + refund_cases
+        "4c11460f438739dc": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
     },
 }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from agents import deletion_record
 from agents.errors import InputError
 from agents.lecture import AGENT_NAME
 from agents.lecture.answers import ACTIONS, check_answer, check_offered, check_plan_answer
@@ -137,6 +138,9 @@ def question_text(payload: Any) -> Text | None:
     return Text(key, STRINGS[key])
 
 
+#: An unfinished thread deleted is recorded, and announced (``agents.notify``).
+_RECORDED = deletion_record.recorded_for(AGENT_NAME)
+
 SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Lecture planner",
@@ -165,6 +169,8 @@ SPEC = AgentSpec(
         question_text=question_text,
     ),
     edit=EditPart(
+        record_delete=_RECORDED[0],
+        deleted_unfinished=_RECORDED[1],
         check_update=check_update,
         state_fields=STATE_FIELDS,
         as_nodes=(

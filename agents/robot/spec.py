@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents import deletion_record
 from agents.errors import InputError
 from agents.robot import AGENT_NAME, APPROVING_ANSWER
 from agents.robot.strings import STRINGS
@@ -90,6 +91,9 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
     return requested or DEFAULT_THREAD_ID
 
 
+#: An unfinished thread deleted is recorded, and announced (``agents.notify``).
+_RECORDED = deletion_record.recorded_for(AGENT_NAME)
+
 SPEC = AgentSpec(
     name=AGENT_NAME,
     title="Approval robot",
@@ -113,6 +117,8 @@ SPEC = AgentSpec(
         question_text=question_text,
     ),
     edit=EditPart(
+        record_delete=_RECORDED[0],
+        deleted_unfinished=_RECORDED[1],
         state_fields=(
             Field(
                 name="decision",

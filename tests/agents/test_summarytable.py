@@ -32,6 +32,12 @@ def computed(store):
         return lifecycle._statuses(store, list(index.threads), pending, set())
 
 
+def forget_status_index(cursor):
+    """Empties the index of statuses (``agents.statusindex``), so the next new process reads every thread."""
+    cursor.execute("DELETE FROM thread_status_index")
+    cursor.execute("DELETE FROM hitl_meta WHERE key = 'status_index_complete_at'")
+
+
 def kept_rows(store):
     with store.read() as cursor:
         cursor.execute("SELECT thread_id, head_checkpoint_id, status, outcome, reason_code FROM thread_summaries")
@@ -129,6 +135,7 @@ def test_a_stale_or_garbled_row_is_never_served(store, settings, db_location):
             "INSERT INTO thread_summaries (thread_id, head_checkpoint_id, agent, status, reason)"
             " VALUES ('r3', 'x', 'robot', 'done', '{not json')"
         )
+        forget_status_index(cursor)  # so a new process reads the threads, and these rows
     pause_robot(store, settings, "r3")
     fresh = open_store(db_location)  # no row mirrored in the process
     try:

@@ -124,5 +124,7 @@ def test_the_graph_is_imported_when_a_command_needs_one(loaded_by, db_path, stor
     assert code == 0 and not [name for name in loaded if name.startswith(("langgraph.graph", "agents."))]
     with store.transaction() as cursor:  # no kept status: its outcome is read through the graph
         cursor.execute("DELETE FROM thread_summaries")
+        cursor.execute("DELETE FROM thread_status_index")
+        cursor.execute("DELETE FROM hitl_meta WHERE key = 'status_index_complete_at'")
     code, loaded = loaded_by("--db", str(db_path), "threads", "--json")
     assert code == 0 and "agents.robot.graph" in loaded and "agents.lecture.graph" not in loaded

@@ -1,0 +1,62 @@
+"""The record of an unfinished thread deleted, for an agent that keeps no record of its own (the robot, the
+lecture), so its deletion is announced as a ``deleted`` notification like a refund's.
+
+A waiting or stuck thread is someone's open question: deleting it must not make it vanish unseen. The
+agent's :class:`~agents.spec.EditPart` plugs :func:`record_delete` (run by ``agents.deletion.delete_thread``
+under the thread's lock, before its checkpoints go) and :func:`deleted_unfinished` (read by
+``agents.notify.scan``) in; the rows stay in the core table ``thread_deletions``, one per (thread, head),
+so a deletion retried after a crash is recorded once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from agents.db import Store
+from agents.schema import DELETIONS_COLUMNS
+from agents.spec import DeleteRequest
+
+
+def record_delete(store: Store, request: DeleteRequest, agent: str) -> None:
+    """Writes the row of an unfinished thread about to be deleted (a finished one is news to no one)."""
+    if request.status == "done":
+        return
+    actor = request.actor
+    row = (
+        request.thread_id,
+        request.head_checkpoint_id,
+        agent,
+        request.status,
+        actor.email or actor.name,
+        actor.name,
+        dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
+        request.reason or "",
+    )
+    store.execute_one(
+        f"INSERT INTO thread_deletions ({', '.join(DELETIONS_COLUMNS)}) VALUES ({', '.join('?' * len(row))})"
+        " ON CONFLICT (thread_id, head_checkpoint_id) DO NOTHING",
+        row,
+    )
+
+
+def deleted_unfinished(store: Store, agent: str) -> list[dict[str, Any]]:
+    """The agent's recorded deletions (keys :data:`~agents.schema.DELETIONS_COLUMNS`), newest first."""
+    with store.read() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(DELETIONS_COLUMNS)} FROM thread_deletions WHERE agent = ?"
+            " ORDER BY deleted_at DESC, thread_id",
+            (agent,),
+        )
+        return [dict(zip(DELETIONS_COLUMNS, found, strict=True)) for found in cursor.fetchall()]
+
+
+def recorded_for(
+    agent: str,
+) -> tuple[Callable[[Any, DeleteRequest], None], Callable[[Any], list[dict[str, Any]]]]:
+    """``record_delete`` and ``deleted_unfinished`` of an agent's :class:`~agents.spec.EditPart`."""
+    return (
+        lambda store, request: record_delete(store, request, agent),
+        lambda store: deleted_unfinished(store, agent),
+    )

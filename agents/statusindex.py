@@ -1,0 +1,218 @@
+"""Every thread's status as last read, kept in the database, so a new process lists every thread from one table.
+
+What a thread's status costs to find out is its head, its agent (its first checkpoint's metadata), what
+waits at its head (the interrupt, decoded) and, for a settled head, LangGraph's state there
+(:mod:`agents.summarytable`). A process that already listed every thread reads only the threads the
+database noted changes of since (:mod:`agents.changefeed`); a new process would read them all. So each
+status read is also kept here, one row per thread (``thread_status_index``): its agent, head and
+checkpoint count, status, outcome, reason, action, ``waiting_since``, how many questions wait and the
+waiting question itself (what the inbox and the queues list), with the change feed's position taken
+before it was read (``seen``).
+
+A row holds while the database noted no change of its thread since ``seen``: every table a status reads
+feeds ``thread_changes`` (the thread's checkpoints and writes, its node-log rows, the agent's own rows),
+so nothing it was computed from was written since. A new process reads every row with its thread's
+latest change in one query (:func:`read`); the rows that hold are used as they are, the others' threads
+are read again, and their rows replaced (:func:`save`).
+
+A thread the table has no row of is found the same way: ``hitl_meta`` keeps the position of the last
+read that left a row for every thread (``status_index_complete_at``), and every thread created or
+changed since has a change noted at or after it. Where there is no such position yet, the first read
+reads every thread and keeps them all. Whether a thread runs depends on its lease, which lapses with
+time: a row's ``running`` is checked against the live leases on every read.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import logging
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agents import changefeed, readmodel
+from agents.db import DatabaseError, Store
+from agents.schema import INDEX_COLUMNS
+from agents.summarytable import decode_reason, encode_reason
+from agents.texts import Text
+from agents.threadstatus import UNFINISHED, ThreadStatus
+
+logger = logging.getLogger(__name__)
+
+#: ``hitl_meta`` key: the change feed's position of the last read that left a row for every thread.
+COMPLETE_KEY = "status_index_complete_at"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What the table holds now, checked against the change feed (see :func:`read`).
+
+    Attributes:
+        statuses: Thread id → its status, for the rows that hold.
+        stale: Threads to read again: their rows do not hold, or they have none and changed since the
+            table last had a row for every thread.
+    """
+
+    statuses: dict[str, ThreadStatus]
+    stale: set[str]
+
+
+def meta_position(cursor: Any, key: str) -> int | None:
+    """A position kept in ``hitl_meta`` under ``key`` (None: none kept, or unreadable)."""
+    cursor.execute("SELECT value FROM hitl_meta WHERE key = ?", (key,))
+    row = cursor.fetchone()
+    try:
+        return int(row[0]) if row is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def read(store: Store) -> Kept | None:
+    """The rows that hold and the threads to read again; None when the table cannot say which threads
+    there are (no read has kept a row for every thread yet, or the database notes no changes)."""
+    if not store.notes_changes:
+        return None
+    columns = ", ".join(f"i.{column}" for column in INDEX_COLUMNS)
+    try:
+        with store.read() as cursor:
+            complete = meta_position(cursor, COMPLETE_KEY)
+            if complete is None:
+                return None
+            pruned = changefeed.pruned_below(cursor) or 0
+            cursor.execute(
+                f"SELECT {columns}, c.seq FROM thread_status_index i LEFT JOIN thread_changes c USING (thread_id)"
+            )
+            rows = cursor.fetchall()
+            cursor.execute(
+                "SELECT c.thread_id FROM thread_changes c WHERE c.seq >= ? AND NOT EXISTS"
+                " (SELECT 1 FROM thread_status_index i WHERE i.thread_id = c.thread_id)",
+                (complete,),
+            )
+            stale = {row[0] for row in cursor.fetchall()}
+    except DatabaseError as error:  # a read-only file the project never set up
+        logger.info("thread status index not read: %s", error)
+        return None
+    statuses: dict[str, ThreadStatus] = {}
+    reasons: dict[str, tuple[str, Text | None]] = {}  # a reason kept by many rows is decoded once
+    for values in rows:
+        thread_id, seen, changed_at = values[0], values[-2], values[-1]
+        # A row holds when no change of its thread was noted since it was read; a row without any change
+        # noted is of a thread older than the feed, unless changes before it were pruned (its deletion's).
+        if changed_at is not None:
+            holds = isinstance(seen, int) and changed_at < seen
+        else:
+            holds = isinstance(seen, int) and seen >= pruned
+        status = _decoded(store, values[:-1], reasons) if holds else None
+        if status is None:
+            stale.add(thread_id)
+        else:
+            statuses[thread_id] = status
+    return Kept(statuses, stale)
+
+
+def _decoded(store: Store, values: Sequence[Any], reasons: dict[str, tuple[str, Text | None]]) -> ThreadStatus | None:
+    """The status a row keeps (None: a row garbled by another writer, read again)."""
+    try:
+        (thread_id, agent, head, count, status, outcome, code, reason, action, _since, waiting, payload, _seen) = values
+        updated = readmodel.checkpoint_time(head)
+        words = reasons.get(reason)
+        if words is None:
+            decoded = decode_reason(reason) if reason else ""
+            words = reasons[reason] = (str(decoded), decoded if isinstance(decoded, Text) else None)
+        found = ThreadStatus(
+            thread_id,
+            agent,
+            status,
+            outcome,
+            code,
+            words[0],
+            action,
+            updated,
+            int(count),
+            head,
+            _payload(store, payload),
+            words[1],
+            updated if status in UNFINISHED else None,
+            int(waiting),
+        )
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
+    return found
+
+
+def _payload(store: Store, stored: str | None) -> Any:
+    if not stored:
+        return None
+    data = json.loads(stored)
+    if "json" in data:
+        return data["json"]
+    return store.saver.serde.loads_typed((data["type"], base64.b64decode(data["bytes"])))
+
+
+def _encode_payload(store: Store, payload: Any) -> str | None:
+    """The waiting question as kept: JSON when it reads back the same, else as LangGraph's serializer keeps it."""
+    if payload is None:
+        return None
+    try:
+        text = json.dumps({"json": payload}, ensure_ascii=False)
+        if json.loads(text)["json"] == payload:
+            return text
+    except (TypeError, ValueError):
+        pass
+    type_, blob = store.saver.serde.dumps_typed(payload)
+    return json.dumps({"type": type_, "bytes": base64.b64encode(blob).decode("ascii")})
+
+
+def _row(store: Store, status: ThreadStatus, seen: int) -> tuple[Any, ...]:
+    reason = status.reason_text if status.reason_text is not None else status.reason
+    return (
+        status.thread_id,
+        status.agent,
+        status.head_checkpoint_id,
+        status.checkpoint_count,
+        status.status,
+        status.outcome,
+        status.reason_code,
+        encode_reason(reason) if reason else "",
+        status.action,
+        status.waiting_since.astimezone(dt.UTC).isoformat() if status.waiting_since else None,
+        status.waiting_count,
+        _encode_payload(store, status.payload),
+        seen,
+    )
+
+
+def save(
+    store: Store, statuses: Iterable[ThreadStatus], seen: int, *, gone: Collection[str] = (), complete: bool = False
+) -> None:
+    """Keeps ``statuses``, read after the change feed stood at ``seen``, and takes out the rows of the
+    threads in ``gone`` (found deleted) that were read before; ``complete``: every thread the database
+    holds is among ``statuses`` or was kept before (the table then says which threads there are).
+
+    Best effort, as :func:`agents.summarytable.save`: a row that cannot be written is logged and left
+    out (the thread is read again by the next new process).
+    """
+    if store.read_only or not store.notes_changes:
+        return
+    updates = ", ".join(f"{column} = excluded.{column}" for column in INDEX_COLUMNS[1:])
+    upsert = (
+        f"INSERT INTO thread_status_index ({', '.join(INDEX_COLUMNS)})"
+        f" VALUES ({', '.join('?' * len(INDEX_COLUMNS))}) ON CONFLICT (thread_id) DO UPDATE SET {updates}"
+    )
+    rows = [_row(store, status, seen) for status in statuses]
+    try:
+        if rows:
+            store.write_if_free(upsert, rows)
+        if gone:  # a row another process read after ``seen`` found the thread again: it stays
+            store.write_if_free(
+                "DELETE FROM thread_status_index WHERE thread_id = ? AND seen <= ?", [(t, seen) for t in gone]
+            )
+        if complete:
+            store.write_if_free(_SET_META, [(COMPLETE_KEY, str(seen))])
+    except Exception as error:  # noqa: BLE001 - an index that cannot be written must not fail a read
+        logger.info("thread status index not kept (%d threads): %s", len(rows), error)
+
+
+_SET_META = "INSERT INTO hitl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
