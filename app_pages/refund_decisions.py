@@ -118,8 +118,9 @@ class Decider:
         cannot_edit = new_amount is not None and auth.why_not(
             APPROVE_REFUND, amount=new_amount, requested_by=self.requested_by
         )
+        why_not_slot = st.empty()  # drawn by every run: see edit_amount
         if cannot_edit:
-            st.caption(t("auth.cannot_act", reason=cannot_edit))
+            why_not_slot.caption(t("auth.cannot_act", reason=cannot_edit))
         disabled = new_amount is None or bool(cannot_edit)
         if st.button(t("refund.edit.submit"), key=key.format("edit"), disabled=disabled):
             self.send("edit", interrupt_id, new_amount)
@@ -143,7 +144,15 @@ class Decider:
 
 
 def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
-    """The approver's new amount, checked by the same rule as every path; None (and why) when unusable."""
+    """The approver's new amount, checked by the same rule as every path; None (and why) when unusable.
+
+    What it says under the amount and beside it are slots drawn by every run, empty when there is
+    nothing to say: a run of the case panel replaces each element the run before drew, so a refusal
+    never outlives the amount it refused. Streamlit removes an element a fragment's run did not draw
+    only when that run's end reaches the browser as a fragment run's end; when another fragment's run
+    (a live part's timer) starts before it is sent, the end is sent as "stopped for a rerun" and the
+    element stays until the panel runs again.
+    """
     edit_col, preview_col = st.columns(2)
     text = remembered_input(
         f"refund-edit-amount-{edit_for}",
@@ -152,14 +161,15 @@ def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
         placeholder=f"{current:,}",
         help=t("refund.edit.help", requested=amount(requested)),
     )
+    said, preview = edit_col.empty(), preview_col.empty()
     if not text.strip():
-        edit_col.caption(t("refund.edit.type_amount"))
+        said.caption(t("refund.edit.type_amount"))
         return None
     try:
         edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
-        edit_col.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
+        said.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
         return None
     # The difference is shown before anything is sent.
-    preview_col.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
+    preview.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
     return edited
