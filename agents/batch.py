@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,12 +58,18 @@ def decide_items(
     actor: Identity = LOCAL_OPERATOR,
     lang: str = DEFAULT_LANGUAGE,
     batch_id: str | None = None,
+    explain: Callable[[UserError], str] | None = None,
 ) -> list[Decided]:
     """Answers each item with ``answer`` through ``runs.resume_thread``, one at a time, in order.
 
     Every decision is recorded as made in one batch: ``batch_id``, or a fresh one (a random UUID).
+    A refusal's reason is ``explain(error)`` (a page names a field by its label), else the error in ``lang``.
     """
     batch = batch_id or str(uuid.uuid4())
+
+    def render_error(error: UserError) -> str:
+        return explain(error) if explain is not None else render(error, lang)
+
     done: list[Decided] = []
     for item in items:
         thread, interrupt = split_item(item)
@@ -71,9 +78,9 @@ def decide_items(
                 store, settings, thread, dict(answer), interrupt_id=interrupt, actor=actor, batch_id=batch
             )
         except (NotWaitingError, StaleFormError) as error:
-            done.append(Decided(item, thread, interrupt or "", "already decided", render(error, lang), batch))
+            done.append(Decided(item, thread, interrupt or "", "already decided", render_error(error), batch))
         except ThreadBusyError as error:  # another process decides this thread right now: nothing was done
-            done.append(Decided(item, thread, interrupt or "", "busy", render(error, lang), batch))
+            done.append(Decided(item, thread, interrupt or "", "busy", render_error(error), batch))
         except UserError as error:
             gone = (
                 interrupt is not None
@@ -81,7 +88,7 @@ def decide_items(
                 and _was_asked(store, thread, interrupt)
             )
             word = "already decided" if gone else "refused"
-            done.append(Decided(item, thread, interrupt or "", word, render(error, lang), batch))
+            done.append(Decided(item, thread, interrupt or "", word, render_error(error), batch))
         except RunFailedError as error:
             done.append(Decided(item, thread, interrupt or "", "failed", str(error), batch))
         else:

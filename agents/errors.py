@@ -23,6 +23,10 @@ class UserError(Exception):
         return self.text.render(lang) if self.text is not None else str(self)
 
 
+#: The catalogue key of ``field: message``, whose ``field`` a page names by its label.
+FIELD_MESSAGE_KEY = "error.field"
+
+
 class InputError(UserError, ValueError):
     """A value the user gave is invalid.
 
@@ -37,7 +41,7 @@ class InputError(UserError, ValueError):
         self.field = field
         self.message = str(message)
         if isinstance(message, Text):
-            self.text = text(STRINGS, "error.field", field=field, message=message)
+            self.text = text(STRINGS, FIELD_MESSAGE_KEY, field=field, message=message)
 
 
 class ThreadNotFoundError(UserError):

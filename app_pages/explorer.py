@@ -18,7 +18,7 @@ from dashboard import auth, diff_view, resources
 from dashboard import explorer_view as view
 from dashboard.checkpoint_figure import VIEW_STEPS, columns_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
-from dashboard.i18n import t
+from dashboard.i18n import form_labels, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.views import bounded_select, pick_thread
 
@@ -113,7 +113,8 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             view.select_head_here()
             return t("explorer.fork.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
-        act(expected_fork, fork)
+        with form_labels(values="explorer.fork.values", as_node="explorer.fork.as_node"):
+            act(expected_fork, fork)
 
 
 threads = lifecycle.thread_statuses(store)

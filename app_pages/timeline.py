@@ -31,7 +31,14 @@ from dashboard.downloads import csv_download
 from dashboard.i18n import t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.timeline_figure import compare_figure_of, timeline_figure_of
-from dashboard.timeline_tables import stats_table, summary_table, whole_run_notes
+from dashboard.timeline_tables import (
+    WRAPPED_ROW_HEIGHT,
+    stats_columns,
+    stats_height,
+    stats_table,
+    summary_table,
+    whole_run_notes,
+)
 from dashboard.views import keep_valid, pick_thread, show_table
 
 SIDES = ("A", "B")
@@ -66,7 +73,14 @@ def _show_thread(
     if shown.open_calls:
         st.caption(t("timeline.open_calls", count=shown.open_calls))
     st.subheader(t("timeline.stats"), help=t("timeline.stats.help"))
-    show_table(stats_table(shown), t("timeline.no_calls"))
+    stats = stats_table(shown)
+    show_table(  # cells wrap, never cut
+        stats,
+        t("timeline.no_calls"),
+        row_height=WRAPPED_ROW_HEIGHT,
+        column_config=stats_columns(shown),
+        height=stats_height(len(stats)),
+    )
     st.caption("  \n".join(escape_markdown(note) for note in whole_run_notes(shown)))  # uncut, under its cells
     st.download_button(
         t("timeline.download"),

@@ -20,6 +20,7 @@ from agents.batch import Decided, decide_items
 from agents.db import Store
 from agents.identity import Identity
 from agents.settings import Settings
+from dashboard.i18n import localized
 
 
 @dataclass(frozen=True)
@@ -70,4 +71,5 @@ def decide_batch(
     answer = {"action": action, "approver": approver}
     if note:
         answer["note"] = note
-    return [item_result(d, action) for d in decide_items(store, settings, list(keys), answer, actor=actor, lang=lang)]
+    decided = decide_items(store, settings, list(keys), answer, actor=actor, lang=lang, explain=localized)
+    return [item_result(d, action) for d in decided]

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import replace
 
 import streamlit as st
 
 from agents import strings as agents_strings
+from agents.errors import FIELD_MESSAGE_KEY, InputError, UserError
 from agents.registry import AGENTS
 from agents.spec import AgentSpec
-from agents.texts import fill, render
+from agents.texts import Text, fill, render
 from dashboard import strings as strings_package
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
@@ -103,8 +108,47 @@ def localized(value: object) -> str:
     """A message of the agents layer (an error, a thread's reason) in the session's language.
 
     A :class:`~agents.texts.Text` or an error with a text is rendered; anything else is ``str(value)``.
+    A field named in it (``approver: is required``) is named by its label on the page, in the page's
+    language (``승인자: 필수 항목입니다``), not by its code.
     """
-    return render(value, current_language())
+    return render(_labelled(value), current_language())
+
+
+#: Fields whose label on a page is not ``field.<name>``: the sidebar forms' own inputs.
+FIELD_LABEL_KEYS = {"interrupt_id": "forms.resume.interrupt", "as_node": "forms.as_node", "values": "forms.raw_json"}
+#: A form's own labels of fields (field name → catalogue key) while it reports its message.
+_form_labels: ContextVar[Mapping[str, str] | None] = ContextVar("form_labels", default=None)
+
+
+@contextmanager
+def form_labels(**keys: str) -> Iterator[None]:
+    """Within it, a message names these fields by the given catalogue keys' labels (a form of its own labels)."""
+    token = _form_labels.set(keys)
+    try:
+        yield
+    finally:
+        _form_labels.reset(token)
+
+
+def field_label(field: str) -> str:
+    """The label of the form field ``field`` in the session's language; the name itself when it has none."""
+    key = (_form_labels.get() or {}).get(field) or FIELD_LABEL_KEYS.get(field, f"field.{field}")
+    return t(key) if key in catalogue() else field
+
+
+def _labelled(value: object) -> object:
+    """``value`` with every field it names (an :class:`InputError`'s, nested ones too) named by its label."""
+    if isinstance(value, Text):
+        params = {name: _labelled(param) for name, param in value.params.items()}
+        field = params.get("field")
+        if value.key == FIELD_MESSAGE_KEY and isinstance(field, str):
+            params["field"] = field_label(field)
+        return replace(value, params=params)
+    if isinstance(value, UserError) and value.text is not None:
+        return _labelled(value.text)
+    if isinstance(value, InputError):  # a message given as plain English: the field is still named by its label
+        return f"{field_label(value.field)}: {value.message}"
+    return value
 
 
 def t_or(key: str, fallback: str) -> str:

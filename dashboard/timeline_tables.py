@@ -17,9 +17,41 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pandas as pd
+import streamlit as st
 
 from agents.timing import RunSummary, SuperstepStats, Timeline
 from dashboard.i18n import t
+
+#: The superstep table's row height in pixels: above 4rem (64 px) the grid wraps a cell's text over up to four
+#: lines instead of cutting it ("review_conten…", "슈퍼스텝: 7 · 병…"), so a step's nodes and a whole-run row
+#: read whole at a page's width.
+WRAPPED_ROW_HEIGHT = 84
+#: The nodes column's width in pixels: three reviewers' names wrap onto two lines, between names, and the
+#: other columns keep to a 1280 px page's table without scrolling sideways.
+NODES_WIDTH = 220
+#: The step column's width in pixels: "whole run" on one line.
+STEP_WIDTH = 72
+#: The grid's header row in pixels (it keeps its height when the rows are taller).
+HEADER_HEIGHT = 36
+#: Rows of the superstep table shown without scrolling inside it (a long thread's table scrolls past them).
+SHOWN_ROWS = 12
+
+
+def stats_height(rows: int) -> int:
+    """The superstep table's height in pixels: every row up to :data:`SHOWN_ROWS`, its header and border."""
+    return min(rows, SHOWN_ROWS) * WRAPPED_ROW_HEIGHT + HEADER_HEIGHT + 3
+
+
+def stats_columns(timeline: Timeline) -> dict[str, Any]:
+    """The superstep table's columns: the nodes wide enough to wrap between names, not inside them; the run
+    hidden when one run is shown (the run picker names it), which leaves the nodes that width."""
+    columns: dict[str, Any] = {
+        t("tcol.nodes"): st.column_config.TextColumn(width=NODES_WIDTH),
+        t("tcol.step"): st.column_config.TextColumn(width=STEP_WIDTH),
+    }
+    if len(timeline.runs) == 1:
+        columns[t("tcol.run")] = None
+    return columns
 
 
 def clock(epoch_seconds: float) -> str:
@@ -64,8 +96,8 @@ def _definition(summary: RunSummary) -> str:
 
 
 def whole_run_notes(timeline: Timeline) -> list[str]:
-    """Each whole-run row's definition in full, for under the table: a table cell keeps to one line, and
-    at a page's width the nodes cell cuts the definition off. One line per run, led by its id when
+    """Each whole-run row's definition in full, for under the table: read as one sentence there, not wrapped
+    in a narrow cell, and in a CSV copy of the page. One line per run, led by its id when
     several runs are shown."""
     notes = [f"{summary.run_id}: {_definition(summary)}" for summary in timeline.runs]
     return notes if len(timeline.runs) > 1 else [_definition(summary) for summary in timeline.runs]

@@ -146,7 +146,10 @@ def test_fork_refuses_bad_json_and_unknown_keys(app, store, settings):
     count = len(readmodel.checkpoint_chain(store, "hitl_demo"))
     at = app(PAGE)
     head = readmodel.head_checkpoint_id(store, "hitl_demo")
-    for text, message in (("{oops", "values: is not valid JSON"), ('{"colour": "red"}', "colour: is not a state key")):
+    for text, message in (
+        ("{oops", "State values to write (JSON object): is not valid JSON"),
+        ('{"colour": "red"}', "colour: is not a state key"),
+    ):
         at.text_area(key=f"explorer-fork-values-{head}").input(text)
         at.button(key="FormSubmitter:explorer-fork-hitl_demo-Fork").click().run()
         assert not at.exception

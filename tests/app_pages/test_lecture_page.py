@@ -91,7 +91,7 @@ def test_bad_input_shows_a_message_and_starts_nothing(app, store):
     at.text_input(key="lecture-field-topic").input("   ")
     _button(at, "Plan the lecture").click().run()
     assert not at.exception
-    assert "Nothing was started: topic: is empty" in _messages(at, "error")
+    assert "Nothing was started: Topic: is empty" in _messages(at, "error")
     assert not node_runs(store)
 
 

@@ -176,7 +176,7 @@ def test_resume_form_refuses_bad_input(app, store, settings):
     runs.start_run(store, settings, "robot", {})
     at = app("app_pages/robot.py")
     at.sidebar.button[0].click().run()  # empty answer
-    assert "answer: is required" in _sidebar_text(at)
+    assert "Answer: is required" in _sidebar_text(at)
     assert runs.current_result(store, settings, "hitl_demo").status == "waiting"
 
 

@@ -113,7 +113,7 @@ def test_without_an_approver_every_item_is_refused_and_nothing_is_paid(app, stor
     select_all(at)
     button_by_key(at, "refund-batch-approve").click().run()
     assert [result for _, result in result_cells(at)] == ["refused", "refused"]
-    assert list(results_table(at)["why"]) == ["approver: is empty"] * 2
+    assert list(results_table(at)["why"]) == ["Approver: is empty"] * 2
     assert ledger.ledger_rows(store) == []
 
 

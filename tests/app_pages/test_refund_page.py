@@ -42,12 +42,12 @@ def test_new_request_enters_the_queue_and_is_selected(app, store, settings):
 def test_new_request_bad_amount_and_reused_case_are_refused(app, store, settings):
     at = app(PAGE)
     _submit_new(at, amount="abc")
-    assert "amount: must be a whole number" in _messages(at)
+    assert "Amount (KRW): must be a whole number" in _messages(at)
     _submit_new(at, customer=" ")
-    assert "customer: is empty" in _messages(at)
+    assert "Customer: is empty" in _messages(at)
     _submit_new(at)
     _submit_new(at, amount="1000")
-    assert "case_id: case 'C1' already exists" in _messages(at)
+    assert "Case id: case 'C1' already exists" in _messages(at)
     assert len(ledger.audit_rows(store)) == 1
 
 
@@ -77,7 +77,7 @@ def test_approve_without_an_approver_is_refused(app, store, settings):
     start_case(store, settings)
     at = app(PAGE)
     button_by_key(at, "refund-approve").click().run()
-    assert "approver: is required" in _messages(at)
+    assert "Approver: is required" in _messages(at)
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
 
 

@@ -52,7 +52,7 @@ def test_a_number_outside_its_bounds_is_refused_with_a_message(app, store, setti
     at.sidebar.text_input(key="resume-approver-refund-C1").input("park")
     at.sidebar.button[0].click().run()
     assert not at.exception, at.exception
-    assert "amount:" in messages(at) and "0" in messages(at)
+    assert "Amount (KRW):" in messages(at) and "0" in messages(at)
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
     assert ledger.ledger_rows(store) == []
 

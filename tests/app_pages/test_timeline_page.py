@@ -43,7 +43,7 @@ def test_one_run_shows_figure_table_and_download(app, store, settings):
         (run_id, "whole run", rows[-1]["nodes"]),  # its meaning: tests/dashboard/test_timeline_whole_run.py
     ]
     assert rows[-1]["nodes"].startswith("supersteps: 2 · parallel: 0 · whole run: nothing ran in parallel")
-    # The cell is one line, cut at the page's width; the definition is also under the table, whole.
+    # The definition is also under the table, as one sentence.
     definition = rows[-1]["nodes"].removeprefix("supersteps: 2 · parallel: 0 · ")
     assert escape_markdown(definition) in [c.value for c in at.caption]
     assert rows[-1]["tasks"] == 2

@@ -1,0 +1,115 @@
+"""A page's validation message names the field by the label the page shows, in the page's language.
+
+Every form a page draws is tried with a value its rule refuses, in English and in Korean: the message
+says "승인자: 필수 항목입니다" (the label above the input), never "approver: …" (the field's code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from unittest.mock import patch
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agents import runs
+from agents.refund import ledger
+from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY
+from tests.conftest import APP_FILE
+from tests.factories import button_by_key, messages, start_refund
+
+REFUND, LECTURE = "app_pages/refund.py", "app_pages/lecture.py"
+#: (label in English, label in Korean, the field's code) of each field whose message is checked.
+APPROVER = ("Approver", "승인자", "approver")
+AMOUNT = ("Amount (KRW)", "금액 (원)", "amount")
+CUSTOMER = ("Customer", "고객", "customer")
+CASE_ID = ("Case id", "건 번호", "case_id")
+TOPIC = ("Topic", "주제", "topic")
+
+
+@pytest.fixture(autouse=True)
+def _labels_in_the_pages_language(request: pytest.FixtureRequest) -> Iterator[None]:
+    """AppTest labels a selectbox's value with its ``format_func`` in the test's own thread, which has no
+    session and so no language; there the language is the test's too."""
+    with patch("dashboard.i18n.current_language", return_value=request.node.callspec.params["lang"]):
+        yield
+
+
+def _page(path: str, lang: str) -> AppTest:
+    test = AppTest.from_file(APP_FILE, default_timeout=60)
+    test.query_params["lang"] = lang  # a link in that language: every widget is drawn in it from the start
+    test.run()
+    test.switch_page(path)
+    test.run()
+    return test
+
+
+def _names_its_label(at: AppTest, field: tuple[str, str, str], lang: str) -> None:
+    shown = messages(at)
+    label = field[1] if lang == "ko" else field[0]
+    assert f"{label}:" in shown, shown
+    assert f"{field[2]}:" not in shown, shown  # never the code
+
+
+LANGS = pytest.mark.parametrize("lang", ["en", "ko"])
+
+
+@LANGS
+def test_approving_with_no_approver_names_the_approver_field(store, settings, lang):
+    start_refund(store, settings, "C1")
+    at = _page(REFUND, lang)
+    button_by_key(at, "refund-approve").click().run()
+    _names_its_label(at, APPROVER, lang)
+    assert runs.current_result(store, settings, "refund-C1").status == "waiting"
+
+
+def _submit_request(at: AppTest, case: str, customer: str, amount: str) -> None:
+    at.text_input(key="refund-new-case").input(case)
+    at.text_input(key="refund-new-customer").input(customer)
+    at.text_input(key="refund-new-amount").input(amount)
+    at.text_area(key="refund-new-reason").input("broken")
+    next(b for b in at.button if b.label in ("Submit request", "요청 제출")).click().run()
+
+
+@LANGS
+def test_a_refused_new_request_names_its_fields(store, settings, lang):
+    at = _page(REFUND, lang)
+    _submit_request(at, "C1", "kim", "abc")
+    _names_its_label(at, AMOUNT, lang)
+    _submit_request(at, "C1", " ", "500,000")
+    _names_its_label(at, CUSTOMER, lang)
+    _submit_request(at, "C1", "kim", "500,000")
+    _submit_request(at, "C1", "kim", "300,000")  # the case exists already
+    _names_its_label(at, CASE_ID, lang)
+    assert len(ledger.audit_rows(store)) == 1
+
+
+@LANGS
+def test_the_sidebar_answer_form_names_the_approver_field(store, settings, lang):
+    start_refund(store, settings, "C1")
+    at = _page(REFUND, lang)
+    at.sidebar.button[0].click().run()  # approve, with no approver typed
+    _names_its_label(at, APPROVER, lang)
+
+
+@LANGS
+def test_a_batch_decision_with_no_approver_names_the_approver_field(store, settings, lang):
+    start_refund(store, settings, "C1")
+    at = _page(REFUND, lang)
+    at.session_state[SELECTED_KEY] = list(at.session_state[DRAWN_KEY][1])
+    at.run()
+    button_by_key(at, "refund-batch-approve").click().run()
+    shown = " ".join(x.value for x in [*at.error, *at.warning, *at.success, *at.caption]) + " ".join(
+        str(cell) for table in at.dataframe for cell in table.value.to_numpy().ravel()
+    )
+    assert "approver:" not in shown, shown
+    assert ("승인자:" if lang == "ko" else "Approver:") in shown, shown
+    assert runs.current_result(store, settings, "refund-C1").status == "waiting"
+
+
+@LANGS
+def test_a_refused_lecture_names_its_field(store, lang):
+    at = _page(LECTURE, lang)
+    at.text_input(key="lecture-field-topic").input("   ")
+    next(b for b in at.button if b.label in ("Plan the lecture", "강의 계획 시작")).click().run()
+    _names_its_label(at, TOPIC, lang)
