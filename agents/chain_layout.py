@@ -82,17 +82,8 @@ P = TypeVar("P", bound=Linked)
 Q = TypeVar("Q", bound=Linked)
 
 
-class ChainPoint(Protocol):
+class ChainPoint(Linked, Protocol):
     """What the layout needs from a checkpoint (`ChainCheckpoint` fits)."""
-
-    @property
-    def checkpoint_id(self) -> str: ...
-
-    @property
-    def parent_checkpoint_id(self) -> str | None: ...
-
-    @property
-    def step(self) -> int: ...
 
     @property
     def source(self) -> str: ...
@@ -108,9 +99,6 @@ class ChainPoint(Protocol):
 
     @property
     def is_waiting(self) -> bool: ...
-
-    @property
-    def checkpoint_ns(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
