@@ -82,17 +82,8 @@ P = TypeVar("P", bound=Linked)
 Q = TypeVar("Q", bound=Linked)
 
 
-class ChainPoint(Protocol):
+class ChainPoint(Linked, Protocol):
     """What the layout needs from a checkpoint (`ChainCheckpoint` fits)."""
-
-    @property
-    def checkpoint_id(self) -> str: ...
-
-    @property
-    def parent_checkpoint_id(self) -> str | None: ...
-
-    @property
-    def step(self) -> int: ...
 
     @property
     def source(self) -> str: ...
@@ -108,9 +99,6 @@ class ChainPoint(Protocol):
 
     @property
     def is_waiting(self) -> bool: ...
-
-    @property
-    def checkpoint_ns(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,17 +161,10 @@ class ChainColumns(Generic[P]):
 
 
 def root_namespace_points(chain: Iterable[P]) -> list[P]:
-    """Keep only root-namespace checkpoints and check that ids are unique.
-
-    Args:
-        chain: Checkpoints of one thread, any order.
-
-    Returns:
-        The checkpoints with `checkpoint_ns == ''`, in input order.
+    """The root-namespace checkpoints (`checkpoint_ns == ''`) of one thread's chain, in input order.
 
     Raises:
-        ValueError: If a checkpoint id occurs twice; the tree would be
-            ambiguous, and that is a bug in whoever built the chain.
+        ValueError: A checkpoint id occurs twice: the tree would be ambiguous, a bug in whoever built the chain.
     """
     points = [p for p in chain if p.checkpoint_ns == ROOT_NAMESPACE]
     seen: set[str] = set()
@@ -228,13 +209,8 @@ def _parents_first(points: Sequence[P]) -> list[P]:
 
 
 def layout_columns(chain: Iterable[P]) -> ChainColumns[P]:
-    """Assign lanes and x positions in one O(n log n) pass (the sort, when needed, dominates).
-
-    Args:
-        chain: Checkpoints of one thread, any order; subgraph checkpoints are left out.
-
-    Returns:
-        The layout as columns (see `ChainColumns`).
+    """Lanes and x positions of one thread's checkpoints (any order; subgraph ones left out) as
+    `ChainColumns`, in one O(n log n) pass (the sort, when needed, dominates).
 
     Raises:
         ValueError: If a checkpoint id occurs twice.
@@ -388,15 +364,8 @@ def window_columns(tree: ChainColumns[Any], rows: Sequence[int], points: Iterabl
 
 
 def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:
-    """Lay out a thread's checkpoint tree for drawing.
-
-    Args:
-        chain: Checkpoints of one thread, any order; subgraph checkpoints
-            (non-empty `checkpoint_ns`) are left out.
-
-    Returns:
-        One `LaidOutCheckpoint` per checkpoint, oldest first with every parent
-        before its children.
+    """Lay out a thread's checkpoint tree (any order; subgraph checkpoints left out) for drawing:
+    one `LaidOutCheckpoint` per checkpoint, oldest first with every parent before its children.
 
     Raises:
         ValueError: If a checkpoint id occurs twice.
@@ -417,17 +386,11 @@ def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:
 
 
 def chain_to_json(chain: Iterable[ChainPoint]) -> list[dict[str, Any]]:
-    """Describe the laid-out chain with plain JSON types.
+    """The laid-out chain in plain JSON types, as `python -m agents graph THREAD --json` prints it.
 
-    This is what `python -m agents graph THREAD --json` prints.
-
-    Args:
-        chain: Checkpoints of one thread, any order.
-
-    Returns:
-        One dict per checkpoint, in `layout_chain` order, with the keys
-        `checkpoint_id`, `parent_checkpoint_id`, `step`, `source`, `lane`,
-        `writers` (list), `next` (list), `is_head` and `is_waiting`.
+    One dict per checkpoint, in `layout_chain` order, with the keys `checkpoint_id`,
+    `parent_checkpoint_id`, `step`, `source`, `lane`, `writers` (list), `next` (list), `is_head`
+    and `is_waiting`.
     """
     return [_json_row(laid) for laid in layout_chain(chain)]
 

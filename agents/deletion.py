@@ -82,12 +82,8 @@ def delete_thread(
 ) -> None:
     """Deletes one thread's checkpoints, writes and node-log rows; no other thread is touched. Admins only.
 
-    Args:
-        store: The database.
-        thread_id: The thread.
-        expected_head: The head the user saw (None: not checked).
-        actor: Who deletes it (recorded by an agent that keeps a record).
-        reason: Why; an agent may require one (an unfinished refund) and record it.
+    ``expected_head`` is the head the user saw (None: not checked). An agent that keeps a record of
+    deletions records ``actor`` and ``reason``, and may require a reason (an unfinished refund).
 
     Raises:
         InputError: The reason is not valid text, or the agent refuses the deletion (naming ``reason``).

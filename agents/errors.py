@@ -81,12 +81,6 @@ def short_checkpoint_id(checkpoint_id: str) -> str:
     are nearly identical within one thread; the last group is random, so its
     first 8 characters tell checkpoints apart at a glance. Ids without a '-'
     are cut to their first 8 characters.
-
-    Args:
-        checkpoint_id: Full checkpoint id.
-
-    Returns:
-        Up to 8 characters identifying the checkpoint for humans.
     """
     return checkpoint_id.rsplit("-", 1)[-1][:SHORT_ID_LENGTH]
 

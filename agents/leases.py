@@ -222,11 +222,8 @@ def _delete_left_behind(store: Store) -> None:
 def thread_lease(store: Store, thread_id: str, *, wait: bool = True) -> Iterator[None]:
     """Holds the thread's lease for the duration of the block.
 
-    Args:
-        store: The shared database.
-        thread_id: The thread to lease.
-        wait: Wait (up to :data:`LEASE_WAIT_SECONDS`) for another process's lease;
-            when False, refuse at once.
+    ``wait``: wait (up to :data:`LEASE_WAIT_SECONDS`) for another process's lease; when False,
+    refuse at once.
 
     Raises:
         ThreadBusyError: Another live process holds the lease.

@@ -90,16 +90,10 @@ def _entries(store: Store, where: str, params: tuple[Any, ...]) -> list[RunEntry
 
 
 def latest_runs(store: Store, agent: str, *, limit: int) -> RunList:
-    """The agent's ``limit`` latest runs (by first start), summed up in SQL.
+    """The agent's ``limit`` latest runs (by first start), summed up in SQL, oldest first.
 
-    Args:
-        store: The project store.
-        agent: Agent name.
-        limit: How many runs to list, at least 1.
-
-    Returns:
-        The runs, oldest first; ``more`` says whether older ones were left out.
-        At most ``limit + 1`` rows are fetched, whatever the size of the log.
+    ``more`` says whether older ones were left out. At most ``limit + 1`` rows are fetched,
+    whatever the size of the log.
 
     Raises:
         ValueError: ``limit`` is below 1.
@@ -205,15 +199,8 @@ _RUN_SQL = (
 def run_summary(store: Store, thread_id: str, run_id: str, latest: float) -> RunSummary | None:
     """The run's ``agents.timing.RunSummary``, summed up in SQL (per superstep, then per run).
 
-    Args:
-        store: The project store.
-        thread_id: The run's thread.
-        run_id: The run.
-        latest: Its latest moment logged (``run_tail``), where open calls end.
-
-    Returns:
-        The summary, equal to ``agents.timing.run_summaries`` of the run's
-        rows up to float rounding; None when the run has no rows.
+    Equal to ``agents.timing.run_summaries`` of the run's rows up to float rounding; None when the
+    run has no rows. Open calls end at ``latest``, the run's latest moment logged (``run_tail``).
     """
     nodelog_queue.flush(store)  # this process's queued calls too
     with store.read() as cursor:

@@ -160,16 +160,11 @@ class RunSummary:
 
 
 def node_calls(rows: Iterable[NodeLogRow]) -> list[NodeCall]:
-    """Resolve node-log rows into calls with a definite end, ordered by start.
+    """Resolve node-log rows into calls with a definite end: one per row, sorted by ``(started_at, id)``.
 
-    Args:
-        rows: Node-log row dicts (see the module docstring).
-
-    Returns:
-        One ``NodeCall`` per row, sorted by ``(started_at, id)``. A NULL
-        ``ended_at`` becomes the latest start or end observed in the same run
-        and the call is marked ``open``. An end logged before its start
-        (clock step) is clamped to the start so durations are never negative.
+    A NULL ``ended_at`` becomes the latest start or end observed in the same run and the call is
+    marked ``open``. An end logged before its start (clock step) is clamped to the start so
+    durations are never negative.
 
     Raises:
         KeyError: A row lacks a key of the node-log contract.
@@ -215,17 +210,7 @@ def _node_call(row: NodeLogRow, latest_in_run: float) -> NodeCall:
 
 
 def parallel_ratios(wall_seconds: float, summed_seconds: float, tasks: int) -> tuple[float, float]:
-    """Return ``(speedup, efficiency)`` for a group of calls.
-
-    Args:
-        wall_seconds: First start to last end of the group.
-        summed_seconds: Sum of the calls' durations.
-        tasks: Number of calls (at least 1).
-
-    Returns:
-        Speed-up ``summed / wall`` (1.0 when ``wall`` is 0) and efficiency
-        ``speedup / tasks``.
-    """
+    """``(speedup, efficiency)`` of ``tasks`` calls: ``summed / wall`` (1.0 when ``wall`` is 0), that / ``tasks``."""
     speedup = summed_seconds / wall_seconds if wall_seconds > 0 else 1.0
     return speedup, speedup / tasks
 
@@ -260,14 +245,7 @@ def _superstep(calls: Sequence[NodeCall]) -> SuperstepStats:
 
 
 def superstep_stats(rows: Iterable[NodeLogRow]) -> list[SuperstepStats]:
-    """Per-superstep parallelism, grouped by ``(run_id, step)``.
-
-    Args:
-        rows: Node-log row dicts.
-
-    Returns:
-        One ``SuperstepStats`` per (run, step), ordered by first start.
-    """
+    """Per-superstep parallelism: one ``SuperstepStats`` per ``(run_id, step)``, ordered by first start."""
     return superstep_stats_of_calls(node_calls(rows))
 
 
@@ -318,14 +296,7 @@ def _run_summary(calls: Sequence[NodeCall], steps: Sequence[SuperstepStats]) -> 
 
 
 def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
-    """One summary per run, e.g. for a thread that paused and resumed.
-
-    Args:
-        rows: Node-log row dicts, possibly from several runs.
-
-    Returns:
-        One ``RunSummary`` per ``run_id``, ordered by first start.
-    """
+    """One ``RunSummary`` per ``run_id`` (a thread that paused and resumed has several), ordered by first start."""
     return run_summaries_of_calls(node_calls(rows))
 
 
@@ -391,17 +362,11 @@ def timeline_of_calls(calls: Sequence[NodeCall]) -> Timeline:
 
 
 def timeline_of(rows: Iterable[NodeLogRow], latest: Mapping[str, float] | None = None) -> Timeline:
-    """Resolve node-log rows once into calls, supersteps and run summaries.
+    """Resolve node-log rows once into calls, supersteps and run summaries (``node_calls``,
+    ``superstep_stats`` and ``run_summaries`` of the same rows).
 
-    Args:
-        rows: Node-log row dicts.
-        latest: Run id → the latest moment logged in the run, for rows that
-            are only its latest ones (``agents.run_index.run_tail``), so an
-            open call ends where it would among all the run's rows.
-
-    Returns:
-        The ``Timeline``; its parts equal ``node_calls``, ``superstep_stats``
-        and ``run_summaries`` of the same rows.
+    ``latest`` maps a run id to the latest moment logged in the run, for rows that are only its
+    latest ones (``agents.run_index.run_tail``), so an open call ends where it would among all its rows.
     """
     return timeline_of_calls([call for _, call in _resolved(rows, latest)])
 
@@ -446,14 +411,8 @@ def timeline_csv(rows: Iterable[NodeLogRow]) -> str:
     seconds, 6 decimals). A call without a logged end (running or crashed)
     gives only its START line: inventing an END event would misreport what
     happened; its ``status`` column says ``running``. Lines are ordered by
-    timestamp; fields are quoted as needed so commas, quotes, newlines and
-    non-ASCII text in labels and errors read back unchanged.
-
-    Args:
-        rows: Node-log row dicts.
-
-    Returns:
-        The CSV text, header included, ``\\n`` line endings.
+    timestamp, after a header, ``\\n`` ended; fields are quoted as needed so commas, quotes,
+    newlines and non-ASCII text in labels and errors read back unchanged.
     """
     return timeline_csv_of_calls(node_calls(rows))
 
@@ -472,14 +431,9 @@ def timeline_csv_of_calls(calls: Iterable[NodeCall]) -> str:
 def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:
     """Machine-readable timeline for the CLI's ``--json``.
 
-    Args:
-        rows: Node-log row dicts.
-
-    Returns:
-        ``{"rows": [...], "supersteps": [...], "runs": [...]}``: the rows as
-        given (in start order, plus ``open`` and the resolved
-        ``effective_ended_at``), the per-superstep stats and the run
-        summaries, as plain JSON-serialisable values (tuples become lists).
+    ``{"rows": [...], "supersteps": [...], "runs": [...]}``: the rows as given (in start order, plus
+    ``open`` and the resolved ``effective_ended_at``), the per-superstep stats and the run summaries,
+    as plain JSON-serialisable values (tuples become lists).
     """
     pairs = _resolved(rows)  # resolved once for the rows, the supersteps and the runs
     out_rows = [{**dict(row), "open": call.open, "effective_ended_at": call.ended_at} for row, call in pairs]

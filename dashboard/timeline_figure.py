@@ -315,9 +315,6 @@ def timeline_figure(
             are drawn narrow and marked; ``math.inf`` keeps all to scale.
         title: Optional figure title (escaped, shown as text).
         max_calls: Draw only the latest this many calls (None: all).
-
-    Returns:
-        ``timeline_figure_of(agents.timing.timeline_of(rows), ...)``.
     """
     timeline = timeline_of(rows)
     return timeline_figure_of(timeline, compress_waits_over=compress_waits_over, title=title, max_calls=max_calls)
@@ -378,16 +375,8 @@ def compare_figure(
 ) -> go.Figure:
     """Two timelines side by side on shared lanes, for "compare two runs".
 
-    Args:
-        rows_a: Node-log rows of the left run (or thread).
-        rows_b: Node-log rows of the right run (or thread).
-        labels: Panel titles, left then right.
-        compress_waits_over: As in ``timeline_figure``.
-        title: Optional figure title.
-        max_calls: Draw only each side's latest this many calls (None: all).
-
-    Returns:
-        ``compare_figure_of`` of both sides' ``agents.timing.timeline_of``.
+    ``rows_a`` and ``rows_b`` are the left and right run's (or thread's) node-log rows, ``labels``
+    the panels' titles; the rest is as in ``timeline_figure``, ``max_calls`` for each side.
     """
     timelines = (timeline_of(rows_a), timeline_of(rows_b))
     return compare_figure_of(

@@ -111,13 +111,9 @@ def cmd_inbox(args: argparse.Namespace, context: Context) -> int:
     return EXIT_OVERDUE if args.overdue and items else 0
 
 
-def _start_values(spec: Any, args: argparse.Namespace) -> dict[str, Any]:
-    return {f.name: getattr(args, f.name) for f in spec.run.start_fields if getattr(args, f.name) is not None}
-
-
 def cmd_run(args: argparse.Namespace, context: Context) -> int:
     spec = get_agent(args.agent)
-    values = _start_values(spec, args)
+    values = {f.name: getattr(args, f.name) for f in spec.run.start_fields if getattr(args, f.name) is not None}
     store, settings, lang = context.store, context.settings, context.settings.lang
     if args.answer is not None:  # a refused answer leaves nothing of the run in the file
         answer = parse_value(args.answer)

@@ -47,14 +47,8 @@ def summarize_research(
     documents: Sequence[SourceDocument],
     lecture_input: LectureInput | None = None,
 ) -> ResearchResult:
-    """Summarises found documents for one subtopic.
-
-    Args:
-        model: The chat model.
-        subtopic: The subtopic researched.
-        documents: What the research source found (may be empty).
-        lecture_input: Context for the model (and the output language).
-    """
+    """Summarises the documents found (maybe none) for one subtopic; ``lecture_input`` gives the model
+    context and the output language."""
     answer = model.invoke(research_messages(lecture_input, subtopic, documents)).text
     return parse_research(answer, subtopic["id"], documents)
 

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 
 from agents import ages
-from agents.identity import ANSWER, Identity, Roles, denial
+from agents.identity import ANSWER, Roles, denial
 from agents.notify import messages
 from agents.notify.outbox import Event
 from agents.registry import AGENTS
@@ -26,10 +26,6 @@ SEND_TIMEOUT_SECONDS = 10.0
 
 class SendError(Exception):
     """A notification was not accepted; the message holds no secret."""
-
-
-def _members(roles: Roles) -> list[Identity]:
-    return [roles.identity_for(email) for email in roles.users]
 
 
 def may_decide(roles: Roles, event: Event) -> list[str]:
@@ -46,7 +42,8 @@ def may_decide(roles: Roles, event: Event) -> list[str]:
     if rights is not None:
         chosen = rights.escalates_to if event.kind == "escalated" else rights.deciders
         return sorted(person.email for person in chosen)
-    return sorted(person.email for person in _members(roles) if not denial(person, ANSWER))
+    members = (roles.identity_for(email) for email in roles.users)
+    return sorted(person.email for person in members if not denial(person, ANSWER))
 
 
 def recipients(settings: NotifySettings, roles: Roles | None, event: Event) -> list[str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.db import Store, TableSchema
-from agents.refund.ledger import now_iso
+from agents.refund.ledger import Payout, now_iso
 
 ITEM_LEDGER_COLUMNS = (
     "case_id", "item", "thread_id", "customer", "requested_amount", "paid_amount",
@@ -41,19 +41,10 @@ CREATE TABLE IF NOT EXISTS refund_item_ledger (
 
 
 @dataclass(frozen=True)
-class ItemPayout:
+class ItemPayout(Payout):
     """The ledger row of one item of a case, and whether this attempt created it."""
 
-    case_id: str
     item: str
-    thread_id: str
-    customer: str
-    requested_amount: int
-    paid_amount: int
-    approver: str
-    paid_at: str
-    repeat_attempts: int
-    created: bool
 
 
 def pay_item(
