@@ -1,13 +1,9 @@
 """The node log: one row per node call, in the shared database, written off the hot path.
 
 Every node of every agent is wrapped by :func:`logged_node`. A call is queued
-when it starts and again when it ends (``ok``, ``error`` or ``interrupted``);
-one writer per store and process (a thread) drains the queue in batches, one
-transaction per batch, at most ``agents.nodelog_queue.FLUSH_INTERVAL`` seconds after a call was
-queued. A call that ended before its batch was written is written as one
-finished row; one still running is written ``running`` and completed later.
-A node that pauses on ``interrupt()`` therefore shows as ``interrupted``, and
-its re-entry on resume as a second row.
+when it starts and again when it ends (``ok``, ``error`` or ``interrupted``), and
+written in batches (``agents.nodelog_queue``). A node that pauses on ``interrupt()``
+therefore shows as ``interrupted``, and its re-entry on resume as a second row.
 
 The queue is written at once (``agents.nodelog_queue.flush``), before the wrapper returns or
 raises, when a call ends in an interrupt or an error (so a thread's status may
@@ -21,9 +17,8 @@ project's other tables hold. (A lost ``running`` row of a task whose previous
 call ended in such an error leaves that error as the thread's reason, instead
 of "stopped": ``attention`` either way.)
 
-Rows are written by one writer per store in a process; SQLite's write lock and
-busy timeout, and PostgreSQL's transactions, make several processes safe.
-Parallel nodes (threads) only append to the queue, under its lock.
+SQLite's write lock and busy timeout, and PostgreSQL's transactions, make several
+processes' writers safe; parallel nodes (threads) only append to the queue, under its lock.
 """
 
 from __future__ import annotations

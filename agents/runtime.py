@@ -62,11 +62,7 @@ def load_settings(
 ) -> Settings:
     """The process's settings, validated once: the core ones and every registered agent's.
 
-    Args:
-        db_override: The CLI's ``--db`` value, if given.
-        lang_override: The CLI's ``--lang`` value, if given.
-        environ: The environment (defaults to ``os.environ``).
-        secrets: The secrets file entries (defaults to reading ``.streamlit/secrets.toml``).
+    The arguments are ``agents.settings.resolve_settings``'s.
 
     Raises:
         InputError: A setting has a value it cannot take (the setting is named).

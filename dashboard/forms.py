@@ -262,28 +262,12 @@ def resume_form(
     if submitted:
 
         def action(expected: str | None) -> tuple[str, str]:
+            asked: dict[str, Any] = {"interrupt_id": interrupt_id, "expected_head": expected, "actor": auth.identity()}
             if raw_mode:
-                value = parse_answer(raw, "value")
-                result = runs.resume_thread(
-                    store,
-                    settings,
-                    thread_id,
-                    value,
-                    interrupt_id=interrupt_id,
-                    expected_head=expected,
-                    actor=auth.identity(),
-                )
+                result = runs.resume_thread(store, settings, thread_id, parse_answer(raw, "value"), **asked)
             else:
                 fields = {k: v for k, v in typed.items() if v is not None}
-                result = runs.resume_from_fields(
-                    store,
-                    settings,
-                    thread_id,
-                    fields,
-                    interrupt_id=interrupt_id,
-                    expected_head=expected,
-                    actor=auth.identity(),
-                )
+                result = runs.resume_from_fields(store, settings, thread_id, fields, **asked)
             _raw_mode_done(raw_key)
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 

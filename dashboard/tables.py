@@ -74,45 +74,29 @@ def paged_table(
             ``HITL_LIVE_REFRESH`` seconds and reads its rows again when the database changed
             (:mod:`dashboard.live`).
     """
+    options = {
+        "columns": tuple(columns),
+        "empty_text": empty_text,
+        "search_text": search_text,
+        "link": link,
+        "page_size": page_size,
+        "marked": marked,
+    }
     if live:
-        fresh = functools.partial(live_parts.rows, key, load)
-        _live_fragment(key, fresh, tuple(columns), empty_text, search_text, link, page_size, marked)
-        return
-    _fragment(key, load, tuple(columns), empty_text, search_text, link, page_size, marked)
-
-
-def _draw(
-    key: str,
-    load: Callable[[], Sequence[T]],
-    columns: tuple[Column[T], ...],
-    empty_text: str,
-    search_text: Callable[[T], str] | None,
-    link: Callable[[T], str | None] | None,
-    page_size: int,
-    marked: Callable[[T], str] | None = None,
-) -> None:
-    """:func:`draw_table` of the rows ``load()`` returns: the body of both fragments below."""
-    draw_table(
-        key,
-        load(),
-        columns,
-        empty_text=empty_text,
-        search_text=search_text,
-        link=link,
-        page_size=page_size,
-        marked=marked,
-    )
+        _live_fragment(key, functools.partial(live_parts.rows, key, load), **options)
+    else:
+        _fragment(key, load, **options)
 
 
 # Two fragments, not one function wrapped twice: Streamlit tells fragments apart by their function.
 @fragment
-def _fragment(*args: Any) -> None:
-    _draw(*args)
+def _fragment(key: str, load: Callable[[], Sequence[Any]], **options: Any) -> None:
+    draw_table(key, load(), **options)
 
 
 @live_parts.fragment
-def _live_fragment(*args: Any) -> None:
-    _draw(*args)
+def _live_fragment(key: str, load: Callable[[], Sequence[Any]], **options: Any) -> None:
+    draw_table(key, load(), **options)
 
 
 def draw_table(

@@ -96,21 +96,13 @@ def step_decorations(
     The rule: with ``n`` supersteps (in first-start order), every band covers
     ``ceil(n / MAX_STEP_BANDS)`` consecutive ones, from the first one's start
     to the latest end among them. Up to ``MAX_STEP_BANDS`` supersteps that is
-    one band per superstep, exactly as drawn before bands were bounded; above
-    it a band covers a few neighbours and its label reads "steps 12–17". Every
-    other band is shaded, the ones between are marked by a thin line at their
-    start, so neighbours stay distinct.
+    one band per superstep; above it a band covers a few neighbours and its
+    label reads "steps 12–17". Every other band is shaded, the ones between are
+    marked by a thin line at their start, so neighbours stay distinct.
 
     Labels of bands narrower than ``MIN_LABELLED_STEP`` of the axis are left
     out (they would print over each other); the hover still names the step.
-
-    Args:
-        supersteps: The panel's supersteps (``agents.timing.Timeline.supersteps``).
-        axis: The panel's time axis.
-        xref: The panel's x axis (``x`` or ``x2``).
-
-    Returns:
-        ``(shapes, annotations)``: at most ``MAX_STEP_BANDS`` of each.
+    ``xref`` is the panel's x axis (``x`` or ``x2``). Returns ``(shapes, annotations)``.
     """
     shapes, annotations = [], []
     for index, group in enumerate(_step_groups(supersteps)):
@@ -144,17 +136,10 @@ def wait_decorations(axis: TimeAxis, xref: str) -> tuple[list[dict[str, Any]], l
     every band covers ``ceil(n / MAX_WAIT_BANDS)`` consecutive ones, from the
     first one's start to the last one's end on the x axis. Up to
     ``MAX_WAIT_BANDS`` waits that is one band per wait, labelled with its kind
-    and real length ("human wait 12 min 3 s") exactly as drawn before bands
-    were bounded; above it a band also spans the runs between its waits and
-    its label gives their number and summed real length ("25 waits, 5 h 3 min
-    in all"), so no waiting time goes unreported.
-
-    Args:
-        axis: The panel's time axis.
-        xref: The panel's x axis (``x`` or ``x2``).
-
-    Returns:
-        ``(shapes, annotations)``: at most ``MAX_WAIT_BANDS`` of each.
+    and real length ("human wait 12 min 3 s"); above it a band also spans the
+    runs between its waits and its label gives their number and summed real
+    length ("25 waits, 5 h 3 min in all"), so no waiting time goes unreported.
+    ``xref`` is the panel's x axis (``x`` or ``x2``). Returns ``(shapes, annotations)``.
     """
     shapes, annotations = [], []
     for group in neighbour_groups(axis.waits, MAX_WAIT_BANDS):

@@ -329,12 +329,7 @@ def timeline_figure_of(
 ) -> go.Figure:
     """``timeline_figure`` from a ``Timeline`` already computed, so a page resolves its rows once.
 
-    Args:
-        timeline: The calls, supersteps and runs to draw (``agents.timing.timeline_of``).
-        compress_waits_over: As in ``timeline_figure``.
-        title: Optional figure title (escaped, shown as text).
-        max_calls: Draw only the latest this many calls,
-            on an axis whose ticks still count from the first start; None draws all.
+    With ``max_calls``, the ticks of the latest calls drawn still count from the first start.
 
     Returns:
         A figure with one horizontal ``go.Bar`` trace per status (``base`` =
