@@ -22,6 +22,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from langgraph.checkpoint.postgres import PostgresSaver
+from psycopg import IsolationLevel
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
@@ -208,10 +210,23 @@ class PostgresStore(Store):
 
     @contextmanager
     def read(self) -> Iterator[_QmarkCursor]:
-        """A cursor for reads: one repeatable-read snapshot per ``with`` block."""
-        with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield _QmarkCursor(cursor)
+        """A cursor for reads: one repeatable-read snapshot per ``with`` block.
+
+        The transaction's ``BEGIN`` says so itself (``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``,
+        from the connection's settings), one round trip fewer than a ``SET TRANSACTION`` after it: reads
+        are most of the round trips a page or a command makes. The pooled connection gets its defaults
+        back before it is returned; one that cannot take them is closed, so the pool drops it.
+        """
+        with self.pool.connection() as conn:
+            conn.isolation_level, conn.read_only = IsolationLevel.REPEATABLE_READ, True
+            try:
+                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
+                    yield _QmarkCursor(cursor)
+            finally:
+                if conn.info.transaction_status == TransactionStatus.IDLE:
+                    conn.isolation_level, conn.read_only = None, None
+                else:
+                    conn.close()
 
     def live_token(self) -> object | None:
         """The server's transaction snapshot (``pg_current_snapshot()``) as text.

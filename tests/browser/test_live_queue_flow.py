@@ -12,17 +12,20 @@ from dashboard.strings.core import STRINGS as CORE
 from tests.browser.conftest import Dashboard, serve_dashboard, table_with, wait_for_app
 from tests.conftest import _postgres_schema
 
+#: A refund case's start through the CLI, but for its case id (appended).
+_START = ("run", "refund", "--customer", "kim", "--amount", "500000", "--reason", "r", "--case")
+
 
 def _start(dashboard: Dashboard, case: str) -> None:
-    started = dashboard.cli("run", "refund", "--case", case, "--customer", "kim", "--amount", "500000", "--reason", "r")
+    started = dashboard.cli(*_START, case)
     assert started.returncode == 0, started.stderr
 
 
 def test_a_queue_follows_another_tabs_decision_and_a_new_case_keeping_a_half_typed_note(
     page: Page, dashboard: Dashboard
 ):
-    _start(dashboard, "1061")
-    _start(dashboard, "1062")
+    started = dashboard.cli_batch(*({"cli": [*_START, case]} for case in ("1061", "1062")))  # one process
+    assert [step["code"] for step in started] == [0, 0], started
     page.goto(f"{dashboard.url}/refund?thread=refund-1062")  # tab B, on another case
     wait_for_app(page)
     main_b = page.get_by_test_id("stMain")
@@ -50,16 +53,27 @@ def test_a_queue_follows_another_tabs_decision_and_a_new_case_keeping_a_half_typ
     tab_a.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
-def test_home_shows_a_new_case_and_drops_a_decided_one_without_a_reload(page: Page, dashboard: Dashboard, lang):
+@pytest.fixture(scope="module")
+def home_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboard]:
+    """One dashboard for the home page's tests: each starts from an empty inbox and leaves it empty (its
+    case decided), with a case id of its own."""
+    with serve_dashboard(tmp_path_factory.mktemp("home") / "dashboard.sqlite") as served:
+        yield served
+
+
+@pytest.mark.parametrize(("lang", "case"), [("en", "2001"), ("ko", "2002")], ids=["en", "ko"])
+def test_home_shows_a_new_case_and_drops_a_decided_one_without_a_reload(
+    page: Page, home_dashboard: Dashboard, lang, case
+):
+    dashboard = home_dashboard
     empty = page.get_by_text(CORE["home.inbox_empty"][0 if lang == "en" else 1])
     page.goto(f"{dashboard.url}/?lang={lang}")
     wait_for_app(page)
     expect(empty).to_be_visible()
-    _start(dashboard, "2001")
-    expect(table_with(page, "refund-2001")).to_be_visible()
+    _start(dashboard, case)
+    expect(table_with(page, f"refund-{case}")).to_be_visible()
     expect(empty).to_have_count(0)
-    decided = dashboard.cli("resume", "refund-2001", '{"action": "reject", "approver": "lee"}')
+    decided = dashboard.cli("resume", f"refund-{case}", '{"action": "reject", "approver": "lee"}')
     assert decided.returncode == 0, decided.stderr
     expect(empty).to_be_visible()
 
