@@ -21,9 +21,7 @@ def noted(store):
         return int(cursor.fetchone()[0])
 
 
-def test_the_changes_of_deleted_threads_stay_bounded_and_a_reader_behind_them_reads_again(
-    store, settings, db_location
-):
+def test_the_changes_of_deleted_threads_stay_bounded_and_a_reader_behind_them_reads_again(store, settings, db_location):
     pause_robot(store, settings, "kept")
     reader = open_store(db_location)  # a process that read before the deletions, and not since
     try:
