@@ -33,8 +33,8 @@ def _fill(sqlite_path: Path) -> None:
     items = [{"item": "A", "amount": 50_000}, {"item": "B", "amount": 300_000}]  # A is paid, B waits
     runs.start_run(store, settings, "refund", {"case_id": "M3", "customer": "kim", "reason": "r", "items": items})
     runs.delete_thread(store, "refund-M2", reason="entered twice")  # its deletion row is copied too
-    pause_robot(store, settings, "robot-gone")
-    runs.delete_thread(store, "robot-gone")  # and a robot thread's deletion record
+    pause_robot(store, settings, "gone-robot")
+    runs.delete_thread(store, "gone-robot")  # an unfinished robot thread's deletion row is copied too
     notifying = dataclasses.replace(settings, notify=notify_setting({"HITL_NOTIFY_WEBHOOK": "http://127.0.0.1:9/"}))
     assert scan(store, notifying, ages.utc_now()) > 0  # and the notifications recorded (not sent)
     store.close()
