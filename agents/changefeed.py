@@ -6,7 +6,8 @@ refund, the agent's ledger rows. Triggers on those tables (LangGraph's and the p
 ``thread_changes``, with a sequence number, in the writer's own transaction. So a write by any path is
 noted, whoever makes it: a page, the CLI, the API, another process, ``langgraph dev`` or another
 LangGraph program writing through its own saver, raw SQL. The table keeps one row per thread (its
-latest change), so it grows with the threads, not with the writes.
+latest change), so it grows with the threads, not with the writes; the rows of deleted threads are
+pruned (:func:`prune`).
 
 A reader takes a :func:`position` before it reads anything else; :func:`changed_since` that position
 later names every thread changed since (and perhaps a few more), at the cost of an indexed range
@@ -15,7 +16,8 @@ query, whatever the number of threads:
 * SQLite: writers take the file's write lock one at a time, so the sequence is a counter (the
   largest plus one) and the position is the next number;
 * PostgreSQL: transactions commit in any order, so the sequence is the writer's transaction id and the
-  position the oldest transaction still running when it was taken (``pg_snapshot_xmin``): every
+  position the oldest transaction still running when it was taken that may write this database (one
+  of another database of the server is left out, ``readsql.PostgresQueries.change_position``): every
   transaction that commits later has an id at least as large.
 """
 

@@ -468,8 +468,13 @@ def _listed(store: Store, running: frozenset[str], start: int) -> list[ThreadSta
     the table cannot say which threads there are, or too many of its rows no longer hold."""
     kept = statusindex.read(store)
     if kept is not None:
-        # A row's ``running`` is checked against the leases live now (a lease lapses with time).
-        redo = kept.stale | {t for t, s in kept.statuses.items() if (s.status == "running") != (t in running)}
+        # A row's ``running`` is checked against the leases live now (a lease lapses with time), and a row
+        # of an agent not registered here (or then) is read again, by this process's agents.
+        redo = kept.stale | {
+            t
+            for t, s in kept.statuses.items()
+            if (s.status == "running") != (t in running) or s.agent not in AGENTS or s.reason_code == "unknown_agent"
+        }
         redo |= running - kept.statuses.keys()
         if len(redo) <= _CHANGED_AT_ONCE + len(kept.statuses) // 20:
             fresh, gone = _read_threads(store, redo, running, start)

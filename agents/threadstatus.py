@@ -6,7 +6,7 @@ Made by :mod:`agents.lifecycle`, kept per thread by :mod:`agents.statusindex`.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from agents import readmodel
@@ -76,13 +76,18 @@ class ThreadStatus:
             words = spec.show.question_text(self.payload)
         return words.render(lang) if words is not None else self.reason
 
-    def to_json(self) -> dict[str, Any]:
-        """The CLI's ``--json`` shape (``threads`` and ``inbox``)."""
-        data = asdict(self)
-        del data["reason_text"]
+    def to_json(self, *, payload: bool = True) -> dict[str, Any]:
+        """The CLI's ``--json`` shape (``inbox``; ``threads`` without the ``payload``): every field but
+        ``reason_text``, made field by field (no deep copy of the question, which ``to_jsonable`` copies)."""
+        data = {
+            field.name: getattr(self, field.name)
+            for field in fields(self)
+            if field.name != "reason_text" and (payload or field.name != "payload")
+        }
         data["updated_at"] = self.updated_at.isoformat()
         data["waiting_since"] = self.waiting_since.isoformat() if self.waiting_since else None
-        data["payload"] = readmodel.to_jsonable(self.payload)
+        if payload:
+            data["payload"] = readmodel.to_jsonable(self.payload)
         return data
 
 

@@ -67,9 +67,7 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
 
 
 def _thread_json(status: lifecycle.ThreadStatus) -> dict[str, Any]:
-    data = status.to_json()
-    del data["payload"]
-    return data
+    return status.to_json(payload=False)
 
 
 def _inbox_json(

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import readcache, threadindex
+from agents import readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.refund.cases import case_of_thread
@@ -355,8 +355,9 @@ def _audit_rows(
             )
         )
     unlisted = {paid["thread_id"] for case_id, paid in payouts.items() if case_id not in seen}
-    if unlisted:  # a thread paid after the heads were read is new, not deleted: it is left to the next read
-        unlisted -= {s.thread_id for s in threadindex.list_threads(store, agent=AGENT_NAME)}
+    # A thread paid after the heads were read is new, not deleted: it is left to the next read. Each is
+    # looked up alone, so the audit of a save file with many deleted paid cases reads no other thread.
+    unlisted = {thread_id for thread_id in unlisted if readmodel.head_checkpoint_id(store, thread_id) is None}
     for case_id, paid in payouts.items():
         if case_id not in seen and paid["thread_id"] in unlisted:
             rows.append(

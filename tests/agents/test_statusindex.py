@@ -169,3 +169,21 @@ def test_without_a_complete_read_kept_a_new_process_reads_every_thread(store, se
         assert statusindex.read(fresh) is not None  # kept again, for the next one
     finally:
         fresh.close()
+
+
+def test_a_row_kept_by_a_process_with_other_agents_is_read_again(store, settings, db_location):
+    mixed_threads(store, settings)
+    served(store)
+    with store.transaction() as cursor:  # as a process running an agent not registered here would keep it
+        cursor.execute("UPDATE thread_status_index SET agent = 'gone-agent' WHERE thread_id = 'done-0'")
+        cursor.execute(
+            "UPDATE thread_status_index SET reason_code = 'unknown_agent', status = 'attention'"
+            " WHERE thread_id = 'done-1'"
+        )
+    fresh = open_store(db_location)
+    try:
+        statuses = served(fresh)
+        assert statuses["done-0"].agent == statuses["done-1"].agent == "robot"
+        assert statuses["done-0"].status == statuses["done-1"].status == "done"
+    finally:
+        fresh.close()

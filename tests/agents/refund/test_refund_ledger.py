@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from unittest import mock
 
 import psycopg
 import pytest
 
-from agents import lifecycle, runs, runtime
+from agents import lifecycle, runs, runtime, threadindex
 from agents.refund import ledger
 from agents.registry import get_agent
 from app_pages.refund_cases import read_book
@@ -111,3 +112,16 @@ def test_a_paid_case_stays_in_the_audit_after_its_thread_is_deleted(store, setti
     runs.delete_thread(store, "refund-Z")
     (row,) = ledger.audit_rows(store)
     assert (row.case_id, row.status, row.executed_amount) == ("Z", "thread deleted", 5_000)
+
+
+def test_the_audit_after_a_write_reads_no_thread_index_beside_deleted_paid_cases(store, settings):
+    start_refund(store, settings, "Z", 5_000, customer="c")  # paid at once, then its thread deleted
+    runs.delete_thread(store, "refund-Z")
+    start_refund(store, settings, "A", 500_000, customer="c")  # waits
+    lifecycle.thread_statuses(store)  # the page's first read
+    runs.resume_from_fields(store, settings, "refund-A", {"action": "reject", "approver": "kim"})
+    statuses = {s.thread_id: s for s in lifecycle.thread_statuses(store, agent="refund")}  # what changed alone
+    heads = {t: s.head_checkpoint_id for t, s in statuses.items()}
+    with mock.patch.object(threadindex, "_read", side_effect=AssertionError("the whole index was read")):
+        rows, _payouts = ledger.audit_and_ledger(store, {t: s.status for t, s in statuses.items()}, heads)
+    assert sorted((row.case_id, row.status) for row in rows) == [("A", "done"), ("Z", "thread deleted")]
