@@ -1,8 +1,10 @@
 """Decide many waiting questions in one action, across threads: ``decide``, ``POST /decisions``, the refund queue.
 
 An ITEM is a thread id (its only waiting question) or ``THREAD:INTERRUPT_ID`` (one question of a thread
-that asks several). Every item goes through ``runs.resume_thread``, the path every answer takes, with
-exactly the checks of a single decision (role, limit, four eyes, the approver's name); the result is
+that asks several). Every item goes through ``runs.answer_each``, the path every answer takes
+(``runs.resume_interrupts`` for one decision), with exactly the checks of a single decision (role, limit,
+four eyes, the approver's name), once each; the items of one thread are answered in one run under one
+lease, so a case with several items costs one run, not one per item. The result is
 reported per item (``paid``, ``rejected``, ``waiting`` when its case still asks about other items,
 ``refused`` with the reason, ``already decided``, or ``busy`` while another process changes its thread:
 nothing was done, try again), and a refused item never stops the others. A repeated command pays
@@ -60,8 +62,10 @@ def decide_items(
     batch_id: str | None = None,
     explain: Callable[[UserError], str] | None = None,
 ) -> list[Decided]:
-    """Answers each item with ``answer`` through ``runs.resume_thread``, one at a time, in order.
+    """Answers each item with ``answer`` through ``runs.answer_each``; the results in the items' order.
 
+    The items of one thread are answered together, in one run under one lease, each checked and
+    reported on its own (an item named twice is answered once; its repeat finds it already decided).
     Every decision is recorded as made in one batch: ``batch_id``, or a fresh one (a random UUID).
     A refusal's reason is ``explain(error)`` (a page names a field by its label), else the error in ``lang``.
     """
@@ -70,30 +74,65 @@ def decide_items(
     def render_error(error: UserError) -> str:
         return explain(error) if explain is not None else render(error, lang)
 
-    done: list[Decided] = []
-    for item in items:
+    done: dict[int, Decided] = {}
+    for thread, group in _groups(items):
+        outcomes = runs.answer_each(
+            store, settings, thread, {key: dict(answer) for _, key in group}, actor=actor, batch_id=batch
+        )
+        for position, key in group:
+            done[position] = _decided(store, items[position], thread, key, outcomes[key], answer, render_error, batch)
+    return [done[position] for position in range(len(items))]
+
+
+def _groups(items: list[str]) -> list[tuple[str, list[tuple[int, str | None]]]]:
+    """The items by thread, in the order each thread is first named: (thread, [(position, interrupt id)]).
+
+    A thread's items go in one group, except a repeat of an item (in a later group, decided after it) and
+    an item naming the thread's only question without its id (a group of its own).
+    """
+    groups: list[tuple[str, list[tuple[int, str | None]]]] = []
+    open_groups: dict[str, list[list[tuple[int, str | None]]]] = {}
+    for position, item in enumerate(items):
         thread, interrupt = split_item(item)
-        try:
-            result = runs.resume_thread(
-                store, settings, thread, dict(answer), interrupt_id=interrupt, actor=actor, batch_id=batch
-            )
-        except (NotWaitingError, StaleFormError) as error:
-            done.append(Decided(item, thread, interrupt or "", "already decided", render_error(error), batch))
-        except ThreadBusyError as error:  # another process decides this thread right now: nothing was done
-            done.append(Decided(item, thread, interrupt or "", "busy", render_error(error), batch))
-        except UserError as error:
-            gone = (
-                interrupt is not None
-                and getattr(error, "field", "") == "interrupt_id"
-                and _was_asked(store, thread, interrupt)
-            )
-            word = "already decided" if gone else "refused"
-            done.append(Decided(item, thread, interrupt or "", word, render_error(error), batch))
-        except RunFailedError as error:
-            done.append(Decided(item, thread, interrupt or "", "failed", str(error), batch))
-        else:
-            done.append(Decided(item, thread, interrupt or "", _result_word(result, answer["action"]), "", batch))
-    return done
+        same_thread = open_groups.setdefault(thread, [])
+        fits = [g for g in same_thread if interrupt is not None and all(k not in (None, interrupt) for _, k in g)]
+        if fits:
+            fits[0].append((position, interrupt))
+            continue
+        group = [(position, interrupt)]
+        same_thread.append(group)
+        groups.append((thread, group))
+    return groups
+
+
+def _decided(
+    store: Store,
+    item: str,
+    thread: str,
+    interrupt: str | None,
+    outcome: str | Exception,
+    answer: dict[str, Any],
+    render_error: Callable[[UserError], str],
+    batch: str,
+) -> Decided:
+    """What became of one item, from its answer's outcome (the thread's status after the run, or an error)."""
+    if isinstance(outcome, str):
+        return Decided(item, thread, interrupt or "", _result_word(outcome, answer["action"]), "", batch)
+    if isinstance(outcome, NotWaitingError | StaleFormError):
+        return Decided(item, thread, interrupt or "", "already decided", render_error(outcome), batch)
+    if isinstance(outcome, ThreadBusyError):  # another process decides this thread right now: nothing was done
+        return Decided(item, thread, interrupt or "", "busy", render_error(outcome), batch)
+    if isinstance(outcome, UserError):
+        gone = (
+            interrupt is not None
+            and getattr(outcome, "field", "") == "interrupt_id"
+            and _was_asked(store, thread, interrupt)
+        )
+        word = "already decided" if gone else "refused"
+        return Decided(item, thread, interrupt or "", word, render_error(outcome), batch)
+    if isinstance(outcome, RunFailedError):
+        return Decided(item, thread, interrupt or "", "failed", str(outcome), batch)
+    raise outcome  # not a result an item can have: our own error
 
 
 def _was_asked(store: Store, thread: str, interrupt: str) -> bool:
@@ -105,8 +144,8 @@ def _was_asked(store: Store, thread: str, interrupt: str) -> bool:
     return False
 
 
-def _result_word(result: runs.RunResult, action: str) -> str:
+def _result_word(status: str, action: str) -> str:
     """What an accepted answer did to its item: paid, rejected, or its case still waits on other items."""
-    if result.status == "done":
+    if status == "done":
         return "rejected" if action == "reject" else "paid"
-    return "waiting" if result.status == "waiting" else result.status
+    return status

@@ -81,11 +81,25 @@ class ThreadBusyError(UserError):
         self.thread_id = thread_id
 
 
+#: This process's start time (``_start_ticks("self")``) by PID: read once, as it never changes (a forked
+#: child has another PID, so it reads its own). Every lease taken reads it; ``/proc`` is slow on a busy host.
+_OWN_START: dict[int, int] = {}
+
+
 def _start_ticks(pid: int | str) -> int | None:
     """The process's start time in clock ticks since boot (``/proc/<pid>/stat`` field 22), or None.
 
     ``pid`` may be ``"self"``: the calling process, even where ``/proc`` belongs to a parent PID namespace.
     """
+    if pid == "self":
+        own = os.getpid()
+        if own not in _OWN_START and (ticks := _read_start_ticks("self")) is not None:
+            _OWN_START[own] = ticks
+        return _OWN_START.get(own)
+    return _read_start_ticks(pid)
+
+
+def _read_start_ticks(pid: int | str) -> int | None:
     try:
         stat = Path(f"/proc/{pid}/stat").read_bytes()
         # Field 2 (the command name, in parentheses) may hold spaces and parentheses; field 3 follows the last ')'.

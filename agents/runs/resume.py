@@ -11,7 +11,10 @@ from agents.deletion import check_head
 from agents.errors import (
     InputError,
     NotWaitingError,
+    RunFailedError,
     StaleFormError,
+    ThreadNotFoundError,
+    UserError,
 )
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import thread_guard
@@ -105,11 +108,98 @@ def resume_interrupts(
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
     thread_id = lifecycle.thread_named(store, thread_id)
+    _resume(
+        store,
+        settings,
+        thread_id,
+        answers,
+        None,
+        expected_head=expected_head,
+        on_event=on_event,
+        on_chunk=on_chunk,
+        stream_modes=stream_modes,
+        actor=actor,
+        run_id=run_id,
+        batch_id=batch_id,
+    )
+    return current_result(store, settings, thread_id)
+
+
+def answer_each(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    answers: dict[str | None, Any],
+    *,
+    actor: Identity = LOCAL_OPERATOR,
+    batch_id: str | None = None,
+) -> dict[str | None, str | Exception]:
+    """Answers several of a thread's waiting questions in one run, each accepted or refused on its own.
+
+    The checks are those of :func:`resume_interrupts`, once per answer; an answer they refuse is left
+    out of the run (its question stays waiting) and the others are answered together, under one lease.
+    ``answers`` maps an interrupt id to its answer (None: the thread's only question).
+
+    Returns:
+        For each key of ``answers``: the thread's lifecycle status after the run (``done``, ``waiting``,
+        ...), or why its answer was not taken: its own refusal (a ``UserError``), or what stopped the
+        whole thread (not waiting, busy, not found: a ``UserError``; a step that failed: ``RunFailedError``).
+    """
+    refusals: dict[str | None, UserError] = {}
+    try:
+        thread_id = lifecycle.thread_named(store, thread_id)
+        _resume(store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id)
+    except (UserError, RunFailedError) as error:
+        if len(refusals) == len(answers):  # each answer was refused for a reason of its own
+            return dict(refusals)
+        return {key: refusals.get(key, error) for key in answers}
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None:  # deleted right after its run
+        return {key: refusals.get(key, ThreadNotFoundError(thread_id)) for key in answers}
+    return {key: refusals.get(key, status.status) for key in answers}
+
+
+def _resume(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    answers: dict[str | None, Any],
+    refusals: dict[str | None, UserError] | None,
+    *,
+    expected_head: str | None = None,
+    on_event: EventCallback | None = None,
+    on_chunk: ChunkCallback | None = None,
+    stream_modes: tuple[str, ...] = (),
+    actor: Identity = LOCAL_OPERATOR,
+    run_id: str | None = None,
+    batch_id: str | None = None,
+) -> None:
+    """Checks the answers and resumes the thread with them, under its lease.
+
+    ``refusals`` None: the first answer refused refuses the call. A dict: each refused answer is noted
+    there under its key and left out; when none is left, the first refusal is raised.
+    """
+    if not answers:
+        raise InputError("interrupt_id", text(STRINGS, "error.required"))
     spec = _thread_spec(store, thread_id)
-    checked = {key: spec.ask.check_resume(_signed(spec, value, actor)) for key, value in answers.items()}
+    checked: dict[str | None, Any] = {}
+    for key, value in answers.items():
+        try:
+            checked[key] = spec.ask.check_resume(_signed(spec, value, actor))
+        except UserError as error:
+            if refusals is None:
+                raise
+            refusals[key] = error
+    shaped = dict(refusals or {})  # refused for their shape, whatever the state
     targets: dict[str, Any] = {}
+    keys: dict[str, str | None] = {}  # interrupt id → the key of ``answers`` that answers it
     checked_at: list[tuple[str | None, tuple[str, ...]]] = []  # the state the answers were last checked on
     read: list[tuple[int, Any]] = []  # (the thread's change mark, the state read after it)
+
+    def refuse(key: str | None, error: UserError) -> None:
+        if refusals is None:
+            raise error
+        refusals[key] = error
 
     def check() -> None:
         # Read before the lease and checked again under it: the state is read again only when the thread
@@ -128,21 +218,43 @@ def resume_interrupts(
             # An item answered since the form was drawn: the head stays the same checkpoint while
             # other questions of its step still wait (their answers are saved as the step's writes).
             raise StaleFormError(thread_id, expected_head, head)
-        targets.clear()
-        targets.update(_answered(thread_id, snapshot.interrupts, checked))
         # Checked before the lease and again under it: the agent's checks run again only when the thread
         # changed in between (another head, other questions waiting), so each answer is checked once.
         state = (head, tuple(sorted(waiting)))
-        if checked_at == [state]:
-            return
-        values = dict(snapshot.values)
-        for question in snapshot.interrupts:
-            if question.id in targets:
-                answer, asked = targets[question.id], spec.ask.question_values(values, question.value)
-                spec.ask.check_answer(asked, answer)
-                spec.ask.check_offered(question.value, answer)  # the question the answer answers
-                spec.ask.authorize_answer(actor, asked, answer)
-        checked_at[:] = [state]
+        again = checked_at != [state]
+        if refusals is not None and again:
+            refusals.clear()
+            refusals.update(shaped)
+        targets.clear()
+        keys.clear()
+        if refusals is None:
+            targets.update(_answered(thread_id, snapshot.interrupts, checked))
+        else:  # each answer on its own: one naming a question not waiting is refused alone
+            for key, answer in checked.items():
+                if key in refusals:
+                    continue
+                try:
+                    found = _answered(thread_id, snapshot.interrupts, {key: answer})
+                except InputError as error:
+                    refusals[key] = error
+                    continue
+                targets.update(found)
+                keys.update(dict.fromkeys(found, key))
+        if again:
+            values = dict(snapshot.values)
+            for question in snapshot.interrupts:
+                if question.id in targets:
+                    answer, asked = targets[question.id], spec.ask.question_values(values, question.value)
+                    try:
+                        spec.ask.check_answer(asked, answer)
+                        spec.ask.check_offered(question.value, answer)  # the question the answer answers
+                        spec.ask.authorize_answer(actor, asked, answer)
+                    except UserError as error:
+                        refuse(keys.get(str(question.id)), error)
+                        del targets[str(question.id)]
+            checked_at[:] = [state]
+        if not targets and refusals:  # every answer refused: nothing to run, no lease taken
+            raise next(iter(refusals.values()))
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
@@ -160,11 +272,10 @@ def resume_interrupts(
                 targets.update(renamed)
                 config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
-            return current_result(store, settings, thread_id)
+            return
         # One question answered without its id: resumed as before ids were needed (the same writes).
         payload = resume_command(dict(targets)) if by_id else resume_command(checked[None])
         _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
-    return current_result(store, settings, thread_id)
 
 
 def _renamed(targets: dict[str, Any], asked: dict[str, Any], fresh: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ the others, and a repeated command pays nothing twice ("already decided")."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from agents.refund import item_ledger, ledger
 
 pytestmark = pytest.mark.usefixtures("backend")
 
+APPROVE_LEE = {"action": "approve", "approver": "lee"}
 ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 200_000}, {"item": "A-3", "amount": 150_000}]
 
 
@@ -29,7 +31,7 @@ def test_fifty_cases_and_three_items_are_approved_in_one_command_and_a_repeat_pa
     first = run_cli("decide", *items, "--action", "approve", "--approver", "lee", "--json")
     assert first.code == 0, first.err
     results = json.loads(first.out)
-    assert [r["result"] for r in results] == ["paid"] * 50 + ["waiting", "waiting", "paid"]
+    assert [r["result"] for r in results] == ["paid"] * 53  # M1's three items in one run: the case is done
     assert len(ledger.ledger_rows(store)) + len(item_ledger.item_payouts(store)) == 53
     again = run_cli("decide", *items, "--action", "approve", "--approver", "lee", "--json")
     assert again.code == 0, again.err
@@ -104,3 +106,39 @@ def test_each_item_names_its_batch_in_its_trace_its_audit_row_and_its_checkpoint
     single = runs.start_run(store, settings, "refund", values)
     runs.resume_thread(store, settings, single.thread_id, approve)
     assert json.loads(run_cli("ledger", "--audit", "--json").out)[0]["batch_id"] == ""
+
+
+def test_the_items_of_one_case_are_answered_in_one_run_each_checked_on_its_own(store, settings, monkeypatch):
+    from agents.batch import decide_items
+    from agents.identity import Identity
+    from agents.runs import resume
+
+    ann = Identity(email="ann@example.com", name="Ann", role="approver", limit_krw=250_000)
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    runs.start_run(store, settings, "refund", {"case_id": "B1", "customer": "k", "amount": 200_000, "reason": "r"})
+    ids = waiting_ids(store, settings, "refund-M1")
+    driven: list[str] = []
+    drive = resume._drive
+
+    def counted_drive(*args: Any, **kwargs: Any) -> None:
+        driven.append(args[3]["configurable"]["thread_id"])  # the run's config names its thread
+        drive(*args, **kwargs)
+
+    monkeypatch.setattr(resume, "_drive", counted_drive)
+    items = [f"refund-M1:{i}" for i in ids] + ["refund-B1"]
+    done = decide_items(store, settings, items, {"action": "approve", "approver": "x"}, actor=ann)
+    assert driven == ["refund-M1", "refund-B1"]  # one run per thread, not one per item
+    assert [d.result for d in done] == ["refused", "waiting", "waiting", "paid"]  # A-1 is above Ann's limit
+    assert {r["item"] for r in item_ledger.item_payouts(store, "M1")} == {"A-2", "A-3"}
+    assert [str(i) for i in waiting_ids(store, settings, "refund-M1")] == [ids[0]]  # A-1 still waits, alone
+
+
+def test_an_item_named_twice_is_paid_once_and_its_repeat_is_already_decided(store, settings):
+    from agents.batch import decide_items
+
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    runs.start_run(store, settings, "refund", {"case_id": "B1", "customer": "k", "amount": 500_000, "reason": "r"})
+    first = f"refund-M1:{waiting_ids(store, settings, 'refund-M1')[0]}"
+    done = decide_items(store, settings, [first, "refund-B1", first, "refund-B1"], APPROVE_LEE)
+    assert [d.result for d in done] == ["waiting", "paid", "already decided", "already decided"]
+    assert len(item_ledger.item_payouts(store, "M1")) == 1 and len(ledger.ledger_rows(store)) == 1
