@@ -20,6 +20,7 @@ import math
 import os
 import re
 import tomllib
+import unicodedata
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agents.errors import InputError, UserError
-from agents.identity import Roles
+from agents.identity import EMAIL_MAX_LENGTH, Roles
 from agents.roles_file import load_roles
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -43,6 +44,7 @@ LANGUAGE_SETTING = "HITL_LANG"
 API_TOKEN_SETTING = "HITL_API_TOKEN"
 #: The web origins whose pages may call the HTTP API from a browser (CORS), comma separated; none by default.
 CORS_ORIGINS_SETTING = "HITL_API_CORS_ORIGINS"
+LOCAL_APPROVER_SETTING = "HITL_LOCAL_APPROVER"
 #: The roles file (emails to roles, API token hashes to identities); see ``agents.identity``.
 ROLES_FILE_SETTING = "HITL_ROLES_FILE"
 #: How long a SQLite write waits for another process's write lock before it is refused as busy.
@@ -203,6 +205,8 @@ class Settings:
         api_cors_origins: The web origins (``https://host[:port]``) whose pages may call the HTTP API
             from a browser (``HITL_API_CORS_ORIGINS``); ``("*",)`` for every origin, only without tokens.
         notify: Where notifications go (``HITL_NOTIFY_*``, ``HITL_PUBLIC_URL``); see :class:`NotifySettings`.
+        local_approver: The approver name the HTTP API's local operator decides refunds as when an answer
+            names none (``HITL_LOCAL_APPROVER``: Agent Inbox sends none); refused with a roles file.
 
 
         live_refresh: Seconds between an open page's checks for a changed database (``HITL_LIVE_REFRESH``,
@@ -219,6 +223,7 @@ class Settings:
     timezone: str = ""
     api_cors_origins: tuple[str, ...] = ()
     notify: NotifySettings = field(default_factory=lambda: NotifySettings())
+    local_approver: str = ""
 
     live_refresh: float = DEFAULT_LIVE_REFRESH_SECONDS
 
@@ -297,6 +302,7 @@ def resolve_settings(
             "any web page send requests with a token its visitor's browser holds; name the origins, e.g. "
             "https://inbox.example.com",
         )
+    local_approver = local_approver_setting(merged, roles)
     return Settings(
         db=db,
         agents=MappingProxyType(agents),
@@ -309,7 +315,29 @@ def resolve_settings(
         timezone=timezone_setting(merged),
         notify=notify_setting(merged),
         live_refresh=live_refresh_setting(merged),
+        local_approver=local_approver,
     )
+
+
+def local_approver_setting(values: Mapping[str, str], roles: Roles | None) -> str:
+    """``HITL_LOCAL_APPROVER``: a name a person is known by, refused beside a roles file.
+
+    With a roles file a decision is recorded under whoever signed in (four eyes and limits weigh that
+    identity); a configured name there would stand for someone no one signed in as.
+    """
+    name = text_setting(values, LOCAL_APPROVER_SETTING)
+    if not name:
+        return ""
+    if roles is not None:
+        raise InputError(
+            LOCAL_APPROVER_SETTING,
+            "names the approver of local mode (no sign-in), and a roles file is set: decisions are recorded "
+            "under the signed-in identity. Remove it, and give a client that sends no approver (Agent Inbox) "
+            "a roles-file token as its API key",
+        )
+    if len(name) > EMAIL_MAX_LENGTH or any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise InputError(LOCAL_APPROVER_SETTING, f"must be a name of at most {EMAIL_MAX_LENGTH} characters on one line")
+    return name
 
 
 def notify_setting(values: Mapping[str, str]) -> NotifySettings:
