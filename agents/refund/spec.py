@@ -66,7 +66,8 @@ START_FIELDS = (
         label="Case id",
         max_length=CASE_ID_MAX,
         cli_flag="--case",
-        help="Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once.",
+        help="Letters, digits and _ . : - ; the thread is refund-<case id> unless another is named."
+        " Each case id is used once.",
     ),
     Field(name="customer", label="Customer", max_length=100, help="Who asks for the refund."),
     Field(

@@ -417,8 +417,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.approver.automatic": ("automatic", "자동 지급"),
     # the sidebar forms: the fields' help lines (``help.<agent>.<form>.<field>``) and choices
     "help.refund.start.case_id": (
-        "Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once.",
-        "영문자, 숫자와 _ . : - 만 쓸 수 있습니다. 스레드는 refund-<건 번호>이고, 건 번호는 한 번만 씁니다.",
+        "Letters, digits and _ . : - ; the thread is refund-<case id> unless another is named. Each case id is"
+        " used once.",
+        "영문자, 숫자와 _ . : - 만 쓸 수 있습니다. 다른 스레드를 정하지 않으면 스레드는 refund-<건 번호>이고, 건 번호는"
+        " 한 번만 씁니다.",
     ),
     "help.refund.start.customer": ("Who asks for the refund.", "환불을 요청하는 사람."),
     "help.refund.start.amount": ("Whole KRW, 1 to {maximum}.", "1원부터 {maximum}원까지의 정수."),
