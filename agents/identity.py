@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -90,6 +90,8 @@ class Identity:
         aliases: Every other name the roles file knows this identity by: its display name there,
             the labels and names of its API tokens. Not part of equality: it says how the identity
             may be written, not who it is.
+        local_approver: The local operator's configured approver name (``HITL_LOCAL_APPROVER``), which
+            an answer that names no approver is recorded under, as if it had been typed ('' for none).
     """
 
     email: str
@@ -98,6 +100,7 @@ class Identity:
     limit_krw: int | None = None
     local: bool = False
     aliases: tuple[str, ...] = field(default=(), compare=False)
+    local_approver: str = ""
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -118,6 +121,14 @@ class Identity:
 
 #: Local mode: one operator with every right (no sign-in; the dashboard listens on localhost only).
 LOCAL_OPERATOR = Identity(email="", name="local operator", role=ADMIN, limit_krw=None, local=True)
+
+
+def local_operator(approver: str = "") -> Identity:
+    """The local operator; with ``approver`` (``HITL_LOCAL_APPROVER``), an answer that names no approver is
+    that person's, exactly as if the name had been typed (so every rule weighs it as a typed name)."""
+    return replace(LOCAL_OPERATOR, local_approver=approver) if approver else LOCAL_OPERATOR
+
+
 #: The run config's ``configurable`` key that carries the acting :class:`Identity` to the nodes.
 ACTOR_CONFIG_KEY = "hitl_actor"
 

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from agents.errors import InputError, UserError
 from agents.identity import Roles
 from agents.roles_file import load_roles
-from agents.settings_api import API_TOKEN_SETTING, CORS_ORIGINS_SETTING, origins_setting
+from agents.settings_api import API_TOKEN_SETTING, CORS_ORIGINS_SETTING, local_approver_setting, origins_setting
 from agents.settings_notify import NotifySettings, notify_setting
 from agents.settings_values import Secret, choice_setting, float_setting, secret_setting, text_setting
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
@@ -98,6 +98,8 @@ class Settings:
         api_cors_origins: The web origins (``https://host[:port]``) whose pages may call the HTTP API
             from a browser (``HITL_API_CORS_ORIGINS``); ``("*",)`` for every origin, only without tokens.
         notify: Where notifications go (``HITL_NOTIFY_*``, ``HITL_PUBLIC_URL``); see :class:`NotifySettings`.
+        local_approver: The approver name the HTTP API's local operator decides refunds as when an answer
+            names none (``HITL_LOCAL_APPROVER``: Agent Inbox sends none); refused with a roles file.
 
 
         live_refresh: Seconds between an open page's checks for a changed database (``HITL_LIVE_REFRESH``,
@@ -114,6 +116,7 @@ class Settings:
     timezone: str = ""
     api_cors_origins: tuple[str, ...] = ()
     notify: NotifySettings = field(default_factory=lambda: NotifySettings())
+    local_approver: str = ""
 
     live_refresh: float = DEFAULT_LIVE_REFRESH_SECONDS
 
@@ -204,6 +207,7 @@ def resolve_settings(
         timezone=timezone_setting(merged),
         notify=notify_setting(merged),
         live_refresh=live_refresh_setting(merged),
+        local_approver=local_approver_setting(merged, roles),
     )
 
 

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Mapping
 
 from agents.errors import InputError
+from agents.identity import EMAIL_MAX_LENGTH, Roles
 from agents.settings_values import text_setting
 
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
 #: The web origins whose pages may call the HTTP API from a browser (CORS), comma separated; none by default.
 CORS_ORIGINS_SETTING = "HITL_API_CORS_ORIGINS"
+#: The approver a decision naming none is recorded under in local mode (no roles file): Agent Inbox sends none.
+LOCAL_APPROVER_SETTING = "HITL_LOCAL_APPROVER"
 
 
 def origins_setting(values: Mapping[str, str], name: str) -> tuple[str, ...]:
@@ -58,3 +62,24 @@ def _origin(name: str, entry: str) -> str:
 
 _HOST_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*")
 _IPV6 = re.compile(r"[0-9a-f:.]+")
+
+
+def local_approver_setting(values: Mapping[str, str], roles: Roles | None) -> str:
+    """``HITL_LOCAL_APPROVER``: a name a person is known by, refused beside a roles file.
+
+    With a roles file a decision is recorded under whoever signed in (four eyes and limits weigh that
+    identity); a configured name there would stand for someone no one signed in as.
+    """
+    name = text_setting(values, LOCAL_APPROVER_SETTING)
+    if not name:
+        return ""
+    if roles is not None:
+        raise InputError(
+            LOCAL_APPROVER_SETTING,
+            "names the approver of local mode (no sign-in), and a roles file is set: decisions are recorded "
+            "under the signed-in identity. Remove it, and give a client that sends no approver (Agent Inbox) "
+            "a roles-file token as its API key",
+        )
+    if len(name) > EMAIL_MAX_LENGTH or any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise InputError(LOCAL_APPROVER_SETTING, f"must be a name of at most {EMAIL_MAX_LENGTH} characters on one line")
+    return name

@@ -95,6 +95,8 @@ def show_status(result: runs.RunResult) -> None:
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
     if outcome != "none":
         st.caption(t(f"lecture.outcome_why.{outcome}"))
+    if outcome == "rejected" and values.get("reject_reason"):
+        st.caption(escape_markdown(t("lecture.reject_reason", reason=values["reject_reason"])))
 
 
 def show_document(thread_id: str, values: Mapping[str, Any]) -> None:

@@ -24,6 +24,7 @@ from agents.api.errors import ApiError, error_body, status_of
 from agents.api.security import GuardMiddleware
 from agents.db import DatabaseError, Store
 from agents.errors import RunFailedError, UserError
+from agents.identity import local_operator
 from agents.settings import Settings
 
 logger = logging.getLogger("agents.api")
@@ -83,7 +84,8 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
     roles = settings.roles
     required = token is not None or (roles is not None and roles.has_tokens)
     app.state.context = ApiContext(store, settings, base_url.rstrip("/"), token_required=required)
-    app.add_middleware(GuardMiddleware, token=token, roles=roles)
+    local = local_operator(settings.local_approver)  # HITL_LOCAL_APPROVER: never with a roles file
+    app.add_middleware(GuardMiddleware, token=token, roles=roles, local=local)
     info.allow_origins(app, settings.api_cors_origins)  # added last, so outside every other middleware
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for kind in (UserError, ApiError, DatabaseError):

@@ -69,17 +69,20 @@ def token_matches(headers: list[tuple[bytes, bytes]], token: str) -> bool:
     return any(hmac.compare_digest(presented, expected) for presented in presented_tokens(headers))
 
 
-def request_identity(headers: list[tuple[bytes, bytes]], token: str | None, roles: Roles | None) -> Identity | None:
+def request_identity(
+    headers: list[tuple[bytes, bytes]], token: str | None, roles: Roles | None, local: Identity = LOCAL_OPERATOR
+) -> Identity | None:
     """Who a request acts for, or None when it must be refused (401).
 
     Without any token configured (the server then listens on loopback only) every request is the
-    local operator. ``HITL_API_TOKEN`` is the operator's own token, with every right. A token of
-    the roles file acts as the identity it maps to; only its SHA-256 is compared.
+    local operator (``local``: with its configured approver name, if any). ``HITL_API_TOKEN`` is the
+    operator's own token, with every right. A token of the roles file acts as the identity it maps to;
+    only its SHA-256 is compared.
     """
     if token is None and (roles is None or not roles.has_tokens):
-        return LOCAL_OPERATOR
+        return local
     if token is not None and token_matches(headers, token):
-        return LOCAL_OPERATOR
+        return local
     if roles is not None:
         for presented in presented_tokens(headers):
             found = roles.identity_for_token(presented.decode("utf-8", "replace"))
@@ -121,11 +124,18 @@ class GuardMiddleware:
     """
 
     def __init__(
-        self, app: ASGIApp, *, token: str | None, roles: Roles | None = None, body_limit: int = BODY_MAX_BYTES
+        self,
+        app: ASGIApp,
+        *,
+        token: str | None,
+        roles: Roles | None = None,
+        local: Identity = LOCAL_OPERATOR,
+        body_limit: int = BODY_MAX_BYTES,
     ) -> None:
         self.app = app
         self.token = token
         self.roles = roles
+        self.local = local
         self.body_limit = body_limit
         #: No token at all: every request is the local operator, so it must be addressed to this machine.
         self.tokenless = token is None and (roles is None or not roles.has_tokens)
@@ -143,7 +153,7 @@ class GuardMiddleware:
         except HostError as error:
             await send_json(send, 400, error_body(f"a bad Host header: {error}", "host"), id_header)
             return
-        identity = request_identity(headers, self.token, self.roles)
+        identity = request_identity(headers, self.token, self.roles, self.local)
         if identity is None:
             named = "HITL_API_TOKEN" if self.token is not None else "your token"
             refusal = error_body(f"a bearer token is required: send 'Authorization: Bearer <{named}>'")

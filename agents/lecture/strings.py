@@ -112,6 +112,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "그대로 저장됨: 기준 점수에 못 미친 초안을 사람이 그대로 저장했습니다.",
     ),
     "lecture.outcome_why.rejected": ("Rejected: a human ended the run.", "거절됨: 사람이 실행을 끝냈습니다."),
+    "lecture.reject_reason": ("Reason: {reason}", "거절 사유: {reason}"),
     "lecture.round": ("Draft round", "초안 라운드"),
     "lecture.gate_reviews": ("Round {round}: what the reviewers said", "라운드 {round}: 검토자 의견"),
     "lecture.plan_version": ("Plan version", "계획 버전"),

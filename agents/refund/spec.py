@@ -17,6 +17,7 @@ from typing import Any
 
 from agents.db import Store
 from agents.errors import InputError
+from agents.hitl_shape import is_decision_shaped
 from agents.identity import Identity
 from agents.refund import cases, deciders, deletions, item_ledger, ledger
 from agents.refund.decisions import Decision, check_decision, check_update_decision, parse_decision
@@ -65,7 +66,8 @@ START_FIELDS = (
         label="Case id",
         max_length=CASE_ID_MAX,
         cli_flag="--case",
-        help="Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once.",
+        help="Letters, digits and _ . : - ; the thread is refund-<case id> unless another is named."
+        " Each case id is used once.",
     ),
     Field(name="customer", label="Customer", max_length=100, help="Who asks for the refund."),
     Field(
@@ -171,9 +173,14 @@ def check_resume(value: Any) -> dict[str, Any]:
 
     A decision in LangChain's or Agent Inbox's shape is read as those fields first.
     """
+    shaped = is_decision_shaped(value)
     value = plain_answer(value)
     if not isinstance(value, dict):
         parse_decision(value)  # raises with an example of the expected object
+    if shaped and value.get("approver") in (None, ""):
+        # A client's decision (Agent Inbox sends no approver) naming no one, and no one signed in (a
+        # signed-in approver is filled in before this): say how a name gets there.
+        raise InputError("approver", text(STRINGS, "refund.error.approver_missing"))
     return parse_decision(validate_fields(RESUME_FIELDS, value)).to_answer()
 
 

@@ -135,6 +135,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "must be between 1 and the requested {requested} KRW, got {value}",
         "1에서 요청 금액 {requested}원 사이여야 합니다. 입력값: {value}",
     ),
+    "refund.error.approver_missing": (
+        'a refund decision names its approver, and this one names no one: add "approver" (beside'
+        ' "decisions" in LangChain\'s shape); for a client that sends none (Agent Inbox), sign in with a'
+        " roles-file token as its API key, or, without a roles file, start the API with"
+        " HITL_LOCAL_APPROVER=<your name>",
+        '환불 결정에는 승인자 이름이 있어야 하는데 이 결정에는 없습니다. "approver"를 넣으세요 (LangChain 형식에서는'
+        ' "decisions" 옆에). 이름을 보내지 않는 클라이언트(Agent Inbox)는 역할 파일의 토큰을 API 키로 로그인하거나,'
+        " 역할 파일이 없으면 API를 HITL_LOCAL_APPROVER=<이름>으로 시작하세요",
+    ),
     "refund.error.case_exists": (
         "case {case_id} already exists (thread {thread} holds it); use a new case id",
         "건 번호 {case_id:은/는} 이미 있습니다(스레드 {thread}). 새 건 번호를 쓰세요",
@@ -414,8 +423,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.approver.automatic": ("automatic", "자동 지급"),
     # the sidebar forms: the fields' help lines (``help.<agent>.<form>.<field>``) and choices
     "help.refund.start.case_id": (
-        "Letters, digits and _ . : - ; the thread is refund-<case id>. Each case id is used once.",
-        "영문자, 숫자와 _ . : - 만 쓸 수 있습니다. 스레드는 refund-<건 번호>이고, 건 번호는 한 번만 씁니다.",
+        "Letters, digits and _ . : - ; the thread is refund-<case id> unless another is named. Each case id is"
+        " used once.",
+        "영문자, 숫자와 _ . : - 만 쓸 수 있습니다. 다른 스레드를 정하지 않으면 스레드는 refund-<건 번호>이고, 건 번호는"
+        " 한 번만 씁니다.",
     ),
     "help.refund.start.customer": ("Who asks for the refund.", "환불을 요청하는 사람."),
     "help.refund.start.amount": ("Whole KRW, 1 to {maximum}.", "1원부터 {maximum}원까지의 정수."),

@@ -244,12 +244,19 @@ def _drive(
 def _signed(spec: AgentSpec, values: Any, actor: Identity) -> Any:
     """The values with the agent's ``signed_field`` set to a signed-in actor's email (local: as typed).
 
-    An answer given as a list (Agent Inbox's ``[response]``) is signed on each of its objects.
+    The local operator's configured approver (``HITL_LOCAL_APPROVER``) fills the field only where the
+    values leave it out or blank, as if typed. An answer given as a list (Agent Inbox's ``[response]``)
+    is signed on each of its objects.
     """
-    if actor.local or spec.ask.signed_field is None:
+    if spec.ask.signed_field is None or (actor.local and not actor.local_approver):
         return values
     if isinstance(values, list):
         return [_signed(spec, value, actor) for value in values]
     if not isinstance(values, dict):
         return values
+    if actor.local:
+        given = values.get(spec.ask.signed_field)
+        if given is not None and not (isinstance(given, str) and not given.strip()):
+            return values
+        return {**values, spec.ask.signed_field: actor.local_approver}
     return {**values, spec.ask.signed_field: actor.email}

@@ -91,3 +91,15 @@ def test_live_refresh_is_two_seconds_unless_set_zero_turns_it_off_and_a_too_fast
         with pytest.raises(UserError) as refused:
             load_settings(environ={"HITL_LIVE_REFRESH": value}, secrets={})
         assert refused.value.field == "HITL_LIVE_REFRESH"
+
+
+def test_the_local_approver_is_a_one_line_name_and_is_refused_beside_a_roles_file(tmp_path):
+    assert load_settings(environ={}, secrets={}).local_approver == ""
+    assert load_settings(environ={"HITL_LOCAL_APPROVER": " 김민지 "}, secrets={}).local_approver == "김민지"
+    for bad in ("kim\nlee", "kim\u202e", "k" * 255):
+        with pytest.raises(UserError, match="HITL_LOCAL_APPROVER"):
+            load_settings(environ={"HITL_LOCAL_APPROVER": bad}, secrets={})
+    roles = tmp_path / "roles.toml"
+    roles.write_text('[users]\n"kim@example.com" = { role = "approver", limit_krw = 100_000 }\n')
+    with pytest.raises(UserError, match="HITL_LOCAL_APPROVER: .*signed-in identity"):
+        load_settings(environ={"HITL_LOCAL_APPROVER": "kim", "HITL_ROLES_FILE": str(roles)}, secrets={})

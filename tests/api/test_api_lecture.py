@@ -68,6 +68,16 @@ def test_resume_save_and_reject_with_the_original_body(server: Server) -> None:
         assert rejected["status"] == "rejected"
 
 
+def test_a_reject_with_notes_keeps_them_as_its_reason(server: Server) -> None:
+    with server.client() as http:
+        first = http.post("/generate", json=ORIGINAL_BODY).json()
+        assert "(optional notes with rework or reject)" in first["message"]
+        body = {"thread_id": first["thread_id"], "decision": "reject", "notes": "주제가 청중과 맞지 않음"}
+        assert http.post("/resume", json=body).json()["status"] == "rejected"
+        values = http.get(f"/threads/{first['thread_id']}/state").json()["values"]
+        assert values["outcome"] == "rejected" and values["reject_reason"] == "주제가 청중과 맞지 않음"
+
+
 def test_rework_with_notes_then_save(server: Server) -> None:
     with server.client() as http:
         first = http.post("/generate", json=ORIGINAL_BODY).json()

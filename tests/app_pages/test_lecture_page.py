@@ -86,6 +86,18 @@ def test_save_as_is_from_the_gate(app, store):
     assert "Saved to" in _messages(at, "caption")
 
 
+def test_a_reject_from_the_gate_keeps_its_notes_as_the_reason(app, store, settings):
+    at = _start(app(PAGE))
+    thread_id = _thread(at)
+    at.radio(key=f"lecture-action-{thread_id}").set_value("reject")
+    at.text_area(key=f"lecture-notes-{thread_id}").input("청중과 **맞지** 않음")
+    _button(at, "Send decision").click().run()
+    assert not at.exception, at.exception
+    assert "rejected" in [m.value for m in at.metric]
+    assert "Reason: 청중과 \\*\\*맞지\\*\\* 않음" in _messages(at, "caption")  # as text, not Markdown
+    assert runs.current_result(store, settings, thread_id).values["reject_reason"] == "청중과 **맞지** 않음"
+
+
 def test_bad_input_shows_a_message_and_starts_nothing(app, store):
     at = app(PAGE)
     at.text_input(key="lecture-field-topic").input("   ")

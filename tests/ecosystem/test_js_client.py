@@ -106,9 +106,9 @@ def test_a_flow_looks_the_same_through_the_js_client(langgraph_dev: DevServer, o
 
 
 def test_a_refund_with_an_edit_looks_the_same_through_the_js_client(langgraph_dev: DevServer, ours: Server) -> None:
-    # A refund thread is named by its case here (``refund-<case id>``); the reference takes any thread id.
+    # Both servers name the thread (``threads.create()``); the case holds it on this one.
     case = f"JS-{uuid.uuid4().hex[:6]}"
-    mine = run_flow(ours.url, "refund", refundThread=f"refund-{case}", caseId=case)
+    mine = run_flow(ours.url, "refund", caseId=case)
     reference = run_flow(langgraph_dev.url, "refund", caseId=case)
     # The one difference on purpose: a decided case is not answered again (the reference runs the finished
     # graph again, which does nothing); this server says so with 409.
@@ -123,7 +123,7 @@ def test_a_refund_with_an_edit_looks_the_same_through_the_js_client(langgraph_de
 
 def test_the_inbox_lists_and_opens_a_waiting_refund(langgraph_dev: DevServer, ours: Server) -> None:
     case = f"IN-{uuid.uuid4().hex[:6]}"
-    mine = run_flow(ours.url, "inbox", refundThread=f"refund-{case}", caseId=case)
+    mine = run_flow(ours.url, "inbox", caseId=case)
     reference = run_flow(langgraph_dev.url, "inbox", caseId=case)
     assert calls(mine) == calls(reference)
     assert without_own_keys(mine) == without_own_keys(reference)

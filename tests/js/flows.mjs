@@ -51,7 +51,7 @@ async function stream(name, parts, stopWhen = () => false) {
     }
     trace.push({ call: name, status: "ok", events });
   } catch (error) {
-    trace.push({ call: name, status: error?.status ?? String(error?.name ?? error), events });
+    trace.push({ call: name, status: error?.status ?? String(error?.name ?? error), events, message: String(error?.message ?? "") });
   }
   return { events, runId };
 }
@@ -151,23 +151,30 @@ async function inbox() {
   await call("threads.getState", () => client.threads.getState(thread.thread_id), (state) => ({ next: state.next, interrupts: state.tasks.flatMap((t) => t.interrupts).length }));
 }
 
-// Agent Inbox deciding a refund (see the test's comment): open the waiting thread, turn its HITL request
-// into Agent Inbox's own form as normalizeInterrupt does, and send its response as sendHumanResponse
-// does: runs.stream(thread, graph, {command: {resume: [response]}, streamMode: "events"}). The request
-// is started with options.requesterKey; each decision in options.decisions is sent with its own key.
+// Agent Inbox deciding a refund or a lecture gate (see the test's comment): open the waiting thread, turn
+// its HITL request into Agent Inbox's own form as normalizeInterrupt does, and send its response as
+// sendHumanResponse does: runs.stream(thread, graph, {command: {resume: [response]}, streamMode: "events"}).
+// The request is started with options.requesterKey on options.refundThread (or a thread the server names,
+// or options.threadId already started); each decision in options.decisions is sent with its own key.
 async function inboxDecide() {
+  const graph = options.graph ?? "refund";
   const requester = new Client({ apiUrl: url, apiKey: options.requesterKey ?? null, callerOptions: { maxRetries: 0 } });
-  const id = options.refundThread;
-  const request = { case_id: options.caseId, customer: "홍길동", requested_amount: options.amount, reason: "파손된 상품" };
-  await call("threads.create", () => requester.threads.create({ threadId: id }));
-  await call("runs.wait start", () => requester.runs.wait(id, "refund", { input: request }), (values) => "__interrupt__" in values);
+  let id = options.threadId;
+  if (!id) {
+    const request = graph === "lecture"
+      ? { request: LECTURE }
+      : { case_id: options.caseId, customer: "홍길동", requested_amount: options.amount, reason: "파손된 상품" };
+    const thread = await call("threads.create", () => requester.threads.create(options.refundThread ? { threadId: options.refundThread } : {}), (t) => t.thread_id);
+    id = thread.thread_id;
+    await call("runs.wait start", () => requester.runs.wait(id, graph, { input: request }), (values) => "__interrupt__" in values);
+  }
   if (options.resolve) {
     // Agent Inbox's "resolve" (ThreadContext.tsx, ignoreThread): mark the thread done without an answer.
     const resolver = new Client({ apiUrl: url, apiKey: options.resolve, callerOptions: { maxRetries: 0 } });
     await call("resolve", () => resolver.threads.updateState(id, { values: null, asNode: "__end__" }));
   }
   for (const decision of options.decisions) {
-    const approver = new Client({ apiUrl: url, apiKey: decision.key, callerOptions: { maxRetries: 0 } });
+    const approver = new Client({ apiUrl: url, apiKey: decision.key ?? null, callerOptions: { maxRetries: 0 } });
     const state = await call("threads.getState", () => approver.threads.getState(id), (s) => s.tasks.flatMap((t) => t.interrupts).length);
     const value = state ? (await approver.threads.getState(id)).tasks.flatMap((t) => t.interrupts)[0]?.value : undefined;
     const asked = value?.action_requests?.[0];
@@ -178,9 +185,12 @@ async function inboxDecide() {
     else if (decision.type === "edit") response = { type: "edit", args: { ...action, args: { ...action.args, amount: decision.amount } } };
     else if (decision.type === "response") response = { type: "response", args: decision.message };
     else response = { type: decision.type, args: null };
-    await stream(`decide ${decision.label}`, approver.runs.stream(id, "refund", { command: { resume: [response] }, streamMode: "events" }));
+    await stream(`decide ${decision.label}`, approver.runs.stream(id, graph, { command: { resume: [response] }, streamMode: "events" }));
     trace[trace.length - 1].allowed = allowed;
-    await call(`state after ${decision.label}`, () => approver.threads.getState(id), (s) => ({ outcome: s.values.outcome ?? null, paid_amount: s.values.paid_amount ?? null, approver: s.values.approver ?? null, waiting: s.tasks.flatMap((t) => t.interrupts).length }));
+    const after = graph === "lecture"
+      ? (s) => ({ outcome: s.values.outcome ?? null, reject_reason: s.values.reject_reason ?? null, waiting: s.tasks.flatMap((t) => t.interrupts).length })
+      : (s) => ({ outcome: s.values.outcome ?? null, paid_amount: s.values.paid_amount ?? null, approver: s.values.approver ?? null, waiting: s.tasks.flatMap((t) => t.interrupts).length });
+    await call(`state after ${decision.label}`, () => approver.threads.getState(id), after);
   }
 }
 

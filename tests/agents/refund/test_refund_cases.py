@@ -84,7 +84,9 @@ def test_a_start_that_died_before_saving_leaves_its_case_to_the_next_start(store
     assert cases.case_of_thread(store, thread) == "C-6"
 
 
-def test_a_damaged_thread_is_audited_under_the_case_its_start_claimed(store, settings, backend):
+def test_a_damaged_thread_is_audited_and_its_deletion_recorded_under_the_case_its_start_claimed(
+    store, settings, backend
+):
     thread = uuid.uuid4().hex
     start(store, settings, "C-7", thread)
     table = "checkpoints" if backend == "sqlite" else "checkpoint_blobs"  # where each keeps the values
@@ -92,6 +94,8 @@ def test_a_damaged_thread_is_audited_under_the_case_its_start_claimed(store, set
         cursor.execute(f"UPDATE {table} SET type = 'bogus' WHERE thread_id = ?", (thread,))
     rows = {row.thread_id: row for row in ledger.audit_rows(store)}
     assert rows[thread].case_id == "C-7"
+    deletion.delete_thread(store, thread, reason="unreadable")
+    assert [(r["case_id"], r["thread_id"], r["status"]) for r in deletion_rows(store)] == [("C-7", thread, "attention")]
 
 
 def forget_cases_table(store: Store, backend: str) -> None:

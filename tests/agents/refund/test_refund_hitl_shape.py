@@ -80,7 +80,7 @@ def test_each_decision_shape_reads_as_the_refunds_own_answer(answer, expected):
         ({"decisions": [{"type": "respond", "message": "ok"}], "approver": "kim"}, "decisions", "without a decision"),
         ({"decisions": [{"type": "approve"}, {"type": "approve"}], "approver": "kim"}, "decisions", "exactly one"),
         ({"decisions": [], "approver": "kim"}, "decisions", "exactly one"),
-        ({"decisions": [{"type": "approve"}]}, "approver", "required"),
+        ({"decisions": [{"type": "approve"}]}, "approver", "HITL_LOCAL_APPROVER"),
         ({"decisions": [{"type": "approve"}], "approver": "automatic"}, "approver", "automatic"),
         (
             {"decisions": [{**EDIT, "edited_action": {"name": "pay_refund", "args": {"amount": 0}}}], "approver": "k"},
