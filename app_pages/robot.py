@@ -67,10 +67,11 @@ def start_over(button_place: DeltaGenerator, confirm_place: DeltaGenerator) -> N
     asked = st.session_state.get(START_OVER_KEY)
     if start_over_asked():
         confirm_place.warning(t("robot.start_over.confirm", thread=f"`{thread_id}`"))
-        if confirm_place.button(t("robot.start_over.keep"), key="robot-start-over-keep"):
+        choices = confirm_place.container(horizontal=True)  # side by side; they wrap in a narrow column
+        if choices.button(t("robot.start_over.keep"), key="robot-start-over-keep"):
             st.session_state.pop(START_OVER_KEY, None)
             st.rerun()
-        if not confirm_place.button(t("robot.start_over.delete"), key="robot-start-over-delete", type="primary"):
+        if not choices.button(t("robot.start_over.delete"), key="robot-start-over-delete", type="primary"):
             return
         seen = asked[1]
     elif button_place.button(t("robot.start_over"), help=t("robot.start_over.help"), key="robot-start-over"):

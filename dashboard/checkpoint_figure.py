@@ -402,8 +402,22 @@ def _layout(
         height=min(900, 220 + 70 * len(lane_names)),
         margin={"l": 10, "r": 10, "t": 40, "b": 40},
         xaxis=xaxis,
+        # The lane's word sits over the lane names, level: an axis title is drawn turned on its side, which
+        # Korean (레인) does not read that way.
+        annotations=[
+            {
+                "text": text["lane"],
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0,
+                "y": 1,
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "textangle": 0,
+                "showarrow": False,
+            }
+        ],
         yaxis={
-            "title": {"text": text["lane"]},
             "tickmode": "array",
             # Main line on top, branches below it, like a git log graph: row r is drawn at y = -r. A
             # reversed axis would show the same, but Plotly 4 (Streamlit's) draws WebGL lines on a

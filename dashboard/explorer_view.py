@@ -104,20 +104,19 @@ def show_detail(detail: readmodel.CheckpointDetail) -> None:
     st.subheader(t("explorer.selected", checkpoint=short_checkpoint_id(detail.checkpoint_id)))
     parent, next_nodes = detail.parent_checkpoint_id or "-", ", ".join(detail.next) or "-"
     st.markdown(t("explorer.ids", checkpoint=detail.checkpoint_id, parent=parent, next=next_nodes))
-    state_col, meta_col = st.columns([3, 2])
-    shown, documents = long_texts(
-        readmodel.to_jsonable(detail.values), lambda length: t("explorer.document.note", length=f"{length:,}")
-    )
-    with state_col:
-        st.markdown(f"**{t('explorer.state')}**", help=t("explorer.state.help"))
-        st.json(shown, expanded=1)
-        for key, document in documents.items():  # a draft: read as the document it is, opened on request
-            box = lazy_expander(t("explorer.document", name=key, length=f"{len(document):,}"), f"explorer-doc-{key}")
-            if box is not None:
-                box.markdown(inert_markdown(document))
-    with meta_col:
-        st.markdown(f"**{t('explorer.metadata')}**")
-        st.json(readmodel.to_jsonable(detail.metadata), expanded=False)
+    # The state takes the page's width: a channel key such as ``join:review_content+…:gate`` reads whole.
+    shown, documents = long_texts(readmodel.to_jsonable(detail.values))
+    st.markdown(f"**{t('explorer.state')}**", help=t("explorer.state.help"))
+    st.json(shown, expanded=1)
+    if documents:  # a draft: not in the view above, read as the document it is, opened on request
+        names = ", ".join(f"`{key}`" for key in documents)
+        st.caption(t("explorer.document.note", names=names))
+    for key, document in documents.items():
+        box = lazy_expander(t("explorer.document", name=key, length=f"{len(document):,}"), f"explorer-doc-{key}")
+        if box is not None:
+            box.markdown(inert_markdown(document))
+    st.markdown(f"**{t('explorer.metadata')}**")
+    st.json(readmodel.to_jsonable(detail.metadata), expanded=False)
 
 
 def show_writes(detail: readmodel.CheckpointDetail) -> None:

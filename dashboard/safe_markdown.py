@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -167,21 +167,18 @@ def _block(node: SyntaxTreeNode) -> str:
 LONG_TEXT = 300
 
 
-def long_texts(
-    values: Mapping[str, Any], note: Callable[[int], str], limit: int = LONG_TEXT
-) -> tuple[dict[str, Any], dict[str, str]]:
+def long_texts(values: Mapping[str, Any], limit: int = LONG_TEXT) -> tuple[dict[str, Any], dict[str, str]]:
     """A decoded state split in two: the values for a JSON view, and its documents, to render as Markdown.
 
     A top-level text over ``limit`` characters with a line break (a lecture's draft or final plan)
-    is one escaped string in a JSON view, thousands of pixels tall; it is taken out (the JSON keeps
-    ``note(length)`` in its place) and returned by key, to be rendered with :func:`inert_markdown`.
+    is one escaped string in a JSON view, thousands of pixels tall; it is taken out of the view (no
+    stand-in that could read as its value) and returned by key, to be rendered with :func:`inert_markdown`.
     """
     shown: dict[str, Any] = {}
     documents: dict[str, str] = {}
     for key, value in values.items():
         if isinstance(value, str) and len(value) > limit and "\n" in value:
             documents[key] = value
-            shown[key] = note(len(value))
         else:
             shown[key] = value
     return shown, documents

@@ -96,9 +96,8 @@ def _definition(summary: RunSummary) -> str:
 
 
 def whole_run_notes(timeline: Timeline) -> list[str]:
-    """Each whole-run row's definition in full, for under the table: read as one sentence there, not wrapped
-    in a narrow cell, and in a CSV copy of the page. One line per run, led by its id when
-    several runs are shown."""
+    """Each whole-run row's definition in full, for under the table, where it reads as one sentence rather
+    than wrapped in a narrow cell. One line per run, led by its id when several runs are shown."""
     notes = [f"{summary.run_id}: {_definition(summary)}" for summary in timeline.runs]
     return notes if len(timeline.runs) > 1 else [_definition(summary) for summary in timeline.runs]
 

@@ -42,7 +42,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "explorer.option": ("step {step} · {source} · {short}{flags}", "스텝 {step} · {source} · {short}{flags}"),
     "explorer.flag.head": ("head", "헤드"),
     "explorer.document": ("`{name}` as Markdown ({length} characters)", "마크다운으로 보기: `{name}` ({length}자)"),
-    "explorer.document.note": ("{length} characters: below, as Markdown", "{length}자: 아래에서 마크다운으로 보기"),
+    "explorer.document.note": (
+        "Long text, not in the view above: {names}; read it as Markdown below.",
+        "위 보기에 넣지 않은 긴 텍스트: {names}. 아래에서 마크다운으로 읽으세요.",
+    ),
     "explorer.flag.waiting": ("waiting", "대기 중"),
     "explorer.gone": (
         "This checkpoint is no longer in the database (deleted meanwhile).",

@@ -209,6 +209,15 @@ def test_labels_can_be_translated() -> None:
     assert "최신" in [t.name for t in figure.data]
 
 
+def test_the_lane_word_is_level_over_the_lane_names_not_a_sideways_axis_title() -> None:
+    labels = {"main": "메인", "branch": "분기 {n}", "head": "최신", "lane": "레인"}
+    figure = checkpoint_figure(update_fork_chain(), labels=labels)
+    assert not figure.layout.yaxis.title.text  # an axis title is drawn turned by 90°: 레인 read sideways
+    (lane,) = [a for a in figure.layout.annotations if a.text == "레인"]
+    assert lane.textangle == 0 and (lane.xref, lane.yref) == ("paper", "paper")
+    assert (lane.x, lane.y, lane.xanchor, lane.yanchor) == (0, 1, "right", "bottom")  # over the names, at the top
+
+
 def test_empty_chain_gives_empty_figure_with_notice() -> None:
     figure = checkpoint_figure([])
     assert len(figure.data) == 0
