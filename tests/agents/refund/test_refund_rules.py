@@ -107,7 +107,7 @@ def test_the_sidebar_update_state_cannot_approve_without_an_approver(app, store,
     at.sidebar.checkbox(key="update-continue-refund-C1").check()
     at.sidebar.button[1].click().run()
     assert not at.exception, at.exception
-    assert "approver: is required with a decision" in messages(at)
+    assert "Approver: is required with a decision" in messages(at)
     assert ledger.ledger_rows(store) == []
     assert runs.current_result(store, settings, "refund-C1").status == "waiting"
 
@@ -172,7 +172,7 @@ def test_an_invalid_edit_on_the_page_is_explained_and_cannot_be_sent(app, store,
     at.text_input(key="refund-approver").input("kim")
     at.text_input(key="refund-edit-amount-refund-C1").input(typed).run()
     assert not at.exception, at.exception
-    assert "Cannot edit to this amount: amount:" in messages(at)
+    assert "Cannot edit to this amount: Amount (KRW):" in messages(at)
     assert button_by_key(at, "refund-edit").disabled
     assert not [m for m in at.metric if m.label == "After the edit"]  # no preview of another amount
     button_by_key(at, "refund-approve").click().run()  # approving plainly is still possible, at the shown amount
@@ -262,7 +262,7 @@ def test_the_page_form_uses_the_same_amount_grammar(app, store):
         at.text_input(key="refund-new-amount").input(typed)
         at.text_area(key="refund-new-reason").input("r")
         next(b for b in at.button if b.label == "Submit request").click().run()
-        assert "amount: must be a whole number" in messages(at)
+        assert "Amount (KRW): must be a whole number" in messages(at)
     assert threadindex.list_threads(store) == []
 
 

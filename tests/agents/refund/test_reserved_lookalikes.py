@@ -6,7 +6,7 @@ letter or a digit that reads as a letter does not pass for a person. Tried on ev
 takes: ``runs`` (the page's and the typed form's path, the raw answer, ``update_state``), the CLI's
 ``resume`` and ``update``, the HTTP API (``runs/wait`` and ``update_state``), the official SDK against
 the real server, the refund page and its sidebar forms typed and raw, and LangGraph's own tooling.
-Each refusal names ``approver`` and pays nothing.
+Each refusal names the approver field (``approver``; on a page its label, Approver) and pays nothing.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def test_the_refund_page_refuses_a_lookalike_approver(app, store, settings, wait
     at.text_input(key="refund-approver").input("update\u2011state")
     button_by_key(at, "refund-approve").click().run()
     assert not at.exception, at.exception
-    assert any("approver" in e.value for e in at.error), [e.value for e in at.error]
+    assert any("Approver:" in e.value for e in at.error), [e.value for e in at.error]
     _nothing_paid(store, waiting_case)
 
 
@@ -165,7 +165,7 @@ def test_the_sidebar_resume_form_refuses_a_lookalike_approver(app, store, settin
         at.sidebar.text_input(key=f"resume-approver-{THREAD}").input("update\u2011state")
     next(b for b in at.sidebar.button if b.label == "Resume").click().run()
     assert not at.exception, at.exception
-    assert any("approver" in e.value for e in at.sidebar.error), [e.value for e in at.sidebar.error]
+    assert any("Approver:" in e.value for e in at.sidebar.error), [e.value for e in at.sidebar.error]
     _nothing_paid(store, waiting_case)
 
 
@@ -181,5 +181,5 @@ def test_the_sidebar_update_form_refuses_a_lookalike_approver(app, store, settin
         at.sidebar.text_input(key=f"update-approver-{THREAD}").input("update state")
     next(b for b in at.sidebar.button if b.label == "Update state").click().run()
     assert not at.exception, at.exception
-    assert any("approver" in e.value for e in at.sidebar.error), [e.value for e in at.sidebar.error]
+    assert any("Approver:" in e.value for e in at.sidebar.error), [e.value for e in at.sidebar.error]
     _nothing_paid(store, waiting_case)
