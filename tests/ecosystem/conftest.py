@@ -69,18 +69,18 @@ def served_config(folder: Path) -> Path:
     return path
 
 
-def dev_env(db: Path) -> dict[str, str]:
-    """The server's environment: offline, the graphs' database, the embedded model without latency."""
+def dev_env(db: Path, model_latency: str = "0") -> dict[str, str]:
+    """The server's environment: offline, the graphs' database, the embedded model (without latency by default)."""
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.endswith("_API_KEY") and not key.startswith(("HITL_", "LANGSMITH_", "LANGCHAIN_"))
     }
-    env.update(OFFLINE_ENV, HITL_DB=str(db), HITL_MODEL_LATENCY="0", PYTHONUNBUFFERED="1")
+    env.update(OFFLINE_ENV, HITL_DB=str(db), HITL_MODEL_LATENCY=model_latency, PYTHONUNBUFFERED="1")
     return env
 
 
-def start_dev_server(folder: Path) -> DevServer:
+def start_dev_server(folder: Path, model_latency: str = "0") -> DevServer:
     """Starts ``langgraph dev`` in ``folder`` and returns once it answers ``/ok``."""
     if not LANGGRAPH.is_file():
         pytest.skip(MISSING_SERVER)
@@ -91,7 +91,7 @@ def start_dev_server(folder: Path) -> DevServer:
     process = subprocess.Popen(
         [*command, "--config", str(config)],
         cwd=folder,
-        env=dev_env(db),
+        env=dev_env(db, model_latency),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
