@@ -1,13 +1,18 @@
 """Benchmark: a batch of refund decisions against the same decisions one at a time, per item.
 
-On a fresh SQLite database, ``--items`` refund cases above the threshold wait for an approver. Then:
+On a fresh SQLite database, refund cases above the threshold wait for an approver. Then:
 
 * ``cli``: what an approver pays from the command line. ``--singles`` cases are approved one
-  ``python -m agents resume THREAD VALUE`` process each (all of them when ``--singles`` is ``--items``),
-  and ``--items`` other cases by one ``python -m agents decide ITEM... --action approve`` process: the
-  time per item of each, and their ratio (singles / batch; the goal is at least 3).
-* ``in-process``: the same in one process, ``runs.resume_thread`` per case against one
-  ``agents.batch.decide_items`` call: what the batch saves besides a process start per decision.
+  ``python -m agents resume THREAD VALUE`` process each, and ``--items`` other cases by one
+  ``python -m agents decide ITEM... --action approve`` process: the time per item of each, and their
+  ratio (singles / batch). ``--skip-cli`` leaves it out (a process start is seconds on a busy machine).
+* ``in-process``: the same in one process, ``runs.resume_thread`` per item against one
+  ``agents.batch.decide_items`` call of ``--items`` items, for two kinds of item: cases with one amount
+  (one question per thread: a batch still runs each thread's graph once) and cases of
+  ``--items-per-case`` items (several questions per thread: a batch answers a case's items in one run).
+  The variants alternate over ``--repeats`` rounds on fresh cases; the median per item is compared with
+  the goal (the batch at least 3x faster per item), and the ledgers the two variants wrote are compared
+  row by row (the same amounts paid, by the same approver, once each).
 * ``checks per decision``: how often the shape (``rules.check_answer``) and the permission
   (``rules.check_decision``) of an answer were checked per decision, counted in-process on both paths
   (the goal is 1 each: ``agents.refund.decisions``).
@@ -16,14 +21,16 @@ Timings are printed, never asserted.
 
 Usage::
 
-    python benchmarks/bench_decide.py [--items 200] [--singles 200]
+    python benchmarks/bench_decide.py [--items 200] [--singles 200] [--items-per-case 5] [--repeats 3] [--skip-cli]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,11 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents import runs  # noqa: E402 - after the project root is on the path
-from agents.batch import decide_items  # noqa: E402
-from agents.refund import decisions, ledger  # noqa: E402
+from agents.batch import decide_items, split_item  # noqa: E402
+from agents.refund import decisions, item_ledger, ledger  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
 
 APPROVE = {"action": "approve", "approver": "kim"}
+GOAL = 3.0
 
 
 def waiting_cases(store: Any, settings: Any, prefix: str, count: int) -> list[str]:
@@ -52,6 +60,30 @@ def waiting_cases(store: Any, settings: Any, prefix: str, count: int) -> list[st
         ).thread_id
         for n in range(count)
     ]
+
+
+def waiting_items(store: Any, settings: Any, prefix: str, count: int, per_case: int) -> list[str]:
+    """``count`` items (``THREAD:INTERRUPT_ID``) of cases of ``per_case`` items above the threshold each."""
+    found: list[str] = []
+    for n in range(-(-count // per_case)):
+        entries = [{"item": f"I{i}", "amount": 300_000 + i} for i in range(per_case)]
+        values = {"case_id": f"{prefix}{n}", "customer": "c", "reason": "r", "items": entries}
+        started = runs.start_run(store, settings, "refund", values)
+        found += [f"{started.thread_id}:{interrupt}" for interrupt in started.interrupt_ids]
+    return found[:count]
+
+
+def one_by_one(store: Any, settings: Any, items: list[str]) -> None:
+    for item in items:
+        thread, interrupt = split_item(item)
+        runs.resume_thread(store, settings, thread, dict(APPROVE), interrupt_id=interrupt)
+
+
+def paid(store: Any, prefix: str) -> list[tuple[Any, ...]]:
+    """The payouts of the cases named ``prefix<n>``, without the prefix: (case, item, amount, approver)."""
+    rows = [(r["case_id"], "", r["paid_amount"], r["approver"]) for r in ledger.ledger_rows(store)]
+    rows += [(r["case_id"], r["item"], r["paid_amount"], r["approver"]) for r in item_ledger.item_payouts(store)]
+    return sorted((case[len(prefix) :], *rest) for case, *rest in rows if case.startswith(prefix))
 
 
 def cli(location: str, *args: str) -> None:
@@ -80,39 +112,75 @@ def counting(counted: Counter[str]) -> None:
         setattr(decisions, attribute, call)
 
 
+def in_process(store: Any, settings: Any, args: argparse.Namespace, per_case: int, counted: Counter[str]) -> None:
+    """Singles against one batch, alternating which goes first, on fresh items each round."""
+    kind = "one amount per case" if per_case == 1 else f"{per_case} items per case"
+    single_ms: list[float] = []
+    batch_ms: list[float] = []
+    checks: dict[str, Counter[str]] = {"single": Counter(), "batch": Counter()}
+    cpu_ms: dict[str, list[float]] = {"single": [], "batch": []}  # the process's CPU time: steadier on a busy host
+    for round_number in range(args.repeats):
+        tag = f"{per_case}r{round_number}"
+
+        def items(prefix: str, tag: str = tag) -> list[str]:
+            if per_case == 1:
+                return waiting_cases(store, settings, f"{prefix}{tag}-", args.items)
+            return waiting_items(store, settings, f"{prefix}{tag}-", args.items, per_case)
+
+        singles, together = items("P"), items("Q")
+        variants = [("single", functools.partial(one_by_one, store, settings, singles)),
+                    ("batch", functools.partial(decide_items, store, settings, together, APPROVE))]  # fmt: skip
+        for name, action in variants if round_number % 2 == 0 else variants[::-1]:
+            counted.clear()
+            cpu = time.process_time()
+            elapsed = timed(action) / args.items * 1000
+            (single_ms if name == "single" else batch_ms).append(elapsed)
+            cpu_ms[name].append((time.process_time() - cpu) / args.items * 1000)
+            checks[name] += counted
+        if paid(store, f"P{tag}-") != paid(store, f"Q{tag}-") or len(paid(store, f"P{tag}-")) != args.items:
+            raise SystemExit(f"in-process ({kind}): the two variants paid differently")
+    single, batch = statistics.median(single_ms), statistics.median(batch_ms)
+    rounds = f"median of {args.repeats} rounds"
+    print(f"in-process ({kind}): {args.items} `runs.resume_thread`: {single:.1f} ms per item ({rounds})")
+    print(f"in-process ({kind}): one `decide_items` of {args.items}: {batch:.1f} ms per item ({rounds})")
+    cpu_single, cpu_batch = statistics.median(cpu_ms["single"]), statistics.median(cpu_ms["batch"])
+    print(f"in-process ({kind}): CPU time per item: single {cpu_single:.1f} ms, batch {cpu_batch:.1f} ms")
+    verdict = "met" if single / batch >= GOAL else "not met"
+    print(
+        f"in-process ({kind}): ratio (single / batch, per item): {single / batch:.2f}x (goal >= {GOAL:g}x: {verdict})"
+    )
+    for path, found in checks.items():
+        decisions_made = args.items * args.repeats
+        shape, permission = found["shape"] / decisions_made, found["permission"] / decisions_made
+        print(f"checks per decision ({kind}, {path}): shape {shape:g}, permission {permission:g} (goal 1 each)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, default=200, help="decisions in the batch (default 200)")
-    parser.add_argument("--singles", type=int, default=200, help="single decisions timed (default 200)")
+    parser.add_argument("--singles", type=int, default=200, help="single `resume` processes timed (default 200)")
+    parser.add_argument("--items-per-case", type=int, default=5, help="items of each case with items (default 5)")
+    parser.add_argument("--repeats", type=int, default=3, help="in-process rounds of each variant (default 3)")
+    parser.add_argument("--skip-cli", action="store_true", help="time in one process only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         location = str(Path(folder) / "bench.db")
         store, settings = open_store(location), load_settings(db_override=location, secrets={})
-        singles = waiting_cases(store, settings, "S", args.singles)
-        batch = waiting_cases(store, settings, "B", args.items)
-        single_s = sum(timed(lambda t=t: cli(location, "resume", t, json.dumps(APPROVE))) for t in singles)
-        batch_s = timed(lambda: cli(location, "decide", *batch, "--action", "approve", "--approver", "kim"))
-        per_single, per_batch = single_s / args.singles * 1000, batch_s / args.items * 1000
-        print(f"cli: {args.singles} single `resume` processes: {per_single:.1f} ms per item")
-        print(f"cli: one `decide` of {args.items} items: {per_batch:.1f} ms per item")
-        print(f"cli: ratio (single / batch, per item): {per_single / per_batch:.1f}x (goal >= 3x)")
-        assert len(ledger.ledger_rows(store)) == args.singles + args.items
+        if not args.skip_cli:
+            singles = waiting_cases(store, settings, "S", args.singles)
+            batch = waiting_cases(store, settings, "B", args.items)
+            single_s = sum(timed(lambda t=t: cli(location, "resume", t, json.dumps(APPROVE))) for t in singles)
+            batch_s = timed(lambda: cli(location, "decide", *batch, "--action", "approve", "--approver", "kim"))
+            per_single, per_batch = single_s / args.singles * 1000, batch_s / args.items * 1000
+            print(f"cli: {args.singles} single `resume` processes: {per_single:.1f} ms per item")
+            print(f"cli: one `decide` of {args.items} items: {per_batch:.1f} ms per item")
+            print(f"cli: ratio (single / batch, per item): {per_single / per_batch:.1f}x (goal >= {GOAL:g}x)")
+            assert len(ledger.ledger_rows(store)) == args.singles + args.items
 
         counted: Counter[str] = Counter()
         counting(counted)
-        one_by_one = waiting_cases(store, settings, "P", args.items)
-        together = waiting_cases(store, settings, "Q", args.items)
-        single_s = sum(timed(lambda t=t: runs.resume_thread(store, settings, t, dict(APPROVE))) for t in one_by_one)
-        single_checks = Counter(counted)
-        counted.clear()
-        batch_s = timed(lambda: decide_items(store, settings, together, APPROVE))
-        per_single, per_batch = single_s / args.items * 1000, batch_s / args.items * 1000
-        print(f"in-process: {args.items} `runs.resume_thread`: {per_single:.1f} ms per item")
-        print(f"in-process: one `decide_items` of {args.items}: {per_batch:.1f} ms per item")
-        print(f"in-process: ratio (single / batch, per item): {per_single / per_batch:.2f}x")
-        for path, found in (("single", single_checks), ("batch", counted)):
-            shape, permission = found["shape"] / args.items, found["permission"] / args.items
-            print(f"checks per decision ({path}): shape {shape:g}, permission {permission:g} (goal 1 each)")
+        in_process(store, settings, args, 1, counted)
+        in_process(store, settings, args, args.items_per_case, counted)
         store.close()
 
 
