@@ -8,11 +8,11 @@ from agents.errors import short_id
 from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
 from app_pages.refund_batch import show_batch
-from app_pages.refund_case import pick_case, show_case
+from app_pages.refund_case import show_case_panel
 from app_pages.refund_cases import case_book
 from app_pages.refund_lists import show_audit_and_ledger, show_queue
 from app_pages.refund_request import new_request_form
-from dashboard import live, resources
+from dashboard import resources
 from dashboard.formats import amount
 from dashboard.forms import show_flash, shown_head, sidebar_forms
 from dashboard.i18n import current_language, t
@@ -29,15 +29,8 @@ book = case_book(store)
 # First, and under no header of its own (the picker's label names it), so a waiting case's decision
 # is on a 1280×720 first screen. The selected case lives in the URL (?thread=): reruns, a language
 # switch, reload and back/forward keep it, and nothing else (a new queue order, a finished case) can
-# change it.
-thread_id = pick_case(store, book)
-if thread_id is None:
-    if not book.cases:
-        st.caption(t("refund.case.none"))
-else:
-    page_head = book.statuses[thread_id].head_checkpoint_id if thread_id in book.statuses else None
-    show_case(store, settings, thread_id, page_head)
-    live.follow_thread(store, thread_id, page_head)  # decided elsewhere: the page is drawn again
+# change it. The picker and the case are a live part: they follow the database by themselves.
+thread_id = show_case_panel(store, settings)
 
 # --- Queue, its batch decisions, and a new request below it -------------------------------------------
 st.header(t("refund.queue.header"))

@@ -1,7 +1,13 @@
-"""The refund page's selected case: the picker, then the case with its decision first, its amounts, its trace."""
+"""The refund page's selected case: the picker, then the case with its decision first, its amounts, its trace.
+
+Both are one live part (:func:`show_case_panel`): the panel follows the database by itself, within
+``HITL_LIVE_REFRESH`` s, without drawing the page again. A case decided in another tab or by the CLI
+shows its new status, and the picker its new label, while what is typed elsewhere on the page stays.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -16,13 +22,12 @@ from agents.refund import item_ledger, ledger
 from agents.refund.permissions import REJECT_REFUND
 from agents.refund.rules import amount_to_pay
 from agents.settings import Settings
-from app_pages.refund_cases import CaseBook
-from app_pages.refund_decisions import VIEW_KEY, Decider, clicked_decision, remembered_input
-from dashboard import auth, diff_view, queues
+from app_pages.refund_cases import CaseBook, case_book
+from app_pages.refund_decisions import VIEW_KEY, Decider, remembered_input
+from dashboard import auth, diff_view, live, queues
 from dashboard.decision_view import controls_view
 from dashboard.formats import amount, code_word
 from dashboard.forms import act, acted_here, drawn_head, status_word
-from dashboard.fragments import fragment, refresh_page_when_behind
 from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.views import status_text
@@ -33,23 +38,28 @@ PICKER_LIMIT = 100  # options in the case picker: the selected case and the firs
 
 
 def _follow_picker(options: list[str]) -> None:
-    """The picker's choice goes to the URL, which is what selects a case.
+    """The picker's choice goes to the URL, which is what selects a case, and the page is drawn for it.
 
     Only a case of the picker's options is followed. Streamlit keeps a selectbox's choice as its shown
     label; when another tab changed the case's status, a stale tab sends a label that names no option
     any more (``c500 · 50,000 KRW · waiting``), and that must not replace the case in the URL.
+    The picker is in the live panel, whose own run would draw the case it was drawn for: the whole
+    page runs instead (the sidebar's forms act on the selected case). The browser also sends the
+    picker's choice when only its label changed (the case's status moved on): that draws nothing again.
     """
     picked = st.session_state.get(SELECT_KEY)
-    if picked in options:
+    if picked in options and picked != st.query_params.get("thread"):  # a new label alone changes nothing
         st.query_params["thread"] = picked
+        st.rerun()
 
 
 def pick_case(store: Store, book: CaseBook) -> str | None:
     """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
     cases, options = book.cases, list(book.options)
     requested = st.query_params.get("thread")
-    try:  # a link's id is checked before anything uses it
-        requested = lifecycle.thread_named(store, requested, exact=True) if requested else None
+    try:  # a link's id is checked before anything uses it (a case's own id is one already)
+        named = requested in cases or not requested
+        requested = requested if named else lifecycle.thread_named(store, requested, exact=True)
         unknown = requested is not None and requested not in cases
     except UserError:
         unknown = True
@@ -83,23 +93,68 @@ def pick_case(store: Store, book: CaseBook) -> str | None:
     return selected
 
 
-@fragment
-def show_case(store: Store, settings: Settings, thread_id: str, page_head: str | None = None) -> None:
+def show_case_panel(store: Store, settings: Settings) -> str | None:
+    """The picker and the selected case, a live part; returns the case the page's run drew (None: no case).
+
+    Each of its runs draws the cases and the case as the database holds them. They are read again only
+    when the database changed since they were read (:func:`dashboard.live.rows`): a run with nothing
+    new, the interval's and a keystroke's, reads only the live token.
+    """
+    return _case_panel(store, settings)
+
+
+@live.fragment
+def _case_panel(store: Store, settings: Settings) -> str | None:
+    # The page's run gets the book the page read (kept under the same token), so its parts agree.
+    cases = live.rows("refund-case-book", lambda: case_book(store), store=store)
+    thread_id = pick_case(store, cases)
+    if thread_id is None:
+        if not cases.cases:
+            st.caption(t("refund.case.none"))
+        return None
+    read = live.rows(f"refund-case:{thread_id}", lambda: read_case(store, settings, thread_id), store=store)
+    show_case(store, settings, thread_id, read)
+    return thread_id
+
+
+@dataclass(frozen=True)
+class CaseRead:
+    """A case as read at one moment: its status, its current result, what the ledger paid, its node log."""
+
+    status: lifecycle.ThreadStatus | None  # None: no such thread (deleted since the page was drawn)
+    result: runs.RunResult | None
+    paid: int | None
+    node_rows: tuple[dict[str, Any], ...] = ()
+
+
+def read_case(store: Store, settings: Settings, thread_id: str) -> CaseRead:
+    """Reads what the case panel shows of ``thread_id``."""
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None:
+        return CaseRead(None, None, None)
+    result = runs.current_result(store, settings, thread_id)
+    values = result.values
+    case_id = str(values.get("case_id", ""))
+    payout = ledger.payout_for(store, case_id)
+    if values.get("items"):  # a case with items: what its items' payouts add up to
+        paid_items = item_ledger.item_payouts(store, case_id)
+        payout = {"paid_amount": sum(row["paid_amount"] for row in paid_items)} if paid_items else None
+    paid = payout["paid_amount"] if payout else None
+    return CaseRead(status, result, paid, tuple(node_runs(store, thread_id=thread_id)))
+
+
+def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) -> None:
     """One case: its status, the controls that fit it (first, so a waiting case's decision is on the first
     screen), then its amounts, its text and its trace.
 
-    A fragment: typing an approver name or an amount reruns the case alone, never the lists below.
-    It reads the case afresh on every run, so it never shows less than the database holds; when the
-    case moved on since the page drew it at ``page_head`` (another tab decided it), the whole page is drawn
-    again, so the queue and the picker never contradict it.
+    Drawn by the live panel: typing an approver name or an amount reruns the panel alone, never the
+    lists below, and a case another tab decided shows its new status within the live interval, its
+    controls kept with a notice until they are used (a click on them is refused as stale).
     """
-    status = lifecycle.thread_status(store, thread_id)
-    if not clicked_decision():  # a click is answered, never dropped
-        refresh_page_when_behind("refund:refreshed", page_head, status.head_checkpoint_id if status else None)
-    if status is None:  # deleted since the page was drawn
+    status, result = read.status, read.result
+    if status is None or result is None:  # deleted since the page was drawn
         st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
         return
-    result = runs.current_result(store, settings, thread_id)
     values = result.values
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
@@ -137,8 +192,8 @@ def show_case(store: Store, settings: Settings, thread_id: str, page_head: str |
         st.info(t("refund.case.running"))
     else:
         st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
-    show_figures(store, values, waiting_amount(result))
-    show_trace(store, thread_id, values)
+    show_figures(values, read.paid, waiting_amount(result))
+    show_trace(store, thread_id, values, read.node_rows)
 
 
 def decision_controls(
@@ -200,17 +255,11 @@ def waiting_amount(result: runs.RunResult) -> int:
     return sum(value for value in asked if isinstance(value, int) and not isinstance(value, bool))
 
 
-def show_figures(store: Store, values: dict[str, Any], waiting: int = 0) -> None:
-    """The case's requested amount, what it will pay, what the ledger paid; its customer and reason.
+def show_figures(values: dict[str, Any], paid: int | None, waiting: int = 0) -> None:
+    """The case's requested amount, what it will pay, what the ledger paid (``paid``); its customer and reason.
 
     ``waiting``: what questions still waiting ask for; with items, some may be paid while others wait.
     """
-    case_id = str(values.get("case_id", ""))
-    payout = ledger.payout_for(store, case_id)
-    if values.get("items"):  # a case with items: what its items' payouts add up to
-        paid_items = item_ledger.item_payouts(store, case_id)
-        payout = {"paid_amount": sum(row["paid_amount"] for row in paid_items)} if paid_items else None
-    paid = payout["paid_amount"] if payout else None
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
     rejected = values.get("decision") == "reject"
@@ -243,11 +292,11 @@ def entries_caption(node: str, statuses: list[str]) -> str:
     return t(key, node=node, count=len(statuses), statuses=words)
 
 
-def show_trace(store: Store, thread_id: str, values: dict[str, Any]) -> None:
-    """The case's trace, and how often the node that asks an approver ran."""
+def show_trace(store: Store, thread_id: str, values: dict[str, Any], node_rows: tuple[dict[str, Any], ...]) -> None:
+    """The case's trace, and how often the node that asks an approver ran (``node_rows``: its node log)."""
     st.subheader(t("refund.trace"))
     # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
     st.text("\n".join(values.get("trace", [])) or "—")
-    for node, statuses in asking_node_entries(node_runs(store, thread_id=thread_id)):
+    for node, statuses in asking_node_entries(list(node_rows)):
         st.caption(entries_caption(node, statuses))
     diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed

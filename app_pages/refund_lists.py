@@ -127,7 +127,7 @@ def show_queue(store: Store, settings: Settings, book: CaseBook, now: dt.datetim
 
 
 def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> None:
-    """Every case (deleted threads' included), then every payout."""
+    """Every case (deleted threads' included), then every payout: live parts, like the queue."""
     find_case = search_text(book)
     st.header(t("refund.audit.header"))
     audit = first_then_fresh(store, book, lambda cases: cases.audit)
@@ -138,6 +138,7 @@ def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> N
         empty_text=t("refund.no_rows"),
         search_text=find_case,
         link=case_link,
+        live=True,
     )
     st.header(t("refund.ledger.header"))
     paged_table(
@@ -146,4 +147,5 @@ def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> N
         ledger_columns(settings),
         empty_text=t("refund.no_rows"),
         search_text=lambda p: " ".join(str(p[k]) for k in ("case_id", "customer", "approver")),
+        live=True,
     )

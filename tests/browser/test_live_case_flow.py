@@ -1,4 +1,4 @@
-"""The open refund case beside live parts: a refusal never outlives the amount it refused.
+"""The open refund case is a live part: it follows the database alone, and a refusal never outlives its amount.
 
 Live parts rerun on their own timer (here every half second, the shortest ``HITL_LIVE_REFRESH``), so
 a live part's run often starts right after the case panel's run that answered a typed amount. Streamlit
@@ -11,13 +11,15 @@ seven kept it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from dashboard.i18n import t
 from tests.browser.conftest import Dashboard, serve_dashboard, wait_for_app
+from tests.browser.test_live_parts_flow import WATCH_HEADERS
 
 ROUNDS = 12
 
@@ -56,3 +58,53 @@ def test_a_refusal_goes_as_soon_as_a_valid_amount_is_typed(page: Page, fast_dash
         _type(page, t("refund.edit.amount", lang=lang), str(valid))
         expect(preview).to_contain_text(f"{valid:,}")
         expect(refusal).to_have_count(0)
+
+
+def _case_picker(page: Page, lang: str):
+    return page.get_by_test_id("stMain").get_by_role("combobox", name=t("refund.case.select", lang=lang), exact=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_open_case_follows_a_decision_made_elsewhere_without_drawing_the_page_again(
+    browser: Browser, page: Page, fast_dashboard: Dashboard, lang: str
+):
+    case = f"FOLLOW-{lang}"
+    started = fast_dashboard.cli(
+        "run", "refund", "--case", case, "--customer", "kim", "--amount", "400000", "--reason", "r"
+    )
+    assert started.returncode == 0, started.stderr
+    url = f"{fast_dashboard.url}/refund?lang={lang}&thread=refund-{case}"
+    page.goto(url)
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    status = main.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^(Status|상태): "))
+    expect(main.get_by_text(t("refund.case.waiting", lang=lang), exact=True)).to_be_visible()
+    waiting_label = _case_picker(page, lang).input_value()
+    sidebar_said = page.get_by_test_id("stSidebar").get_by_text(f"refund-{case}", exact=False).first.inner_text()
+    note = main.get_by_label(t("field.note", lang=lang), exact=True)
+    note.press_sequentially("checked the pho")  # half typed: never sent (no Enter, no blur)
+    assert page.evaluate(WATCH_HEADERS) >= 3  # the title and the page's section headers
+
+    decided = fast_dashboard.cli("resume", f"refund-{case}", '{"action": "approve", "approver": "lee"}')
+    assert decided.returncode == 0, decided.stderr
+
+    moved_on = t("refund.case.moved_on", lang=lang, status="\0").split("\0")[0]  # before the status it names
+    expect(main.get_by_text(moved_on, exact=False)).to_be_visible()  # the controls stay, with a notice
+    expect(status).not_to_contain_text(t("status.waiting", lang=lang))
+    fresh = browser.new_page()  # what a fresh load of the page shows: the picker's label must agree
+    try:
+        fresh.goto(url)
+        wait_for_app(fresh)
+        truth = _case_picker(fresh, lang).input_value()
+    finally:
+        fresh.close()
+    assert truth != waiting_label
+    expect(_case_picker(page, lang)).to_have_value(truth)
+    expect(note).to_have_value("checked the pho")
+    expect(note).to_be_focused()
+    assert page.evaluate("window.liveRedrawn") is False  # only the live parts ran: no full rerun
+    # The sidebar's forms were not drawn again: they still name the head they were drawn for, and
+    # act on it, so a form sent from them now is refused as stale.
+    assert (
+        page.get_by_test_id("stSidebar").get_by_text(f"refund-{case}", exact=False).first.inner_text() == sidebar_said
+    )
