@@ -1,8 +1,9 @@
 """Deciding several waiting questions in one action, each on its own: the page's one way to ``decide``.
 
 Every item goes through ``decide_items`` (``python -m agents decide``), which answers each through
-``runs.resume_thread`` with exactly the checks of a single decision; a refused item never stops the
-others, and an item decided already (a double click, a second tab) is reported so and pays nothing.
+``runs.answer_each`` with exactly the checks of a single decision (a case's items in one run); a refused
+item never stops the others, and an item decided already (a double click, a second tab) is reported so
+and pays nothing.
 This module is the one place the dashboard reaches it; when the decision function moves into the agent's
 package, only the import below changes.
 
