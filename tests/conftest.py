@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,27 @@ APP_FILE = str(PROJECT_ROOT / "streamlit_app.py")
 
 
 _scan_component_manifests = manifest_scanner.scan_component_manifests
+
+
+def _keep_compiled_modules() -> None:
+    """Keeps the compiled test and project modules between runs, in a cache outside the checkout.
+
+    An environment that writes no bytecode (``PYTHONDONTWRITEBYTECODE``, to keep ``__pycache__``
+    folders out of the checkout) makes every worker of every run rewrite the asserts of every test
+    module and compile it again: half of collecting. Python's ``pycache_prefix`` keeps the files
+    elsewhere, and pytest keeps its rewritten modules there too; the servers and commands the tests
+    start read and write the same cache through the environment.
+    """
+    if not sys.dont_write_bytecode or sys.pycache_prefix:
+        return
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hitl-tests" / "pycache"
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = str(cache)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(cache)
+
+
+_keep_compiled_modules()
 
 
 @functools.cache
