@@ -924,8 +924,9 @@ class RefundCases(RuleBasedStateMachine):
     @invariant()
     def every_status_served_is_the_one_langgraph_reads(self) -> None:
         served = lifecycle.thread_statuses(self.store)
-        no_rows = mock.patch.object(summarytable, "stored_rows", return_value=({}, set()))
-        with no_rows, mock.patch.object(summarytable, "save"):
+        # Plain functions, not mocks: making two MagicMocks on every check took about a tenth of the run.
+        no_rows = mock.patch.object(summarytable, "stored_rows", lambda *args, **kwargs: ({}, set()))
+        with no_rows, mock.patch.object(summarytable, "save", lambda *args, **kwargs: None):
             index = threadindex.thread_index(self.store)
             pending = {p.thread_id: p.payload for p in reversed(index.pending)}
             read = lifecycle._statuses(self.store, list(index.threads), pending, live_leases(self.store))
