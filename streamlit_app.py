@@ -8,12 +8,11 @@ share (database, strings, forms) lives in ``dashboard/`` and ``agents/``.
 
 import streamlit as st
 
-from agents import ages, lifecycle
 from agents.db import DatabaseError
 from agents.errors import UserError
 from dashboard import auth, live, presenter, resources
 from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
-from dashboard.navigation import nav_title, overdue_counts, pages
+from dashboard.navigation import nav_title, pages
 from dashboard.safe_markdown import escape_markdown
 
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
@@ -45,7 +44,7 @@ live.mark_drawn(store, st.session_state)  # read before the page reads anything 
 settings = resources.settings()
 # Overdue counts beside the page names; nothing to count (and nothing read) without a deadline (HITL_SLA).
 try:
-    late = overdue_counts(lifecycle.inbox(store), settings.deadlines, ages.utc_now()) if settings.deadlines else {}
+    late = live.overdue_now(store, settings.deadlines) if settings.deadlines else {}
 except DatabaseError:  # the page says why when it reads; the names go without their counts
     late = {}
 navigation = st.navigation(
@@ -68,3 +67,4 @@ except DatabaseError as error:  # a read or write the database refused (busy too
     st.error(escape_markdown(t("app.db_error", error=error)))
 finally:  # after the page (stopped early or not): a page without live parts is drawn again after a change
     live.watch(store, settings.live_refresh, st.session_state)
+    live.follow_overdue(store, settings.deadlines, settings.live_refresh, late)

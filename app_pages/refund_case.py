@@ -159,8 +159,13 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
     st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
+    rights_slot = st.empty()  # drawn by every run, so a case decided meanwhile moves nothing below it
     if rights is not None:  # who may decide it; a warning when no one may, or when it escalated
-        shown = st.warning if rights.no_decider is not None or rights.escalation is not None else st.caption
+        shown = (
+            rights_slot.warning
+            if rights.no_decider is not None or rights.escalation is not None
+            else rights_slot.caption
+        )
         shown(escape_markdown(queues.rights_cell(rights, auth.identity())))
     own_action = acted_here(thread_id)  # this session's own sidebar action: no one else's change
     remembered = st.session_state.get(VIEW_KEY)

@@ -29,18 +29,8 @@ from dashboard.safe_markdown import escape_markdown
 
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 ITEM_VIEW_KEY = "refund:item-view"  # (thread, ((interrupt id, question), ...)) the item controls were drawn for
-#: The case panel's buttons: a run that one of them started answers the click (a stale one with its
-#: refusal) instead of drawing the page again first, which would drop the click unanswered.
-DECISION_BUTTONS = ("refund-approve", "refund-reject", "refund-edit", "refund-continue")
 #: The buttons of an item's own controls (a refund with several items) begin with this.
 ITEM_BUTTON = "refund-item-"
-
-
-def clicked_decision() -> bool:
-    """Whether this run answers a click on one of the case panel's buttons (an item's included)."""
-    return any(st.session_state.get(key) for key in DECISION_BUTTONS) or any(
-        key.startswith(ITEM_BUTTON) and value is True for key, value in st.session_state.items()
-    )
 
 
 def remembered_input(widget_key: str, label: str, container: Any = st, **kwargs: Any) -> str:

@@ -14,20 +14,24 @@ the queue, a new case joins it, within one interval.
 A page with no live part (the explorer, the timeline) gets the frame's watcher instead (:func:`watch`,
 drawn after the page): a fragment that draws nothing, checks the token every interval and, when it
 moved, draws the whole page again.
+
+The navigation's overdue counts are drawn by the page's run alone (``st.navigation``): the frame
+follows them (:func:`follow_overdue`) and draws the page again, once, when they changed.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import streamlit as st
 
-from agents import readmodel
+from agents import ages, lifecycle, readmodel
 from agents.db import Store
 from dashboard import resources
 from dashboard.fragments import guarded, refresh_page_when_behind
+from dashboard.navigation import overdue_counts
 
 #: The session key of the token the page was last drawn under.
 DRAWN_KEY = "live.drawn"
@@ -148,3 +152,33 @@ def watch(store: Store, interval: float, state: SessionState) -> None:
         _WATCHERS[interval] = st.fragment(_check, run_every=interval)
     state[WATCH_DRAWN_KEY] = True
     _WATCHERS[interval](store)
+
+
+#: The session key of the inbox the navigation's overdue counts are made from (see :func:`rows`).
+OVERDUE_INBOX_KEY = "overdue-inbox"
+#: The session key of the overdue counts that last drew the page again.
+OVERDUE_KEY = "live.overdue"
+
+
+def overdue_now(store: Store, deadlines: Mapping[str, int]) -> dict[str, int]:
+    """The overdue counts per page URL path, now; the inbox is read again only after a change (:func:`rows`)."""
+    inbox = rows(OVERDUE_INBOX_KEY, lambda: lifecycle.inbox(store), store=store)
+    return {page: count for page, count in overdue_counts(inbox, deadlines, ages.utc_now()).items() if count}
+
+
+def follow_overdue(store: Store, deadlines: Mapping[str, int], interval: float, shown: Mapping[str, int]) -> None:
+    """Follows the navigation's overdue counts (``shown``, from :func:`overdue_now`): a fragment that draws
+    nothing and, every ``interval`` seconds, counts again and draws the page again when the counts
+    changed (a wait passed its deadline, a late case was decided elsewhere), once per change.
+
+    The navigation is drawn by the page's run alone, so this is the one live part that draws the page
+    again. A run with nothing new reads only the live token (the time moves the counts, not a read).
+    """
+    if interval <= 0 or not deadlines:
+        return
+    drawn = {page: count for page, count in shown.items() if count}
+    st.fragment(guarded(_check_overdue), run_every=interval)(store, dict(deadlines), drawn)
+
+
+def _check_overdue(store: Store, deadlines: dict[str, int], drawn: dict[str, int]) -> None:
+    refresh_page_when_behind(OVERDUE_KEY, drawn, overdue_now(store, deadlines))

@@ -11,6 +11,7 @@ seven kept it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -79,13 +80,18 @@ def test_the_open_case_follows_a_decision_made_elsewhere_without_drawing_the_pag
     main = page.get_by_test_id("stMain")
     status = main.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^(Status|상태): "))
     expect(main.get_by_text(t("refund.case.waiting", lang=lang), exact=True)).to_be_visible()
+    expect(main.get_by_test_id("stDataFrame").filter(has_text=case).first).to_be_attached()  # the tables drawn
+    decided_by_lee = main.get_by_test_id("stDataFrame").filter(has_text=case).filter(has_text=f"lee-{lang}")
+    expect(decided_by_lee).to_have_count(0)
     waiting_label = _case_picker(page, lang).input_value()
     sidebar_said = page.get_by_test_id("stSidebar").get_by_text(f"refund-{case}", exact=False).first.inner_text()
     note = main.get_by_label(t("field.note", lang=lang), exact=True)
     note.press_sequentially("checked the pho")  # half typed: never sent (no Enter, no blur)
     assert page.evaluate(WATCH_HEADERS) >= 3  # the title and the page's section headers
 
-    decided = fast_dashboard.cli("resume", f"refund-{case}", '{"action": "approve", "approver": "lee"}')
+    decided = fast_dashboard.cli(
+        "resume", f"refund-{case}", json.dumps({"action": "approve", "approver": f"lee-{lang}"})
+    )
     assert decided.returncode == 0, decided.stderr
 
     moved_on = t("refund.case.moved_on", lang=lang, status="\0").split("\0")[0]  # before the status it names
@@ -99,6 +105,7 @@ def test_the_open_case_follows_a_decision_made_elsewhere_without_drawing_the_pag
     finally:
         fresh.close()
     assert truth != waiting_label
+    expect(decided_by_lee).to_have_count(2)  # the audit and the ledger, each a live part
     expect(_case_picker(page, lang)).to_have_value(truth)
     expect(note).to_have_value("checked the pho")
     expect(note).to_be_focused()
