@@ -11,7 +11,14 @@ import streamlit as st
 from agents.db import DatabaseError
 from agents.errors import UserError
 from dashboard import auth, live, presenter, resources
-from dashboard.i18n import LANGUAGE_KEY, LANGUAGES, adopt_url_language, keep_language_in_url, t
+from dashboard.i18n import (
+    LANGUAGE_KEY,
+    LANGUAGES,
+    adopt_url_language,
+    keep_language_in_url,
+    language_style,
+    t,
+)
 from dashboard.navigation import nav_title, pages
 from dashboard.safe_markdown import escape_markdown
 
@@ -21,6 +28,7 @@ adopt_url_language()  # ?lang= of a link or a reload wins over the session's ear
 presenter.adopt_url()  # ?present=1 of a link or a reload
 with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
+    language_style()  # in the sidebar: a style takes no room there, and applies to the whole page
     presenter.toggle()
 keep_language_in_url()
 presenter.keep_in_url()

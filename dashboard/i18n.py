@@ -85,6 +85,18 @@ def keep_language_in_url() -> None:
     st.session_state[URL_LANGUAGE_KEY] = language
 
 
+#: Korean is set to wrap between words (어절), as Korean text is printed: a browser's default breaks a Hangul
+#: word at any syllable ("멈/춥니다"). Streamlit sets ``word-break`` on its own text elements (a paragraph's
+#: ``break-word``), so the rule names every element. A token longer than its line (an id) still wraps.
+KOREAN_STYLE = '<style>[data-testid="stApp"] * { word-break: keep-all !important; overflow-wrap: break-word; }</style>'
+
+
+def language_style() -> None:
+    """The session's language's line breaking (Korean between words); a style of ours, drawn where it is called."""
+    if current_language() == "ko":
+        st.html(KOREAN_STYLE)
+
+
 def language_query() -> dict[str, str]:
     """The query parameter that carries the session's language in a link (none for the default)."""
     language = current_language()

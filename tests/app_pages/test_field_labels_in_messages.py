@@ -6,19 +6,27 @@ says "승인자: 필수 항목입니다" (the label above the input), never "app
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Iterator
+from pathlib import Path
 from unittest.mock import patch
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import app_pages
+import dashboard
 from agents import runs
 from agents.refund import ledger
 from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY
+from dashboard.navigation import pages
 from tests.conftest import APP_FILE
 from tests.factories import button_by_key, messages, start_refund
 
 REFUND, LECTURE = "app_pages/refund.py", "app_pages/lecture.py"
+#: The page scripts of ``app_pages`` (drawn by AppTest, never imported); the rest are modules they import.
+PAGE_SCRIPTS = {Path(page.path).stem for page in pages()}
 #: (label in English, label in Korean, the field's code) of each field whose message is checked.
 APPROVER = ("Approver", "승인자", "approver")
 AMOUNT = ("Amount (KRW)", "금액 (원)", "amount")
@@ -30,7 +38,16 @@ TOPIC = ("Topic", "주제", "topic")
 @pytest.fixture(autouse=True)
 def _labels_in_the_pages_language(request: pytest.FixtureRequest) -> Iterator[None]:
     """AppTest labels a selectbox's value with its ``format_func`` in the test's own thread, which has no
-    session and so no language; there the language is the test's too."""
+    session and so no language; there the language is the test's too.
+
+    Every module that imports ``current_language`` is imported first: one imported while it is patched
+    would keep the stand-in for the rest of the test session.
+    """
+    for package in (app_pages, dashboard):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if module.name.startswith("app_pages.") and module.name.split(".")[1] in PAGE_SCRIPTS:
+                continue  # a page script runs on import; AppTest runs it
+            importlib.import_module(module.name)
     with patch("dashboard.i18n.current_language", return_value=request.node.callspec.params["lang"]):
         yield
 

@@ -144,11 +144,17 @@ def _cell_texts(cell: str) -> Iterator[str]:
     yield cell
 
 
+#: An HTML element that holds only a style sheet.
+_STYLE_ONLY = re.compile(r"\s*<style>[^<]*</style>\s*")
+
+
 def visible_texts(node: Node) -> Iterator[str]:
     """Every text a user can read in ``node`` and below it (tables: headers and cells; JSON: its values)."""
     if getattr(node, "type", None) == "json":
         yield from _json_strings(json.loads(node.proto.body))
         return
+    if getattr(node, "type", None) == "html" and _STYLE_ONLY.fullmatch(node.proto.body):
+        return  # a style (the Korean line breaking): it draws no text
     if isinstance(node, Dataframe):
         frame = node.value
         yield from (str(column) for column in frame.columns)

@@ -197,3 +197,21 @@ def ink_near(image: Image.Image, x: float, y: float, reach: int = 2, colour: str
             if wanted is not None and all(abs(a - b) <= 40 for a, b in zip(pixel, wanted, strict=True)):
                 return True
     return False
+
+
+#: The characters of an element's text where a new drawn line begins, with the character before each.
+LINE_STARTS = """node => {
+  const starts = []; let lastTop = null, before = '';
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  let text;
+  while ((text = walker.nextNode())) {
+    for (let i = 0; i < text.data.length; i++) {
+      const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect) continue;
+      if (lastTop !== null && rect.top > lastTop + 2) starts.push([before, text.data[i]]);
+      lastTop = rect.top; before = text.data[i];
+    }
+  }
+  return starts;
+}"""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
 
 DRAWN = 30_000
 #: Room left under the answer buttons in presenter mode: a projector's edge or a browser bar never hides them.
@@ -71,24 +71,6 @@ def test_the_sidebar_badge_is_not_cut_in_presenter_mode(page: Page, dashboard: D
     # An ellipsis cuts text whose box is wider than the space it is drawn in.
     widths = badge.evaluate("node => [node.scrollWidth, node.clientWidth]")
     assert widths[0] <= widths[1], widths
-
-
-#: The characters of an element's text where a new drawn line begins, with the character before each.
-LINE_STARTS = """node => {
-  const starts = []; let lastTop = null, before = '';
-  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
-  let text;
-  while ((text = walker.nextNode())) {
-    for (let i = 0; i < text.data.length; i++) {
-      const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);
-      const rect = range.getClientRects()[0];
-      if (!rect) continue;
-      if (lastTop !== null && rect.top > lastTop + 2) starts.push([before, text.data[i]]);
-      lastTop = rect.top; before = text.data[i];
-    }
-  }
-  return starts;
-}"""
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
