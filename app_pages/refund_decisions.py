@@ -24,7 +24,7 @@ from dashboard import auth
 from dashboard.decision_view import items_to_draw
 from dashboard.formats import amount
 from dashboard.forms import act, status_word
-from dashboard.i18n import localized, t
+from dashboard.i18n import form_labels, localized, t
 from dashboard.safe_markdown import escape_markdown
 
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
@@ -158,7 +158,8 @@ def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
     try:
         edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
-        said.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
+        with form_labels(amount="refund.edit.amount"):  # the field by the label above it
+            said.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
         return None
     # The difference is shown before anything is sent.
     preview.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))

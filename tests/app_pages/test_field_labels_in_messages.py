@@ -130,3 +130,13 @@ def test_a_refused_lecture_names_its_field(store, lang):
     at.text_input(key="lecture-field-topic").input("   ")
     next(b for b in at.button if b.label in ("Plan the lecture", "강의 계획 시작")).click().run()
     _names_its_label(at, TOPIC, lang)
+
+
+@LANGS
+def test_an_amount_the_edit_refuses_names_the_edit_field(store, settings, lang):
+    start_refund(store, settings, "C1")
+    at = _page(REFUND, lang)
+    at.text_input(key="refund-edit-amount-refund-C1").input("0").run()
+    shown = " ".join(e.value for e in at.error)
+    label = "새 지급 금액 (원)" if lang == "ko" else "New amount to pay (KRW)"
+    assert f"{label}:" in shown and ": amount:" not in shown, shown  # never the code

@@ -108,7 +108,8 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
         ("400,001", "got 400,001"),
     ]:
         _type(amount, typed)
-        expect(refusal).to_have_text(re.compile(r"^Cannot edit to this amount: amount: .*" + re.escape(named) + "$"))
+        field = re.escape("Cannot edit to this amount: New amount to pay (KRW): ")  # named by its label
+        expect(refusal).to_have_text(re.compile("^" + field + ".*" + re.escape(named) + "$"))
         _run_finished(page)
         expect(edit_button).to_be_disabled()
         expect(main.get_by_test_id("stMetric").filter(has_text="After the edit")).to_have_count(0)
