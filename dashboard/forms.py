@@ -262,12 +262,14 @@ def resume_form(
     if submitted:
 
         def action(expected: str | None) -> tuple[str, str]:
-            asked: dict[str, Any] = {"interrupt_id": interrupt_id, "expected_head": expected, "actor": auth.identity()}
+            asked: dict[str, Any] = {"interrupt_id": interrupt_id, "expected_head": expected}
+            actor = auth.identity()  # named at each call: tests/dashboard/test_pages_pass_actor.py reads them
             if raw_mode:
-                result = runs.resume_thread(store, settings, thread_id, parse_answer(raw, "value"), **asked)
+                answer = parse_answer(raw, "value")
+                result = runs.resume_thread(store, settings, thread_id, answer, actor=actor, **asked)
             else:
                 fields = {k: v for k, v in typed.items() if v is not None}
-                result = runs.resume_from_fields(store, settings, thread_id, fields, **asked)
+                result = runs.resume_from_fields(store, settings, thread_id, fields, actor=actor, **asked)
             _raw_mode_done(raw_key)
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
