@@ -18,6 +18,7 @@ from typing import Any
 
 from agents import runs
 from agents.db import Store
+from agents.deletion import take_back_start
 from agents.errors import InputError, PermissionDenied, UserError
 from agents.registry import get_agent
 from agents.settings import Settings
@@ -58,7 +59,9 @@ def start_and_answer(
 
 def _undo_start(store: Store, started: runs.RunResult) -> None:
     """Deletes the thread ``started`` made, unless another request acted on it since (it then stays)."""
+    if started.head_checkpoint_id is None:
+        return
     try:
-        runs.delete_thread(store, started.thread_id, expected_head=started.head_checkpoint_id)
+        take_back_start(store, started.thread_id, started.head_checkpoint_id)
     except UserError:
         pass

@@ -112,3 +112,16 @@ def delete_thread(
             AGENTS[agent].edit.record_delete(store, request)
         erase_thread(store, thread_id)
     changefeed.prune(store)  # the changes noted of deleted threads stay bounded
+
+
+def take_back_start(store: Store, thread_id: str, head: str) -> None:
+    """Deletes a thread this process just started and takes back (its first answer was refused), with no
+    deletion record: nobody saw the thread, and the file holds nothing of the refused request.
+
+    Raises:
+        StaleFormError: Another request acted on the thread since (its head moved on); the thread stays.
+        ThreadNotFoundError, ThreadBusyError: as for every operation.
+    """
+    with thread_guard(store, thread_id, wait=False, check=lambda: check_head(store, thread_id, head)):
+        erase_thread(store, thread_id)
+    changefeed.prune(store)
