@@ -288,6 +288,16 @@ def _lines(trace: Any) -> tuple[str, ...]:
     return tuple(str(line) for line in trace) if isinstance(trace, list | tuple) else ()
 
 
+def _listed_as_refund(store: Store, thread_id: str) -> bool:
+    """Whether the thread exists as a refund thread (its head's metadata names the agent): the audit lists it."""
+    if readmodel.head_checkpoint_id(store, thread_id) is None:
+        return False
+    try:
+        return readmodel.thread_agent(store, thread_id) == AGENT_NAME
+    except DamagedValueError:  # no checkpoint says which agent it is: its payout stays on the record
+        return False
+
+
 def _audit_rows(
     store: Store, statuses: Mapping[str, str], heads: Mapping[str, str], payouts: Mapping[str, dict[str, Any]]
 ) -> list[AuditRow]:
@@ -357,7 +367,7 @@ def _audit_rows(
     unlisted = {paid["thread_id"] for case_id, paid in payouts.items() if case_id not in seen}
     # A thread paid after the heads were read is new, not deleted: it is left to the next read. Each is
     # looked up alone, so the audit of a save file with many deleted paid cases reads no other thread.
-    unlisted = {thread_id for thread_id in unlisted if readmodel.head_checkpoint_id(store, thread_id) is None}
+    unlisted = {thread_id for thread_id in unlisted if not _listed_as_refund(store, thread_id)}
     for case_id, paid in payouts.items():
         if case_id not in seen and paid["thread_id"] in unlisted:
             rows.append(
