@@ -67,7 +67,7 @@ def main() -> None:
             calls[name] = calls.get(name, 0) + 1
             if phase == "before" and calls[name] == wanted:
                 nodelog.flush(store)
-                print(f"KILL {call.row_id}", flush=True)
+                print(f"KILL {call.started_at!r}", flush=True)  # its row: the node's call that started then
                 kill()
         return call
 
@@ -75,7 +75,7 @@ def main() -> None:
         original_finish(store, call, status, error)
         if phase == "after" and rows.get(call) == node and calls.get(node) == wanted:
             nodelog.flush(store)
-            print(f"KILL {call.row_id}", flush=True)
+            print(f"KILL {call.started_at!r}", flush=True)  # its row: the node's call that started then
             kill()
 
     def pay(store, **kwargs):

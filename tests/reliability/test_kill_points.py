@@ -94,13 +94,13 @@ def test_killed_run_resumes_in_a_new_process_and_loses_nothing(
     )
     assert child.returncode == -signal.SIGKILL, (child.stdout, child.stderr)
     assert child.stdout.startswith("KILL"), child.stdout
-    killed_row = int(child.stdout.split()[1])
+    killed_at = float(child.stdout.split()[1])  # the killed call's start (a finished row is written without its id)
 
     store = open_store(db_path)  # a NEW store: nothing of the killed process survives but the file
     try:
         settings = load_settings(db_override=str(db_path), secrets={})
         before = node_runs(store, thread_id=thread)
-        killed = next((r for r in before if r["id"] == killed_row), None)
+        killed = next((r for r in before if r["node"] == node and r["started_at"] == killed_at), None)
         if phase == "before":
             assert killed is not None and killed["status"] == "running"
         elif phase == "after":
