@@ -172,7 +172,7 @@ def test_an_invalid_edit_on_the_page_is_explained_and_cannot_be_sent(app, store,
     at.text_input(key="refund-approver").input("kim")
     at.text_input(key="refund-edit-amount-refund-C1").input(typed).run()
     assert not at.exception, at.exception
-    assert "Cannot edit to this amount: Amount (KRW):" in messages(at)
+    assert "Cannot edit to this amount: New amount to pay (KRW):" in messages(at)
     assert button_by_key(at, "refund-edit").disabled
     assert not [m for m in at.metric if m.label == "After the edit"]  # no preview of another amount
     button_by_key(at, "refund-approve").click().run()  # approving plainly is still possible, at the shown amount
