@@ -1,11 +1,10 @@
 """The approval robot: start over, answer, and look inside the save file."""
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from agents import lifecycle, readmodel, runs
 from agents.errors import RunFailedError, UserError
-from agents.identity import ANSWER, START_RUN
+from agents.identity import ANSWER
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
@@ -13,7 +12,8 @@ from dashboard import auth, diff_view, live, presenter, resources, robot_lessons
 from dashboard.agent_pages import foreign_thread, show_agent_queue
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
 from dashboard.fragments import fragment
-from dashboard.i18n import current_language, localized, t
+from dashboard.i18n import localized, t
+from dashboard.robot_start_over import start_over, start_over_asked
 from dashboard.robot_view import (
     answered_message,
     show_messages,
@@ -45,72 +45,14 @@ if about := foreign_thread(store, thread_id, head, "robot"):  # a thread with no
 expected = drawn_head("robot-page", thread_id, head)
 live.follow_thread(store, thread_id, head)  # another tab's answer redraws the page
 
-#: The (thread, head seen) a Start over click asked to delete, until the deletion is confirmed or kept.
-START_OVER_KEY = "robot:start-over"
-
-
-def start_over_asked() -> bool:
-    """Whether this thread's deletion waits for its confirmation."""
-    asked = st.session_state.get(START_OVER_KEY)
-    return head is not None and isinstance(asked, tuple) and asked[0] == thread_id
-
-
-def start_over(button_place: DeltaGenerator, confirm_place: DeltaGenerator) -> None:
-    """Start over: a thread with checkpoints is deleted only after a second, explicit click.
-
-    The deletion is checked against the head this tab saw when Start over was pressed, so another tab's
-    answer since then is not deleted. A thread with nothing saved yet starts at once: nothing is lost.
-    """
-    if auth.why_not(START_RUN):
-        button_place.caption(t("auth.cannot_act", reason=auth.why_not(START_RUN)))
-        return
-    asked = st.session_state.get(START_OVER_KEY)
-    if start_over_asked():
-        confirm_place.warning(t("robot.start_over.confirm", thread=f"`{thread_id}`"))
-        choices = confirm_place.container(horizontal=True)  # side by side; they wrap in a narrow column
-        if choices.button(t("robot.start_over.keep"), key="robot-start-over-keep"):
-            st.session_state.pop(START_OVER_KEY, None)
-            st.rerun()
-        if not choices.button(t("robot.start_over.delete"), key="robot-start-over-delete", type="primary"):
-            return
-        seen = asked[1]
-    elif button_place.button(t("robot.start_over"), help=t("robot.start_over.help"), key="robot-start-over"):
-        if head is not None:  # something to delete: asked first
-            st.session_state[START_OVER_KEY] = (thread_id, expected)
-            st.rerun()
-        seen = expected
-    else:
-        return
-    st.session_state.pop(START_OVER_KEY, None)
-    try:
-        runs.start_run(
-            store,
-            settings,
-            "robot",
-            {},
-            thread_id=thread_id,
-            lang=current_language(),
-            actor=auth.identity(),
-            expected_head=seen,  # what this tab saw: another tab's answer since is not deleted
-        )
-    except UserError as error:
-        confirm_place.error(escape_markdown(localized(error)))
-        if head is not None:  # asked again, for the thread as this run draws it
-            st.session_state[START_OVER_KEY] = (thread_id, head)
-    except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below
-        with confirm_place:
-            show_run_failed(error)
-    else:
-        st.rerun()
-
-
 # In presenter mode the thread and Start over sit beside the question (see below), so the answer buttons
 # under it stay well inside a projector's 1280×720 first screen.
 thread_beside_question = presenter.is_on() and head is not None
 if not thread_beside_question:
     top_left, top_right = st.columns([3, 1])
     top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
-    start_over(top_right, st.container() if start_over_asked() else top_right)  # a confirmation is drawn wide
+    wide = st.container() if start_over_asked(thread_id, head) else top_right  # a confirmation is drawn wide
+    start_over(store, settings, thread_id, head, expected, top_right, wide)
 
 
 def answer(text: str, head_seen: str | None = None) -> None:
@@ -193,7 +135,7 @@ else:
     with explain_col:
         if thread_beside_question:
             st.markdown(t("robot.thread", thread=f"`{thread_id}`"))
-            start_over(explain_col, explain_col)
+            start_over(store, settings, thread_id, head, expected, explain_col, explain_col)
         with presenter.folded(f"**{t('robot.explain.title')}**", "robot-explain"):
             if not presenter.is_on():  # a folded box says its title on its fold
                 st.markdown(f"**{t('robot.explain.title')}**")
