@@ -21,21 +21,34 @@ from agents.spec import DeleteRequest
 
 def record_delete(store: Store, request: DeleteRequest, agent: str) -> None:
     """Writes the row of an unfinished thread about to be deleted (a finished one is news to no one)."""
-    if request.status == "done":
-        return
+    if request.status != "done":
+        insert_deletion(store, "thread_deletions", DELETIONS_COLUMNS, deletion_row(request, agent))
+
+
+def deletion_row(request: DeleteRequest, *about: Any) -> tuple[Any, ...]:
+    """A deletion record's row: the thread and its head, what the agent keeps ``about`` it, then its status,
+    who deleted it (email or name, and name), when (UTC, to the second) and why.
+
+    Both records (this module's and the refund's ``refund_deletions``) have these columns in this order.
+    """
     actor = request.actor
-    row = (
+    when = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    return (
         request.thread_id,
         request.head_checkpoint_id,
-        agent,
+        *about,
         request.status,
         actor.email or actor.name,
         actor.name,
-        dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
+        when,
         request.reason or "",
     )
+
+
+def insert_deletion(store: Store, table: str, columns: tuple[str, ...], row: tuple[Any, ...]) -> None:
+    """Inserts a deletion record's row, once per (thread, head): a deletion retried after a crash is recorded once."""
     store.execute_one(
-        f"INSERT INTO thread_deletions ({', '.join(DELETIONS_COLUMNS)}) VALUES ({', '.join('?' * len(row))})"
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(row))})"
         " ON CONFLICT (thread_id, head_checkpoint_id) DO NOTHING",
         row,
     )

@@ -10,10 +10,10 @@ requested amount, status at deletion, who, when, why) before the thread's checkp
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from agents.db import Store, TableSchema
+from agents.deletion_record import deletion_row, insert_deletion
 from agents.errors import InputError
 from agents.refund.cases import case_of_thread
 from agents.refund.strings import STRINGS
@@ -66,26 +66,16 @@ def record_delete(store: Store, request: DeleteRequest) -> None:
     """Writes the permanent row of an unfinished case about to be deleted (a finished one keeps its ledger)."""
     if request.status == "done":
         return
-    values, actor = request.values, request.actor
-    row = (
-        request.thread_id,
-        request.head_checkpoint_id,
+    values = request.values
+    row = deletion_row(
+        request,
         str(values.get("case_id") or case_of_thread(store, request.thread_id)),  # unreadable: the case it claimed
         str(values.get("customer", "")),
         _amount(values.get("requested_amount")),
         _amount(values.get("amount")),
         str(values.get("requested_at", "")),
-        request.status,
-        actor.email or actor.name,
-        actor.name,
-        dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
-        request.reason or "",
     )
-    store.execute_one(
-        f"INSERT INTO refund_deletions ({', '.join(DELETION_COLUMNS)}) VALUES ({', '.join('?' * len(row))})"
-        " ON CONFLICT (thread_id, head_checkpoint_id) DO NOTHING",
-        row,
-    )
+    insert_deletion(store, "refund_deletions", DELETION_COLUMNS, row)
 
 
 def deletion_rows(store: Store) -> list[dict[str, Any]]:
