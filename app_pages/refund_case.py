@@ -7,26 +7,29 @@ shows its new status, and the picker its new label, while what is typed elsewher
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import islice
 from typing import Any
 
 import streamlit as st
 
 from agents import ages, lifecycle, runs
 from agents.db import Store
-from agents.errors import UserError
 from agents.identity import CONTINUE
-from agents.nodelog import node_runs
-from agents.refund import item_ledger, ledger
-from agents.refund.permissions import REJECT_REFUND
+from agents.refund.figures import asked_amount
 from agents.refund.rules import amount_to_pay
 from agents.settings import Settings
-from app_pages.refund_cases import CaseBook, case_book
-from app_pages.refund_decisions import VIEW_KEY, Decider, remembered_input
+from app_pages.refund_cases import CaseBook, CaseRead, case_book, read_case
+from app_pages.refund_decisions import VIEW_KEY, decision_controls
 from dashboard import auth, diff_view, live, queues
+from dashboard.case_panel import (
+    asking_node_entries,
+    case_parts,
+    entries_caption,
+    headline_message,
+    picker_choices,
+    selected_case,
+)
 from dashboard.decision_view import controls_view
-from dashboard.formats import amount, code_word
+from dashboard.formats import amount
 from dashboard.forms import act, acted_here, drawn_head, status_word
 from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
@@ -57,29 +60,23 @@ def pick_case(store: Store, book: CaseBook) -> str | None:
     """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
     cases, options = book.cases, list(book.options)
     requested = st.query_params.get("thread")
-    try:  # a link's id is checked before anything uses it (a case's own id is one already)
-        named = requested in cases or not requested
-        requested = requested if named else lifecycle.thread_named(store, requested, exact=True)
-        unknown = requested is not None and requested not in cases
-    except UserError:
-        unknown = True
-    if unknown:
-        st.warning(escape_markdown(t("refund.case.unknown", thread=requested)))
-    selected = None if unknown else requested or (options[0] if options else None)
+    # a link's id is checked before anything uses it (a case's own id is one already)
+    selected, unknown = selected_case(
+        requested, cases, options, lambda tid: lifecycle.thread_named(store, tid, exact=True)
+    )
+    if unknown is not None:
+        st.warning(escape_markdown(t("refund.case.unknown", thread=unknown)))
     if not options:
         return None
     if selected and not requested:
         st.query_params["thread"] = selected
     lang = current_language()
     if len(options) > PICKER_LIMIT or st.session_state.get(FIND_KEY):
-        query = st.text_input(t("refund.case.find"), key=FIND_KEY, help=t("refund.case.find_help")).strip()
-        folded = query.casefold()
-        texts = book.search_texts(lang) if folded else {}
-        found = [tid for tid in options if folded in texts[cases[tid]].casefold()] if folded else options
-        others = islice((tid for tid in found if tid != selected), PICKER_LIMIT)
-        options = ([selected] if selected else []) + list(others)
-        if len(found) > PICKER_LIMIT:
-            st.caption(t("refund.case.find_more", shown=PICKER_LIMIT, total=len(found)))
+        query = st.text_input(t("refund.case.find"), key=FIND_KEY, help=t("refund.case.find_help"))
+        texts = book.search_texts(lang) if query.strip() else {}
+        options, found = picker_choices(options, selected, lambda tid: texts[cases[tid]], query, PICKER_LIMIT)
+        if found > PICKER_LIMIT:
+            st.caption(t("refund.case.find_more", shown=PICKER_LIMIT, total=found))
     st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
     st.selectbox(
         t("refund.case.select"),
@@ -93,6 +90,7 @@ def pick_case(store: Store, book: CaseBook) -> str | None:
     return selected
 
 
+@live.fragment
 def show_case_panel(store: Store, settings: Settings) -> str | None:
     """The picker and the selected case, a live part; returns the case the page's run drew (None: no case).
 
@@ -100,11 +98,6 @@ def show_case_panel(store: Store, settings: Settings) -> str | None:
     when the database changed since they were read (:func:`dashboard.live.rows`): a run with nothing
     new, the interval's and a keystroke's, reads only the live token.
     """
-    return _case_panel(store, settings)
-
-
-@live.fragment
-def _case_panel(store: Store, settings: Settings) -> str | None:
     # The page's run gets the book the page read (kept under the same token), so its parts agree.
     cases = live.rows("refund-case-book", lambda: case_book(store), store=store)
     thread_id = pick_case(store, cases)
@@ -117,147 +110,59 @@ def _case_panel(store: Store, settings: Settings) -> str | None:
     return thread_id
 
 
-@dataclass(frozen=True)
-class CaseRead:
-    """A case as read at one moment: its status, its current result, what the ledger paid, its node log."""
-
-    status: lifecycle.ThreadStatus | None  # None: no such thread (deleted since the page was drawn)
-    result: runs.RunResult | None
-    paid: int | None
-    node_rows: tuple[dict[str, Any], ...] = ()
-
-
-def read_case(store: Store, settings: Settings, thread_id: str) -> CaseRead:
-    """Reads what the case panel shows of ``thread_id``."""
-    status = lifecycle.thread_status(store, thread_id)
-    if status is None:
-        return CaseRead(None, None, None)
-    result = runs.current_result(store, settings, thread_id)
-    values = result.values
-    case_id = str(values.get("case_id", ""))
-    payout = ledger.payout_for(store, case_id)
-    if values.get("items"):  # a case with items: what its items' payouts add up to
-        paid_items = item_ledger.item_payouts(store, case_id)
-        payout = {"paid_amount": sum(row["paid_amount"] for row in paid_items)} if paid_items else None
-    paid = payout["paid_amount"] if payout else None
-    return CaseRead(status, result, paid, tuple(node_runs(store, thread_id=thread_id)))
-
-
 def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) -> None:
     """One case: its status, the controls that fit it (first, so a waiting case's decision is on the first
     screen), then its amounts, its text and its trace.
 
-    Drawn by the live panel: typing an approver name or an amount reruns the panel alone, never the
-    lists below, and a case another tab decided shows its new status within the live interval, its
-    controls kept with a notice until they are used (a click on them is refused as stale).
+    Drawn by the live panel (typing reruns the panel alone; a case decided in another tab keeps its controls,
+    with a notice, and a click on them is refused as stale), in the same slots every run: a part its status
+    does not call for is an empty slot, so no change of status leaves an element behind (:mod:`dashboard.case_panel`).
     """
     status, result = read.status, read.result
+    status_slot, rights_slot, headline, controls, attention, body = (st.empty() for _ in range(6))
     if status is None or result is None:  # deleted since the page was drawn
-        st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
+        status_slot.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
         return
     values = result.values
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
-    st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    status_slot.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
     rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
-    rights_slot = st.empty()  # drawn by every run, so a case decided meanwhile moves nothing below it
     if rights is not None:  # who may decide it; a warning when no one may, or when it escalated
-        shown = (
-            rights_slot.warning
-            if rights.no_decider is not None or rights.escalation is not None
-            else rights_slot.caption
-        )
-        shown(escape_markdown(queues.rights_cell(rights, auth.identity())))
+        warn = rights.no_decider is not None or rights.escalation is not None
+        said = escape_markdown(queues.rights_cell(rights, auth.identity()))
+        (rights_slot.warning if warn else rights_slot.caption)(said)
     own_action = acted_here(thread_id)  # this session's own sidebar action: no one else's change
-    remembered = st.session_state.get(VIEW_KEY)
-    view = controls_view(
-        remembered, thread_id, result.status, result.head_checkpoint_id, expected, own_action=own_action
-    )
+    remembered, head = st.session_state.get(VIEW_KEY), result.head_checkpoint_id
+    view = controls_view(remembered, thread_id, result.status, head, expected, own_action=own_action)
     st.session_state[VIEW_KEY] = view.view
-    if result.status == "waiting" or view.stale:
-        decision_controls(store, settings, result, status, view.head, own_action=own_action)
-    elif result.status == "attention":
-        st.error(escape_markdown(t("refund.case.attention", reason=status.reason_in(current_language()))))
-        if status.action == "continue" and auth.why_not(CONTINUE):
-            st.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
-        elif status.action == "continue" and st.button(t("refund.continue"), key="refund-continue"):
+    parts = case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
+    kind, said = headline_message(parts.headline, values, status)
+    getattr(headline, kind)(said)
+    if parts.controls:
+        with controls.container():
+            decision_controls(store, settings, result, view.head, own_action=own_action)
+    if parts.attention == "cannot_continue":
+        attention.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
+    elif parts.attention == "continue":
+        with attention.container():  # a refused click's message under its button
+            if st.button(t("refund.continue"), key="refund-continue"):
 
-            def carry_on(head_seen: str | None) -> str:
-                done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=auth.identity())
-                return t("refund.continued", thread=thread_id, status=status_word(done))
+                def carry_on(head_seen: str | None) -> str:
+                    me = auth.identity()
+                    done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=me)
+                    return t("refund.continued", thread=thread_id, status=status_word(done))
 
-            act(expected, carry_on)
-        elif status.action == "rerun":
-            st.page_link(
-                "app_pages/explorer.py",
-                label=t("refund.case.open_explorer"),
-                icon=":material/account_tree:",
-                query_params={"thread": thread_id},
-            )
-    elif result.status == "running":
-        st.info(t("refund.case.running"))
-    else:
-        st.success(escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome))))
-    show_figures(values, read.paid, waiting_amount(result))
-    show_trace(store, thread_id, values, read.node_rows)
-
-
-def decision_controls(
-    store: Store,
-    settings: Settings,
-    result: runs.RunResult,
-    status: lifecycle.ThreadStatus,
-    head: str | None,
-    *,
-    own_action: bool,
-) -> None:
-    """A waiting case's (or one moved on since its controls were drawn) approver, note and buttons."""
-    values, thread_id = result.values, result.thread_id
-    waiting = result.status == "waiting"
-    if waiting:  # what is decided, before the controls that decide it
-        st.warning(f"**{t('refund.case.waiting')}** {escape_markdown(case_summary(values))}")
-    else:
-        st.warning(t("refund.case.moved_on", status=status_text(status)))
-    cannot_decide = auth.why_not(REJECT_REFUND)  # a viewer decides nothing; any approver may reject
-    if cannot_decide:
-        st.info(t("auth.cannot_act", reason=cannot_decide))
-        return
-    me = auth.identity()
-    approver_col, note_col = st.columns(2)
-    if me.local:  # local mode: the approver types their name, recorded as typed
-        approver = remembered_input("refund-approver", t("field.approver"), approver_col)
-    else:  # signed in: the decision is recorded as the signed-in identity
-        approver = me.email
-        approver_col.caption(escape_markdown(t("auth.approver_is_you", name=me.name, email=me.email)))
-    note = note_col.text_input(t("field.note"), key=f"refund-note-{thread_id}")
-    requested_by = str(values.get("requested_by") or "")
-    case_id = str(values.get("case_id", ""))
-    decider = Decider(store, settings, thread_id, case_id, head, me, approver, note, requested_by)
-    if values.get("items"):
-        decider.item_controls(result, own_action=own_action)
-    else:
-        decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))
-
-
-#: The reason's characters in the summary above a waiting case's buttons; the whole reason is below them.
-SUMMARY_REASON_CHARS = 160
-
-
-def case_summary(values: dict[str, Any]) -> str:
-    """Who asks for how much back and why, in a few lines: read before Approve / Reject, which stay on a
-    1280×720 first screen under it however long the reason is (cut here, whole with the amounts below)."""
-    reason = " ".join(str(values.get("reason", "")).split())
-    if len(reason) > SUMMARY_REASON_CHARS:
-        reason = t("refund.case.summary_cut", reason=reason[: SUMMARY_REASON_CHARS - 1].rstrip() + "…")
-    customer, requested = str(values.get("customer", "")), amount(values.get("requested_amount"))
-    return t("refund.case.summary", customer=customer or "—", amount=requested, reason=reason or "—")
-
-
-def waiting_amount(result: runs.RunResult) -> int:
-    """What the questions still waiting ask for (an items case's waiting items; 0 when nothing waits)."""
-    if result.status != "waiting":
-        return 0
-    asked = (question.get("requested_amount") for question in result.interrupts if isinstance(question, dict))
-    return sum(value for value in asked if isinstance(value, int) and not isinstance(value, bool))
+                act(expected, carry_on)
+    elif parts.attention == "explorer":
+        attention.page_link(
+            "app_pages/explorer.py",
+            label=t("refund.case.open_explorer"),
+            icon=":material/account_tree:",
+            query_params={"thread": thread_id},
+        )
+    with body.container():
+        show_figures(values, read.paid, asked_amount(result.interrupts) if result.status == "waiting" else 0)
+        show_trace(store, thread_id, values, read.node_rows)
 
 
 def show_figures(values: dict[str, Any], paid: int | None, waiting: int = 0) -> None:
@@ -284,24 +189,11 @@ def show_figures(values: dict[str, Any], paid: int | None, waiting: int = 0) -> 
 ASKING_NODES = ("review", "item")
 
 
-def asking_node_entries(rows: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
-    """Each asking node that ran, with its node-log statuses in order; ``review`` with none if neither ran."""
-    entries = [(node, [r["status"] for r in rows if r["node"] == node]) for node in ASKING_NODES]
-    return [(node, statuses) for node, statuses in entries if statuses] or [("review", [])]
-
-
-def entries_caption(node: str, statuses: list[str]) -> str:
-    """How often ``node`` was entered, worded for one entry and for several, with its node-log statuses."""
-    words = ", ".join(code_word("nodelog", status) for status in statuses) or "—"
-    key = "refund.node_entries.once" if len(statuses) == 1 else "refund.node_entries.many"
-    return t(key, node=node, count=len(statuses), statuses=words)
-
-
 def show_trace(store: Store, thread_id: str, values: dict[str, Any], node_rows: tuple[dict[str, Any], ...]) -> None:
     """The case's trace, and how often the node that asks an approver ran (``node_rows``: its node log)."""
     st.subheader(t("refund.trace"))
     # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
     st.text("\n".join(values.get("trace", [])) or "—")
-    for node, statuses in asking_node_entries(list(node_rows)):
+    for node, statuses in asking_node_entries(node_rows, ASKING_NODES):
         st.caption(entries_caption(node, statuses))
     diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed

@@ -12,10 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from agents import lifecycle, readcache
+from agents import lifecycle, readcache, runs
 from agents.db import Store
 from agents.leases import live_leases
-from agents.refund import ledger
+from agents.nodelog import node_runs
+from agents.refund import figures, ledger
+from agents.settings import Settings
 from dashboard.formats import amount, code_word
 from dashboard.i18n import t
 from dashboard.views import status_text
@@ -136,3 +138,24 @@ def case_book(store: Store) -> CaseBook:
     book = read_book(store)
     memo.put("book", (key, book))
     return book
+
+
+@dataclass(frozen=True)
+class CaseRead:
+    """A case as read at one moment: its status, its current result, what the ledger paid, its node log."""
+
+    status: lifecycle.ThreadStatus | None  # None: no such thread (deleted since the page was drawn)
+    result: runs.RunResult | None
+    paid: int | None
+    node_rows: tuple[dict[str, Any], ...] = ()
+
+
+def read_case(store: Store, settings: Settings, thread_id: str) -> CaseRead:
+    """Reads what the case panel shows of ``thread_id``."""
+    status = lifecycle.thread_status(store, thread_id)
+    if status is None:
+        return CaseRead(None, None, None)
+    result = runs.current_result(store, settings, thread_id)
+    case_id, with_items = str(result.values.get("case_id", "")), bool(result.values.get("items"))
+    paid = figures.paid_amount(store, case_id, with_items=with_items)
+    return CaseRead(status, result, paid, tuple(node_runs(store, thread_id=thread_id)))

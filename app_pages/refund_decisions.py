@@ -16,7 +16,7 @@ from agents.db import Store
 from agents.errors import UserError
 from agents.identity import Identity
 from agents.refund.graph import AGENT_NAME
-from agents.refund.permissions import APPROVE_REFUND
+from agents.refund.permissions import APPROVE_REFUND, REJECT_REFUND
 from agents.refund.rules import check_edit_amount
 from agents.settings import Settings
 from agents.validation import parse_whole_number
@@ -164,3 +164,29 @@ def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
     # The difference is shown before anything is sent.
     preview.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
     return edited
+
+
+def decision_controls(
+    store: Store, settings: Settings, result: runs.RunResult, head: str | None, *, own_action: bool
+) -> None:
+    """A waiting case's (or one moved on since its controls were drawn) approver, note and buttons."""
+    values, thread_id = result.values, result.thread_id
+    cannot_decide = auth.why_not(REJECT_REFUND)  # a viewer decides nothing; any approver may reject
+    if cannot_decide:
+        st.info(t("auth.cannot_act", reason=cannot_decide))
+        return
+    me = auth.identity()
+    approver_col, note_col = st.columns(2)
+    if me.local:  # local mode: the approver types their name, recorded as typed
+        approver = remembered_input("refund-approver", t("field.approver"), approver_col)
+    else:  # signed in: the decision is recorded as the signed-in identity
+        approver = me.email
+        approver_col.caption(escape_markdown(t("auth.approver_is_you", name=me.name, email=me.email)))
+    note = note_col.text_input(t("field.note"), key=f"refund-note-{thread_id}")
+    requested_by = str(values.get("requested_by") or "")
+    case_id = str(values.get("case_id", ""))
+    decider = Decider(store, settings, thread_id, case_id, head, me, approver, note, requested_by)
+    if values.get("items"):
+        decider.item_controls(result, own_action=own_action)
+    else:
+        decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))

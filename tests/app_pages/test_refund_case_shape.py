@@ -43,3 +43,79 @@ def test_every_typed_amount_draws_the_case_panel_in_the_same_places(app, store, 
     assert any(metric.label == "After the edit" for metric in at.metric)
     empty, _ = _drawn_for(at, "")
     assert refused == over == accepted == empty
+
+
+# --- The panel's layout per status ----------------------------------------------------------------------
+
+
+def _panel(at: Any) -> Any:
+    """The case panel's own block (the live part's container): the one holding the case picker."""
+    return next(
+        block
+        for block in at.main.children.values()
+        if any(getattr(child, "key", None) == "refund-case" for child in getattr(block, "children", {}).values())
+    )
+
+
+def _leaves(node: Any, path: tuple[int, ...] = ()) -> dict[tuple[int, ...], bool]:
+    """Each element's and each empty block's delta path under ``node``: True for an element, False for a block."""
+    children = getattr(node, "children", None)
+    if not isinstance(children, dict):
+        return {path: True}
+    if not children:
+        return {path: False}
+    return {leaf: kind for index, child in children.items() for leaf, kind in _leaves(child, (*path, index)).items()}
+
+
+def _left_behind(before: dict[tuple[int, ...], bool], after: dict[tuple[int, ...], bool]) -> set[tuple[int, ...]]:
+    """What a run drawing ``after`` leaves of ``before`` when the browser keeps what the run did not draw.
+
+    That is the browser's part when a fragment run's end arrives as "stopped early": each place the run
+    drew replaces what stood there (an element drawn where a block stood, everything below it), while a
+    block drawn where a block stood keeps the children it does not draw again.
+    """
+    elements = {place for place, element in after.items() if element}
+    blocks = {place[:depth] for place in after for depth in range(1, len(place))}
+    return {
+        place
+        for place in before
+        if place not in after
+        and place not in blocks
+        and not any(place[:depth] in elements for depth in range(1, len(place)))
+    }
+
+
+def _layouts(app: Any, store: Any, settings: Any) -> dict[str, dict[tuple[int, ...], bool]]:
+    from agents import runs, runtime
+    from agents.leases import thread_lease
+    from agents.registry import get_agent
+
+    drawn = {}
+    start_refund(store, settings, "C1", 500_000)
+    at = app(PAGE)
+    at.text_input(key="refund-approver").input("kim").run()
+    drawn["waiting"] = _leaves(_panel(at))
+    with thread_lease(store, "refund-C1"):
+        drawn["running"] = _leaves(_panel(app(PAGE)))
+    runs.resume_from_fields(store, settings, "refund-C1", {"action": "approve", "approver": "kim"})
+    drawn["moved on"] = _leaves(_panel(at.run()))  # the same tab: its controls stay, with a notice
+    drawn["done"] = _leaves(_panel(app(PAGE)))
+    start_refund(store, settings, "C2", 500_000)
+    graph = runtime.graph(store, "refund")
+    config = runs.run_config(get_agent("refund"), "refund-C2")
+    graph.update_state(config, {"decision": "approve", "approver": "kim", "decided_at": "t"}, as_node="review")
+    at = app(PAGE)
+    at.query_params["thread"] = "refund-C2"
+    drawn["attention"] = _leaves(_panel(at.run()))
+    return drawn
+
+
+def test_no_status_change_leaves_an_element_of_the_case_panel_behind(app, store, settings):
+    layouts = _layouts(app, store, settings)
+    left = {
+        (first, then): sorted(_left_behind(layouts[first], layouts[then]))
+        for first in layouts
+        for then in layouts
+        if first != then
+    }
+    assert left == {pair: [] for pair in left}

@@ -6,8 +6,8 @@ import functools
 
 from agents import runs
 from agents.refund import ledger
-from app_pages.refund_case import entries_caption
 from dashboard import diff_view
+from dashboard.case_panel import entries_caption
 from tests.factories import button_by_key, start_refund
 
 PAGE = "app_pages/refund.py"

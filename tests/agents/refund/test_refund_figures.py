@@ -1,0 +1,30 @@
+"""A refund case's figures: what the ledger paid for it and what its waiting questions ask for."""
+
+from __future__ import annotations
+
+from agents import runs
+from agents.refund.figures import asked_amount, paid_amount
+from tests.factories import start_refund
+
+
+def test_what_waiting_questions_ask_for_adds_up_whole_amounts_only():
+    questions = [{"requested_amount": 300}, {"requested_amount": 200}, {"requested_amount": True}, "text", {}]
+    assert asked_amount(questions) == 500
+    assert asked_amount([]) == 0
+
+
+def test_a_case_is_paid_what_its_ledger_row_says_and_nothing_before(store, settings):
+    start_refund(store, settings, "C1", 500_000)
+    assert paid_amount(store, "C1", with_items=False) is None
+    runs.resume_from_fields(store, settings, "refund-C1", {"action": "edit", "amount": 400_000, "approver": "kim"})
+    assert paid_amount(store, "C1", with_items=False) == 400_000
+    assert paid_amount(store, "C1", with_items=True) is None  # its items' payouts: it has none
+
+
+def test_a_case_with_items_is_paid_what_its_items_payouts_add_up_to(store, settings):
+    items = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
+    result = runs.start_run(
+        store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": items}
+    )
+    assert paid_amount(store, "M1", with_items=True) == 80_000  # A-2 is below the threshold and pays itself
+    assert asked_amount(result.interrupts) == 500_000  # A-1 and A-3 wait
