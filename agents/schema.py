@@ -81,6 +81,15 @@ CREATE TABLE IF NOT EXISTS thread_leases (
     process_start TEXT
 );""",
 )
+#: A thread's status as the tables that keep statuses write it (the summaries and the status index).
+STATUS_DDL = """\
+    status TEXT NOT NULL,
+    outcome TEXT NOT NULL DEFAULT '',
+    reason_code TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    action TEXT NOT NULL DEFAULT '',
+    waiting_since TEXT,
+"""
 #: Each thread's settled status (:mod:`agents.summarytable`), in table order.
 SUMMARY_COLUMNS = (
     "thread_id", "head_checkpoint_id", "agent", "status", "outcome", "reason_code", "reason", "action",
@@ -88,18 +97,12 @@ SUMMARY_COLUMNS = (
 )  # fmt: skip
 SUMMARY_TABLE = TableSchema(
     "thread_summaries",
-    """
+    f"""
 CREATE TABLE IF NOT EXISTS thread_summaries (
     thread_id TEXT PRIMARY KEY,
     head_checkpoint_id TEXT NOT NULL,
     agent TEXT NOT NULL,
-    status TEXT NOT NULL,
-    outcome TEXT NOT NULL DEFAULT '',
-    reason_code TEXT NOT NULL DEFAULT '',
-    reason TEXT NOT NULL DEFAULT '',
-    action TEXT NOT NULL DEFAULT '',
-    waiting_since TEXT,
-    head_mark TEXT NOT NULL DEFAULT '',
+{STATUS_DDL}    head_mark TEXT NOT NULL DEFAULT '',
     outcome_key TEXT NOT NULL DEFAULT '',
     outcome_mark TEXT NOT NULL DEFAULT '',
     seen BIGINT
@@ -125,23 +128,34 @@ INDEX_COLUMNS = (
 )  # fmt: skip
 INDEX_TABLE = TableSchema(
     "thread_status_index",
-    """
+    f"""
 CREATE TABLE IF NOT EXISTS thread_status_index (
     thread_id TEXT PRIMARY KEY,
     agent TEXT NOT NULL,
     head_checkpoint_id TEXT NOT NULL,
     checkpoint_count INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    outcome TEXT NOT NULL DEFAULT '',
-    reason_code TEXT NOT NULL DEFAULT '',
-    reason TEXT NOT NULL DEFAULT '',
-    action TEXT NOT NULL DEFAULT '',
-    waiting_since TEXT,
-    waiting_count INTEGER NOT NULL DEFAULT 0,
+{STATUS_DDL}    waiting_count INTEGER NOT NULL DEFAULT 0,
     payload TEXT,
     seen BIGINT NOT NULL
 );""",
 )  # computed from the threads and checked against the change feed on every read, so never migrated
+
+
+def deletion_ddl(table: str, columns: str) -> str:
+    """The DDL of a table of deletion records: the thread and head deleted, the record's own ``columns``
+    (whole lines), the status at deletion, who deleted it, when and why; (thread, head) is the key."""
+    return f"""
+CREATE TABLE IF NOT EXISTS {table} (
+    thread_id TEXT NOT NULL,
+    head_checkpoint_id TEXT NOT NULL,
+{columns}    status TEXT NOT NULL,
+    deleted_by TEXT NOT NULL,
+    deleted_by_name TEXT NOT NULL,
+    deleted_at TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (thread_id, head_checkpoint_id)
+);"""
+
 
 DELETIONS_COLUMNS = (
     "thread_id", "head_checkpoint_id", "agent", "status", "deleted_by", "deleted_by_name", "deleted_at", "reason",
@@ -149,18 +163,7 @@ DELETIONS_COLUMNS = (
 #: Unfinished threads deleted, of the agents that keep no record of their own (:mod:`agents.deletion_record`).
 DELETIONS_TABLE = TableSchema(
     "thread_deletions",
-    """
-CREATE TABLE IF NOT EXISTS thread_deletions (
-    thread_id TEXT NOT NULL,
-    head_checkpoint_id TEXT NOT NULL,
-    agent TEXT NOT NULL,
-    status TEXT NOT NULL,
-    deleted_by TEXT NOT NULL,
-    deleted_by_name TEXT NOT NULL,
-    deleted_at TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    PRIMARY KEY (thread_id, head_checkpoint_id)
-);""",
+    deletion_ddl("thread_deletions", "    agent TEXT NOT NULL,\n"),
     migrated_columns=DELETIONS_COLUMNS,
 )
 

@@ -7,6 +7,9 @@ defaults passes the arguments, or binds them once with :func:`functools.partial`
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -229,3 +232,31 @@ def sqlite_plan(folder: Path, ask: Callable[[Any], Any]) -> str:
             return " | ".join(row[-1] for row in cursor.fetchall())
     finally:
         store.close()
+
+
+def released_together(script: str, arguments: list[list[str]]) -> list[Any]:
+    """Runs ``python -c script`` once per argument list and lets them all go at once; returns what each
+    printed as JSON, in order.
+
+    Each child prints ``ready`` when its start-up is done and waits for a line on stdin before it works,
+    so the children race in their work, not in their imports.
+    """
+    from tests.conftest import PROJECT_ROOT
+
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    children = [
+        subprocess.Popen([sys.executable, "-c", script, *argv], cwd=PROJECT_ROOT, text=True, **pipes)
+        for argv in arguments
+    ]
+    for child in children:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    results = []
+    for child in children:
+        out, err = child.communicate(timeout=600)
+        assert child.returncode == 0, err
+        results.append(json.loads(out))
+    return results

@@ -17,6 +17,7 @@ from agents.deletion_record import deletion_row, insert_deletion
 from agents.errors import InputError
 from agents.refund.cases import case_of_thread
 from agents.refund.strings import STRINGS
+from agents.schema import deletion_ddl
 from agents.spec import DeleteRequest
 from agents.texts import text
 
@@ -29,22 +30,16 @@ DELETION_COLUMNS = (
 #: between the record and the deletion records the case once.
 DELETION_TABLE = TableSchema(
     "refund_deletions",
-    """
-CREATE TABLE IF NOT EXISTS refund_deletions (
-    thread_id TEXT NOT NULL,
-    head_checkpoint_id TEXT NOT NULL,
+    deletion_ddl(
+        "refund_deletions",
+        """\
     case_id TEXT NOT NULL,
     customer TEXT NOT NULL,
     requested_amount INTEGER,
     amount INTEGER,
     requested_at TEXT NOT NULL,
-    status TEXT NOT NULL,
-    deleted_by TEXT NOT NULL,
-    deleted_by_name TEXT NOT NULL,
-    deleted_at TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    PRIMARY KEY (thread_id, head_checkpoint_id)
-);""",
+""",
+    ),
     migrated_columns=DELETION_COLUMNS,
 )
 

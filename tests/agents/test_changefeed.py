@@ -71,14 +71,19 @@ store.close()
 """
 
 
+def write_elsewhere(db_location: str) -> None:
+    """Another process answers w1, updates w2, deletes done-0 and starts the robot on w3, through this project."""
+    code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+
+
 def test_writes_by_another_process_are_seen_by_a_reader_that_read_before(store, settings, db_location):
     answer_robot(store, settings, "done-0")
     pause_robot(store, settings, "w1")
     pause_robot(store, settings, "w2")
     served(store)
-    code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
-    assert done.returncode == 0, done.stderr
+    write_elsewhere(db_location)
     statuses = served(store)
     assert statuses["w1"].outcome == "executed"
     assert statuses["w2"].reason_code == "edited"

@@ -15,7 +15,7 @@ import pytest
 from agents import lifecycle, runtime, statusindex, threadindex
 from agents.robot.graph import build_graph
 from agents.runtime import open_store
-from tests.agents.test_changefeed import langgraph_saver, served
+from tests.agents.test_changefeed import langgraph_saver, served, write_elsewhere
 from tests.factories import answer_robot, pause_robot, start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -74,28 +74,11 @@ def mixed_threads(store, settings):
     runs.resume_from_fields(store, settings, "refund-B", {"action": "reject", "approver": "kim"})
 
 
-_WRITE_ELSEWHERE = """
-import sys
-sys.path.insert(0, {root!r})
-from agents import runs
-from agents.runtime import load_settings, open_store
-store = open_store({db!r})
-settings = load_settings(db_override={db!r}, secrets={{}})
-runs.resume_thread(store, settings, "w1", "yes")
-runs.update_thread(store, settings, "w2", {{"decision": "no"}})
-runs.delete_thread(store, "done-0")
-runs.start_run(store, settings, "robot", {{}}, thread_id="w3")
-store.close()
-"""
-
-
 def test_a_new_process_lists_what_changed_behind_the_back_of_the_one_that_kept_the_rows(store, settings, db_location):
     mixed_threads(store, settings)
     before = served(store)  # every row kept
     assert cold(db_location) == as_json(before)
-    code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
-    assert done.returncode == 0, done.stderr
+    write_elsewhere(db_location)
     with langgraph_saver(store, db_location) as saver:  # no code of this project writes through it
         graph = build_graph(saver)
         graph.update_state({"configurable": {"thread_id": "w4"}}, {"decision": "no"})

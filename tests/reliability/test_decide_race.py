@@ -8,16 +8,13 @@ retry of both batches decides what was left; the ledger has exactly one row per 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
 
 from agents import runs
 from agents.refund import item_ledger, ledger
-from tests.conftest import PROJECT_ROOT
+from tests.factories import released_together
 
 pytestmark = [pytest.mark.usefixtures("backend"), pytest.mark.slow]
 
@@ -39,29 +36,7 @@ print(out.getvalue(), flush=True)
 
 
 def decide_at_once(db: str, batches: list[list[str]]) -> list[list[dict[str, str]]]:
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-c", CHILD, db, f"approver{k}", *items],
-            cwd=PROJECT_ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for k, items in enumerate(batches)
-    ]
-    for child in children:
-        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
-    for child in children:  # both are past their start-up; each reads this line and decides
-        assert child.stdin is not None
-        child.stdin.write("go\n")
-        child.stdin.flush()
-    results = []
-    for child in children:
-        out, err = child.communicate(timeout=600)
-        assert child.returncode == 0, err
-        results.append(json.loads(out))
-    return results
+    return released_together(CHILD, [[db, f"approver{k}", *items] for k, items in enumerate(batches)])
 
 
 def test_two_processes_deciding_overlapping_batches_pay_each_item_once(store, settings, db_location):

@@ -9,9 +9,6 @@ started again.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import uuid
 
 import pytest
@@ -22,7 +19,7 @@ from agents.errors import InputError
 from agents.refund import cases, ledger
 from agents.refund.deletions import deletion_rows
 from agents.runtime import open_store
-from tests.conftest import PROJECT_ROOT
+from tests.factories import released_together
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -148,29 +145,7 @@ print(json.dumps(results), flush=True)
 
 def start_at_once(db: str, case_ids: list[str]) -> list[dict[str, list]]:
     """Two processes start every case of ``case_ids``, each on threads of its own, released together."""
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-c", CHILD, db, tag, *case_ids],
-            cwd=PROJECT_ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for tag in ("a", "b")
-    ]
-    for child in children:
-        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
-    for child in children:
-        assert child.stdin is not None
-        child.stdin.write("go\n")
-        child.stdin.flush()
-    results = []
-    for child in children:
-        out, err = child.communicate(timeout=600)
-        assert child.returncode == 0, err
-        results.append(json.loads(out))
-    return results
+    return released_together(CHILD, [[db, tag, *case_ids] for tag in ("a", "b")])
 
 
 @pytest.mark.slow
