@@ -19,15 +19,7 @@ from agents.refund.rules import amount_to_pay
 from agents.settings import Settings
 from app_pages.refund_cases import CaseBook, CaseRead, case_book, read_case
 from app_pages.refund_decisions import VIEW_KEY, decision_controls
-from dashboard import auth, diff_view, live, queues
-from dashboard.case_panel import (
-    asking_node_entries,
-    case_parts,
-    entries_caption,
-    headline_message,
-    picker_choices,
-    selected_case,
-)
+from dashboard import auth, case_panel, diff_view, live, queues
 from dashboard.decision_view import controls_view
 from dashboard.formats import amount
 from dashboard.forms import act, acted_here, drawn_head, status_word
@@ -61,7 +53,7 @@ def pick_case(store: Store, book: CaseBook) -> str | None:
     cases, options = book.cases, list(book.options)
     requested = st.query_params.get("thread")
     # a link's id is checked before anything uses it (a case's own id is one already)
-    selected, unknown = selected_case(
+    selected, unknown = case_panel.selected_case(
         requested, cases, options, lambda tid: lifecycle.thread_named(store, tid, exact=True)
     )
     if unknown is not None:
@@ -74,7 +66,9 @@ def pick_case(store: Store, book: CaseBook) -> str | None:
     if len(options) > PICKER_LIMIT or st.session_state.get(FIND_KEY):
         query = st.text_input(t("refund.case.find"), key=FIND_KEY, help=t("refund.case.find_help"))
         texts = book.search_texts(lang) if query.strip() else {}
-        options, found = picker_choices(options, selected, lambda tid: texts[cases[tid]], query, PICKER_LIMIT)
+        options, found = case_panel.picker_choices(
+            options, selected, lambda tid: texts[cases[tid]], query, PICKER_LIMIT
+        )
         if found > PICKER_LIMIT:
             st.caption(t("refund.case.find_more", shown=PICKER_LIMIT, total=found))
     st.session_state[SELECT_KEY] = selected  # the URL decides; the widget follows it
@@ -116,18 +110,20 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
 
     Drawn by the live panel (typing reruns the panel alone; a case decided in another tab keeps its controls,
     with a notice, and a click on them is refused as stale), in the same slots every run: a part its status
-    does not call for is an empty slot, so no change of status leaves an element behind (:mod:`dashboard.case_panel`).
+    does not call for is an empty element, so no change of status leaves one behind (:mod:`dashboard.case_panel`).
     """
     status, result = read.status, read.result
-    status_slot, rights_slot, headline, controls, attention, body = (st.empty() for _ in range(6))
-    if status is None or result is None:  # deleted since the page was drawn
-        status_slot.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
+    if status is None or result is None:  # deleted since the page was drawn: its places drawn empty
+        st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
+        for _ in range(5):  # who may decide, the headline, the controls, the way out, the amounts
+            st.empty()
         return
     values = result.values
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
-    status_slot.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    st.markdown(t("refund.case.status", status=status_text(status)) + f" · `{thread_id}`")
+    rights_slot = st.empty()  # who may decide it; a warning when no one may, or when it escalated
     rights = queues.rights_for([status], settings.deadlines, ages.utc_now()).get(thread_id)
-    if rights is not None:  # who may decide it; a warning when no one may, or when it escalated
+    if rights is not None:
         warn = rights.no_decider is not None or rights.escalation is not None
         said = escape_markdown(queues.rights_cell(rights, auth.identity()))
         (rights_slot.warning if warn else rights_slot.caption)(said)
@@ -135,16 +131,20 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     remembered, head = st.session_state.get(VIEW_KEY), result.head_checkpoint_id
     view = controls_view(remembered, thread_id, result.status, head, expected, own_action=own_action)
     st.session_state[VIEW_KEY] = view.view
-    parts = case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
-    kind, said = headline_message(parts.headline, values, status)
-    getattr(headline, kind)(said)
+    parts = case_panel.case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
+    kind, said = case_panel.headline_message(parts.headline, values, status)
+    getattr(st, kind)(said)
+    # A container only where its part is drawn, an empty element where not: a container drawn again
+    # updates its widgets in place (what is typed and the focus stay); an element drawn over it removes it.
     if parts.controls:
-        with controls.container():
+        with st.container():
             decision_controls(store, settings, result, view.head, own_action=own_action)
+    else:
+        st.empty()
     if parts.attention == "cannot_continue":
-        attention.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
+        st.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
     elif parts.attention == "continue":
-        with attention.container():  # a refused click's message under its button
+        with st.container():  # a refused click's message under its button
             if st.button(t("refund.continue"), key="refund-continue"):
 
                 def carry_on(head_seen: str | None) -> str:
@@ -154,13 +154,11 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
 
                 act(expected, carry_on)
     elif parts.attention == "explorer":
-        attention.page_link(
-            "app_pages/explorer.py",
-            label=t("refund.case.open_explorer"),
-            icon=":material/account_tree:",
-            query_params={"thread": thread_id},
-        )
-    with body.container():
+        link = {"label": t("refund.case.open_explorer"), "icon": ":material/account_tree:"}
+        st.page_link("app_pages/explorer.py", **link, query_params={"thread": thread_id})
+    else:
+        st.empty()
+    with st.container():
         show_figures(values, read.paid, asked_amount(result.interrupts) if result.status == "waiting" else 0)
         show_trace(store, thread_id, values, read.node_rows)
 
@@ -194,6 +192,6 @@ def show_trace(store: Store, thread_id: str, values: dict[str, Any], node_rows: 
     st.subheader(t("refund.trace"))
     # Text, not a code box: a code box loads the syntax highlighter's code in a new tab (about 300 ms).
     st.text("\n".join(values.get("trace", [])) or "—")
-    for node, statuses in asking_node_entries(node_rows, ASKING_NODES):
-        st.caption(entries_caption(node, statuses))
+    for node, statuses in case_panel.asking_node_entries(node_rows, ASKING_NODES):
+        st.caption(case_panel.entries_caption(node, statuses))
     diff_view.show_head_change(store, thread_id, "refund")  # what the last step or update_state changed

@@ -1,10 +1,12 @@
 """What a case panel shows of a case, as pure functions of what it read: the parts its status calls for,
 the picker's options, and how often the asking node ran.
 
-A case panel is a live part (:func:`dashboard.live.fragment`). Every run draws the same slots in the same
-places, and a part a status does not call for is an empty slot: Streamlit removes what a fragment's run
-did not draw only when that run's end reaches the browser as a fragment run's end, and a live part's timer
-run that starts before it turns that end into "stopped early", so an element of the old layout would stay.
+A case panel is a live part (:func:`dashboard.live.fragment`). Every run draws one thing in each of the
+same places: a part of several elements as a container where its status calls for it, an empty element
+where not. Streamlit removes what a fragment's run did not draw only when that run's end reaches the
+browser as a fragment run's end, and a live part's timer run that starts before it turns that end into
+"stopped early", so an element of the old layout would stay; an element drawn over a container removes it
+with all it held, and a container drawn again updates its widgets in place (typed text and focus stay).
 """
 
 from __future__ import annotations
