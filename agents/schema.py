@@ -147,7 +147,8 @@ CREATE INDEX IF NOT EXISTS thread_status_index_agent_open
     ON thread_status_index (agent, head_checkpoint_id, thread_id) WHERE status <> 'done';
 CREATE INDEX IF NOT EXISTS thread_status_index_head ON thread_status_index (head_checkpoint_id, thread_id);
 CREATE INDEX IF NOT EXISTS thread_status_index_agent_head ON thread_status_index (agent, head_checkpoint_id, thread_id);
-CREATE INDEX IF NOT EXISTS thread_status_index_status ON thread_status_index (status, agent, waiting_since);
+CREATE INDEX IF NOT EXISTS thread_status_index_status
+    ON thread_status_index (status, agent, waiting_since, thread_id);
 CREATE INDEX IF NOT EXISTS thread_status_index_unknown ON thread_status_index (thread_id)
     WHERE reason_code = 'unknown_agent';""",
 )  # computed from the threads and checked against the change feed on every read, so never migrated;

@@ -310,13 +310,11 @@ def decoded(store: Store, rows: Iterable[Sequence[Any]]) -> tuple[list[ThreadSta
     return found, garbled
 
 
-def open_counts(store: Store) -> dict[tuple[str, str], int]:
-    """(agent, status) → how many threads of the agent have that status, for every status but ``done``."""
+def open_rows(store: Store) -> dict[str, tuple[str, str]]:
+    """Thread id → (agent, status) of every row whose status is not ``done`` (from the index alone)."""
     with store.read() as cursor:
-        cursor.execute(
-            "SELECT agent, status, COUNT(*) FROM thread_status_index WHERE status <> 'done' GROUP BY agent, status"
-        )
-        return {(agent, status): int(count) for agent, status, count in cursor.fetchall()}
+        cursor.execute("SELECT thread_id, agent, status FROM thread_status_index WHERE status <> 'done'")
+        return {thread_id: (agent, status) for thread_id, agent, status in cursor.fetchall()}
 
 
 def overdue_count(store: Store, agent: str, before: dt.datetime) -> int:

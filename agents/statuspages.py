@@ -53,12 +53,30 @@ class StatusPage:
 @dataclass
 class _Current:
     """Where this process last brought the table up to date: the change feed's position taken before, the
-    leases live then, and the counts read from the table since (None: not read yet)."""
+    leases live then, and the unfinished rows' (agent, status) by thread with their counts, read from the
+    table once and then kept up to date with each thread this process reads again (None: not read yet)."""
 
     position: int = -1
     running: frozenset[str] = frozenset()
-    counts: dict[tuple[str, str], int] | None = None
+    open_rows: dict[str, tuple[str, str]] | None = None
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def forget(self) -> None:
+        self.position, self.open_rows, self.counts = -1, None, Counter()
+
+    def moved(self, fresh: list[ThreadStatus], gone: Collection[str]) -> None:
+        """Moves the counts by the threads read again: their statuses now, and the ones no longer there."""
+        if self.open_rows is None:
+            return
+        for thread_id in [*gone, *(s.thread_id for s in fresh)]:
+            old = self.open_rows.pop(thread_id, None)
+            if old is not None:
+                self.counts[old] -= 1
+        for status in fresh:
+            if status.status != "done":
+                self.open_rows[status.thread_id] = (status.agent, status.status)
+                self.counts[(status.agent, status.status)] += 1
 
 
 _LOCK = threading.Lock()
@@ -89,14 +107,14 @@ def open_counts(store: Store, agent: str | None = None) -> Counter[str]:
     current = _current(store)
     if current is None:
         return Counter(s.status for s in lifecycle.inbox(store, agent))
-    with current.lock:
-        if current.counts is None:
-            current.counts = statusindex.open_counts(store)
-        counts = current.counts
     found: Counter[str] = Counter()
-    for (name, status), count in counts.items():
-        if agent is None or name == agent:
-            found[status] += count
+    with current.lock:
+        if current.open_rows is None:  # once per process; then moved by each thread read again
+            current.open_rows = statusindex.open_rows(store)
+            current.counts = Counter(current.open_rows.values())
+        for (name, status), count in current.counts.items():
+            if (agent is None or name == agent) and count:
+                found[status] += count
     return found
 
 
@@ -130,7 +148,7 @@ def _page(store: Store, agent: str | None, *, unfinished: bool, limit: int, offs
             return StatusPage(items[:limit], len(items) > limit)
         # a row another writer left unreadable: its thread is read again, then the page asked again
         with current.lock:
-            if not _reread(store, garbled, current.running):
+            if not _reread(store, current, garbled, current.running):
                 break
     whole = lifecycle.inbox(store, agent) if unfinished else lifecycle.thread_statuses(store, agent)
     whole = sorted(whole, key=lambda s: (s.head_checkpoint_id, s.thread_id), reverse=not unfinished)
@@ -148,7 +166,7 @@ def _current(store: Store) -> _Current | None:
     with current.lock:  # one reader brings it up to date, the others then find it so
         if current.position >= 0 and _caught_up(store, current):
             return current
-        current.position, current.counts = -1, None
+        current.forget()
         start = changefeed.position(store)  # before anything it guards
         if start is None:
             return None
@@ -159,7 +177,7 @@ def _current(store: Store) -> _Current | None:
             gone = statusindex.kept_ids(store) - {s.thread_id for s in statuses}
             kept = statusindex.save(store, statuses, start, gone=gone, complete=True)
         elif redo:
-            kept = _reread(store, redo, running, start, complete=True)
+            kept = _reread(store, current, redo, running, start, complete=True)
         else:  # every row holds; the mark moves on when it can be written, so later checks start later
             kept = True
             statusindex.save(store, (), start, complete=True)
@@ -180,26 +198,29 @@ def _caught_up(store: Store, current: _Current) -> bool:
     changed |= current.running ^ running
     if len(changed) > lifecycle._CHANGED_AT_ONCE:  # noqa: SLF001 - the same bound as the whole lists'
         return False
-    if changed and not _reread(store, changed, running, position):
+    if changed and not _reread(store, current, changed, running, position):
         return False
-    if changed or running != current.running:
-        current.counts = None
     current.position, current.running = position, running
     return True
 
 
 def _reread(
     store: Store,
+    current: _Current,
     thread_ids: Collection[str],
     running: Collection[str],
     seen: int | None = None,
     *,
     complete: bool = False,
 ) -> bool:
-    """Reads these threads again and keeps their rows; whether every row was written."""
+    """Reads these threads again, keeps their rows and moves ``current``'s counts; whether every row was
+    written (call under ``current.lock``)."""
     if seen is None:
         seen = changefeed.position(store)
         if seen is None:
             return False
     fresh, gone = lifecycle._read_threads(store, thread_ids, running, seen)  # noqa: SLF001 - shared reader
-    return statusindex.save(store, fresh, seen, gone=gone, complete=complete)
+    if not statusindex.save(store, fresh, seen, gone=gone, complete=complete):
+        return False
+    current.moved(fresh, gone)
+    return True
