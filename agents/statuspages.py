@@ -3,8 +3,9 @@
 Home, the agents' queues and the navigation show the oldest unfinished threads, each agent's newest
 threads and how many wait, need attention, run or are overdue; none of that needs every thread's status.
 So they ask the table of statuses (:mod:`agents.statusindex`) for one page of rows in the list's order
-(only those rows' questions and head times are decoded) and for the counts by SQL aggregate, once the
-table is up to date:
+(only those rows' questions and head times are decoded), for the overdue counts by SQL (a range count per
+agent) and for the counts by status (the unfinished rows' agent and status, read once per process from an
+index and then moved by each thread read again), once the table is up to date:
 
 * a process that has not brought it up to date yet reads again only the threads whose rows may not
   hold (:func:`agents.statusindex.stale`: changed since the last complete read, a lease that started or
