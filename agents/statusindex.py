@@ -32,7 +32,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents import changefeed, readmodel
+from agents import changefeed, readcache, readmodel
 from agents.db import DatabaseError, Store
 from agents.schema import INDEX_COLUMNS
 from agents.summarytable import decode_reason, encode_reason
@@ -298,11 +298,13 @@ def decoded(store: Store, rows: Iterable[Sequence[Any]]) -> tuple[list[ThreadSta
     """(the statuses these rows keep, in order; the threads whose rows cannot be read back)."""
     found, garbled = [], []
     reasons: dict[str, tuple[str, Text | None]] = {}
+    made = readcache.cache_for(store, "status-rows")  # a row (every column) decoded once per process
     for values in rows:
-        try:
+        status = made.lookup(tuple(values))
+        if status is None:
             status = _decoded(store, values, reasons)
-        except ValueError:  # a payload that is not JSON
-            status = None
+            if status is not None:
+                made.put(tuple(values), status)
         if status is None:
             garbled.append(values[0])
         else:

@@ -61,10 +61,19 @@ class _Current:
     running: frozenset[str] = frozenset()
     open_rows: dict[str, tuple[str, str]] | None = None
     counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: Pages read since a row last moved, by what was asked; ``moves`` counts the moves (a page read across
+    #: one is not kept).
+    pages: dict[tuple[object, ...], StatusPage] = field(default_factory=dict)
+    moves: int = 0
+
+    def drop_pages(self) -> None:
+        self.pages, self.moves = {}, self.moves + 1
+
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def forget(self) -> None:
         self.position, self.open_rows, self.counts = -1, None, Counter()
+        self.drop_pages()
 
     def moved(self, fresh: list[ThreadStatus], gone: Collection[str]) -> None:
         """Moves the counts by the threads read again: their statuses now, and the ones no longer there."""
@@ -141,12 +150,19 @@ def _page(store: Store, agent: str | None, *, unfinished: bool, limit: int, offs
         current = _current(store)
         if current is None:
             break
+        asked, moves = (agent, unfinished, limit, offset), current.moves
+        if (found := current.pages.get(asked)) is not None:  # no row moved since it was read
+            return StatusPage(list(found.items), found.more)
         rows = statusindex.page_rows(
             store, agent=agent, unfinished=unfinished, newest_first=not unfinished, limit=limit + 1, offset=offset
         )
         items, garbled = statusindex.decoded(store, rows)
         if not garbled:
-            return StatusPage(items[:limit], len(items) > limit)
+            found = StatusPage(items[:limit], len(items) > limit)
+            with current.lock:
+                if current.moves == moves:
+                    current.pages[asked] = found
+            return StatusPage(list(found.items), found.more)
         # a row another writer left unreadable: its thread is read again, then the page asked again
         with current.lock:
             if not _reread(store, current, garbled, current.running):
@@ -201,6 +217,8 @@ def _caught_up(store: Store, current: _Current) -> bool:
         return False
     if changed and not _reread(store, current, changed, running, position):
         return False
+    if changed or running != current.running:
+        current.drop_pages()
     current.position, current.running = position, running
     return True
 
@@ -224,4 +242,5 @@ def _reread(
     if not statusindex.save(store, fresh, seen, gone=gone, complete=complete):
         return False
     current.moved(fresh, gone)
+    current.drop_pages()
     return True

@@ -236,3 +236,19 @@ def test_a_bad_page_is_refused_naming_its_field(store, field, value):
     assert refused.value.field == field
     with pytest.raises(InputError):
         statuspages.threads_page(store, "../x")
+
+
+def test_a_page_asked_again_is_read_again_only_after_a_change(store, settings, db_location):
+    mixed_threads(store, settings)
+    first = pages_agree(store)
+    no_read = mock.patch.object(statusindex, "page_rows", side_effect=AssertionError("the page was read again"))
+    with no_read:
+        pages_agree(store)  # nothing moved: every page as it was read
+    runs.resume_thread(store, settings, "w4", "no")  # a write here
+    assert pages_agree(store)["w4"].outcome == "refused" != first["w4"].outcome
+    code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr  # and another process's
+    assert pages_agree(store)["w3"].status == "waiting"
+    with thread_lease(store, "w3"):  # a lease that starts moves the pages too
+        pages_agree(store, running={"w3"})
