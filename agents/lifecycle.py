@@ -481,7 +481,8 @@ def _listed(store: Store, running: frozenset[str], start: int) -> list[ThreadSta
             statusindex.save(store, fresh, start, gone=gone, complete=True)
             return [s for t, s in kept.statuses.items() if t not in redo] + fresh
     statuses = _every_status(store, running, start)
-    statusindex.save(store, statuses, start, complete=True)
+    deleted = statusindex.kept_ids(store) - {s.thread_id for s in statuses}  # rows of threads gone since
+    statusindex.save(store, statuses, start, gone=deleted, complete=True)
     return statuses
 
 
@@ -535,8 +536,8 @@ def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
 
 
 def unfinished(statuses: list[ThreadStatus]) -> list[ThreadStatus]:
-    """The inbox of already-read statuses: every thread not done, oldest first."""
-    return sorted((s for s in statuses if s.status != "done"), key=lambda s: s.head_checkpoint_id)
+    """The inbox of already-read statuses: every thread not done, oldest first (then by thread id)."""
+    return sorted((s for s in statuses if s.status != "done"), key=lambda s: (s.head_checkpoint_id, s.thread_id))
 
 
 def inbox(store: Store, agent: str | None = None) -> list[ThreadStatus]:

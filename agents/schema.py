@@ -137,8 +137,19 @@ CREATE TABLE IF NOT EXISTS thread_status_index (
 {STATUS_DDL}    waiting_count INTEGER NOT NULL DEFAULT 0,
     payload TEXT,
     seen BIGINT NOT NULL
-);""",
-)  # computed from the threads and checked against the change feed on every read, so never migrated
+);
+CREATE INDEX IF NOT EXISTS thread_status_index_open ON thread_status_index (head_checkpoint_id, thread_id)
+    WHERE status <> 'done';
+CREATE INDEX IF NOT EXISTS thread_status_index_agent_open
+    ON thread_status_index (agent, head_checkpoint_id, thread_id) WHERE status <> 'done';
+CREATE INDEX IF NOT EXISTS thread_status_index_head ON thread_status_index (head_checkpoint_id, thread_id);
+CREATE INDEX IF NOT EXISTS thread_status_index_agent_head ON thread_status_index (agent, head_checkpoint_id, thread_id);
+CREATE INDEX IF NOT EXISTS thread_status_index_status
+    ON thread_status_index (status, agent, waiting_since, thread_id);
+CREATE INDEX IF NOT EXISTS thread_status_index_unknown ON thread_status_index (thread_id)
+    WHERE reason_code = 'unknown_agent';""",
+)  # computed from the threads and checked against the change feed on every read, so never migrated;
+# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status
 
 
 def deletion_ddl(table: str, columns: str) -> str:

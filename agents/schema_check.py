@@ -44,6 +44,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "84adcbcd5098c2c6": _WITH_SUMMARIES,  # + notify_outbox, thread_summaries, refund_item_ledger
         "91b5f92cc358c558": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
         "bdd4f8d060ba0754": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
+        "5388333f18bfa898": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
     },
     "postgres": {
         "33ff193fda5a5521": _FIRST_TABLES,
@@ -53,6 +54,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "640983500484e5a3": _WITH_SUMMARIES,  # + notify_outbox, thread_summaries, refund_item_ledger
         "3127fb2a744386c9": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
         "4c11460f438739dc": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
+        "e90fdaf30b6612a5": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
     },
 }
 

@@ -11,6 +11,7 @@ by the statement that reaches it, with the same message.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 
@@ -21,15 +22,18 @@ def _quoted(name: str) -> str:
 def probe_btrees(conn: sqlite3.Connection) -> None:
     """Reads the root and first leaf of every table and index; raises ``sqlite3.DatabaseError`` on damage."""
     trees = conn.execute(
-        "SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index') AND rootpage > 0"
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index') AND rootpage > 0"
     ).fetchall()
-    for kind, name, table in trees:
+    for kind, name, table, sql in trees:
         if kind == "table":
             conn.execute(f"SELECT 1 FROM {_quoted(name)} NOT INDEXED LIMIT 1").fetchall()
             continue
         first = conn.execute(f"PRAGMA index_info({_quoted(name)})").fetchone()
         if first is None or first[2] is None:  # an index on an expression: its table's scan is enough
             continue
+        # a partial index serves only a query that asks for what its WHERE does
+        where = re.search(r"\bWHERE\b(.*)$", sql or "", re.IGNORECASE | re.DOTALL)
+        condition = f" WHERE {where.group(1).strip().rstrip(';')}" if where else ""
         conn.execute(
-            f"SELECT 1 FROM {_quoted(table)} INDEXED BY {_quoted(name)} ORDER BY {_quoted(first[2])} LIMIT 1"
+            f"SELECT 1 FROM {_quoted(table)} INDEXED BY {_quoted(name)}{condition} ORDER BY {_quoted(first[2])} LIMIT 1"
         ).fetchall()

@@ -32,7 +32,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents import changefeed, readmodel
+from agents import changefeed, readcache, readmodel
 from agents.db import DatabaseError, Store
 from agents.schema import INDEX_COLUMNS
 from agents.summarytable import decode_reason, encode_reason
@@ -186,20 +186,22 @@ def _row(store: Store, status: ThreadStatus, seen: int) -> tuple[Any, ...]:
 
 def save(
     store: Store, statuses: Iterable[ThreadStatus], seen: int, *, gone: Collection[str] = (), complete: bool = False
-) -> None:
+) -> bool:
     """Keeps ``statuses``, read after the change feed stood at ``seen``, and takes out the rows of the
     threads in ``gone`` (found deleted) that were read before; ``complete``: every thread the database
     holds is among ``statuses`` or was kept before (the table then says which threads there are).
 
     Best effort, as :func:`agents.summarytable.save`: a row that cannot be written is logged and left
-    out (the thread is read again by the next new process).
+    out (the thread is read again by the next new process). A row read before the one kept (a smaller
+    ``seen``, written late by a slower reader) does not replace it. Returns whether everything was written.
     """
     if store.read_only or not store.notes_changes:
-        return
+        return False
     updates = ", ".join(f"{column} = excluded.{column}" for column in INDEX_COLUMNS[1:])
     upsert = (
         f"INSERT INTO thread_status_index ({', '.join(INDEX_COLUMNS)})"
         f" VALUES ({', '.join('?' * len(INDEX_COLUMNS))}) ON CONFLICT (thread_id) DO UPDATE SET {updates}"
+        " WHERE thread_status_index.seen <= excluded.seen"
     )
     rows = [_row(store, status, seen) for status in statuses]
     try:
@@ -213,6 +215,124 @@ def save(
             store.write_if_free(_SET_META, [(COMPLETE_KEY, str(seen))])
     except Exception as error:  # noqa: BLE001 - an index that cannot be written must not fail a read
         logger.info("thread status index not kept (%d threads): %s", len(rows), error)
+        return False
+    return True
+
+
+def kept_ids(store: Store) -> set[str]:
+    """Every thread the table has a row of (none when it cannot be read)."""
+    try:
+        with store.read() as cursor:
+            cursor.execute("SELECT thread_id FROM thread_status_index")
+            return {row[0] for row in cursor.fetchall()}
+    except DatabaseError:
+        return set()
+
+
+def stale(store: Store, running: Collection[str], agents: Collection[str]) -> set[str] | None:
+    """The threads whose rows may not hold now, found without reading every row; None when the table
+    cannot say which threads there are (no read has kept a row for every thread, or changes since it
+    may have been pruned).
+
+    The last read that left a row for every thread (at ``status_index_complete_at``) left each row true
+    as of its position, so a row that does not hold now is of a thread changed since (its change noted
+    at or after the row's ``seen``, or a thread without a row), one whose ``running`` differs from the
+    leases live now, or one kept by a process with other agents (read again by this one's).
+    """
+    if not store.notes_changes:
+        return None
+    ordered = sorted(agents)
+    try:
+        with store.read() as cursor:
+            complete = meta_position(cursor, COMPLETE_KEY)
+            if complete is None or complete < (changefeed.pruned_below(cursor) or 0):
+                return None
+            cursor.execute(
+                "SELECT c.thread_id FROM thread_changes c LEFT JOIN thread_status_index i USING (thread_id)"
+                " WHERE c.seq >= ? AND (i.seen IS NULL OR c.seq >= i.seen)",
+                (complete,),
+            )
+            found = {row[0] for row in cursor.fetchall()}
+            cursor.execute("SELECT thread_id FROM thread_status_index WHERE status = 'running'")
+            found |= {row[0] for row in cursor.fetchall()} ^ set(running)
+            # each range between the agents' names is an index seek, whatever the number of rows
+            ranges, bounds = ["1 = 1"], []
+            if ordered:
+                ranges = ["agent < ?", *["(agent > ? AND agent < ?)"] * (len(ordered) - 1), "agent > ?"]
+                between = [name for pair in zip(ordered, ordered[1:], strict=False) for name in pair]
+                bounds = [ordered[0], *between, ordered[-1]]
+            cursor.execute(f"SELECT thread_id FROM thread_status_index WHERE {' OR '.join(ranges)}", bounds)
+            found |= {row[0] for row in cursor.fetchall()}
+            cursor.execute("SELECT thread_id FROM thread_status_index WHERE reason_code = 'unknown_agent'")
+            found |= {row[0] for row in cursor.fetchall()}
+    except DatabaseError as error:  # a read-only file the project never set up
+        logger.info("thread status index not read: %s", error)
+        return None
+    return found
+
+
+def page_rows(
+    store: Store, *, agent: str | None, unfinished: bool, newest_first: bool, limit: int, offset: int
+) -> list[tuple[Any, ...]]:
+    """One page of rows in a list's order (by head, then thread id; oldest first or newest first)."""
+    where, args = [], []
+    if unfinished:
+        where.append("status <> 'done'")
+    if agent is not None:
+        where.append("agent = ?")
+        args.append(agent)
+    way = " DESC" if newest_first else ""
+    # PostgreSQL orders text by the database's collation; the lists order by code point, as Python does
+    collate = ' COLLATE "C"' if store.backend == "postgres" else ""
+    order = f"head_checkpoint_id{collate}{way}, thread_id{collate}{way}"
+    clause = f" WHERE {' AND '.join(where)}" if where else ""
+    with store.read() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(INDEX_COLUMNS)} FROM thread_status_index{clause} ORDER BY {order} LIMIT ? OFFSET ?",
+            (*args, limit, offset),
+        )
+        return list(cursor.fetchall())
+
+
+def decoded(store: Store, rows: Iterable[Sequence[Any]]) -> tuple[list[ThreadStatus], list[str]]:
+    """(the statuses these rows keep, in order; the threads whose rows cannot be read back)."""
+    found, garbled = [], []
+    reasons: dict[str, tuple[str, Text | None]] = {}
+    made = readcache.cache_for(store, "status-rows")  # a row (every column) decoded once per process
+    for values in rows:
+        status = made.lookup(tuple(values))
+        if status is None:
+            status = _decoded(store, values, reasons)
+            if status is not None:
+                made.put(tuple(values), status)
+        if status is None:
+            garbled.append(values[0])
+        else:
+            found.append(status)
+    return found, garbled
+
+
+def open_rows(store: Store) -> dict[str, tuple[str, str]]:
+    """Thread id → (agent, status) of every row whose status is not ``done`` (from the index alone)."""
+    with store.read() as cursor:
+        cursor.execute("SELECT thread_id, agent, status FROM thread_status_index WHERE status <> 'done'")
+        return {thread_id: (agent, status) for thread_id, agent, status in cursor.fetchall()}
+
+
+def overdue_count(store: Store, agent: str, before: dt.datetime) -> int:
+    """How many of the agent's waiting or attention threads have waited since before ``before``.
+
+    ``waiting_since`` is kept as ISO 8601 in UTC, whose text order is its time order (a time on the second
+    leaves the fraction out, and ``+`` sorts before ``.``).
+    """
+    cutoff = before.astimezone(dt.UTC).isoformat()
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT COUNT(*) FROM thread_status_index WHERE status IN ('waiting', 'attention') AND agent = ?"
+            " AND waiting_since < ?",
+            (agent, cutoff),
+        )
+        return int(cursor.fetchone()[0])
 
 
 _SET_META = "INSERT INTO hitl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"

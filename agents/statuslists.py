@@ -1,7 +1,7 @@
 """Every thread's status as a process last read it, in the lists pages ask for, kept up to date in place.
 
 :mod:`agents.lifecycle` reads every status once, then after each change only the changed threads'
-(:mod:`agents.changefeed`), and puts them in here: each list is kept sorted by head, so a changed
+(:mod:`agents.changefeed`), and puts them in here: each list is kept sorted by head (then thread id), so a changed
 thread's entry is moved by a binary search, at a cost that does not grow with the other threads.
 """
 
@@ -70,18 +70,19 @@ class StatusLists(Generic[S]):
         for key, kept in self.views.items():
             for old in olds:
                 if _in_view(key, old):
-                    at = bisect.bisect_left(kept, old.head_checkpoint_id, key=_HEAD)
+                    at = bisect.bisect_left(kept, _HEAD(old), key=_HEAD)
                     while at < len(kept) and kept[at] is not old:  # the same head id in another thread (a copy)
                         at += 1
                     del kept[at : at + 1]
             for status in fresh:
                 if _in_view(key, status):
-                    kept.insert(bisect.bisect(kept, status.head_checkpoint_id, key=_HEAD), status)
+                    kept.insert(bisect.bisect(kept, _HEAD(status), key=_HEAD), status)
         self.position, self.running = position, running
 
 
-def _HEAD(status: Listed) -> str:  # noqa: N802 - a sort key, named as the column it reads
-    return status.head_checkpoint_id
+def _HEAD(status: Listed) -> tuple[str, str]:  # noqa: N802 - a sort key, named as the column it reads
+    """A list's order: by head, then by thread id (the copies of one thread share their heads)."""
+    return (status.head_checkpoint_id, status.thread_id)
 
 
 def _in_view(key: tuple[str, str | None], status: Listed) -> bool:

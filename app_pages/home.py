@@ -2,13 +2,12 @@
 
 import streamlit as st
 
-from agents import lifecycle
 from agents.registry import AGENTS
 from dashboard import resources
 from dashboard.i18n import t
 from dashboard.notify_view import show_notify_failures
 from dashboard.settings_view import show_settings
-from dashboard.views import show_inbox, show_threads
+from dashboard.views import show_inbox_page, show_threads_page
 
 store, settings = resources.store(), resources.settings()
 st.title(t("app.title"))
@@ -16,7 +15,7 @@ st.caption(t("home.intro"))
 show_notify_failures(store)
 
 st.header(t("home.inbox"))
-show_inbox("home-inbox", lambda: lifecycle.inbox(store), t("home.inbox_empty"))
+show_inbox_page("home-inbox", store, t("home.inbox_empty"))
 
 st.header(t("home.agents"))
 for spec in AGENTS.values():
@@ -24,10 +23,6 @@ for spec in AGENTS.values():
         st.subheader(t(f"agent.{spec.name}.title"))
         st.caption(t(f"agent.{spec.name}.description"))
         st.page_link(spec.show.page.path, label=t("home.open"), icon=":material/arrow_forward:")
-        show_threads(
-            f"home-threads-{spec.name}",
-            lambda name=spec.name: lifecycle.thread_statuses(store, agent=name),
-            t("home.no_threads"),
-        )
+        show_threads_page(f"home-threads-{spec.name}", store, spec.name, t("home.no_threads"))
 
 show_settings(settings)

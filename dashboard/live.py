@@ -27,11 +27,11 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from agents import ages, lifecycle, readmodel
+from agents import ages, readmodel, statuspages
 from agents.db import Store
 from dashboard import resources
 from dashboard.fragments import guarded, refresh_page_when_behind
-from dashboard.navigation import overdue_counts
+from dashboard.navigation import page_counts
 
 #: The session key of the token the page was last drawn under.
 DRAWN_KEY = "live.drawn"
@@ -154,16 +154,14 @@ def watch(store: Store, interval: float, state: SessionState) -> None:
     _WATCHERS[interval](store)
 
 
-#: The session key of the inbox the navigation's overdue counts are made from (see :func:`rows`).
-OVERDUE_INBOX_KEY = "overdue-inbox"
 #: The session key of the overdue counts that last drew the page again.
 OVERDUE_KEY = "live.overdue"
 
 
 def overdue_now(store: Store, deadlines: Mapping[str, int]) -> dict[str, int]:
-    """The overdue counts per page URL path, now; the inbox is read again only after a change (:func:`rows`)."""
-    inbox = rows(OVERDUE_INBOX_KEY, lambda: lifecycle.inbox(store), store=store)
-    return {page: count for page, count in overdue_counts(inbox, deadlines, ages.utc_now()).items() if count}
+    """The overdue counts per page URL path, now, counted by the kept index of statuses (:mod:`agents.statuspages`)."""
+    by_agent = statuspages.overdue_counts(store, deadlines, ages.utc_now())
+    return {page: count for page, count in page_counts(by_agent).items() if count}
 
 
 def follow_overdue(store: Store, deadlines: Mapping[str, int], interval: float, shown: Mapping[str, int]) -> None:

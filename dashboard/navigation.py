@@ -54,6 +54,17 @@ def overdue_counts(
     return counts
 
 
+def page_counts(by_agent: Mapping[str, int]) -> Counter[str]:
+    """Counts per agent as counts per page URL path (home: all of them)."""
+    counts: Counter[str] = Counter()
+    for agent, count in by_agent.items():
+        spec = AGENTS.get(agent)
+        counts[HOME.url_path] += count
+        if spec is not None:
+            counts[spec.show.page.url_path] += count
+    return counts
+
+
 def nav_title(title: str, overdue: int, overdue_words: str) -> str:
     """A page's navigation title, with its overdue count when it has any: ``Refund · 3 overdue``."""
     return f"{title} · {overdue_words}" if overdue else title

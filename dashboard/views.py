@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from agents import ages, lifecycle, queue_rights
+from agents import ages, lifecycle, queue_rights, statuspages
+from agents.db import Store
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
@@ -93,14 +94,21 @@ def age_cell(
     return words
 
 
-def inbox_counts(items: list[lifecycle.ThreadStatus], lang: str | None = None, *, overdue: int = 0) -> str:
-    """How many threads wait, need attention, run and are overdue, e.g. ``2 waiting · 1 needs attention``.
+def inbox_counts(
+    items: list[lifecycle.ThreadStatus],
+    lang: str | None = None,
+    *,
+    overdue: int = 0,
+    counts: Mapping[str, int] | None = None,
+) -> str:
+    """How many threads wait, need attention, run and are overdue, e.g. ``2 waiting · 1 needs attention``
+    (``counts``: status → how many, when ``items`` are not all of them).
 
     English agrees the verb with the count ("1 needs", "2 need"); Korean counts with 건 either way.
     """
     parts = []
     for kind in ("waiting", "attention", "running"):
-        count = sum(item.status == kind for item in items)
+        count = counts.get(kind, 0) if counts is not None else sum(item.status == kind for item in items)
         if count:
             key = "home.inbox_attention_one" if kind == "attention" and count == 1 else f"home.inbox_{kind}"
             parts.append(t(key, lang, count=count))
@@ -126,14 +134,71 @@ def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_tex
     inbox_table(key, live.rows(key, load), empty_text)
 
 
-def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) -> None:
-    """:func:`show_inbox` of items already read, inside a fragment of the caller's."""
+#: Rows home shows of a list until every row is asked for (:func:`show_inbox_page`, :func:`show_threads_page`).
+HOME_ROWS = 50
+
+
+def show_inbox_page(key: str, store: Store, empty_text: str) -> None:
+    """:func:`show_inbox` of the oldest :data:`HOME_ROWS` items, read as one page of the kept index of statuses
+    (:mod:`agents.statuspages`), with the counts of every item; "Show all" reads every item (search and the
+    other orders then cover them all), for the session."""
+    _inbox_page(key, store, empty_text)
+
+
+@live.fragment
+def _inbox_page(key: str, store: Store, empty_text: str) -> None:
+    every_key = f"{key}:every"
+    if st.session_state.get(every_key):
+        inbox_table(key, live.rows(key, lambda: lifecycle.inbox(store), store=store), empty_text)
+        return
+    page, counts = live.rows(
+        key, lambda: (statuspages.inbox_page(store, limit=HOME_ROWS), statuspages.open_counts(store)), store=store
+    )
+    settings = resources.settings()
+    overdue = sum(statuspages.overdue_counts(store, settings.deadlines, ages.utc_now()).values())
+    inbox_table(key, page.items, empty_text, counts=counts, overdue=overdue)
+    if page.more:
+        total = sum(counts.values())
+        st.caption(t("home.inbox_page", shown=len(page.items), total=total))
+        st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
+
+
+def show_threads_page(key: str, store: Store, agent: str, empty_text: str) -> None:
+    """:func:`show_threads` of the agent's newest :data:`HOME_ROWS` threads, read as one page of the kept index
+    of statuses; "Show all" reads every thread of the agent, for the session."""
+    every_key = f"{key}:every"
+    if st.session_state.get(every_key):
+        show_threads(key, lambda: lifecycle.thread_statuses(store, agent=agent), empty_text)
+        return
+    page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
+    show_threads(key, lambda: statuspages.threads_page(store, agent, limit=HOME_ROWS).items, empty_text)
+    if page.more:
+        st.caption(t("home.threads_page", shown=len(page.items)))
+        st.button(t("home.show_all_threads"), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
+
+
+def _show_every(every_key: str) -> None:
+    st.session_state[every_key] = True
+
+
+def inbox_table(
+    key: str,
+    items: list[lifecycle.ThreadStatus],
+    empty_text: str,
+    *,
+    counts: Mapping[str, int] | None = None,
+    overdue: int | None = None,
+) -> None:
+    """:func:`show_inbox` of items already read, inside a fragment of the caller's; ``counts`` (status → how
+    many) and ``overdue`` count the whole list when ``items`` are one page of it (else ``items`` are counted)."""
     if not items:
         st.info(empty_text)
         return
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
     deadlines, zone = settings.deadlines, settings.zone
-    st.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
+    if overdue is None:
+        overdue = len(lifecycle.overdue(items, deadlines, now))
+    st.caption(inbox_counts(items, overdue=overdue, counts=counts))
     me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
     queues.show_rights_notes(rights, me)
     mine = queue_rights.mine_of(rights, me)

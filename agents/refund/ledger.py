@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import readcache, readmodel, threadindex
+from agents import changefeed, readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.refund.cases import case_of_thread
@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS refund_ledger (
     approver TEXT NOT NULL,
     paid_at TEXT NOT NULL,
     repeat_attempts INTEGER NOT NULL DEFAULT 0
-);""",
+);
+CREATE INDEX IF NOT EXISTS refund_ledger_thread ON refund_ledger (thread_id);""",
     migrated_columns=LEDGER_COLUMNS,
     thread_column="thread_id",  # a finished case's outcome reads its rows
 )
@@ -144,25 +145,84 @@ def pay(
     return Payout(**row, created=created)
 
 
+@dataclass(frozen=True)
+class _Ledger:
+    """The ledger as a process last read it: case id → row, newest first; each thread's cases; the change
+    feed's position taken before the read (None: the database notes no changes); the store's change token."""
+
+    rows: dict[str, dict[str, Any]]
+    cases_of: dict[str, frozenset[str]]
+    position: int | None
+    token: object | None
+
+
 def _payouts(store: Store, token: object | None = None) -> dict[str, dict[str, Any]]:
-    """Case id → ledger row, newest first; read once per change of the database where the store can tell.
+    """Case id → ledger row, newest first (by ``paid_at``, then case id in code point order).
 
     The rows are shared by every caller (never change them). Lists of 10,000 refund threads ask for
-    every case's payout on each rerun; this answers them from one query. ``token``: the store's change
-    token, when the caller has just read it.
+    every case's payout on each rerun; this answers them from one read, kept per process. After a change,
+    only the rows of the threads the change feed noted (:mod:`agents.changefeed`) are read again (a
+    row unchanged stays the same object); where the database notes no changes, the ledger is read again
+    whenever the store's change token moved. ``token``: the store's change token, when the caller has just
+    read it.
     """
     token = store.change_token() if token is None else token
     memo = readcache.cache_for(store, "refund-payouts", size=1)
-    found = memo.lookup("payouts") if token is not None else None
-    if found is not None and found[0] == token:
-        return found[1]
+    kept: _Ledger | None = memo.lookup("payouts")
+    if kept is not None and token is not None and kept.token == token:
+        return kept.rows
+    if kept is not None and kept.position is not None:
+        changes = changefeed.changed_since(store, kept.position)
+        if changes is not None:
+            fresh = _changed(store, kept, changes[1], changes[0], token)
+            memo.put("payouts", fresh)
+            return fresh.rows
+    position = changefeed.position(store)  # before the rows it guards
     with store.read() as cursor:
-        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger ORDER BY paid_at DESC, case_id")
+        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger")
         rows = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
-    payouts = {row["case_id"]: row for row in rows}
-    if token is not None:
-        memo.put("payouts", (token, payouts))
-    return payouts
+    found = _Ledger(_newest_first(rows), _cases_of(rows), position, token)
+    memo.put("payouts", found)
+    return found.rows
+
+
+def _changed(store: Store, kept: _Ledger, changed: set[str], position: int, token: object | None) -> _Ledger:
+    """``kept`` with the rows of the ``changed`` threads read again (the same rows when none of them moved)."""
+    read: list[dict[str, Any]] = []
+    wanted = sorted(changed)
+    with store.read() as cursor:
+        for start in range(0, len(wanted), 400):
+            chunk = wanted[start : start + 400]
+            cursor.execute(
+                f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger"
+                f" WHERE thread_id IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            )
+            read += [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+    now = {row["case_id"] for row in read}
+    dropped = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())} | now
+    same = [kept.rows[row["case_id"]] for row in read if kept.rows.get(row["case_id"]) == row]
+    if len(same) == len(read) and dropped == now:  # nothing of the ledger moved
+        return _Ledger(kept.rows, kept.cases_of, position, token)
+    rows = [row for case_id, row in kept.rows.items() if case_id not in dropped]
+    rows += [kept.rows[row["case_id"]] if kept.rows.get(row["case_id"]) == row else row for row in read]
+    cases_of = {t: c for t, c in kept.cases_of.items() if t not in changed}
+    for thread_id, cases in _cases_of(read).items():
+        cases_of[thread_id] = cases_of.get(thread_id, frozenset()) | cases
+    return _Ledger(_newest_first(rows), cases_of, position, token)
+
+
+def _newest_first(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    ordered = sorted(rows, key=lambda row: row["case_id"])
+    ordered.sort(key=lambda row: row["paid_at"], reverse=True)  # stable: a tie stays in case id order
+    return {row["case_id"]: row for row in ordered}
+
+
+def _cases_of(rows: list[dict[str, Any]]) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for row in rows:
+        found.setdefault(row["thread_id"], set()).add(row["case_id"])
+    return {thread_id: frozenset(cases) for thread_id, cases in found.items()}
 
 
 def payouts(store: Store) -> dict[str, dict[str, Any]]:
@@ -305,6 +365,9 @@ def _audit_rows(
     rows: list[AuditRow] = []
     item_totals = _item_totals(store)  # a case with items: its executed amount is the sum of its items' payouts
     seen: set[str] = set()
+    # A thread's row is made once while what it is made of stays the same objects: its head's values
+    # (decoded once per head), its status and its payout (kept while its ledger rows do not change).
+    made = readcache.cache_for(store, "refund-audit-rows")
     for thread_id, head in heads.items():
         try:
             values = threadindex.head_values(store, thread_id, head)
@@ -315,29 +378,34 @@ def _audit_rows(
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
         paid = payouts.get(case_id) or item_totals.get(case_id)
-        rows.append(
-            AuditRow(
-                case_id=case_id,
-                thread_id=thread_id,
-                status=statuses.get(thread_id, ""),
-                customer=str(values.get("customer", "")),
-                reason=str(values.get("reason", "")),
-                requested_amount=_amount_or_none(values.get("requested_amount")),
-                amount=_amount_or_none(values.get("amount")),
-                executed_amount=paid["paid_amount"] if paid else None,
-                decision=str(values.get("decision", "")),
-                approver=str(values.get("approver", "")),
-                outcome=str(values.get("outcome", "")),
-                requested_at=str(values.get("requested_at", "")),
-                decided_at=str(values.get("decided_at", "")),
-                paid_at=paid["paid_at"] if paid else "",
-                trace=_lines(values.get("trace")),
-                requested_by=str(values.get("requested_by", "")),
-                approver_name=str(values.get("approver_name", "")),
-                approver_role=str(values.get("approver_role", "")),
-                batch_id=_batches(values),
-            )
+        status = statuses.get(thread_id, "")
+        before = made.lookup(thread_id)
+        if before is not None and before[0] is values and before[1] == status and before[2] is paid:
+            rows.append(before[3])
+            continue
+        row = AuditRow(
+            case_id=case_id,
+            thread_id=thread_id,
+            status=status,
+            customer=str(values.get("customer", "")),
+            reason=str(values.get("reason", "")),
+            requested_amount=_amount_or_none(values.get("requested_amount")),
+            amount=_amount_or_none(values.get("amount")),
+            executed_amount=paid["paid_amount"] if paid else None,
+            decision=str(values.get("decision", "")),
+            approver=str(values.get("approver", "")),
+            outcome=str(values.get("outcome", "")),
+            requested_at=str(values.get("requested_at", "")),
+            decided_at=str(values.get("decided_at", "")),
+            paid_at=paid["paid_at"] if paid else "",
+            trace=_lines(values.get("trace")),
+            requested_by=str(values.get("requested_by", "")),
+            approver_name=str(values.get("approver_name", "")),
+            approver_role=str(values.get("approver_role", "")),
+            batch_id=_batches(values),
         )
+        made.put(thread_id, (values, status, paid, row))
+        rows.append(row)
     for gone in deletion_rows(store):
         paid = payouts.get(gone["case_id"])
         seen.add(gone["case_id"])
@@ -401,10 +469,72 @@ def _batches(values: Mapping[str, Any]) -> str:
 
 
 def _item_totals(store: Store) -> dict[str, dict[str, Any]]:
-    """Case id → the total paid for its items and when the last was paid (cases with items only)."""
+    """Case id → the total paid for its items and when the last was paid (cases with items only).
+
+    Kept per process as :func:`_payouts` is: after a change, only the cases of the threads the change
+    feed noted are summed again (a total unchanged stays the same object).
+    """
+    token = store.change_token()
+    memo = readcache.cache_for(store, "refund-item-totals", size=1)
+    kept: _Ledger | None = memo.lookup("totals")
+    if kept is not None and token is not None and kept.token == token:
+        return kept.rows
+    if kept is not None and kept.position is not None:
+        changes = changefeed.changed_since(store, kept.position)
+        if changes is not None:
+            moved = _Ledger(kept.rows, kept.cases_of, changes[0], token)
+            if changes[1]:
+                moved = _totals_again(store, kept, changes[1], changes[0], token)
+            memo.put("totals", moved)
+            return moved.rows
+    start = changefeed.position(store)  # before the rows it guards
     with store.read() as cursor:
-        cursor.execute("SELECT case_id, SUM(paid_amount), MAX(paid_at) FROM refund_item_ledger GROUP BY case_id")
-        return {row[0]: {"paid_amount": int(row[1]), "paid_at": row[2]} for row in cursor.fetchall()}
+        cursor.execute(_ITEM_SUMS + " GROUP BY case_id, thread_id")
+        sums = cursor.fetchall()
+    cases_of = _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums])
+    found = _Ledger(_totals(sums, {}), cases_of, start, token)
+    memo.put("totals", found)
+    return found.rows
+
+
+_ITEM_SUMS = "SELECT case_id, thread_id, SUM(paid_amount), MAX(paid_at) FROM refund_item_ledger"
+
+
+def _totals(sums: list[Any], before: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Case id → its total, from (case, thread, sum, latest) rows; a total equal to ``before``'s is that object."""
+    found: dict[str, dict[str, Any]] = {}
+    for case_id, _thread_id, paid, paid_at in sums:
+        total = found.setdefault(case_id, {"paid_amount": 0, "paid_at": paid_at})
+        total["paid_amount"] += int(paid)
+        total["paid_at"] = max(total["paid_at"], paid_at)
+    return {case_id: before[case_id] if before.get(case_id) == total else total for case_id, total in found.items()}
+
+
+def _totals_again(store: Store, kept: _Ledger, changed: set[str], position: int, token: object | None) -> _Ledger:
+    """``kept`` with the totals of the cases of the ``changed`` threads summed again."""
+    wanted = sorted(changed)
+    cases = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())}
+    with store.read() as cursor:
+        for start in range(0, len(wanted), 400):
+            chunk = wanted[start : start + 400]
+            marks = ", ".join("?" * len(chunk))
+            cursor.execute(f"SELECT DISTINCT case_id FROM refund_item_ledger WHERE thread_id IN ({marks})", chunk)
+            cases |= {row[0] for row in cursor.fetchall()}
+        redo = sorted(cases)
+        sums: list[Any] = []
+        for start in range(0, len(redo), 400):
+            chunk = redo[start : start + 400]
+            marks = ", ".join("?" * len(chunk))
+            cursor.execute(_ITEM_SUMS + f" WHERE case_id IN ({marks}) GROUP BY case_id, thread_id", chunk)
+            sums += cursor.fetchall()
+    if not redo:
+        return _Ledger(kept.rows, kept.cases_of, position, token)
+    rows = {case_id: total for case_id, total in kept.rows.items() if case_id not in cases}
+    rows.update(_totals(sums, kept.rows))
+    cases_of = {t: c - cases for t, c in kept.cases_of.items()}
+    for thread_id, found in _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums]).items():
+        cases_of[thread_id] = cases_of.get(thread_id, frozenset()) | found
+    return _Ledger(rows, {t: c for t, c in cases_of.items() if c}, position, token)
 
 
 def open_cases(audit: list[AuditRow]) -> list[AuditRow]:

@@ -23,6 +23,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "home.inbox_waiting": ("{count} waiting", "{count}건 대기 중"),
     "home.inbox_overdue": ("{count} overdue", "{count}건 기한 지남"),
+    "home.inbox_page": (
+        "The oldest {shown} of {total} are shown.",
+        "전체 {total}건 중 오래된 {shown}건을 보여 줍니다.",
+    ),
+    "home.show_all": ("Show all {total}", "{total}건 모두 보기"),
+    "home.threads_page": ("The newest {shown} threads are shown.", "최근 스레드 {shown}개를 보여 줍니다."),
+    "home.show_all_threads": ("Show every thread", "스레드 모두 보기"),
     "col.waiting": ("waiting for", "대기 시간"),
     "col.deciders": ("who may decide", "결정할 수 있는 사람"),
     "queue.order": ("Order", "정렬"),

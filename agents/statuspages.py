@@ -1,0 +1,246 @@
+"""One page of a list of statuses, and the counts by status, asked of the kept index of statuses.
+
+Home, the agents' queues and the navigation show the oldest unfinished threads, each agent's newest
+threads and how many wait, need attention, run or are overdue; none of that needs every thread's status.
+So they ask the table of statuses (:mod:`agents.statusindex`) for one page of rows in the list's order
+(only those rows' questions and head times are decoded), for the overdue counts by SQL (a range count per
+agent) and for the counts by status (the unfinished rows' agent and status, read once per process from an
+index and then moved by each thread read again), once the table is up to date:
+
+* a process that has not brought it up to date yet reads again only the threads whose rows may not
+  hold (:func:`agents.statusindex.stale`: changed since the last complete read, a lease that started or
+  lapsed, another process's agents), not every row;
+* after that it reads again only the threads the change feed noted since (:mod:`agents.changefeed`).
+
+Where the table cannot serve (a database that notes no changes, a read-only one behind, a row that cannot
+be written), the page is cut from the whole list (:func:`agents.lifecycle.inbox`), the same statuses in the
+same order. The CLI and the API keep listing every thread from the whole lists.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections import Counter
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+
+from agents import changefeed, lifecycle, readcache, statusindex
+from agents.db import Store
+from agents.errors import InputError
+from agents.leases import live_leases
+from agents.registry import AGENTS, get_agent
+from agents.threadstatus import ThreadStatus
+
+#: Rows a page shows unless asked for another number.
+PAGE_SIZE = 50
+#: Threads whose rows may not hold that a new process reads one by one; beyond, it reads every thread.
+STALE_AT_ONCE = 512
+
+
+@dataclass(frozen=True)
+class StatusPage:
+    """One page of a list.
+
+    Attributes:
+        items: The statuses on the page, in the list's order.
+        more: Whether the list goes on after them.
+    """
+
+    items: list[ThreadStatus]
+    more: bool
+
+
+@dataclass
+class _Current:
+    """Where this process last brought the table up to date: the change feed's position taken before, the
+    leases live then, and the unfinished rows' (agent, status) by thread with their counts, read from the
+    table once and then kept up to date with each thread this process reads again (None: not read yet)."""
+
+    position: int = -1
+    running: frozenset[str] = frozenset()
+    open_rows: dict[str, tuple[str, str]] | None = None
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: Pages read since a row last moved, by what was asked; ``moves`` counts the moves (a page read across
+    #: one is not kept).
+    pages: dict[tuple[object, ...], StatusPage] = field(default_factory=dict)
+    moves: int = 0
+
+    def drop_pages(self) -> None:
+        self.pages, self.moves = {}, self.moves + 1
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def forget(self) -> None:
+        self.position, self.open_rows, self.counts = -1, None, Counter()
+        self.drop_pages()
+
+    def moved(self, fresh: list[ThreadStatus], gone: Collection[str]) -> None:
+        """Moves the counts by the threads read again: their statuses now, and the ones no longer there."""
+        if self.open_rows is None:
+            return
+        for thread_id in [*gone, *(s.thread_id for s in fresh)]:
+            old = self.open_rows.pop(thread_id, None)
+            if old is not None:
+                self.counts[old] -= 1
+        for status in fresh:
+            if status.status != "done":
+                self.open_rows[status.thread_id] = (status.agent, status.status)
+                self.counts[(status.agent, status.status)] += 1
+
+
+_LOCK = threading.Lock()
+
+
+def inbox_page(store: Store, agent: str | None = None, *, limit: int = PAGE_SIZE, offset: int = 0) -> StatusPage:
+    """One page of the inbox (:func:`agents.lifecycle.inbox`): the threads not done, oldest first.
+
+    Raises:
+        InputError: ``agent`` names no registered agent, or ``limit`` / ``offset`` is out of range.
+    """
+    return _page(store, agent, unfinished=True, limit=limit, offset=offset)
+
+
+def threads_page(store: Store, agent: str | None = None, *, limit: int = PAGE_SIZE, offset: int = 0) -> StatusPage:
+    """One page of every thread (or one agent's), newest first (:func:`agents.lifecycle.thread_statuses`).
+
+    Raises:
+        InputError: ``agent`` names no registered agent, or ``limit`` / ``offset`` is out of range.
+    """
+    return _page(store, agent, unfinished=False, limit=limit, offset=offset)
+
+
+def open_counts(store: Store, agent: str | None = None) -> Counter[str]:
+    """How many threads (or one agent's) wait, need attention and run: status → count (none of ``done``)."""
+    if agent is not None:
+        get_agent(agent)
+    current = _current(store)
+    if current is None:
+        return Counter(s.status for s in lifecycle.inbox(store, agent))
+    found: Counter[str] = Counter()
+    with current.lock:
+        if current.open_rows is None:  # once per process; then moved by each thread read again
+            current.open_rows = statusindex.open_rows(store)
+            current.counts = Counter(current.open_rows.values())
+        for (name, status), count in current.counts.items():
+            if (agent is None or name == agent) and count:
+                found[status] += count
+    return found
+
+
+def overdue_counts(store: Store, deadlines: Mapping[str, int], now: dt.datetime) -> Counter[str]:
+    """How many waiting or attention threads of each agent are past its deadline at ``now``
+    (:func:`agents.lifecycle.is_overdue`): agent → count, the agents with a deadline only."""
+    if _current(store) is None:
+        return Counter(s.agent for s in lifecycle.overdue(lifecycle.inbox(store), deadlines, now))
+    found: Counter[str] = Counter()
+    for agent, seconds in deadlines.items():
+        found[agent] = statusindex.overdue_count(store, agent, now - dt.timedelta(seconds=seconds))
+    return +found
+
+
+def _page(store: Store, agent: str | None, *, unfinished: bool, limit: int, offset: int) -> StatusPage:
+    if agent is not None:
+        get_agent(agent)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InputError("limit", "must be a whole number of at least 1")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InputError("offset", "must be a whole number of at least 0")
+    for _attempt in range(2):
+        current = _current(store)
+        if current is None:
+            break
+        asked, moves = (agent, unfinished, limit, offset), current.moves
+        if (found := current.pages.get(asked)) is not None:  # no row moved since it was read
+            return StatusPage(list(found.items), found.more)
+        rows = statusindex.page_rows(
+            store, agent=agent, unfinished=unfinished, newest_first=not unfinished, limit=limit + 1, offset=offset
+        )
+        items, garbled = statusindex.decoded(store, rows)
+        if not garbled:
+            found = StatusPage(items[:limit], len(items) > limit)
+            with current.lock:
+                if current.moves == moves:
+                    current.pages[asked] = found
+            return StatusPage(list(found.items), found.more)
+        # a row another writer left unreadable: its thread is read again, then the page asked again
+        with current.lock:
+            if not _reread(store, current, garbled, current.running):
+                break
+    whole = lifecycle.inbox(store, agent) if unfinished else lifecycle.thread_statuses(store, agent)
+    whole = sorted(whole, key=lambda s: (s.head_checkpoint_id, s.thread_id), reverse=not unfinished)
+    return StatusPage(whole[offset : offset + limit], len(whole) > offset + limit)
+
+
+def _current(store: Store) -> _Current | None:
+    """This process's mark of the table, after bringing the table up to date; None when it cannot serve."""
+    memo = readcache.cache_for(store, "status-pages", size=1)
+    with _LOCK:
+        current: _Current | None = memo.lookup("current")
+        if current is None:
+            current = _Current()
+            memo.put("current", current)
+    with current.lock:  # one reader brings it up to date, the others then find it so
+        if current.position >= 0 and _caught_up(store, current):
+            return current
+        current.forget()
+        start = changefeed.position(store)  # before anything it guards
+        if start is None:
+            return None
+        running = frozenset(live_leases(store))
+        redo = statusindex.stale(store, running, AGENTS)
+        if redo is None or len(redo) > STALE_AT_ONCE:
+            statuses = lifecycle._every_status(store, running, start)  # noqa: SLF001 - the one whole read
+            gone = statusindex.kept_ids(store) - {s.thread_id for s in statuses}
+            kept = statusindex.save(store, statuses, start, gone=gone, complete=True)
+        elif redo:
+            kept = _reread(store, current, redo, running, start, complete=True)
+        else:  # every row holds; the mark moves on when it can be written, so later checks start later
+            kept = True
+            statusindex.save(store, (), start, complete=True)
+        if not kept:
+            return None
+        current.position, current.running = start, running
+        return current
+
+
+def _caught_up(store: Store, current: _Current) -> bool:
+    """Reads the threads changed since ``current`` into the table; False when there are too many, or
+    their rows could not be written (call under ``current.lock``)."""
+    changes = changefeed.changed_since(store, current.position)
+    if changes is None:
+        return False
+    position, changed = changes
+    running = frozenset(live_leases(store))
+    changed |= current.running ^ running
+    if len(changed) > lifecycle._CHANGED_AT_ONCE:  # noqa: SLF001 - the same bound as the whole lists'
+        return False
+    if changed and not _reread(store, current, changed, running, position):
+        return False
+    if changed or running != current.running:
+        current.drop_pages()
+    current.position, current.running = position, running
+    return True
+
+
+def _reread(
+    store: Store,
+    current: _Current,
+    thread_ids: Collection[str],
+    running: Collection[str],
+    seen: int | None = None,
+    *,
+    complete: bool = False,
+) -> bool:
+    """Reads these threads again, keeps their rows and moves ``current``'s counts; whether every row was
+    written (call under ``current.lock``)."""
+    if seen is None:
+        seen = changefeed.position(store)
+        if seen is None:
+            return False
+    fresh, gone = lifecycle._read_threads(store, thread_ids, running, seen)  # noqa: SLF001 - shared reader
+    if not statusindex.save(store, fresh, seen, gone=gone, complete=complete):
+        return False
+    current.moved(fresh, gone)
+    current.drop_pages()
+    return True
