@@ -87,13 +87,17 @@ def free_answer(head_seen: str | None) -> None:
         refused.error(escape_markdown(said))
 
 
-def ask(asked: robot_view.Asked, head_seen: str | None, moved_on: str | None) -> None:
-    """The question and its answers; kept with a notice (``moved_on``) when the thread moved on elsewhere,
-    so a click on them is refused as stale (checked against ``head_seen``, the head they were drawn for)."""
+def ask_question(asked: robot_view.Asked, moved_on: str | None) -> None:
+    """The question; kept with a notice (``moved_on``) when the thread moved on elsewhere."""
     notice = st.empty()  # drawn by every run: the notice comes and goes without moving what is typed
     if moved_on is not None:
         notice.warning(t("robot.moved_on", status=moved_on))
     show_question(asked.payload, asked.pending_action)
+
+
+def ask_controls(head_seen: str | None) -> None:
+    """The question's answers: a click is checked against ``head_seen`` (the head the question was drawn
+    for), so one on a question kept after the thread moved on elsewhere is refused as stale."""
     yes_col, no_col = st.columns(2)
     if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
         st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
@@ -122,13 +126,23 @@ def thread_part() -> None:
     assert result is not None and found is not None and counts is not None  # read with a head
     drawn = drawn_head("robot-thread", thread_id, read.head)
     view = robot_view.question_view(thread_id, result, drawn, st.session_state)
-    state_col, explain_col = st.columns(presenter.STATE_BESIDE_FOLD if presenter.is_on() else [3, 2])
+    moved_on = status_word(result) if view.stale else None
+    presenting = presenter.is_on()
+    # For a presenter the question is as wide as the page, so its proposal reads on one line, and the
+    # column beside the answers shows the graph and the save file's rows as they change.
+    wide_question = st.container() if presenting else None
+    if wide_question is not None and view.asked is not None:
+        with wide_question:
+            ask_question(view.asked, moved_on)
+    state_col, explain_col = st.columns(presenter.STATE_BESIDE_FOLD if presenting else [3, 2])
     with state_col:
         # The question and its answers come first: on a projector's 1280×720 they are on the first screen.
-        question = st.empty()
+        question = st.container()  # a block every run draws: what is typed in it keeps its place and focus
         if view.asked is not None:
-            with question.container():
-                ask(view.asked, view.head, status_word(result) if view.stale else None)
+            with question:
+                if wide_question is None:
+                    ask_question(view.asked, moved_on)
+                ask_controls(view.head)
         show_outcome(result, found.answer)
         attention = st.empty()
         if result.status == "attention":
@@ -136,9 +150,6 @@ def thread_part() -> None:
                 escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason)))
             )
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
-        if presenter.is_on():  # where the run is, highlighted as it moves
-            steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
-            st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
         robot_lessons.lesson("stop", found)
         robot_lessons.lesson("ids", found)
         robot_lessons.lesson("yes", found)
@@ -147,9 +158,14 @@ def thread_part() -> None:
             with payload_box:
                 st.json(readmodel.to_jsonable(list(result.interrupts)))
     with explain_col:
+        if presenting:  # beside the answers: where the run is, highlighted as it moves
+            steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
+            st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
         if thread_beside_question:
             st.markdown(t("robot.thread", thread=f"`{thread_id}`"))
             start_over(store, settings, thread_id, head, expected, explain_col, explain_col)
+        if presenting:  # what the save file gained with the last action
+            robot_view.show_latest_writes(store, thread_id)
         with presenter.folded(f"**{t('robot.explain.title')}**", "robot-explain"):
             if not presenter.is_on():  # a folded box says its title on its fold
                 st.markdown(f"**{t('robot.explain.title')}**")
@@ -171,9 +187,9 @@ def thread_part() -> None:
     robot_lessons.lesson("pause", found)
     show_writes(store, thread_id)
     diff_view.show_head_change(store, thread_id, "robot")  # what the last step or update_state changed
-    resumes = st.empty()
+    resumes = st.container()
     if found.resumes:
-        with resumes.container():
+        with resumes:
             robot_lessons.show_resume_rows(found)
     robot_lessons.show_quiz(found)
 

@@ -3,8 +3,11 @@
 The open thread is a live part of the page (``app_pages/robot.py``): what it reads is :func:`read_thread`,
 and the question it keeps drawn after another tab answered is :func:`question_view`. Streamlit 1.67 can
 send the end of a live part's run as "stopped early" when another live part starts its run, and then
-keeps the elements that run did not draw; so what comes and goes (the question, a notice, a rule under
-a typed answer) is drawn in ``st.empty()`` slots every run draws.
+keeps the elements that run did not draw; so what comes and goes (a notice, a rule under a typed
+answer) is drawn in ``st.empty()`` slots every run draws. A part that holds an input (the question and
+its answers) is a container every run draws, never a slot refilled with a container: a slot is first
+sent empty, and a browser that draws the empty slot before the container removes the input it held,
+with its focus.
 """
 
 from collections.abc import Mapping
@@ -17,7 +20,9 @@ from agents import readmodel, runs
 from agents.db import Store
 from agents.settings import Settings
 from agents.texts import verbatim
-from dashboard import robot_lessons
+from dashboard import presenter, robot_lessons, savefile
+from dashboard.diff_view import code_span
+from dashboard.formats import node_name
 from dashboard.i18n import t, t_or
 from dashboard.safe_markdown import escape_markdown
 
@@ -176,3 +181,28 @@ def show_messages(values: Mapping[str, Any]) -> None:
     for message in readmodel.to_jsonable(values.get("messages", [])):
         with st.chat_message("user" if message["type"] == "human" else "assistant"):
             st.text(message["content"])
+
+
+#: The rows of the save file a presenter sees beside the answers when nothing is new yet.
+LATEST_ROWS = 4
+
+
+def show_latest_writes(store: Store, thread_id: str) -> None:
+    """For a presenter: the writes new since the previous action (marked "new" in the table below), else
+    the last few, each as ``node · channel = value``, in a box beside the answers."""
+    rows = savefile.writes(store, thread_id)
+    new = presenter.new_keys(f"presenter-seen-writes-{thread_id}", (savefile.write_key(row) for row in rows))
+    shown = [row for row in rows if savefile.write_key(row) in new] if new else rows[-LATEST_ROWS:]
+    with st.container(border=True, key="presenter-latest-rows"):
+        st.markdown(f"**{t('presenter.rows.new' if new else 'presenter.rows.latest')}**")
+        for row in shown:
+            value = savefile.value_preview(savefile.decoded_value(store, row), limit=24)
+            # Each part as a code span: a value is the model's or the user's text, shown literally.
+            st.caption(  # small: the column beside the answers is narrow
+                t(
+                    "presenter.rows.line",
+                    node=code_span(node_name(row.node)),
+                    channel=code_span(row.channel),
+                    value=code_span(value),
+                )
+            )
