@@ -202,7 +202,9 @@ def ask(thread_id: str, view: GateView, moved_on: str | None) -> None:
     else:
         show_gate_reviews(list(view.reviews))  # what the decision is about comes before it
         limit = st.empty()
-        if "rework" not in gate_form_actions(payload):
+        if moved_on is not None:  # said again beside the form, where the notes are typed
+            limit.warning(t("lecture.moved_on.short", status=moved_on))
+        elif "rework" not in gate_form_actions(payload):
             limit.caption(t("lecture.limit_reached"))
         decision_form(thread_id, payload, view.head)
     kept = st.empty()  # drawn by every run: a refusal of a decision sent here stays until the page is drawn

@@ -88,11 +88,9 @@ def free_answer(head_seen: str | None) -> None:
 
 
 def ask_question(asked: robot_view.Asked, moved_on: str | None) -> None:
-    """The question; kept with a notice (``moved_on``) when the thread moved on elsewhere."""
-    notice = st.empty()  # drawn by every run: the notice comes and goes without moving what is typed
-    if moved_on is not None:
-        notice.warning(t("robot.moved_on", status=moved_on))
-    show_question(asked.payload, asked.pending_action)
+    """The question; kept, its box saying so (``moved_on``), when the thread moved on elsewhere."""
+    notice = None if moved_on is None else t("robot.moved_on", status=moved_on)
+    show_question(asked.payload, asked.pending_action, notice)  # the same box either way: nothing below moves
 
 
 def ask_controls(head_seen: str | None) -> None:

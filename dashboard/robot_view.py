@@ -145,7 +145,7 @@ def labelled_line(label: str, text: object) -> str:
     return f"**{label}:** {escape_markdown(str(text))}"
 
 
-def show_question(payload: Mapping[str, object], pending_action: object) -> None:
+def show_question(payload: Mapping[str, object], pending_action: object, headline: str | None = None) -> None:
     """That the robot waits, with its question in the same box; then the proposed action (the payload's,
     else the state's pending one).
 
@@ -153,7 +153,8 @@ def show_question(payload: Mapping[str, object], pending_action: object) -> None
     type included: a text action takes one line after its bold label; an action that is not a text (a JSON
     object) is drawn as JSON under its label. The agent's text is escaped: Markdown in it reads as written.
     """
-    st.warning(f"{t('robot.waiting')}\n\n{labelled_line(t('robot.question'), payload.get('question', ''))}")
+    said = headline or t("robot.waiting")  # a question kept after the thread moved on says so instead
+    st.warning(f"{said}\n\n{labelled_line(t('robot.question'), payload.get('question', ''))}")
     action = payload.get("action", pending_action)
     if isinstance(action, str):
         st.markdown(labelled_line(t("robot.action"), action))

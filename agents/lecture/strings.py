@@ -135,6 +135,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "이 결정 양식이 그려진 뒤 다른 곳에서 스레드가 진행되었습니다 (현재 {status}). 이 양식으로 보낸 결정은"
         " 받아들여지지 않습니다. 지금 상태는 아래에 있습니다.",
     ),
+    "lecture.moved_on.short": (
+        "Decided elsewhere meanwhile (now {status}): a decision sent from this form will be refused.",
+        "그사이 다른 곳에서 결정되었습니다 (현재 {status}). 이 양식으로 보낸 결정은 받아들여지지 않습니다.",
+    ),
     "lecture.decision": ("Your decision", "결정"),
     "lecture.action": ("Action", "작업"),
     "lecture.action.rework": ("rework: revise the flagged items", "재작업: 지적된 항목 수정"),
