@@ -8,20 +8,12 @@ from agents.identity import ANSWER
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
-from dashboard import auth, diff_view, live, presenter, resources, robot_lessons
+from dashboard import auth, diff_view, live, presenter, resources, robot_lessons, robot_view
 from dashboard.agent_pages import foreign_thread, show_agent_queue
-from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, shown_head, sidebar_forms
-from dashboard.fragments import fragment
+from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, sidebar_forms, status_word
 from dashboard.i18n import localized, t
 from dashboard.robot_start_over import start_over, start_over_asked
-from dashboard.robot_view import (
-    answered_message,
-    show_messages,
-    show_outcome,
-    show_question,
-    typed_rule,
-    waiting_question,
-)
+from dashboard.robot_view import answered_message, show_messages, show_outcome, show_question, typed_rule
 from dashboard.safe_markdown import escape_markdown
 from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import lazy_expander
@@ -42,8 +34,7 @@ head = readmodel.head_checkpoint_id(store, thread_id)
 if about := foreign_thread(store, thread_id, head, "robot"):  # a thread with no agent recorded is no robot's either
     st.error(escape_markdown(about))
     st.stop()
-expected = drawn_head("robot-page", thread_id, head)
-live.follow_thread(store, thread_id, head)  # another tab's answer redraws the page
+expected = drawn_head("robot-page", thread_id, head)  # Start over and the sidebar act on the head the page drew
 
 # In presenter mode the thread and Start over sit beside the question (see below), so the answer buttons
 # under it stay well inside a projector's 1280×720 first screen.
@@ -55,8 +46,8 @@ if not thread_beside_question:
     start_over(store, settings, thread_id, head, expected, top_right, wide)
 
 
-def answer(text: str, head_seen: str | None = None) -> None:
-    """Resumes the thread with ``text``, refusing if the page was stale (drawn for another head).
+def answer(text: str, head_seen: str | None) -> None:
+    """Resumes the thread with ``text``, refusing if the controls were stale (drawn for another head).
 
     Only an executed action is reported as a success; a refusal is a warning, so an answer other
     than ``yes`` never looks approved.
@@ -67,11 +58,11 @@ def answer(text: str, head_seen: str | None = None) -> None:
             settings,
             thread_id,
             text,
-            expected_head=expected if head_seen is None else head_seen,
+            expected_head=head_seen,
             actor=auth.identity(),
         )
-    except UserError as error:
-        st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
+    except UserError as error:  # kept: the live part's next run draws it again, until the page is drawn
+        st.session_state[robot_view.REFUSED_KEY] = (thread_id, f"{t('forms.refused')} {localized(error)}")
         return
     except RunFailedError as error:  # what finished is saved; the thread is in the inbox
         show_run_failed(error)
@@ -80,51 +71,83 @@ def answer(text: str, head_seen: str | None = None) -> None:
     st.rerun()
 
 
-@fragment
-def free_answer() -> None:
-    """A typed answer, its rule shown as it is typed; a fragment, so typing reruns only this."""
+def free_answer(head_seen: str | None) -> None:
+    """A typed answer, its rule shown as it is typed (typing reruns the thread's live part alone).
+
+    Not a fragment of its own: a click on yes / no that takes the focus from a typed answer sends both
+    at once, and a run of an inner fragment first would use up the click before the part's run."""
     typed = st.text_input(t("robot.free_answer"), key="robot-free-text")
+    rule = st.empty()  # drawn by every run, so a rule never outlives its text
     if typed:  # shown before sending, so the exact-"yes" rule is visible, not a surprise
-        st.caption(typed_rule(typed, APPROVING_ANSWER))
+        rule.caption(typed_rule(typed, APPROVING_ANSWER))
     if st.button(t("robot.send"), key="robot-send"):
-        answer(typed, shown_head("robot-page", thread_id))  # the head the page around it shows
+        answer(typed, head_seen)
+    refused = st.empty()  # the refusal of an answer from these controls (any of them), drawn by every run
+    if (said := robot_view.refusal(thread_id, st.session_state)) is not None:
+        refused.error(escape_markdown(said))
 
 
-if head is None:
-    st.warning(t("robot.not_started"))
-else:
-    result = runs.current_result(store, settings, thread_id)
-    decision = result.values.get("decision")
-    found = robot_lessons.facts(
-        store,
-        thread_id,
-        status=result.status,
-        next_nodes=result.next,
-        answer=None if decision is None else str(decision),
-        outcome=result.outcome,
-    )
-    state_col, explain_col = st.columns(presenter.STATE_BESIDE_FOLD if presenter.is_on() else [3, 2])
+def ask_question(asked: robot_view.Asked, moved_on: str | None) -> None:
+    """The question; kept, its box saying so (``moved_on``), when the thread moved on elsewhere."""
+    notice = None if moved_on is None else t("robot.moved_on", status=moved_on)
+    show_question(asked.payload, asked.pending_action, notice)  # the same box either way: nothing below moves
+
+
+def ask_controls(head_seen: str | None) -> None:
+    """The question's answers: a click is checked against ``head_seen`` (the head the question was drawn
+    for), so one on a question kept after the thread moved on elsewhere is refused as stale."""
+    yes_col, no_col = st.columns(2)
+    if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
+        st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
+        return
+    if yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
+        answer(APPROVING_ANSWER, head_seen)
+    if no_col.button(t("robot.no"), key="robot-no", width="stretch"):
+        answer("no", head_seen)
+    free_answer(head_seen)
+
+
+@live.fragment
+def thread_part() -> None:
+    """The open thread, a live part: it follows the database alone, within ``HITL_LIVE_REFRESH`` s.
+
+    The thread is read again only after the database changed (:func:`dashboard.live.rows`). Another tab's
+    answer shows here without drawing the page again; the question's controls stay, with a notice, until
+    the page is drawn again, and a click on them is refused as stale. Parts that come and go are drawn in
+    slots every run draws (see ``dashboard/robot_view.py``).
+    """
+    read = live.rows(f"robot-thread:{thread_id}", lambda: robot_view.read_thread(store, settings, thread_id))
+    if read.head is None:
+        st.warning(t("robot.not_started"))
+        return
+    result, found, counts = read.result, read.facts, read.counts
+    assert result is not None and found is not None and counts is not None  # read with a head
+    drawn = drawn_head("robot-thread", thread_id, read.head)
+    view = robot_view.question_view(thread_id, result, drawn, st.session_state)
+    moved_on = status_word(result) if view.stale else None
+    presenting = presenter.is_on()
+    # For a presenter the question is as wide as the page, so its proposal reads on one line, and the
+    # column beside the answers shows the graph and the save file's rows as they change.
+    wide_question = st.container() if presenting else None
+    if wide_question is not None and view.asked is not None:
+        with wide_question:
+            ask_question(view.asked, moved_on)
+    state_col, explain_col = st.columns(presenter.STATE_BESIDE_FOLD if presenting else [3, 2])
     with state_col:
         # The question and its answers come first: on a projector's 1280×720 they are on the first screen.
-        if result.status == "waiting":
-            payload = waiting_question(result.interrupts)
-            show_question(payload, result.values.get("pending_action", ""))
-            yes_col, no_col = st.columns(2)
-            if auth.why_not(ANSWER):  # the question is shown; answering is for approvers
-                st.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
-            elif yes_col.button(t("robot.yes"), key="robot-yes", width="stretch"):
-                answer(APPROVING_ANSWER)
-            if not auth.why_not(ANSWER) and no_col.button(t("robot.no"), key="robot-no", width="stretch"):
-                answer("no")
-            if not auth.why_not(ANSWER):
-                free_answer()
+        question = st.container()  # a block every run draws: what is typed in it keeps its place and focus
+        if view.asked is not None:
+            with question:
+                if wide_question is None:
+                    ask_question(view.asked, moved_on)
+                ask_controls(view.head)
         show_outcome(result, found.answer)
+        attention = st.empty()
         if result.status == "attention":
-            st.error(escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason))))
+            attention.error(
+                escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason)))
+            )
         st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
-        if presenter.is_on():  # where the run is, highlighted as it moves
-            steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
-            st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
         robot_lessons.lesson("stop", found)
         robot_lessons.lesson("ids", found)
         robot_lessons.lesson("yes", found)
@@ -133,9 +156,14 @@ else:
             with payload_box:
                 st.json(readmodel.to_jsonable(list(result.interrupts)))
     with explain_col:
+        if presenting:  # beside the answers: where the run is, highlighted as it moves
+            steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
+            st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
         if thread_beside_question:
             st.markdown(t("robot.thread", thread=f"`{thread_id}`"))
             start_over(store, settings, thread_id, head, expected, explain_col, explain_col)
+        if presenting:  # what the save file gained with the last action
+            robot_view.show_latest_writes(store, thread_id)
         with presenter.folded(f"**{t('robot.explain.title')}**", "robot-explain"):
             if not presenter.is_on():  # a folded box says its title on its fold
                 st.markdown(f"**{t('robot.explain.title')}**")
@@ -143,7 +171,6 @@ else:
                 st.markdown(t(f"robot.explain.{key}", thread=thread_id))  # the thread shown, not the default
 
     st.header(t("robot.savefile"))
-    counts = readmodel.table_counts(store, thread_id)
     st.markdown(t("robot.counts", **counts))
     st.caption(t("robot.ids.short"))
     st.subheader(t("robot.checkpoints"))
@@ -153,14 +180,20 @@ else:
     with latest_col:
         robot_lessons.lesson("latest", found)
     with anatomy_col:
-        robot_lessons.show_id_anatomy(found.latest_id or head)
+        robot_lessons.show_id_anatomy(found.latest_id or read.head)
     st.subheader(t("robot.writes"))
     robot_lessons.lesson("pause", found)
     show_writes(store, thread_id)
     diff_view.show_head_change(store, thread_id, "robot")  # what the last step or update_state changed
+    resumes = st.container()
     if found.resumes:
-        robot_lessons.show_resume_rows(found)
+        with resumes:
+            robot_lessons.show_resume_rows(found)
     robot_lessons.show_quiz(found)
+
+
+robot_view.forget_question(st.session_state)  # the page's run draws the thread as it is
+thread_part()
 
 show_agent_queue(store, "robot", thread_id)  # the thread shown above is not repeated here
 

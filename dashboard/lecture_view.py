@@ -1,12 +1,14 @@
 """The lecture page's tables, gate reviews and live progress box (cells and model text shown as text)."""
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pandas as pd
 import streamlit as st
 
 from agents import runs
+from agents.lecture.progress import latest_reviews
 from dashboard.formats import code_word
 from dashboard.forms import status_word
 from dashboard.i18n import localized, t
@@ -62,6 +64,60 @@ def show_gate_reviews(reviews: list[dict]) -> None:
             st.text("\n".join(f"- {line}" for line in review["feedback"]) or "—")  # model text: shown as text
 
 
+@dataclass(frozen=True)
+class GateView:
+    """The question the lecture's live part draws a form for this run.
+
+    Attributes:
+        payload: The question (the gate's or the plan review's).
+        reviews: The latest round's reviews, drawn above the gate's form.
+        stale: The thread moved on since the form was drawn: it stays, and a decision from it is refused.
+        head: The head a decision is checked against (the one the form was drawn for when stale).
+    """
+
+    payload: dict[str, Any]
+    reviews: tuple[dict[str, Any], ...]
+    stale: bool
+    head: str | None
+
+
+#: The session key of (thread, head, payload, reviews) the lecture's form was last drawn for.
+GATE_KEY = "lecture:gate-view"
+#: The session key of (thread, message) of the last decision from the form that was refused.
+REFUSED_KEY = "lecture:refused"
+
+
+def gate_view(thread_id: str, result: runs.RunResult, drawn: str | None, state: Any) -> GateView | None:
+    """The question to draw a form for, given what was remembered in ``state`` (the session); None: none.
+
+    A waiting thread's question is drawn (a decision checked against ``drawn``, the head the previous
+    run drew). A form drawn before whose thread moved on elsewhere is drawn again, stale, with the head it
+    was drawn for, until the page is drawn again (:func:`forget_gate`).
+    """
+    if result.status == "waiting" and result.interrupts:
+        payload = result.interrupts[0] if isinstance(result.interrupts[0], dict) else {}
+        reviews = tuple(latest_reviews(result.values))
+        state[GATE_KEY] = (thread_id, result.head_checkpoint_id, payload, reviews)
+        return GateView(payload, reviews, False, drawn)
+    remembered = state.get(GATE_KEY)
+    if remembered and remembered[0] == thread_id and remembered[1] != result.head_checkpoint_id:
+        return GateView(remembered[2], remembered[3], True, remembered[1])
+    state.pop(GATE_KEY, None)
+    return None
+
+
+def refusal(thread_id: str, state: Any) -> str | None:
+    """Why the last decision from the form on ``thread_id`` was refused (kept until the page's run)."""
+    kept = state.get(REFUSED_KEY)
+    return kept[1] if kept and kept[0] == thread_id else None
+
+
+def forget_gate(state: Any) -> None:
+    """The page's own run (a decision sent here, a sidebar form, another thread) draws the thread as it is."""
+    state.pop(GATE_KEY, None)
+    state.pop(REFUSED_KEY, None)
+
+
 def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Progress) -> runs.RunResult:
     """Runs ``run(on_event)`` inside a status box that lists each node as it starts and ends."""
     with st.status(t("lecture.running"), expanded=True) as status:
@@ -83,20 +139,25 @@ def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Pr
 
 
 def show_status(result: runs.RunResult) -> None:
-    """Status, outcome (and why it came), round and plan version; the reason a thread needs attention."""
+    """Status, outcome (and why it came), round and plan version; the reason a thread needs attention.
+
+    Drawn in the thread's live part: what comes and goes is drawn in slots every run draws, so a status
+    that changed under the user moves nothing below it (a half-typed note keeps its place and focus).
+    """
     values = result.values
     status_col, outcome_col, round_col, version_col = st.columns(4)
     status_col.metric(t("lecture.status"), code_word("status", result.status))
+    attention, why, reason = st.empty(), st.empty(), st.empty()
     if result.status == "attention":
-        st.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
+        attention.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
     outcome = values.get("outcome") or "none"
     outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{outcome}"))
     round_col.metric(t("lecture.round"), values.get("round", "—"))
     version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
     if outcome != "none":
-        st.caption(t(f"lecture.outcome_why.{outcome}"))
+        why.caption(t(f"lecture.outcome_why.{outcome}"))
     if outcome == "rejected" and values.get("reject_reason"):
-        st.caption(escape_markdown(t("lecture.reject_reason", reason=values["reject_reason"])))
+        reason.caption(escape_markdown(t("lecture.reject_reason", reason=values["reject_reason"])))
 
 
 def show_document(thread_id: str, values: Mapping[str, Any]) -> None:

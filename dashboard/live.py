@@ -1,9 +1,10 @@
 """Live pages: the parts of a page that follow the database redraw themselves, alone, within ``HITL_LIVE_REFRESH`` s.
 
-The parts that show what changes under the user (the home inbox and threads, each agent's queue, an
-open thread's status) are live fragments (:func:`fragment`): ``st.fragment(run_every=...)`` reruns each
-of them alone every ``Settings.live_refresh`` seconds (2 by default), never the page around it. A
-form being typed in outside them is not touched, and no element outside them is sent again.
+The parts that show what changes under the user (the home inbox and threads, each agent's queue, the
+open refund case, the robot's and the lecture's open thread) are live fragments (:func:`fragment`):
+``st.fragment(run_every=...)`` reruns each of them alone every ``Settings.live_refresh`` seconds (2 by
+default), never the page around it. A form being typed in outside them is not touched, and no element
+outside them is sent again.
 
 Each run of a live part first reads the store's live token (:meth:`~agents.db.Store.live_token`:
 SQLite's ``data_version``, PostgreSQL's transaction snapshot; one cheap statement whatever the number
@@ -27,7 +28,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from agents import ages, readmodel, statuspages
+from agents import ages, statuspages
 from agents.db import Store
 from dashboard import resources
 from dashboard.fragments import guarded, refresh_page_when_behind
@@ -113,19 +114,6 @@ def fragment(function: F) -> F:
         return st.fragment(guarded(function), run_every=interval or None)(*args, **kwargs)
 
     return live_part  # type: ignore[return-value]
-
-
-def follow_thread(store: Store, thread_id: str, drawn_head: str | None) -> None:
-    """The open thread of an agent's page, followed: a live part that draws nothing and, when the
-    thread's head is no longer ``drawn_head`` (the head the page drew), draws the whole page again,
-    once per move (the page around the thread, its controls and the sidebar's forms, all show that head)."""
-    _follow(store, thread_id, drawn_head)
-
-
-@fragment
-def _follow(store: Store, thread_id: str, drawn_head: str | None) -> None:
-    head = rows(f"head:{thread_id}", lambda: readmodel.head_checkpoint_id(store, thread_id), store=store)
-    refresh_page_when_behind(f"live.followed:{thread_id}", drawn_head, head)
 
 
 #: The session key saying the watcher is being drawn by the page's run (which checks nothing: it just read).

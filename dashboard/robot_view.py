@@ -1,12 +1,28 @@
-"""The robot page's question, outcome and messages, and what it says about an answer (a typed text shown verbatim)."""
+"""The robot page's question, outcome and messages, and what it says about an answer (a typed text shown verbatim).
+
+The open thread is a live part of the page (``app_pages/robot.py``): what it reads is :func:`read_thread`,
+and the question it keeps drawn after another tab answered is :func:`question_view`. Streamlit 1.67 can
+send the end of a live part's run as "stopped early" when another live part starts its run, and then
+keeps the elements that run did not draw; so what comes and goes (a notice, a rule under a typed
+answer) is drawn in ``st.empty()`` slots every run draws. A part that holds an input (the question and
+its answers) is a container every run draws, never a slot refilled with a container: a slot is first
+sent empty, and a browser that draws the empty slot before the container removes the input it held,
+with its focus.
+"""
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from agents import readmodel, runs
+from agents.db import Store
+from agents.settings import Settings
 from agents.texts import verbatim
+from dashboard import presenter, robot_lessons, savefile
+from dashboard.diff_view import code_span
+from dashboard.formats import node_name
 from dashboard.i18n import t, t_or
 from dashboard.safe_markdown import escape_markdown
 
@@ -15,6 +31,96 @@ def waiting_question(interrupts: tuple[Any, ...] | list[Any]) -> dict[str, Any]:
     """The waiting question as ``{"question", "action"}``: a payload that is not an object is its action."""
     payload = interrupts[0] if interrupts else {}
     return payload if isinstance(payload, dict) else {"action": payload}
+
+
+@dataclass(frozen=True)
+class ThreadRead:
+    """The robot's thread as read at one moment: its head (None: nothing saved), result, facts and row counts."""
+
+    head: str | None
+    result: runs.RunResult | None = None
+    facts: robot_lessons.Facts | None = None
+    counts: Mapping[str, int] | None = None
+
+
+def read_thread(store: Store, settings: Settings, thread_id: str) -> ThreadRead:
+    """Reads what the robot page's live part shows of ``thread_id``."""
+    head = readmodel.head_checkpoint_id(store, thread_id)
+    if head is None:
+        return ThreadRead(None)
+    result = runs.current_result(store, settings, thread_id)
+    decision = result.values.get("decision")
+    found = robot_lessons.facts(
+        store,
+        thread_id,
+        status=result.status,
+        next_nodes=result.next,
+        answer=None if decision is None else str(decision),
+        outcome=result.outcome,
+    )
+    return ThreadRead(result.head_checkpoint_id or head, result, found, readmodel.table_counts(store, thread_id))
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question the robot asked: its payload (``{"question", "action"}``) and the state's pending action."""
+
+    payload: Mapping[str, object]
+    pending_action: object
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """The question the live part draws controls for this run.
+
+    Attributes:
+        asked: The question (None: none to draw).
+        stale: The thread moved on since the question was drawn: its controls stay, and a click is refused.
+        head: The head a click is checked against (the one the question was drawn for when stale).
+    """
+
+    asked: Asked | None
+    stale: bool
+    head: str | None
+
+
+#: The session key of (thread, head, question) the robot's controls were last drawn for.
+QUESTION_KEY = "robot:question-view"
+
+
+def question_view(thread_id: str, result: runs.RunResult, drawn: str | None, state: Any) -> QuestionView:
+    """The question to draw for ``result``, given what was remembered in ``state`` (the session).
+
+    A waiting thread's question is drawn (a click checked against ``drawn``, the head the previous run
+    drew). A question drawn before whose thread moved on elsewhere is drawn again, stale, with the head it
+    was drawn for, until the page is drawn again (:func:`forget_question`): a click then lands on the
+    refusal, never on controls that vanished under the pointer.
+    """
+    if result.status == "waiting":
+        asked = Asked(waiting_question(result.interrupts), result.values.get("pending_action", ""))
+        state[QUESTION_KEY] = (thread_id, result.head_checkpoint_id, asked)
+        return QuestionView(asked, False, drawn)
+    remembered = state.get(QUESTION_KEY)
+    if remembered and remembered[0] == thread_id and remembered[1] != result.head_checkpoint_id:
+        return QuestionView(remembered[2], True, remembered[1])
+    state.pop(QUESTION_KEY, None)
+    return QuestionView(None, False, drawn)
+
+
+#: The session key of (thread, message) of the last answer from the question's controls that was refused.
+REFUSED_KEY = "robot:refused"
+
+
+def refusal(thread_id: str, state: Any) -> str | None:
+    """Why the last answer from the question's controls on ``thread_id`` was refused (kept until the page's run)."""
+    kept = state.get(REFUSED_KEY)
+    return kept[1] if kept and kept[0] == thread_id else None
+
+
+def forget_question(state: Any) -> None:
+    """The page's own run (an answer sent here, Start over, a sidebar form) draws the thread as it is."""
+    state.pop(QUESTION_KEY, None)
+    state.pop(REFUSED_KEY, None)
 
 
 def answered_message(outcome: str, text: str) -> tuple[str, str]:
@@ -39,7 +145,7 @@ def labelled_line(label: str, text: object) -> str:
     return f"**{label}:** {escape_markdown(str(text))}"
 
 
-def show_question(payload: Mapping[str, object], pending_action: object) -> None:
+def show_question(payload: Mapping[str, object], pending_action: object, headline: str | None = None) -> None:
     """That the robot waits, with its question in the same box; then the proposed action (the payload's,
     else the state's pending one).
 
@@ -47,7 +153,8 @@ def show_question(payload: Mapping[str, object], pending_action: object) -> None
     type included: a text action takes one line after its bold label; an action that is not a text (a JSON
     object) is drawn as JSON under its label. The agent's text is escaped: Markdown in it reads as written.
     """
-    st.warning(f"{t('robot.waiting')}\n\n{labelled_line(t('robot.question'), payload.get('question', ''))}")
+    said = headline or t("robot.waiting")  # a question kept after the thread moved on says so instead
+    st.warning(f"{said}\n\n{labelled_line(t('robot.question'), payload.get('question', ''))}")
     action = payload.get("action", pending_action)
     if isinstance(action, str):
         st.markdown(labelled_line(t("robot.action"), action))
@@ -75,3 +182,28 @@ def show_messages(values: Mapping[str, Any]) -> None:
     for message in readmodel.to_jsonable(values.get("messages", [])):
         with st.chat_message("user" if message["type"] == "human" else "assistant"):
             st.text(message["content"])
+
+
+#: The rows of the save file a presenter sees beside the answers when nothing is new yet.
+LATEST_ROWS = 4
+
+
+def show_latest_writes(store: Store, thread_id: str) -> None:
+    """For a presenter: the writes new since the previous action (marked "new" in the table below), else
+    the last few, each as ``node · channel = value``, in a box beside the answers."""
+    rows = savefile.writes(store, thread_id)
+    new = presenter.new_keys(f"presenter-seen-writes-{thread_id}", (savefile.write_key(row) for row in rows))
+    shown = [row for row in rows if savefile.write_key(row) in new] if new else rows[-LATEST_ROWS:]
+    with st.container(border=True, key="presenter-latest-rows"):
+        st.markdown(f"**{t('presenter.rows.new' if new else 'presenter.rows.latest')}**")
+        for row in shown:
+            value = savefile.value_preview(savefile.decoded_value(store, row), limit=24)
+            # Each part as a code span: a value is the model's or the user's text, shown literally.
+            st.caption(  # small: the column beside the answers is narrow
+                t(
+                    "presenter.rows.line",
+                    node=code_span(node_name(row.node)),
+                    channel=code_span(row.channel),
+                    value=code_span(value),
+                )
+            )

@@ -129,6 +129,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "결정을 기다립니다: 계획 버전 {version:을/를} 검토하세요.",
     ),
     "lecture.refused_answer": ("The last answer was refused: {error}", "직전 답변은 받아들여지지 않았습니다: {error}"),
+    "lecture.moved_on": (
+        "This thread moved on elsewhere since this decision was drawn (now {status}); a decision sent from it"
+        " will be refused. What it holds now is shown below.",
+        "이 결정 양식이 그려진 뒤 다른 곳에서 스레드가 진행되었습니다 (현재 {status}). 이 양식으로 보낸 결정은"
+        " 받아들여지지 않습니다. 지금 상태는 아래에 있습니다.",
+    ),
+    "lecture.moved_on.short": (
+        "Decided elsewhere meanwhile (now {status}): a decision sent from this form will be refused.",
+        "그사이 다른 곳에서 결정되었습니다 (현재 {status}). 이 양식으로 보낸 결정은 받아들여지지 않습니다.",
+    ),
     "lecture.decision": ("Your decision", "결정"),
     "lecture.action": ("Action", "작업"),
     "lecture.action.rework": ("rework: revise the flagged items", "재작업: 지적된 항목 수정"),

@@ -70,6 +70,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "This thread has no checkpoints yet. Press Start over.",
         "이 스레드에는 아직 체크포인트가 없습니다. '처음부터 다시'를 누르세요.",
     ),
+    "robot.moved_on": (
+        "This thread moved on elsewhere since this question was drawn (now {status}); an answer from these"
+        " controls will be refused. What it holds now is shown below.",
+        "이 질문이 그려진 뒤 다른 곳에서 스레드가 진행되었습니다 (현재 {status}). 이 컨트롤로 보낸 답은"
+        " 받아들여지지 않습니다. 지금 상태는 아래에 있습니다.",
+    ),
     "robot.waiting": ("Paused: the robot is waiting for your answer.", "일시 정지: 로봇이 답을 기다리고 있습니다."),
     "robot.question": ("Question", "질문"),
     "robot.action": ("Proposed action", "제안된 작업"),
