@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from agents import ages, lifecycle, queue_rights
+from agents.decision_rights import DecisionRights
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
@@ -45,21 +46,26 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
 
 
 def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
-    """The columns of a threads table: thread, agent, status, last update, checkpoints."""
+    """The columns of a threads table: thread, agent (its title in the page's language), status, last update,
+    checkpoints."""
     zone = display_zone()
     return [
         Column(t("col.thread"), lambda x: x.thread_id),
-        Column(t("col.agent"), lambda x: x.agent),
+        Column(t("col.agent"), agent_title),
         Column(t("col.status"), status_text),
         Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
         Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
     ]
 
 
+def agent_title(status: lifecycle.ThreadStatus) -> str:
+    """The thread's agent as people call it ("Approval robot", "승인 로봇"), not its code ("robot")."""
+    return t_or(f"agent.{status.agent}.title", status.agent)
+
+
 def status_search_text(status: lifecycle.ThreadStatus) -> str:
     """What a search matches in a thread's row: id, agent (name and title), status and reason."""
-    title = t_or(f"agent.{status.agent}.title", status.agent)
-    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason))
+    return " ".join((status.thread_id, status.agent, agent_title(status), status_text(status), status.reason))
 
 
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:
@@ -109,6 +115,25 @@ def inbox_counts(items: list[lifecycle.ThreadStatus], lang: str | None = None, *
     return " · ".join(parts)
 
 
+#: The inbox's column widths in pixels, with the link's (``dashboard.tables.LINK_WIDTH``) 800 in all: every
+#: column, "who may decide" too, fits a 1280 px window's grid (818 px) without scrolling sideways, and the
+#: reason, the widest, wraps over up to three lines (:data:`INBOX_ROW_HEIGHT`) rather than running off the edge.
+INBOX_WIDTHS = {"agent": 84, "thread": 108, "status": 84, "reason": 260, "deciders": 112, "action": 96}
+#: The inbox's rows in pixels: three lines of a wrapped reason (a refund's question is about 100 characters).
+INBOX_ROW_HEIGHT = 68
+
+
+def inbox_status(
+    status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
+) -> str:
+    """An inbox item's status and how long it has waited, in one cell: ``waiting 3 h 20 min · overdue``;
+    ``needs attention · a step failed · waiting 2 min`` (the age says "waiting" already)."""
+    age = age_cell(status, deadlines, now, lang)
+    if status.status == "waiting" and age:
+        return age
+    return " · ".join(part for part in (status_text(status), age) if part)
+
+
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
     """The inbox: every unfinished thread, oldest first (another order one click away, kept for the
     session; a signed-in person's own items first), with its status, how long it has waited (marked
@@ -132,7 +157,7 @@ def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) 
         st.info(empty_text)
         return
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
-    deadlines, zone = settings.deadlines, settings.zone
+    deadlines = settings.deadlines
     st.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
     me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
     queues.show_rights_notes(rights, me)
@@ -141,17 +166,29 @@ def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) 
     items = queue_rights.ordered(
         items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
     )
+
+    def deciders(found: DecisionRights | None) -> str:
+        return queues.rights_cell(found, me, lang)
+
     columns = [
-        Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
-        Column(t("col.thread"), lambda x: x.thread_id),
-        Column(t("col.status"), status_text),
-        Column(t("col.waiting"), lambda x: age_cell(x, deadlines, now, lang)),
-        Column(t("col.reason"), lambda x: x.reason_in(current_language())),
-        Column(t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang)),
-        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
+        Column(t("col.agent"), agent_title, INBOX_WIDTHS["agent"]),
+        Column(t("col.thread"), lambda x: x.thread_id, INBOX_WIDTHS["thread"]),
+        Column(t("col.status"), lambda x: inbox_status(x, deadlines, now, lang), INBOX_WIDTHS["status"]),
+        Column(t("col.reason"), lambda x: x.reason_in(lang), INBOX_WIDTHS["reason"]),
+        Column(
+            t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang), INBOX_WIDTHS["deciders"]
+        ),
+        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else "", INBOX_WIDTHS["action"]),
     ]
-    draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
+    draw_table(
+        key,
+        items,
+        columns,
+        empty_text=empty_text,
+        search_text=status_search_text,
+        link=thread_link,
+        row_height=INBOX_ROW_HEIGHT,
+    )
 
 
 def preselect_query_thread(

@@ -24,7 +24,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.inbox_waiting": ("{count} waiting", "{count}건 대기 중"),
     "home.inbox_overdue": ("{count} overdue", "{count}건 기한 지남"),
     "col.waiting": ("waiting for", "대기 시간"),
-    "col.deciders": ("who may decide", "결정할 수 있는 사람"),
+    "col.deciders": ("who may decide", "결정권자"),
     "queue.order": ("Order", "정렬"),
     "queue.order.oldest": ("oldest first", "오래된 순"),
     "queue.order.newest": ("newest first", "최근 순"),
