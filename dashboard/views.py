@@ -15,7 +15,7 @@ from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard import auth, live, queues, resources
-from dashboard.formats import clean_frame, code_word, display_zone, timestamp
+from dashboard.formats import clean_frame, code_word, display_zone, short_question_id, timestamp
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, draw_table, page_url, paged_table
@@ -189,6 +189,12 @@ def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) 
         link=thread_link,
         row_height=INBOX_ROW_HEIGHT,
     )
+
+
+def question_id_caption(interrupt_id: str) -> None:
+    """The question a control answers, by its short id; the whole id (for the CLI) in the tooltip."""
+    whole = t("forms.resume.answers.help", interrupt=interrupt_id)
+    st.caption(t("forms.resume.answers", interrupt=short_question_id(interrupt_id)), help=whole)
 
 
 def preselect_query_thread(
