@@ -215,6 +215,7 @@ def decision_controls(
     waiting = result.status == "waiting"
     if waiting:  # what is decided, before the controls that decide it
         st.warning(f"**{t('refund.case.waiting')}** {escape_markdown(case_summary(values))}")
+        show_whole_reason(values)
     else:
         st.warning(t("refund.case.moved_on", status=status_text(status)))
     cannot_decide = auth.why_not(REJECT_REFUND)  # a viewer decides nothing; any approver may reject
@@ -250,6 +251,15 @@ def case_summary(values: dict[str, Any]) -> str:
         reason = t("refund.case.summary_cut", reason=reason[: SUMMARY_REASON_CHARS - 1].rstrip() + "…")
     customer, requested = str(values.get("customer", "")), amount(values.get("requested_amount"))
     return t("refund.case.summary", customer=customer or "—", amount=requested, reason=reason or "—")
+
+
+def show_whole_reason(values: dict[str, Any]) -> None:
+    """Right under a summary that cut the reason, the whole reason one click away (collapsed, as text), so it
+    is reached from a 1280×720 first screen; nothing when the summary holds it whole."""
+    reason = str(values.get("reason", ""))
+    if len(" ".join(reason.split())) > SUMMARY_REASON_CHARS:
+        with st.expander(t("refund.case.whole_reason", count=f"{len(reason):,}")):
+            st.text(reason)
 
 
 def waiting_amount(result: runs.RunResult) -> int:
