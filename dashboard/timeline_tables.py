@@ -8,7 +8,9 @@ whole run's, which divides by every sequential call too, reads as poor
 however well its fan-outs overlapped. A run with no parallel superstep has none,
 and no speed-up either (:func:`run_speedup`): its task time over wall time is
 below 1 whenever time passes between nodes, which would read as a slowdown.
-The whole-run row says what its figures mean in its own cells.
+The whole-run row says what its figures mean in its own cells; so does a step of several calls whose
+speed-up is under 1 (:func:`no_gain`): fewer than one of its calls ran at a time on average, so running
+them in parallel gained nothing.
 """
 
 from __future__ import annotations
@@ -33,8 +35,12 @@ NODES_WIDTH = 220
 STEP_WIDTH = 72
 #: The grid's header row in pixels (it keeps its height when the rows are taller).
 HEADER_HEIGHT = 36
-#: Rows of the superstep table shown without scrolling inside it (a long thread's table scrolls past them).
-SHOWN_ROWS = 12
+#: Rows of the superstep table shown without scrolling inside it (a longer run's table scrolls past them):
+#: five tall rows keep the table under two thirds of a 720 px screen (an eight-row run's was 710 px).
+SHOWN_ROWS = 5
+#: A call shorter than this on average (in seconds) is too short to overlap with its siblings: starting
+#: the next call of a step takes about as long (the embedded model at no latency).
+SHORT_CALL_SECONDS = 0.01
 
 
 def stats_height(rows: int) -> int:
@@ -59,6 +65,39 @@ def clock(epoch_seconds: float) -> str:
     return datetime.fromtimestamp(epoch_seconds, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def no_gain(item: SuperstepStats) -> bool:
+    """A step of several calls whose speed-up, as shown (to 0.01), is under 1.
+
+    Speed-up is the calls' summed time over the step's wall time: the number of calls running at once,
+    on average. Under 1, less than one call ran at a time: the calls did not overlap, and the parallel
+    step took as long as (or longer than) running them one after another."""
+    return item.tasks > 1 and round(item.speedup, 2) < 1
+
+
+def _too_short(item: SuperstepStats) -> bool:
+    return item.summed_seconds / item.tasks < SHORT_CALL_SECONDS
+
+
+def _nodes_cell(item: SuperstepStats) -> str:
+    nodes = ", ".join(item.nodes)
+    if not no_gain(item):
+        return nodes
+    return f"{nodes} · {t('timeline.no_gain.short' if _too_short(item) else 'timeline.no_gain')}"
+
+
+def no_gain_notes(timeline: Timeline) -> list[str]:
+    """Under the table, each step without gain explained in full: its speed-up, what the figure means, and
+    why (its calls' average length), led by the run when several runs are shown."""
+    notes = []
+    for item in timeline.supersteps:
+        if no_gain(item):
+            why = "timeline.no_gain.note_short" if _too_short(item) else "timeline.no_gain.note"
+            mean_ms = f"{1000 * item.summed_seconds / item.tasks:.1f}"
+            note = t(why, step=item.step, speedup=f"{item.speedup:.2f}", tasks=item.tasks, ms=mean_ms)
+            notes.append(f"{item.run_id}: {note}" if len(timeline.runs) > 1 else note)
+    return notes
+
+
 def _step_record(item: SuperstepStats) -> dict[str, Any]:
     return {
         "tcol.run": item.run_id,
@@ -68,7 +107,7 @@ def _step_record(item: SuperstepStats) -> dict[str, Any]:
         "tcol.summed": item.summed_seconds,
         "tcol.speedup": item.speedup,
         "tcol.efficiency": item.efficiency,
-        "tcol.nodes": ", ".join(item.nodes),
+        "tcol.nodes": _nodes_cell(item),
         "tcol.open": item.open_tasks,
     }
 
