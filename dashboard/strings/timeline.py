@@ -141,8 +141,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "실행 전체: 병렬로 실행된 것이 없어 속도 향상과 효율이 없습니다. 노드가 벽시계 시간의 {busy}% 동안 실행됨",
     ),
     "tcol.nodes": ("nodes", "노드"),
-    "timeline.no_gain": ("no gain: the calls did not overlap", "이득 없음: 호출이 겹치지 않음"),
-    "timeline.no_gain.short": ("no gain: too short to overlap", "이득 없음: 너무 짧아 겹치지 못함"),
+    "timeline.no_gain": ("no gain", "이득 없음"),
     "timeline.no_gain.note": (
         "Step {step}: speed-up {speedup} means fewer than one of its {tasks} calls ran at a time on average: "
         "they did not overlap, so running them in parallel gained nothing.",
