@@ -52,13 +52,16 @@ def stats_height(rows: int) -> int:
 
 def stats_columns(timeline: Timeline) -> dict[str, Any]:
     """The superstep table's columns: the nodes wide enough to wrap between names, not inside them; the run
-    hidden when one run is shown (the run picker names it), which leaves the nodes that width."""
+    hidden when one run is shown (the run picker names it) and the calls with no end logged when there are
+    none (a caption above the table counts them when there are), which leaves the nodes that width."""
     columns: dict[str, Any] = {
         t("tcol.nodes"): st.column_config.TextColumn(width=NODES_WIDTH),
         t("tcol.step"): st.column_config.TextColumn(width=STEP_WIDTH),
     }
     if len(timeline.runs) == 1:
         columns[t("tcol.run")] = None
+    if not any(summary.open_tasks for summary in timeline.runs):
+        columns[t("tcol.open")] = None  # every call logged its end: a column of zeros would only cost width
     return columns
 
 

@@ -28,6 +28,7 @@ def test_the_superstep_tables_cells_wrap_and_every_row_shows(app, store, setting
     columns = json.loads(table.proto.columns)
     assert columns["nodes"]["width"] == NODES_WIDTH  # wide enough to wrap between node names
     assert columns["run"]["hidden"] is True  # one run shown: the picker names it, the nodes get its width
+    assert columns["no end logged"]["hidden"] is True  # every call ended: no column of zeros beside them
     assert stats_height(len(table.value)) >= len(table.value) * WRAPPED_ROW_HEIGHT  # every row, no inner scroll
 
 
