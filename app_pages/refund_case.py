@@ -273,14 +273,21 @@ def waiting_amount(result: runs.RunResult) -> int:
 def show_figures(values: dict[str, Any], paid: int | None, waiting: int = 0) -> None:
     """The case's requested amount, what it will pay, what the ledger paid (``paid``); its customer and reason.
 
+    An items case with questions waiting shows what they ask for and what its items were paid so far instead
+    (its amount to pay is still the whole request until every item is decided).
+
     ``waiting``: what questions still waiting ask for; with items, some may be paid while others wait.
     """
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
     rejected = values.get("decision") == "reject"
-    to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
-    amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
-    executed_col.metric(t("refund.metric.executed"), amount(paid))
+    if values.get("items") and waiting:  # some items paid, others waiting: what waits, and what the ledger paid
+        amount_col.metric(t("refund.metric.waiting"), amount(waiting))
+        executed_col.metric(t("refund.metric.paid_so_far"), amount(paid or 0))
+    else:
+        to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
+        amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
+        executed_col.metric(t("refund.metric.executed"), amount(paid))
     diff_view.show_requested_vs_executed(
         values.get("requested_amount"), paid, rejected, waiting if values.get("items") else 0
     )

@@ -313,6 +313,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.metric.amount": ("To pay", "지급할 금액"),
     "refund.metric.rejected": ("— (rejected)", "— (거절됨)"),
     "refund.metric.executed": ("Executed (ledger)", "실제 지급 (원장)"),
+    "refund.metric.waiting": ("Waiting for a decision", "결정 대기 금액"),
+    "refund.metric.paid_so_far": ("Paid so far (ledger)", "지금까지 지급 (원장)"),
     "refund.case.waiting": ("Waiting for an approver.", "승인자를 기다리는 중입니다."),
     "refund.case.summary": (
         "{customer} asks for {amount} back. Reason: {reason}",
