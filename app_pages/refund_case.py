@@ -254,11 +254,12 @@ def case_summary(values: dict[str, Any]) -> str:
 
 
 def show_whole_reason(values: dict[str, Any]) -> None:
-    """Right under a summary that cut the reason, the whole reason one click away (collapsed, as text), so it
-    is reached from a 1280×720 first screen; nothing when the summary holds it whole."""
+    """Right under a summary that cut the reason, the whole reason one click away (as text), so it is reached
+    from a 1280×720 first screen; nothing when the summary holds it whole. A popover, not an expander: it
+    opens over the page, so Approve / Reject stay where they were rather than pushed below the fold."""
     reason = str(values.get("reason", ""))
     if len(" ".join(reason.split())) > SUMMARY_REASON_CHARS:
-        with st.expander(t("refund.case.whole_reason", count=f"{len(reason):,}")):
+        with st.popover(t("refund.case.whole_reason", count=f"{len(reason):,}"), key="refund-whole-reason"):
             st.text(reason)
 
 

@@ -56,15 +56,16 @@ def test_a_long_reason_is_whole_one_click_from_the_first_screen(page: Page, dash
     wait_for_app(page)
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
-    whole = main.get_by_test_id("stExpander").first
-    header = whole.locator("summary")
+    header = main.locator(".st-key-refund-whole-reason button").first
     expect(header).to_be_visible()
     box = header.bounding_box()
     approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")
     assert box is not None and box["y"] + box["height"] <= approve_top, (box, approve_top)  # under the summary
     assert approve_bottom <= HEIGHT, approve_bottom  # and the buttons still need no scrolling
     header.click()
-    expect(whole.get_by_text(LONG_REASON, exact=True)).to_be_visible()  # the whole reason, as typed
+    expect(page.get_by_test_id("stPopoverBody").get_by_text(LONG_REASON, exact=True)).to_be_visible()  # as typed
+    opened_top, opened_bottom = _bottom(page, ".st-key-refund-approve button")
+    assert (opened_top, opened_bottom) == (approve_top, approve_bottom)  # opening it pushes nothing down
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
