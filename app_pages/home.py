@@ -28,6 +28,7 @@ for spec in AGENTS.values():
             f"home-threads-{spec.name}",
             lambda name=spec.name: lifecycle.thread_statuses(store, agent=name),
             t("home.no_threads"),
+            with_agent=False,  # the card's title names the agent
         )
 
 show_settings(settings)

@@ -120,21 +120,27 @@ def draw_table(
     page_size: int = PAGE_SIZE,
     marked: Callable[[T], str] | None = None,
     row_height: int | None = None,
+    search_in: Any = None,
 ) -> None:
     """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none); rows
-    ``row_height`` pixels tall (above :data:`WRAPS_ABOVE`, long cells wrap) when given."""
+    ``row_height`` pixels tall (above :data:`WRAPS_ABOVE`, long cells wrap) when given; the search box in
+    the container ``search_in`` (a column beside the caller's controls) when given."""
     if not rows:
         st.caption(empty_text)
         return
     query = ""
     if search_text is not None:
-        query = st.text_input(
-            t("table.search"),
-            key=f"{key}:search",
-            help=t("table.search.help"),
-            label_visibility="collapsed",
-            placeholder=t("table.search"),
-        ).strip()
+        query = (
+            (search_in or st)
+            .text_input(
+                t("table.search"),
+                key=f"{key}:search",
+                help=t("table.search.help"),
+                label_visibility="collapsed",
+                placeholder=t("table.search"),
+            )
+            .strip()
+        )
     matching = _matching(rows, query, search_text) if query and search_text is not None else rows
     if not matching:
         st.caption(t("table.no_match", query=escape_markdown(query)))  # typed text is shown as text

@@ -45,13 +45,14 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
     return describe_status(status.status, status.outcome, t_or(f"reason.{status.reason_code}", status.reason_code))
 
 
-def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
-    """The columns of a threads table: thread, agent (its title in the page's language), status, last update,
-    checkpoints."""
+def thread_columns(*, with_agent: bool = True) -> list[Column[lifecycle.ThreadStatus]]:
+    """The columns of a threads table: thread, agent (its title in the page's language; left out of a table
+    of one agent's threads, which its card names), status, last update, checkpoints."""
     zone = display_zone()
+    agent = [Column(t("col.agent"), agent_title)] if with_agent else []
     return [
         Column(t("col.thread"), lambda x: x.thread_id),
-        Column(t("col.agent"), agent_title),
+        *agent,
         Column(t("col.status"), status_text),
         Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
         Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
@@ -74,12 +75,17 @@ def thread_link(status: lifecycle.ThreadStatus) -> str | None:
     return page_url(spec.show.page.url_path, status.thread_id) if spec is not None else None
 
 
-def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """A paged, searchable threads table with a link to each thread's page; live (:mod:`dashboard.live`)."""
+def show_threads(
+    key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str, *, with_agent: bool = True
+) -> None:
+    """A paged, searchable threads table with a link to each thread's page; live (:mod:`dashboard.live`).
+
+    ``with_agent=False``: the threads are one agent's, named above the table, so no agent column.
+    """
     paged_table(
         key,
         load,
-        thread_columns(),
+        thread_columns(with_agent=with_agent),
         empty_text=empty_text,
         search_text=status_search_text,
         link=thread_link,
@@ -158,11 +164,14 @@ def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) 
         return
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
     deadlines = settings.deadlines
-    st.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
     me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
     queues.show_rights_notes(rights, me)
     mine = queue_rights.mine_of(rights, me)
-    order = queues.order_control(f"{key}-order")
+    # The order, the counts and the search on one row: at 1280×720 the first screen holds more of the rows.
+    order_column, search_column = st.columns(2, vertical_alignment="bottom")
+    search_column.caption(inbox_counts(items, overdue=len(lifecycle.overdue(items, deadlines, now))))
+    with order_column:
+        order = queues.order_control(f"{key}-order")
     items = queue_rights.ordered(
         items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
     )
@@ -188,6 +197,7 @@ def inbox_table(key: str, items: list[lifecycle.ThreadStatus], empty_text: str) 
         search_text=status_search_text,
         link=thread_link,
         row_height=INBOX_ROW_HEIGHT,
+        search_in=search_column,
     )
 
 

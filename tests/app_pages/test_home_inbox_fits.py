@@ -39,11 +39,21 @@ def test_the_inbox_wraps_its_reason_and_every_column_fits_a_1280_window(store, s
 
 
 @pytest.mark.parametrize(("lang", "titles"), [("en", {"Approval robot"}), ("ko", {"승인 로봇"})])
-def test_the_agent_cards_name_the_agent_by_its_title(store, settings, lang: str, titles: set[str]):
+def test_the_inbox_names_the_agent_by_its_title_and_a_card_does_not_repeat_it(
+    store, settings, lang: str, titles: set[str]
+):
     runs.start_run(store, settings, "robot", {}, thread_id="demo-a")
     home = _home(lang)
-    agent_column = "agent" if lang == "en" else "에이전트"
-    in_cards = [frame.value for frame in home.dataframe[1:] if agent_column in frame.value.columns]
-    assert in_cards, "no threads table drawn in the agent cards"
-    shown = {value for frame in in_cards for value in frame[agent_column]}
-    assert shown == titles  # never the code "robot"
+    agent_column, thread_column = ("agent", "thread") if lang == "en" else ("에이전트", "스레드")
+    assert set(home.dataframe[0].value[agent_column]) == titles  # never the code "robot"
+    cards = [frame.value for frame in home.dataframe[1:] if thread_column in frame.value.columns]
+    assert cards, "no threads table drawn in the agent cards"
+    assert all(agent_column not in card.columns for card in cards)  # the card's title names its agent
+
+
+def test_the_inbox_order_and_search_share_one_row(store, settings):
+    runs.start_run(store, settings, "robot", {}, thread_id="demo-a")
+    home = _home("en")
+    columns = home.main.columns
+    at = next(index for index, column in enumerate(columns) if column.get("button_group"))  # the order
+    assert columns[at + 1].text_input[0].placeholder == "Search"  # beside it: more inbox rows on screen

@@ -33,3 +33,23 @@ def test_every_inbox_column_is_in_view_and_open_comes_first(
     )
     widths = inbox.evaluate(SIDEWAYS)
     assert widths["content"] <= widths["shown"] + 1, widths  # every column, the last one too, is in view
+
+
+#: The inbox's header row and rows in pixels (``dashboard.views.INBOX_ROW_HEIGHT``).
+HEADER, ROW = 36, 68
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_four_inbox_rows_are_on_a_1280x720_first_screen(page: Page, shared_dashboard: Dashboard, language: str):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{shared_dashboard.url}/?lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    inbox = main.get_by_test_id("stDataFrame").first
+    expect(inbox).to_be_visible(timeout=DRAWN)
+    grid = inbox.bounding_box()
+    assert grid is not None and grid["y"] + HEADER + 4 * ROW <= 720, grid  # the order and search share a row
+    search = main.get_by_placeholder("Search" if language == "en" else "검색").first.bounding_box()
+    order = main.get_by_test_id("stButtonGroup").first.bounding_box()
+    assert search is not None and order is not None
+    assert abs((search["y"] + search["height"]) - (order["y"] + order["height"])) < 12, (search, order)
