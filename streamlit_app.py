@@ -20,7 +20,7 @@ from dashboard.i18n import (
     t,
 )
 from dashboard.navigation import nav_title, pages
-from dashboard.safe_markdown import escape_markdown
+from dashboard.safe_markdown import escape_markdown, inline_code_style
 
 st.set_page_config(page_title="HITL Dashboard", page_icon="✋", layout="wide")
 adopt_url_language()  # ?lang= of a link or a reload wins over the session's earlier choice
@@ -29,6 +29,7 @@ presenter.adopt_url()  # ?present=1 of a link or a reload
 with st.sidebar:
     st.selectbox(t("app.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=LANGUAGE_KEY)
     language_style()  # in the sidebar: a style takes no room there, and applies to the whole page
+    inline_code_style()  # ids and code spans are never broken at their punctuation
     presenter.toggle()
 keep_language_in_url()
 presenter.keep_in_url()

@@ -23,6 +23,7 @@ for spec in AGENTS.values():
         st.subheader(t(f"agent.{spec.name}.title"))
         st.caption(t(f"agent.{spec.name}.description"))
         st.page_link(spec.show.page.path, label=t("home.open"), icon=":material/arrow_forward:")
-        show_threads_page(f"home-threads-{spec.name}", store, spec.name, t("home.no_threads"))
+        # The card's title names the agent: its table has no agent column.
+        show_threads_page(f"home-threads-{spec.name}", store, spec.name, t("home.no_threads"), with_agent=False)
 
 show_settings(settings)

@@ -1,8 +1,7 @@
 """The refund page's selected case: the picker, then the case with its decision first, its amounts, its trace.
 
-Both are one live part (:func:`show_case_panel`): the panel follows the database by itself, within
-``HITL_LIVE_REFRESH`` s, without drawing the page again. A case decided in another tab or by the CLI
-shows its new status, and the picker its new label, while what is typed elsewhere on the page stays.
+Both are one live part (:func:`show_case_panel`) following the database within ``HITL_LIVE_REFRESH`` s without
+drawing the page again: a case decided elsewhere shows its new status, what is typed on the page stays.
 """
 
 from __future__ import annotations
@@ -33,15 +32,9 @@ PICKER_LIMIT = 100  # options in the case picker: the selected case and the firs
 
 
 def _follow_picker(options: list[str]) -> None:
-    """The picker's choice goes to the URL, which is what selects a case, and the page is drawn for it.
-
-    Only a case of the picker's options is followed. Streamlit keeps a selectbox's choice as its shown
-    label; when another tab changed the case's status, a stale tab sends a label that names no option
-    any more (``c500 · 50,000 KRW · waiting``), and that must not replace the case in the URL.
-    The picker is in the live panel, whose own run would draw the case it was drawn for: the whole
-    page runs instead (the sidebar's forms act on the selected case). The browser also sends the
-    picker's choice when only its label changed (the case's status moved on): that draws nothing again.
-    """
+    """The picker's choice goes to the URL, which selects a case, and the whole page is drawn for it (the
+    sidebar's forms act on the selected case). Only one of the ``options`` is followed: a stale tab sends its
+    old label (``c500 · 50,000 KRW · waiting``), which names no option; a new label alone draws nothing."""
     picked = st.session_state.get(SELECT_KEY)
     if picked in options and picked != st.query_params.get("thread"):  # a new label alone changes nothing
         st.query_params["thread"] = picked
@@ -133,7 +126,14 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     st.session_state[VIEW_KEY] = view.view
     parts = case_panel.case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
     kind, said = case_panel.headline_message(parts.headline, values, status)
-    getattr(st, kind)(said)
+    with st.container():  # the headline and, under a reason it cut, the whole reason (over the page)
+        getattr(st, kind)(said)
+        whole = case_panel.whole_reason(parts.headline, values)
+        if whole:
+            with st.popover(t("refund.case.whole_reason", count=f"{len(whole):,}"), key="refund-whole-reason"):
+                st.text(whole)
+        else:
+            st.empty()
     # A container only where its part is drawn, an empty element where not: a container drawn again
     # updates its widgets in place (what is typed and the focus stay); an element drawn over it removes it.
     if parts.controls:
@@ -165,15 +165,18 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
 
 def show_figures(values: dict[str, Any], paid: int | None, waiting: int = 0) -> None:
     """The case's requested amount, what it will pay, what the ledger paid (``paid``); its customer and reason.
-
-    ``waiting``: what questions still waiting ask for; with items, some may be paid while others wait.
-    """
+    An items case with questions waiting (asking for ``waiting``) shows instead what they ask for and what its
+    items were paid so far (its amount to pay is the whole request until every item is decided)."""
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
     rejected = values.get("decision") == "reject"
-    to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
-    amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
-    executed_col.metric(t("refund.metric.executed"), amount(paid))
+    if values.get("items") and waiting:  # some items paid, others waiting: what waits, and what the ledger paid
+        amount_col.metric(t("refund.metric.waiting"), amount(waiting))
+        executed_col.metric(t("refund.metric.paid_so_far"), amount(paid or 0))
+    else:
+        to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
+        amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
+        executed_col.metric(t("refund.metric.executed"), amount(paid))
     diff_view.show_requested_vs_executed(
         values.get("requested_amount"), paid, rejected, waiting if values.get("items") else 0
     )

@@ -26,6 +26,7 @@ from dashboard.formats import amount
 from dashboard.forms import act, status_word
 from dashboard.i18n import form_labels, localized, t
 from dashboard.safe_markdown import escape_markdown
+from dashboard.views import question_id_caption
 
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 ITEM_VIEW_KEY = "refund:item-view"  # (thread, ((interrupt id, question), ...)) the item controls were drawn for
@@ -129,7 +130,7 @@ class Decider:
             with st.container(border=True):
                 title = t("refund.items.item", item=item, amount=amount(item_amount))
                 self.controls(f"{ITEM_BUTTON}{{}}-{interrupt_id}", item_amount, item_amount, interrupt_id, title)
-                st.caption(escape_markdown(t("forms.resume.answers", interrupt=interrupt_id)))
+                question_id_caption(interrupt_id)
         st.caption(t("refund.items.waiting", count=len(result.interrupts)))
 
 

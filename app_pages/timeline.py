@@ -33,6 +33,7 @@ from dashboard.safe_markdown import escape_markdown
 from dashboard.timeline_figure import compare_figure_of, timeline_figure_of
 from dashboard.timeline_tables import (
     WRAPPED_ROW_HEIGHT,
+    no_gain_notes,
     stats_columns,
     stats_height,
     stats_table,
@@ -81,7 +82,8 @@ def _show_thread(
         column_config=stats_columns(shown),
         height=stats_height(len(stats)),
     )
-    st.caption("  \n".join(escape_markdown(note) for note in whole_run_notes(shown)))  # uncut, under its cells
+    notes = [*no_gain_notes(shown), *whole_run_notes(shown)]
+    st.caption("  \n".join(escape_markdown(note) for note in notes))  # uncut, under its cells
     st.download_button(
         t("timeline.download"),
         csv_download(timeline_csv_of_calls(shown.calls)),

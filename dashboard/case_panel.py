@@ -105,6 +105,14 @@ def case_summary(values: Mapping[str, Any]) -> str:
     return t("refund.case.summary", customer=customer or "—", amount=requested, reason=reason or "—")
 
 
+def whole_reason(headline: Headline, values: Mapping[str, Any]) -> str | None:
+    """The whole reason of a waiting case whose summary cut it (shown one click away under the summary, so it
+    is reached from a 1280×720 first screen without pushing Approve / Reject down); else None."""
+    reason = str(values.get("reason", ""))
+    cut = len(" ".join(reason.split())) > SUMMARY_REASON_CHARS
+    return reason if headline == "waiting" and cut else None
+
+
 def picker_choices(
     options: Sequence[str], selected: str | None, text_of: Callable[[str], str], query: str, limit: int
 ) -> tuple[list[str], int]:

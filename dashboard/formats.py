@@ -40,6 +40,27 @@ def amount(value: Any, *, signed: bool = False, lang: str | None = None) -> str:
     return t("format.krw", lang, amount=f"{value:+,}" if signed else f"{value:,}")
 
 
+#: An interrupt id's characters shown where one must be named (the whole id is 32 hex digits).
+SHORT_QUESTION_ID = 8
+
+
+def short_question_id(interrupt_id: str) -> str:
+    """An interrupt id cut for people (``f3519877…``): enough to tell a case's questions apart; the whole id,
+    which ``resume --interrupt`` takes, goes in the caption's tooltip."""
+    return interrupt_id if len(interrupt_id) <= SHORT_QUESTION_ID else f"{interrupt_id[:SHORT_QUESTION_ID]}…"
+
+
+def question_label(interrupt_id: str, value: Any) -> str:
+    """A waiting question as a picker names it: what it is about and for how much (``A-1 · 300,000 KRW``),
+    its short id after it (two items may share a name); the id alone for a question about no item."""
+    about = value.get("item") if isinstance(value, dict) else None
+    if about is None:
+        return short_question_id(interrupt_id)
+    asked = value.get("requested_amount")
+    parts = [str(about), *([amount(asked)] if asked is not None else []), short_question_id(interrupt_id)]
+    return " · ".join(parts)
+
+
 def to_datetime(value: Any) -> dt.datetime | None:
     """A ``datetime``, an ISO 8601 text or epoch seconds as an aware ``datetime`` (None when missing or unreadable).
 

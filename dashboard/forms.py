@@ -22,9 +22,10 @@ from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import confirms_thread_id, parse_answer, parse_json_object
 from dashboard import auth
+from dashboard.formats import question_label
 from dashboard.i18n import catalogue, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
-from dashboard.views import describe_status
+from dashboard.views import describe_status, question_id_caption
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
@@ -232,7 +233,7 @@ def resume_form(
     raw_mode = mode_toggle(raw_key)
     interrupt_id: str | None = None
     if len(waiting) > 1:
-        labels = {interrupt: _question_label(interrupt, value) for interrupt, value in waiting}
+        labels = {interrupt: question_label(interrupt, value) for interrupt, value in waiting}
         options: list[str] = list(labels)
         picked = st.selectbox(
             t("forms.resume.interrupt"),
@@ -243,7 +244,7 @@ def resume_form(
         interrupt_id = str(picked) if picked is not None else None
         question = dict(waiting).get(interrupt_id or "", question)
     elif waiting:
-        st.caption(escape_markdown(t("forms.resume.answers", interrupt=waiting[0][0])))
+        question_id_caption(waiting[0][0])
     with st.form(f"resume-{thread_id}"):
         signed = None if auth.identity().local else spec.ask.signed_field  # recorded as the signed-in identity
         typed: dict[str, Any] = {}
@@ -274,12 +275,6 @@ def resume_form(
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
         act(expected, action, thread_id=thread_id)
-
-
-def _question_label(interrupt_id: str, value: Any) -> str:
-    """A waiting question as the picker names it: what it is about (an item), and its interrupt id."""
-    about = value.get("item") if isinstance(value, dict) else None
-    return f"{about} · {interrupt_id}" if about is not None else interrupt_id
 
 
 def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:

@@ -12,6 +12,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
+import streamlit as st
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
@@ -25,6 +26,22 @@ _WORD_JOINER = "\u2060"
 _AUTOLINK_START = re.compile(r"(?i)(?<=https:)(?=//\S)|(?<=http:)(?=//\S)|(?<=www)(?=\.)|(?<=@)(?!\u2060)")
 _LINE_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
 _ALIGN = {"text-align:left": ":---", "text-align:right": "---:", "text-align:center": ":---:"}
+
+
+#: Inline code (an id, ``?thread=``, ``demo-a``) in the main area is one unit on its line: never broken at its
+#: punctuation ("?" / "thread=", "demo-" / "a"), which a browser allows inside text. As an inline block it moves
+#: whole to the next line when it does not fit the rest of one; only a code span wider than its column wraps,
+#: inside itself (anywhere, as a 32-hex id must), so it never overflows a narrow column. Code blocks (``pre``)
+#: keep their own layout.
+INLINE_CODE_STYLE = (
+    '<style>[data-testid="stMain"] :not(pre) > code { display: inline-block; max-width: 100%;'
+    " box-sizing: border-box; vertical-align: baseline; overflow-wrap: anywhere; }</style>"
+)
+
+
+def inline_code_style() -> None:
+    """Draws :data:`INLINE_CODE_STYLE` (a style of ours only; it takes no room where it is drawn)."""
+    st.html(INLINE_CODE_STYLE)
 
 
 def inert_markdown(text: str) -> str:

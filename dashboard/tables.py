@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -29,14 +29,24 @@ T = TypeVar("T")
 
 #: Rows per page.
 PAGE_SIZE = 25
+#: The grid wraps a cell's text, over as many lines as fit, only in rows taller than this (4rem, in pixels).
+WRAPS_ABOVE = 64
+#: Rows of a table with tall rows shown without scrolling inside it (a longer page of rows scrolls past them).
+TALL_ROWS_SHOWN = 8
+#: The grid's header row and border in pixels (the header keeps its height when the rows are taller).
+HEADER_HEIGHT = 39
+#: The link column's width in pixels: its cells read "Open" (열기), whatever their address.
+LINK_WIDTH = 56
 
 
 @dataclass(frozen=True)
 class Column(Generic[T]):
-    """One column: its header and how a row's cell is made (a missing value shows as an empty cell)."""
+    """One column: its header, how a row's cell is made (a missing value shows as an empty cell) and, when
+    set, its width in pixels (a long cell then wraps in a table with tall rows, see :data:`WRAPS_ABOVE`)."""
 
     label: str
     value: Callable[[T], Any]
+    width: int | None = None
 
 
 def page_url(url_path: str, thread_id: str) -> str:
@@ -109,20 +119,28 @@ def draw_table(
     link: Callable[[T], str | None] | None = None,
     page_size: int = PAGE_SIZE,
     marked: Callable[[T], str] | None = None,
+    row_height: int | None = None,
+    search_in: Any = None,
 ) -> None:
-    """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none)."""
+    """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none); rows
+    ``row_height`` pixels tall (above :data:`WRAPS_ABOVE`, long cells wrap) when given; the search box in
+    the container ``search_in`` (a column beside the caller's controls) when given."""
     if not rows:
         st.caption(empty_text)
         return
     query = ""
     if search_text is not None:
-        query = st.text_input(
-            t("table.search"),
-            key=f"{key}:search",
-            help=t("table.search.help"),
-            label_visibility="collapsed",
-            placeholder=t("table.search"),
-        ).strip()
+        query = (
+            (search_in or st)
+            .text_input(
+                t("table.search"),
+                key=f"{key}:search",
+                help=t("table.search.help"),
+                label_visibility="collapsed",
+                placeholder=t("table.search"),
+            )
+            .strip()
+        )
     matching = _matching(rows, query, search_text) if query and search_text is not None else rows
     if not matching:
         st.caption(t("table.no_match", query=escape_markdown(query)))  # typed text is shown as text
@@ -144,18 +162,32 @@ def draw_table(
     marks = [marked(row) for row in shown] if marked is not None else []
     data: dict[str, list[Any]] = {MARK_COLUMN: marks} if any(marks) else {}
     data |= {column.label: [cell(column.value(row)) for row in shown] for column in columns}
-    config: dict[str, Any] = {}
+    config: dict[str, Any] = {
+        column.label: st.column_config.Column(width=column.width) for column in columns if column.width is not None
+    }
     order: list[str] | None = None
     if link is not None:
         data[t("col.open")] = [link(row) for row in shown]
-        config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"))
+        config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"), width=LINK_WIDTH)
         # The way to act comes first: a long reason or trace never pushes it off the right edge.
         order = [t("col.open"), *(column.label for column in columns)]
     if any(marks):  # first: what changed is seen before the row is read
         order = [MARK_COLUMN, *(order if order is not None else (column.label for column in columns))]
     frame = pd.DataFrame(data)
     shown_frame: Any = frame.style.apply(_highlight, axis=1) if any(marks) else frame
-    st.dataframe(shown_frame, hide_index=True, width="stretch", column_config=config, column_order=order)
+    # The grid's own height is that of ten short rows: tall rows need their own.
+    height: int | Literal["auto"] = "auto"
+    if row_height is not None:
+        height = min(len(shown), TALL_ROWS_SHOWN) * row_height + HEADER_HEIGHT
+    st.dataframe(
+        shown_frame,
+        hide_index=True,
+        width="stretch",
+        column_config=config,
+        column_order=order,
+        row_height=row_height,
+        height=height,
+    )
 
 
 #: The marks' column: its cells say why a row is highlighted.

@@ -15,7 +15,7 @@ from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard import auth, live, queues, resources
-from dashboard.formats import clean_frame, code_word, display_zone, timestamp
+from dashboard.formats import clean_frame, code_word, display_zone, short_question_id, timestamp
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, draw_table, page_url, paged_table
@@ -45,22 +45,28 @@ def status_text(status: lifecycle.ThreadStatus) -> str:
     return describe_status(status.status, status.outcome, t_or(f"reason.{status.reason_code}", status.reason_code))
 
 
-def thread_columns() -> list[Column[lifecycle.ThreadStatus]]:
-    """The columns of a threads table: thread, agent, status, last update, checkpoints."""
+def thread_columns(*, with_agent: bool = True) -> list[Column[lifecycle.ThreadStatus]]:
+    """The columns of a threads table: thread, agent (its title in the page's language; left out of a table
+    of one agent's threads, which its card names), status, last update, checkpoints."""
     zone = display_zone()
+    agent = [Column(t("col.agent"), agent_title)] if with_agent else []
     return [
         Column(t("col.thread"), lambda x: x.thread_id),
-        Column(t("col.agent"), lambda x: x.agent),
+        *agent,
         Column(t("col.status"), status_text),
         Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
         Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
     ]
 
 
+def agent_title(status: lifecycle.ThreadStatus) -> str:
+    """The thread's agent as people call it ("Approval robot", "승인 로봇"), not its code ("robot")."""
+    return t_or(f"agent.{status.agent}.title", status.agent)
+
+
 def status_search_text(status: lifecycle.ThreadStatus) -> str:
     """What a search matches in a thread's row: id, agent (name and title), status and reason."""
-    title = t_or(f"agent.{status.agent}.title", status.agent)
-    return " ".join((status.thread_id, status.agent, title, status_text(status), status.reason))
+    return " ".join((status.thread_id, status.agent, agent_title(status), status_text(status), status.reason))
 
 
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:
@@ -69,12 +75,17 @@ def thread_link(status: lifecycle.ThreadStatus) -> str | None:
     return page_url(spec.show.page.url_path, status.thread_id) if spec is not None else None
 
 
-def show_threads(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """A paged, searchable threads table with a link to each thread's page; live (:mod:`dashboard.live`)."""
+def show_threads(
+    key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str, *, with_agent: bool = True
+) -> None:
+    """A paged, searchable threads table with a link to each thread's page; live (:mod:`dashboard.live`).
+
+    ``with_agent=False``: the threads are one agent's, named above the table, so no agent column.
+    """
     paged_table(
         key,
         load,
-        thread_columns(),
+        thread_columns(with_agent=with_agent),
         empty_text=empty_text,
         search_text=status_search_text,
         link=thread_link,
@@ -115,6 +126,25 @@ def inbox_counts(
     if overdue:
         parts.append(t("home.inbox_overdue", lang, count=overdue))
     return " · ".join(parts)
+
+
+#: The inbox's column widths in pixels, with the link's (``dashboard.tables.LINK_WIDTH``) 800 in all: every
+#: column, "who may decide" too, fits a 1280 px window's grid (818 px) without scrolling sideways, and the
+#: reason, the widest, wraps over up to three lines (:data:`INBOX_ROW_HEIGHT`) rather than running off the edge.
+INBOX_WIDTHS = {"agent": 84, "thread": 108, "status": 84, "reason": 260, "deciders": 112, "action": 96}
+#: The inbox's rows in pixels: three lines of a wrapped reason (a refund's question is about 100 characters).
+INBOX_ROW_HEIGHT = 68
+
+
+def inbox_status(
+    status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
+) -> str:
+    """An inbox item's status and how long it has waited, in one cell: ``waiting 3 h 20 min · overdue``;
+    ``needs attention · a step failed · waiting 2 min`` (the age says "waiting" already)."""
+    age = age_cell(status, deadlines, now, lang)
+    if status.status == "waiting" and age:
+        return age
+    return " · ".join(part for part in (status_text(status), age) if part)
 
 
 def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
@@ -163,15 +193,19 @@ def _inbox_page(key: str, store: Store, empty_text: str) -> None:
         st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
 
 
-def show_threads_page(key: str, store: Store, agent: str, empty_text: str) -> None:
+def show_threads_page(key: str, store: Store, agent: str, empty_text: str, *, with_agent: bool = True) -> None:
     """:func:`show_threads` of the agent's newest :data:`HOME_ROWS` threads, read as one page of the kept index
     of statuses; "Show all" reads every thread of the agent, for the session."""
     every_key = f"{key}:every"
     if st.session_state.get(every_key):
-        show_threads(key, lambda: lifecycle.thread_statuses(store, agent=agent), empty_text)
+        show_threads(key, lambda: lifecycle.thread_statuses(store, agent=agent), empty_text, with_agent=with_agent)
         return
     page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
-    show_threads(key, lambda: statuspages.threads_page(store, agent, limit=HOME_ROWS).items, empty_text)
+
+    def load() -> list[lifecycle.ThreadStatus]:
+        return statuspages.threads_page(store, agent, limit=HOME_ROWS).items
+
+    show_threads(key, load, empty_text, with_agent=with_agent)
     if page.more:
         st.caption(t("home.threads_page", shown=len(page.items)))
         st.button(t("home.show_all_threads"), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
@@ -195,28 +229,47 @@ def inbox_table(
         st.info(empty_text)
         return
     now, lang, settings = ages.utc_now(), current_language(), resources.settings()
-    deadlines, zone = settings.deadlines, settings.zone
+    deadlines = settings.deadlines
     if overdue is None:
         overdue = len(lifecycle.overdue(items, deadlines, now))
-    st.caption(inbox_counts(items, overdue=overdue, counts=counts))
     me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
     queues.show_rights_notes(rights, me)
     mine = queue_rights.mine_of(rights, me)
-    order = queues.order_control(f"{key}-order")
+    # The order, the counts and the search on one row: at 1280×720 the first screen holds more of the rows.
+    order_column, search_column = st.columns(2, vertical_alignment="bottom")
+    search_column.caption(inbox_counts(items, overdue=overdue, counts=counts))
+    with order_column:
+        order = queues.order_control(f"{key}-order")
     items = queue_rights.ordered(
         items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
     )
+
     columns = [
-        Column(t("col.agent"), lambda x: t_or(f"agent.{x.agent}.title", x.agent)),
-        Column(t("col.thread"), lambda x: x.thread_id),
-        Column(t("col.status"), status_text),
-        Column(t("col.waiting"), lambda x: age_cell(x, deadlines, now, lang)),
-        Column(t("col.reason"), lambda x: x.reason_in(current_language())),
-        Column(t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang)),
-        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else ""),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
+        Column(t("col.agent"), agent_title, INBOX_WIDTHS["agent"]),
+        Column(t("col.thread"), lambda x: x.thread_id, INBOX_WIDTHS["thread"]),
+        Column(t("col.status"), lambda x: inbox_status(x, deadlines, now, lang), INBOX_WIDTHS["status"]),
+        Column(t("col.reason"), lambda x: x.reason_in(lang), INBOX_WIDTHS["reason"]),
+        Column(
+            t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang), INBOX_WIDTHS["deciders"]
+        ),
+        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else "", INBOX_WIDTHS["action"]),
     ]
-    draw_table(key, items, columns, empty_text=empty_text, search_text=status_search_text, link=thread_link)
+    draw_table(
+        key,
+        items,
+        columns,
+        empty_text=empty_text,
+        search_text=status_search_text,
+        link=thread_link,
+        row_height=INBOX_ROW_HEIGHT,
+        search_in=search_column,
+    )
+
+
+def question_id_caption(interrupt_id: str) -> None:
+    """The question a control answers, by its short id; the whole id (for the CLI) in the tooltip."""
+    whole = t("forms.resume.answers.help", interrupt=interrupt_id)
+    st.caption(t("forms.resume.answers", interrupt=short_question_id(interrupt_id)), help=whole)
 
 
 def preselect_query_thread(

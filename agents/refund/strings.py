@@ -313,12 +313,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.metric.amount": ("To pay", "지급할 금액"),
     "refund.metric.rejected": ("— (rejected)", "— (거절됨)"),
     "refund.metric.executed": ("Executed (ledger)", "실제 지급 (원장)"),
+    "refund.metric.waiting": ("Waiting for a decision", "결정 대기 금액"),
+    "refund.metric.paid_so_far": ("Paid so far (ledger)", "지금까지 지급 (원장)"),
     "refund.case.waiting": ("Waiting for an approver.", "승인자를 기다리는 중입니다."),
     "refund.case.summary": (
         "{customer} asks for {amount} back. Reason: {reason}",
         "{customer} 님이 {amount} 환불을 요청했습니다. 사유: {reason}",
     ),
-    "refund.case.summary_cut": ("{reason} (whole reason below)", "{reason} (전체 사유는 아래)"),
+    "refund.case.summary_cut": ("{reason} (whole reason just below)", "{reason} (전체 사유는 바로 아래)"),
+    "refund.case.whole_reason": ("Whole reason ({count} characters)", "전체 사유 ({count}자)"),
     "refund.case.moved_on": (
         "This case changed since your controls were drawn (now {status}); a decision from them will be refused. Pick the case again to see it as it is.",
         "컨트롤이 그려진 뒤 이 건이 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 받아들여지지 않습니다. 현재 상태를 보려면 건을 다시 고르세요.",

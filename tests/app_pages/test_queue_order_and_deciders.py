@@ -105,7 +105,7 @@ def test_local_mode_shows_who_may_decide_without_identities(cases, monkeypatch):
     )  # the requester, Kim, is not among them; the oldest case is overdue
     assert cells[1] == "may decide: senior approver, approver up to 3,000,000 KRW"
     assert cells[3] == "may decide: senior approver"  # 3,500,003 KRW: beyond every approver's limit
-    korean = _column(_open("app_pages/refund.py", lang="ko"), 0, "결정할 수 있는 사람")
+    korean = _column(_open("app_pages/refund.py", lang="ko"), 0, "결정권자")
     assert korean[3] == "결정 가능: 선임 승인자"
     home = _open("app_pages/home.py")
     assert "@" not in " ".join(_column(home, 0, "who may decide"))

@@ -47,6 +47,28 @@ def test_the_customer_amount_and_reason_come_before_approve_on_the_first_screen(
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
+def test_a_long_reason_is_whole_one_click_from_the_first_screen(page: Page, dashboard: Dashboard, language: str):
+    args = ("--case", "C-1061", "--customer", "Kim Minsu", "--amount", "480000", "--reason", LONG_REASON)
+    started = dashboard.cli("run", "refund", *args)
+    assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(f"{dashboard.url}/refund?thread=refund-C-1061&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
+    header = main.locator(".st-key-refund-whole-reason button").first
+    expect(header).to_be_visible()
+    box = header.bounding_box()
+    approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")
+    assert box is not None and box["y"] + box["height"] <= approve_top, (box, approve_top)  # under the summary
+    assert approve_bottom <= HEIGHT, approve_bottom  # and the buttons still need no scrolling
+    header.click()
+    expect(page.get_by_test_id("stPopoverBody").get_by_text(LONG_REASON, exact=True)).to_be_visible()  # as typed
+    opened_top, opened_bottom = _bottom(page, ".st-key-refund-approve button")
+    assert (opened_top, opened_bottom) == (approve_top, approve_bottom)  # opening it pushes nothing down
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
 def test_the_first_items_buttons_are_on_the_first_screen(page: Page, dashboard: Dashboard, language: str):
     items = '[{"item": "A-1", "amount": 300000}, {"item": "A-2", "amount": 80000}, {"item": "A-3", "amount": 200000}]'
     args = ("--case", "C-1062", "--customer", "홍길동", "--reason", "파손된 배송", "--items", items)

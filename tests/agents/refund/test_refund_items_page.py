@@ -87,7 +87,7 @@ def test_the_sidebar_form_names_the_question_and_answers_it_alone_typed_and_raw(
     ids = start(store, settings)
     at = open_case(app)
     picker = at.sidebar.selectbox(key="resume-interrupt-refund-M1")
-    assert set(picker.options) == {f"A-1 · {ids['A-1']}", f"A-3 · {ids['A-3']}"}
+    assert set(picker.options) == {f"A-1 · 300,000 KRW · {ids['A-1'][:8]}…", f"A-3 · 200,000 KRW · {ids['A-3'][:8]}…"}
     picker.set_value(ids["A-3"]).run()
     at.sidebar.selectbox(key="resume-action-refund-M1").select("edit")
     at.sidebar.number_input(key="resume-amount-refund-M1").set_value(250_000)  # above A-3's 200,000
@@ -98,7 +98,7 @@ def test_the_sidebar_form_names_the_question_and_answers_it_alone_typed_and_raw(
     at.sidebar.button[0].click().run()
     assert paid(store) == {"A-2": 80_000, "A-3": 120_000}
     at.sidebar.toggle(key="resume-raw-refund-M1").set_value(True).run()
-    assert at.sidebar.caption and any(ids["A-1"] in c.value for c in at.sidebar.caption)
+    assert any(c.value == f"Question id {ids['A-1'][:8]}…" and ids["A-1"] in c.help for c in at.sidebar.caption)
     at.sidebar.text_area(key="resume-rawvalue-refund-M1").input('{"action": "approve", "approver": "lee"}')
     at.sidebar.button[0].click().run()
     assert not at.exception, at.exception

@@ -1,0 +1,43 @@
+"""Ids and code spans read whole: never broken at their punctuation ("?" / "thread=", "demo-" / "a"), and
+never running out of their column."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
+
+#: Every inline code span of the main area: its text, where its own lines begin, its width and the width its
+#: block leaves for text (inside its padding), and both right edges.
+CODE_SPANS = (
+    """main => [...main.querySelectorAll(':not(pre) > code')].filter(c => c.getClientRects().length).map(c => {
+  const starts = ("""
+    + LINE_STARTS
+    + """)(c);
+  const own = c.getBoundingClientRect(), parent = c.parentElement, style = getComputedStyle(parent);
+  const block = parent.getBoundingClientRect();
+  const inner = parent.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {text: c.innerText, starts, right: own.right, blockRight: block.right, width: own.width,
+          blockWidth: inner}; })"""
+)
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
+    page: Page, shared_dashboard: Dashboard, language: str
+):
+    if "demo-a" not in shared_dashboard.cli("threads").stdout:
+        started = shared_dashboard.cli("run", "robot", "--thread", "demo-a")
+        assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{shared_dashboard.url}/robot?thread=demo-a&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
+    spans = main.evaluate(CODE_SPANS)
+    assert len(spans) > 20, spans  # the lessons' ids and names, in narrow columns
+    broken = [span["text"] for span in spans if span["starts"] and span["width"] < span["blockWidth"] - 1]
+    assert not broken, broken  # a span that fits its column is on one line
+    overflowing = [span["text"] for span in spans if span["right"] > span["blockRight"] + 1]
+    assert not overflowing, overflowing

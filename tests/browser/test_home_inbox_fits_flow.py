@@ -1,0 +1,55 @@
+"""The home inbox shows every column whole in a 1400×900 and a 1280×720 window: nothing runs off the grid's
+right edge (a refund's reason, "who may decide"), and Open, the way to act, comes first."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Dashboard, wait_for_app
+
+DRAWN = 30_000
+REASON = "The parcel arrived two weeks late and the box was crushed; the customer asks for the whole order back"
+#: The grid's own scroller: wider content than its box scrolls sideways, off the right edge.
+SIDEWAYS = """grid => { const s = grid.querySelector('.dvn-scroller');
+  return {content: s.scrollWidth, shown: s.clientWidth}; }"""
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)], ids=["1400x900", "1280x720"])
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_every_inbox_column_is_in_view_and_open_comes_first(
+    page: Page, shared_dashboard: Dashboard, language: str, size: tuple[int, int]
+):
+    if "C-7" not in shared_dashboard.cli("threads").stdout:
+        args = ("--case", "C-7", "--customer", "Kim Minsu", "--amount", "480000", "--reason", REASON)
+        started = shared_dashboard.cli("run", "refund", *args)
+        assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{shared_dashboard.url}/?lang={language}")
+    wait_for_app(page)
+    inbox = page.get_by_test_id("stMain").get_by_test_id("stDataFrame").first
+    expect(inbox.locator("th[role=columnheader]").first).to_have_text(
+        "open" if language == "en" else "열기", timeout=DRAWN
+    )
+    widths = inbox.evaluate(SIDEWAYS)
+    assert widths["content"] <= widths["shown"] + 1, widths  # every column, the last one too, is in view
+
+
+#: The inbox's header row and rows in pixels (``dashboard.views.INBOX_ROW_HEIGHT``).
+HEADER, ROW = 36, 68
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_four_inbox_rows_are_on_a_1280x720_first_screen(page: Page, shared_dashboard: Dashboard, language: str):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{shared_dashboard.url}/?lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    inbox = main.get_by_test_id("stDataFrame").first
+    expect(inbox).to_be_visible(timeout=DRAWN)
+    grid = inbox.bounding_box()
+    assert grid is not None and grid["y"] + HEADER + 4 * ROW <= 720, grid  # the order and search share a row
+    search = main.get_by_placeholder("Search" if language == "en" else "검색").first.bounding_box()
+    order = main.get_by_test_id("stButtonGroup").first.bounding_box()
+    assert search is not None and order is not None
+    assert abs((search["y"] + search["height"]) - (order["y"] + order["height"])) < 12, (search, order)
