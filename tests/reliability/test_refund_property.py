@@ -17,8 +17,9 @@ malformed thread ids. A refusal (:class:`~agents.errors.UserError`) is a valid
 outcome. :class:`~agents.errors.RunFailedError` (a node raised) fails the test,
 as any other exception does: the rules refuse every state a refund node could
 fail on. Every sequence runs on its own fresh database (a new SQLite file in a
-new temp folder, or a new PostgreSQL schema), so no example sees another's
-cases; each starts under a drawn routing policy.
+new temp folder, or a new PostgreSQL schema, made and set up in a thread while the
+sequence before it runs), so no example sees another's cases; each starts under a
+drawn routing policy.
 
 Checked after every step (``@invariant``):
 
@@ -99,6 +100,7 @@ import tempfile
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
@@ -331,14 +333,53 @@ def answer_is_valid(answer: Any, requested: int, amount_kind: str | None) -> boo
 # ---------------------------------------------------------------------------------------------
 
 
+class SchemasAhead:
+    """New PostgreSQL schemas (as tests/conftest.py makes them), each made and set up by a first open in a
+    thread while the sequence before it runs, and dropped in that thread after its sequence: a schema's
+    setup (LangGraph's saver builds its indexes ``CONCURRENTLY``) waits on the server, not on this process."""
+
+    def __init__(self) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="schemas-ahead")
+        self._next: Future[tuple[ExitStack, str]] | None = None
+
+    @staticmethod
+    def _make() -> tuple[ExitStack, str]:
+        made = ExitStack()
+        try:
+            url = made.enter_context(_postgres_schema())
+            open_store(url).close()  # its tables made: the sequence opens it as a restarted process would
+        except BaseException:
+            made.close()
+            raise
+        return made, url
+
+    @contextmanager
+    def fresh(self) -> Iterator[str]:
+        """The next new schema's URL (the one after it is made meanwhile); dropped afterwards."""
+        ready = self._next or self._thread.submit(self._make)
+        made, url = ready.result()
+        self._next = self._thread.submit(self._make)
+        try:
+            yield url
+        finally:
+            self._thread.submit(made.close)
+
+    def close(self) -> None:
+        """Drops the schema made for no sequence, after every drop asked for (the thread runs them in order)."""
+        if self._next is not None:
+            self._thread.submit(lambda made=self._next: made.result()[0].close())
+        self._thread.shutdown(wait=True)
+
+
 @contextmanager
-def fresh_database(backend: str) -> Iterator[str]:
-    """A new SQLite file in a new temp folder, or a new PostgreSQL schema (as tests/conftest.py makes)."""
+def fresh_database(backend: str, ahead: SchemasAhead | None) -> Iterator[str]:
+    """A new SQLite file in a new temp folder, or a new PostgreSQL schema (``ahead``'s next)."""
     if backend == "sqlite":
         with tempfile.TemporaryDirectory(prefix="refund-property-") as folder:
             yield str(Path(folder) / "checkpoints.sqlite")
         return
-    with _postgres_schema() as url:
+    assert ahead is not None
+    with ahead.fresh() as url:
         yield url
 
 
@@ -403,13 +444,14 @@ class RefundCases(RuleBasedStateMachine):
     """Refund cases on one fresh database, driven by random operations."""
 
     backend: ClassVar[str] = "sqlite"
+    schemas: ClassVar[SchemasAhead | None] = None  # where the PostgreSQL sequences take their schemas
     run: ClassVar[str] = "sqlite part 0"  # the backend and the part: what the counts are kept under
     cases = Bundle("cases")
 
     def __init__(self) -> None:
         super().__init__()
         self._resources = ExitStack()
-        self.location = self._resources.enter_context(fresh_database(self.backend))
+        self.location = self._resources.enter_context(fresh_database(self.backend, self.schemas))
         self.store: Any = None
         self.policy = "strict"
         self.threads: set[str] = set()  # refund threads that exist
@@ -1000,11 +1042,16 @@ def test_random_operation_sequences_keep_the_refund_rules(backend: str, part: in
     run = f"{backend} part {part}"
     # The class name seeds the derandomized run: each part draws sequences of its own.
     name = f"RefundCases_{backend}" + (f"_part{part}" if part else "")
-    machine = type(name, (RefundCases,), {"backend": backend, "run": run})
-    run_state_machine_as_test(
-        machine,
-        settings=sequence_settings(share(MAX_EXAMPLES[backend], part), STEPS_PER_SEQUENCE),
-    )
+    schemas = SchemasAhead() if backend == "postgres" else None
+    machine = type(name, (RefundCases,), {"backend": backend, "run": run, "schemas": schemas})
+    try:
+        run_state_machine_as_test(
+            machine,
+            settings=sequence_settings(share(MAX_EXAMPLES[backend], part), STEPS_PER_SEQUENCE),
+        )
+    finally:
+        if schemas is not None:
+            schemas.close()
     RAN.add(run)
 
 
