@@ -100,7 +100,6 @@ import tempfile
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
@@ -128,8 +127,7 @@ from agents.refund.graph import POLICIES
 from agents.refund.rules import APPROVER_MAX_LENGTH, AUTOMATIC_APPROVER, MAX_AMOUNT, RESERVED_APPROVERS, krw
 from agents.refund.spec import SPEC
 from agents.runtime import load_settings, open_store
-from tests.conftest import _postgres_schema
-from tests.reliability.sequences import sequence_settings
+from tests.reliability.sequences import SchemasAhead, sequence_settings
 
 #: Sequences wanted per backend; hypothesis is asked for a few more, as some sequences draw no operation.
 SEQUENCES_WANTED = {"sqlite": 200, "postgres": 50}
@@ -331,44 +329,6 @@ def answer_is_valid(answer: Any, requested: int, amount_kind: str | None) -> boo
 # ---------------------------------------------------------------------------------------------
 # A fresh database per sequence, and the simulated kill
 # ---------------------------------------------------------------------------------------------
-
-
-class SchemasAhead:
-    """New PostgreSQL schemas (as tests/conftest.py makes them), each made and set up by a first open in a
-    thread while the sequence before it runs, and dropped in that thread after its sequence: a schema's
-    setup (LangGraph's saver builds its indexes ``CONCURRENTLY``) waits on the server, not on this process."""
-
-    def __init__(self) -> None:
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="schemas-ahead")
-        self._next: Future[tuple[ExitStack, str]] | None = None
-
-    @staticmethod
-    def _make() -> tuple[ExitStack, str]:
-        made = ExitStack()
-        try:
-            url = made.enter_context(_postgres_schema())
-            open_store(url).close()  # its tables made: the sequence opens it as a restarted process would
-        except BaseException:
-            made.close()
-            raise
-        return made, url
-
-    @contextmanager
-    def fresh(self) -> Iterator[str]:
-        """The next new schema's URL (the one after it is made meanwhile); dropped afterwards."""
-        ready = self._next or self._thread.submit(self._make)
-        made, url = ready.result()
-        self._next = self._thread.submit(self._make)
-        try:
-            yield url
-        finally:
-            self._thread.submit(made.close)
-
-    def close(self) -> None:
-        """Drops the schema made for no sequence, after every drop asked for (the thread runs them in order)."""
-        if self._next is not None:
-            self._thread.submit(lambda made=self._next: made.result()[0].close())
-        self._thread.shutdown(wait=True)
 
 
 @contextmanager
