@@ -11,6 +11,8 @@ graph for the tasks a checkpoint prepares (:func:`agents.tasknames.register_task
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import threading
 import weakref
 from collections.abc import Mapping
@@ -91,13 +93,35 @@ def graph_options(settings: Settings, agent: str) -> dict[str, Any]:
     return get_agent(agent).run.options_from_settings(settings.agent(agent))
 
 
+@functools.lru_cache(maxsize=64)
+def _build_key(build: Any, agent: str, options: tuple[tuple[str, Any], ...]) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """The graph's cache key: its options with the build function's defaults filled in, so a graph asked
+    for without options (the readers') and one asked for with the default values (the writers', under
+    default settings) are one graph, built once."""
+    # An agent's spec names its build function through ``imported_on_call``; its defaults are the module's.
+    target = getattr(importlib.import_module(build.__module__), build.__name__, build)
+    try:
+        bound = inspect.signature(target).bind_partial(**dict(options))
+    except (TypeError, ValueError):  # not a signature to read: options as given
+        return agent, options
+    bound.apply_defaults()
+    filled = {name: value for name, value in bound.arguments.items() if name not in ("checkpointer", "store")}
+    try:
+        hash(tuple(filled.items()))
+    except TypeError:  # a default that cannot be a key: options as given
+        return agent, options
+    return agent, tuple(sorted(filled.items()))
+
+
 def graph(store: Store, agent: str, **options: Any) -> Any:
-    """The compiled graph of ``agent`` on the store's checkpointer, built once per options."""
-    key = (agent, tuple(sorted(options.items())))
+    """The compiled graph of ``agent`` on the store's checkpointer, built once per options (defaults
+    filled in)."""
+    build = get_agent(agent).run.build_graph
+    key = _build_key(build, agent, tuple(sorted(options.items())))
     with _graphs_lock:
         built = _graphs.setdefault(store, {})
         if key not in built:
-            built[key] = get_agent(agent).run.build_graph(store.saver, store=store, **options)
+            built[key] = build(store.saver, store=store, **options)
         return built[key]
 
 

@@ -30,9 +30,14 @@ WATCH_HEADERS = """() => {
 }"""
 
 
-def _start(dashboard: Dashboard, case: str) -> None:
-    started = dashboard.cli("run", "refund", "--case", case, "--customer", "kim", "--amount", "500000", "--reason", "r")
-    assert started.returncode == 0, started.stderr
+def _start(dashboard: Dashboard, *cases: str) -> None:
+    """Starts each case from the command line (several in one process, in order)."""
+    steps = [
+        {"cli": ["run", "refund", "--case", case, "--customer", "kim", "--amount", "500000", "--reason", "r"]}
+        for case in cases
+    ]
+    for step, started in zip(steps, dashboard.cli_batch(*steps), strict=True):
+        assert started["code"] == 0, (step, started["err"])
 
 
 def _open(browser: Browser, url: str) -> Page:
@@ -50,8 +55,7 @@ def test_the_queue_reruns_alone_after_another_persons_decision_and_a_new_case_ke
 ):
     expect.set_options(timeout=30_000)  # an upper bound: every wait below is for the page's own state
     first, shown, new = (f"{7100 + 100 * (lang == 'ko') + n}" for n in (1, 2, 3))
-    _start(shared_dashboard, first)
-    _start(shared_dashboard, shown)
+    _start(shared_dashboard, first, shown)
     base = f"{shared_dashboard.url}/refund?lang={lang}&thread=refund-"
     page_b = _open(browser, base + shown)  # person B, on another case
     page_a = _open(browser, base + first)  # person A

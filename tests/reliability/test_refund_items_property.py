@@ -276,8 +276,8 @@ class RefundItemCases(RuleBasedStateMachine):
                         assert paid[item]["paid_amount"] == result["paid_amount"], (item, result, paid)
                 continue
             assert status.status == "waiting" and thread in inbox, status
-            asked = {question["item"] for _, question in self._waiting(thread)}
-            snapshot = runs.thread_snapshot(self.store, self.settings, thread)[1]
+            snapshot = runs.thread_snapshot(self.store, self.settings, thread)[1]  # one read for both sets
+            asked = {interrupt.value["item"] for interrupt in snapshot.interrupts}
             decided = {  # tasks of the waiting step that finished: their results are saved against its checkpoint
                 result["item"]
                 for task in snapshot.tasks

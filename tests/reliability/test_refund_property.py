@@ -17,17 +17,19 @@ malformed thread ids. A refusal (:class:`~agents.errors.UserError`) is a valid
 outcome. :class:`~agents.errors.RunFailedError` (a node raised) fails the test,
 as any other exception does: the rules refuse every state a refund node could
 fail on. Every sequence runs on its own fresh database (a new SQLite file in a
-new temp folder, or a new PostgreSQL schema), so no example sees another's
-cases; each starts under a drawn routing policy.
+new temp folder, or a new PostgreSQL schema, made and set up in a thread while the
+sequence before it runs), so no example sees another's cases; each starts under a
+drawn routing policy.
 
 Checked after every step (``@invariant``):
 
 * the ledger (``ledger.ledger_rows``) holds at most one row per case, for a case
   that was started, on the case's own thread; a row, once written, never changes
   (but for ``repeat_attempts``) and never disappears, even when its thread is deleted;
-* every refund thread is ``done`` (``lifecycle.thread_status``) and not in the
+* every refund thread is ``done`` (as ``lifecycle.thread_statuses`` serves it) and not in the
   inbox, or it is in ``lifecycle.inbox`` as ``waiting`` or ``attention`` (never
-  ``running``, and no lease is left behind);
+  ``running``, and no lease is left behind); after each operation, the one-thread read
+  (``lifecycle.thread_status``) of the thread it acted on says the same;
 * ``done``/``paid``: exactly one ledger row, paying 1 to the requested amount,
   on an approval by a non-empty approver who is the one in the state and whom the
   trace's last decision line names; ``automatic`` only when the case was at or
@@ -86,8 +88,9 @@ Crashes, simulated in-process (real SIGKILLs are in ``test_kill_points.py``):
 Runs 200 sequences on SQLite and 50 on PostgreSQL (``HITL_TEST_POSTGRES_URL``,
 as ``scripts/test.sh`` sets it; skipped without it), each up to
 :data:`STEPS_PER_SEQUENCE` rules, deterministic (``derandomize=True``, no example
-database). ``test_sequence_counts`` prints the counts and what each operation
-ended as (visible with ``-s``).
+database), in :data:`PARTS` tests per backend (each with a seed of its own and its
+share of the sequences, so parallel workers can take one each). ``test_sequence_counts``
+prints the counts and what each operation ended as (visible with ``-s``).
 """
 
 from __future__ import annotations
@@ -124,21 +127,28 @@ from agents.refund.graph import POLICIES
 from agents.refund.rules import APPROVER_MAX_LENGTH, AUTOMATIC_APPROVER, MAX_AMOUNT, RESERVED_APPROVERS, krw
 from agents.refund.spec import SPEC
 from agents.runtime import load_settings, open_store
-from tests.conftest import _postgres_schema
-from tests.reliability.sequences import sequence_settings
+from tests.reliability.sequences import SchemasAhead, sequence_settings
 
 #: Sequences wanted per backend; hypothesis is asked for a few more, as some sequences draw no operation.
 SEQUENCES_WANTED = {"sqlite": 200, "postgres": 50}
 MAX_EXAMPLES = {"sqlite": 215, "postgres": 56}
+#: Each backend's sequences run in this many parts, each its own test with its own seed and its share of the
+#: sequences, so that parallel workers can share them.
+PARTS = 2
 STEPS_PER_SEQUENCE = 30
 THRESHOLD = 100_000  # the default threshold; the routing rule reads it from the case's state
 
-#: Sequences (with at least one operation) and operations run per backend, and what each ended as.
+#: Sequences (with at least one operation) and operations run per backend and part, and what each ended as.
 SEQUENCES: Counter[str] = Counter()
 STEPS: Counter[str] = Counter()
 OUTCOMES: dict[str, Counter[str]] = defaultdict(Counter)
 RUN_FAILURES: dict[str, Counter[str]] = defaultdict(Counter)
 RAN: set[str] = set()
+
+
+def share(total: int, part: int) -> int:
+    """A part's share of ``total`` (the first parts take the remainder), so that the parts add up to it."""
+    return total // PARTS + (part < total % PARTS)
 
 
 class SimulatedKill(BaseException):  # noqa: N818 - it is a kill, not an error
@@ -322,13 +332,14 @@ def answer_is_valid(answer: Any, requested: int, amount_kind: str | None) -> boo
 
 
 @contextmanager
-def fresh_database(backend: str) -> Iterator[str]:
-    """A new SQLite file in a new temp folder, or a new PostgreSQL schema (as tests/conftest.py makes)."""
+def fresh_database(backend: str, ahead: SchemasAhead | None) -> Iterator[str]:
+    """A new SQLite file in a new temp folder, or a new PostgreSQL schema (``ahead``'s next)."""
     if backend == "sqlite":
         with tempfile.TemporaryDirectory(prefix="refund-property-") as folder:
             yield str(Path(folder) / "checkpoints.sqlite")
         return
-    with _postgres_schema() as url:
+    assert ahead is not None
+    with ahead.fresh() as url:
         yield url
 
 
@@ -393,12 +404,14 @@ class RefundCases(RuleBasedStateMachine):
     """Refund cases on one fresh database, driven by random operations."""
 
     backend: ClassVar[str] = "sqlite"
+    schemas: ClassVar[SchemasAhead | None] = None  # where the PostgreSQL sequences take their schemas
+    run: ClassVar[str] = "sqlite part 0"  # the backend and the part: what the counts are kept under
     cases = Bundle("cases")
 
     def __init__(self) -> None:
         super().__init__()
         self._resources = ExitStack()
-        self.location = self._resources.enter_context(fresh_database(self.backend))
+        self.location = self._resources.enter_context(fresh_database(self.backend, self.schemas))
         self.store: Any = None
         self.policy = "strict"
         self.threads: set[str] = set()  # refund threads that exist
@@ -420,8 +433,8 @@ class RefundCases(RuleBasedStateMachine):
                 self.store.close()
         finally:
             self._resources.close()
-            SEQUENCES[self.backend] += self.steps > 0
-            STEPS[self.backend] += self.steps
+            SEQUENCES[self.run] += self.steps > 0
+            STEPS[self.run] += self.steps
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -438,7 +451,7 @@ class RefundCases(RuleBasedStateMachine):
         )
 
     def _tally(self, what: str) -> None:
-        OUTCOMES[self.backend][what] += 1
+        OUTCOMES[self.run][what] += 1
 
     def _snapshot(self) -> tuple[Any, ...]:
         """Everything a refused operation must leave as it was."""
@@ -453,6 +466,10 @@ class RefundCases(RuleBasedStateMachine):
 
     def _status(self, thread: str) -> lifecycle.ThreadStatus | None:
         return lifecycle.thread_status(self.store, thread)
+
+    def _served(self) -> dict[str, lifecycle.ThreadStatus]:
+        """Every refund thread's status as the lists serve it (the kept index, read again where it changed)."""
+        return {s.thread_id: s for s in lifecycle.thread_statuses(self.store, "refund")}
 
     def _values(self, thread: str) -> dict[str, Any]:
         graph = runtime.graph(self.store, "refund", **runtime.graph_options(self.settings, "refund"))
@@ -514,7 +531,7 @@ class RefundCases(RuleBasedStateMachine):
             outcome = "refused"
             assert self._snapshot() == before, f"{kind} was refused ({error}) but changed the database"
         except RunFailedError as error:
-            RUN_FAILURES[self.backend][f"{kind}: {type(error.error).__name__}: {error.error}"[:160]] += 1
+            RUN_FAILURES[self.run][f"{kind}: {type(error.error).__name__}: {error.error}"[:160]] += 1
             status = self._status(error.thread_id)
             assert status is not None and (status.status, status.reason_code) == ("attention", "error"), status
             # The rules refuse, before anything runs, every state a node could fail on: no
@@ -523,9 +540,12 @@ class RefundCases(RuleBasedStateMachine):
         else:
             outcome = "ok"
         self._tally(f"{kind}: {outcome}")
-        if thread is not None and thread in self.threads and self._status(thread) is None:
-            self.threads.discard(thread)  # only a delete removes a thread
-            assert kind == "delete" and outcome == "ok", f"{kind} ({outcome}) removed thread {thread}"
+        if thread is not None:  # the one-thread read says what the list read says
+            alone = self._status(thread)
+            assert alone == self._served().get(thread), (alone, self._served().get(thread))
+            if thread in self.threads and alone is None:
+                self.threads.discard(thread)  # only a delete removes a thread
+                assert kind == "delete" and outcome == "ok", f"{kind} ({outcome}) removed thread {thread}"
         if must_refuse:
             assert outcome == "refused", f"{kind} should have been refused, but it ended {outcome}"
         return outcome, result
@@ -898,13 +918,18 @@ class RefundCases(RuleBasedStateMachine):
             cursor.execute("SELECT COUNT(*) FROM thread_leases")
             assert cursor.fetchone()[0] == 0, "a lease was left behind"
         inbox = {s.thread_id: s for s in lifecycle.inbox(self.store)}
+        # The statuses as the list read serves them (every_status_served_is_the_one_langgraph_reads proves
+        # them equal to LangGraph's own read); the one-thread read is compared with it after each operation.
+        served = self._served()
         statuses: dict[str, lifecycle.ThreadStatus] = {}
         for thread in sorted(threads):
-            status = self._status(thread)
+            status = served.get(thread)
             assert status is not None, thread
-            values = self._values(thread)
-            payout = ledger.payout_for(self.store, str(values.get("case_id", "")))
+            case_id = thread.removeprefix("refund-")  # a case's thread is refund-<case> (start makes it so)
+            payout = ledger.payout_for(self.store, case_id)
             if status.status == "done":
+                values = self._values(thread)  # a finished case's record is checked against its state
+                assert values.get("case_id") == case_id, (thread, values.get("case_id"))
                 assert thread not in inbox, status
                 assert status.outcome in ("paid", "rejected"), status
                 if status.outcome == "paid":
@@ -972,24 +997,35 @@ class RefundCases(RuleBasedStateMachine):
 # ---------------------------------------------------------------------------------------------
 
 
-def test_random_operation_sequences_keep_the_refund_rules(backend: str) -> None:
-    machine = type(f"RefundCases_{backend}", (RefundCases,), {"backend": backend})
-    run_state_machine_as_test(
-        machine,
-        settings=sequence_settings(MAX_EXAMPLES[backend], STEPS_PER_SEQUENCE),
-    )
-    RAN.add(backend)
+@pytest.mark.parametrize("part", range(PARTS))
+def test_random_operation_sequences_keep_the_refund_rules(backend: str, part: int) -> None:
+    run = f"{backend} part {part}"
+    # The class name seeds the derandomized run: each part draws sequences of its own.
+    name = f"RefundCases_{backend}" + (f"_part{part}" if part else "")
+    schemas = SchemasAhead() if backend == "postgres" else None
+    machine = type(name, (RefundCases,), {"backend": backend, "run": run, "schemas": schemas})
+    try:
+        run_state_machine_as_test(
+            machine,
+            settings=sequence_settings(share(MAX_EXAMPLES[backend], part), STEPS_PER_SEQUENCE),
+        )
+    finally:
+        if schemas is not None:
+            schemas.close()
+    RAN.add(run)
 
 
 def test_sequence_counts() -> None:
-    """Prints how many sequences ran per backend (visible with ``-s``) and that they reached the targets."""
-    for backend in sorted(RAN):
-        outcomes = OUTCOMES[backend]
-        print(f"\nrefund property ({backend}): {SEQUENCES[backend]} sequences, {STEPS[backend]} operations")
+    """Prints how many sequences ran per backend and part (visible with ``-s``) and that each part reached
+    its share of the backend's target."""
+    for run in sorted(RAN):
+        outcomes = OUTCOMES[run]
+        print(f"\nrefund property ({run}): {SEQUENCES[run]} sequences, {STEPS[run]} operations")
         for what, count in sorted(outcomes.items()):
             print(f"  {what}: {count}")
-        for message, count in RUN_FAILURES[backend].most_common():
+        for message, count in RUN_FAILURES[run].most_common():
             print(f"  RunFailedError x{count}: {message}")
-        assert SEQUENCES[backend] >= SEQUENCES_WANTED[backend]
+        backend, part = run.split(" part ")
+        assert SEQUENCES[run] >= share(SEQUENCES_WANTED[backend], int(part)), run
     if not RAN:
         pytest.skip("the property test did not run in this session")
