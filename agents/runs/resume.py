@@ -82,6 +82,8 @@ def resume_thread(
 
 #: ``resume_interrupts``' key for "the same answer to every waiting question".
 EVERY = "*"
+#: ``answer_each``'s word for an answer whose task finished in a run that then failed at another task.
+FINISHED = "finished"
 
 
 def resume_interrupts(
@@ -144,12 +146,21 @@ def answer_each(
         For each key of ``answers``: the thread's lifecycle status after the run (``done``, ``waiting``,
         ...), or why its answer was not taken: its own refusal (a ``UserError``), or what stopped the
         whole thread (not waiting, busy, not found: a ``UserError``; a step that failed: ``RunFailedError``).
+        When a run fails, an answer whose own task had finished (its writes saved: what it did stands)
+        is :data:`FINISHED`; the others carry the failure.
     """
     refusals: dict[str | None, UserError] = {}
+    tasks: dict[str | None, str] = {}
     try:
         thread_id = lifecycle.thread_named(store, thread_id)
-        _resume(store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id)
-    except (UserError, RunFailedError) as error:
+        _resume(store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id, tasks=tasks)
+    except RunFailedError as error:
+        # The answers whose task finished before another task's step failed were saved with their
+        # writes (and their task's effects stand): each answer is reported from what the thread holds.
+        still = _open_tasks(store, settings, thread_id) if tasks else set()
+        done = {key for key, task in tasks.items() if task not in still}
+        return {key: refusals.get(key, FINISHED if key in done else error) for key in answers}
+    except UserError as error:
         if len(refusals) == len(answers):  # each answer was refused for a reason of its own
             return dict(refusals)
         return {key: refusals.get(key, error) for key in answers}
@@ -173,11 +184,13 @@ def _resume(
     actor: Identity = LOCAL_OPERATOR,
     run_id: str | None = None,
     batch_id: str | None = None,
+    tasks: dict[str | None, str] | None = None,
 ) -> None:
     """Checks the answers and resumes the thread with them, under its lease.
 
     ``refusals`` None: the first answer refused refuses the call. A dict: each refused answer is noted
-    there under its key and left out; when none is left, the first refusal is raised.
+    there under its key and left out; when none is left, the first refusal is raised. ``tasks``, when
+    given, receives the id of the task each answer taken resumes (by the key of ``answers``).
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
@@ -255,6 +268,10 @@ def _resume(
             checked_at[:] = [state]
         if not targets and refusals:  # every answer refused: nothing to run, no lease taken
             raise next(iter(refusals.values()))
+        if tasks is not None:
+            tasks.clear()
+            asked_in = {str(i.id): task.id for task in snapshot.tasks for i in task.interrupts}
+            tasks.update({keys.get(interrupt): asked_in[interrupt] for interrupt in targets if interrupt in asked_in})
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
@@ -276,6 +293,16 @@ def _resume(
         # One question answered without its id: resumed as before ids were needed (the same writes).
         payload = resume_command(dict(targets)) if by_id else resume_command(checked[None])
         _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
+
+
+def _open_tasks(store: Store, settings: Settings, thread_id: str) -> set[str]:
+    """The ids of the head's tasks that have not finished (failed, or not run): read after a failed run.
+
+    A task answered in the run that is not among them finished, at the head (its writes saved beside the
+    failed task's error) or in a step before it.
+    """
+    snapshot = _snapshot(store, settings, _thread_spec(store, thread_id), thread_id)
+    return {task.id for task in snapshot.tasks if task.error is not None or task.result is None}
 
 
 def _renamed(targets: dict[str, Any], asked: dict[str, Any], fresh: Any) -> dict[str, Any]:
