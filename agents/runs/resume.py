@@ -22,6 +22,7 @@ from agents.loaded import resume_command
 from agents.runs.core import (
     ChunkCallback,
     EventCallback,
+    Finished,
     RunResult,
     _drive,
     _graph,
@@ -110,7 +111,7 @@ def resume_interrupts(
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
     thread_id = lifecycle.thread_named(store, thread_id)
-    _resume(
+    finished = _resume(
         store,
         settings,
         thread_id,
@@ -124,7 +125,7 @@ def resume_interrupts(
         run_id=run_id,
         batch_id=batch_id,
     )
-    return current_result(store, settings, thread_id)
+    return current_result(store, settings, thread_id, finished)
 
 
 def answer_each(
@@ -185,12 +186,15 @@ def _resume(
     run_id: str | None = None,
     batch_id: str | None = None,
     tasks: dict[str | None, str] | None = None,
-) -> None:
+) -> Finished | None:
     """Checks the answers and resumes the thread with them, under its lease.
 
     ``refusals`` None: the first answer refused refuses the call. A dict: each refused answer is noted
     there under its key and left out; when none is left, the first refusal is raised. ``tasks``, when
     given, receives the id of the task each answer taken resumes (by the key of ``answers``).
+
+    Returns:
+        The head and state the run left when it ended the thread (read under the lease), else None.
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
@@ -289,10 +293,12 @@ def _resume(
                 targets.update(renamed)
                 config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
-            return
+            return None
         # One question answered without its id: resumed as before ids were needed (the same writes).
         payload = resume_command(dict(targets)) if by_id else resume_command(checked[None])
-        _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
+        ended = _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
+        head = readmodel.head_checkpoint_id(store, thread_id) if ended is not None else None
+        return None if ended is None or head is None else Finished(head, ended)
 
 
 def _open_tasks(store: Store, settings: Settings, thread_id: str) -> set[str]:
