@@ -212,6 +212,7 @@ def _resume(
     keys: dict[str, str | None] = {}  # interrupt id → the key of ``answers`` that answers it
     checked_at: list[tuple[str | None, tuple[str, ...]]] = []  # the state the answers were last checked on
     read: list[tuple[int, Any]] = []  # (the thread's change mark, the state read after it)
+    checked_on: list[Any] = []  # the state the last check saw (under the lease: the thread as it is)
 
     def refuse(key: str | None, error: UserError) -> None:
         if refusals is None:
@@ -228,6 +229,7 @@ def _resume(
         else:
             snapshot = _snapshot(store, settings, spec, thread_id)
             read[:] = [] if mark is None else [(mark, snapshot)]
+        checked_on[:] = [snapshot]
         if not snapshot.interrupts:
             raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
         waiting = {str(question.id) for question in snapshot.interrupts}
@@ -282,7 +284,9 @@ def _resume(
         lang = readmodel.thread_language(store, thread_id)
         config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         by_id = list(checked) != [None]
-        if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
+        # Only a task that failed can hold an answer it took (its error is saved beside the answer).
+        failed = any(task.error is not None for task in checked_on[0].tasks)
+        if failed and readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             asked = {str(q.id): q.value for q in _snapshot(store, settings, spec, thread_id).interrupts}
             graph.update_state(config, None, as_node="__copy__")
             if by_id:  # the copy's tasks ask afresh, under new ids: ask them, then answer the same questions
