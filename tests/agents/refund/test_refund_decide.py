@@ -182,3 +182,22 @@ def test_a_run_that_fails_after_one_items_step_reports_that_item_paid_and_the_ot
     monkeypatch.setattr(refund_items, "pay_item", pay_item)
     waiting = {i.value["item"] for i in runs.thread_snapshot(store, settings, "refund-M1")[1].interrupts}
     assert waiting <= {"A-2", "A-3"} and "A-3" in waiting
+
+
+def test_a_run_that_fails_after_every_items_step_reports_the_items_paid(store, settings, monkeypatch):
+    """Both items' tasks pay and finish; the next step, which records the case's outcome, fails: both items
+    are paid (their steps are saved before the failed one), and the case needs attention."""
+    from agents.batch import decide_items
+    from agents.refund import items as refund_items
+
+    def finish_items_failing(state: Any, config: Any) -> Any:
+        raise RuntimeError("the outcome could not be recorded")
+
+    monkeypatch.setattr(refund_items, "finish_items", finish_items_failing)  # before the graph is built
+    two = ITEMS[:2]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": two})
+    items = [f"refund-M1:{i}" for i in waiting_ids(store, settings, "refund-M1")]
+    done = decide_items(store, settings, items, APPROVE_LEE)
+    assert [d.result for d in done] == ["paid", "paid"]
+    assert sorted(r["item"] for r in item_ledger.item_payouts(store, "M1")) == ["A-1", "A-2"]
+    assert runs.current_result(store, settings, "refund-M1").status == "attention"
