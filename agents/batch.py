@@ -145,7 +145,10 @@ def _was_asked(store: Store, thread: str, interrupt: str) -> bool:
 
 
 def _result_word(status: str, action: str) -> str:
-    """What an accepted answer did to its item: paid, rejected, or its case still waits on other items."""
-    if status == "done":
+    """What an accepted answer did to its item: paid, rejected, or its case still waits on other items.
+
+    ``runs.FINISHED``: the item's own step finished in a run that then failed elsewhere; what it did stands.
+    """
+    if status in ("done", runs.FINISHED):
         return "rejected" if action == "reject" else "paid"
     return status

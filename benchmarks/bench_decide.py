@@ -13,6 +13,10 @@ On a fresh SQLite database, refund cases above the threshold wait for an approve
   The variants alternate over ``--repeats`` rounds on fresh cases; the median per item is compared with
   the goal (the batch at least 3x faster per item), and the ledgers the two variants wrote are compared
   row by row (the same amounts paid, by the same approver, once each).
+* ``floor`` (cases with one amount): LangGraph's own run alone, a bare
+  ``graph.invoke(Command(resume=...), durability="sync")`` per thread on the same database (no checks, no
+  lease, no status read): what any path that runs each thread's graph once pays at least, and the ratio
+  it leaves for a batch (singles / floor).
 * ``checks per decision``: how often the shape (``rules.check_answer``) and the permission
   (``rules.check_decision``) of an answer were checked per decision, counted in-process on both paths
   (the goal is 1 each: ``agents.refund.decisions``).
@@ -43,7 +47,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents import runs  # noqa: E402 - after the project root is on the path
+from langgraph.types import Command  # noqa: E402 - after the project root is on the path
+
+from agents import runs, runtime  # noqa: E402
 from agents.batch import decide_items, split_item  # noqa: E402
 from agents.refund import decisions, item_ledger, ledger  # noqa: E402
 from agents.runtime import load_settings, open_store  # noqa: E402
@@ -71,6 +77,13 @@ def waiting_items(store: Any, settings: Any, prefix: str, count: int, per_case: 
         started = runs.start_run(store, settings, "refund", values)
         found += [f"{started.thread_id}:{interrupt}" for interrupt in started.interrupt_ids]
     return found[:count]
+
+
+def bare_runs(store: Any, settings: Any, threads: list[str]) -> None:
+    """Each thread's graph resumed with the approval and nothing else: LangGraph's run, saved before each step."""
+    graph = runtime.graph(store, "refund", **runtime.graph_options(settings, "refund"))
+    for thread in threads:
+        graph.invoke(Command(resume=dict(APPROVE)), {"configurable": {"thread_id": thread}}, durability="sync")
 
 
 def one_by_one(store: Any, settings: Any, items: list[str]) -> None:
@@ -115,10 +128,9 @@ def counting(counted: Counter[str]) -> None:
 def in_process(store: Any, settings: Any, args: argparse.Namespace, per_case: int, counted: Counter[str]) -> None:
     """Singles against one batch, alternating which goes first, on fresh items each round."""
     kind = "one amount per case" if per_case == 1 else f"{per_case} items per case"
-    single_ms: list[float] = []
-    batch_ms: list[float] = []
+    wall_ms: dict[str, list[float]] = {"single": [], "batch": [], "floor": []}
     checks: dict[str, Counter[str]] = {"single": Counter(), "batch": Counter()}
-    cpu_ms: dict[str, list[float]] = {"single": [], "batch": []}  # the process's CPU time: steadier on a busy host
+    cpu_ms: dict[str, list[float]] = {"single": [], "batch": [], "floor": []}  # steadier on a busy host
     for round_number in range(args.repeats):
         tag = f"{per_case}r{round_number}"
 
@@ -130,16 +142,21 @@ def in_process(store: Any, settings: Any, args: argparse.Namespace, per_case: in
         singles, together = items("P"), items("Q")
         variants = [("single", functools.partial(one_by_one, store, settings, singles)),
                     ("batch", functools.partial(decide_items, store, settings, together, APPROVE))]  # fmt: skip
+        if per_case == 1:
+            variants.insert(1, ("floor", functools.partial(bare_runs, store, settings, items("R"))))
         for name, action in variants if round_number % 2 == 0 else variants[::-1]:
             counted.clear()
             cpu = time.process_time()
-            elapsed = timed(action) / args.items * 1000
-            (single_ms if name == "single" else batch_ms).append(elapsed)
+            wall_ms[name].append(timed(action) / args.items * 1000)
             cpu_ms[name].append((time.process_time() - cpu) / args.items * 1000)
-            checks[name] += counted
-        if paid(store, f"P{tag}-") != paid(store, f"Q{tag}-") or len(paid(store, f"P{tag}-")) != args.items:
+            if name in checks:
+                checks[name] += counted
+        expected = paid(store, f"P{tag}-")
+        if paid(store, f"Q{tag}-") != expected or len(expected) != args.items:
             raise SystemExit(f"in-process ({kind}): the two variants paid differently")
-    single, batch = statistics.median(single_ms), statistics.median(batch_ms)
+        if per_case == 1 and paid(store, f"R{tag}-") != expected:
+            raise SystemExit(f"in-process ({kind}): the bare runs paid differently")
+    single, batch = statistics.median(wall_ms["single"]), statistics.median(wall_ms["batch"])
     rounds = f"median of {args.repeats} rounds"
     print(f"in-process ({kind}): {args.items} `runs.resume_thread`: {single:.1f} ms per item ({rounds})")
     print(f"in-process ({kind}): one `decide_items` of {args.items}: {batch:.1f} ms per item ({rounds})")
@@ -149,6 +166,17 @@ def in_process(store: Any, settings: Any, args: argparse.Namespace, per_case: in
     print(
         f"in-process ({kind}): ratio (single / batch, per item): {single / batch:.2f}x (goal >= {GOAL:g}x: {verdict})"
     )
+    if wall_ms["floor"]:
+        floor, cpu_floor = statistics.median(wall_ms["floor"]), statistics.median(cpu_ms["floor"])
+        print(
+            f"in-process ({kind}): floor, a bare `graph.invoke` per thread: {floor:.1f} ms per item"
+            f" (CPU {cpu_floor:.1f})"
+        )
+        print(
+            f"in-process ({kind}): ratio the floor allows (single / floor): {single / floor:.2f}x"
+            f" (CPU {cpu_single / cpu_floor:.2f}x); batch / floor: {batch / floor:.2f}x"
+            f" (CPU {cpu_batch / cpu_floor:.2f}x)"
+        )
     for path, found in checks.items():
         decisions_made = args.items * args.repeats
         shape, permission = found["shape"] / decisions_made, found["permission"] / decisions_made

@@ -235,16 +235,35 @@ def ledger_rows(store: Store) -> list[dict[str, Any]]:
     return [dict(row) for row in _payouts(store).values()]
 
 
+#: Single-row reads of the ledger under one change token before ``payout_for`` reads it whole.
+ROWS_BEFORE_WHOLE = 8
+
+
 def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
-    """The ledger row of one case, or None."""
+    """The ledger row of one case, or None.
+
+    A status list asks this for every finished case with nothing written in between: from the
+    :data:`ROWS_BEFORE_WHOLE`-th ask under one change token on, the whole ledger is read once and
+    kept. A decision asks it once or twice between writes (its payout, its status): one row each
+    time, so a batch of decisions never reads the whole ledger per decision.
+    """
     token = store.change_token()  # asked once: a status list asks this for every finished case
-    if token is None:  # nothing to reuse: one row, not the whole ledger
-        with store.read() as cursor:
-            cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
-            found = cursor.fetchone()
-        return dict(zip(LEDGER_COLUMNS, found, strict=True)) if found else None
-    row = _payouts(store, token).get(case_id)
-    return dict(row) if row else None
+    if token is not None:
+        memo = readcache.cache_for(store, "refund-payouts", size=1)
+        found = memo.lookup("payouts")
+        if found is not None and found[0] == token:
+            row = found[1].get(case_id)
+            return dict(row) if row else None
+        asked = readcache.cache_for(store, "refund-payout-asks", size=1)
+        count = asked.lookup(token) or 0
+        if count + 1 >= ROWS_BEFORE_WHOLE:
+            row = _payouts(store, token).get(case_id)
+            return dict(row) if row else None
+        asked.put(token, count + 1)
+    with store.read() as cursor:  # one row, not the whole ledger
+        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
+        one = cursor.fetchone()
+    return dict(zip(LEDGER_COLUMNS, one, strict=True)) if one else None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,9 @@ from agents.settings import Settings
 from agents.spec import AgentSpec
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text
 
+#: LangGraph's channel of the questions a task asked (a ``values`` event that holds it paused the run).
+INTERRUPT = "__interrupt__"
+
 logger = logging.getLogger(__name__)
 #: Receives LangGraph "tasks" stream events while a run goes on (for live progress).
 EventCallback = Callable[[dict[str, Any]], None]
@@ -158,13 +161,41 @@ def thread_history(
     )
 
 
-def current_result(store: Store, settings: Settings, thread_id: str) -> RunResult:
-    """The thread's current state, as :class:`RunResult`, with its lifecycle status."""
+@dataclass(frozen=True)
+class Finished:
+    """A run that ended its thread (no question asked, nothing left to run): its head and the state there,
+    as the run's last ``values`` event gave it, so its result need not read the state again."""
+
+    head_checkpoint_id: str
+    values: dict[str, Any]
+
+
+def current_result(store: Store, settings: Settings, thread_id: str, finished: Finished | None = None) -> RunResult:
+    """The thread's current state, as :class:`RunResult`, with its lifecycle status.
+
+    ``finished``: the head and state a run that ended the thread left (read under its lease), taken
+    instead of a read of the state when the thread's head is still that one.
+    """
     spec = _thread_spec(store, thread_id)
-    snapshot = _snapshot(store, settings, spec, thread_id)
     status = lifecycle.thread_status(store, thread_id)
     if status is None:
         raise ThreadNotFoundError(thread_id)
+    if finished is not None and status.head_checkpoint_id == finished.head_checkpoint_id:
+        # The status read the head after the run: nothing changed since, and nothing runs or waits there.
+        return RunResult(
+            thread_id,
+            spec.name,
+            status.status,
+            (),
+            (),
+            dict(finished.values),
+            finished.head_checkpoint_id,
+            outcome=status.outcome,
+            reason=status.reason,
+            action=status.action,
+            reason_text=status.reason_text,
+        )
+    snapshot = _snapshot(store, settings, spec, thread_id)
     head = (snapshot.config or {}).get("configurable", {}).get("checkpoint_id")
     return RunResult(
         thread_id,
@@ -205,14 +236,22 @@ def _drive(
     *,
     actor: Identity = LOCAL_OPERATOR,
     checked: bool = False,
-) -> None:
+) -> dict[str, Any] | None:
+    """Runs the graph under the caller's lease; the state at its end when the run ended the thread.
+
+    Returns:
+        The state the run's last ``values`` event gave, when no task asked a question and nothing is left
+        to run (the graph pauses before or after no node); else None.
+    """
     config["configurable"][identity.ACTOR_CONFIG_KEY] = actor  # the nodes that record who acted read it
     if checked:  # the answers it resumes with were checked by the agent's hooks: the nodes need not again
         config["configurable"][identity.CHECKED_CONFIG_KEY] = identity.ANSWERS_CHECKED
     # durability="sync": each checkpoint is on disk before the next step starts,
     # so a killed process loses nothing that had finished.
     asked = [mode for mode in STREAM_MODES if mode in stream_modes]
-    modes = [mode for mode in dict.fromkeys(["tasks", *asked]) if mode != "events"]
+    modes = [mode for mode in dict.fromkeys(["tasks", "values", *asked]) if mode != "events"]
+    last: list[Any] = []  # the newest values event
+    asked_again = bool(graph.interrupt_before_nodes or graph.interrupt_after_nodes)
     if "events" in asked and on_chunk is not None:  # LangChain's stream events, as astream_events sends them
         from agents import event_stream  # noqa: PLC0415 - LangChain's tracers load LangSmith: only when asked
 
@@ -225,6 +264,12 @@ def _drive(
                     on_event(event)
                 if on_chunk is not None and mode in asked:
                     on_chunk(mode, event)
+                if mode == "tasks" and event.get("interrupts"):
+                    asked_again = True
+                elif mode == "values":
+                    if isinstance(event, dict) and INTERRUPT in event:
+                        asked_again = True
+                    last[:] = [event]
     except (DatabaseError, ThreadBusyError, RunCancelled):
         raise
     except sqlite3.DatabaseError as error:  # the saver's own read or write refused (damaged, full, busy)
@@ -239,6 +284,9 @@ def _drive(
         raise RunFailedError(thread_id, error) from error
     finally:
         flush_node_log(store)  # the run's node-log rows are written before its lease is released
+    if asked_again or not last or not isinstance(last[0], dict) or graph.output_channels != graph.stream_channels_asis:
+        return None
+    return dict(last[0])
 
 
 def _signed(spec: AgentSpec, values: Any, actor: Identity) -> Any:

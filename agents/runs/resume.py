@@ -22,6 +22,7 @@ from agents.loaded import resume_command
 from agents.runs.core import (
     ChunkCallback,
     EventCallback,
+    Finished,
     RunResult,
     _drive,
     _graph,
@@ -82,6 +83,8 @@ def resume_thread(
 
 #: ``resume_interrupts``' key for "the same answer to every waiting question".
 EVERY = "*"
+#: ``answer_each``'s word for an answer whose task finished in a run that then failed at another task.
+FINISHED = "finished"
 
 
 def resume_interrupts(
@@ -108,7 +111,7 @@ def resume_interrupts(
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
     thread_id = lifecycle.thread_named(store, thread_id)
-    _resume(
+    finished = _resume(
         store,
         settings,
         thread_id,
@@ -122,7 +125,7 @@ def resume_interrupts(
         run_id=run_id,
         batch_id=batch_id,
     )
-    return current_result(store, settings, thread_id)
+    return current_result(store, settings, thread_id, finished)
 
 
 def answer_each(
@@ -144,12 +147,21 @@ def answer_each(
         For each key of ``answers``: the thread's lifecycle status after the run (``done``, ``waiting``,
         ...), or why its answer was not taken: its own refusal (a ``UserError``), or what stopped the
         whole thread (not waiting, busy, not found: a ``UserError``; a step that failed: ``RunFailedError``).
+        When a run fails, an answer whose own task had finished (its writes saved: what it did stands)
+        is :data:`FINISHED`; the others carry the failure.
     """
     refusals: dict[str | None, UserError] = {}
+    tasks: dict[str | None, str] = {}
     try:
         thread_id = lifecycle.thread_named(store, thread_id)
-        _resume(store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id)
-    except (UserError, RunFailedError) as error:
+        _resume(store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id, tasks=tasks)
+    except RunFailedError as error:
+        # The answers whose task finished before another task's step failed were saved with their
+        # writes (and their task's effects stand): each answer is reported from what the thread holds.
+        still = _open_tasks(store, settings, thread_id) if tasks else set()
+        done = {key for key, task in tasks.items() if task not in still}
+        return {key: refusals.get(key, FINISHED if key in done else error) for key in answers}
+    except UserError as error:
         if len(refusals) == len(answers):  # each answer was refused for a reason of its own
             return dict(refusals)
         return {key: refusals.get(key, error) for key in answers}
@@ -173,11 +185,16 @@ def _resume(
     actor: Identity = LOCAL_OPERATOR,
     run_id: str | None = None,
     batch_id: str | None = None,
-) -> None:
+    tasks: dict[str | None, str] | None = None,
+) -> Finished | None:
     """Checks the answers and resumes the thread with them, under its lease.
 
     ``refusals`` None: the first answer refused refuses the call. A dict: each refused answer is noted
-    there under its key and left out; when none is left, the first refusal is raised.
+    there under its key and left out; when none is left, the first refusal is raised. ``tasks``, when
+    given, receives the id of the task each answer taken resumes (by the key of ``answers``).
+
+    Returns:
+        The head and state the run left when it ended the thread (read under the lease), else None.
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
@@ -195,6 +212,7 @@ def _resume(
     keys: dict[str, str | None] = {}  # interrupt id → the key of ``answers`` that answers it
     checked_at: list[tuple[str | None, tuple[str, ...]]] = []  # the state the answers were last checked on
     read: list[tuple[int, Any]] = []  # (the thread's change mark, the state read after it)
+    checked_on: list[Any] = []  # the state the last check saw (under the lease: the thread as it is)
 
     def refuse(key: str | None, error: UserError) -> None:
         if refusals is None:
@@ -211,6 +229,7 @@ def _resume(
         else:
             snapshot = _snapshot(store, settings, spec, thread_id)
             read[:] = [] if mark is None else [(mark, snapshot)]
+        checked_on[:] = [snapshot]
         if not snapshot.interrupts:
             raise NotWaitingError(thread_id, _where(store, spec, thread_id, snapshot))
         waiting = {str(question.id) for question in snapshot.interrupts}
@@ -255,13 +274,19 @@ def _resume(
             checked_at[:] = [state]
         if not targets and refusals:  # every answer refused: nothing to run, no lease taken
             raise next(iter(refusals.values()))
+        if tasks is not None:
+            tasks.clear()
+            asked_in = {str(i.id): task.id for task in snapshot.tasks for i in task.interrupts}
+            tasks.update({keys.get(interrupt): asked_in[interrupt] for interrupt in targets if interrupt in asked_in})
 
     with thread_guard(store, thread_id, check=check):
         graph = _graph(store, settings, spec)
         lang = readmodel.thread_language(store, thread_id)
         config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         by_id = list(checked) != [None]
-        if readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
+        # Only a task that failed can hold an answer it took (its error is saved beside the answer).
+        failed = any(task.error is not None for task in checked_on[0].tasks)
+        if failed and readmodel.holds_a_taken_answer(store, thread_id):  # an earlier answer would be used instead
             asked = {str(q.id): q.value for q in _snapshot(store, settings, spec, thread_id).interrupts}
             graph.update_state(config, None, as_node="__copy__")
             if by_id:  # the copy's tasks ask afresh, under new ids: ask them, then answer the same questions
@@ -272,10 +297,22 @@ def _resume(
                 targets.update(renamed)
                 config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
         if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
-            return
+            return None
         # One question answered without its id: resumed as before ids were needed (the same writes).
         payload = resume_command(dict(targets)) if by_id else resume_command(checked[None])
-        _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
+        ended = _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
+        head = readmodel.head_checkpoint_id(store, thread_id) if ended is not None else None
+        return None if ended is None or head is None else Finished(head, ended)
+
+
+def _open_tasks(store: Store, settings: Settings, thread_id: str) -> set[str]:
+    """The ids of the head's tasks that have not finished (failed, or not run): read after a failed run.
+
+    A task answered in the run that is not among them finished, at the head (its writes saved beside the
+    failed task's error) or in a step before it.
+    """
+    snapshot = _snapshot(store, settings, _thread_spec(store, thread_id), thread_id)
+    return {task.id for task in snapshot.tasks if task.error is not None or task.result is None}
 
 
 def _renamed(targets: dict[str, Any], asked: dict[str, Any], fresh: Any) -> dict[str, Any]:

@@ -142,3 +142,62 @@ def test_an_item_named_twice_is_paid_once_and_its_repeat_is_already_decided(stor
     done = decide_items(store, settings, [first, "refund-B1", first, "refund-B1"], APPROVE_LEE)
     assert [d.result for d in done] == ["waiting", "paid", "already decided", "already decided"]
     assert len(item_ledger.item_payouts(store, "M1")) == 1 and len(ledger.ledger_rows(store)) == 1
+
+
+def test_a_run_that_fails_after_one_items_step_reports_that_item_paid_and_the_other_failed(
+    store, settings, monkeypatch
+):
+    """A-1's task pays and its result is saved; then A-2's payout fails, and with it the run: A-1 is paid (its
+    ledger row and its saved step say so), A-2 failed with the reason, A-3 (not in the batch) still waits."""
+    import threading
+
+    from agents import runtime
+    from agents.batch import decide_items
+    from agents.refund import items as refund_items
+
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    ids = {i.value["item"]: str(i.id) for i in runs.thread_snapshot(store, settings, "refund-M1")[1].interrupts}
+    saver = runtime.graph(store, "refund", **runtime.graph_options(settings, "refund")).checkpointer
+    saved, put_writes, pay_item = threading.Event(), saver.put_writes, refund_items.pay_item
+
+    def put_writes_noting(config: Any, writes: Any, task_id: str, *args: Any, **kwargs: Any) -> Any:
+        done = put_writes(config, writes, task_id, *args, **kwargs)
+        if any(channel == "item_results" for channel, _ in writes):
+            saved.set()  # a finished item's step is on disk
+        return done
+
+    def pay_item_failing_for_a2(store: Any, **kwargs: Any) -> Any:
+        if kwargs["item"] != "A-2":
+            return pay_item(store, **kwargs)
+        assert saved.wait(timeout=60)  # A-1's step finished first, whatever order the tasks ran in
+        raise RuntimeError("the payment service is down")
+
+    monkeypatch.setattr(saver, "put_writes", put_writes_noting)
+    monkeypatch.setattr(refund_items, "pay_item", pay_item_failing_for_a2)
+    items = [f"refund-M1:{ids['A-1']}", f"refund-M1:{ids['A-2']}"]
+    done = decide_items(store, settings, items, APPROVE_LEE)
+    assert [d.result for d in done] == ["paid", "failed"]
+    assert "the payment service is down" in done[1].reason
+    assert [r["item"] for r in item_ledger.item_payouts(store, "M1")] == ["A-1"]
+    monkeypatch.setattr(refund_items, "pay_item", pay_item)
+    waiting = {i.value["item"] for i in runs.thread_snapshot(store, settings, "refund-M1")[1].interrupts}
+    assert waiting <= {"A-2", "A-3"} and "A-3" in waiting
+
+
+def test_a_run_that_fails_after_every_items_step_reports_the_items_paid(store, settings, monkeypatch):
+    """Both items' tasks pay and finish; the next step, which records the case's outcome, fails: both items
+    are paid (their steps are saved before the failed one), and the case needs attention."""
+    from agents.batch import decide_items
+    from agents.refund import items as refund_items
+
+    def finish_items_failing(state: Any, config: Any) -> Any:
+        raise RuntimeError("the outcome could not be recorded")
+
+    monkeypatch.setattr(refund_items, "finish_items", finish_items_failing)  # before the graph is built
+    two = ITEMS[:2]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": two})
+    items = [f"refund-M1:{i}" for i in waiting_ids(store, settings, "refund-M1")]
+    done = decide_items(store, settings, items, APPROVE_LEE)
+    assert [d.result for d in done] == ["paid", "paid"]
+    assert sorted(r["item"] for r in item_ledger.item_payouts(store, "M1")) == ["A-1", "A-2"]
+    assert runs.current_result(store, settings, "refund-M1").status == "attention"

@@ -125,3 +125,41 @@ def test_the_audit_after_a_write_reads_no_thread_index_beside_deleted_paid_cases
     with mock.patch.object(threadindex, "_read", side_effect=AssertionError("the whole index was read")):
         rows, _payouts = ledger.audit_and_ledger(store, {t: s.status for t, s in statuses.items()}, heads)
     assert sorted((row.case_id, row.status) for row in rows) == [("A", "done"), ("Z", "thread deleted")]
+
+
+def _counting_whole_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the reads of the whole ledger (``SELECT ... FROM refund_ledger ORDER BY``) by ``payout_for``."""
+    reads: list[int] = []
+    whole = ledger._payouts
+
+    def counted(store, token=None):
+        memo = ledger.readcache.cache_for(store, "refund-payouts", size=1).lookup("payouts")
+        if memo is None or memo[0] != token:
+            reads.append(1)
+        return whole(store, token)
+
+    monkeypatch.setattr(ledger, "_payouts", counted)
+    return reads
+
+
+def test_a_batch_of_decisions_never_reads_the_whole_ledger(store, settings, monkeypatch):
+    """Each decision writes, so a whole read kept from before it is stale: one row is read instead, so the
+    batch's cost per decision does not grow with the ledger."""
+    from agents.batch import decide_items
+
+    threads = [start_refund(store, settings, f"C{n}").thread_id for n in range(12)]
+    reads = _counting_whole_reads(monkeypatch)
+    done = decide_items(store, settings, threads, {"action": "approve", "approver": "kim"})
+    assert [d.result for d in done] == ["paid"] * 12
+    assert reads == []
+    assert {row["case_id"] for row in ledger.ledger_rows(store)} == {f"C{n}" for n in range(12)}
+
+
+def test_a_list_of_finished_cases_reads_the_whole_ledger_once(store, settings, monkeypatch):
+    threads = [start_refund(store, settings, f"C{n}", amount=5_000).thread_id for n in range(20)]
+    assert len(threads) == 20
+    reads = _counting_whole_reads(monkeypatch)
+    found = [ledger.payout_for(store, f"C{n}") for n in range(20)] + [ledger.payout_for(store, "nope")]
+    # After a few rows read alone, once whole for the rest (where the store can tell that nothing changed)
+    assert reads == ([1] if store.change_token() is not None else [])
+    assert [row["case_id"] for row in found if row] == [f"C{n}" for n in range(20)] and found[-1] is None

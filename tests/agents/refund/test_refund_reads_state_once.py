@@ -1,8 +1,11 @@
 """A decision reads its thread's state (LangGraph's ``get_state``) once before it runs: the check before
 the thread's lease reads it, and the check under the lease keeps that read while the thread's change
 mark says nothing changed in between. Counted on the page's button, the CLI's ``resume`` and the API's
-resume; a thread changed between the two checks is read again. After the run, its result reads the new
-state twice (``current_result``'s snapshot and the lifecycle's status of the head)."""
+resume; a thread changed between the two checks is read again. After a run that ended the thread, its
+result takes the state from the run's last ``values`` event and reads the state once more, for the
+lifecycle's status of the head (which reads the head's marks before its state); a run that leaves
+questions waiting reads the state for its result, and its status reads none (a waiting head's
+questions are in the read model)."""
 
 from __future__ import annotations
 
@@ -54,14 +57,14 @@ def test_the_page_button_reads_the_state_once_before_the_run(app, store, setting
     button_by_key(at, "refund-approve").click().run()
     assert not at.exception, at.exception
     assert ledger.payout_for(store, "C1") is not None
-    assert reads == [thread] * 3  # the checks (before the lease, kept under it); the result's two
+    assert reads == [thread] * 2  # the checks (before the lease, kept under it); the status of the head
 
 
 def test_the_cli_resume_reads_the_state_once_before_the_run(run_cli, store, settings, reads):
     thread = start_refund(store, settings).thread_id
     reads.clear()
     assert run_cli("resume", thread, '{"action": "approve", "approver": "kim"}').code == 0
-    assert reads == [thread] * 3
+    assert reads == [thread] * 2
     assert ledger.payout_for(store, "C1") is not None
 
 
@@ -72,7 +75,7 @@ def test_the_api_resume_reads_the_state_once_before_the_run(store, settings, rea
         reads.clear()
         body = {"assistant_id": "refund", "command": {"resume": APPROVE}}
         assert api.post(f"/threads/{thread}/runs/wait", json=body, headers=as_("lee")).status_code == 200
-    assert reads == [thread] * 3
+    assert reads == [thread] * 2
     assert ledger.payout_for(store, "C1") is not None
 
 
@@ -93,3 +96,33 @@ def test_a_thread_changed_before_the_lease_is_read_again_under_it(store, setting
         runs.resume_thread(store, settings, thread, dict(APPROVE))
     assert reads == [thread, thread]  # before the lease, and again under it: the thread had changed
     assert ledger.payout_for(store, "C1") is None
+
+
+ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 200_000}]
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("action", ["approve", "reject"])
+def test_a_decision_reads_the_state_twice_and_its_result_is_what_a_fresh_read_gives(store, settings, reads, action):
+    """Ending the thread (one amount, then every item at once), and leaving an item waiting: two reads each."""
+    answer = {**APPROVE, "action": action}
+    thread = start_refund(store, settings).thread_id
+    multi = runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    partly = runs.start_run(
+        store, settings, "refund", {"case_id": "M2", "customer": "k", "reason": "r", "items": ITEMS}
+    )
+    first = next(
+        str(i.id)
+        for i in runs.thread_snapshot(store, settings, partly.thread_id)[1].interrupts
+        if i.value["item"] == "A-1"
+    )
+    for name, decide in (
+        (thread, lambda: runs.resume_thread(store, settings, thread, dict(answer))),
+        (multi.thread_id, lambda: runs.resume_thread(store, settings, multi.thread_id, dict(answer), every=True)),
+        (partly.thread_id, lambda: runs.resume_thread(store, settings, partly.thread_id, answer, interrupt_id=first)),
+    ):
+        reads.clear()
+        result = decide()
+        assert reads == [name] * 2
+        assert result == runs.current_result(store, settings, name)
+        assert (result.status, len(result.interrupts)) == (("waiting", 1) if name == partly.thread_id else ("done", 0))
