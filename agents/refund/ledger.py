@@ -250,9 +250,9 @@ def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
     token = store.change_token()  # asked once: a status list asks this for every finished case
     if token is not None:
         memo = readcache.cache_for(store, "refund-payouts", size=1)
-        found = memo.lookup("payouts")
-        if found is not None and found[0] == token:
-            row = found[1].get(case_id)
+        kept: _Ledger | None = memo.lookup("payouts")
+        if kept is not None and kept.token == token:
+            row = kept.rows.get(case_id)
             return dict(row) if row else None
         asked = readcache.cache_for(store, "refund-payout-asks", size=1)
         count = asked.lookup(token) or 0
