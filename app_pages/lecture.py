@@ -1,7 +1,5 @@
 """The lecture planner: start a run, follow it live, decide at the gate, download the plan."""
 
-from collections.abc import Callable
-
 import streamlit as st
 
 from agents import lifecycle, runs
@@ -9,17 +7,15 @@ from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.lecture.answers import editable_plan, gate_answer, gate_form_actions, plan_review_answer
 from agents.lecture.graph import AGENT_NAME
-from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, review_rows, score_rows, subtopic_rows
-from agents.nodelog import node_runs
+from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, latest_reviews, review_rows, score_rows, subtopic_rows
 from agents.registry import get_agent
-from dashboard import auth, diff_view, live, resources
+from dashboard import auth, lecture_gate, live, resources
 from dashboard.agent_pages import linked_thread, pick_own_thread, show_agent_queue
 from dashboard.formats import code_word
 from dashboard.forms import (
     drawn_head,
     field_help,
     field_label,
-    flash,
     show_flash,
     show_run_failed,
     shown_head,
@@ -27,21 +23,9 @@ from dashboard.forms import (
     status_word,
 )
 from dashboard.i18n import current_language, localized, t
-from dashboard.lecture_view import (
-    REFUSED_KEY,
-    GateView,
-    forget_gate,
-    frame,
-    gate_view,
-    log_rows,
-    refusal,
-    show_document,
-    show_gate_reviews,
-    show_status,
-)
+from dashboard.lecture_view import GateView, forget_gate, gate_view, show_status, show_tables
 from dashboard.lecture_view import follow as follow_in_box
 from dashboard.safe_markdown import escape_markdown
-from dashboard.views import lazy_expander, show_table
 
 store, settings = resources.store(), resources.settings()
 spec = get_agent(AGENT_NAME)
@@ -120,96 +104,30 @@ else:
     pick_own_thread(AGENT_NAME, own_statuses, thread_id)
 
 
-def send(thread_id: str, expected: str | None, resume: Callable[[str | None], str]) -> None:
-    """Sends a decision (``resume(expected)``); its message is flashed over the page drawn again.
-
-    A refusal (a stale form, a wrong answer) is kept in the session and drawn under the form by the
-    thread's live part until the page is drawn again: the part's next run would otherwise take it away.
-    """
-    try:
-        message = resume(expected)
-    except UserError as error:
-        st.session_state[REFUSED_KEY] = (thread_id, f"{t('forms.refused')} {localized(error)}")
-        return
-    except RunFailedError as error:
-        show_run_failed(error)
-        return
-    flash("success", message)
-    st.rerun()
+def decide(thread_id: str, action: str, notes: str, head_seen: str | None) -> str:
+    """Sends the gate's decision (its notes with a rework or reject); the message to flash."""
+    done = resume_followed(thread_id, gate_answer(action, notes), head_seen)
+    return t("lecture.decided", action=code_word("decision", action), status=status_word(done))
 
 
-def decision_form(thread_id: str, payload: dict, expected: str | None) -> None:
-    """The gate's decision: rework (with notes), save as is, or reject."""
-    actions = gate_form_actions(payload)
-    with st.form(f"lecture-decision-{thread_id}"):
-        st.markdown(f"**{t('lecture.decision')}**")
-        action = st.radio(
-            t("lecture.action"),
-            actions,
-            format_func=lambda a: t(f"lecture.action.{a}"),
-            key=f"lecture-action-{thread_id}",
-        )
-        notes = st.text_area(t("lecture.notes"), key=f"lecture-notes-{thread_id}")
-        sent = st.form_submit_button(t("lecture.submit_decision"), type="primary")
-    if sent:
-        answer = gate_answer(action, notes)
-
-        def resume(head_seen: str | None) -> str:
-            done = resume_followed(thread_id, answer, head_seen)
-            return t("lecture.decided", action=code_word("decision", action), status=status_word(done))
-
-        send(thread_id, expected, resume)
-
-
-def plan_review_form(thread_id: str, payload: dict, expected: str | None) -> None:
-    """The optional plan review: approve, or edit the subtopics as a JSON list."""
-    with st.form(f"lecture-plan-{thread_id}"):
-        edited = st.text_area(
-            t("lecture.plan_edit"),
-            value=editable_plan(payload),
-            height=260,
-            key=f"lecture-plan-edit-{thread_id}",
-        )
-        approve = st.form_submit_button(t("lecture.approve_plan"), type="primary")
-        apply_edit = st.form_submit_button(t("lecture.save_plan_edit"))
-    if approve or apply_edit:
-
-        def resume(head_seen: str | None) -> str:
-            done = resume_followed(thread_id, plan_review_answer(approve, edited), head_seen)
-            sent = code_word("decision", "approve" if approve else "edit_plan")
-            return t("lecture.decided", action=sent, status=status_word(done))
-
-        send(thread_id, expected, resume)
+def review_plan(thread_id: str, approve: bool, edited: str, head_seen: str | None) -> str:
+    """Sends the plan review's answer: approve, or the edited subtopics; the message to flash."""
+    done = resume_followed(thread_id, plan_review_answer(approve, edited), head_seen)
+    sent = code_word("decision", "approve" if approve else "edit_plan")
+    return t("lecture.decided", action=sent, status=status_word(done))
 
 
 def ask(thread_id: str, view: GateView, moved_on: str | None) -> None:
-    """The waiting question's form; kept, its notice saying so, when the thread moved on elsewhere
-    (``moved_on``), so a decision from it is refused as stale (checked against the head it was drawn for)."""
-    payload = view.payload
-    said = st.empty()  # the question, or the notice that it was answered elsewhere: the same place
-    refused = st.empty()  # the refusal of the question's earlier answer (``payload["error"]``)
-    if moved_on is not None:
-        said.warning(t("lecture.moved_on", status=moved_on))
-    elif payload.get("stage") == "plan_review":
-        said.warning(escape_markdown(t("lecture.waiting_plan", version=payload.get("plan_version"))))
-    else:
-        gate = {key: payload.get(key) for key in ("round", "score", "threshold")}
-        said.warning(escape_markdown(t("lecture.waiting_gate", **gate)))
-    if payload.get("error"):
-        refused.error(escape_markdown(t("lecture.refused_answer", error=payload["error"])))
-    if payload.get("stage") == "plan_review":
-        plan_review_form(thread_id, payload, view.head)
-    else:
-        show_gate_reviews(list(view.reviews))  # what the decision is about comes before it
-        limit = st.empty()
-        if moved_on is not None:  # said again beside the form, where the notes are typed
-            limit.warning(t("lecture.moved_on.short", status=moved_on))
-        elif "rework" not in gate_form_actions(payload):
-            limit.caption(t("lecture.limit_reached"))
-        decision_form(thread_id, payload, view.head)
-    kept = st.empty()  # drawn by every run: a refusal of a decision sent here stays until the page is drawn
-    if (why := refusal(thread_id, st.session_state)) is not None:
-        kept.error(escape_markdown(why))
+    """The waiting question's form (:func:`dashboard.lecture_gate.ask`) with the agent's answers."""
+    lecture_gate.ask(
+        thread_id,
+        view,
+        moved_on,
+        actions=gate_form_actions(view.payload),
+        plan_text=editable_plan(view.payload),
+        decide=lambda action, notes, head_seen: decide(thread_id, action, notes, head_seen),
+        review=lambda approve, edited, head_seen: review_plan(thread_id, approve, edited, head_seen),
+    )
 
 
 def show_thread(thread_id: str) -> None:
@@ -230,7 +148,7 @@ def thread_part(thread_id: str) -> None:
     result = live.rows(f"lecture-thread:{thread_id}", lambda: runs.current_result(store, settings, thread_id))
     values = result.values
     drawn = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
-    view = gate_view(thread_id, result, drawn, st.session_state)
+    view = gate_view(thread_id, result, drawn, st.session_state, latest_reviews)
     show_status(result)
     question = st.container()  # a block every run draws: what is typed in it keeps its place and focus
     if view is not None and auth.why_not(ANSWER):  # the state shows; answering is for approvers
@@ -239,19 +157,8 @@ def thread_part(thread_id: str) -> None:
         with question:
             ask(thread_id, view, status_word(result) if view.stale else None)
 
-    st.subheader(t("lecture.plan"))
-    show_table(frame(subtopic_rows(values)), t("lecture.no_rows"))
-    st.subheader(t("lecture.scores"))
-    show_table(frame(score_rows(values)), t("lecture.no_reviews"))
-    st.subheader(t("lecture.reviews"))
-    feedback = st.column_config.TextColumn(width="large")  # the widest column: the whole text is above, at the gate
-    show_table(frame(review_rows(values)), t("lecture.no_reviews"), column_config={t("lecture.col.feedback"): feedback})
-    with st.container():  # the draft, then the final plan: more or fewer elements, nothing below moves
-        show_document(thread_id, values)
-    diff_view.show_head_change(store, thread_id, "lecture")  # what the last step or update_state changed
-    if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:
-        with log_box:
-            show_table(frame(log_rows(node_runs(store, thread_id=thread_id))), t("lecture.no_rows"))
+    rows = {"plan": subtopic_rows(values), "scores": score_rows(values), "reviews": review_rows(values)}
+    show_tables(store, thread_id, values, **rows)
 
 
 if thread_id:

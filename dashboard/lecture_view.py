@@ -1,6 +1,6 @@
 """The lecture page's tables, gate reviews and live progress box (cells and model text shown as text)."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -8,11 +8,14 @@ import pandas as pd
 import streamlit as st
 
 from agents import runs
-from agents.lecture.progress import latest_reviews
+from agents.db import Store
+from agents.nodelog import node_runs
+from dashboard import diff_view
 from dashboard.formats import code_word
 from dashboard.forms import status_word
 from dashboard.i18n import localized, t
 from dashboard.safe_markdown import escape_markdown, inert_markdown
+from dashboard.views import lazy_expander, show_table
 
 #: Columns whose cells are stored codes, shown as words (reviewer names, node-log statuses).
 CODE_COLUMNS = {"reviewer": "lecture.reviewer", "status": "nodelog"}
@@ -87,16 +90,23 @@ GATE_KEY = "lecture:gate-view"
 REFUSED_KEY = "lecture:refused"
 
 
-def gate_view(thread_id: str, result: runs.RunResult, drawn: str | None, state: Any) -> GateView | None:
+def gate_view(
+    thread_id: str,
+    result: runs.RunResult,
+    drawn: str | None,
+    state: Any,
+    reviews_of: Callable[[Mapping[str, Any]], Iterable[dict[str, Any]]],
+) -> GateView | None:
     """The question to draw a form for, given what was remembered in ``state`` (the session); None: none.
 
     A waiting thread's question is drawn (a decision checked against ``drawn``, the head the previous
     run drew). A form drawn before whose thread moved on elsewhere is drawn again, stale, with the head it
-    was drawn for, until the page is drawn again (:func:`forget_gate`).
+    was drawn for, until the page is drawn again (:func:`forget_gate`). ``reviews_of(values)`` are the
+    latest round's reviews (``agents.lecture.progress.latest_reviews``: the agent's, passed by its page).
     """
     if result.status == "waiting" and result.interrupts:
         payload = result.interrupts[0] if isinstance(result.interrupts[0], dict) else {}
-        reviews = tuple(latest_reviews(result.values))
+        reviews = tuple(reviews_of(result.values))
         state[GATE_KEY] = (thread_id, result.head_checkpoint_id, payload, reviews)
         return GateView(payload, reviews, False, drawn)
     remembered = state.get(GATE_KEY)
@@ -177,3 +187,28 @@ def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
         with st.container(border=True):
             # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
             st.markdown(inert_markdown(document))
+
+
+def show_tables(
+    store: Store,
+    thread_id: str,
+    values: Mapping[str, Any],
+    *,
+    plan: list[dict],
+    scores: list[dict],
+    reviews: list[dict],
+) -> None:
+    """The plan, scores and reviews tables, the draft or final plan, the head's change and the node log."""
+    st.subheader(t("lecture.plan"))
+    show_table(frame(plan), t("lecture.no_rows"))
+    st.subheader(t("lecture.scores"))
+    show_table(frame(scores), t("lecture.no_reviews"))
+    st.subheader(t("lecture.reviews"))
+    feedback = st.column_config.TextColumn(width="large")  # the widest column: the whole text is above, at the gate
+    show_table(frame(reviews), t("lecture.no_reviews"), column_config={t("lecture.col.feedback"): feedback})
+    with st.container():  # the draft, then the final plan: more or fewer elements, nothing below moves
+        show_document(thread_id, values)
+    diff_view.show_head_change(store, thread_id, "lecture")  # what the last step or update_state changed
+    if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:
+        with log_box:
+            show_table(frame(log_rows(node_runs(store, thread_id=thread_id))), t("lecture.no_rows"))

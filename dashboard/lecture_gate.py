@@ -1,0 +1,118 @@
+"""The lecture page's waiting question: what it says, its forms, and sending a decision from them.
+
+The answers themselves are the agent's (``agents.lecture.answers``): the page passes the form's choices,
+the plan's text and the functions that send an answer, so this module knows the agent only by its page.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from agents.errors import RunFailedError, UserError
+from dashboard.forms import flash, show_run_failed
+from dashboard.i18n import localized, t
+from dashboard.lecture_view import REFUSED_KEY, GateView, refusal, show_gate_reviews
+from dashboard.safe_markdown import escape_markdown
+
+#: ``decide(action, notes, head_seen)``: sends the gate's decision, returns the message to flash.
+Decide = Callable[[str, str, str | None], str]
+#: ``review(approve, edited, head_seen)``: sends the plan review's answer, returns the message to flash.
+Review = Callable[[bool, str, str | None], str]
+
+
+def question_notice(payload: dict[str, Any], moved_on: str | None) -> str:
+    """What is said above the question's form: that the thread moved on (``moved_on``, its status), else
+    which question waits (the plan review's version, or the gate's round, score and threshold)."""
+    if moved_on is not None:
+        return t("lecture.moved_on", status=moved_on)
+    if payload.get("stage") == "plan_review":
+        return escape_markdown(t("lecture.waiting_plan", version=payload.get("plan_version")))
+    gate = {key: payload.get(key) for key in ("round", "score", "threshold")}
+    return escape_markdown(t("lecture.waiting_gate", **gate))
+
+
+def limit_notice(actions: Sequence[str], moved_on: str | None) -> tuple[str, str] | None:
+    """What is said beside the gate's form, as (kind, text): the thread moved on (a warning), or no
+    rework is left among ``actions`` (a caption); None: nothing."""
+    if moved_on is not None:
+        return "warning", t("lecture.moved_on.short", status=moved_on)
+    if "rework" not in actions:
+        return "caption", t("lecture.limit_reached")
+    return None
+
+
+def send(thread_id: str, expected: str | None, resume: Callable[[str | None], str]) -> None:
+    """Sends a decision (``resume(expected)``); its message is flashed over the page drawn again.
+
+    A refusal (a stale form, a wrong answer) is kept in the session and drawn under the form by the
+    thread's live part until the page is drawn again: the part's next run would otherwise take it away.
+    """
+    try:
+        message = resume(expected)
+    except UserError as error:
+        st.session_state[REFUSED_KEY] = (thread_id, f"{t('forms.refused')} {localized(error)}")
+        return
+    except RunFailedError as error:
+        show_run_failed(error)
+        return
+    flash("success", message)
+    st.rerun()
+
+
+def decision_form(thread_id: str, actions: Sequence[str], expected: str | None, decide: Decide) -> None:
+    """The gate's decision: rework (with notes), save as is, or reject."""
+    with st.form(f"lecture-decision-{thread_id}"):
+        st.markdown(f"**{t('lecture.decision')}**")
+        action = st.radio(
+            t("lecture.action"),
+            actions,
+            format_func=lambda a: t(f"lecture.action.{a}"),
+            key=f"lecture-action-{thread_id}",
+        )
+        notes = st.text_area(t("lecture.notes"), key=f"lecture-notes-{thread_id}")
+        sent = st.form_submit_button(t("lecture.submit_decision"), type="primary")
+    if sent:
+        send(thread_id, expected, lambda head_seen: decide(action, notes, head_seen))
+
+
+def plan_review_form(thread_id: str, plan_text: str, expected: str | None, review: Review) -> None:
+    """The optional plan review: approve, or edit the subtopics (``plan_text``, a JSON list)."""
+    with st.form(f"lecture-plan-{thread_id}"):
+        edited = st.text_area(t("lecture.plan_edit"), value=plan_text, height=260, key=f"lecture-plan-edit-{thread_id}")
+        approve = st.form_submit_button(t("lecture.approve_plan"), type="primary")
+        apply_edit = st.form_submit_button(t("lecture.save_plan_edit"))
+    if approve or apply_edit:
+        send(thread_id, expected, lambda head_seen: review(approve, edited, head_seen))
+
+
+def ask(
+    thread_id: str,
+    view: GateView,
+    moved_on: str | None,
+    *,
+    actions: Sequence[str],
+    plan_text: str,
+    decide: Decide,
+    review: Review,
+) -> None:
+    """The waiting question's form; kept, its notice saying so, when the thread moved on elsewhere
+    (``moved_on``), so a decision from it is refused as stale (checked against the head it was drawn for)."""
+    payload = view.payload
+    said = st.empty()  # the question, or the notice that it was answered elsewhere: the same place
+    refused = st.empty()  # the refusal of the question's earlier answer (``payload["error"]``)
+    said.warning(question_notice(payload, moved_on))
+    if payload.get("error"):
+        refused.error(escape_markdown(t("lecture.refused_answer", error=payload["error"])))
+    if payload.get("stage") == "plan_review":
+        plan_review_form(thread_id, plan_text, view.head, review)
+    else:
+        show_gate_reviews(list(view.reviews))  # what the decision is about comes before it
+        limit = st.empty()
+        if (notice := limit_notice(actions, moved_on)) is not None:  # beside the form, where the notes are typed
+            kind, text = notice
+            (limit.warning if kind == "warning" else limit.caption)(text)
+        decision_form(thread_id, actions, view.head, decide)
+    kept = st.empty()  # drawn by every run: a refusal of a decision sent here stays until the page is drawn
+    if (why := refusal(thread_id, st.session_state)) is not None:
+        kept.error(escape_markdown(why))
