@@ -19,7 +19,7 @@ from agents.runtime import load_settings, open_store
 from agents.settings import Settings
 from tests.postgres_schemas import POSTGRES_URL, drop_process_database
 from tests.postgres_schemas import postgres_schema as _postgres_schema
-from tests.selection import mark_by_place
+from tests.selection import COLLECTED, mark_by_place
 
 __all__ = ["POSTGRES_URL", "_postgres_schema"]  # the tests that set up a PostgreSQL schema by hand import them here
 
@@ -70,9 +70,57 @@ def _component_manifests_scanned_once() -> Iterator[None]:
         yield
 
 
+#: Test files that take longest, longest first (seconds of one worker, measured on two cores). The workers
+#: get whole files in collection order (``--dist loadfile --no-loadscope-reorder``), so these start first
+#: and no long file is left to run alone on one core at the end. xdist's own order, by number of tests,
+#: put a long file of one or two tests last.
+LONGEST_FILES = (
+    # The whole suite (browsers, property runs, races).
+    "tests/reliability/test_refund_property.py",
+    "tests/browser/test_request_audit.py",
+    "tests/browser/test_signin_flow.py",
+    "tests/reliability/test_concurrency.py",
+    "tests/browser/test_live_queue_flow.py",
+    "tests/reliability/test_refund_items_property.py",
+    "tests/browser/test_replicas.py",
+    # The quick set (``-m "not browser and not slow"``).
+    "tests/agents/test_statusindex.py",
+    "tests/reliability/test_snapshot_reads.py",
+    "tests/reliability/test_damaged_rows.py",
+    "tests/reliability/test_foreign_files.py",
+    "tests/api/test_api_errors.py",
+    "tests/agents/refund/test_refund_rules.py",
+    "tests/app_pages/test_korean_pages.py",
+    "tests/api/test_api_bodies.py",
+    "tests/dashboard/test_inert_markdown.py",
+    "tests/reliability/test_bad_input_matrix.py",
+    "tests/app_pages/test_explorer_page.py",
+    "tests/test_bench_inbox_scale.py",
+)
+
+
+def longest_first(items: list[pytest.Item]) -> None:
+    """Orders the files: those of :data:`LONGEST_FILES` in its order, then every other browser or slow file,
+    then the rest by number of tests, most first; a file's own tests keep their order."""
+    rank = {name: place for place, name in enumerate(LONGEST_FILES)}
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.path.relative_to(PROJECT_ROOT).as_posix(), []).append(item)
+
+    def weight(name: str) -> tuple[int, int, int]:
+        tests = files[name]
+        slow = any(item.get_closest_marker("slow") for item in tests)
+        return (rank.get(name, len(rank)), 0 if slow else 1, -len(tests))
+
+    items[:] = [item for name in sorted(files, key=weight) for item in files[name]]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Marks by place (``tests/selection.py``); runs before pytest's own ``-m`` selection reads the marks."""
+    """Marks by place (``tests/selection.py``), then puts the longest files first (:func:`longest_first`);
+    runs before pytest's own ``-m`` selection reads the marks."""
     mark_by_place(config, items)
+    longest_first(items)
+    config.stash[COLLECTED] = list(items)  # in the order run
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -3,6 +3,9 @@
 ``tests/conftest.py`` gives each test on the ``postgres`` backend a schema from :func:`postgres_schema`
 and drops the process's database when its session ends; the tests that set up a schema by hand import
 :func:`postgres_schema` through it. One module under one name, so both see the same database.
+
+One connection per process makes and drops the schemas, rather than a new connection (a new server
+process) for each statement.
 """
 
 from __future__ import annotations
@@ -12,9 +15,13 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+if TYPE_CHECKING:
+    import psycopg
 
 #: A PostgreSQL server for the persistence tests' second backend (``scripts/test.sh`` starts one).
 POSTGRES_URL = os.environ.get("HITL_TEST_POSTGRES_URL", "")
@@ -40,8 +47,20 @@ def _process_database() -> str:
     return urlunsplit(urlsplit(POSTGRES_URL)._replace(path=f"/{name}"))
 
 
+@functools.cache
+def _schema_maker() -> psycopg.Connection:
+    """One connection of this process to its database, which makes the tests' schemas (autocommit: it
+    holds no transaction, so LangGraph's concurrent index builds never wait for it)."""
+    import psycopg
+
+    return psycopg.connect(_process_database(), autocommit=True)
+
+
 def drop_process_database() -> None:
     """Drops this process's database if a test made one (FORCE: a connection left open must not keep it)."""
+    if _schema_maker.cache_info().currsize:
+        _schema_maker().close()
+        _schema_maker.cache_clear()
     if _process_database.cache_info().currsize:
         name = urlsplit(_process_database()).path.lstrip("/")
         _execute(POSTGRES_URL, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -55,9 +74,9 @@ def postgres_schema() -> Iterator[str]:
         pytest.skip("HITL_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server)")
     database = _process_database()
     schema = f"test_{uuid.uuid4().hex[:12]}"
-    _execute(database, f"CREATE SCHEMA {schema}")
+    _schema_maker().execute(f"CREATE SCHEMA {schema}")
     separator = "&" if "?" in database else "?"
     try:
         yield f"{database}{separator}options=-csearch_path%3D{schema}"
     finally:
-        _execute(database, f"DROP SCHEMA {schema} CASCADE")
+        _schema_maker().execute(f"DROP SCHEMA {schema} CASCADE")

@@ -104,3 +104,12 @@ def test_an_unknown_marker_is_an_error():
         timeout=300,
     )
     assert done.returncode == 4 and "nonexistent_marker_typo" in done.stdout + done.stderr  # --strict-markers
+
+
+def test_the_longest_files_exist_and_run_first(suite_marks):
+    # A renamed file would drop out of the order silently and run last again.
+    from tests.conftest import LONGEST_FILES
+
+    assert [name for name in LONGEST_FILES if not (PROJECT_ROOT / name).is_file()] == []
+    files = list(dict.fromkeys(nodeid.split("::")[0] for nodeid in suite_marks))
+    assert files[: len(LONGEST_FILES)] == list(LONGEST_FILES)
