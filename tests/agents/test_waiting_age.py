@@ -241,8 +241,11 @@ def test_pages_show_age_overdue_and_oldest_first(
     assert any(overdue_count in caption.value for caption in home.caption)
     inbox = home.dataframe[0].value
     assert list(inbox.iloc[:3, 1]) == ["refund-Q000", "refund-Q001", "refund-Q002"]
-    assert oldest_age in set(inbox.iloc[:, 3])
-    assert inbox.iloc[0, -2] == waiting_cases[0].waiting_since.astimezone(ZoneInfo("Asia/Seoul")).strftime(
+    assert oldest_age in set(inbox.iloc[:, 2])  # the status cell holds the age
+    threads = home.dataframe[1].value  # the refund card's newest threads: thread, status, last update, ...
+    newest = waiting_cases[-1]
+    assert threads.iloc[0, 0] == newest.thread_id
+    assert threads.iloc[0, 2] == newest.waiting_since.astimezone(ZoneInfo("Asia/Seoul")).strftime(
         "%Y-%m-%d %H:%M:%S KST"
     )
     refund = _page("app_pages/refund.py", lang)

@@ -7,6 +7,7 @@ import pytest
 
 from agents.robot.strings import STRINGS
 from dashboard import presenter
+from dashboard.safe_markdown import INLINE_CODE_STYLE
 from dashboard.tables import MARK_COLUMN
 from tests.factories import pause_robot
 
@@ -47,7 +48,9 @@ def test_the_larger_type_is_a_constant_style_added_only_in_presenter_mode(app, s
     pause_robot(store, settings)
     styles = [node for node in _robot(app, present=True)._tree if getattr(node, "type", "") == "html"]
     plain = [node for node in _robot(app, present=False)._tree if getattr(node, "type", "") == "html"]
-    assert [node.proto.body for node in styles] == [presenter.STYLE] and plain == []
+    code = [INLINE_CODE_STYLE]  # every page's, in both modes
+    assert [node.proto.body for node in styles] == [*code, presenter.STYLE]
+    assert [node.proto.body for node in plain] == code
 
 
 def test_the_robots_explanations_are_folded_for_a_presenter(app, store, settings):
