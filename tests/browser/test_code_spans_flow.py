@@ -35,9 +35,13 @@ def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
     wait_for_app(page)
     main = page.get_by_test_id("stMain")
     expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
+    # The sidebar, which draws the page's styles, drawn to its last widget (a page served again may draw the
+    # main block first), and the fonts the lines end in loaded.
+    expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
+    page.evaluate("() => document.fonts.ready.then(() => true)")
     spans = main.evaluate(CODE_SPANS)
     assert len(spans) > 20, spans  # the lessons' ids and names, in narrow columns
-    broken = [span["text"] for span in spans if span["starts"] and span["width"] < span["blockWidth"] - 1]
+    broken = [span for span in spans if span["starts"] and span["width"] < span["blockWidth"] - 1]
     assert not broken, broken  # a span that fits its column is on one line
     overflowing = [span["text"] for span in spans if span["right"] > span["blockRight"] + 1]
     assert not overflowing, overflowing
