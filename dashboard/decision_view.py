@@ -51,7 +51,9 @@ def controls_view(
     view = None if own_action else remembered
     if status == "waiting" or not view or view[0] != thread_id:
         view = (thread_id, head if status == "waiting" else None)
-    stale = view[1] is not None and view[1] != head
+    # A case another process has begun to decide runs before its head moves: its controls stay (with what is
+    # typed in them) from then on, not dropped while it runs and drawn afresh once it is saved.
+    stale = view[1] is not None and (view[1] != head or status == "running")
     return ControlsView(view, stale, view[1] if stale else expected)
 
 

@@ -16,6 +16,11 @@ def test_controls_stay_stale_when_the_case_moved_on_elsewhere():
     assert (view.view, view.stale, view.head) == (("t1", "h1"), True, "h1")
 
 
+def test_controls_stay_while_another_process_decides_before_the_head_moves():
+    view = controls_view(("t1", "h1"), "t1", "running", "h1", "h1", own_action=False)
+    assert (view.view, view.stale, view.head) == (("t1", "h1"), True, "h1")
+
+
 def test_the_sessions_own_action_is_no_one_elses_change():
     view = controls_view(("t1", "h1"), "t1", "done", "h2", "h1", own_action=True)
     assert (view.view, view.stale) == (("t1", None), False)
