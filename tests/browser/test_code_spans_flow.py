@@ -3,8 +3,11 @@ never running out of their column."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
 
@@ -39,6 +42,14 @@ def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
     # main block first), and the fonts the lines end in loaded.
     expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
     page.evaluate("() => document.fonts.ready.then(() => true)")
+    # The live part's runs redraw its lines while the page settles: the spans are measured once no span
+    # that fits its column is broken (or after the wait, which the assertions below then report).
+    settled = (
+        "() => { const spans = (" + CODE_SPANS + ")(document.querySelector('[data-testid=\"stMain\"]'));"
+        " return spans.length > 20 && spans.every(s => !(s.starts.length && s.width < s.blockWidth - 1)); }"
+    )
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(settled, timeout=10_000)
     spans = main.evaluate(CODE_SPANS)
     assert len(spans) > 20, spans  # the lessons' ids and names, in narrow columns
     broken = [span for span in spans if span["starts"] and span["width"] < span["blockWidth"] - 1]
