@@ -35,6 +35,13 @@ class ControlsView:
     head: str | None
 
 
+def moved_on(drawn_for: str, head: str | None, status: str) -> bool:
+    """A thread moved on from ``drawn_for``, the head its controls were drawn for: its head moved, or another
+    process is deciding it. A run begins before its head moves, so the controls (and what is typed in them)
+    stay from then on, not dropped while it runs and missing, or drawn afresh, once it is saved."""
+    return drawn_for != head or status == "running"
+
+
 def controls_view(
     remembered: View | None, thread_id: str, status: str, head: str | None, expected: str | None, *, own_action: bool
 ) -> ControlsView:
@@ -51,9 +58,7 @@ def controls_view(
     view = None if own_action else remembered
     if status == "waiting" or not view or view[0] != thread_id:
         view = (thread_id, head if status == "waiting" else None)
-    # A case another process has begun to decide runs before its head moves: its controls stay (with what is
-    # typed in them) from then on, not dropped while it runs and drawn afresh once it is saved.
-    stale = view[1] is not None and (view[1] != head or status == "running")
+    stale = view[1] is not None and moved_on(view[1], head, status)
     return ControlsView(view, stale, view[1] if stale else expected)
 
 

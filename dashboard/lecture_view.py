@@ -11,6 +11,7 @@ from agents import runs
 from agents.db import Store
 from agents.nodelog import node_runs
 from dashboard import diff_view
+from dashboard.decision_view import moved_on
 from dashboard.formats import code_word
 from dashboard.forms import status_word
 from dashboard.i18n import localized, t
@@ -110,7 +111,7 @@ def gate_view(
         state[GATE_KEY] = (thread_id, result.head_checkpoint_id, payload, reviews)
         return GateView(payload, reviews, False, drawn)
     remembered = state.get(GATE_KEY)
-    if remembered and remembered[0] == thread_id and remembered[1] != result.head_checkpoint_id:
+    if remembered and remembered[0] == thread_id and moved_on(remembered[1], result.head_checkpoint_id, result.status):
         return GateView(remembered[2], remembered[3], True, remembered[1])
     state.pop(GATE_KEY, None)
     return None

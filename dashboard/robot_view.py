@@ -21,6 +21,7 @@ from agents.db import Store
 from agents.settings import Settings
 from agents.texts import verbatim
 from dashboard import presenter, robot_lessons, savefile
+from dashboard.decision_view import moved_on
 from dashboard.diff_view import code_span
 from dashboard.formats import node_name
 from dashboard.i18n import t, t_or
@@ -92,16 +93,17 @@ def question_view(thread_id: str, result: runs.RunResult, drawn: str | None, sta
     """The question to draw for ``result``, given what was remembered in ``state`` (the session).
 
     A waiting thread's question is drawn (a click checked against ``drawn``, the head the previous run
-    drew). A question drawn before whose thread moved on elsewhere is drawn again, stale, with the head it
-    was drawn for, until the page is drawn again (:func:`forget_question`): a click then lands on the
-    refusal, never on controls that vanished under the pointer.
+    drew). A question drawn before whose thread moved on elsewhere (its head moved, or another process is
+    answering it: ``decision_view.moved_on``) is drawn again, stale, with the head it was drawn for, until
+    the page is drawn again (:func:`forget_question`): a click then lands on the refusal, never on controls
+    that vanished under the pointer.
     """
     if result.status == "waiting":
         asked = Asked(waiting_question(result.interrupts), result.values.get("pending_action", ""))
         state[QUESTION_KEY] = (thread_id, result.head_checkpoint_id, asked)
         return QuestionView(asked, False, drawn)
     remembered = state.get(QUESTION_KEY)
-    if remembered and remembered[0] == thread_id and remembered[1] != result.head_checkpoint_id:
+    if remembered and remembered[0] == thread_id and moved_on(remembered[1], result.head_checkpoint_id, result.status):
         return QuestionView(remembered[2], True, remembered[1])
     state.pop(QUESTION_KEY, None)
     return QuestionView(None, False, drawn)

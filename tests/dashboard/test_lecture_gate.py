@@ -46,6 +46,9 @@ def test_a_waiting_thread_draws_its_question_with_the_reviews_the_page_passes_an
     view = gate_view("lec-1", waiting, "h0", state, lambda values: [{"round": 2, "of": values["reviews"]}])
 
     assert view == GateView(GATE, ({"round": 2, "of": ["r"]},), False, "h0")
+    # Another process's decision runs before the head moves: the form stays, stale, from then on.
+    running = gate_view("lec-1", result("running", "h1"), "h1", state, lambda values: [])
+    assert running == GateView(GATE, ({"round": 2, "of": ["r"]},), True, "h1")
     moved = gate_view("lec-1", result("done", "h2"), "h1", state, lambda values: [])
     assert moved == GateView(GATE, ({"round": 2, "of": ["r"]},), True, "h1")
     assert gate_view("other", result("done", "h2"), None, state, lambda values: []) is None

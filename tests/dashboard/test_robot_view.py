@@ -5,7 +5,15 @@ from __future__ import annotations
 from agents import readmodel, runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from dashboard.agent_pages import foreign_thread
-from dashboard.robot_view import answered_message, typed_rule, waiting_question
+from dashboard.robot_view import (
+    QUESTION_KEY,
+    Asked,
+    QuestionView,
+    answered_message,
+    question_view,
+    typed_rule,
+    waiting_question,
+)
 
 
 def test_only_an_executed_action_is_reported_as_a_success_and_the_answer_is_shown_verbatim():
@@ -18,6 +26,24 @@ def test_a_typed_answer_is_told_whether_it_will_execute_compared_exactly():
     assert typed_rule("yes", "yes") == "'yes': This answer will execute the action."
     assert typed_rule("Yes", "yes").endswith("the action will be refused.")
     assert typed_rule("yes ", "yes").startswith("'yes␣': ")
+
+
+def robot_result(status: str, head: str, interrupts: tuple = ()) -> runs.RunResult:
+    return runs.RunResult("r-1", "robot", status, (), interrupts, {"pending_action": "book"}, head)
+
+
+def test_a_question_answered_elsewhere_is_kept_stale_from_the_moment_the_answer_runs():
+    state: dict = {}
+    asked = Asked({"question": "q", "action": "book"}, "book")
+    assert question_view("r-1", robot_result("waiting", "h1", ({"question": "q", "action": "book"},)), "h0", state) == (
+        QuestionView(asked, False, "h0")
+    )
+    # Another process's answer runs before the head moves: the question stays, stale, checked against h1.
+    assert question_view("r-1", robot_result("running", "h1"), "h1", state) == QuestionView(asked, True, "h1")
+    assert question_view("r-1", robot_result("done", "h2"), "h1", state) == QuestionView(asked, True, "h1")
+    # Another thread forgets it.
+    assert question_view("r-2", robot_result("done", "h9"), None, state) == QuestionView(None, False, None)
+    assert QUESTION_KEY not in state
 
 
 def test_a_waiting_payload_that_is_not_an_object_is_the_action():
