@@ -8,7 +8,10 @@ lease, so a case with several items costs one run, not one per item. The result 
 reported per item (``paid``, ``rejected``, ``waiting`` when its case still asks about other items,
 ``refused`` with the reason, ``already decided``, or ``busy`` while another process changes its thread:
 nothing was done, try again), and a refused item never stops the others. A repeated command pays
-nothing twice: every item it names was decided already.
+nothing twice: every item it names was decided already. What became of an item is read under its run's
+lease (another process may take the thread the moment it is let go); after a run that failed, an item
+is reported as the agent's ledger holds it (``paid`` with the amount, even when the step that paid
+failed before its result was saved), else from what its task did, else ``failed``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from agents.errors import NotWaitingError, RunFailedError, StaleFormError, UserE
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import ThreadBusyError
 from agents.settings import Settings
-from agents.texts import DEFAULT_LANGUAGE, render
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, render, text
 
 #: The channel of LangGraph's writes that hold a task's questions.
 INTERRUPT = "__interrupt__"
@@ -80,7 +84,8 @@ def decide_items(
             store, settings, thread, {key: dict(answer) for _, key in group}, actor=actor, batch_id=batch
         )
         for position, key in group:
-            done[position] = _decided(store, items[position], thread, key, outcomes[key], answer, render_error, batch)
+            found = _decided(store, items[position], thread, key, outcomes[key], answer, render_error, batch, lang)
+            done[position] = found
     return [done[position] for position in range(len(items))]
 
 
@@ -110,14 +115,17 @@ def _decided(
     item: str,
     thread: str,
     interrupt: str | None,
-    outcome: str | Exception,
+    outcome: str | runs.FailedRunAnswer | Exception,
     answer: dict[str, Any],
     render_error: Callable[[UserError], str],
     batch: str,
+    lang: str,
 ) -> Decided:
-    """What became of one item, from its answer's outcome (the thread's status after the run, or an error)."""
+    """What became of one item, from its answer's outcome (the thread's status as its run left it, or an error)."""
     if isinstance(outcome, str):
         return Decided(item, thread, interrupt or "", _result_word(outcome, answer["action"]), "", batch)
+    if isinstance(outcome, runs.FailedRunAnswer):
+        return _after_failure(item, thread, interrupt, outcome, answer["action"], batch, lang)
     if isinstance(outcome, NotWaitingError | StaleFormError):
         return Decided(item, thread, interrupt or "", "already decided", render_error(outcome), batch)
     if isinstance(outcome, ThreadBusyError):  # another process decides this thread right now: nothing was done
@@ -144,11 +152,26 @@ def _was_asked(store: Store, thread: str, interrupt: str) -> bool:
     return False
 
 
-def _result_word(status: str, action: str) -> str:
-    """What an accepted answer did to its item: paid, rejected, or its case still waits on other items.
+def _after_failure(
+    item: str, thread: str, interrupt: str | None, outcome: runs.FailedRunAnswer, action: str, batch: str, lang: str
+) -> Decided:
+    """What an answer taken by a run that then failed did: what the ledger holds paid, else what its task did.
 
-    ``runs.FINISHED``: the item's own step finished in a run that then failed elsewhere; what it did stands.
+    A payout the ledger holds is paid, with its amount, even when the step that paid it failed before its
+    result was saved (a retry records it as already paid). Without one, an approval paid nothing where
+    the agent keeps a ledger (its task may finish before the step that pays fails): it failed, as did
+    any answer whose task did not finish. A finished rejection stands.
     """
-    if status in ("done", runs.FINISHED):
+    if outcome.paid is not None:
+        paid = text(STRINGS, "batch.paid_on_record", amount=f"{outcome.paid:,}", error=str(outcome.error))
+        return Decided(item, thread, interrupt or "", "paid", render(paid, lang), batch)
+    if outcome.finished and (action == "reject" or not outcome.ledger):
+        return Decided(item, thread, interrupt or "", _result_word("done", action), "", batch)
+    return Decided(item, thread, interrupt or "", "failed", str(outcome.error), batch)
+
+
+def _result_word(status: str, action: str) -> str:
+    """What an accepted answer did to its item: paid, rejected, or its case still waits on other items."""
+    if status == "done":
         return "rejected" if action == "reject" else "paid"
     return status

@@ -523,15 +523,22 @@ def _caught_up(store: Store, known: statuslists.StatusLists[ThreadStatus]) -> bo
     return True
 
 
-def thread_status(store: Store, thread_id: str) -> ThreadStatus | None:
-    """One thread's status, or None when there is no such thread."""
+def thread_status(store: Store, thread_id: str, *, held: bool = False) -> ThreadStatus | None:
+    """One thread's status, or None when there is no such thread.
+
+    ``held``: the caller holds the thread's lease (its run has just ended, and no other process can
+    change the thread until it lets go): the status as that run left it, never ``running`` for the
+    caller's own lease. Read so, an operation reports what it did, not what another process that takes
+    the thread the moment the lease is let go is doing.
+    """
     seen = changefeed.position(store)  # before anything it guards
     index = threadindex.thread_of(store, thread_id)  # read for this thread alone
     summary = next(iter(index.threads), None)
     if summary is None:
         return None
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-    found = _with_counts(_statuses(store, [summary], pending, live_leases(store), seen=seen), list(index.pending))
+    running = () if held else live_leases(store)
+    found = _with_counts(_statuses(store, [summary], pending, running, seen=seen), list(index.pending))
     return found[0] if found else None
 
 

@@ -362,6 +362,11 @@ class AskPart:
         decision_rights: ``(roles, head values, waiting since, deadline in seconds or None, now) ->
             DecisionRights or None``: who in the roles file may decide a waiting item and to whom it
             escalated past its deadline (the refund's approvers by limit); None: the agent states none.
+        recorded_payout: ``(store, a question as the run asked it) -> amount or None``: what the agent's
+            own ledger holds paid for that question (the refund case's or item's payout; None: not paid),
+            read when a run that answered it failed: a step that committed its payout and failed before
+            its result was saved has paid, and a step that pays may fail after the answer's own task
+            finished; ``agents.batch`` reports what the ledger holds. None: the agent keeps no ledger.
     """
 
     check_resume: Callable[[Any], Any]
@@ -373,6 +378,7 @@ class AskPart:
     authorize_answer: Callable[[Identity, dict[str, Any], Any], None] = field(default=_answer_allowed)
     signed_field: str | None = None
     decision_rights: Callable[..., DecisionRights | None] = field(default=_nothing)
+    recorded_payout: Callable[[Any, Any], int | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{thread}에는 기다리는 질문 {interrupt}이(가) 없습니다. 대기 중: {ids}",
     ),
     "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
+    "batch.paid_on_record": (
+        "the ledger holds it paid, {amount} KRW; the run then failed: {error}",
+        "원장에 {amount}원 지급으로 기록되어 있습니다. 그 뒤 실행이 실패했습니다: {error}",
+    ),
     "error.stale": (
         "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}); "
         "nothing was done. Reload to see the current state.",

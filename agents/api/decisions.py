@@ -3,7 +3,7 @@
 The same as ``python -m agents decide``: :func:`agents.batch.decide_items` answers each item (a thread
 id, or ``THREAD:INTERRUPT_ID``) through the one answer path, with every check of a single decision, as
 the request's identity. The answer is per item (``paid``, ``rejected``, ``waiting``, ``refused`` with
-the reason, ``already decided``, ``failed``), with the id of the batch every decision was recorded in:
+the reason, ``already decided``, ``busy``, ``failed``), with the id of the batch every decision was recorded in:
 a refused item never blocks the others, and a repeated request pays nothing twice.
 """
 

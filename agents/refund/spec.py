@@ -202,6 +202,19 @@ def authorize_answer(actor: Identity, values: dict[str, Any], answer: Any) -> No
     check_decision(Decision.of(answer), values, actor)
 
 
+def recorded_payout(store: Store, question: Any) -> int | None:
+    """The amount the ledger holds paid for a question (an item's in the item ledger, a case's in the
+    ledger), or None: read after a run that answered it failed, since the payout commits before the
+    step's result is saved (a retry then records it as already paid)."""
+    if not isinstance(question, dict) or not isinstance(question.get("case_id"), str):
+        return None
+    if "item" in question:
+        row = item_ledger.item_payout(store, question["case_id"], str(question["item"]))
+    else:
+        row = ledger.payout_for(store, question["case_id"])
+    return None if row is None else int(row["paid_amount"])
+
+
 def authorize_update(actor: Identity, request: UpdateRequest) -> None:
     """A decision or an amount set by ``update_state`` is checked as a decision is
     (:func:`agents.refund.decisions.check_update_decision`)."""
@@ -478,6 +491,7 @@ SPEC = AgentSpec(
         authorize_answer=authorize_answer,
         signed_field="approver",
         decision_rights=deciders.decision_rights,
+        recorded_payout=recorded_payout,
     ),
     show=ShowPart(
         page=AgentPage("app_pages/refund.py", ":material/currency_exchange:", "refund"),

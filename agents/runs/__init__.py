@@ -24,7 +24,7 @@ from agents.runs.core import thread_history as thread_history
 from agents.runs.core import thread_snapshot as thread_snapshot
 from agents.runs.core import waiting_count as waiting_count
 from agents.runs.resume import EVERY as EVERY
-from agents.runs.resume import FINISHED as FINISHED
+from agents.runs.resume import FailedRunAnswer as FailedRunAnswer
 from agents.runs.resume import answer_each as answer_each
 from agents.runs.resume import resume_from_fields as resume_from_fields
 from agents.runs.resume import resume_interrupts as resume_interrupts

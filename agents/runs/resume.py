@@ -3,7 +3,9 @@ once by the agent's hooks before anything is written."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from agents import changefeed, lifecycle, readmodel
 from agents.db import Store
@@ -83,8 +85,34 @@ def resume_thread(
 
 #: ``resume_interrupts``' key for "the same answer to every waiting question".
 EVERY = "*"
-#: ``answer_each``'s word for an answer whose task finished in a run that then failed at another task.
-FINISHED = "finished"
+
+
+class Taken(NamedTuple):
+    """An answer a run takes: the id of the task it resumes and the question it answers, as the run asked it."""
+
+    task_id: str
+    question: Any
+
+
+@dataclass(frozen=True)
+class FailedRunAnswer:
+    """``answer_each``'s outcome of an answer its run took before the run failed at a step.
+
+    Attributes:
+        finished: Its own task finished (its writes saved, at the head beside the failed task's error or
+            in a step before it): what that task did stands.
+        paid: The amount the agent's ledger holds paid for its question (``AgentSpec.ask.recorded_payout``),
+            or None: nothing paid, or the agent keeps no ledger. A step that committed its payout and
+            failed before its result was saved has paid: the ledger holds it, and a retry records it so.
+        ledger: Whether the agent keeps a ledger: then whether the answer paid is what ``paid`` says
+            (the task that took an approval may finish before the step that pays fails).
+        error: How the run failed.
+    """
+
+    finished: bool
+    paid: int | None
+    ledger: bool
+    error: RunFailedError
 
 
 def resume_interrupts(
@@ -136,7 +164,7 @@ def answer_each(
     *,
     actor: Identity = LOCAL_OPERATOR,
     batch_id: str | None = None,
-) -> dict[str | None, str | Exception]:
+) -> dict[str | None, str | FailedRunAnswer | Exception]:
     """Answers several of a thread's waiting questions in one run, each accepted or refused on its own.
 
     The checks are those of :func:`resume_interrupts`, once per answer; an answer they refuse is left
@@ -144,31 +172,66 @@ def answer_each(
     ``answers`` maps an interrupt id to its answer (None: the thread's only question).
 
     Returns:
-        For each key of ``answers``: the thread's lifecycle status after the run (``done``, ``waiting``,
-        ...), or why its answer was not taken: its own refusal (a ``UserError``), or what stopped the
-        whole thread (not waiting, busy, not found: a ``UserError``; a step that failed: ``RunFailedError``).
-        When a run fails, an answer whose own task had finished (its writes saved: what it did stands)
-        is :data:`FINISHED`; the others carry the failure.
+        For each key of ``answers``: the thread's lifecycle status as the run left it (``done``,
+        ``waiting``, ...), or why its answer was not taken: its own refusal (a ``UserError``), or what
+        stopped the whole thread (not waiting, busy, not found: a ``UserError``; a step that failed:
+        ``RunFailedError``). When a run fails at a step, each answer it took is a :class:`FailedRunAnswer`
+        (whether its task finished, what the agent's ledger holds paid for it); the others carry the
+        failure. All of it is read under the run's lease: another process that takes the thread as soon
+        as it is let go (running it, deciding the rest) changes nothing of this report.
     """
     refusals: dict[str | None, UserError] = {}
-    tasks: dict[str | None, str] = {}
+    taken: dict[str | None, Taken] = {}
+    left: list[dict[str | None, str | FailedRunAnswer | Exception]] = []
+
+    def report(error: RunFailedError | None) -> None:
+        left[:] = [_left_by_run(store, settings, thread_id, list(answers), refusals, taken, error)]
+
     try:
         thread_id = lifecycle.thread_named(store, thread_id)
-        _resume(store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id, tasks=tasks)
+        _resume(
+            store, settings, thread_id, answers, refusals, actor=actor, batch_id=batch_id, tasks=taken, after=report
+        )
     except RunFailedError as error:
-        # The answers whose task finished before another task's step failed were saved with their
-        # writes (and their task's effects stand): each answer is reported from what the thread holds.
-        still = _open_tasks(store, settings, thread_id) if tasks else set()
-        done = {key for key, task in tasks.items() if task not in still}
-        return {key: refusals.get(key, FINISHED if key in done else error) for key in answers}
+        return left[0] if left else {key: refusals.get(key, error) for key in answers}
     except UserError as error:
         if len(refusals) == len(answers):  # each answer was refused for a reason of its own
             return dict(refusals)
         return {key: refusals.get(key, error) for key in answers}
-    status = lifecycle.thread_status(store, thread_id)
-    if status is None:  # deleted right after its run
-        return {key: refusals.get(key, ThreadNotFoundError(thread_id)) for key in answers}
-    return {key: refusals.get(key, status.status) for key in answers}
+    return left[0]
+
+
+def _left_by_run(
+    store: Store,
+    settings: Settings,
+    thread_id: str,
+    keys: list[str | None],
+    refusals: dict[str | None, UserError],
+    taken: dict[str | None, Taken],
+    error: RunFailedError | None,
+) -> dict[str | None, str | FailedRunAnswer | Exception]:
+    """What became of each answer, read under the run's lease once it ended (``error``: how it failed)."""
+    if error is None:
+        status = lifecycle.thread_status(store, thread_id, held=True)
+        if status is None:  # no such thread any more: not possible while the lease is held, said plainly if so
+            return {key: refusals.get(key, ThreadNotFoundError(thread_id)) for key in keys}
+        return {key: refusals.get(key, status.status) for key in keys}
+    # The answers whose task finished before another task's step failed were saved with their writes
+    # (and their task's effects stand); a payout is what the agent's ledger holds, whichever step
+    # committed it (a step can fail after its payout committed, before its result was saved).
+    spec = _thread_spec(store, thread_id)
+    still = _open_tasks(store, settings, thread_id) if taken else set()
+    payout = spec.ask.recorded_payout
+    found: dict[str | None, str | FailedRunAnswer | Exception] = {}
+    for key in keys:
+        if key in refusals:
+            found[key] = refusals[key]
+        elif key not in taken:
+            found[key] = error
+        else:
+            paid = None if payout is None else payout(store, taken[key].question)
+            found[key] = FailedRunAnswer(taken[key].task_id not in still, paid, payout is not None, error)
+    return found
 
 
 def _resume(
@@ -185,13 +248,17 @@ def _resume(
     actor: Identity = LOCAL_OPERATOR,
     run_id: str | None = None,
     batch_id: str | None = None,
-    tasks: dict[str | None, str] | None = None,
+    tasks: dict[str | None, Taken] | None = None,
+    after: Callable[[RunFailedError | None], None] | None = None,
 ) -> Finished | None:
     """Checks the answers and resumes the thread with them, under its lease.
 
     ``refusals`` None: the first answer refused refuses the call. A dict: each refused answer is noted
     there under its key and left out; when none is left, the first refusal is raised. ``tasks``, when
-    given, receives the id of the task each answer taken resumes (by the key of ``answers``).
+    given, receives the task each answer taken resumes and the question it answers (by the key of
+    ``answers``). ``after`` is called once the run has ended, still under the lease, with the run's
+    failure or None: what it reads is the thread as this run left it, before any other process can
+    take the thread.
 
     Returns:
         The head and state the run left when it ended the thread (read under the lease), else None.
@@ -276,10 +343,10 @@ def _resume(
             raise next(iter(refusals.values()))
         if tasks is not None:
             tasks.clear()
-            asked_in = {str(i.id): task.id for task in snapshot.tasks for i in task.interrupts}
+            asked_in = {str(i.id): Taken(task.id, i.value) for task in snapshot.tasks for i in task.interrupts}
             tasks.update({keys.get(interrupt): asked_in[interrupt] for interrupt in targets if interrupt in asked_in})
 
-    with thread_guard(store, thread_id, check=check):
+    def run() -> Finished | None:
         graph = _graph(store, settings, spec)
         lang = readmodel.thread_language(store, thread_id)
         config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
@@ -303,6 +370,17 @@ def _resume(
         ended = _drive(store, graph, payload, config, on_event, on_chunk, stream_modes, actor=actor, checked=True)
         head = readmodel.head_checkpoint_id(store, thread_id) if ended is not None else None
         return None if ended is None or head is None else Finished(head, ended)
+
+    with thread_guard(store, thread_id, check=check):
+        try:
+            finished = run()
+        except RunFailedError as error:
+            if after is not None:
+                after(error)
+            raise
+        if after is not None:
+            after(None)
+        return finished
 
 
 def _open_tasks(store: Store, settings: Settings, thread_id: str) -> set[str]:
