@@ -268,6 +268,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.batch.result.refused": ("refused", "받아들여지지 않음"),
     "refund.batch.result.already decided": ("already decided", "이미 결정됨"),
     "refund.batch.result.failed": ("failed: needs attention", "실패: 확인 필요"),
+    "refund.batch.result.busy": ("busy: nothing done, try again", "처리 중: 아무것도 하지 않음, 다시 시도"),
     "field.reason": ("Reason", "사유"),
     "field.action": ("Action", "조치"),
     "field.approver": ("Approver", "승인자"),

@@ -13,10 +13,10 @@ from agents import runs, threadindex
 from agents.batch import Decided, decide_items
 from agents.identity import Identity
 from agents.refund import item_ledger, ledger
-from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, waiting_items
+from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, result_rows, waiting_items
 from app_pages.refund_cases import read_book
-from dashboard.batch_decisions import item_result, rows_digest, selected_keys
-from dashboard.i18n import t
+from dashboard.batch_decisions import ItemResult, item_result, rows_digest, selected_keys
+from dashboard.i18n import catalogue, t
 from tests.conftest import APP_FILE
 from tests.factories import button_by_key, start_refund
 
@@ -131,6 +131,14 @@ def test_an_item_whose_case_still_waits_was_paid_or_rejected():
         "refused",
         "approver: is required",
     )
+
+
+def test_every_result_a_batch_reports_is_named_in_words_on_the_page_in_both_languages():
+    words = ("paid", "rejected", "refused", "already decided", "busy", "failed")
+    rows = result_rows([ItemResult(f"refund-C{n}", word) for n, word in enumerate(words)], {})
+    assert [row["result"] for row in rows] == [t(f"refund.batch.result.{word}", "en") for word in words]
+    assert all(f"refund.batch.result.{word}" in catalogue() for word in words)
+    assert all(t(f"refund.batch.result.{word}", "ko") != t(f"refund.batch.result.{word}", "en") for word in words)
 
 
 ROLES = """
