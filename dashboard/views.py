@@ -190,7 +190,7 @@ def _inbox_page(key: str, store: Store, empty_text: str) -> None:
     if page.more:
         total = sum(counts.values())
         st.caption(t("home.inbox_page", shown=len(page.items), total=total))
-        st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
+        st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=show_every, args=(every_key,))
 
 
 def show_threads_page(key: str, store: Store, agent: str, empty_text: str, *, with_agent: bool = True) -> None:
@@ -208,10 +208,11 @@ def show_threads_page(key: str, store: Store, agent: str, empty_text: str, *, wi
     show_threads(key, load, empty_text, with_agent=with_agent)
     if page.more:
         st.caption(t("home.threads_page", shown=len(page.items)))
-        st.button(t("home.show_all_threads"), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
+        st.button(t("home.show_all_threads"), key=f"{key}:every-button", on_click=show_every, args=(every_key,))
 
 
-def _show_every(every_key: str) -> None:
+def show_every(every_key: str) -> None:
+    """Shows every row of a list instead of its first page, for the session (a "Show all" button's action)."""
     st.session_state[every_key] = True
 
 
