@@ -44,10 +44,11 @@ def test_the_robot_queue_shows_its_oldest_page_without_the_shown_thread_then_eve
 def test_a_short_robot_queue_shows_every_thread_without_a_button(app, store, settings):
     for thread_id in ("w1", "w2", "w3"):
         pause_robot(store, settings, thread_id)
-    at = app("app_pages/robot.py")
-    at.query_params["thread"] = "w3"
-    at = _open(at)
-    assert not at.exception, at.exception
-    assert "Other robot threads that need a human (2)" in [box.label for box in at.expander]
-    assert _queued(at) == ["w1", "w2"]
-    assert not [button for button in at.button if button.label.startswith("Show all")]
+    with mock.patch.object(lifecycle, "inbox", side_effect=AssertionError("the queue read every status")):
+        at = app("app_pages/robot.py")
+        at.query_params["thread"] = "w3"
+        at = _open(at)
+        assert not at.exception, at.exception
+        assert "Other robot threads that need a human (2)" in [box.label for box in at.expander]
+        assert _queued(at) == ["w1", "w2"]
+        assert not [button for button in at.button if button.label.startswith("Show all")]
