@@ -130,9 +130,12 @@ def _order_by_code_point(cursor: _QmarkCursor) -> None:
         " AND collation_name IS DISTINCT FROM 'C'"
     )
     other = {(str(table), str(column)) for table, column in cursor.fetchall()}
+    changes: dict[str, list[str]] = {}
     for table, column in CODE_ORDER_COLUMNS:
         if (table, column) in other:
-            cursor.execute(f'ALTER TABLE {table} ALTER COLUMN {column} TYPE TEXT COLLATE "C"')
+            changes.setdefault(table, []).append(f'ALTER COLUMN {column} TYPE TEXT COLLATE "C"')
+    for table, clauses in changes.items():  # one statement a table: its indexes are built again once
+        cursor.execute(f"ALTER TABLE {table} {', '.join(clauses)}")
 
 
 class PostgresStore(Store):
