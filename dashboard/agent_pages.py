@@ -74,8 +74,40 @@ def _agent_queue(store: Store, agent: str, shown: str | None) -> None:
         st.button(t("home.show_all", total=total), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
 
 
-def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown: str | None) -> None:
-    """The agent's thread picker (``<agent>.pick_thread``); picking another thread opens it by its link."""
+def own_threads(store: Store, agent: str, requested: str | None) -> tuple[dict[str, lifecycle.ThreadStatus], bool]:
+    """The agent's threads its page offers, newest first, and whether it has more.
+
+    The newest :data:`~dashboard.views.HOME_ROWS` are read as one page of the kept index of statuses, with the
+    thread the link names (``requested``) when it is the agent's and further on; once "Show every thread" was
+    pressed (:func:`pick_own_thread`), every thread of the agent, for the session.
+    """
+    if st.session_state.get(_every_key(agent)):
+        return {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=agent)}, False
+    page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
+    own = {x.thread_id: x for x in page.items}
+    if page.more and requested and requested not in own:
+        try:  # checked before anything uses it
+            thread_id = lifecycle.thread_named(store, requested, exact=True)
+        except UserError:
+            return own, True
+        found = lifecycle.thread_status(store, thread_id)
+        if found is not None and found.agent == agent:
+            own[thread_id] = found
+    return own, page.more
+
+
+def _every_key(agent: str) -> str:
+    return f"{agent}-threads:every"
+
+
+def pick_own_thread(
+    agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown: str | None, *, more: bool = False
+) -> None:
+    """The agent's thread picker (``<agent>.pick_thread``); picking another thread opens it by its link.
+
+    ``more``: ``own`` is a page of the agent's threads (:func:`own_threads`); a "Show every thread" button
+    offers them all, for the session.
+    """
     thread_ids = list(own)
     if len(thread_ids) > PICKER_LIMIT:  # the shown thread and the newest others; the rest open by link
         thread_ids = picker_options(thread_ids, shown)
@@ -87,6 +119,9 @@ def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown
         format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
         placeholder=t(f"{agent}.pick_placeholder"),
     )
+    if more:
+        every_key = _every_key(agent)
+        st.button(t("home.show_all_threads"), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
     if picked is not None and picked != shown:
         st.query_params["thread"] = picked
         st.rerun()
