@@ -31,14 +31,14 @@ from agents import changefeed
 from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store
 from agents.db_setup import SCHEMA_VERSION, expected_tables, verified, wanted_schema
 from agents.readsql import PostgresQueries
-from agents.schema import ADDED_COLUMNS, TableSchema, fingerprint, project_tables, schema_text
+from agents.schema import ADDED_COLUMNS, CODE_ORDER_COLUMNS, TableSchema, fingerprint, project_tables, schema_text
 from agents.schema_check import FoundSchema
 
 POOL_MAX_SIZE = 10
 #: The user part (``user:password@``) of any URL in a message.
 _USER_PART = re.compile(r"(\w+://)[^@\s\"']*@")
 CONNECT_TIMEOUT_SECONDS = 10
-POSTGRES_TYPES = {"id_column": "BIGSERIAL PRIMARY KEY", "float_type": "DOUBLE PRECISION"}
+POSTGRES_TYPES = {"id_column": "BIGSERIAL PRIMARY KEY", "float_type": "DOUBLE PRECISION", "code_order": ' COLLATE "C"'}
 
 
 def redact(url: str) -> str:
@@ -122,6 +122,22 @@ class _QmarkCursor:
         return self._cursor.rowcount
 
 
+def _order_by_code_point(cursor: _QmarkCursor) -> None:
+    """Declares ``COLLATE "C"`` the columns of :data:`agents.schema.CODE_ORDER_COLUMNS` that a database of an
+    older release made in its own collation (PostgreSQL then builds their indexes again)."""
+    cursor.execute(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND collation_name IS DISTINCT FROM 'C'"
+    )
+    other = {(str(table), str(column)) for table, column in cursor.fetchall()}
+    changes: dict[str, list[str]] = {}
+    for table, column in CODE_ORDER_COLUMNS:
+        if (table, column) in other:
+            changes.setdefault(table, []).append(f'ALTER COLUMN {column} TYPE TEXT COLLATE "C"')
+    for table, clauses in changes.items():  # one statement a table: its indexes are built again once
+        cursor.execute(f"ALTER TABLE {table} {', '.join(clauses)}")
+
+
 class PostgresStore(Store):
     """A PostgreSQL database shared by every replica of the dashboard."""
 
@@ -187,6 +203,7 @@ class PostgresStore(Store):
             # A table of an older release gets the columns added since (agents.schema.ADDED_COLUMNS).
             for table, column, column_type in ADDED_COLUMNS:
                 cursor.execute(f"ALTER TABLE IF EXISTS {table} ADD COLUMN IF NOT EXISTS {column} {column_type}")
+            _order_by_code_point(cursor)
             for statement in changefeed.postgres_triggers(self.tables):  # also on a database of an older release
                 cursor.execute(statement)
             cursor.executemany(

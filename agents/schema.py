@@ -21,7 +21,9 @@ class TableSchema:
     Attributes:
         name: The table name.
         ddl: ``CREATE TABLE IF NOT EXISTS`` (and its indexes) in SQL both backends share; the two
-            column types that differ are written ``{id_column}`` and ``{float_type}``.
+            column types that differ are written ``{id_column}`` and ``{float_type}``, and ``{code_order}``
+            after a text column's type makes it compare by code point (nothing on SQLite, whose text
+            comparison is by code point already).
         migrated_columns: The columns ``migrate`` copies to another database; empty for tables that
             are per process rather than data (leases, the schema's own metadata).
         thread_column: The column naming the thread a row belongs to, when a thread's status reads
@@ -130,9 +132,9 @@ INDEX_TABLE = TableSchema(
     "thread_status_index",
     f"""
 CREATE TABLE IF NOT EXISTS thread_status_index (
-    thread_id TEXT PRIMARY KEY,
-    agent TEXT NOT NULL,
-    head_checkpoint_id TEXT NOT NULL,
+    thread_id TEXT{{code_order}} PRIMARY KEY,
+    agent TEXT{{code_order}} NOT NULL,
+    head_checkpoint_id TEXT{{code_order}} NOT NULL,
     checkpoint_count INTEGER NOT NULL,
 {STATUS_DDL}    waiting_count INTEGER NOT NULL DEFAULT 0,
     payload TEXT,
@@ -149,7 +151,10 @@ CREATE INDEX IF NOT EXISTS thread_status_index_status
 CREATE INDEX IF NOT EXISTS thread_status_index_unknown ON thread_status_index (thread_id)
     WHERE reason_code = 'unknown_agent';""",
 )  # computed from the threads and checked against the change feed on every read, so never migrated;
-# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status
+# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status. The lists
+# order by head, then thread id, in code point order (as Python sorts); PostgreSQL compares text by the
+# database's collation unless told otherwise, so there the three columns a list orders or ranges by are
+# declared ``COLLATE "C"`` (``{code_order}``), and the indexes on them serve a page in that order.
 
 
 def deletion_ddl(table: str, columns: str) -> str:
@@ -234,9 +239,10 @@ def project_tables(agent_tables: Sequence[TableSchema] = ()) -> tuple[TableSchem
     )
 
 
-def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str) -> str:
-    """The DDL of ``tables`` for one backend's two differing column types."""
-    return "".join(table.ddl for table in tables).format(id_column=id_column, float_type=float_type) + "\n"
+def schema_text(tables: Sequence[TableSchema], *, id_column: str, float_type: str, code_order: str = "") -> str:
+    """The DDL of ``tables`` for one backend's two differing column types and its code point collation."""
+    text = "".join(table.ddl for table in tables)
+    return text.format(id_column=id_column, float_type=float_type, code_order=code_order) + "\n"
 
 
 def fingerprint(schema: str) -> str:
@@ -272,4 +278,18 @@ ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
 #:   place that keeps an id across a delete. PostgreSQL's ``BIGSERIAL`` is unchanged.
 REBUILT_TABLES: tuple[tuple[str, str], ...] = (("node_log", "AUTOINCREMENT"),)
 
-SQLITE_TYPES = {"id_column": "INTEGER PRIMARY KEY", "float_type": "REAL"}
+#: Text columns that compare by code point on PostgreSQL (declared ``{code_order}``), as (table, column). A
+#: PostgreSQL database set up before a column was declared so gets it at open (``ALTER COLUMN ... TYPE TEXT
+#: COLLATE "C"``, which builds the indexes on it again); SQLite's text compares by code point already.
+#:
+#: * ``thread_status_index`` ``thread_id``, ``agent``, ``head_checkpoint_id``: a page of a list is its rows
+#:   by head, then thread id, in code point order (:mod:`agents.statuspages`); an index in the database's
+#:   collation cannot serve that order, so every page sorted every row. ``agent`` is compared in ranges
+#:   between the registered agents' names in Python's order (:func:`agents.statusindex.stale`).
+CODE_ORDER_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("thread_status_index", "thread_id"),
+    ("thread_status_index", "agent"),
+    ("thread_status_index", "head_checkpoint_id"),
+)
+
+SQLITE_TYPES = {"id_column": "INTEGER PRIMARY KEY", "float_type": "REAL", "code_order": ""}

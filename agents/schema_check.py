@@ -55,6 +55,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "3127fb2a744386c9": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
         "4c11460f438739dc": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
         "e90fdaf30b6612a5": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
+        "d6800025bf4b7a6b": _WITH_THIS_RELEASE,  # thread_status_index's ids and agent COLLATE "C"
     },
 }
 

@@ -275,6 +275,20 @@ def page_rows(
     store: Store, *, agent: str | None, unfinished: bool, newest_first: bool, limit: int, offset: int
 ) -> list[tuple[Any, ...]]:
     """One page of rows in a list's order (by head, then thread id; oldest first or newest first)."""
+    sql, args = page_query(store, agent=agent, unfinished=unfinished, newest_first=newest_first)
+    with store.read() as cursor:
+        cursor.execute(sql, (*args, limit, offset))
+        return list(cursor.fetchall())
+
+
+def page_query(store: Store, *, agent: str | None, unfinished: bool, newest_first: bool) -> tuple[str, list[str]]:
+    """The SQL of one page of rows (its last two parameters the limit and the offset) and its other parameters.
+
+    The rows are in code point order, as Python sorts: on PostgreSQL the ids are compared ``COLLATE "C"``,
+    the collation their columns are declared with (:data:`agents.schema.CODE_ORDER_COLUMNS`), so an index
+    serves the page (the partial indexes on ``status <> 'done'`` for the unfinished rows) rather than a sort
+    of every row.
+    """
     where, args = [], []
     if unfinished:
         where.append("status <> 'done'")
@@ -282,16 +296,10 @@ def page_rows(
         where.append("agent = ?")
         args.append(agent)
     way = " DESC" if newest_first else ""
-    # PostgreSQL orders text by the database's collation; the lists order by code point, as Python does
     collate = ' COLLATE "C"' if store.backend == "postgres" else ""
     order = f"head_checkpoint_id{collate}{way}, thread_id{collate}{way}"
     clause = f" WHERE {' AND '.join(where)}" if where else ""
-    with store.read() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(INDEX_COLUMNS)} FROM thread_status_index{clause} ORDER BY {order} LIMIT ? OFFSET ?",
-            (*args, limit, offset),
-        )
-        return list(cursor.fetchall())
+    return f"SELECT {', '.join(INDEX_COLUMNS)} FROM thread_status_index{clause} ORDER BY {order} LIMIT ? OFFSET ?", args
 
 
 def decoded(store: Store, rows: Iterable[Sequence[Any]]) -> tuple[list[ThreadStatus], list[str]]:

@@ -110,6 +110,44 @@ def threads_page(store: Store, agent: str | None = None, *, limit: int = PAGE_SI
     return _page(store, agent, unfinished=False, limit=limit, offset=offset)
 
 
+@dataclass(frozen=True)
+class QueuePage:
+    """One page of an agent's queue without the thread its page shows.
+
+    Attributes:
+        items: The unfinished threads on the page, oldest first, the shown one left out.
+        more: Whether the queue goes on after them.
+        counts: The whole queue's counts by status, the shown thread's left out.
+        left_out: The shown thread's status when it is in the queue (None: it is not).
+    """
+
+    items: list[ThreadStatus]
+    more: bool
+    counts: Counter[str]
+    left_out: ThreadStatus | None
+
+
+def queue_page(store: Store, agent: str, shown: str | None, *, limit: int = PAGE_SIZE) -> QueuePage:
+    """The first page of the agent's queue (its inbox, oldest first) without the thread ``shown``, which its
+    page shows above; the shown thread's own status is read only when the queue goes on past the page.
+
+    Raises:
+        InputError: ``agent`` names no registered agent, or ``limit`` is out of range.
+    """
+    _check_range(limit, 0)
+    page = inbox_page(store, agent, limit=limit + 1)
+    left_out = next((s for s in page.items if s.thread_id == shown), None)
+    if left_out is None and shown is not None and page.more:  # it may be further on
+        found = lifecycle.thread_status(store, shown)
+        if found is not None and found.agent == agent and found.status != "done":
+            left_out = found
+    items = [s for s in page.items if s.thread_id != shown]
+    counts = open_counts(store, agent)
+    if left_out is not None:
+        counts[left_out.status] -= 1
+    return QueuePage(items[:limit], page.more or len(items) > limit, +counts, left_out)
+
+
 def open_counts(store: Store, agent: str | None = None) -> Counter[str]:
     """How many threads (or one agent's) wait, need attention and run: status → count (none of ``done``)."""
     if agent is not None:
@@ -142,10 +180,7 @@ def overdue_counts(store: Store, deadlines: Mapping[str, int], now: dt.datetime)
 def _page(store: Store, agent: str | None, *, unfinished: bool, limit: int, offset: int) -> StatusPage:
     if agent is not None:
         get_agent(agent)
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InputError("limit", "must be a whole number of at least 1")
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise InputError("offset", "must be a whole number of at least 0")
+    _check_range(limit, offset)
     for _attempt in range(2):
         current = _current(store)
         if current is None:
@@ -170,6 +205,13 @@ def _page(store: Store, agent: str | None, *, unfinished: bool, limit: int, offs
     whole = lifecycle.inbox(store, agent) if unfinished else lifecycle.thread_statuses(store, agent)
     whole = sorted(whole, key=lambda s: (s.head_checkpoint_id, s.thread_id), reverse=not unfinished)
     return StatusPage(whole[offset : offset + limit], len(whole) > offset + limit)
+
+
+def _check_range(limit: int, offset: int) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InputError("limit", "must be a whole number of at least 1")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InputError("offset", "must be a whole number of at least 0")
 
 
 def _current(store: Store) -> _Current | None:

@@ -8,7 +8,7 @@ time (``dashboard.explorer_view``); only the selected checkpoint is decoded.
 
 import streamlit as st
 
-from agents import lifecycle, readmodel, runs
+from agents import readmodel, runs, statuspages
 from agents.chain_layout import WINDOW_SIZE
 from agents.errors import short_checkpoint_id
 from agents.identity import FORK
@@ -117,15 +117,15 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             act(expected_fork, fork)
 
 
-threads = lifecycle.thread_statuses(store)
+any_thread = bool(statuspages.threads_page(store, limit=1).items)
 thread_id = (
     pick_thread(
-        threads, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY, empty_key="explorer.no_threads_for_agent"
+        store, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY, empty_key="explorer.no_threads_for_agent"
     )[1]
-    if threads
+    if any_thread
     else None
 )
-if not threads:
+if not any_thread:
     st.info(t("explorer.empty_db"))
 tree, rows_of, head = view.chain_tree(store, thread_id) if thread_id else (None, {}, "")
 if thread_id and not rows_of:  # deleted since the list was read

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from agents import lifecycle, runs
+from agents import runs
 from agents.errors import RunFailedError, UserError
 from agents.identity import ANSWER, START_RUN
 from agents.lecture.answers import editable_plan, gate_answer, gate_form_actions, plan_review_answer
@@ -10,7 +10,7 @@ from agents.lecture.graph import AGENT_NAME
 from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, latest_reviews, review_rows, score_rows, subtopic_rows
 from agents.registry import get_agent
 from dashboard import auth, lecture_gate, live, resources
-from dashboard.agent_pages import linked_thread, pick_own_thread, show_agent_queue
+from dashboard.agent_pages import linked_thread, own_threads, pick_own_thread, show_agent_queue
 from dashboard.formats import code_word
 from dashboard.forms import (
     drawn_head,
@@ -92,7 +92,7 @@ if started:
 
 
 st.header(t("lecture.threads"))
-own_statuses = {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=AGENT_NAME)}
+own_statuses, more_threads = own_threads(store, AGENT_NAME, st.query_params.get("thread"))
 # A link's thread id that is malformed or not a lecture thread is named below, as text.
 thread_id, missing = linked_thread(store, own_statuses, st.query_params.get("thread"))
 show_agent_queue(store, AGENT_NAME, thread_id)  # the agent's queue, without the thread shown below
@@ -101,7 +101,7 @@ if missing is not None:
 if not own_statuses:
     st.caption(t("lecture.no_threads"))
 else:
-    pick_own_thread(AGENT_NAME, own_statuses, thread_id)
+    pick_own_thread(AGENT_NAME, own_statuses, thread_id, more=more_threads)
 
 
 def decide(thread_id: str, action: str, notes: str, head_seen: str | None) -> str:

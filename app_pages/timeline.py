@@ -22,7 +22,6 @@ from typing import Any
 
 import streamlit as st
 
-from agents import lifecycle
 from agents.run_index import RunEntry, comparable_pair, opening_run, thread_runs
 from agents.timing import timeline_csv_of_calls
 from dashboard import resources
@@ -146,7 +145,7 @@ def _show_compare(agent: str, entries: view.Entries, resolved: view.Resolved) ->
 
 view.open_on_parallel_run(store)
 agent, thread_id, (run_column,) = pick_thread(
-    lifecycle.thread_statuses(store),
+    store,
     page="timeline",
     agent_key=view.AGENT_KEY,
     thread_key=view.THREAD_KEY,

@@ -4,12 +4,12 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from agents import lifecycle, readmodel
+from agents import ages, lifecycle, readmodel, statuspages
 from agents.db import Store
 from agents.errors import UserError
-from dashboard import live
+from dashboard import live, resources
 from dashboard.i18n import t
-from dashboard.views import PICKER_LIMIT, inbox_table, lazy_expander, status_text
+from dashboard.views import HOME_ROWS, PICKER_LIMIT, inbox_table, lazy_expander, show_every, status_text
 
 
 def linked_thread(
@@ -41,22 +41,73 @@ def picker_options(thread_ids: list[str], shown: str | None, limit: int = PICKER
 def show_agent_queue(store: Store, agent: str, shown: str | None) -> None:
     """The agent's unfinished threads but the one shown, in an expander titled with their count (made when open).
 
-    A live part (:mod:`dashboard.live`): count and table follow the database on their own.
+    The oldest :data:`~dashboard.views.HOME_ROWS` are read as one page of the kept index of statuses
+    (:func:`agents.statuspages.queue_page`), with the counts of the whole queue; "Show all" reads the whole
+    queue, for the session. A live part (:mod:`dashboard.live`): count and table follow the database on their own.
     """
     _agent_queue(store, agent, shown)
 
 
 @live.fragment
 def _agent_queue(store: Store, agent: str, shown: str | None) -> None:
-    key = f"{agent}-queue"
-    items = live.rows(key, lambda: [x for x in lifecycle.inbox(store, agent=agent) if x.thread_id != shown])
-    if (box := lazy_expander(t(f"{agent}.queue", count=len(items)), f"{agent}-queue-open")) is not None:
-        with box:
-            inbox_table(key, items, t(f"{agent}.queue_empty"))
+    key, every_key = f"{agent}-queue", f"{agent}-queue:every"
+    if st.session_state.get(every_key):
+        items = live.rows(key, lambda: [x for x in lifecycle.inbox(store, agent=agent) if x.thread_id != shown])
+        if (box := lazy_expander(t(f"{agent}.queue", count=len(items)), f"{agent}-queue-open")) is not None:
+            with box:
+                inbox_table(key, items, t(f"{agent}.queue_empty"))
+        return
+    page = live.rows(f"{key}:page", lambda: statuspages.queue_page(store, agent, shown, limit=HOME_ROWS), store=store)
+    total = sum(page.counts.values()) if page.more else len(page.items)
+    if (box := lazy_expander(t(f"{agent}.queue", count=total), f"{agent}-queue-open")) is None:
+        return
+    with box:
+        if not page.more:  # the whole queue: counted from its rows, as before
+            inbox_table(key, page.items, t(f"{agent}.queue_empty"))
+            return
+        now, deadlines = ages.utc_now(), resources.settings().deadlines
+        overdue = statuspages.overdue_counts(store, deadlines, now)[agent]
+        if page.left_out is not None and lifecycle.is_overdue(page.left_out, deadlines, now):
+            overdue -= 1
+        inbox_table(key, page.items, t(f"{agent}.queue_empty"), counts=page.counts, overdue=max(overdue, 0))
+        st.caption(t("home.inbox_page", shown=len(page.items), total=total))
+        st.button(t("home.show_all", total=total), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
 
 
-def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown: str | None) -> None:
-    """The agent's thread picker (``<agent>.pick_thread``); picking another thread opens it by its link."""
+def own_threads(store: Store, agent: str, requested: str | None) -> tuple[dict[str, lifecycle.ThreadStatus], bool]:
+    """The agent's threads its page offers, newest first, and whether it has more.
+
+    The newest :data:`~dashboard.views.HOME_ROWS` are read as one page of the kept index of statuses, with the
+    thread the link names (``requested``) when it is the agent's and further on; once "Show every thread" was
+    pressed (:func:`pick_own_thread`), every thread of the agent, for the session.
+    """
+    if st.session_state.get(_every_key(agent)):
+        return {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=agent)}, False
+    page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
+    own = {x.thread_id: x for x in page.items}
+    if page.more and requested and requested not in own:
+        try:  # checked before anything uses it
+            thread_id = lifecycle.thread_named(store, requested, exact=True)
+        except UserError:
+            return own, True
+        found = lifecycle.thread_status(store, thread_id)
+        if found is not None and found.agent == agent:
+            own[thread_id] = found
+    return own, page.more
+
+
+def _every_key(agent: str) -> str:
+    return f"{agent}-threads:every"
+
+
+def pick_own_thread(
+    agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown: str | None, *, more: bool = False
+) -> None:
+    """The agent's thread picker (``<agent>.pick_thread``); picking another thread opens it by its link.
+
+    ``more``: ``own`` is a page of the agent's threads (:func:`own_threads`); a "Show every thread" button
+    offers them all, for the session.
+    """
     thread_ids = list(own)
     if len(thread_ids) > PICKER_LIMIT:  # the shown thread and the newest others; the rest open by link
         thread_ids = picker_options(thread_ids, shown)
@@ -68,6 +119,9 @@ def pick_own_thread(agent: str, own: Mapping[str, lifecycle.ThreadStatus], shown
         format_func=lambda tid: f"{tid} · {status_text(own[tid])}",
         placeholder=t(f"{agent}.pick_placeholder"),
     )
+    if more:
+        every_key = _every_key(agent)
+        st.button(t("home.show_all_threads"), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
     if picked is not None and picked != shown:
         st.query_params["thread"] = picked
         st.rerun()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -190,7 +191,7 @@ def _inbox_page(key: str, store: Store, empty_text: str) -> None:
     if page.more:
         total = sum(counts.values())
         st.caption(t("home.inbox_page", shown=len(page.items), total=total))
-        st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
+        st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=show_every, args=(every_key,))
 
 
 def show_threads_page(key: str, store: Store, agent: str, empty_text: str, *, with_agent: bool = True) -> None:
@@ -208,10 +209,11 @@ def show_threads_page(key: str, store: Store, agent: str, empty_text: str, *, wi
     show_threads(key, load, empty_text, with_agent=with_agent)
     if page.more:
         st.caption(t("home.threads_page", shown=len(page.items)))
-        st.button(t("home.show_all_threads"), key=f"{key}:every-button", on_click=_show_every, args=(every_key,))
+        st.button(t("home.show_all_threads"), key=f"{key}:every-button", on_click=show_every, args=(every_key,))
 
 
-def _show_every(every_key: str) -> None:
+def show_every(every_key: str) -> None:
+    """Shows every row of a list instead of its first page, for the session (a "Show all" button's action)."""
     st.session_state[every_key] = True
 
 
@@ -273,9 +275,10 @@ def question_id_caption(interrupt_id: str) -> None:
 
 
 def preselect_query_thread(
-    known: dict[str, lifecycle.ThreadStatus], *, page: str, agent_key: str, thread_key: str
+    status_of: Callable[[str], lifecycle.ThreadStatus | None], *, page: str, agent_key: str, thread_key: str
 ) -> None:
-    """Preselects the agent and thread named by ``?thread=``, once per link.
+    """Preselects the agent and thread named by ``?thread=``, once per link (``status_of``: a thread's status,
+    None when there is no such thread).
 
     An invalid or unknown id gets a clear message (``<page>.bad_thread`` /
     ``<page>.unknown_thread``) and selects nothing.
@@ -283,20 +286,21 @@ def preselect_query_thread(
     requested = st.query_params.get("thread")
     if not requested:
         return
+    found = status_of(requested)
     try:
         # A thread saved under exactly that id is the one named, even one other software saved under an id
         # the dashboard does not act on (`lifecycle.thread_named`): never its look-alike.
-        thread_id = requested if requested in known else validate_thread_id(requested)
+        thread_id = requested if found is not None else validate_thread_id(requested)
     except UserError as error:
         st.error(escape_markdown(t(f"{page}.bad_thread", error=localized(error))))
         return
-    if thread_id not in known or known[thread_id].agent not in AGENTS:
+    if found is None or found.agent not in AGENTS:
         st.warning(escape_markdown(t(f"{page}.unknown_thread", thread=thread_id)))
         return
     applied_key = f"{page}:query-thread"
     if st.session_state.get(applied_key) != thread_id:
         st.session_state[applied_key] = thread_id
-        st.session_state[agent_key] = known[thread_id].agent
+        st.session_state[agent_key] = found.agent
         st.session_state[thread_key] = thread_id
 
 
@@ -307,7 +311,7 @@ def keep_valid(key: str, options: Sequence[str], default: str) -> None:
 
 
 def pick_thread(
-    threads: list[lifecycle.ThreadStatus],
+    store: Store,
     *,
     page: str,
     agent_key: str,
@@ -317,16 +321,20 @@ def pick_thread(
 ) -> tuple[str, str | None, list[Any]]:
     """The agent and thread pickers of the explorer and the timeline, preselected by ``?thread=``.
 
-    ``columns`` is how many columns the row has, or their relative widths (``st.columns``'s ``spec``).
+    Each agent's newest :data:`HOME_ROWS` threads are offered, read as one page of the kept index of statuses
+    (:mod:`agents.statuspages`), with the selected thread (a link's, or one picked before) beside them;
+    "Show every thread" offers every thread of the agent, for the session. ``columns`` is how many columns
+    the row has, or their relative widths (``st.columns``'s ``spec``).
 
     Returns:
         The agent, the chosen thread (None: the agent has none, and ``empty_key`` is shown) and
         the columns after the two pickers (``columns`` in all).
     """
-    preselect_query_thread({x.thread_id: x for x in threads}, page=page, agent_key=agent_key, thread_key=thread_key)
+    status_of = functools.partial(lifecycle.thread_status, store)
+    preselect_query_thread(status_of, page=page, agent_key=agent_key, thread_key=thread_key)
     agents = list(AGENTS)
-    newest_agent = next((x.agent for x in threads if x.agent in AGENTS), agents[0])
-    keep_valid(agent_key, agents, newest_agent)
+    newest = statuspages.threads_page(store, limit=HOME_ROWS).items
+    keep_valid(agent_key, agents, next((x.agent for x in newest if x.agent in AGENTS), agents[0]))
     left, middle, *rest = st.columns(columns)
     agent = left.selectbox(
         t(f"{page}.agent"),
@@ -334,7 +342,8 @@ def pick_thread(
         key=agent_key,
         format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title),
     )
-    own = {x.thread_id: x for x in threads if x.agent == agent}
+    every_key = f"{thread_key}:every-{agent}"
+    own, more = _own_threads(store, agent, thread_key, every=bool(st.session_state.get(every_key)))
     if not own:
         st.info(t(empty_key))
         return agent, None, rest
@@ -348,7 +357,26 @@ def pick_thread(
             format_func=lambda tid: thread_option(own[tid], deadlines, now, lang),
             search_text=lambda tid: status_search_text(own[tid]),
         )
+        if more:
+            st.button(t("home.show_all_threads"), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
     return agent, thread_id, rest
+
+
+def _own_threads(
+    store: Store, agent: str, thread_key: str, *, every: bool
+) -> tuple[dict[str, lifecycle.ThreadStatus], bool]:
+    """The agent's threads a picker offers, newest first (``every``: all of them; else the first page and
+    the selected thread), and whether the agent has threads beyond them."""
+    if every:
+        return {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=agent)}, False
+    page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
+    own = {x.thread_id: x for x in page.items}
+    selected = st.session_state.get(thread_key)
+    if page.more and isinstance(selected, str) and selected not in own:  # picked, or linked, further on
+        found = lifecycle.thread_status(store, selected)
+        if found is not None and found.agent == agent:
+            own[selected] = found
+    return own, page.more
 
 
 #: Options a picker offers at once: the selected one and the first matching ones.
