@@ -180,7 +180,8 @@ def show_inbox_page(key: str, store: Store, empty_text: str) -> None:
 def _inbox_page(key: str, store: Store, empty_text: str) -> None:
     every_key = f"{key}:every"
     if st.session_state.get(every_key):
-        inbox_table(key, live.rows(key, lambda: lifecycle.inbox(store), store=store), empty_text)
+        # Kept under a name of their own: "Show all" reruns this part alone, which keeps the page's rows.
+        inbox_table(key, live.rows(every_key, lambda: lifecycle.inbox(store), store=store), empty_text)
         return
     page, counts = live.rows(
         key, lambda: (statuspages.inbox_page(store, limit=HOME_ROWS), statuspages.open_counts(store)), store=store
