@@ -147,9 +147,12 @@ CREATE INDEX IF NOT EXISTS thread_status_index_agent_head ON thread_status_index
 CREATE INDEX IF NOT EXISTS thread_status_index_status
     ON thread_status_index (status, agent, waiting_since, thread_id);
 CREATE INDEX IF NOT EXISTS thread_status_index_unknown ON thread_status_index (thread_id)
-    WHERE reason_code = 'unknown_agent';""",
+    WHERE reason_code = 'unknown_agent';
+CREATE INDEX IF NOT EXISTS thread_status_index_open_counts ON thread_status_index (agent, status)
+    WHERE status <> 'done';""",
 )  # computed from the threads and checked against the change feed on every read, so never migrated;
-# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status
+# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status (the
+# unfinished rows' agent and status alone, so a count walks no other row and reads no table row)
 
 
 def deletion_ddl(table: str, columns: str) -> str:
