@@ -102,8 +102,10 @@ def open_counts(store: Store, agent: str | None = None) -> Counter[str]:
     current = _current(store)
     if current is None:
         return Counter(s.status for s in lifecycle.inbox(store, agent))
+    # Counted again once a row moved rather than moved by the threads read again: another process may have
+    # rewritten a thread's row before this one reads the thread again, so no row says what was counted.
     moves = current.moves
-    if (found := current.counts.get(agent)) is None:  # counted again once a row moved
+    if (found := current.counts.get(agent)) is None:
         found = statusindex.open_counts(store, agent)
         with current.lock:
             if current.moves == moves:
