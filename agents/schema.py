@@ -149,9 +149,12 @@ CREATE INDEX IF NOT EXISTS thread_status_index_agent_head ON thread_status_index
 CREATE INDEX IF NOT EXISTS thread_status_index_status
     ON thread_status_index (status, agent, waiting_since, thread_id);
 CREATE INDEX IF NOT EXISTS thread_status_index_unknown ON thread_status_index (thread_id)
-    WHERE reason_code = 'unknown_agent';""",
+    WHERE reason_code = 'unknown_agent';
+CREATE INDEX IF NOT EXISTS thread_status_index_open_counts ON thread_status_index (agent, status)
+    WHERE status <> 'done';""",
 )  # computed from the threads and checked against the change feed on every read, so never migrated;
-# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status. The lists
+# indexed for one page of a list in its order (:mod:`agents.statuspages`) and the counts by status (the
+# unfinished rows' agent and status alone, so a count walks no other row and reads no table row). The lists
 # order by head, then thread id, in code point order (as Python sorts); PostgreSQL compares text by the
 # database's collation unless told otherwise, so there the three columns a list orders or ranges by are
 # declared ``COLLATE "C"`` (``{code_order}``), and the indexes on them serve a page in that order.

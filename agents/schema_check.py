@@ -45,6 +45,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "91b5f92cc358c558": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
         "bdd4f8d060ba0754": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
         "5388333f18bfa898": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
+        "2a39a96361986064": _WITH_THIS_RELEASE,  # + thread_status_index_open_counts
     },
     "postgres": {
         "33ff193fda5a5521": _FIRST_TABLES,
@@ -55,7 +56,8 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "3127fb2a744386c9": _WITH_CHANGES,  # + thread_changes, thread_summaries.seen
         "4c11460f438739dc": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
         "e90fdaf30b6612a5": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
-        "d6800025bf4b7a6b": _WITH_THIS_RELEASE,  # thread_status_index's ids and agent COLLATE "C"
+        "51ffb07cb414ca87": _WITH_THIS_RELEASE,  # + thread_status_index_open_counts
+        "9baa4e917dc6b5e9": _WITH_THIS_RELEASE,  # thread_status_index's ids and agent COLLATE "C"
     },
 }
 

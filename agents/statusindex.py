@@ -28,6 +28,7 @@ import base64
 import datetime as dt
 import json
 import logging
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -320,11 +321,23 @@ def decoded(store: Store, rows: Iterable[Sequence[Any]]) -> tuple[list[ThreadSta
     return found, garbled
 
 
-def open_rows(store: Store) -> dict[str, tuple[str, str]]:
-    """Thread id → (agent, status) of every row whose status is not ``done`` (from the index alone)."""
+def open_counts(store: Store, agent: str | None = None) -> Counter[str]:
+    """How many rows (or one agent's) have each status but ``done``: status → count.
+
+    Counted by the database, one row per agent and status, from the index of the unfinished rows' agent
+    and status (``thread_status_index_open_counts``): no table row is read, and no row of a thread done.
+    """
+    where, args = "status <> 'done'", tuple[str, ...]()
+    if agent is not None:
+        where, args = f"{where} AND agent = ?", (agent,)
     with store.read() as cursor:
-        cursor.execute("SELECT thread_id, agent, status FROM thread_status_index WHERE status <> 'done'")
-        return {thread_id: (agent, status) for thread_id, agent, status in cursor.fetchall()}
+        cursor.execute(
+            f"SELECT agent, status, COUNT(*) FROM thread_status_index WHERE {where} GROUP BY agent, status", args
+        )
+        found: Counter[str] = Counter()
+        for _agent, status, count in cursor.fetchall():
+            found[status] += int(count)
+    return found
 
 
 def overdue_count(store: Store, agent: str, before: dt.datetime) -> int:

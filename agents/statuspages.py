@@ -3,9 +3,9 @@
 Home, the agents' queues and the navigation show the oldest unfinished threads, each agent's newest
 threads and how many wait, need attention, run or are overdue; none of that needs every thread's status.
 So they ask the table of statuses (:mod:`agents.statusindex`) for one page of rows in the list's order
-(only those rows' questions and head times are decoded), for the overdue counts by SQL (a range count per
-agent) and for the counts by status (the unfinished rows' agent and status, read once per process from an
-index and then moved by each thread read again), once the table is up to date:
+(only those rows' questions and head times are decoded), for the overdue counts (a range count per agent)
+and for the counts by status (a count per agent and status), both by SQL from indexes, so neither reads a
+row per thread, once the table is up to date:
 
 * a process that has not brought it up to date yet reads again only the threads whose rows may not
   hold (:func:`agents.statusindex.stale`: changed since the last complete read, a lease that started or
@@ -53,40 +53,25 @@ class StatusPage:
 
 @dataclass
 class _Current:
-    """Where this process last brought the table up to date: the change feed's position taken before, the
-    leases live then, and the unfinished rows' (agent, status) by thread with their counts, read from the
-    table once and then kept up to date with each thread this process reads again (None: not read yet)."""
+    """Where this process last brought the table up to date: the change feed's position taken before and
+    the leases live then (-1: not yet)."""
 
     position: int = -1
     running: frozenset[str] = frozenset()
-    open_rows: dict[str, tuple[str, str]] | None = None
-    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    #: Pages read since a row last moved, by what was asked; ``moves`` counts the moves (a page read across
-    #: one is not kept).
+    #: Pages and counts by status read since a row last moved, by what was asked; ``moves`` counts the
+    #: moves (one read across a move is not kept).
     pages: dict[tuple[object, ...], StatusPage] = field(default_factory=dict)
+    counts: dict[str | None, Counter[str]] = field(default_factory=dict)
     moves: int = 0
 
     def drop_pages(self) -> None:
-        self.pages, self.moves = {}, self.moves + 1
+        self.pages, self.counts, self.moves = {}, {}, self.moves + 1
 
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def forget(self) -> None:
-        self.position, self.open_rows, self.counts = -1, None, Counter()
+        self.position = -1
         self.drop_pages()
-
-    def moved(self, fresh: list[ThreadStatus], gone: Collection[str]) -> None:
-        """Moves the counts by the threads read again: their statuses now, and the ones no longer there."""
-        if self.open_rows is None:
-            return
-        for thread_id in [*gone, *(s.thread_id for s in fresh)]:
-            old = self.open_rows.pop(thread_id, None)
-            if old is not None:
-                self.counts[old] -= 1
-        for status in fresh:
-            if status.status != "done":
-                self.open_rows[status.thread_id] = (status.agent, status.status)
-                self.counts[(status.agent, status.status)] += 1
 
 
 _LOCK = threading.Lock()
@@ -155,15 +140,15 @@ def open_counts(store: Store, agent: str | None = None) -> Counter[str]:
     current = _current(store)
     if current is None:
         return Counter(s.status for s in lifecycle.inbox(store, agent))
-    found: Counter[str] = Counter()
-    with current.lock:
-        if current.open_rows is None:  # once per process; then moved by each thread read again
-            current.open_rows = statusindex.open_rows(store)
-            current.counts = Counter(current.open_rows.values())
-        for (name, status), count in current.counts.items():
-            if (agent is None or name == agent) and count:
-                found[status] += count
-    return found
+    # Counted again once a row moved rather than moved by the threads read again: another process may have
+    # rewritten a thread's row before this one reads the thread again, so no row says what was counted.
+    moves = current.moves
+    if (found := current.counts.get(agent)) is None:
+        found = statusindex.open_counts(store, agent)
+        with current.lock:
+            if current.moves == moves:
+                current.counts[agent] = found
+    return Counter(found)
 
 
 def overdue_counts(store: Store, deadlines: Mapping[str, int], now: dt.datetime) -> Counter[str]:
@@ -274,8 +259,8 @@ def _reread(
     *,
     complete: bool = False,
 ) -> bool:
-    """Reads these threads again, keeps their rows and moves ``current``'s counts; whether every row was
-    written (call under ``current.lock``)."""
+    """Reads these threads again and keeps their rows; whether every row was written (call under
+    ``current.lock``)."""
     if seen is None:
         seen = changefeed.position(store)
         if seen is None:
@@ -283,6 +268,5 @@ def _reread(
     fresh, gone = lifecycle._read_threads(store, thread_ids, running, seen)  # noqa: SLF001 - shared reader
     if not statusindex.save(store, fresh, seen, gone=gone, complete=complete):
         return False
-    current.moved(fresh, gone)
     current.drop_pages()
     return True

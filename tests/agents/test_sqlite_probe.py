@@ -10,7 +10,9 @@ from agents.db import DatabaseError
 from agents.runtime import open_store
 
 
-@pytest.mark.parametrize("index", ["thread_status_index_open", "thread_status_index_unknown"])
+@pytest.mark.parametrize(
+    "index", ["thread_status_index_open", "thread_status_index_unknown", "thread_status_index_open_counts"]
+)
 def test_a_partial_index_is_probed_and_its_damage_refuses_the_file(tmp_path, index):
     path = tmp_path / "probe.sqlite"
     open_store(str(path)).close()  # set up, then the index's root page overwritten

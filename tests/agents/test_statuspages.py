@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
 
@@ -148,6 +149,80 @@ def test_a_new_process_serves_a_page_reading_no_thread_and_decoding_only_its_row
         fresh.close()
 
 
+@contextmanager
+def index_reads(store):
+    """Records each statement ``store`` reads the table of statuses with: (SQL, arguments, rows fetched)."""
+    seen: list[tuple[str, tuple, int]] = []
+    read = store.read
+
+    class Recording:
+        def __init__(self, cursor):
+            self.cursor, self.asked = cursor, None
+
+        def execute(self, sql, params=()):
+            self.asked = (sql, tuple(params)) if "thread_status_index" in sql else None
+            self.cursor.execute(sql, params)
+            return self
+
+        def fetchall(self):
+            rows = self.cursor.fetchall()
+            if self.asked is not None:
+                seen.append((*self.asked, len(rows)))
+            return rows
+
+        def fetchone(self):
+            row = self.cursor.fetchone()
+            if self.asked is not None:
+                seen.append((*self.asked, int(row is not None)))
+            return row
+
+    @contextmanager
+    def recorded():
+        with read() as cursor:
+            yield Recording(cursor)
+
+    with mock.patch.object(store, "read", recorded):
+        yield seen
+
+
+def test_a_new_process_counts_by_status_fetching_one_row_per_agent_and_status(store, settings, db_location):
+    mixed_threads(store, settings)
+    pages_agree(store)
+    fresh = open_store(db_location)
+    try:
+        statuspages.inbox_page(fresh, limit=1)  # the table brought up to date
+        with index_reads(fresh) as seen:
+            assert statuspages.open_counts(fresh) == Counter({"waiting": 4})
+            assert statuspages.open_counts(fresh, "robot") == Counter({"waiting": 3})
+        # w1, w2 and w4 wait for the robot and refund-A for the refund agent: counted, not fetched one by one
+        assert [rows for _sql, _args, rows in seen] == [2, 1]
+    finally:
+        fresh.close()
+
+
+def test_the_counts_by_status_are_served_by_the_index_of_the_unfinished_rows(store, settings):
+    mixed_threads(store, settings)
+    pages_agree(store)
+    statuspages.inbox_page(store, limit=1)
+    for agent in (None, "robot"):
+        with index_reads(store) as seen:
+            statusindex.open_counts(store, agent)
+        [(sql, args, _rows)] = seen
+        if store.backend == "postgres":
+            with store.transaction() as cursor:
+                cursor.execute("ANALYZE thread_status_index")
+        with store.read() as cursor:
+            if store.backend == "postgres":  # a table this small is read whole, unless that is ruled out
+                cursor.execute("SET LOCAL enable_seqscan = off")
+                cursor.execute("EXPLAIN " + sql, args)
+                plan = " | ".join(row[0] for row in cursor.fetchall())
+                assert "Index Only Scan using thread_status_index_open_counts" in plan, plan
+            else:
+                cursor.execute("EXPLAIN QUERY PLAN " + sql, args)
+                plan = " | ".join(row[-1] for row in cursor.fetchall())
+                assert "USING COVERING INDEX thread_status_index_open_counts" in plan, plan
+
+
 def test_a_new_process_reads_the_changed_thread_alone_for_a_page(store, settings, db_location):
     mixed_threads(store, settings)
     pages_agree(store)
@@ -242,8 +317,9 @@ def test_a_page_asked_again_is_read_again_only_after_a_change(store, settings, d
     mixed_threads(store, settings)
     first = pages_agree(store)
     no_read = mock.patch.object(statusindex, "page_rows", side_effect=AssertionError("the page was read again"))
-    with no_read:
-        pages_agree(store)  # nothing moved: every page as it was read
+    no_count = mock.patch.object(statusindex, "open_counts", side_effect=AssertionError("counted again"))
+    with no_read, no_count:
+        pages_agree(store)  # nothing moved: every page and count as it was read
     runs.resume_thread(store, settings, "w4", "no")  # a write here
     assert pages_agree(store)["w4"].outcome == "refused" != first["w4"].outcome
     code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)

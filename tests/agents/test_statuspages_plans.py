@@ -20,8 +20,9 @@ from tests.agents.test_statuspages import pages_agree
 pytestmark = pytest.mark.usefixtures("backend")
 #: Every list a page is read of: (agent, unfinished, newest first).
 PAGES = list(itertools.product((None, "robot"), (True, False), (True, False)))
-#: The fingerprint of the PostgreSQL schema whose ids compared in the database's collation.
-BEFORE_CODE_ORDER = "e90fdaf30b6612a5"
+#: The fingerprint of the PostgreSQL schema whose ids compared in the database's collation (with this
+#: release's indexes: those an older database lacks are made at open whatever its collation).
+BEFORE_CODE_ORDER = "51ffb07cb414ca87"
 
 
 def plan(store, agent, unfinished, newest_first):
