@@ -128,21 +128,49 @@ def pay(
     Returns:
         The case's ledger row; ``created`` is False when it was already paid.
     """
+    row, created = pay_once(
+        store,
+        "refund_ledger",
+        LEDGER_COLUMNS,
+        {"case_id": case_id},
+        {
+            "thread_id": thread_id,
+            "customer": customer,
+            "requested_amount": requested_amount,
+            "paid_amount": amount,
+            "approver": approver,
+        },
+    )
+    return Payout(**row, created=created)
+
+
+def pay_once(
+    store: Store,
+    table: str,
+    columns: tuple[str, ...],
+    key: Mapping[str, str],
+    values: Mapping[str, Any],
+) -> tuple[dict[str, Any], bool]:
+    """Inserts the payout row ``key`` + ``values`` (paid now) into ``table`` unless a row of ``key`` is there,
+    whose ``repeat_attempts`` then counts one more, as :func:`pay` says; the row (keys ``columns``) is read back
+    in the same transaction.
+
+    Returns:
+        The row, and whether this attempt created it.
+    """
+    names = (*key, *values, "paid_at")
+    where = " AND ".join(f"{name} = ?" for name in key)
     with store.transaction() as cursor:
         cursor.execute(
-            "INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
-            " approver, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (case_id) DO NOTHING",
-            (case_id, thread_id, customer, requested_amount, amount, approver, now_iso()),
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+            f" ON CONFLICT ({', '.join(key)}) DO NOTHING",
+            (*key.values(), *values.values(), now_iso()),
         )
         created = cursor.rowcount == 1
         if not created:
-            cursor.execute(
-                "UPDATE refund_ledger SET repeat_attempts = repeat_attempts + 1 WHERE case_id = ?",
-                (case_id,),
-            )
-        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
-        row = dict(zip(LEDGER_COLUMNS, cursor.fetchone(), strict=True))
-    return Payout(**row, created=created)
+            cursor.execute(f"UPDATE {table} SET repeat_attempts = repeat_attempts + 1 WHERE {where}", (*key.values(),))
+        cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {where}", (*key.values(),))
+        return dict(zip(columns, cursor.fetchone(), strict=True)), created
 
 
 @dataclass(frozen=True)
