@@ -7,6 +7,7 @@ import subprocess
 
 from playwright.sync_api import Locator, Page
 
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.browser.conftest import Dashboard, wait_for_app
 
 
@@ -25,3 +26,10 @@ def open_page(page: Page, dashboard: Dashboard, path: str = "", size: tuple[int,
     page.goto(f"{dashboard.url}/{path}")
     wait_for_app(page)
     return page.get_by_test_id("stMain")
+
+
+def lecture_flags() -> list[str]:
+    """The CLI flags of the lecture's default request (``DEFAULT_LECTURE_INPUT``), for ``run lecture``."""
+    return [
+        flag for name, value in DEFAULT_LECTURE_INPUT.items() for flag in (f"--{name.replace('_', '-')}", str(value))
+    ]

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from dashboard.i18n import t
 from tests.browser.conftest import Dashboard, serve_dashboard
-from tests.browser.opening import cli_ok, open_page
+from tests.browser.opening import cli_ok, lecture_flags, open_page
 
 #: The live parts' interval (s), and how long the page may take to show another process's answer (ms):
 #: one interval for the part's timer, then its run, with room for a machine shared by other tests.
@@ -90,10 +89,7 @@ def test_the_robot_shows_another_process_answer_without_drawing_the_page_again(
 
 
 def _lecture_at_the_gate(dashboard: Dashboard, thread: str) -> None:
-    flags = []
-    for name, value in DEFAULT_LECTURE_INPUT.items():
-        flags += [f"--{name.replace('_', '-')}", str(value)]
-    started = cli_ok(dashboard, "run", "lecture", *flags, "--thread", thread, "--json")
+    started = cli_ok(dashboard, "run", "lecture", *lecture_flags(), "--thread", thread, "--json")
     assert json.loads(started.stdout)["status"] == "waiting"
 
 
