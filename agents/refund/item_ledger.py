@@ -66,20 +66,9 @@ def pay_item(
     Returns:
         The item's ledger row; ``created`` is False when it was already paid.
     """
-    row, created = pay_once(
-        store,
-        "refund_item_ledger",
-        ITEM_LEDGER_COLUMNS,
-        {"case_id": case_id, "item": item},
-        {
-            "thread_id": thread_id,
-            "customer": customer,
-            "requested_amount": requested_amount,
-            "paid_amount": amount,
-            "approver": approver,
-        },
-    )
-    return ItemPayout(**row, created=created)
+    row = (case_id, item, thread_id, customer, requested_amount, amount, approver)
+    paid, created = pay_once(store, "refund_item_ledger", ITEM_LEDGER_COLUMNS, 2, row)
+    return ItemPayout(**paid, created=created)
 
 
 def item_payouts(store: Store, case_id: str | None = None) -> list[dict[str, Any]]:

@@ -128,48 +128,27 @@ def pay(
     Returns:
         The case's ledger row; ``created`` is False when it was already paid.
     """
-    row, created = pay_once(
-        store,
-        "refund_ledger",
-        LEDGER_COLUMNS,
-        {"case_id": case_id},
-        {
-            "thread_id": thread_id,
-            "customer": customer,
-            "requested_amount": requested_amount,
-            "paid_amount": amount,
-            "approver": approver,
-        },
-    )
-    return Payout(**row, created=created)
+    row = (case_id, thread_id, customer, requested_amount, amount, approver)
+    paid, created = pay_once(store, "refund_ledger", LEDGER_COLUMNS, 1, row)
+    return Payout(**paid, created=created)
 
 
-def pay_once(
-    store: Store,
-    table: str,
-    columns: tuple[str, ...],
-    key: Mapping[str, str],
-    values: Mapping[str, Any],
-) -> tuple[dict[str, Any], bool]:
-    """Inserts the payout row ``key`` + ``values`` (paid now) into ``table`` unless a row of ``key`` is there,
-    whose ``repeat_attempts`` then counts one more, as :func:`pay` says; the row (keys ``columns``) is read back
-    in the same transaction.
-
-    Returns:
-        The row, and whether this attempt created it.
+def pay_once(store: Store, table: str, columns: tuple[str, ...], keys: int, row: tuple[Any, ...]) -> tuple[dict, bool]:
+    """Inserts ``row`` (``columns`` but the last two: ``paid_at``, now, and ``repeat_attempts``) into ``table``
+    unless a row of its key (the first ``keys`` columns) is there, which then counts a repeat attempt, as
+    :func:`pay` says; returns the row as read back in the same transaction, and whether this attempt created it.
     """
-    names = (*key, *values, "paid_at")
-    where = " AND ".join(f"{name} = ?" for name in key)
+    where = " AND ".join(f"{name} = ?" for name in columns[:keys])
     with store.transaction() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
-            f" ON CONFLICT ({', '.join(key)}) DO NOTHING",
-            (*key.values(), *values.values(), now_iso()),
+            f"INSERT INTO {table} ({', '.join(columns[:-1])}) VALUES ({', '.join('?' * (len(columns) - 1))})"
+            f" ON CONFLICT ({', '.join(columns[:keys])}) DO NOTHING",
+            (*row, now_iso()),
         )
         created = cursor.rowcount == 1
         if not created:
-            cursor.execute(f"UPDATE {table} SET repeat_attempts = repeat_attempts + 1 WHERE {where}", (*key.values(),))
-        cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {where}", (*key.values(),))
+            cursor.execute(f"UPDATE {table} SET repeat_attempts = repeat_attempts + 1 WHERE {where}", row[:keys])
+        cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {where}", row[:keys])
         return dict(zip(columns, cursor.fetchone(), strict=True)), created
 
 
