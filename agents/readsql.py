@@ -128,9 +128,18 @@ def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
     return list(cursor.fetchall())
 
 
-#: (thread, checkpoint) pairs per query of :meth:`ReadQueries.head_writes`: two parameters each, well
-#: inside SQLite's and PostgreSQL's limits.
+#: (thread, checkpoint) pairs per query of :meth:`ReadQueries.head_writes` (two parameters each), or values
+#: per query of :func:`rows_in`: well inside SQLite's and PostgreSQL's limits.
 _PAIRS_PER_QUERY = 400
+
+
+def rows_in(cursor: Any, sql: str, values: Sequence[str], tail: str = "") -> Rows:
+    """The rows of ``sql`` + `` IN (…)`` + ``tail`` for all ``values``, in queries of at most 400 of them."""
+    found: Rows = []
+    for start in range(0, len(values), _PAIRS_PER_QUERY):
+        chunk = tuple(values[start : start + _PAIRS_PER_QUERY])
+        found += _rows(cursor, f"{sql} IN ({', '.join('?' * len(chunk))}){tail}", chunk)
+    return found
 
 
 def _per_head(cursor: Any, heads: Sequence[tuple[str, str]], select: str) -> Rows:
@@ -202,17 +211,13 @@ class _ChainQueries:
         )
 
     def interrupt_writes(self, cursor: Any, thread_ids: Sequence[str]) -> Rows:
-        found: Rows = []
-        for start in range(0, len(thread_ids), 400):
-            chunk = thread_ids[start : start + 400]
-            found += _rows(
-                cursor,
-                f"SELECT thread_id, checkpoint_id, type, {self._blob} FROM {self._writes}"
-                f" WHERE thread_id IN ({', '.join('?' * len(chunk))}) AND checkpoint_ns = ''"
-                " AND channel = '__interrupt__' ORDER BY thread_id, checkpoint_id, task_path, task_id, idx",
-                tuple(chunk),
-            )
-        return found
+        return rows_in(
+            cursor,
+            f"SELECT thread_id, checkpoint_id, type, {self._blob} FROM {self._writes}"
+            " WHERE checkpoint_ns = '' AND channel = '__interrupt__' AND thread_id",
+            thread_ids,
+            " ORDER BY thread_id, checkpoint_id, task_path, task_id, idx",
+        )
 
     def next_checkpoint(self, cursor: Any, thread_id: str, checkpoint_id: str) -> str | None:
         rows = _rows(

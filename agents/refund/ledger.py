@@ -23,6 +23,7 @@ from typing import Any
 from agents import changefeed, readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
+from agents.readsql import rows_in
 from agents.refund.cases import case_of_thread
 from agents.refund.deletions import deletion_rows
 
@@ -211,16 +212,6 @@ def _caught_up(
     return found.rows
 
 
-def _in_chunks(cursor: Any, sql: str, values: list[str], tail: str = "") -> list[Any]:
-    """The rows of ``sql`` + `` IN (…)`` + ``tail`` over ``values``, asked 400 at a time."""
-    found: list[Any] = []
-    for start in range(0, len(values), 400):
-        chunk = values[start : start + 400]
-        cursor.execute(f"{sql} IN ({', '.join('?' * len(chunk))}){tail}", chunk)
-        found += cursor.fetchall()
-    return found
-
-
 _LEDGER_READ = f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger"
 
 
@@ -232,7 +223,7 @@ def _read_ledger(cursor: Any) -> _Read:
 
 def _ledger_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None:
     """``kept`` with the rows of the ``changed`` threads read again (None when none of them moved)."""
-    found = _in_chunks(cursor, _LEDGER_READ + " WHERE thread_id", sorted(changed))
+    found = rows_in(cursor, _LEDGER_READ + " WHERE thread_id", sorted(changed))
     read = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in found]
     now = {row["case_id"] for row in read}
     dropped = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())} | now
@@ -554,10 +545,10 @@ def _totals_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None
     """``kept`` with the totals of the cases of the ``changed`` threads summed again (None: no case to sum)."""
     cases = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())}
     distinct = "SELECT DISTINCT case_id FROM refund_item_ledger WHERE thread_id"
-    cases |= {row[0] for row in _in_chunks(cursor, distinct, sorted(changed))}
+    cases |= {row[0] for row in rows_in(cursor, distinct, sorted(changed))}
     if not cases:
         return None
-    sums = _in_chunks(cursor, _ITEM_SUMS + " WHERE case_id", sorted(cases), " GROUP BY case_id, thread_id")
+    sums = rows_in(cursor, _ITEM_SUMS + " WHERE case_id", sorted(cases), " GROUP BY case_id, thread_id")
     rows = {case_id: total for case_id, total in kept.rows.items() if case_id not in cases}
     rows.update(_totals(sums, kept.rows))
     cases_of = {t: c - cases for t, c in kept.cases_of.items()}
