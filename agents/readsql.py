@@ -128,9 +128,18 @@ def _rows(cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> Rows:
     return list(cursor.fetchall())
 
 
-#: (thread, checkpoint) pairs per query of :meth:`ReadQueries.head_writes`: two parameters each, well
-#: inside SQLite's and PostgreSQL's limits.
+#: (thread, checkpoint) pairs per query of :meth:`ReadQueries.head_writes` (two parameters each), or values
+#: per query of :func:`rows_in`: well inside SQLite's and PostgreSQL's limits.
 _PAIRS_PER_QUERY = 400
+
+
+def rows_in(cursor: Any, sql: str, values: Sequence[str], tail: str = "") -> Rows:
+    """The rows of ``sql`` + `` IN (…)`` + ``tail`` for all ``values``, in queries of at most 400 of them."""
+    found: Rows = []
+    for start in range(0, len(values), _PAIRS_PER_QUERY):
+        chunk = tuple(values[start : start + _PAIRS_PER_QUERY])
+        found += _rows(cursor, f"{sql} IN ({', '.join('?' * len(chunk))}){tail}", chunk)
+    return found
 
 
 def _per_head(cursor: Any, heads: Sequence[tuple[str, str]], select: str) -> Rows:
@@ -202,17 +211,13 @@ class _ChainQueries:
         )
 
     def interrupt_writes(self, cursor: Any, thread_ids: Sequence[str]) -> Rows:
-        found: Rows = []
-        for start in range(0, len(thread_ids), 400):
-            chunk = thread_ids[start : start + 400]
-            found += _rows(
-                cursor,
-                f"SELECT thread_id, checkpoint_id, type, {self._blob} FROM {self._writes}"
-                f" WHERE thread_id IN ({', '.join('?' * len(chunk))}) AND checkpoint_ns = ''"
-                " AND channel = '__interrupt__' ORDER BY thread_id, checkpoint_id, task_path, task_id, idx",
-                tuple(chunk),
-            )
-        return found
+        return rows_in(
+            cursor,
+            f"SELECT thread_id, checkpoint_id, type, {self._blob} FROM {self._writes}"
+            " WHERE checkpoint_ns = '' AND channel = '__interrupt__' AND thread_id",
+            thread_ids,
+            " ORDER BY thread_id, checkpoint_id, task_path, task_id, idx",
+        )
 
     def next_checkpoint(self, cursor: Any, thread_id: str, checkpoint_id: str) -> str | None:
         rows = _rows(
@@ -222,6 +227,50 @@ class _ChainQueries:
             (thread_id, checkpoint_id),
         )
         return rows[0][0] if rows else None
+
+    def _meta(self, key: str) -> str:
+        """The metadata's ``key``, as a text expression (NULL where it is missing)."""
+        raise NotImplementedError
+
+    def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
+        # The primary key's index covers these columns: no metadata or blob is read.
+        one, params = _one_thread("thread_id", thread_id)
+        return _rows(
+            cursor,
+            "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
+            f" FROM checkpoints WHERE checkpoint_ns = ''{one} GROUP BY thread_id",
+            params,
+        )
+
+    def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
+        return _rows(
+            cursor,
+            f"SELECT checkpoint_id, task_id, task_path, channel, type, {self._blob} FROM {self._writes}"
+            " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id BETWEEN ? AND ?"
+            " ORDER BY checkpoint_id, task_path, task_id, idx",
+            (thread_id, first_id, last_id),
+        )
+
+    def _first_meta(self, cursor: Any, thread_id: str, key: str) -> str | None:
+        """The first of the thread's checkpoints' ``key`` in their metadata, or None."""
+        rows = _rows(
+            cursor,
+            f"SELECT {self._meta(key)} FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+            f" AND {self._meta(key)} IS NOT NULL ORDER BY checkpoint_id LIMIT 1",
+            (thread_id,),
+        )
+        return rows[0][0] if rows else None
+
+    def agent(self, cursor: Any, thread_id: str) -> str | None:
+        return self._first_meta(cursor, thread_id, "agent")
+
+    def language(self, cursor: Any, thread_id: str) -> str | None:
+        return self._first_meta(cursor, thread_id, "lang")
+
+    def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
+        checkpoints = _rows(cursor, "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
+        writes = _rows(cursor, f"SELECT COUNT(*) FROM {self._writes} WHERE thread_id = ?", (thread_id,))
+        return int(checkpoints[0][0]), int(writes[0][0])
 
 
 #: A checkpoint's metadata as JSON only where it is JSON: a row another writer garbled names no agent or
@@ -237,6 +286,9 @@ class SqliteQueries(_ChainQueries):
     _writes = "writes"
     _blob = "value"
 
+    def _meta(self, key: str) -> str:
+        return f"{_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.{key}') END"
+
     def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
         return _per_head(
             cursor,
@@ -248,16 +300,6 @@ class SqliteQueries(_ChainQueries):
 
     def head_blobs(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
         return []
-
-    def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
-        # The primary key's index covers these columns: no metadata or blob is read.
-        one, params = _one_thread("thread_id", thread_id)
-        return _rows(
-            cursor,
-            "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
-            f" FROM checkpoints WHERE checkpoint_ns = ''{one} GROUP BY thread_id",
-            params,
-        )
 
     def head_interrupts(self, cursor: Any, thread_id: str | None = None) -> Rows:
         # The heads from the checkpoints' primary-key index (no metadata read), then each head's writes by a
@@ -280,15 +322,6 @@ class SqliteQueries(_ChainQueries):
             params,
         )
 
-    def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, task_id, task_path, channel, type, value FROM writes WHERE thread_id = ?"
-            " AND checkpoint_ns = '' AND checkpoint_id BETWEEN ? AND ?"
-            " ORDER BY checkpoint_id, task_path, task_id, idx",
-            (thread_id, first_id, last_id),
-        )
-
     def agents_at(self, cursor: Any, checkpoints: Sequence[tuple[str, str]]) -> Rows:
         return _per_head(
             cursor,
@@ -297,33 +330,6 @@ class SqliteQueries(_ChainQueries):
             " FROM heads h CROSS JOIN checkpoints c WHERE c.thread_id = h.thread_id AND c.checkpoint_ns = ''"
             " AND c.checkpoint_id = h.checkpoint_id",
         )
-
-    def agent(self, cursor: Any, thread_id: str) -> str | None:
-        rows = _rows(
-            cursor,
-            f"SELECT {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.agent') END FROM checkpoints"
-            " WHERE thread_id = ? AND checkpoint_ns = ''"
-            f" AND {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.agent') END IS NOT NULL"
-            " ORDER BY checkpoint_id LIMIT 1",
-            (thread_id,),
-        )
-        return rows[0][0] if rows else None
-
-    def language(self, cursor: Any, thread_id: str) -> str | None:
-        rows = _rows(
-            cursor,
-            f"SELECT {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.lang') END FROM checkpoints"
-            " WHERE thread_id = ? AND checkpoint_ns = ''"
-            f" AND {_VALID_JSON} json_extract(CAST(metadata AS TEXT), '$.lang') END IS NOT NULL"
-            " ORDER BY checkpoint_id LIMIT 1",
-            (thread_id,),
-        )
-        return rows[0][0] if rows else None
-
-    def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
-        checkpoints = _rows(cursor, "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
-        writes = _rows(cursor, "SELECT COUNT(*) FROM writes WHERE thread_id = ?", (thread_id,))
-        return int(checkpoints[0][0]), int(writes[0][0])
 
     def change_position(self, cursor: Any) -> int:
         # Writers take the write lock one at a time: the next change gets the next number.
@@ -338,6 +344,9 @@ class PostgresQueries(_ChainQueries):
     _writes = "checkpoint_writes"
     _blob = "blob"
 
+    def _meta(self, key: str) -> str:
+        return f"metadata->>'{key}'"
+
     def head_checkpoints(self, cursor: Any, heads: Sequence[tuple[str, str]]) -> Rows:
         return [(thread_id, None, None, None) for thread_id, _head in heads]
 
@@ -351,15 +360,6 @@ class PostgresQueries(_ChainQueries):
             " CROSS JOIN LATERAL jsonb_each_text(c.checkpoint -> 'channel_versions') v"
             " JOIN checkpoint_blobs b ON b.thread_id = c.thread_id AND b.checkpoint_ns = ''"
             " AND b.channel = v.key AND b.version = v.value",
-        )
-
-    def heads(self, cursor: Any, thread_id: str | None = None) -> Rows:
-        one, params = _one_thread("thread_id", thread_id)
-        return _rows(
-            cursor,
-            "SELECT thread_id, COUNT(*), MIN(checkpoint_id), MAX(checkpoint_id)"
-            f" FROM checkpoints WHERE checkpoint_ns = ''{one} GROUP BY thread_id",
-            params,
         )
 
     def head_interrupts(self, cursor: Any, thread_id: str | None = None) -> Rows:
@@ -378,15 +378,6 @@ class PostgresQueries(_ChainQueries):
             params,
         )
 
-    def writes_between(self, cursor: Any, thread_id: str, first_id: str, last_id: str) -> Rows:
-        return _rows(
-            cursor,
-            "SELECT checkpoint_id, task_id, task_path, channel, type, blob FROM checkpoint_writes"
-            " WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id BETWEEN ? AND ?"
-            " ORDER BY checkpoint_id, task_path, task_id, idx",
-            (thread_id, first_id, last_id),
-        )
-
     def agents_at(self, cursor: Any, checkpoints: Sequence[tuple[str, str]]) -> Rows:
         return _per_head(
             cursor,
@@ -394,31 +385,6 @@ class PostgresQueries(_ChainQueries):
             " SELECT c.thread_id, c.metadata->>'agent' FROM heads h JOIN checkpoints c"
             " ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' AND c.checkpoint_id = h.checkpoint_id",
         )
-
-    def agent(self, cursor: Any, thread_id: str) -> str | None:
-        rows = _rows(
-            cursor,
-            "SELECT metadata->>'agent' FROM checkpoints WHERE thread_id = ?"
-            " AND checkpoint_ns = '' AND metadata->>'agent' IS NOT NULL"
-            " ORDER BY checkpoint_id LIMIT 1",
-            (thread_id,),
-        )
-        return rows[0][0] if rows else None
-
-    def language(self, cursor: Any, thread_id: str) -> str | None:
-        rows = _rows(
-            cursor,
-            "SELECT metadata->>'lang' FROM checkpoints WHERE thread_id = ?"
-            " AND checkpoint_ns = '' AND metadata->>'lang' IS NOT NULL"
-            " ORDER BY checkpoint_id LIMIT 1",
-            (thread_id,),
-        )
-        return rows[0][0] if rows else None
-
-    def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
-        checkpoints = _rows(cursor, "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
-        writes = _rows(cursor, "SELECT COUNT(*) FROM checkpoint_writes WHERE thread_id = ?", (thread_id,))
-        return int(checkpoints[0][0]), int(writes[0][0])
 
     def change_position(self, cursor: Any) -> int:
         # The oldest transaction still running that may write this database: every transaction that

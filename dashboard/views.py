@@ -148,31 +148,21 @@ def inbox_status(
     return " · ".join(part for part in (status_text(status), age) if part)
 
 
-def show_inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    """The inbox: every unfinished thread, oldest first (another order one click away, kept for the
-    session; a signed-in person's own items first), with its status, how long it has waited (marked
-    when past its deadline, ``HITL_SLA``), its reason (as text), who may decide it and a link to act.
-
-    One paged, searchable table in a live part (:mod:`dashboard.live`): it reruns alone every
-    ``HITL_LIVE_REFRESH`` seconds and when searched or paged, and reads its rows again whenever the
-    database changed.
-    """
-    _inbox(key, load, empty_text)
-
-
-@live.fragment
-def _inbox(key: str, load: Callable[[], list[lifecycle.ThreadStatus]], empty_text: str) -> None:
-    inbox_table(key, live.rows(key, load), empty_text)
-
-
 #: Rows home shows of a list until every row is asked for (:func:`show_inbox_page`, :func:`show_threads_page`).
 HOME_ROWS = 50
 
 
 def show_inbox_page(key: str, store: Store, empty_text: str) -> None:
-    """:func:`show_inbox` of the oldest :data:`HOME_ROWS` items, read as one page of the kept index of statuses
+    """The inbox: every unfinished thread, oldest first (another order one click away, kept for the
+    session; a signed-in person's own items first), with its status, how long it has waited (marked
+    when past its deadline, ``HITL_SLA``), its reason (as text), who may decide it and a link to act.
+
+    The oldest :data:`HOME_ROWS` items are read as one page of the kept index of statuses
     (:mod:`agents.statuspages`), with the counts of every item; "Show all" reads every item (search and the
-    other orders then cover them all), for the session."""
+    other orders then cover them all), for the session. One paged, searchable table in a live part
+    (:mod:`dashboard.live`): it reruns alone every ``HITL_LIVE_REFRESH`` seconds and when searched or paged,
+    and reads its rows again whenever the database changed.
+    """
     _inbox_page(key, store, empty_text)
 
 
@@ -226,8 +216,9 @@ def inbox_table(
     counts: Mapping[str, int] | None = None,
     overdue: int | None = None,
 ) -> None:
-    """:func:`show_inbox` of items already read, inside a fragment of the caller's; ``counts`` (status → how
-    many) and ``overdue`` count the whole list when ``items`` are one page of it (else ``items`` are counted)."""
+    """The inbox (:func:`show_inbox_page`) of items already read, inside a fragment of the caller's; ``counts``
+    (status → how many) and ``overdue`` count the whole list when ``items`` are one page of it (else ``items``
+    are counted)."""
     if not items:
         st.info(empty_text)
         return

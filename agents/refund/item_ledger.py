@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.db import Store, TableSchema
-from agents.refund.ledger import Payout, now_iso
+from agents.refund.ledger import Payout, pay_once
 
 ITEM_LEDGER_COLUMNS = (
     "case_id", "item", "thread_id", "customer", "requested_amount", "paid_amount",
@@ -66,24 +66,9 @@ def pay_item(
     Returns:
         The item's ledger row; ``created`` is False when it was already paid.
     """
-    with store.transaction() as cursor:
-        cursor.execute(
-            "INSERT INTO refund_item_ledger (case_id, item, thread_id, customer, requested_amount, paid_amount,"
-            " approver, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (case_id, item) DO NOTHING",
-            (case_id, item, thread_id, customer, requested_amount, amount, approver, now_iso()),
-        )
-        created = cursor.rowcount == 1
-        if not created:
-            cursor.execute(
-                "UPDATE refund_item_ledger SET repeat_attempts = repeat_attempts + 1 WHERE case_id = ? AND item = ?",
-                (case_id, item),
-            )
-        cursor.execute(
-            f"SELECT {', '.join(ITEM_LEDGER_COLUMNS)} FROM refund_item_ledger WHERE case_id = ? AND item = ?",
-            (case_id, item),
-        )
-        row = dict(zip(ITEM_LEDGER_COLUMNS, cursor.fetchone(), strict=True))
-    return ItemPayout(**row, created=created)
+    row = (case_id, item, thread_id, customer, requested_amount, amount, approver)
+    paid, created = pay_once(store, "refund_item_ledger", ITEM_LEDGER_COLUMNS, 2, row)
+    return ItemPayout(**paid, created=created)
 
 
 def item_payouts(store: Store, case_id: str | None = None) -> list[dict[str, Any]]:

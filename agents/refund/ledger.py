@@ -16,13 +16,14 @@ does an unfinished case deleted with a reason (``refund_deletions``: outcome
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from agents import changefeed, readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
+from agents.readsql import rows_in
 from agents.refund.cases import case_of_thread
 from agents.refund.deletions import deletion_rows
 
@@ -128,21 +129,28 @@ def pay(
     Returns:
         The case's ledger row; ``created`` is False when it was already paid.
     """
+    row = (case_id, thread_id, customer, requested_amount, amount, approver)
+    paid, created = pay_once(store, "refund_ledger", LEDGER_COLUMNS, 1, row)
+    return Payout(**paid, created=created)
+
+
+def pay_once(store: Store, table: str, columns: tuple[str, ...], keys: int, row: tuple[Any, ...]) -> tuple[dict, bool]:
+    """Inserts ``row`` (``columns`` but the last two: ``paid_at``, now, and ``repeat_attempts``) into ``table``
+    unless a row of its key (the first ``keys`` columns) is there, which then counts a repeat attempt, as
+    :func:`pay` says; returns the row as read back in the same transaction, and whether this attempt created it.
+    """
+    where = " AND ".join(f"{name} = ?" for name in columns[:keys])
     with store.transaction() as cursor:
         cursor.execute(
-            "INSERT INTO refund_ledger (case_id, thread_id, customer, requested_amount, paid_amount,"
-            " approver, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (case_id) DO NOTHING",
-            (case_id, thread_id, customer, requested_amount, amount, approver, now_iso()),
+            f"INSERT INTO {table} ({', '.join(columns[:-1])}) VALUES ({', '.join('?' * (len(columns) - 1))})"
+            f" ON CONFLICT ({', '.join(columns[:keys])}) DO NOTHING",
+            (*row, now_iso()),
         )
         created = cursor.rowcount == 1
         if not created:
-            cursor.execute(
-                "UPDATE refund_ledger SET repeat_attempts = repeat_attempts + 1 WHERE case_id = ?",
-                (case_id,),
-            )
-        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger WHERE case_id = ?", (case_id,))
-        row = dict(zip(LEDGER_COLUMNS, cursor.fetchone(), strict=True))
-    return Payout(**row, created=created)
+            cursor.execute(f"UPDATE {table} SET repeat_attempts = repeat_attempts + 1 WHERE {where}", row[:keys])
+        cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {where}", row[:keys])
+        return dict(zip(columns, cursor.fetchone(), strict=True)), created
 
 
 @dataclass(frozen=True)
@@ -160,56 +168,74 @@ def _payouts(store: Store, token: object | None = None) -> dict[str, dict[str, A
     """Case id → ledger row, newest first (by ``paid_at``, then case id in code point order).
 
     The rows are shared by every caller (never change them). Lists of 10,000 refund threads ask for
-    every case's payout on each rerun; this answers them from one read, kept per process. After a change,
-    only the rows of the threads the change feed noted (:mod:`agents.changefeed`) are read again (a
-    row unchanged stays the same object); where the database notes no changes, the ledger is read again
-    whenever the store's change token moved. ``token``: the store's change token, when the caller has just
-    read it.
+    every case's payout on each rerun; this answers them from one read, kept per process (see
+    :func:`_caught_up`). ``token``: the store's change token, when the caller has just read it.
+    """
+    return _caught_up(store, ("refund-payouts", "payouts"), token, _read_ledger, _ledger_again)
+
+
+#: What a read of kept rows makes: the rows, and each thread's cases.
+_Read = tuple[dict[str, dict[str, Any]], dict[str, frozenset[str]]]
+
+
+def _caught_up(
+    store: Store,
+    memo_at: tuple[str, str],
+    token: object | None,
+    read_all: Callable[[Any], _Read],
+    read_again: Callable[[Any, _Ledger, set[str]], _Read | None],
+) -> dict[str, dict[str, Any]]:
+    """Rows kept per process at ``memo_at`` (cache name, key), as they are now.
+
+    While the store's change token stays, the kept rows. After a change, where the change feed
+    (:mod:`agents.changefeed`) tells which threads moved, ``read_again(cursor, kept, threads)`` reads
+    theirs alone (None: nothing kept moved; a row unchanged stays the same object); where the database
+    notes no changes, ``read_all(cursor)`` reads them whole whenever the token moved.
     """
     token = store.change_token() if token is None else token
-    memo = readcache.cache_for(store, "refund-payouts", size=1)
-    kept: _Ledger | None = memo.lookup("payouts")
+    memo = readcache.cache_for(store, memo_at[0], size=1)
+    kept: _Ledger | None = memo.lookup(memo_at[1])
     if kept is not None and token is not None and kept.token == token:
         return kept.rows
-    if kept is not None and kept.position is not None:
-        changes = changefeed.changed_since(store, kept.position)
-        if changes is not None:
-            fresh = _changed(store, kept, changes[1], changes[0], token)
-            memo.put("payouts", fresh)
-            return fresh.rows
-    position = changefeed.position(store)  # before the rows it guards
-    with store.read() as cursor:
-        cursor.execute(f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger")
-        rows = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
-    found = _Ledger(_newest_first(rows), _cases_of(rows), position, token)
-    memo.put("payouts", found)
+    changes = None if kept is None or kept.position is None else changefeed.changed_since(store, kept.position)
+    if kept is not None and changes is not None:
+        again = None
+        if changes[1]:
+            with store.read() as cursor:
+                again = read_again(cursor, kept, changes[1])
+        found = _Ledger(*(again or (kept.rows, kept.cases_of)), changes[0], token)
+    else:
+        start = changefeed.position(store)  # before the rows it guards
+        with store.read() as cursor:
+            found = _Ledger(*read_all(cursor), start, token)
+    memo.put(memo_at[1], found)
     return found.rows
 
 
-def _changed(store: Store, kept: _Ledger, changed: set[str], position: int, token: object | None) -> _Ledger:
-    """``kept`` with the rows of the ``changed`` threads read again (the same rows when none of them moved)."""
-    read: list[dict[str, Any]] = []
-    wanted = sorted(changed)
-    with store.read() as cursor:
-        for start in range(0, len(wanted), 400):
-            chunk = wanted[start : start + 400]
-            cursor.execute(
-                f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger"
-                f" WHERE thread_id IN ({', '.join('?' * len(chunk))})",
-                chunk,
-            )
-            read += [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+_LEDGER_READ = f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger"
+
+
+def _read_ledger(cursor: Any) -> _Read:
+    cursor.execute(_LEDGER_READ)
+    rows = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+    return _newest_first(rows), _cases_of(rows)
+
+
+def _ledger_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None:
+    """``kept`` with the rows of the ``changed`` threads read again (None when none of them moved)."""
+    found = rows_in(cursor, _LEDGER_READ + " WHERE thread_id", sorted(changed))
+    read = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in found]
     now = {row["case_id"] for row in read}
     dropped = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())} | now
     same = [kept.rows[row["case_id"]] for row in read if kept.rows.get(row["case_id"]) == row]
     if len(same) == len(read) and dropped == now:  # nothing of the ledger moved
-        return _Ledger(kept.rows, kept.cases_of, position, token)
+        return None
     rows = [row for case_id, row in kept.rows.items() if case_id not in dropped]
     rows += [kept.rows[row["case_id"]] if kept.rows.get(row["case_id"]) == row else row for row in read]
     cases_of = {t: c for t, c in kept.cases_of.items() if t not in changed}
     for thread_id, cases in _cases_of(read).items():
         cases_of[thread_id] = cases_of.get(thread_id, frozenset()) | cases
-    return _Ledger(_newest_first(rows), cases_of, position, token)
+    return _newest_first(rows), cases_of
 
 
 def _newest_first(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -493,30 +519,16 @@ def _item_totals(store: Store) -> dict[str, dict[str, Any]]:
     Kept per process as :func:`_payouts` is: after a change, only the cases of the threads the change
     feed noted are summed again (a total unchanged stays the same object).
     """
-    token = store.change_token()
-    memo = readcache.cache_for(store, "refund-item-totals", size=1)
-    kept: _Ledger | None = memo.lookup("totals")
-    if kept is not None and token is not None and kept.token == token:
-        return kept.rows
-    if kept is not None and kept.position is not None:
-        changes = changefeed.changed_since(store, kept.position)
-        if changes is not None:
-            moved = _Ledger(kept.rows, kept.cases_of, changes[0], token)
-            if changes[1]:
-                moved = _totals_again(store, kept, changes[1], changes[0], token)
-            memo.put("totals", moved)
-            return moved.rows
-    start = changefeed.position(store)  # before the rows it guards
-    with store.read() as cursor:
-        cursor.execute(_ITEM_SUMS + " GROUP BY case_id, thread_id")
-        sums = cursor.fetchall()
-    cases_of = _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums])
-    found = _Ledger(_totals(sums, {}), cases_of, start, token)
-    memo.put("totals", found)
-    return found.rows
+    return _caught_up(store, ("refund-item-totals", "totals"), None, _read_totals, _totals_again)
 
 
 _ITEM_SUMS = "SELECT case_id, thread_id, SUM(paid_amount), MAX(paid_at) FROM refund_item_ledger"
+
+
+def _read_totals(cursor: Any) -> _Read:
+    cursor.execute(_ITEM_SUMS + " GROUP BY case_id, thread_id")
+    sums = cursor.fetchall()
+    return _totals(sums, {}), _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums])
 
 
 def _totals(sums: list[Any], before: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -529,31 +541,20 @@ def _totals(sums: list[Any], before: Mapping[str, dict[str, Any]]) -> dict[str, 
     return {case_id: before[case_id] if before.get(case_id) == total else total for case_id, total in found.items()}
 
 
-def _totals_again(store: Store, kept: _Ledger, changed: set[str], position: int, token: object | None) -> _Ledger:
-    """``kept`` with the totals of the cases of the ``changed`` threads summed again."""
-    wanted = sorted(changed)
+def _totals_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None:
+    """``kept`` with the totals of the cases of the ``changed`` threads summed again (None: no case to sum)."""
     cases = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())}
-    with store.read() as cursor:
-        for start in range(0, len(wanted), 400):
-            chunk = wanted[start : start + 400]
-            marks = ", ".join("?" * len(chunk))
-            cursor.execute(f"SELECT DISTINCT case_id FROM refund_item_ledger WHERE thread_id IN ({marks})", chunk)
-            cases |= {row[0] for row in cursor.fetchall()}
-        redo = sorted(cases)
-        sums: list[Any] = []
-        for start in range(0, len(redo), 400):
-            chunk = redo[start : start + 400]
-            marks = ", ".join("?" * len(chunk))
-            cursor.execute(_ITEM_SUMS + f" WHERE case_id IN ({marks}) GROUP BY case_id, thread_id", chunk)
-            sums += cursor.fetchall()
-    if not redo:
-        return _Ledger(kept.rows, kept.cases_of, position, token)
+    distinct = "SELECT DISTINCT case_id FROM refund_item_ledger WHERE thread_id"
+    cases |= {row[0] for row in rows_in(cursor, distinct, sorted(changed))}
+    if not cases:
+        return None
+    sums = rows_in(cursor, _ITEM_SUMS + " WHERE case_id", sorted(cases), " GROUP BY case_id, thread_id")
     rows = {case_id: total for case_id, total in kept.rows.items() if case_id not in cases}
     rows.update(_totals(sums, kept.rows))
     cases_of = {t: c - cases for t, c in kept.cases_of.items()}
     for thread_id, found in _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums]).items():
         cases_of[thread_id] = cases_of.get(thread_id, frozenset()) | found
-    return _Ledger(rows, {t: c for t, c in cases_of.items() if c}, position, token)
+    return rows, {t: c for t, c in cases_of.items() if c}
 
 
 def open_cases(audit: list[AuditRow]) -> list[AuditRow]:

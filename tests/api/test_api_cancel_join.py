@@ -15,18 +15,12 @@ import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
 
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.api.conftest import Server, start_server, stop_server
 
 pytestmark = pytest.mark.slow
 
-LECTURE_REQUEST = {
-    "topic": "업무에 바로 쓰는 AI 활용법",
-    "audience_level": "비개발자 직장인 초급",
-    "duration": "1일 8시간",
-    "delivery_method": "강의+실습 병행",
-    "platform_tools": "ChatGPT, Notion",
-    "constraints": "프로젝터 없음, 노트북 1인 1대",
-}
+LECTURE_REQUEST = dict(DEFAULT_LECTURE_INPUT)
 #: Seconds per embedded model call: a lecture run to its gate makes several.
 LATENCY = "0.4"
 

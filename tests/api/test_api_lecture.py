@@ -6,17 +6,11 @@ import json
 import subprocess
 from pathlib import Path
 
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.api.conftest import Server
 
 #: The original service's request body: the six fields, nothing else.
-ORIGINAL_BODY = {
-    "topic": "업무에 바로 쓰는 AI 활용법",
-    "audience_level": "비개발자 직장인 초급",
-    "duration": "1일 8시간",
-    "delivery_method": "강의+실습 병행",
-    "platform_tools": "ChatGPT, Notion",
-    "constraints": "프로젝터 없음, 노트북 1인 1대",
-}
+ORIGINAL_BODY = dict(DEFAULT_LECTURE_INPUT)
 WAITING_KEYS = {"status", "thread_id", "score", "feedback", "message"}
 COMPLETED_KEYS = {"status", "save_path", "log_path"}
 

@@ -11,18 +11,12 @@ from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
 
 from agents import lifecycle, runs
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund.ledger import ledger_rows
 from agents.runtime import load_settings, open_store
 from tests.api.conftest import Server
 
-LECTURE_INPUT = {
-    "topic": "업무에 바로 쓰는 AI 활용법",
-    "audience_level": "비개발자 직장인 초급",
-    "duration": "1일 8시간",
-    "delivery_method": "강의+실습 병행",
-    "platform_tools": "ChatGPT, Notion",
-    "constraints": "프로젝터 없음, 노트북 1인 1대",
-}
+LECTURE_INPUT = dict(DEFAULT_LECTURE_INPUT)
 
 
 def refused(call: Any, *args: Any, **kwargs: Any) -> httpx.Response:

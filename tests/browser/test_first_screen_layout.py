@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
+from tests.browser.conftest import LINE_STARTS, Dashboard
+from tests.browser.opening import cli_ok, open_page
 
 DRAWN = 30_000
 #: Room left under the answer buttons in presenter mode: a projector's edge or a browser bar never hides them.
@@ -13,12 +14,8 @@ FOLD_MARGIN = 40
 
 
 def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, dashboard: Dashboard):
-    started = dashboard.cli("run", "robot")
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/robot")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(dashboard, "run", "robot")
+    main = open_page(page, dashboard, "robot", (1280, 720))
     for label in ("yes", "no"):
         button = main.get_by_role("button", name=label, exact=True)
         expect(button).to_be_visible(timeout=DRAWN)
@@ -29,11 +26,8 @@ def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, 
 def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, dashboard: Dashboard):
     reason = "the parcel arrived broken and the customer asks for the whole amount " * 4
     args = ("--case", "C1", "--customer", "kim", "--amount", "500000", "--reason", reason)
-    started = dashboard.cli("run", "refund", *args)
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(dashboard.url)
-    wait_for_app(page)
+    cli_ok(dashboard, "run", "refund", *args)
+    open_page(page, dashboard, size=(1400, 900))
     inbox = page.get_by_test_id("stDataFrame").first
     expect(inbox).to_be_visible(timeout=DRAWN)
     # The grid draws on a canvas; its columns, in the order drawn, are in the grid's accessible table.
@@ -47,12 +41,8 @@ def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, dashb
 def test_the_robots_answer_buttons_are_on_the_first_screen_in_presenter_mode(
     page: Page, dashboard: Dashboard, language: str
 ):
-    started = dashboard.cli("run", "robot")
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/robot?present=1&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(dashboard, "run", "robot")
+    main = open_page(page, dashboard, f"robot?present=1&lang={language}", (1280, 720))
     for key in ("robot-yes", "robot-no"):
         button = main.locator(f".st-key-{key} button")
         expect(button).to_be_visible(timeout=DRAWN)
@@ -63,9 +53,7 @@ def test_the_robots_answer_buttons_are_on_the_first_screen_in_presenter_mode(
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_the_sidebar_badge_is_not_cut_in_presenter_mode(page: Page, dashboard: Dashboard, language: str):
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/?present=1&lang={language}")
-    wait_for_app(page)
+    open_page(page, dashboard, f"?present=1&lang={language}", (1280, 720))
     badge = page.get_by_test_id("stSidebar").locator(".stMarkdownBadge").first
     expect(badge).to_be_visible(timeout=DRAWN)
     # An ellipsis cuts text whose box is wider than the space it is drawn in.
@@ -75,9 +63,7 @@ def test_the_sidebar_badge_is_not_cut_in_presenter_mode(page: Page, dashboard: D
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_the_sidebar_badge_wraps_between_words_in_presenter_mode(page: Page, dashboard: Dashboard, language: str):
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/?present=1&lang={language}")
-    wait_for_app(page)
+    open_page(page, dashboard, f"?present=1&lang={language}", (1280, 720))
     badge = page.get_by_test_id("stSidebar").locator(".stMarkdownBadge").first
     expect(badge).to_be_visible(timeout=DRAWN)
     starts = badge.evaluate(LINE_STARTS)

@@ -7,19 +7,14 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.opening import cli_ok, lecture_flags, open_page
 
 SLOW = 30_000  # ms: a whole run, or Plotly's lazily loaded chart, on a busy machine
 
 
-def _open(page: Page, dashboard: Dashboard, path: str) -> None:
-    page.goto(f"{dashboard.url}/{path}")
-    wait_for_app(page)
-
-
 def test_lecture_run_gate_rework_saves_and_downloads(page: Page, dashboard: Dashboard):
-    _open(page, dashboard, "lecture")
+    open_page(page, dashboard, "lecture")
     page.get_by_role("button", name="Plan the lecture").click()
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text("Run finished: waiting")).to_be_visible(timeout=SLOW)
@@ -49,20 +44,15 @@ def test_lecture_run_gate_rework_saves_and_downloads(page: Page, dashboard: Dash
 
 
 def _run_lecture(dashboard: Dashboard) -> str:
-    flags = []
-    for name, value in DEFAULT_LECTURE_INPUT.items():
-        flags += [f"--{name.replace('_', '-')}", str(value)]
-    started = dashboard.cli("run", "lecture", *flags, "--json")
-    assert started.returncode == 0, started.stderr
+    started = cli_ok(dashboard, "run", "lecture", *lecture_flags(), "--json")
     thread = json.loads(started.stdout)["thread_id"]
-    saved = dashboard.cli("resume", thread, "save")
-    assert saved.returncode == 0, saved.stderr
+    cli_ok(dashboard, "resume", thread, "save")
     return thread
 
 
 def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Dashboard):
     thread = _run_lecture(dashboard)
-    _open(page, dashboard, f"timeline?thread={thread}")
+    open_page(page, dashboard, f"timeline?thread={thread}")
     chart = page.locator(".js-plotly-plot").first
     expect(chart.locator(".main-svg").first).to_be_visible(timeout=SLOW)
     expect(page.get_by_text(f"Thread {thread}", exact=False).first).to_be_visible()
@@ -83,8 +73,7 @@ def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Das
     assert len(research) >= 2
     research.sort(key=lambda b: b["start"])
     assert any(later["start"] < earlier["end"] for earlier, later in zip(research, research[1:], strict=False))
-    cross = dashboard.cli("timeline", thread, "--json")
-    assert cross.returncode == 0, cross.stderr
+    cross = cli_ok(dashboard, "timeline", thread, "--json")
     cli_timeline = json.loads(cross.stdout)
     # The statistics dataframe draws on a canvas; its accessible table holds the same cells. The
     # grid first draws the table of all runs inside the rows it had sized for the latest run's

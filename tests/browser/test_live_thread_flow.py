@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from dashboard.i18n import t
-from tests.browser.conftest import Dashboard, serve_dashboard, wait_for_app
+from tests.browser.conftest import Dashboard, serve_dashboard
+from tests.browser.opening import cli_ok, lecture_flags, open_page
 
 #: The live parts' interval (s), and how long the page may take to show another process's answer (ms):
 #: one interval for the part's timer, then its run, with room for a machine shared by other tests.
@@ -47,8 +47,7 @@ def live_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboa
 
 def _counts(dashboard: Dashboard, thread: str) -> dict[str, int]:
     """The thread's checkpoints and writes, as ``inspect`` counts them."""
-    shown = dashboard.cli("inspect", thread, "--json")
-    assert shown.returncode == 0, shown.stderr
+    shown = cli_ok(dashboard, "inspect", thread, "--json")
     return dict(json.loads(shown.stdout)["counts"])
 
 
@@ -62,19 +61,15 @@ def test_the_robot_shows_another_process_answer_without_drawing_the_page_again(
     page: Page, live_dashboard: Dashboard, lang: str
 ):
     thread = f"live-robot-{lang}"
-    started = live_dashboard.cli("run", "robot", "--thread", thread)
-    assert started.returncode == 0, started.stderr
-    page.goto(f"{live_dashboard.url}/robot?thread={thread}&lang={lang}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(live_dashboard, "run", "robot", "--thread", thread)
+    main = open_page(page, live_dashboard, f"robot?thread={thread}&lang={lang}")
     status = main.get_by_test_id("stMetric").filter(has_text=t("robot.status", lang=lang))
     expect(status).to_contain_text(t("status.waiting", lang=lang))
     typed = main.get_by_label(t("robot.free_answer", lang=lang), exact=True)
     typed.press_sequentially("mayb")  # half typed: never sent (no Enter, no blur)
     assert page.evaluate(WATCH_PAGE_TOP) == 1  # the title is watched
 
-    answered = live_dashboard.cli("resume", thread, "yes")
-    assert answered.returncode == 0, answered.stderr
+    cli_ok(live_dashboard, "resume", thread, "yes")
     saved_rows = _counts(live_dashboard, thread)
 
     expect(status).to_contain_text(t("status.done", lang=lang), timeout=SHOWN_WITHIN)
@@ -94,11 +89,7 @@ def test_the_robot_shows_another_process_answer_without_drawing_the_page_again(
 
 
 def _lecture_at_the_gate(dashboard: Dashboard, thread: str) -> None:
-    flags = []
-    for name, value in DEFAULT_LECTURE_INPUT.items():
-        flags += [f"--{name.replace('_', '-')}", str(value)]
-    started = dashboard.cli("run", "lecture", *flags, "--thread", thread, "--json")
-    assert started.returncode == 0, started.stderr
+    started = cli_ok(dashboard, "run", "lecture", *lecture_flags(), "--thread", thread, "--json")
     assert json.loads(started.stdout)["status"] == "waiting"
 
 
@@ -108,9 +99,7 @@ def test_the_lecture_shows_another_process_gate_decision_without_drawing_the_pag
 ):
     thread = f"live-lecture-{lang}"
     _lecture_at_the_gate(live_dashboard, thread)
-    page.goto(f"{live_dashboard.url}/lecture?thread={thread}&lang={lang}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    main = open_page(page, live_dashboard, f"lecture?thread={thread}&lang={lang}")
     status = main.get_by_test_id("stMetric").filter(has_text=t("lecture.status", lang=lang))
     expect(status).to_contain_text(t("status.waiting", lang=lang))
     decision = main.get_by_test_id("stForm").filter(has_text=t("lecture.decision", lang=lang))
@@ -118,8 +107,7 @@ def test_the_lecture_shows_another_process_gate_decision_without_drawing_the_pag
     notes.press_sequentially("tighten the intro")  # half typed in the gate's form: never sent
     assert page.evaluate(WATCH_PAGE_TOP) == 1
 
-    saved = live_dashboard.cli("resume", thread, "save")
-    assert saved.returncode == 0, saved.stderr
+    cli_ok(live_dashboard, "resume", thread, "save")
     saved_rows = _counts(live_dashboard, thread)
 
     expect(status).to_contain_text(t("status.done", lang=lang), timeout=SHOWN_WITHIN)

@@ -10,13 +10,8 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.browser.conftest import Dashboard, wait_for_app
-
-
-def _open(page: Page, dashboard: Dashboard, path: str) -> None:
-    page.goto(f"{dashboard.url}/{path}")
-    wait_for_app(page)
+from tests.browser.opening import cli_ok, lecture_flags, open_page
 
 
 def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
@@ -41,8 +36,7 @@ def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
 
 
 def _ledger(dashboard: Dashboard) -> list[dict]:
-    done = dashboard.cli("ledger", "--json")
-    assert done.returncode == 0, done.stderr
+    done = cli_ok(dashboard, "ledger", "--json")
     return json.loads(done.stdout)
 
 
@@ -89,7 +83,7 @@ def _type(field: Locator, text: str) -> None:
 
 def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, dashboard: Dashboard):
     thread = _waiting_case(dashboard, "E4", "400000")
-    _open(page, dashboard, f"refund?thread={thread}")
+    open_page(page, dashboard, f"refund?thread={thread}")
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
     edit_button = main.get_by_role("button", name="Edit amount and approve", exact=True)
@@ -138,7 +132,7 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
 def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(page: Page, dashboard: Dashboard):
     big = _waiting_case(dashboard, "B8", "900000")
     small = _waiting_case(dashboard, "X5", "400000")
-    _open(page, dashboard, f"refund?thread={big}")
+    open_page(page, dashboard, f"refund?thread={big}")
     main = page.get_by_test_id("stMain")
     sidebar = page.get_by_test_id("stSidebar")
     expect(_status_line(main)).to_have_text("Status: waiting · refund-B8")
@@ -169,7 +163,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     expect(main.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
 
     # X5 by its link: a typed approver and the case survive a language switch.
-    _open(page, dashboard, f"refund?thread={small}")
+    open_page(page, dashboard, f"refund?thread={small}")
     expect(_status_line(main)).to_have_text("Status: waiting · refund-X5")
     _type(main.get_by_label("Approver", exact=True), "lee")
     _open_picker(sidebar.get_by_role("combobox", name="Language", exact=True))
@@ -196,7 +190,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
 def test_links_to_a_missing_thread_select_nothing(page: Page, dashboard: Dashboard):
     _waiting_case(dashboard, "B8", "900000")
     _waiting_case(dashboard, "X5", "400000")
-    _open(page, dashboard, "refund?thread=nonexistent")
+    open_page(page, dashboard, "refund?thread=nonexistent")
     main = page.get_by_test_id("stMain")
     sidebar = page.get_by_test_id("stSidebar")
     notice = main.get_by_text("There is no refund case with thread nonexistent; pick one below.", exact=True)
@@ -213,14 +207,10 @@ def test_links_to_a_missing_thread_select_nothing(page: Page, dashboard: Dashboa
     expect(page.get_by_text("Waiting for an approver.", exact=True)).to_have_count(0)
     assert _ledger(dashboard) == []
 
-    flags = []
-    for name, value in DEFAULT_LECTURE_INPUT.items():
-        flags += [f"--{name.replace('_', '-')}", str(value)]
-    started = dashboard.cli("run", "lecture", *flags, "--json")
-    assert started.returncode == 0, started.stderr
+    started = cli_ok(dashboard, "run", "lecture", *lecture_flags(), "--json")
     lecture_thread = json.loads(started.stdout)["thread_id"]
 
-    _open(page, dashboard, "lecture?thread=nonexistent")
+    open_page(page, dashboard, "lecture?thread=nonexistent")
     notice = main.get_by_text("There is no lecture thread named nonexistent; pick one below.", exact=True)
     expect(notice).to_be_visible()
     expect(sidebar.get_by_text("No thread selected.", exact=True)).to_be_visible()

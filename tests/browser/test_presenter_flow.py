@@ -8,7 +8,8 @@ from playwright.sync_api import Page, expect
 
 from agents.robot.strings import STRINGS as ROBOT
 from dashboard.strings.presenter import STRINGS as PRESENTER
-from tests.browser.conftest import Dashboard, table_with, wait_for_app
+from tests.browser.conftest import Dashboard, table_with
+from tests.browser.opening import cli_ok, open_page
 
 DRAWN = 30_000
 #: A paragraph of the page's main block is drawn at the presenter's size (Streamlit's is 16 px).
@@ -22,11 +23,8 @@ LARGER_TYPE = """() => {
 def test_presenter_mode_folds_hides_highlights_and_marks_new_rows(page: Page, shared_dashboard: Dashboard, lang):
     index = 0 if lang == "en" else 1
     thread = f"present-{lang}"
-    started = shared_dashboard.cli("run", "robot", "--thread", thread)
-    assert started.returncode == 0, started.stderr
-    page.goto(f"{shared_dashboard.url}/robot?thread={thread}&lang={lang}&present=1")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(shared_dashboard, "run", "robot", "--thread", thread)
+    main = open_page(page, shared_dashboard, f"robot?thread={thread}&lang={lang}&present=1")
 
     page.wait_for_function(LARGER_TYPE)  # larger type, computed by the browser
     lesson = main.get_by_test_id("stExpander").filter(has_text=ROBOT["robot.q.stop"][index])

@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dashboard.i18n import t
-from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
+from tests.browser.conftest import LINE_STARTS, Dashboard
+from tests.browser.opening import cli_ok, open_page
 
 WIDTH, HEIGHT = 1280, 720
 #: Room left under the answer buttons: a projector's edge or a browser bar never hides them.
@@ -23,12 +24,8 @@ def test_the_proposal_is_one_line_and_the_column_beside_the_answers_is_used(
     page: Page, shared_dashboard: Dashboard, lang: str
 ):
     thread = f"projector-{lang}"
-    started = shared_dashboard.cli("run", "robot", "--thread", thread)
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    page.goto(f"{shared_dashboard.url}/robot?thread={thread}&lang={lang}&present=1")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(shared_dashboard, "run", "robot", "--thread", thread)
+    main = open_page(page, shared_dashboard, f"robot?thread={thread}&lang={lang}&present=1", (WIDTH, HEIGHT))
 
     proposal = main.get_by_test_id("stMarkdownContainer").filter(has_text=f"{t('robot.action', lang=lang)}:")
     expect(proposal).to_have_count(1)

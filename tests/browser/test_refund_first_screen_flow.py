@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard
+from tests.browser.opening import cli_ok, open_page
 
 WIDTH, HEIGHT = 1280, 720
 LONG_REASON = (
@@ -29,12 +30,8 @@ def test_the_customer_amount_and_reason_come_before_approve_on_the_first_screen(
     page: Page, dashboard: Dashboard, language: str
 ):
     args = ("--case", "C-1061", "--customer", "Kim Minsu", "--amount", "480000", "--reason", LONG_REASON)
-    started = dashboard.cli("run", "refund", *args)
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    page.goto(f"{dashboard.url}/refund?thread=refund-C-1061&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(dashboard, "run", "refund", *args)
+    main = open_page(page, dashboard, f"refund?thread=refund-C-1061&lang={language}", (WIDTH, HEIGHT))
     expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
     approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")
     _, reject_bottom = _bottom(page, ".st-key-refund-reject button")
@@ -49,12 +46,8 @@ def test_the_customer_amount_and_reason_come_before_approve_on_the_first_screen(
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_a_long_reason_is_whole_one_click_from_the_first_screen(page: Page, dashboard: Dashboard, language: str):
     args = ("--case", "C-1061", "--customer", "Kim Minsu", "--amount", "480000", "--reason", LONG_REASON)
-    started = dashboard.cli("run", "refund", *args)
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    page.goto(f"{dashboard.url}/refund?thread=refund-C-1061&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(dashboard, "run", "refund", *args)
+    main = open_page(page, dashboard, f"refund?thread=refund-C-1061&lang={language}", (WIDTH, HEIGHT))
     expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
     header = main.locator(".st-key-refund-whole-reason button").first
     expect(header).to_be_visible()
@@ -72,12 +65,8 @@ def test_a_long_reason_is_whole_one_click_from_the_first_screen(page: Page, dash
 def test_the_first_items_buttons_are_on_the_first_screen(page: Page, dashboard: Dashboard, language: str):
     items = '[{"item": "A-1", "amount": 300000}, {"item": "A-2", "amount": 80000}, {"item": "A-3", "amount": 200000}]'
     args = ("--case", "C-1062", "--customer", "홍길동", "--reason", "파손된 배송", "--items", items)
-    started = dashboard.cli("run", "refund", *args)
-    assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    page.goto(f"{dashboard.url}/refund?thread=refund-C-1062&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    cli_ok(dashboard, "run", "refund", *args)
+    main = open_page(page, dashboard, f"refund?thread=refund-C-1062&lang={language}", (WIDTH, HEIGHT))
     expect(main.get_by_text("A-1", exact=False).first).to_be_visible()
     for action in ("approve", "reject"):
         _, bottom = _bottom(page, f'[class*="st-key-refund-item-{action}-"] button')

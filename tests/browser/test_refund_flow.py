@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, serve_dashboard, table_with, wait_for_app
+from tests.browser.conftest import Dashboard, serve_dashboard, table_with
+from tests.browser.opening import cli_ok, open_page
 
 
 @pytest.fixture
@@ -18,11 +19,6 @@ def still_dashboard(tmp_path: Path) -> Iterator[Dashboard]:
     """The dashboard with live refresh off: a second tab stays as drawn, so its click is a stale one."""
     with serve_dashboard(tmp_path / "dashboard.sqlite", HITL_LIVE_REFRESH="0") as served:
         yield served
-
-
-def _open(page: Page, dashboard: Dashboard, path: str) -> None:
-    page.goto(f"{dashboard.url}/{path}")
-    wait_for_app(page)
 
 
 def _submit_request(page: Page, case: str, amount: str, reason: str) -> None:
@@ -36,14 +32,13 @@ def _submit_request(page: Page, case: str, amount: str, reason: str) -> None:
 
 
 def _ledger(dashboard: Dashboard) -> list[dict]:
-    done = dashboard.cli("ledger", "--json")
-    assert done.returncode == 0, done.stderr
+    done = cli_ok(dashboard, "ledger", "--json")
     return json.loads(done.stdout)
 
 
 def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, still_dashboard: Dashboard):
     dashboard = still_dashboard
-    _open(page, dashboard, "refund")
+    open_page(page, dashboard, "refund")
     _submit_request(page, "c500", "500,000", "broken on arrival")
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
@@ -51,7 +46,7 @@ def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, still_
 
     # The home inbox lists the waiting case.
     home = page.context.new_page()
-    _open(home, dashboard, "")  # home is the default page, at the root
+    open_page(home, dashboard, "")  # home is the default page, at the root
     expect(table_with(home, "refund-c500")).to_be_visible()
     expect(table_with(home, "refund-c500")).to_contain_text("pay 500,000 KRW")
     home.close()
@@ -68,7 +63,7 @@ def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, still_
     # A second tab drawn now, before the approval: its controls become stale.
     second = page.context.new_page()
     second.set_default_timeout(30_000)
-    _open(second, dashboard, "refund?thread=refund-c500")
+    open_page(second, dashboard, "refund?thread=refund-c500")
     expect(second.get_by_text("Waiting for an approver.")).to_be_visible()
 
     main.get_by_label("Approver", exact=True).fill("lee")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from langgraph_sdk import get_sync_client
 
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.nodelog import node_runs
 from agents.refund.ledger import ledger_rows
 from agents.runtime import load_settings, open_store
@@ -21,14 +22,7 @@ from tests.ecosystem.conftest import DevServer
 
 pytestmark = pytest.mark.slow
 
-LECTURE_REQUEST = {
-    "topic": "업무에 바로 쓰는 AI 활용법",
-    "audience_level": "비개발자 직장인 초급",
-    "duration": "1일 8시간",
-    "delivery_method": "강의+실습 병행",
-    "platform_tools": "ChatGPT, Notion",
-    "constraints": "프로젝터 없음, 노트북 1인 1대",
-}
+LECTURE_REQUEST = dict(DEFAULT_LECTURE_INPUT)
 
 
 @pytest.fixture

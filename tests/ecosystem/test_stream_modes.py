@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
+
 pytestmark = pytest.mark.slow
 
 MODES = ("values", "updates", "messages-tuple", "messages", "custom", "events", "debug", "tasks", "checkpoints")
@@ -82,14 +84,7 @@ def test_several_modes_at_once_interleave_as_the_reference(both: dict[str, Any])
     assert [event for event, _ in ours] == [event for event, _ in reference]
 
 
-LECTURE_REQUEST = {
-    "topic": "업무에 바로 쓰는 AI 활용법",
-    "audience_level": "비개발자 직장인 초급",
-    "duration": "1일 8시간",
-    "delivery_method": "강의+실습 병행",
-    "platform_tools": "ChatGPT, Notion",
-    "constraints": "프로젝터 없음, 노트북 1인 1대",
-}
+LECTURE_REQUEST = dict(DEFAULT_LECTURE_INPUT)
 
 
 def lecture_events(client: Any) -> list[tuple[str, ...]]:
