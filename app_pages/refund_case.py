@@ -125,11 +125,13 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     st.session_state[VIEW_KEY] = view.view
     parts = case_panel.case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
     kind, said = case_panel.headline_message(parts.headline, values, status)
-    with st.container():  # the headline and, under a reason it cut, the whole reason (over the page)
+    # The headline and, under a reason it cut, the whole reason: opened in place, in the page's flow, above
+    # the decision buttons, so nothing drawn over the page covers Approve / Reject while it is read.
+    with st.container():
         getattr(st, kind)(said)
         whole = case_panel.whole_reason(parts.headline, values)
         if whole:
-            with st.popover(t("refund.case.whole_reason", count=f"{len(whole):,}"), key="refund-whole-reason"):
+            with st.expander(t("refund.case.whole_reason", count=f"{len(whole):,}"), key="refund-whole-reason"):
                 st.text(whole)
         else:
             st.empty()
