@@ -10,6 +10,7 @@ from agents import readmodel
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
 from agents.robot.graph import build_graph
+from dashboard.formats import NO_BREAK_SPACE
 from dashboard.safe_markdown import escape_markdown
 from tests.factories import answer_robot, pause_robot
 from tests.shown_markdown import as_read
@@ -164,7 +165,8 @@ def test_a_text_pending_action_is_shown_as_it_is(app, store, settings, monkeypat
     pause_robot(store, settings)
     at = app(PAGE)
     assert not at.exception
-    assert f"**Proposed action:** {escape_markdown(STRING_ACTION)}" in [x.value for x in at.markdown]  # as text
+    shown = f"**Proposed action:** {escape_markdown(STRING_ACTION.replace(' KRW', NO_BREAK_SPACE + 'KRW'))}"
+    assert shown in [x.value for x in at.markdown]  # as text, its amount kept with its unit
     assert not at.json or all(STRING_ACTION != j.value for j in at.json)
 
 
