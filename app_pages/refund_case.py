@@ -13,8 +13,7 @@ import streamlit as st
 from agents import ages, lifecycle, runs
 from agents.db import Store
 from agents.identity import CONTINUE
-from agents.refund.figures import asked_amount
-from agents.refund.rules import amount_to_pay
+from agents.refund.amounts import asked_amount, case_amounts
 from agents.settings import Settings
 from app_pages.refund_cases import CaseBook, CaseRead, case_book, read_case
 from app_pages.refund_decisions import VIEW_KEY, decision_controls
@@ -126,11 +125,13 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     st.session_state[VIEW_KEY] = view.view
     parts = case_panel.case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
     kind, said = case_panel.headline_message(parts.headline, values, status)
-    with st.container():  # the headline and, under a reason it cut, the whole reason (over the page)
+    # The headline and, under a reason it cut, the whole reason: opened in place, in the page's flow, above
+    # the decision buttons, so nothing drawn over the page covers Approve / Reject while it is read.
+    with st.container():
         getattr(st, kind)(said)
         whole = case_panel.whole_reason(parts.headline, values)
         if whole:
-            with st.popover(t("refund.case.whole_reason", count=f"{len(whole):,}"), key="refund-whole-reason"):
+            with st.expander(t("refund.case.whole_reason", count=f"{len(whole):,}"), key="refund-whole-reason"):
                 st.text(whole)
         else:
             st.empty()
@@ -170,16 +171,15 @@ def show_figures(values: dict[str, Any], paid: int | None, waiting: int = 0) -> 
     requested_col, amount_col, executed_col = st.columns(3)
     requested_col.metric(t("refund.metric.requested"), amount(values.get("requested_amount")))
     rejected = values.get("decision") == "reject"
-    if values.get("items") and waiting:  # some items paid, others waiting: what waits, and what the ledger paid
-        amount_col.metric(t("refund.metric.waiting"), amount(waiting))
-        executed_col.metric(t("refund.metric.paid_so_far"), amount(paid or 0))
+    waiting = waiting if values.get("items") else 0
+    shown = case_amounts(values.get("amount"), values.get("decision"), paid, waiting=waiting)
+    if shown.waiting:  # some items paid, others waiting: what waits, and what the ledger paid
+        amount_col.metric(t("refund.metric.waiting"), amount(shown.amount))
+        executed_col.metric(t("refund.metric.paid_so_far"), amount(shown.paid))
     else:
-        to_pay = amount_to_pay(values.get("amount"), values.get("decision"))
-        amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(to_pay))
-        executed_col.metric(t("refund.metric.executed"), amount(paid))
-    diff_view.show_requested_vs_executed(
-        values.get("requested_amount"), paid, rejected, waiting if values.get("items") else 0
-    )
+        amount_col.metric(t("refund.metric.amount"), t("refund.metric.rejected") if rejected else amount(shown.amount))
+        executed_col.metric(t("refund.metric.executed"), amount(shown.paid))
+    diff_view.show_requested_vs_executed(values.get("requested_amount"), paid, rejected, waiting)
     st.caption(t("refund.case.customer"))
     st.text(values.get("customer", ""))
     st.caption(t("refund.case.reason"))

@@ -12,7 +12,8 @@ from agents import queue_rights
 from agents.db import Store
 from agents.decision_rights import DecisionRights
 from agents.refund import ledger
-from agents.refund.rules import AUTOMATIC_APPROVER, amount_to_pay
+from agents.refund.amounts import CaseAmounts, case_amounts
+from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.spec import SPEC
 from agents.settings import Settings
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_status_word, case_text, first_then_fresh
@@ -28,6 +29,19 @@ def approver_word(approver: str, lang: str | None = None) -> str:
     return t("refund.approver.automatic", lang) if approver == AUTOMATIC_APPROVER else approver
 
 
+def row_amounts(row: ledger.AuditRow) -> CaseAmounts:
+    """A case's figures as its panel shows them: while some of its items wait, what they ask for and what
+    the ledger paid so far, not its whole request as "to pay"."""
+    return case_amounts(row.amount, row.decision, row.executed_amount, waiting=row.waiting_amount)
+
+
+def to_pay_cell(row: ledger.AuditRow, lang: str) -> str:
+    """The "to pay" cell: what the case pays, or what its waiting items ask for, marked as waiting."""
+    shown = row_amounts(row)
+    said = amount(shown.amount, lang=lang)
+    return t("refund.cell.waiting", lang, amount=said) if shown.waiting else said
+
+
 def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
     """The audit table; customer, reason and trace are cells of text (in the session's language)."""
     lang, zone = current_language(), settings.zone
@@ -36,8 +50,8 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
         Column(t("refund.col.customer"), lambda r: r.customer),
         Column(t("refund.col.requested"), lambda r: amount(r.requested_amount, lang=lang)),
-        Column(t("refund.col.amount"), lambda r: amount(amount_to_pay(r.amount, r.decision), lang=lang)),
-        Column(t("refund.col.executed"), lambda r: amount(r.executed_amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda r: to_pay_cell(r, lang)),
+        Column(t("refund.col.executed"), lambda r: amount(row_amounts(r).paid, lang=lang)),
         Column(t("refund.col.decision"), lambda r: code_word("decision", r.decision, lang)),
         Column(t("refund.col.approver"), lambda r: approver_word(r.approver, lang)),
         Column(t("auth.col.approver_role"), lambda r: auth.role_word(r.approver_role) if r.approver_role else ""),
@@ -65,7 +79,7 @@ def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now:
         Column(t("col.waiting"), lambda q: age_cell(q[1], deadlines, now, lang)),
         Column(t("refund.col.customer"), lambda q: q[0].customer),
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
-        Column(t("refund.col.amount"), lambda q: amount(q[0].amount, lang=lang)),
+        Column(t("refund.col.amount"), lambda q: to_pay_cell(q[0], lang)),
         Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at, zone)),
         Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
         Column(t("col.deciders"), lambda q: queues.rights_cell(rights.get(q[0].thread_id), me, lang)),

@@ -14,15 +14,15 @@ from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, side
 from dashboard.i18n import localized, t
 from dashboard.robot_start_over import start_over, start_over_asked
 from dashboard.robot_view import answered_message, show_messages, show_outcome, show_question, typed_rule
-from dashboard.safe_markdown import escape_markdown
+from dashboard.safe_markdown import code_with_its_punctuation, escape_markdown
 from dashboard.savefile import show_checkpoints, show_writes
 from dashboard.views import lazy_expander
 
 store, settings = resources.store(), resources.settings()
 
 st.title(t("robot.title"))
-st.caption(t("robot.intro"))
-st.info(t("robot.rule"))
+st.caption(code_with_its_punctuation(t("robot.intro")))
+st.info(code_with_its_punctuation(t("robot.rule")))
 show_flash()
 thread_id = DEFAULT_THREAD_ID
 try:
@@ -147,7 +147,7 @@ def thread_part() -> None:
             attention.error(
                 escape_markdown(t("robot.attention", reason=localized(result.reason_text or result.reason)))
             )
-        st.markdown(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`")
+        st.markdown(code_with_its_punctuation(f"{t('robot.next')}: `{', '.join(result.next) or '—'}`"))
         robot_lessons.lesson("stop", found)
         robot_lessons.lesson("ids", found)
         robot_lessons.lesson("yes", found)
@@ -160,7 +160,7 @@ def thread_part() -> None:
             steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
             st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
         if thread_beside_question:
-            st.markdown(t("robot.thread", thread=f"`{thread_id}`"))
+            st.markdown(code_with_its_punctuation(t("robot.thread", thread=f"`{thread_id}`")))
             start_over(store, settings, thread_id, head, expected, explain_col, explain_col)
         if presenting:  # what the save file gained with the last action
             robot_view.show_latest_writes(store, thread_id)
@@ -168,12 +168,13 @@ def thread_part() -> None:
             if not presenter.is_on():  # a folded box says its title on its fold
                 st.markdown(f"**{t('robot.explain.title')}**")
             for key in ("checkpoint", "write", "ids", "pause"):
-                st.markdown(t(f"robot.explain.{key}", thread=thread_id))  # the thread shown, not the default
+                said = t(f"robot.explain.{key}", thread=thread_id)  # the thread shown, not the default
+                st.markdown(code_with_its_punctuation(said))
 
     st.header(t("robot.savefile"))
-    st.markdown(t("robot.counts", **counts))
-    st.caption(t("robot.ids.short"))
-    st.subheader(t("robot.checkpoints"))
+    st.markdown(code_with_its_punctuation(t("robot.counts", **counts)))
+    st.caption(code_with_its_punctuation(t("robot.ids.short")))
+    st.subheader(code_with_its_punctuation(t("robot.checkpoints")))
     robot_lessons.lesson("checkpoints", found)
     show_checkpoints(store, thread_id)  # a page of rows at a time: only they are decoded
     latest_col, anatomy_col = st.columns([2, 3])
@@ -181,7 +182,7 @@ def thread_part() -> None:
         robot_lessons.lesson("latest", found)
     with anatomy_col:
         robot_lessons.show_id_anatomy(found.latest_id or read.head)
-    st.subheader(t("robot.writes"))
+    st.subheader(code_with_its_punctuation(t("robot.writes")))
     robot_lessons.lesson("pause", found)
     show_writes(store, thread_id)
     diff_view.show_head_change(store, thread_id, "robot")  # what the last step or update_state changed

@@ -106,8 +106,8 @@ def case_summary(values: Mapping[str, Any]) -> str:
 
 
 def whole_reason(headline: Headline, values: Mapping[str, Any]) -> str | None:
-    """The whole reason of a waiting case whose summary cut it (shown one click away under the summary, so it
-    is reached from a 1280×720 first screen without pushing Approve / Reject down); else None."""
+    """The whole reason of a waiting case whose summary cut it (shown one click away under the summary, folded
+    to one line while closed, so Approve / Reject stay on a 1280×720 first screen); else None."""
     reason = str(values.get("reason", ""))
     cut = len(" ".join(reason.split())) > SUMMARY_REASON_CHARS
     return reason if headline == "waiting" and cut else None

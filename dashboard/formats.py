@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 import pandas as pd
@@ -38,6 +39,18 @@ def amount(value: Any, *, signed: bool = False, lang: str | None = None) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
     return t("format.krw", lang, amount=f"{value:+,}" if signed else f"{value:,}")
+
+
+#: An amount and the currency after it, across the space between them ("800,000 KRW").
+_AMOUNT_AND_UNIT = re.compile(r"(?<=\d) +(?=(?:KRW|won|원)\b)")
+#: A space a line never breaks at.
+NO_BREAK_SPACE = "\u00a0"
+
+
+def unbroken_amounts(text: str) -> str:
+    """``text`` with a no-break space between each amount and its unit ("800,000 KRW"), so a line that wraps
+    never leaves the unit at the start of the next one."""
+    return _AMOUNT_AND_UNIT.sub(NO_BREAK_SPACE, text)
 
 
 #: An interrupt id's characters shown where one must be named (the whole id is 32 hex digits).

@@ -10,7 +10,7 @@ import streamlit as st
 from agents import runs
 from agents.db import Store
 from agents.nodelog import node_runs
-from dashboard import diff_view
+from dashboard import diff_view, text_fit
 from dashboard.decision_view import moved_on
 from dashboard.formats import code_word
 from dashboard.forms import status_word
@@ -34,6 +34,26 @@ def frame(rows: list[dict]) -> pd.DataFrame:
     """A table with translated column headers and code words (cells are text, never HTML)."""
     worded = [{k: code_word(CODE_COLUMNS[k], v) if k in CODE_COLUMNS else v for k, v in row.items()} for row in rows]
     return pd.DataFrame(worded).rename(columns=lambda column: t(f"lecture.col.{column}"))
+
+
+#: The plan table's column widths in pixels: a 1280 px page's 818 px grid, its description the widest, each
+#: cell's text wrapped in rows as tall as the longest needs (:func:`plan_row_height`), so none is cut.
+PLAN_WIDTHS = {"id": 48, "title": 190, "description": 480, "researched": 96}
+
+
+def plan_columns() -> dict[str, Any]:
+    """The plan table's columns (by their headers in the session's language), sized by :data:`PLAN_WIDTHS`."""
+    return {t(f"lecture.col.{name}"): st.column_config.Column(width=width) for name, width in PLAN_WIDTHS.items()}
+
+
+def plan_row_height(plan: list[dict]) -> int:
+    """The plan table's row height: every title and description whole, wrapped in its column."""
+    lines = [
+        text_fit.lines_needed(str(row.get(name) or ""), PLAN_WIDTHS[name])
+        for row in plan
+        for name in ("title", "description")
+    ]
+    return text_fit.row_height(max(lines, default=1))
 
 
 def log_label(row: Mapping[str, Any]) -> str:
@@ -201,7 +221,7 @@ def show_tables(
 ) -> None:
     """The plan, scores and reviews tables, the draft or final plan, the head's change and the node log."""
     st.subheader(t("lecture.plan"))
-    show_table(frame(plan), t("lecture.no_rows"))
+    show_table(frame(plan), t("lecture.no_rows"), column_config=plan_columns(), row_height=plan_row_height(plan))
     st.subheader(t("lecture.scores"))
     show_table(frame(scores), t("lecture.no_reviews"))
     st.subheader(t("lecture.reviews"))

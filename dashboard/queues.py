@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 import streamlit as st
 
@@ -21,8 +22,9 @@ from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
 
 
-def order_control(key: str) -> str:
-    """The queue's order, one click away; the session's last choice (oldest first at the start).
+def order_control(key: str, *, label_visibility: Literal["visible", "collapsed"] = "visible") -> str:
+    """The queue's order, one click away; the session's last choice (oldest first at the start). Its label
+    ("Order") is drawn as ``label_visibility`` says (a screen reader reads it either way).
 
     A segmented control forgets its value on a page it is not drawn on, so the choice is also kept
     under a key of its own, and clicking the chosen segment again (which deselects it) keeps it.
@@ -37,6 +39,7 @@ def order_control(key: str) -> str:
         key=key,
         format_func=lambda order: t(f"queue.order.{order}"),
         selection_mode="single",
+        label_visibility=label_visibility,
     )
     chosen = chosen if chosen in queue_rights.ORDERS else kept
     st.session_state[memory] = chosen

@@ -24,7 +24,7 @@ from dashboard import presenter
 from dashboard.checkpoint_ids import IdParts, id_parts, latest
 from dashboard.fragments import fragment
 from dashboard.i18n import t
-from dashboard.safe_markdown import escape_markdown
+from dashboard.safe_markdown import code_with_its_punctuation, escape_markdown
 from dashboard.savefile import WriteRow, chain, writes
 
 #: The quiz: questions the lessons prepare for without answering them.
@@ -147,10 +147,11 @@ def lesson(question: str, found: Facts) -> None:
     """One answer, shown beside its data: the question in bold, then the answer (folded for a presenter)."""
     if presenter.is_on():
         with st.expander(f":material/school: **{t(f'robot.q.{question}')}**", expanded=False):
-            st.markdown(answer(question, found))
+            st.markdown(code_with_its_punctuation(answer(question, found)))
         return
     with st.container(border=True, key=f"robot-lesson-{question}"):
-        st.markdown(f":material/school: **{t(f'robot.q.{question}')}** {answer(question, found)}")
+        said = f":material/school: **{t(f'robot.q.{question}')}** {answer(question, found)}"
+        st.markdown(code_with_its_punctuation(said))
 
 
 def show_id_anatomy(checkpoint_id: str) -> None:
@@ -163,7 +164,7 @@ def show_id_anatomy(checkpoint_id: str) -> None:
     if parts is None:
         st.caption(t("robot.anatomy.other"))
         return
-    st.markdown(_anatomy_table(parts))
+    st.markdown(code_with_its_punctuation(_anatomy_table(parts)))
 
 
 def _anatomy_table(parts: IdParts) -> str:
@@ -181,33 +182,31 @@ def show_resume_rows(found: Facts) -> None:
     question = f":material/school: **{t('robot.q.two_resumes')}**"
     if presenter.is_on():
         with st.expander(question, expanded=False):
-            st.markdown(t("robot.a.two_resumes"))
+            st.markdown(code_with_its_punctuation(t("robot.a.two_resumes")))
             _resume_list(found)
         return
     with st.container(border=True, key="robot-lesson-two-resumes"):
-        st.markdown(f"{question} {t('robot.a.two_resumes')}")
+        st.markdown(code_with_its_punctuation(f"{question} {t('robot.a.two_resumes')}"))
         _resume_list(found)
 
 
 def _resume_list(found: Facts) -> None:
     for row in found.resumes:
         key = "robot.resume.null" if row.task_id == NULL_TASK_ID else "robot.resume.task"
-        st.markdown(
-            "- "
-            + t(
-                key,
-                short=_code(short_id(row.checkpoint_id)),
-                task=_code(row.task_id),
-                node=_code(row.node),
-                value=_code(repr(row.value)),
-            )
+        said = t(
+            key,
+            short=_code(short_id(row.checkpoint_id)),
+            task=_code(row.task_id),
+            node=_code(row.node),
+            value=_code(repr(row.value)),
         )
+        st.markdown("- " + code_with_its_punctuation(said))
 
 
 def show_quiz(found: Facts) -> None:
     """The quiz: each question a button; its answer (with the live values) shows once it is clicked."""
     st.header(t("robot.quiz"))
-    st.caption(t("robot.quiz.intro"))
+    st.caption(code_with_its_punctuation(t("robot.quiz.intro")))
     _quiz(found)
 
 
@@ -216,14 +215,14 @@ def _quiz(found: Facts) -> None:
     for number, question in enumerate(QUIZ, start=1):
         shown = f"robot-quiz-{question}:shown"
         st.button(
-            f"{number}. {t(f'robot.q.{question}')}",
+            code_with_its_punctuation(f"{number}. {t(f'robot.q.{question}')}"),
             key=f"robot-quiz-{question}",
             icon=":material/expand_less:" if st.session_state.get(shown) else ":material/expand_more:",
             on_click=_flip,
             args=(shown,),
         )
         if st.session_state.get(shown):
-            st.info(answer(question, found))
+            st.info(code_with_its_punctuation(answer(question, found)))
 
 
 def _flip(key: str) -> None:

@@ -23,7 +23,7 @@ from agents.texts import verbatim
 from dashboard import presenter, robot_lessons, savefile
 from dashboard.decision_view import moved_on
 from dashboard.diff_view import code_span
-from dashboard.formats import node_name
+from dashboard.formats import node_name, unbroken_amounts
 from dashboard.i18n import t, t_or
 from dashboard.safe_markdown import escape_markdown
 
@@ -143,8 +143,9 @@ def typed_rule(typed: str, approving: str) -> str:
 
 
 def labelled_line(label: str, text: object) -> str:
-    """``**label:** text`` with the text escaped, so it reads as it is written."""
-    return f"**{label}:** {escape_markdown(str(text))}"
+    """``**label:** text`` with the text escaped, so it reads as it is written, and each amount kept with its
+    unit on one line ("800,000 KRW" never wraps before "KRW")."""
+    return f"**{label}:** {escape_markdown(unbroken_amounts(str(text)))}"
 
 
 def show_question(payload: Mapping[str, object], pending_action: object, headline: str | None = None) -> None:

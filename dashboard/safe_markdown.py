@@ -32,11 +32,51 @@ _ALIGN = {"text-align:left": ":---", "text-align:right": "---:", "text-align:cen
 #: punctuation ("?" / "thread=", "demo-" / "a"), which a browser allows inside text. As an inline block it moves
 #: whole to the next line when it does not fit the rest of one; only a code span wider than its column wraps,
 #: inside itself (anywhere, as a 32-hex id must), so it never overflows a narrow column. Code blocks (``pre``)
-#: keep their own layout.
+#: keep their own layout. Chromium may still break between an inline block and the punctuation after it
+#: ("`checkpoint_id`" / "? The"): a code span and what is glued to it are put in one plain ``<span>`` by
+#: :func:`code_with_its_punctuation`, which does not wrap (the code inside it still wraps within itself).
 INLINE_CODE_STYLE = (
     '<style>[data-testid="stMain"] :not(pre) > code { display: inline-block; max-width: 100%;'
-    " box-sizing: border-box; vertical-align: baseline; overflow-wrap: anywhere; }</style>"
+    " box-sizing: border-box; vertical-align: baseline; overflow-wrap: anywhere; }"
+    ' [data-testid="stMain"] span:not([class]):has(> code) { white-space: nowrap; }'
+    ' [data-testid="stMain"] span:not([class]):has(> code) > code { white-space: normal; }</style>'
 )
+
+#: An inline code span of one backtick on each side, not escaped.
+_CODE_SPAN = re.compile(r"(?<![`\\])`[^`\n]+`(?!`)")
+#: What sits against a code span's opening backtick (an opening bracket or quote) and after its closing
+#: one (punctuation, a Korean particle): anything but a space, Markdown's marks and a directive's brackets.
+_GLUED_BEFORE = re.compile(r"[(\"'\u201c\u2018\u300c\u300e]+$")
+_GLUED_AFTER = re.compile(r"[^\s`*_\[\]{}\\<>|]+")
+
+
+def code_with_its_punctuation(markdown: str) -> str:
+    """``markdown`` with every code span that has text glued to it ("`checkpoint_id`?", "(`yes`)",
+    "`thread_id`입니다") put, with that text, in one plain span (``:color[…]{foreground="inherit"}``, which
+    Streamlit draws as a ``<span>`` without a class or a colour) that :data:`INLINE_CODE_STYLE` keeps on one
+    line: the punctuation never starts the next line alone. Code spans with a space on both sides, and
+    everything else, are left as they are.
+    """
+    out: list[str] = []
+    position = 0
+    for found in _CODE_SPAN.finditer(markdown):
+        if found.start() < position or "[" in found.group() or "]" in found.group():
+            continue  # its opening was taken as glued to the span before it; a bracket would end the span early
+        before = markdown[position : found.start()]
+        lead = _GLUED_BEFORE.search(before)
+        at_word_start = lead is not None and (before[: lead.start()] or " " * (position == 0))[-1:].isspace()
+        lead_text = lead.group() if lead is not None and at_word_start else ""
+        trail = _GLUED_AFTER.match(markdown, found.end())
+        trail_text = trail.group() if trail else ""
+        if not lead_text and not trail_text:
+            out.append(markdown[position : found.end()])
+            position = found.end()
+            continue
+        out.append(before[: len(before) - len(lead_text)])
+        out.append(f':color[{lead_text}{found.group()}{trail_text}]{{foreground="inherit"}}')
+        position = found.end() + len(trail_text)
+    out.append(markdown[position:])
+    return "".join(out)
 
 
 def inline_code_style() -> None:

@@ -15,7 +15,7 @@ from agents.db import Store
 from agents.errors import UserError
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
-from dashboard import auth, live, queues, resources
+from dashboard import auth, live, queues, resources, text_fit
 from dashboard.formats import clean_frame, code_word, display_zone, short_question_id, timestamp
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -131,10 +131,19 @@ def inbox_counts(
 
 #: The inbox's column widths in pixels, with the link's (``dashboard.tables.LINK_WIDTH``) 800 in all: every
 #: column, "who may decide" too, fits a 1280 px window's grid (818 px) without scrolling sideways, and the
-#: reason, the widest, wraps over up to three lines (:data:`INBOX_ROW_HEIGHT`) rather than running off the edge.
+#: reason, the widest, wraps rather than running off the edge.
 INBOX_WIDTHS = {"agent": 84, "thread": 108, "status": 84, "reason": 260, "deciders": 112, "action": 96}
-#: The inbox's rows in pixels: three lines of a wrapped reason (a refund's question is about 100 characters).
-INBOX_ROW_HEIGHT = 68
+#: The lines a cell of the inbox shows: a longer reason (a refund's question is about 100 characters) is cut
+#: with "…" (whole on the item's page, one click on Open; the search reads it whole), so rows stay two lines
+#: high and a 1280×720 first screen holds five of them.
+INBOX_CELL_LINES = 2
+#: The inbox's rows in pixels: :data:`INBOX_CELL_LINES` lines of wrapped text.
+INBOX_ROW_HEIGHT = text_fit.row_height(INBOX_CELL_LINES)
+
+
+def inbox_cell(text: str, column: str) -> str:
+    """A cell's text as the inbox shows it in ``column``: whole, or cut to :data:`INBOX_CELL_LINES` lines."""
+    return text_fit.cut_to_lines(text, INBOX_WIDTHS[column], INBOX_CELL_LINES)
 
 
 def inbox_status(
@@ -229,11 +238,12 @@ def inbox_table(
     me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
     queues.show_rights_notes(rights, me)
     mine = queue_rights.mine_of(rights, me)
-    # The order, the counts and the search on one row: at 1280×720 the first screen holds more of the rows.
-    order_column, search_column = st.columns(2, vertical_alignment="bottom")
-    search_column.caption(inbox_counts(items, overdue=overdue, counts=counts))
+    # The order, the counts and the search on one line, each without a label above it (the order's choices and
+    # the search's placeholder say what they are): at 1280×720 the first screen holds five rows.
+    order_column, count_column, search_column = st.columns([5, 2, 4], vertical_alignment="center")
+    count_column.caption(inbox_counts(items, overdue=overdue, counts=counts))
     with order_column:
-        order = queues.order_control(f"{key}-order")
+        order = queues.order_control(f"{key}-order", label_visibility="collapsed")
     items = queue_rights.ordered(
         items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
     )
@@ -242,7 +252,7 @@ def inbox_table(
         Column(t("col.agent"), agent_title, INBOX_WIDTHS["agent"]),
         Column(t("col.thread"), lambda x: x.thread_id, INBOX_WIDTHS["thread"]),
         Column(t("col.status"), lambda x: inbox_status(x, deadlines, now, lang), INBOX_WIDTHS["status"]),
-        Column(t("col.reason"), lambda x: x.reason_in(lang), INBOX_WIDTHS["reason"]),
+        Column(t("col.reason"), lambda x: inbox_cell(x.reason_in(lang), "reason"), INBOX_WIDTHS["reason"]),
         Column(
             t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang), INBOX_WIDTHS["deciders"]
         ),

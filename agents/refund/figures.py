@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from agents.db import Store
 from agents.refund import item_ledger, ledger
+from agents.refund.amounts import asked_amount
+
+__all__ = ["asked_amount", "paid_amount"]
 
 
 def paid_amount(store: Store, case_id: str, *, with_items: bool) -> int | None:
@@ -17,9 +17,3 @@ def paid_amount(store: Store, case_id: str, *, with_items: bool) -> int | None:
         return sum(row["paid_amount"] for row in paid_items) if paid_items else None
     payout = ledger.payout_for(store, case_id)
     return payout["paid_amount"] if payout else None
-
-
-def asked_amount(questions: Iterable[Any]) -> int:
-    """What the waiting questions ask for together (an items case's waiting items); 0 for none."""
-    asked = (question.get("requested_amount") for question in questions if isinstance(question, dict))
-    return sum(value for value in asked if isinstance(value, int) and not isinstance(value, bool))

@@ -24,6 +24,7 @@ from agents import changefeed, readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.readsql import rows_in
+from agents.refund.amounts import asked_amount
 from agents.refund.cases import case_of_thread
 from agents.refund.deletions import deletion_rows
 
@@ -302,6 +303,9 @@ class AuditRow:
     finished has the outcome ``deleted``, ``status_at_deletion``, ``deleted_by``, ``deleted_at`` and
     ``deletion_reason``. ``batch_id`` names the batch the case was decided in (``agents.batch``); for a
     case with items, the batches its items were decided in, in the items' order, separated by ", ".
+    ``waiting_amount`` is what a waiting case's items that wait for a decision ask for together (0 for
+    a case without items, or with none waiting): its ``amount`` is the whole request until every item
+    is decided (``agents.refund.amounts.case_amounts``).
     """
 
     case_id: str
@@ -327,6 +331,7 @@ class AuditRow:
     deleted_at: str = ""
     deletion_reason: str = ""
     batch_id: str = ""
+    waiting_amount: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (the trace as a list)."""
@@ -424,9 +429,10 @@ def _audit_rows(
         seen.add(case_id)
         paid = payouts.get(case_id) or item_totals.get(case_id)
         status = statuses.get(thread_id, "")
+        waiting = _waiting_items(store, thread_id) if status == "waiting" and values.get("items") else 0
         before = made.lookup(thread_id)
-        if before is not None and before[0] is values and before[1] == status and before[2] is paid:
-            rows.append(before[3])
+        if before is not None and before[0] is values and before[1:3] == (status, waiting) and before[3] is paid:
+            rows.append(before[4])
             continue
         row = AuditRow(
             case_id=case_id,
@@ -448,8 +454,9 @@ def _audit_rows(
             approver_name=str(values.get("approver_name", "")),
             approver_role=str(values.get("approver_role", "")),
             batch_id=_batches(values),
+            waiting_amount=waiting,
         )
-        made.put(thread_id, (values, status, paid, row))
+        made.put(thread_id, (values, status, waiting, paid, row))
         rows.append(row)
     for gone in deletion_rows(store):
         paid = payouts.get(gone["case_id"])
@@ -511,6 +518,11 @@ def _batches(values: Mapping[str, Any]) -> str:
     found = [r.get("batch_id") for r in results if isinstance(r, dict)] if isinstance(results, list) else []
     found.append(values.get("batch_id"))
     return ", ".join(dict.fromkeys(str(b) for b in found if isinstance(b, str) and b))
+
+
+def _waiting_items(store: Store, thread_id: str) -> int:
+    """What the questions waiting in ``thread_id`` ask for together: its items still to decide."""
+    return asked_amount(pending.payload for pending in threadindex.thread_of(store, thread_id).pending)
 
 
 def _item_totals(store: Store) -> dict[str, dict[str, Any]]:

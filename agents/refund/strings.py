@@ -408,6 +408,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.col.customer": ("customer", "고객"),
     "refund.col.requested": ("requested", "요청 금액"),
     "refund.col.amount": ("to pay", "지급 예정 금액"),
+    "refund.cell.waiting": ("{amount} waiting", "{amount} 결정 대기"),
     "refund.col.executed": ("executed", "지급된 금액"),
     "refund.col.decision": ("decision", "결정"),
     "refund.col.approver": ("approver", "승인자"),

@@ -9,12 +9,16 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agents import runs
+from dashboard import text_fit
+from dashboard.views import INBOX_WIDTHS
 from tests.conftest import APP_FILE
 
 #: The grid wraps a cell's text only in rows taller than 4rem (Streamlit's DataFrame: ``rowHeight > 4rem``).
 WRAPS_ABOVE = 64
 #: The inbox grid's inner width in a 1280×720 window (measured in Chromium: the main block's grid, 818 px).
 GRID_AT_1280 = 818
+#: A widget's label drawn as nothing, not even an empty line (Streamlit's ``label_visibility="collapsed"``).
+COLLAPSED = 2
 
 
 def _home(lang: str) -> AppTest:
@@ -56,4 +60,17 @@ def test_the_inbox_order_and_search_share_one_row(store, settings):
     home = _home("en")
     columns = home.main.columns
     at = next(index for index, column in enumerate(columns) if column.get("button_group"))  # the order
-    assert columns[at + 1].text_input[0].placeholder == "Search"  # beside it: more inbox rows on screen
+    assert "1 waiting" in [caption.value for caption in columns[at + 1].caption]  # then the count
+    assert columns[at + 2].text_input[0].placeholder == "Search"  # then the search: more inbox rows on screen
+    assert columns[at].button_group[0].proto.label_visibility.value == COLLAPSED  # no label line above its choices
+
+
+@pytest.mark.parametrize(("lang", "reason_column"), [("en", "reason"), ("ko", "사유")])
+def test_a_long_reason_is_cut_to_two_lines_in_rows_two_lines_high(store, settings, lang: str, reason_column: str):
+    reason = "the parcel arrived broken and the customer asks for the whole amount back, shipping included"
+    runs.start_run(store, settings, "refund", {"case_id": "C1", "customer": "Kim", "amount": 480_000, "reason": reason})
+    inbox = _home(lang).dataframe[0]
+    assert WRAPS_ABOVE < inbox.proto.row_height == text_fit.row_height(2)  # five rows on a 1280×720 first screen
+    shown = inbox.value[reason_column].iloc[0]
+    assert shown.endswith(text_fit.ELLIPSIS), shown  # the question is longer than two lines of its column
+    assert text_fit.lines_needed(shown, INBOX_WIDTHS["reason"]) == 2

@@ -34,6 +34,7 @@ from agents.registry import AGENTS, get_agent
 from dashboard.i18n import catalogue, t
 from tests.conftest import APP_FILE
 from tests.factories import answer_robot, button_by_key, messages, pause_robot, start_refund
+from tests.shown_markdown import as_read
 
 #: Words that may show in Korean text: code names, node and channel names, agent names used as code,
 #: units, formats and product names.
@@ -79,7 +80,7 @@ _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 def english_words(text: str, known_ids: set[str]) -> set[str]:
     """The words of ``text`` that are English: Latin letters, outside code spans, ids and the allow-list."""
     found: set[str] = set()
-    for token in _CODE_SPAN.sub(" ", text).split():
+    for token in _CODE_SPAN.sub(" ", as_read(text)).split():
         stripped = token.strip(".,;:!?\"'“”‘’()[]·—–…")
         if not stripped or stripped in known_ids or _CODE_TOKEN.search(stripped) or _NAMED.fullmatch(stripped):
             continue

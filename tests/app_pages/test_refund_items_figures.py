@@ -49,3 +49,28 @@ def test_a_rejected_item_leaves_only_the_other_waiting_and_a_finished_case_shows
     runs.resume_thread(store, settings, "refund-M1", {"action": "approve", "approver": "lee"}, interrupt_id=approved)
     figures = _figures(app, "en")
     assert (figures["To pay"], figures["Executed (ledger)"]) == ("280,000 KRW", "280,000 KRW")  # done: partly paid
+
+
+@pytest.mark.parametrize(
+    ("lang", "columns", "waiting"),
+    [
+        ("en", ("case", "to pay", "executed", "outcome"), "500,000 KRW waiting"),
+        ("ko", ("건", "지급 예정 금액", "지급된 금액", "결과"), "500,000원 결정 대기"),
+    ],
+)
+def test_the_queue_and_the_audit_show_an_items_cases_figures_as_its_panel_does(
+    app, store, settings, lang, columns, waiting
+):
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": ITEMS})
+    at = app(PAGE)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception, at.exception
+    case, to_pay, executed, outcome = columns
+    frames = [frame.value for frame in at.dataframe if to_pay in frame.value.columns]
+    audit = next(frame for frame in frames if outcome in frame.columns)
+    queue = next(frame for frame in frames if outcome not in frame.columns)
+    row = audit[audit[case] == "M1"].iloc[0]
+    won = "원" if lang == "ko" else " KRW"
+    assert (row[to_pay], row[executed]) == (waiting, f"80,000{won}")  # wait; A-2 was paid
+    assert list(queue[to_pay]) == [waiting]  # never the 580,000 requested

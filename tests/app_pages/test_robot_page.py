@@ -10,8 +10,10 @@ from agents import readmodel
 from agents.errors import short_id
 from agents.readsql import NULL_TASK_ID
 from agents.robot.graph import build_graph
+from dashboard.formats import NO_BREAK_SPACE
 from dashboard.safe_markdown import escape_markdown
 from tests.factories import answer_robot, pause_robot
+from tests.shown_markdown import as_read
 
 PAGE = "app_pages/robot.py"
 STRING_ACTION = "Business trip request: Busan, 2 days, budget 800,000 KRW"
@@ -19,7 +21,7 @@ STRING_ACTION = "Business trip request: Busan, 2 days, budget 800,000 KRW"
 
 def _lesson(at, question):
     """The text of the lesson shown beside the data for ``question`` (its bordered block)."""
-    texts = [m.value for m in at.markdown if question in m.value and ":material/school:" in m.value]
+    texts = [as_read(m.value) for m in at.markdown if question in m.value and ":material/school:" in m.value]
     assert len(texts) == 1, [m.value for m in at.markdown]
     return texts[0]
 
@@ -63,7 +65,7 @@ def test_the_latest_id_is_broken_into_its_parts(app, store, settings):
     head = readmodel.head_checkpoint_id(store, "hitl_demo")
     assert head is not None
     groups = head.split("-")
-    table = next(m.value for m in at.markdown if "| part |" in m.value)
+    table = next(as_read(m.value) for m in at.markdown if "| part |" in m.value)
     assert f"`{'-'.join(groups[:3])}`" in table
     assert f"| `{groups[3]}` | the step, 3:" in table and groups[3] == "8003"
     assert f"`{groups[4]}`" in table and f"`{short_id(head)}`" in table
@@ -149,7 +151,7 @@ def test_the_two_resume_rows_are_told_apart(app, store, settings):
         "the answer, written outside any node",
         "the answer interrupt() returned in this task",
     ]
-    listed = [m.value for m in at.markdown if m.value.startswith("- under ")]
+    listed = [as_read(m.value) for m in at.markdown if m.value.startswith("- under ")]
     assert any(f"task `{NULL_TASK_ID}` (outside a node): `'Yes'`" in x for x in listed)
     assert any("(node `approval`): `['Yes']`" in x for x in listed)
     assert any("Why two `__resume__` rows?" in m.value for m in at.markdown)
@@ -163,7 +165,8 @@ def test_a_text_pending_action_is_shown_as_it_is(app, store, settings, monkeypat
     pause_robot(store, settings)
     at = app(PAGE)
     assert not at.exception
-    assert f"**Proposed action:** {escape_markdown(STRING_ACTION)}" in [x.value for x in at.markdown]  # as text
+    shown = f"**Proposed action:** {escape_markdown(STRING_ACTION.replace(' KRW', NO_BREAK_SPACE + 'KRW'))}"
+    assert shown in [x.value for x in at.markdown]  # as text, its amount kept with its unit
     assert not at.json or all(STRING_ACTION != j.value for j in at.json)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.factories import answer_robot, pause_robot
+from tests.shown_markdown import as_read
 
 PAGE = "app_pages/robot.py"
 
@@ -20,7 +21,7 @@ def _open(app, thread: str):
 def test_the_explanation_names_the_thread_shown(app, store, settings):
     pause_robot(store, settings, "데모-a")
     at = _open(app, "데모-a")
-    ids = [m.value for m in at.markdown if m.value.startswith("**thread_id**")]
+    ids = [as_read(m.value) for m in at.markdown if m.value.startswith("**thread_id**")]
     assert ids and "(here `데모-a`)" in ids[0] and "hitl_demo" not in ids[0]
 
 
@@ -30,7 +31,7 @@ def test_the_korean_explanation_names_the_thread_shown(app, store, settings):
     at.query_params["thread"] = "demo-b"
     at.session_state["lang"] = "ko"
     at.run()
-    ids = [m.value for m in at.markdown if m.value.startswith("**thread_id**")]
+    ids = [as_read(m.value) for m in at.markdown if m.value.startswith("**thread_id**")]
     assert ids and "(여기서는 `demo-b`)" in ids[0]
 
 
@@ -83,9 +84,9 @@ def test_the_quiz_asks_what_the_lessons_have_not_printed(app, store, settings):
 
     pause_robot(store, settings)
     at = app(PAGE)
-    lessons = " ".join(m.value for m in at.markdown if ":material/school:" in m.value)
+    lessons = " ".join(as_read(m.value) for m in at.markdown if ":material/school:" in m.value)
     for question in QUIZ:
         fixed = t(f"robot.a.{question}", "en")
         assert t(f"robot.q.{question}", "en") not in lessons and fixed not in lessons
         at.button(key=f"robot-quiz-{question}").click().run()
-        assert any(i.value.startswith(fixed) for i in at.info)  # given away by the click, not before
+        assert any(as_read(i.value).startswith(fixed) for i in at.info)  # given away by the click, not before

@@ -56,3 +56,37 @@ def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
     assert not broken, broken  # a span that fits its column is on one line
     overflowing = [span["text"] for span in spans if span["right"] > span["blockRight"] + 1]
     assert not overflowing, overflowing
+
+
+#: Every inline code span of the main area with text glued after it ("`checkpoint_id`?", "`yes`만"): the span
+#: and that text, whether the first glued character is on the span's (last) line, and whether the element
+#: around both keeps them on one line.
+GLUED_AFTER = """main => [...main.querySelectorAll(':not(pre) > code')].filter(c => c.getClientRects().length)
+  .map(c => { const next = c.nextSibling;
+  if (!next || next.nodeType !== Node.TEXT_NODE || !next.textContent || /^\\s/.test(next.textContent)) return null;
+  const range = document.createRange(); range.setStart(next, 0); range.setEnd(next, 1);
+  const mark = range.getClientRects()[0], code = c.getBoundingClientRect();
+  return {text: c.innerText + next.textContent.slice(0, 6), sameLine: mark.top < code.bottom - 2,
+          together: getComputedStyle(c.parentElement).whiteSpace === 'nowrap'}; }).filter(Boolean)"""
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_punctuation_after_a_code_span_never_starts_the_next_line(
+    page: Page, shared_dashboard: Dashboard, language: str
+):
+    if "demo-a" not in shared_dashboard.cli("threads").stdout:
+        started = shared_dashboard.cli("run", "robot", "--thread", "demo-a")
+        assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{shared_dashboard.url}/robot?thread=demo-a&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
+    expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    glued = main.evaluate(GLUED_AFTER)
+    assert len(glued) > 5, glued  # "`checkpoint_id`?", "`approval`)", "`yes`만", ...
+    apart = [span["text"] for span in glued if not span["together"]]
+    assert not apart, apart  # each in one element that does not wrap
+    broken = [span["text"] for span in glued if not span["sameLine"]]
+    assert not broken, broken  # its punctuation on its line, never the next one's start

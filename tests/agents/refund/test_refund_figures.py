@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from agents import runs
+from agents import lifecycle, runs
+from agents.refund import ledger
+from agents.refund.amounts import CaseAmounts, case_amounts
 from agents.refund.figures import asked_amount, paid_amount
 from tests.factories import start_refund
 
@@ -28,3 +30,20 @@ def test_a_case_with_items_is_paid_what_its_items_payouts_add_up_to(store, setti
     )
     assert paid_amount(store, "M1", with_items=True) == 80_000  # A-2 is below the threshold and pays itself
     assert asked_amount(result.interrupts) == 500_000  # wait
+
+
+def test_a_case_with_items_waiting_shows_what_waits_and_what_was_paid_so_far():
+    assert case_amounts(580_000, "", 80_000, waiting=500_000) == CaseAmounts(waiting=True, amount=500_000, paid=80_000)
+    assert case_amounts(580_000, "", None, waiting=500_000).paid == 0  # nothing paid yet, said as such
+    assert case_amounts(280_000, "approve", 280_000) == CaseAmounts(waiting=False, amount=280_000, paid=280_000)
+    assert case_amounts(500_000, "reject", None).amount is None  # a rejected case pays nothing
+
+
+def test_the_audit_row_of_an_items_case_carries_what_its_waiting_items_ask_for(store, settings):
+    items = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": items})
+    start_refund(store, settings, "C1", 500_000)
+    statuses = {s.thread_id: s.status for s in lifecycle.thread_statuses(store, agent="refund")}
+    rows = {row.case_id: row for row in ledger.audit_rows(store, statuses)}
+    assert (rows["M1"].waiting_amount, rows["M1"].amount, rows["M1"].executed_amount) == (500_000, 580_000, 80_000)
+    assert rows["C1"].waiting_amount == 0  # one amount: what it pays is its amount

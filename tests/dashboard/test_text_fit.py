@@ -1,0 +1,32 @@
+"""A text's lines in a grid column, estimated wide, and a text cut to a number of lines with an ellipsis."""
+
+from __future__ import annotations
+
+from dashboard.text_fit import ELLIPSIS, cut_to_lines, lines_needed, row_height, text_width, wrapped
+
+REASON = "Refund C-1061 for Kim Minsu: pay 480,000 KRW (requested 480,000)? approve / reject / edit"
+
+
+def test_a_text_wraps_between_words_within_the_width():
+    lines = wrapped(REASON, 243)
+    assert " ".join(lines) == REASON and all(text_width(line) <= 243 for line in lines)
+    assert lines_needed(REASON, 260) == len(lines) == 3
+    assert lines_needed("short", 260) == 1
+
+
+def test_a_korean_text_is_estimated_wider_than_a_latin_one_of_as_many_characters():
+    assert text_width("가나다라") > text_width("abcd") * 1.8
+
+
+def test_a_text_longer_than_its_lines_is_cut_with_an_ellipsis_and_a_short_one_is_whole():
+    cut = cut_to_lines(REASON, 260, 2)
+    assert cut.endswith(ELLIPSIS) and REASON.startswith(cut[:-1].rstrip())
+    assert lines_needed(cut, 260) == 2
+    assert cut_to_lines("pay 5,000 KRW", 260, 2) == "pay 5,000 KRW"
+    unbroken = "가" * 80  # no space: broken between characters, still two lines
+    assert lines_needed(cut_to_lines(unbroken, 260, 2), 260) == 2
+
+
+def test_rows_are_tall_enough_to_wrap_and_to_show_every_line():
+    assert row_height(1) == row_height(2) == 65  # the grid wraps only above 64 px
+    assert row_height(4) > row_height(3) > 65
