@@ -17,7 +17,7 @@ from agents.cli import main as cli_main
 from agents.db import Store
 from agents.runtime import load_settings, open_store
 from agents.settings import Settings
-from tests.postgres_schemas import POSTGRES_URL, drop_process_database
+from tests.postgres_schemas import POSTGRES_URL, drop_process_database, set_up_schema
 from tests.postgres_schemas import postgres_schema as _postgres_schema
 from tests.selection import COLLECTED, mark_by_place
 
@@ -147,7 +147,7 @@ def isolated_environment(
     monkeypatch.setenv("HITL_TIMEZONE", "UTC")
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("backend") == "postgres":
-        with _postgres_schema() as url:
+        with set_up_schema() as url:  # a copy of a schema the store set up, as a first open leaves it
             monkeypatch.setenv("HITL_DB", url)
             # Plans are files: with PostgreSQL they would go to the checkout's data/plans, shared by
             # every test running at the same time.
