@@ -77,8 +77,11 @@ def _component_manifests_scanned_once() -> Iterator[None]:
 LONGEST_FILES = (
     # The whole suite (browsers, property runs, races).
     "tests/reliability/test_refund_property.py",
-    "tests/browser/test_request_audit.py",
     "tests/browser/test_signin_flow.py",
+    # The request audit's three parts (tests/browser/request_audit.py), about 25 s each.
+    "tests/browser/test_request_audit_lecture_explorer.py",
+    "tests/browser/test_request_audit.py",
+    "tests/browser/test_request_audit_timeline_typed.py",
     "tests/reliability/test_concurrency.py",
     "tests/browser/test_live_queue_flow.py",
     "tests/reliability/test_refund_items_property.py",
