@@ -120,13 +120,19 @@ _MAKING_SCRIPT = threading.Lock()  # the property runs make their schemas in a t
 
 
 def copy_script() -> str | None:
-    """See :func:`_copy_script`: made once per process, whichever thread asks first."""
+    """See :func:`_copy_script`: made once per process and set of tables (a test that registers an agent
+    of its own gets its tables), whichever thread asks first."""
+    from agents.db_postgres import POSTGRES_TYPES
+    from agents.registry import AGENTS
+    from agents.schema import fingerprint, project_tables, schema_text
+
+    tables = project_tables([table for spec in AGENTS.values() for table in spec.run.tables])
     with _MAKING_SCRIPT:
-        return _copy_script()
+        return _copy_script(fingerprint(schema_text(tables, **POSTGRES_TYPES)))
 
 
 @functools.cache
-def _copy_script() -> str | None:
+def _copy_script(tables: str) -> str | None:  # the tables' fingerprint: one script for each set of tables
     """The SQL that makes a copy of the template schema (named ``TEMPLATE_SCHEMA`` in it), or None when
     ``pg_dump`` cannot write it (not installed, or older than the server).
 
