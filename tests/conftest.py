@@ -17,7 +17,7 @@ from agents.cli import main as cli_main
 from agents.db import Store
 from agents.runtime import load_settings, open_store
 from agents.settings import Settings
-from tests.postgres_schemas import POSTGRES_URL, drop_process_database
+from tests.postgres_schemas import POSTGRES_URL, drop_process_database, set_up_schema
 from tests.postgres_schemas import postgres_schema as _postgres_schema
 from tests.selection import COLLECTED, mark_by_place
 
@@ -77,8 +77,11 @@ def _component_manifests_scanned_once() -> Iterator[None]:
 LONGEST_FILES = (
     # The whole suite (browsers, property runs, races).
     "tests/reliability/test_refund_property.py",
-    "tests/browser/test_request_audit.py",
     "tests/browser/test_signin_flow.py",
+    # The request audit's three parts (tests/browser/request_audit.py), about 25 s each.
+    "tests/browser/test_request_audit_lecture_explorer.py",
+    "tests/browser/test_request_audit.py",
+    "tests/browser/test_request_audit_timeline_typed.py",
     "tests/reliability/test_concurrency.py",
     "tests/browser/test_live_queue_flow.py",
     "tests/reliability/test_refund_items_property.py",
@@ -147,7 +150,7 @@ def isolated_environment(
     monkeypatch.setenv("HITL_TIMEZONE", "UTC")
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("backend") == "postgres":
-        with _postgres_schema() as url:
+        with set_up_schema() as url:  # a copy of a schema the store set up, as a first open leaves it
             monkeypatch.setenv("HITL_DB", url)
             # Plans are files: with PostgreSQL they would go to the checkout's data/plans, shared by
             # every test running at the same time.

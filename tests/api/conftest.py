@@ -91,3 +91,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = start_server(tmp_path_factory.mktemp("api"))
     yield running
     stop_server(running)
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per worker, for the modules that name it their ``server``: each of them makes threads and
+    refund cases whose ids no other module uses and reads only those, never a count, search or file of the
+    whole database, nor a setting of its own; a server start (a second or two) is saved per module."""
+    running = start_server(tmp_path_factory.mktemp("api-shared"))
+    yield running
+    stop_server(running)

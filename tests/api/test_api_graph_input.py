@@ -17,6 +17,13 @@ from langgraph_sdk import get_sync_client
 
 from tests.api.conftest import Server
 
+
+@pytest.fixture(scope="module")
+def server(shared_server: Server) -> Server:
+    """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
+    return shared_server
+
+
 pytestmark = pytest.mark.slow
 
 START = {"role": "human", "content": "Start the task"}

@@ -6,8 +6,17 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.api.conftest import Server
+
+
+@pytest.fixture(scope="module")
+def server(shared_server: Server) -> Server:
+    """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
+    return shared_server
+
 
 #: The original service's request body: the six fields, nothing else.
 ORIGINAL_BODY = dict(DEFAULT_LECTURE_INPUT)

@@ -16,6 +16,12 @@ from agents.runtime import open_store
 from tests.api.conftest import PROJECT_ROOT, Server, server_env
 
 
+@pytest.fixture(scope="module")
+def server(shared_server: Server) -> Server:
+    """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
+    return shared_server
+
+
 def _approve(approver: str) -> dict[str, object]:
     return {"action": "approve", "approver": approver}
 

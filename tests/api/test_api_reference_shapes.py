@@ -15,6 +15,12 @@ from langgraph_sdk.errors import UnprocessableEntityError
 from tests.api.conftest import Server
 
 
+@pytest.fixture(scope="module")
+def server(shared_server: Server) -> Server:
+    """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
+    return shared_server
+
+
 @pytest.fixture
 def client(server: Server) -> Iterator[Any]:
     """The SDK's synchronous client of the test server."""

@@ -24,6 +24,13 @@ from agents.roles_file import parse_roles
 from agents.settings import Settings
 from tests.api.conftest import Server
 
+
+@pytest.fixture(scope="module")
+def server(shared_server: Server) -> Server:
+    """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
+    return shared_server
+
+
 ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
 TOKENS = {"kim": "tok-kim-items-51c0", "lee": "tok-lee-items-8e21", "park": "tok-park-items-0c3d"}
 ROLES_TEXT = f"""

@@ -10,8 +10,7 @@ from contextlib import ExitStack, contextmanager
 from hypothesis import HealthCheck, Phase
 from hypothesis import settings as hypothesis_settings
 
-from agents.runtime import open_store
-from tests.postgres_schemas import postgres_schema
+from tests.postgres_schemas import set_up_schema
 
 
 def sequence_settings(max_examples: int, steps: int) -> hypothesis_settings:
@@ -30,9 +29,9 @@ def sequence_settings(max_examples: int, steps: int) -> hypothesis_settings:
 
 
 class SchemasAhead:
-    """New PostgreSQL schemas (as tests/conftest.py makes them), each made and set up by a first open in a
-    thread while the sequence before it runs, and dropped in that thread after its sequence: a schema's
-    setup (LangGraph's saver builds its indexes ``CONCURRENTLY``) waits on the server, not on this process."""
+    """New set-up PostgreSQL schemas (as tests/conftest.py makes them, copies of a schema the store set up),
+    each made in a thread while the sequence before it runs, and dropped in that thread after its sequence:
+    making and dropping a schema waits on the server, not on this process."""
 
     def __init__(self) -> None:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="schemas-ahead")
@@ -42,8 +41,7 @@ class SchemasAhead:
     def _make() -> tuple[ExitStack, str]:
         made = ExitStack()
         try:
-            url = made.enter_context(postgres_schema())
-            open_store(url).close()  # its tables made: the sequence opens it as a restarted process would
+            url = made.enter_context(set_up_schema())  # its tables made: opened as a restarted process would
         except BaseException:
             made.close()
             raise

@@ -45,7 +45,7 @@ from agents.batch import decide_items
 from agents.errors import UserError
 from agents.refund import item_ledger, items
 from agents.runtime import load_settings, open_store
-from tests.conftest import _postgres_schema
+from tests.postgres_schemas import set_up_schema
 from tests.reliability.sequences import sequence_settings
 
 MAX_EXAMPLES = {"sqlite": 60, "postgres": 15}
@@ -65,7 +65,7 @@ def fresh_database(backend: str) -> Iterator[str]:
         with tempfile.TemporaryDirectory(prefix="refund-items-property-") as folder:
             yield str(Path(folder) / "checkpoints.sqlite")
         return
-    with _postgres_schema() as url:
+    with set_up_schema() as url:  # its tables made, as a first start leaves them
         yield url
 
 

@@ -1,0 +1,12 @@
+"""Part "lecture, explorer" of the request audit (tests/browser/request_audit.py): no request to another origin."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Dashboard
+from tests.browser.request_audit import audit_part
+
+
+def test_no_request_leaves_the_dashboards_origin_on_lecture_and_explorer(page: Page, dashboard: Dashboard):
+    audit_part(page, dashboard, "lecture, explorer")
