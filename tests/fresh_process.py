@@ -25,6 +25,7 @@ from typing import Any
 PRELOAD = [
     "agents.runtime",
     "agents.runs",
+    "agents.cli",
     "agents.lifecycle",
     "agents.statusindex",
     "agents.statuspages",
