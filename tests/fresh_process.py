@@ -16,10 +16,13 @@ import multiprocessing
 import os
 import sys
 import traceback
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from multiprocessing import spawn
 from multiprocessing.connection import Connection
 from typing import Any
+from unittest import mock
 
 #: What the fork server imports once: the project's modules that the code run in a new process uses.
 PRELOAD = [
@@ -70,12 +73,31 @@ def _run(code: str, environ: dict[str, str], folder: str, answer: Connection) ->
     answer.close()
 
 
-def run_code(code: str, cwd: str | os.PathLike[str] | None = None) -> Finished:
+def _preparation_without_main(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = _PREPARATION(name)
+    data.pop("init_main_from_path", None)
+    data.pop("init_main_from_name", None)
+    return data
+
+
+_PREPARATION = spawn.get_preparation_data
+
+
+@contextmanager
+def _without_main() -> Iterator[None]:
+    """The fork starts without running this process's ``__main__`` again: under AppTest that is the page script."""
+    with mock.patch.object(spawn, "get_preparation_data", _preparation_without_main):
+        yield
+
+
+def run_code(code: str, cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Finished:
     """Runs ``code`` as ``__main__`` in a new process (a fork of the fork server), in ``cwd`` (default: this
-    process's folder), and waits for it to end."""
+    process's folder) with the environment ``env`` (default: this process's), and waits for it to end."""
     receive, send = _CONTEXT.Pipe(duplex=False)
-    process = _CONTEXT.Process(target=_run, args=(code, dict(os.environ), os.fspath(cwd or os.getcwd()), send))
-    process.start()
+    environ = dict(os.environ if env is None else env)
+    process = _CONTEXT.Process(target=_run, args=(code, environ, os.fspath(cwd or os.getcwd()), send))
+    with _without_main():
+        process.start()
     send.close()
     try:
         returncode, stdout, stderr = receive.recv()
@@ -85,3 +107,13 @@ def run_code(code: str, cwd: str | os.PathLike[str] | None = None) -> Finished:
         receive.close()
     process.join()
     return Finished(process.exitcode if returncode is None else returncode, stdout, stderr)
+
+
+def run_command(
+    args: Sequence[str], cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> Finished:
+    """``python -m agents ARGS`` in a new process (a fork of the fork server): :func:`run_code` of the module."""
+    argv = ["agents", *args]
+    return run_code(
+        f"import runpy, sys\nsys.argv = {argv!r}\nrunpy.run_module('agents', run_name='__main__')", cwd, env
+    )

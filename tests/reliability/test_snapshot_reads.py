@@ -19,7 +19,7 @@ from agents import lifecycle
 from agents.refund import ledger
 from tests.conftest import APP_FILE, PROJECT_ROOT
 from tests.factories import start_refund
-from tests.fresh_process import run_code
+from tests.fresh_process import run_command
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -53,10 +53,7 @@ WRITES = {
 
 def _other_process(db_location: str, args: list[str]) -> None:
     """``python -m agents --db DB ARGS`` in a new process (a fork of the fork server, :mod:`tests.fresh_process`)."""
-    argv = ["agents", "--db", db_location, *args]
-    done = run_code(
-        f"import runpy, sys\nsys.argv = {argv!r}\nrunpy.run_module('agents', run_name='__main__')", PROJECT_ROOT
-    )
+    done = run_command(["--db", db_location, *args], PROJECT_ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
 
 
