@@ -14,6 +14,9 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import runpy
+import signal
+import subprocess
 import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,7 +24,7 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from multiprocessing import spawn
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TextIO
 from unittest import mock
 
 #: What the fork server imports once: the project's modules that the code run in a new process uses.
@@ -29,6 +32,10 @@ PRELOAD = [
     "agents.runtime",
     "agents.runs",
     "agents.cli",
+    "agents.api.app",
+    "agents.api.access_log",
+    "agents.notify.deliverer",
+    "uvicorn",
     "agents.lifecycle",
     "agents.statusindex",
     "agents.statuspages",
@@ -117,3 +124,69 @@ def run_command(
     return run_code(
         f"import runpy, sys\nsys.argv = {argv!r}\nrunpy.run_module('agents', run_name='__main__')", cwd, env
     )
+
+
+class ForkedCommand:
+    """A command running in a fork of the fork server: what the tests use of a ``subprocess.Popen``
+    (``stdout`` is its standard output and error, as lines of text)."""
+
+    def __init__(self, process: Any, stdout: TextIO) -> None:
+        self._process = process
+        self.pid: int = process.pid
+        self.stdout = stdout
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.exitcode  # type: ignore[no-any-return]
+
+    def poll(self) -> int | None:
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._process.join(timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(f"agents (pid {self.pid})", timeout or 0)
+        return self.returncode
+
+    def send_signal(self, number: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, number)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+def _command(args: list[str], environ: dict[str, str], folder: str, output: Connection) -> None:
+    written = output.fileno()
+    os.dup2(written, 1)
+    os.dup2(written, 2)
+    output.close()
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 (the process's own streams)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    os.environ.clear()
+    os.environ.update(environ)
+    os.chdir(folder)
+    sys.argv = ["agents", *args]
+    runpy.run_module("agents", run_name="__main__")  # its SystemExit is the fork's exit code
+
+
+def start_command(
+    args: Sequence[str], cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> ForkedCommand:
+    """Starts ``python -m agents ARGS`` in a new process (a fork of the fork server) and returns at once;
+    the command's output and errors are read, line by line, from the returned command's ``stdout``."""
+    receive, send = _CONTEXT.Pipe(duplex=False)
+    environ = dict(os.environ if env is None else env)
+    process = _CONTEXT.Process(target=_command, args=(list(args), environ, os.fspath(cwd or os.getcwd()), send))
+    with _without_main():
+        process.start()
+    send.close()
+    output = os.dup(receive.fileno())
+    receive.close()
+    return ForkedCommand(process, open(output, encoding="utf-8", errors="replace"))  # noqa: SIM115
