@@ -1,12 +1,17 @@
-"""A new process for a test to run code in, without paying Python's start and the project's imports each time.
+"""New processes for the tests, started as forks of a server that has imported the project once.
 
-The tests of what a *new* process reads (it kept no rows and read no thread before; it sees what others wrote)
-ran ``python -c CODE``: about a second of CPU each, most of it importing LangGraph and the project again. What
-they need is a process that shares no memory with the test's, not a new interpreter. :func:`run_code` runs the
-code in a fork of multiprocessing's fork server, a process that has imported :data:`PRELOAD` and done nothing
-else (no store opened, no row read): each call gets its own fork, with the caller's environment and working
-folder, and its own connections to the database. A fork that dies (a signal, ``os._exit``) reports its exit code
-as a child process would.
+A test of what a *new* process reads (it kept no rows and read no thread before; it sees what others wrote),
+of a command another process runs, or of an API server needs a process that shares no memory with the
+test's, not a new interpreter: ``python -c`` or ``python -m agents`` pays about a second of CPU each time,
+most of it importing LangGraph, FastAPI and the project again. Here each process is a fork of
+multiprocessing's fork server, which has imported :data:`PRELOAD` and done nothing else (no store opened, no
+row read, no setting read); it gets the caller's environment and working folder and opens its own
+connections. :func:`run_code` and :func:`run_command` run code or ``python -m agents ARGS`` to the end,
+:func:`start_command` starts a command that keeps running (a server). A fork that dies (a signal,
+``os._exit``) reports its exit code as a child process would.
+
+What a fork does not show is the interpreter's own start: the tests of imports, command-line bytes, exit
+codes of a closed pipe and ``python -m agents`` itself start a real interpreter.
 """
 
 from __future__ import annotations
