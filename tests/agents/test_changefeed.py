@@ -4,8 +4,6 @@ reads those threads alone."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 import textwrap
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +15,7 @@ from agents import changefeed, lifecycle, runs, summarytable, threadindex
 from agents.robot.graph import build_graph
 from agents.runtime import open_store
 from tests.factories import answer_robot, pause_robot, start_refund
+from tests.fresh_process import run_code
 
 pytestmark = pytest.mark.usefixtures("backend")
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +73,7 @@ store.close()
 def write_elsewhere(db_location: str) -> None:
     """Another process answers w1, updates w2, deletes done-0 and starts the robot on w3, through this project."""
     code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    done = run_code(code, cwd=ROOT)
     assert done.returncode == 0, done.stderr
 
 

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from unittest import mock
@@ -17,6 +15,7 @@ from agents.robot.graph import build_graph
 from agents.runtime import open_store
 from tests.agents.test_changefeed import langgraph_saver, served, write_elsewhere
 from tests.factories import answer_robot, pause_robot, start_refund
+from tests.fresh_process import run_code
 
 pytestmark = pytest.mark.usefixtures("backend")
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +52,7 @@ def cold(db_location):
     """A new process's listing, checked there against a recompute and LangGraph's reads; thread id → the
     status as ``--json`` shows it."""
     code = textwrap.dedent(_COLD).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    done = run_code(code, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
-import sys
 import textwrap
 from collections import Counter
 from contextlib import contextmanager
@@ -23,6 +21,7 @@ from agents.runtime import open_store
 from tests.agents.test_changefeed import langgraph_saver
 from tests.agents.test_statusindex import mixed_threads
 from tests.factories import pause_robot
+from tests.fresh_process import run_code
 
 pytestmark = pytest.mark.usefixtures("backend")
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +90,7 @@ print(json.dumps(sorted(statuses)))
 def cold_pages(db_location):
     """A new process's pages and counts, checked there against a recompute; the thread ids it listed."""
     code = textwrap.dedent(_COLD).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    done = run_code(code, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -119,7 +118,7 @@ def test_pages_and_counts_agree_with_a_recompute_here_after_writes_and_in_a_new_
     pause_robot(store, settings, "w5")
     assert pages_agree(store, limit=3)["w4"].outcome == "refused"
     code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    done = run_code(code, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     with langgraph_saver(store, db_location) as saver:  # no code of this project writes through it
         from agents.robot.graph import build_graph
@@ -323,7 +322,7 @@ def test_a_page_asked_again_is_read_again_only_after_a_change(store, settings, d
     runs.resume_thread(store, settings, "w4", "no")  # a write here
     assert pages_agree(store)["w4"].outcome == "refused" != first["w4"].outcome
     code = textwrap.dedent(_WRITE_ELSEWHERE).format(root=str(ROOT), db=db_location)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    done = run_code(code, cwd=ROOT)
     assert done.returncode == 0, done.stderr  # and another process's
     assert pages_agree(store)["w3"].status == "waiting"
     with thread_lease(store, "w3"):  # a lease that starts moves the pages too

@@ -7,8 +7,6 @@ then asks ``GET /ok`` (a bounded number of attempts); it never sleeps.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +15,7 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
+from tests.fresh_process import ForkedCommand, start_command
 from tests.serving import answers_ok, follow_output, free_port, stop_process
 
 #: How many log lines the server may print before it says it listens, and /ok attempts after that.
@@ -29,7 +28,7 @@ class Server:
 
     url: str
     db: Path
-    process: subprocess.Popen[str]
+    process: ForkedCommand
     token: str | None = None
     lines: list[str] = field(default_factory=list)
 
@@ -56,19 +55,14 @@ def server_env(db: Path, **extra: str) -> dict[str, str]:
 
 
 def start_server(folder: Path, *, token: str | None = None, host: str = "127.0.0.1", **settings: str) -> Server:
-    """Starts ``python -m agents serve`` and returns once it answers ``/ok``."""
+    """Starts ``python -m agents serve`` (in a fork of the fork server, :mod:`tests.fresh_process`) and returns
+    once it answers ``/ok``."""
     folder.mkdir(parents=True, exist_ok=True)
     db = folder / "checkpoints.sqlite"
     port = free_port()
     extra = {"HITL_API_TOKEN": token} if token else {}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "agents", "serve", "--host", host, "--port", str(port)],
-        cwd=PROJECT_ROOT,
-        env=server_env(db, **extra, **settings),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    process = start_command(
+        ["serve", "--host", host, "--port", str(port)], PROJECT_ROOT, server_env(db, **extra, **settings)
     )
     server = Server(f"http://{host}:{port}", db, process, token)
     follow_output(process, server.lines, "Uvicorn running on")

@@ -3,8 +3,6 @@ sent in a URL: a token, key or password in the query string is written ``***``, 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import pytest
 
 from agents.api.access_log import redact_target
 from tests.api.conftest import PROJECT_ROOT, STARTUP_LINES, server_env
+from tests.fresh_process import start_command
 from tests.serving import answers_ok, free_port, stop_process
 
 TOKEN = "tok-Zq8Xv3LmN5pR2sT7uW9yB4cD6eF1gH0j"
@@ -44,15 +43,7 @@ def access_lines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]
     """Every line the server wrote while answering :data:`QUERIES`, up to the final marker request."""
     db = Path(tmp_path_factory.mktemp("access")) / "checkpoints.sqlite"
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "agents", "serve", "--port", str(port)],
-        cwd=PROJECT_ROOT,
-        env=server_env(db, HITL_API_TOKEN=TOKEN),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process = start_command(["serve", "--port", str(port)], PROJECT_ROOT, server_env(db, HITL_API_TOKEN=TOKEN))
     assert process.stdout is not None
     try:
         lines: list[str] = []

@@ -6,8 +6,6 @@ through the official SDK's own HTTP client, as Agent Chat UI asks it before it c
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from agents.errors import InputError
 from agents.settings import resolve_settings
 from agents.settings_api import CORS_ORIGINS_SETTING
 from tests.api.conftest import PROJECT_ROOT, Server, server_env, start_server, stop_server
+from tests.fresh_process import run_command
 from tests.serving import free_port
 
 INBOX = "http://localhost:3000"
@@ -140,14 +139,10 @@ def test_every_origin_is_refused_while_a_token_is_required() -> None:
 
 
 def test_serve_refuses_to_start_with_every_origin_and_a_token(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "agents", "serve", "--port", str(free_port())],
-        cwd=PROJECT_ROOT,
-        env=server_env(tmp_path / "db.sqlite", HITL_API_TOKEN=TOKEN, HITL_API_CORS_ORIGINS="*"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    done = run_command(
+        ["serve", "--port", str(free_port())],
+        PROJECT_ROOT,
+        server_env(tmp_path / "db.sqlite", HITL_API_TOKEN=TOKEN, HITL_API_CORS_ORIGINS="*"),
     )
     assert done.returncode == 2
     assert CORS_ORIGINS_SETTING in done.stderr and TOKEN not in done.stderr + done.stdout

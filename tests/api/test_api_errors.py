@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import sys
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from agents.leases import thread_lease
 from agents.runtime import open_store
 from tests.api.conftest import PROJECT_ROOT, Server, server_env, start_server, stop_server
 from tests.api.test_api_lecture import ORIGINAL_BODY
+from tests.fresh_process import run_command
 from tests.serving import free_port
 
 ROBOT = "bad-robot"
@@ -241,14 +241,8 @@ def test_with_a_token_every_request_needs_it(guarded: Server) -> None:
 
 
 def test_no_token_refuses_a_non_loopback_address(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "agents", "serve", "--host", "0.0.0.0", "--port", str(free_port())],
-        cwd=PROJECT_ROOT,
-        env=server_env(tmp_path / "db.sqlite"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    done = run_command(
+        ["serve", "--host", "0.0.0.0", "--port", str(free_port())], PROJECT_ROOT, server_env(tmp_path / "db.sqlite")
     )
     assert done.returncode == 2
     assert "HITL_API_TOKEN" in done.stderr and "--host" in done.stderr
@@ -308,15 +302,7 @@ def test_a_port_in_use_exits_2(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run(
-            [sys.executable, "-m", "agents", "serve", "--port", str(port)],
-            cwd=PROJECT_ROOT,
-            env=server_env(tmp_path / "db.sqlite"),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = run_command(["serve", "--port", str(port)], PROJECT_ROOT, server_env(tmp_path / "db.sqlite"))
     assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
 
 

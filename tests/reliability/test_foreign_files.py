@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -26,6 +24,7 @@ from agents.runtime import open_store
 from agents.settings import Settings
 from tests.conftest import PROJECT_ROOT
 from tests.factories import pause_robot
+from tests.fresh_process import run_command
 from tests.serving import free_port
 from tests.templates import copy_into
 
@@ -184,15 +183,7 @@ def test_the_api_server_refuses_to_start_on_the_file(db_path, damaged_file):
     before = _digest(db_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith("HITL_")}
     env.update(HITL_DB=str(db_path), HITL_MODEL_LATENCY="0")
-    done = subprocess.run(
-        [sys.executable, "-m", "agents", "serve", "--port", str(free_port())],
-        cwd=PROJECT_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    done = run_command(["serve", "--port", str(free_port())], PROJECT_ROOT, env)
     assert done.returncode == 2 and damaged_file in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert _digest(db_path) == before
 

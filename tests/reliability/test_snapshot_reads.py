@@ -12,9 +12,6 @@ a live part that reads the database when it is drawn, so it may show the write a
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -22,6 +19,7 @@ from agents import lifecycle
 from agents.refund import ledger
 from tests.conftest import APP_FILE, PROJECT_ROOT
 from tests.factories import start_refund
+from tests.fresh_process import run_command
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -54,15 +52,8 @@ WRITES = {
 
 
 def _other_process(db_location: str, args: list[str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "agents", "--db", db_location, *args],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-        check=False,
-    )
+    """``python -m agents --db DB ARGS`` in a new process (a fork of the fork server, :mod:`tests.fresh_process`)."""
+    done = run_command(["--db", db_location, *args], PROJECT_ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
 
 

@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 from tests.factories import start_refund
-from tests.serving import PROJECT_ROOT, free_port, stop_process
+from tests.fresh_process import start_command
+from tests.serving import PROJECT_ROOT, follow_output, free_port, stop_process
 
 
 def test_serve_delivers_notifications_when_a_webhook_is_configured(store, settings, receiver, db_location):
     start_refund(store, settings, "S1", 500_000)
     env = {**os.environ, "HITL_DB": db_location, "HITL_NOTIFY_WEBHOOK": receiver.url}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "agents", "serve", "--port", str(free_port())],
-        cwd=PROJECT_ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    server = start_command(["serve", "--port", str(free_port())], PROJECT_ROOT, env)
+    follow_output(server, [], "Uvicorn running on")  # its output read to the end, on a thread of its own
     try:
         [waiting] = receiver.wait_for(1)
     finally:
