@@ -62,7 +62,11 @@ def test_a_postgres_database_set_up_before_code_order_is_brought_to_it_when_open
         assert old.fingerprint == BEFORE_CODE_ORDER
         mixed_threads(old, settings)
         pages_agree(old)  # every row kept
-        assert "Sort" in plan(old, None, True, False)  # what the previous release's pages cost
+        with old.read() as cursor:
+            cursor.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()")
+            code_point_server = cursor.fetchone()[0] in ("C", "POSIX")
+        if not code_point_server:  # a "C" database needed no sort before either
+            assert "Sort" in plan(old, None, True, False)  # what the previous release's pages cost
     finally:
         old.close()
     store = open_store(db_location)

@@ -26,6 +26,13 @@ CODE_SPANS = (
 )
 
 
+#: The page's rule that keeps a code span and its glued text on one line (``dashboard.safe_markdown``) is in a
+#: style sheet of the document.
+STYLE_IN_EFFECT = """() => [...document.styleSheets].some(sheet => {
+  try { return [...sheet.cssRules].some(rule => rule.cssText.includes(':has(> code)')); }
+  catch (error) { return false; } })"""
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
     page: Page, shared_dashboard: Dashboard, language: str
@@ -41,6 +48,7 @@ def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
     # The sidebar, which draws the page's styles, drawn to its last widget (a page served again may draw the
     # main block first), and the fonts the lines end in loaded.
     expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
+    page.wait_for_function(STYLE_IN_EFFECT)  # the page's style for code spans, drawn in the same element
     page.evaluate("() => document.fonts.ready.then(() => true)")
     # The live part's runs redraw its lines while the page settles: the spans are measured once no span
     # that fits its column is broken (or after the wait, which the assertions below then report).
@@ -82,7 +90,9 @@ def test_punctuation_after_a_code_span_never_starts_the_next_line(
     wait_for_app(page)
     main = page.get_by_test_id("stMain")
     expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
-    expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
+    # The page's style for code spans is in effect (the frame draws it as a style element of its own, which
+    # can come after the sidebar's widgets), and the fonts the lines end in are loaded.
+    page.wait_for_function(STYLE_IN_EFFECT)
     page.evaluate("() => document.fonts.ready.then(() => true)")
     glued = main.evaluate(GLUED_AFTER)
     assert len(glued) > 5, glued  # "`checkpoint_id`?", "`approval`)", "`yes`만", ...
