@@ -13,9 +13,11 @@ from unittest import mock
 import pytest
 
 from agents import db_postgres, statusindex
-from agents.runtime import open_store
+from agents.runtime import load_settings, open_store
+from agents.settings import Settings
 from tests.agents.test_statusindex import mixed_threads
 from tests.agents.test_statuspages import pages_agree
+from tests.conftest import _postgres_schema
 
 pytestmark = pytest.mark.usefixtures("backend")
 #: Every list a page is read of: (agent, unfinished, newest first).
@@ -52,9 +54,14 @@ def test_every_page_query_is_served_by_an_index_in_its_order(store):
     assert_indexed(store)
 
 
-def test_a_postgres_database_set_up_before_code_order_is_brought_to_it_when_opened(db_location, settings, backend):
+def test_a_postgres_database_set_up_before_code_order_is_brought_to_it_when_opened(backend):
     if backend != "postgres":
         pytest.skip("SQLite's text compares by code point already (its schema did not change)")
+    with _postgres_schema() as url:  # an empty schema: the previous release sets up its own tables in it
+        brought_to_code_order(url, load_settings(db_override=url, secrets={}))
+
+
+def brought_to_code_order(db_location: str, settings: Settings) -> None:
     previous = mock.patch.dict(db_postgres.POSTGRES_TYPES, code_order="")  # the previous release's schema
     with previous, mock.patch.object(db_postgres, "_order_by_code_point"):
         old = open_store(db_location)
