@@ -84,7 +84,8 @@ def show_gate_reviews(reviews: list[dict]) -> None:
     st.markdown(f"**{t('lecture.gate_reviews', round=reviews[0]['round'])}**")
     for review, column in zip(reviews, st.columns(len(reviews)), strict=True):
         with column, st.container(border=True):
-            st.markdown(f"**{escape_markdown(code_word('lecture.reviewer', review['reviewer']))}** · {review['score']}")
+            reviewer = escape_markdown(code_word("lecture.reviewer", review["reviewer"]))
+            st.markdown(f"**{reviewer}** · {escape_markdown(str(review['score']))}")  # a value of the state
             st.text("\n".join(f"- {line}" for line in review["feedback"]) or "—")  # model text: shown as text
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
@@ -33,23 +33,31 @@ STYLE_IN_EFFECT = """() => [...document.styleSheets].some(sheet => {
   catch (error) { return false; } })"""
 
 
+def open_robot_page(page: Page, dashboard: Dashboard, language: str) -> Locator:
+    """The robot page of thread ``demo-a`` at 1280×720, drawn with its style for code spans in effect; its main
+    block."""
+    if "demo-a" not in dashboard.cli("threads").stdout:
+        started = dashboard.cli("run", "robot", "--thread", "demo-a")
+        assert started.returncode == 0, started.stderr
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{dashboard.url}/robot?thread=demo-a&lang={language}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
+    # The sidebar drawn to its last widget (a page served again may draw the main block first), the page's
+    # style for code spans in a style sheet (the frame draws it as an element of its own, which can come after
+    # the sidebar's widgets), and the fonts the lines end in loaded.
+    expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
+    page.wait_for_function(STYLE_IN_EFFECT)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    return main
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_code_spans_on_the_robot_page_are_never_broken_inside_nor_overflow(
     page: Page, shared_dashboard: Dashboard, language: str
 ):
-    if "demo-a" not in shared_dashboard.cli("threads").stdout:
-        started = shared_dashboard.cli("run", "robot", "--thread", "demo-a")
-        assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{shared_dashboard.url}/robot?thread=demo-a&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
-    expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
-    # The sidebar, which draws the page's styles, drawn to its last widget (a page served again may draw the
-    # main block first), and the fonts the lines end in loaded.
-    expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
-    page.wait_for_function(STYLE_IN_EFFECT)  # the page's style for code spans, drawn in the same element
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+    main = open_robot_page(page, shared_dashboard, language)
     # The live part's runs redraw its lines while the page settles: the spans are measured once no span
     # that fits its column is broken (or after the wait, which the assertions below then report).
     settled = (
@@ -82,18 +90,7 @@ GLUED_AFTER = """main => [...main.querySelectorAll(':not(pre) > code')].filter(c
 def test_punctuation_after_a_code_span_never_starts_the_next_line(
     page: Page, shared_dashboard: Dashboard, language: str
 ):
-    if "demo-a" not in shared_dashboard.cli("threads").stdout:
-        started = shared_dashboard.cli("run", "robot", "--thread", "demo-a")
-        assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{shared_dashboard.url}/robot?thread=demo-a&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
-    expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
-    # The page's style for code spans is in effect (the frame draws it as a style element of its own, which
-    # can come after the sidebar's widgets), and the fonts the lines end in are loaded.
-    page.wait_for_function(STYLE_IN_EFFECT)
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+    main = open_robot_page(page, shared_dashboard, language)
     glued = main.evaluate(GLUED_AFTER)
     assert len(glued) > 5, glued  # "`checkpoint_id`?", "`approval`)", "`yes`만", ...
     apart = [span["text"] for span in glued if not span["together"]]
