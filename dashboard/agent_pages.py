@@ -9,7 +9,15 @@ from agents.db import Store
 from agents.errors import UserError
 from dashboard import live, resources
 from dashboard.i18n import t
-from dashboard.views import HOME_ROWS, PICKER_LIMIT, inbox_table, lazy_expander, show_every, status_text
+from dashboard.views import (
+    HOME_ROWS,
+    PICKER_LIMIT,
+    inbox_table,
+    lazy_expander,
+    show_every,
+    status_text,
+    threads_offered,
+)
 
 
 def linked_thread(
@@ -81,19 +89,7 @@ def own_threads(store: Store, agent: str, requested: str | None) -> tuple[dict[s
     thread the link names (``requested``) when it is the agent's and further on; once "Show every thread" was
     pressed (:func:`pick_own_thread`), every thread of the agent, for the session.
     """
-    if st.session_state.get(_every_key(agent)):
-        return {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=agent)}, False
-    page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
-    own = {x.thread_id: x for x in page.items}
-    if page.more and requested and requested not in own:
-        try:  # checked before anything uses it
-            thread_id = lifecycle.thread_named(store, requested, exact=True)
-        except UserError:
-            return own, True
-        found = lifecycle.thread_status(store, thread_id)
-        if found is not None and found.agent == agent:
-            own[thread_id] = found
-    return own, page.more
+    return threads_offered(store, agent, requested, every=bool(st.session_state.get(_every_key(agent))))
 
 
 def _every_key(agent: str) -> str:

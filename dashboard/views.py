@@ -345,7 +345,8 @@ def pick_thread(
         format_func=lambda name: t_or(f"agent.{name}.title", AGENTS[name].title),
     )
     every_key = f"{thread_key}:every-{agent}"
-    own, more = _own_threads(store, agent, thread_key, every=bool(st.session_state.get(every_key)))
+    every = bool(st.session_state.get(every_key))
+    own, more = threads_offered(store, agent, st.session_state.get(thread_key), every=every)
     if not own:
         st.info(t(empty_key))
         return agent, None, rest
@@ -364,20 +365,24 @@ def pick_thread(
     return agent, thread_id, rest
 
 
-def _own_threads(
-    store: Store, agent: str, thread_key: str, *, every: bool
+def threads_offered(
+    store: Store, agent: str, selected: str | None, *, every: bool
 ) -> tuple[dict[str, lifecycle.ThreadStatus], bool]:
-    """The agent's threads a picker offers, newest first (``every``: all of them; else the first page and
-    the selected thread), and whether the agent has threads beyond them."""
+    """The agent's threads a picker offers, newest first, and whether it has more: its newest
+    :data:`HOME_ROWS` read as one page of the kept index of statuses, with ``selected`` (picked before, or
+    named by a link) when it is the agent's and further on; ``every``: all of the agent's threads."""
     if every:
         return {x.thread_id: x for x in lifecycle.thread_statuses(store, agent=agent)}, False
     page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
     own = {x.thread_id: x for x in page.items}
-    selected = st.session_state.get(thread_key)
-    if page.more and isinstance(selected, str) and selected not in own:  # picked, or linked, further on
-        found = lifecycle.thread_status(store, selected)
+    if page.more and isinstance(selected, str) and selected and selected not in own:
+        try:  # checked before anything uses it
+            thread_id = lifecycle.thread_named(store, selected, exact=True)
+        except UserError:
+            return own, True
+        found = lifecycle.thread_status(store, thread_id)
         if found is not None and found.agent == agent:
-            own[selected] = found
+            own[thread_id] = found
     return own, page.more
 
 

@@ -7,7 +7,7 @@ from unittest import mock
 
 from agents import lifecycle, runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
-from dashboard import agent_pages
+from dashboard import agent_pages, views
 
 PAGE = "app_pages/lecture.py"
 
@@ -27,6 +27,7 @@ def test_the_lecture_picker_offers_its_newest_page_then_every_thread(app, store,
     every = AssertionError("the page read every status")
     with (
         mock.patch.object(agent_pages, "HOME_ROWS", 2),
+        mock.patch.object(views, "HOME_ROWS", 2),  # the pickers' page size, shared with the explorer's
         mock.patch.object(lifecycle, "thread_statuses", side_effect=every),
     ):
         at = app(PAGE)
