@@ -10,6 +10,7 @@ from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
 from dashboard import auth, diff_view, live, presenter, resources, robot_lessons, robot_view
 from dashboard.agent_pages import foreign_thread, show_agent_queue
+from dashboard.decision_view import forget, refusal
 from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, sidebar_forms, status_word
 from dashboard.i18n import localized, t
 from dashboard.robot_start_over import start_over, start_over_asked
@@ -53,14 +54,7 @@ def answer(text: str, head_seen: str | None) -> None:
     than ``yes`` never looks approved.
     """
     try:
-        result = runs.resume_thread(
-            store,
-            settings,
-            thread_id,
-            text,
-            expected_head=head_seen,
-            actor=auth.identity(),
-        )
+        result = runs.resume_thread(store, settings, thread_id, text, expected_head=head_seen, actor=auth.identity())
     except UserError as error:  # kept: the live part's next run draws it again, until the page is drawn
         st.session_state[robot_view.REFUSED_KEY] = (thread_id, f"{t('forms.refused')} {localized(error)}")
         return
@@ -83,7 +77,7 @@ def free_answer(head_seen: str | None) -> None:
     if st.button(t("robot.send"), key="robot-send"):
         answer(typed, head_seen)
     refused = st.empty()  # the refusal of an answer from these controls (any of them), drawn by every run
-    if (said := robot_view.refusal(thread_id, st.session_state)) is not None:
+    if (said := refusal(st.session_state, robot_view.REFUSED_KEY, thread_id)) is not None:
         refused.error(escape_markdown(said))
 
 
@@ -193,7 +187,7 @@ def thread_part() -> None:
     robot_lessons.show_quiz(found)
 
 
-robot_view.forget_question(st.session_state)  # the page's run draws the thread as it is
+forget(st.session_state, robot_view.QUESTION_KEY, robot_view.REFUSED_KEY)  # the page's run draws the thread as it is
 thread_part()
 
 show_agent_queue(store, "robot", thread_id)  # the thread shown above is not repeated here

@@ -10,9 +10,10 @@ from typing import Any
 import streamlit as st
 
 from agents.errors import RunFailedError, UserError
+from dashboard.decision_view import refusal
 from dashboard.forms import flash, show_run_failed
 from dashboard.i18n import localized, t
-from dashboard.lecture_view import REFUSED_KEY, GateView, refusal, show_gate_reviews
+from dashboard.lecture_view import REFUSED_KEY, GateView, show_gate_reviews
 from dashboard.safe_markdown import escape_markdown
 
 #: ``decide(action, notes, head_seen)``: sends the gate's decision, returns the message to flash.
@@ -114,5 +115,5 @@ def ask(
             (limit.warning if kind == "warning" else limit.caption)(text)
         decision_form(thread_id, actions, view.head, decide)
     kept = st.empty()  # drawn by every run: a refusal of a decision sent here stays until the page is drawn
-    if (why := refusal(thread_id, st.session_state)) is not None:
+    if (why := refusal(st.session_state, REFUSED_KEY, thread_id)) is not None:
         kept.error(escape_markdown(why))
