@@ -383,13 +383,7 @@ def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]
     events = [(start_key, start_line)]
     if not call.open:
         end_rank = 2 if call.duration == 0 else 0
-        end_line = [
-            iso_utc(call.ended_at),
-            "END",
-            call.display_name,
-            f"{call.duration:.6f}",
-            *extra,
-        ]
+        end_line = [iso_utc(call.ended_at), "END", call.display_name, f"{call.duration:.6f}", *extra]
         events.append(((call.ended_at, end_rank, call.id), end_line))
     return events
 

@@ -300,11 +300,7 @@ def empty_timeline_figure(title: str | None = None) -> go.Figure:
 
 
 def timeline_figure_of(
-    timeline: Timeline,
-    *,
-    compress_waits_over: float = 5.0,
-    title: str | None = None,
-    max_calls: int | None = None,
+    timeline: Timeline, *, compress_waits_over: float = 5.0, title: str | None = None, max_calls: int | None = None
 ) -> go.Figure:
     """Gantt-style timeline of node calls, one lane per node or labelled task.
 
