@@ -110,17 +110,11 @@ class LaidOutCheckpoint:
             read-model, or anything else shaped like a `ChainPoint`).
         lane: Lane number, 0 is the main line (see module docstring).
         x: Horizontal position, step pushed right to stay after the parent.
-        is_fork_point: Has more than one child.
-        children_count: Number of children in the chain.
-        is_orphan: Its parent is missing from the chain.
     """
 
     checkpoint: ChainPoint
     lane: int
     x: int
-    is_fork_point: bool
-    children_count: int
-    is_orphan: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,18 +365,8 @@ def layout_chain(chain: Iterable[ChainPoint]) -> list[LaidOutCheckpoint]:
         ValueError: If a checkpoint id occurs twice.
     """
     columns = layout_columns(chain)
-    orphans = set(columns.orphans)
-    return [
-        LaidOutCheckpoint(
-            checkpoint=point,
-            lane=columns.lanes[i],
-            x=columns.xs[i],
-            is_fork_point=columns.children[i] > 1,
-            children_count=columns.children[i],
-            is_orphan=i in orphans,
-        )
-        for i, point in enumerate(columns.points)
-    ]
+    laid = zip(columns.points, columns.lanes, columns.xs, strict=True)
+    return [LaidOutCheckpoint(point, lane, x) for point, lane, x in laid]
 
 
 def chain_to_json(chain: Iterable[ChainPoint]) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ run's calls are then read on their own with
 :func:`comparable_pair` is the rule for which two runs a comparison opens on.
 A chart of a long run draws only its latest calls: :func:`run_tail` reads just
 those rows, and :func:`run_summary` sums the whole run up in SQL, equal to
-``agents.timing.run_summaries`` of all its rows, without reading them.
+``agents.timing.run_summaries_of_calls`` of all its rows, without reading them.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class RunList:
 
     Attributes:
         runs: At most the ``limit`` asked for, ordered by first start (ties
-            by lowest row id), as ``agents.timing.run_summaries`` orders runs.
+            by lowest row id), as ``agents.timing.run_summaries_of_calls`` orders runs.
         more: True when the agent has older runs than those listed.
     """
 
@@ -108,7 +108,7 @@ def latest_runs(store: Store, agent: str, *, limit: int) -> RunList:
 def thread_runs(store: Store, thread_id: str, *, limit: int = 100_000) -> tuple[RunEntry, ...]:
     """The thread's runs (at most ``limit``, the latest), oldest first, summed up in SQL.
 
-    The same runs, in the same order, as ``agents.timing.run_summaries`` of
+    The same runs, in the same order, as ``agents.timing.run_summaries_of_calls`` of
     the thread's rows, without reading the rows.
     """
     return tuple(reversed(_entries(store, "thread_id = ?", (thread_id, limit))))
@@ -199,7 +199,7 @@ _RUN_SQL = (
 def run_summary(store: Store, thread_id: str, run_id: str, latest: float) -> RunSummary | None:
     """The run's ``agents.timing.RunSummary``, summed up in SQL (per superstep, then per run).
 
-    Equal to ``agents.timing.run_summaries`` of the run's rows up to float rounding; None when the
+    Equal to ``agents.timing.run_summaries_of_calls`` of the run's rows up to float rounding; None when the
     run has no rows. Open calls end at ``latest``, the run's latest moment logged (``run_tail``).
     """
     nodelog_queue.flush(store)  # this process's queued calls too

@@ -244,13 +244,9 @@ def _superstep(calls: Sequence[NodeCall]) -> SuperstepStats:
     )
 
 
-def superstep_stats(rows: Iterable[NodeLogRow]) -> list[SuperstepStats]:
-    """Per-superstep parallelism: one ``SuperstepStats`` per ``(run_id, step)``, ordered by first start."""
-    return superstep_stats_of_calls(node_calls(rows))
-
-
 def superstep_stats_of_calls(calls: Sequence[NodeCall]) -> list[SuperstepStats]:
-    """``superstep_stats`` for calls already resolved by ``node_calls``."""
+    """Per-superstep parallelism of calls resolved by ``node_calls``: one ``SuperstepStats`` per
+    ``(run_id, step)``, ordered by first start."""
     groups = _group_in_order(calls, lambda call: (call.run_id, call.step))
     return [_superstep(group) for group in groups]
 
@@ -295,15 +291,11 @@ def _run_summary(calls: Sequence[NodeCall], steps: Sequence[SuperstepStats]) -> 
     )
 
 
-def run_summaries(rows: Iterable[NodeLogRow]) -> list[RunSummary]:
-    """One ``RunSummary`` per ``run_id`` (a thread that paused and resumed has several), ordered by first start."""
-    return run_summaries_of_calls(node_calls(rows))
-
-
 def run_summaries_of_calls(
     calls: Sequence[NodeCall], supersteps: Sequence[SuperstepStats] | None = None
 ) -> list[RunSummary]:
-    """``run_summaries`` for calls already resolved by ``node_calls`` (and their supersteps, if computed)."""
+    """One ``RunSummary`` per ``run_id`` of calls resolved by ``node_calls`` (a thread that paused and resumed
+    has several), ordered by first start; ``supersteps`` are the calls' own, when computed already."""
     supersteps = superstep_stats_of_calls(calls) if supersteps is None else supersteps
     steps_of: dict[str, list[SuperstepStats]] = {}
     for stats in supersteps:
@@ -363,7 +355,7 @@ def timeline_of_calls(calls: Sequence[NodeCall]) -> Timeline:
 
 def timeline_of(rows: Iterable[NodeLogRow], latest: Mapping[str, float] | None = None) -> Timeline:
     """Resolve node-log rows once into calls, supersteps and run summaries (``node_calls``,
-    ``superstep_stats`` and ``run_summaries`` of the same rows).
+    ``superstep_stats_of_calls`` and ``run_summaries_of_calls`` of those calls).
 
     ``latest`` maps a run id to the latest moment logged in the run, for rows that are only its
     latest ones (``agents.run_index.run_tail``), so an open call ends where it would among all its rows.
@@ -391,13 +383,7 @@ def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]
     events = [(start_key, start_line)]
     if not call.open:
         end_rank = 2 if call.duration == 0 else 0
-        end_line = [
-            iso_utc(call.ended_at),
-            "END",
-            call.display_name,
-            f"{call.duration:.6f}",
-            *extra,
-        ]
+        end_line = [iso_utc(call.ended_at), "END", call.display_name, f"{call.duration:.6f}", *extra]
         events.append(((call.ended_at, end_rank, call.id), end_line))
     return events
 

@@ -11,6 +11,7 @@ from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, latest_reviews
 from agents.registry import get_agent
 from dashboard import auth, lecture_gate, live, resources
 from dashboard.agent_pages import linked_thread, own_threads, pick_own_thread, show_agent_queue
+from dashboard.decision_view import forget
 from dashboard.formats import code_word
 from dashboard.forms import (
     drawn_head,
@@ -23,7 +24,7 @@ from dashboard.forms import (
     status_word,
 )
 from dashboard.i18n import current_language, localized, t
-from dashboard.lecture_view import GateView, forget_gate, gate_view, show_status, show_tables
+from dashboard.lecture_view import GATE_KEY, REFUSED_KEY, GateView, gate_view, show_status, show_tables
 from dashboard.lecture_view import follow as follow_in_box
 from dashboard.safe_markdown import escape_markdown
 
@@ -132,7 +133,7 @@ def ask(thread_id: str, view: GateView, moved_on: str | None) -> None:
 
 def show_thread(thread_id: str) -> None:
     """The open thread, a live part (:func:`thread_part`)."""
-    forget_gate(st.session_state)  # the page's run draws the thread as it is
+    forget(st.session_state, GATE_KEY, REFUSED_KEY)  # the page's run draws the thread as it is
     thread_part(thread_id)
 
 

@@ -3,14 +3,15 @@
 import streamlit as st
 
 from agents import lifecycle, readmodel, runs
-from agents.errors import RunFailedError, UserError
+from agents.errors import UserError
 from agents.identity import ANSWER
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
 from dashboard import auth, diff_view, live, presenter, resources, robot_lessons, robot_view
 from dashboard.agent_pages import foreign_thread, show_agent_queue
-from dashboard.forms import drawn_head, flash, show_flash, show_run_failed, sidebar_forms, status_word
+from dashboard.decision_view import forget, refusal
+from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import localized, t
 from dashboard.robot_start_over import start_over, start_over_asked
 from dashboard.robot_view import answered_message, show_messages, show_outcome, show_question, typed_rule
@@ -52,23 +53,12 @@ def answer(text: str, head_seen: str | None) -> None:
     Only an executed action is reported as a success; a refusal is a warning, so an answer other
     than ``yes`` never looks approved.
     """
-    try:
-        result = runs.resume_thread(
-            store,
-            settings,
-            thread_id,
-            text,
-            expected_head=head_seen,
-            actor=auth.identity(),
-        )
-    except UserError as error:  # kept: the live part's next run draws it again, until the page is drawn
-        st.session_state[robot_view.REFUSED_KEY] = (thread_id, f"{t('forms.refused')} {localized(error)}")
-        return
-    except RunFailedError as error:  # what finished is saved; the thread is in the inbox
-        show_run_failed(error)
-        return
-    flash(*answered_message(result.outcome, text))
-    st.rerun()
+
+    def send(head: str | None) -> tuple[str, str]:
+        result = runs.resume_thread(store, settings, thread_id, text, expected_head=head, actor=auth.identity())
+        return answered_message(result.outcome, text)
+
+    act(head_seen, send, thread_id=thread_id, refused_key=robot_view.REFUSED_KEY)
 
 
 def free_answer(head_seen: str | None) -> None:
@@ -83,7 +73,7 @@ def free_answer(head_seen: str | None) -> None:
     if st.button(t("robot.send"), key="robot-send"):
         answer(typed, head_seen)
     refused = st.empty()  # the refusal of an answer from these controls (any of them), drawn by every run
-    if (said := robot_view.refusal(thread_id, st.session_state)) is not None:
+    if (said := refusal(st.session_state, robot_view.REFUSED_KEY, thread_id)) is not None:
         refused.error(escape_markdown(said))
 
 
@@ -193,7 +183,7 @@ def thread_part() -> None:
     robot_lessons.show_quiz(found)
 
 
-robot_view.forget_question(st.session_state)  # the page's run draws the thread as it is
+forget(st.session_state, robot_view.QUESTION_KEY, robot_view.REFUSED_KEY)  # the page's run draws the thread as it is
 thread_part()
 
 show_agent_queue(store, "robot", thread_id)  # the thread shown above is not repeated here

@@ -13,7 +13,7 @@ really searches it.
 
 For each N it prints, from the node log of the research superstep:
 
-* efficiency = summed task time / wall time / N (``agents.timing.superstep_stats``);
+* efficiency = summed task time / wall time / N (``agents.timing.superstep_stats_of_calls``);
 * wall efficiency = (N × latency) / wall time / N, i.e. latency / wall;
 * the spread of the task start times.
 
@@ -48,7 +48,7 @@ from agents.lecture.model import EmbeddedChatModel  # noqa: E402
 from agents.lecture.research import DEFAULT_CORPUS_DIR, CorpusResearch, read_corpus  # noqa: E402
 from agents.lecture.spec import SPEC  # noqa: E402
 from agents.nodelog import node_runs  # noqa: E402
-from agents.timing import superstep_stats  # noqa: E402
+from agents.timing import node_calls, superstep_stats_of_calls  # noqa: E402
 
 GOAL = 0.95
 
@@ -82,7 +82,7 @@ def run_fan_out(store: Store, n: int, latency: float, max_concurrency: int | Non
     rows = [r for r in node_runs(store, thread_id=thread_id) if r["node"] == "research"]
     if len(rows) != n:
         raise SystemExit(f"expected {n} research calls, the node log has {len(rows)}")
-    (stats,) = superstep_stats(rows)
+    (stats,) = superstep_stats_of_calls(node_calls(rows))
     starts = [r["started_at"] for r in rows]
     return {
         "n": n,

@@ -75,3 +75,17 @@ def items_to_draw(
     if drawn and drawn[0] == thread_id and not own_action:
         gone = [(interrupt, question) for interrupt, question in drawn[1] if interrupt not in known]
     return [*waiting, *gone], gone
+
+
+def refusal(state: Any, key: str, thread_id: str) -> str | None:
+    """Why the last decision from a page's controls on ``thread_id`` was refused: ``state[key]`` holds
+    (thread, message) until the page's own run (:func:`forget`)."""
+    kept = state.get(key)
+    return kept[1] if kept and kept[0] == thread_id else None
+
+
+def forget(state: Any, *keys: str) -> None:
+    """The page's own run (a decision sent here, a sidebar form, another thread) draws the thread as it is:
+    the controls and the refusal remembered under ``keys`` go."""
+    for key in keys:
+        state.pop(key, None)

@@ -120,18 +120,28 @@ def show_run_failed(error: RunFailedError) -> None:
 
 
 def act(
-    expected: str | None, action: Callable[[str | None], str | tuple[str, str]], *, thread_id: str | None = None
+    expected: str | None,
+    action: Callable[[str | None], str | tuple[str, str]],
+    *,
+    thread_id: str | None = None,
+    refused_key: str | None = None,
 ) -> None:
     """Runs ``action(expected_head)``; reports its message (and reruns), a stale form, or bad input.
 
     ``action`` returns its message, reported as a success, or ``(kind, message)`` (see :func:`outcome_kind`).
     ``thread_id`` names the thread it changes: the next run knows the change was this session's own
-    (:func:`acted_here`), not another tab's.
+    (:func:`acted_here`), not another tab's. With ``refused_key``, a refusal is kept in the session as
+    ``(thread_id, message)`` for a thread's live part to draw under its controls until the page is drawn
+    again (``decision_view.refusal``): the part's next run would otherwise take it away.
     """
     try:
         reported = action(expected)
     except UserError as error:
-        st.error(escape_markdown(f"{t('forms.refused')} {localized(error)}"))
+        refused = f"{t('forms.refused')} {localized(error)}"
+        if refused_key is None:
+            st.error(escape_markdown(refused))
+        else:
+            st.session_state[refused_key] = (thread_id, refused)
         return
     except RunFailedError as error:
         show_run_failed(error)

@@ -9,10 +9,10 @@ from typing import Any
 
 import streamlit as st
 
-from agents.errors import RunFailedError, UserError
-from dashboard.forms import flash, show_run_failed
-from dashboard.i18n import localized, t
-from dashboard.lecture_view import REFUSED_KEY, GateView, refusal, show_gate_reviews
+from dashboard.decision_view import refusal
+from dashboard.forms import act
+from dashboard.i18n import t
+from dashboard.lecture_view import REFUSED_KEY, GateView, show_gate_reviews
 from dashboard.safe_markdown import escape_markdown
 
 #: ``decide(action, notes, head_seen)``: sends the gate's decision, returns the message to flash.
@@ -42,24 +42,6 @@ def limit_notice(actions: Sequence[str], moved_on: str | None) -> tuple[str, str
     return None
 
 
-def send(thread_id: str, expected: str | None, resume: Callable[[str | None], str]) -> None:
-    """Sends a decision (``resume(expected)``); its message is flashed over the page drawn again.
-
-    A refusal (a stale form, a wrong answer) is kept in the session and drawn under the form by the
-    thread's live part until the page is drawn again: the part's next run would otherwise take it away.
-    """
-    try:
-        message = resume(expected)
-    except UserError as error:
-        st.session_state[REFUSED_KEY] = (thread_id, f"{t('forms.refused')} {localized(error)}")
-        return
-    except RunFailedError as error:
-        show_run_failed(error)
-        return
-    flash("success", message)
-    st.rerun()
-
-
 def decision_form(thread_id: str, actions: Sequence[str], expected: str | None, decide: Decide) -> None:
     """The gate's decision: rework (with notes), save as is, or reject."""
     with st.form(f"lecture-decision-{thread_id}"):
@@ -72,8 +54,8 @@ def decision_form(thread_id: str, actions: Sequence[str], expected: str | None, 
         )
         notes = st.text_area(t("lecture.notes"), key=f"lecture-notes-{thread_id}")
         sent = st.form_submit_button(t("lecture.submit_decision"), type="primary")
-    if sent:
-        send(thread_id, expected, lambda head_seen: decide(action, notes, head_seen))
+    if sent:  # a refusal is kept in the session and drawn under the form by the thread's live part
+        act(expected, lambda head: decide(action, notes, head), thread_id=thread_id, refused_key=REFUSED_KEY)
 
 
 def plan_review_form(thread_id: str, plan_text: str, expected: str | None, review: Review) -> None:
@@ -83,7 +65,7 @@ def plan_review_form(thread_id: str, plan_text: str, expected: str | None, revie
         approve = st.form_submit_button(t("lecture.approve_plan"), type="primary")
         apply_edit = st.form_submit_button(t("lecture.save_plan_edit"))
     if approve or apply_edit:
-        send(thread_id, expected, lambda head_seen: review(approve, edited, head_seen))
+        act(expected, lambda head: review(approve, edited, head), thread_id=thread_id, refused_key=REFUSED_KEY)
 
 
 def ask(
@@ -114,5 +96,5 @@ def ask(
             (limit.warning if kind == "warning" else limit.caption)(text)
         decision_form(thread_id, actions, view.head, decide)
     kept = st.empty()  # drawn by every run: a refusal of a decision sent here stays until the page is drawn
-    if (why := refusal(thread_id, st.session_state)) is not None:
+    if (why := refusal(st.session_state, REFUSED_KEY, thread_id)) is not None:
         kept.error(escape_markdown(why))

@@ -123,7 +123,7 @@ def gate_view(
 
     A waiting thread's question is drawn (a decision checked against ``drawn``, the head the previous
     run drew). A form drawn before whose thread moved on elsewhere is drawn again, stale, with the head it
-    was drawn for, until the page is drawn again (:func:`forget_gate`). ``reviews_of(values)`` are the
+    was drawn for, until the page is drawn again (``decision_view.forget``). ``reviews_of(values)`` are the
     latest round's reviews (``agents.lecture.progress.latest_reviews``: the agent's, passed by its page).
     """
     if result.status == "waiting" and result.interrupts:
@@ -136,18 +136,6 @@ def gate_view(
         return GateView(remembered[2], remembered[3], True, remembered[1])
     state.pop(GATE_KEY, None)
     return None
-
-
-def refusal(thread_id: str, state: Any) -> str | None:
-    """Why the last decision from the form on ``thread_id`` was refused (kept until the page's run)."""
-    kept = state.get(REFUSED_KEY)
-    return kept[1] if kept and kept[0] == thread_id else None
-
-
-def forget_gate(state: Any) -> None:
-    """The page's own run (a decision sent here, a sidebar form, another thread) draws the thread as it is."""
-    state.pop(GATE_KEY, None)
-    state.pop(REFUSED_KEY, None)
 
 
 def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Progress) -> runs.RunResult:

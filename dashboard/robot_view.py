@@ -95,7 +95,7 @@ def question_view(thread_id: str, result: runs.RunResult, drawn: str | None, sta
     A waiting thread's question is drawn (a click checked against ``drawn``, the head the previous run
     drew). A question drawn before whose thread moved on elsewhere (its head moved, or another process is
     answering it: ``decision_view.moved_on``) is drawn again, stale, with the head it was drawn for, until
-    the page is drawn again (:func:`forget_question`): a click then lands on the refusal, never on controls
+    the page is drawn again (``decision_view.forget``): a click then lands on the refusal, never on controls
     that vanished under the pointer.
     """
     if result.status == "waiting":
@@ -111,18 +111,6 @@ def question_view(thread_id: str, result: runs.RunResult, drawn: str | None, sta
 
 #: The session key of (thread, message) of the last answer from the question's controls that was refused.
 REFUSED_KEY = "robot:refused"
-
-
-def refusal(thread_id: str, state: Any) -> str | None:
-    """Why the last answer from the question's controls on ``thread_id`` was refused (kept until the page's run)."""
-    kept = state.get(REFUSED_KEY)
-    return kept[1] if kept and kept[0] == thread_id else None
-
-
-def forget_question(state: Any) -> None:
-    """The page's own run (an answer sent here, Start over, a sidebar form) draws the thread as it is."""
-    state.pop(QUESTION_KEY, None)
-    state.pop(REFUSED_KEY, None)
 
 
 def answered_message(outcome: str, text: str) -> tuple[str, str]:

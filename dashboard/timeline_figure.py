@@ -37,7 +37,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from agents.timing import NodeCall, NodeLogRow, Timeline, timeline_of, timeline_of_calls
+from agents.timing import NodeCall, Timeline, timeline_of_calls
 from dashboard.i18n import t
 from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
 from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
@@ -299,37 +299,19 @@ def empty_timeline_figure(title: str | None = None) -> go.Figure:
     return figure
 
 
-def timeline_figure(
-    rows: Iterable[NodeLogRow],
-    *,
-    compress_waits_over: float = 5.0,
-    title: str | None = None,
-    max_calls: int | None = None,
+def timeline_figure_of(
+    timeline: Timeline, *, compress_waits_over: float = 5.0, title: str | None = None, max_calls: int | None = None
 ) -> go.Figure:
     """Gantt-style timeline of node calls, one lane per node or labelled task.
 
     Args:
-        rows: Node-log row dicts (``agents.nodelog.node_runs``), usually one
-            thread, possibly several runs of it.
+        timeline: The calls (``agents.timing.timeline_of`` of node-log rows, usually one thread,
+            possibly several runs of it), resolved once for every view of a page.
         compress_waits_over: Gaps between runs longer than this many seconds
             are drawn narrow and marked; ``math.inf`` keeps all to scale.
         title: Optional figure title (escaped, shown as text).
-        max_calls: Draw only the latest this many calls (None: all).
-    """
-    timeline = timeline_of(rows)
-    return timeline_figure_of(timeline, compress_waits_over=compress_waits_over, title=title, max_calls=max_calls)
-
-
-def timeline_figure_of(
-    timeline: Timeline,
-    *,
-    compress_waits_over: float = 5.0,
-    title: str | None = None,
-    max_calls: int | None = None,
-) -> go.Figure:
-    """``timeline_figure`` from a ``Timeline`` already computed, so a page resolves its rows once.
-
-    With ``max_calls``, the ticks of the latest calls drawn still count from the first start.
+        max_calls: Draw only the latest this many calls (None: all); their ticks still count from
+            the first start.
 
     Returns:
         A figure with one horizontal ``go.Bar`` trace per status (``base`` =
@@ -359,26 +341,6 @@ def timeline_figure_of(
     return figure
 
 
-def compare_figure(
-    rows_a: Iterable[NodeLogRow],
-    rows_b: Iterable[NodeLogRow],
-    labels: Sequence[str] = ("A", "B"),
-    *,
-    compress_waits_over: float = 5.0,
-    title: str | None = None,
-    max_calls: int | None = None,
-) -> go.Figure:
-    """Two timelines side by side on shared lanes, for "compare two runs".
-
-    ``rows_a`` and ``rows_b`` are the left and right run's (or thread's) node-log rows, ``labels``
-    the panels' titles; the rest is as in ``timeline_figure``, ``max_calls`` for each side.
-    """
-    timelines = (timeline_of(rows_a), timeline_of(rows_b))
-    return compare_figure_of(
-        *timelines, labels=labels, compress_waits_over=compress_waits_over, title=title, max_calls=max_calls
-    )
-
-
 def compare_figure_of(
     timeline_a: Timeline,
     timeline_b: Timeline,
@@ -389,7 +351,9 @@ def compare_figure_of(
     max_calls: int | None = None,
     origins: Sequence[float | None] = (None, None),
 ) -> go.Figure:
-    """``compare_figure`` from two ``Timeline`` values already computed.
+    """Two timelines side by side on shared lanes, for "compare two runs".
+
+    ``labels`` are the panels' titles; the rest is as in ``timeline_figure_of``, ``max_calls`` for each side.
 
     ``origins`` give each side's run start when a side holds only its run's
     latest calls (``agents.run_index.run_tail``), so its ticks count from it.

@@ -11,14 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.db import DatabaseError
-from agents.errors import (
-    InputError,
-    NotWaitingError,
-    PermissionDenied,
-    StaleFormError,
-    ThreadNotFoundError,
-    UserError,
-)
+from agents.errors import InputError, NotWaitingError, PermissionDenied, StaleFormError, ThreadNotFoundError, UserError
 from agents.leases import ThreadBusyError
 
 

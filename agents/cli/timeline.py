@@ -14,13 +14,7 @@ from agents.errors import InputError
 from agents.nodelog import node_runs
 from agents.strings import STRINGS
 from agents.texts import text
-from agents.timing import (
-    RunSummary,
-    SuperstepStats,
-    timeline_csv,
-    timeline_json,
-    timeline_of,
-)
+from agents.timing import RunSummary, SuperstepStats, timeline_csv, timeline_json, timeline_of
 
 
 def timeline_rows(store: Any, thread_id: str, run_id: str | None = None) -> list[dict[str, Any]]:

@@ -19,15 +19,7 @@ from typing import Any
 from agents import lifecycle, runtime
 from agents.db import Store
 from agents.notify import history
-from agents.notify.outbox import (
-    NO_CHANNEL,
-    Event,
-    advance_cursor,
-    open_episodes,
-    record,
-    recorded_ids,
-    scan_cursor,
-)
+from agents.notify.outbox import NO_CHANNEL, Event, advance_cursor, open_episodes, record, recorded_ids, scan_cursor
 from agents.readmodel import to_jsonable
 from agents.registry import AGENTS
 from agents.settings import Settings

@@ -29,14 +29,7 @@ from agents.refund import hitl
 from agents.refund.decisions import guard
 from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
-from agents.refund.rules import (
-    ACTIONS,
-    AUTOMATIC_APPROVER,
-    answer_schema,
-    check_edit_amount,
-    krw,
-    signed_decision,
-)
+from agents.refund.rules import ACTIONS, AUTOMATIC_APPROVER, answer_schema, check_edit_amount, krw, signed_decision
 from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.refund.words import item_question_params

@@ -13,11 +13,7 @@ from typing import Any
 
 from agents import identity, lifecycle, readmodel, runtime
 from agents.db import CALLERS_ERRORS, DatabaseError, Store, explain_refusal
-from agents.errors import (
-    RunCancelled,
-    RunFailedError,
-    ThreadNotFoundError,
-)
+from agents.errors import RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import ThreadBusyError
 from agents.nodelog import flush as flush_node_log

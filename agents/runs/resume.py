@@ -10,14 +10,7 @@ from typing import Any, NamedTuple
 from agents import changefeed, lifecycle, readmodel
 from agents.db import Store
 from agents.deletion import check_head
-from agents.errors import (
-    InputError,
-    NotWaitingError,
-    RunFailedError,
-    StaleFormError,
-    ThreadNotFoundError,
-    UserError,
-)
+from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, ThreadNotFoundError, UserError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import thread_guard
 from agents.loaded import resume_command

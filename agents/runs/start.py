@@ -7,11 +7,7 @@ from typing import Any
 from agents import identity, lifecycle, readmodel
 from agents.db import Store
 from agents.deletion import check_head, erase_thread
-from agents.errors import (
-    InputError,
-    PermissionDenied,
-    StaleFormError,
-)
+from agents.errors import InputError, PermissionDenied, StaleFormError
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import thread_guard
 from agents.registry import get_agent

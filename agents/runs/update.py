@@ -7,23 +7,11 @@ from typing import Any
 from agents import identity, lifecycle, readmodel
 from agents.db import Store
 from agents.deletion import check_head
-from agents.errors import (
-    InputError,
-    UserError,
-)
+from agents.errors import InputError, UserError
 from agents.identity import LOCAL_OPERATOR, Identity, check_allowed
 from agents.leases import thread_guard
 from agents.loaded import is_instance
-from agents.runs.core import (
-    RunResult,
-    _drive,
-    _graph,
-    _signed,
-    _snapshot,
-    _thread_spec,
-    current_result,
-    run_config,
-)
+from agents.runs.core import RunResult, _drive, _graph, _signed, _snapshot, _thread_spec, current_result, run_config
 from agents.settings import Settings
 from agents.spec import UpdateRequest, validate_update
 

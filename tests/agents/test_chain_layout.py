@@ -61,8 +61,7 @@ def test_linear_chain_stays_in_main_lane() -> None:
 def test_linear_chain_x_is_step_and_links_count_one_less() -> None:
     laid = layout_chain(linear_chain(6))
     assert [p.x for p in laid] == [p.checkpoint.step for p in laid] == list(range(-1, 5))
-    assert sum(p.children_count for p in laid) == 5
-    assert not any(p.is_fork_point for p in laid)
+    assert layout_columns(linear_chain(6)).children == [1, 1, 1, 1, 1, 0]
 
 
 def test_update_state_on_old_checkpoint_opens_lane_one() -> None:
@@ -73,9 +72,9 @@ def test_update_state_on_old_checkpoint_opens_lane_one() -> None:
 
 
 def test_fork_point_and_flags_are_reported() -> None:
+    columns = layout_columns(update_fork_chain())
+    assert columns.children[[p.checkpoint_id for p in columns.points].index(cid(1))] == 2
     laid = {p.checkpoint.checkpoint_id: p for p in layout_chain(update_fork_chain())}
-    assert laid[cid(1)].is_fork_point
-    assert laid[cid(1)].children_count == 2
     assert laid[cid(6)].checkpoint.is_head and laid[cid(6)].checkpoint.is_waiting
     assert laid[cid(5)].checkpoint.writers == ("approval",)
     assert laid[cid(5)].x == 1 and laid[cid(6)].x == 2
@@ -119,7 +118,8 @@ def test_orphan_starts_own_lane_and_is_reported() -> None:
     assert orphan_ids(chain) == [cid(4)]
     assert lanes[cid(4)] == lanes[cid(5)] == 1
     laid = {p.checkpoint.checkpoint_id: p for p in layout_chain(chain)}
-    assert laid[cid(4)].is_orphan and not laid[cid(5)].is_orphan
+    columns = layout_columns(chain)
+    assert [columns.points[i].checkpoint_id for i in columns.orphans] == [cid(4)]
     assert laid[cid(4)].x == laid[cid(4)].checkpoint.step
 
 
@@ -231,4 +231,4 @@ def test_ten_thousand_checkpoints_lay_out_into_expected_lanes() -> None:
     assert counts[0] == 8000
     assert [counts[lane] for lane in range(1, 21)] == [100] * 20
     assert len({(p.lane, p.x) for p in laid}) == len(chain)  # no overlap in a lane
-    assert sum(p.is_fork_point for p in laid) == 20
+    assert sum(children > 1 for children in layout_columns(chain).children) == 20

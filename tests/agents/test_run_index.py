@@ -10,7 +10,7 @@ import pytest
 
 from agents.nodelog import node_runs
 from agents.run_index import RunEntry, latest_runs, newest_parallel_run, run_summary, run_tail
-from agents.timing import RunSummary, run_summaries, timeline_of
+from agents.timing import RunSummary, node_calls, run_summaries_of_calls, timeline_of
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -63,7 +63,7 @@ def test_the_runs_listed_are_the_run_summaries_of_the_agents_rows(store):
         RunEntry(
             summary.thread_id, summary.run_id, summary.started_at, summary.tasks, summary.parallel_supersteps > 0, 1
         )
-        for summary in run_summaries(node_runs(store, agent="robot"))
+        for summary in run_summaries_of_calls(node_calls(node_runs(store, agent="robot")))
     ]
     assert list(listed.runs) == expected
     assert [(entry.run_id, entry.calls) for entry in listed.runs] == [("a-1", 2), ("b-1", 1), ("a-2", 1)]
@@ -158,7 +158,7 @@ def test_a_runs_summary_in_sql_equals_the_summary_of_its_rows(store):
 
     summary = run_summary(store, "t", "r", latest["r"])
 
-    [expected] = run_summaries(node_runs(store, thread_id="t"))
+    [expected] = run_summaries_of_calls(node_calls(node_runs(store, thread_id="t")))
     assert summary is not None
     for field in dataclasses.fields(RunSummary):
         value, wanted = getattr(summary, field.name), getattr(expected, field.name)

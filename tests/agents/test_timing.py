@@ -18,8 +18,8 @@ from agents.timing import (
     RunSummary,
     SuperstepStats,
     node_calls,
-    run_summaries,
-    superstep_stats,
+    run_summaries_of_calls,
+    superstep_stats_of_calls,
     timeline_csv,
     timeline_json,
 )
@@ -29,7 +29,7 @@ from tests.factories import T0, node_log_row
 def test_four_fully_overlapped_one_second_tasks_give_speedup_four_efficiency_one():
     rows = [node_log_row(i, "research", 0.0, 1.0, label=f"topic {i}") for i in range(4)]
 
-    [stats] = superstep_stats(rows)
+    [stats] = superstep_stats_of_calls(node_calls(rows))
 
     assert stats.tasks == 4
     assert stats.wall_seconds == pytest.approx(1.0)
@@ -41,7 +41,7 @@ def test_four_fully_overlapped_one_second_tasks_give_speedup_four_efficiency_one
 def test_back_to_back_tasks_in_one_step_give_speedup_one():
     rows = [node_log_row(i, "worker", float(i), float(i + 1)) for i in range(3)]
 
-    [stats] = superstep_stats(rows)
+    [stats] = superstep_stats_of_calls(node_calls(rows))
 
     assert stats.wall_seconds == pytest.approx(3.0)
     assert stats.speedup == pytest.approx(1.0)
@@ -52,7 +52,7 @@ def test_partial_overlap_gives_known_ratios():
     # 2 s and 1 s tasks starting together: wall 2, summed 3.
     rows = [node_log_row(1, "content", 0.0, 2.0), node_log_row(2, "difficulty", 0.0, 1.0)]
 
-    [stats] = superstep_stats(rows)
+    [stats] = superstep_stats_of_calls(node_calls(rows))
 
     assert (stats.wall_seconds, stats.summed_seconds) == pytest.approx((2.0, 3.0))
     assert stats.speedup == pytest.approx(1.5)
@@ -63,7 +63,7 @@ def test_partial_overlap_gives_known_ratios():
 def test_zero_wall_superstep_has_speedup_one_not_a_division_error():
     rows = [node_log_row(1, "a", 5.0, 5.0), node_log_row(2, "b", 5.0, 5.0)]
 
-    [stats] = superstep_stats(rows)
+    [stats] = superstep_stats_of_calls(node_calls(rows))
 
     assert stats.wall_seconds == 0.0
     assert stats.speedup == 1.0
@@ -77,7 +77,7 @@ def test_supersteps_are_grouped_by_run_and_step_in_start_order():
         node_log_row(2, "gate", 1.0, 2.0, step=4, status="interrupted"),
     ]
 
-    stats = superstep_stats(rows)
+    stats = superstep_stats_of_calls(node_calls(rows))
 
     assert [(s.run_id, s.step) for s in stats] == [
         ("run-1", 1),
@@ -94,7 +94,7 @@ def test_open_row_ends_at_latest_time_of_its_own_run_and_is_flagged():
     ]
 
     calls = {call.id: call for call in node_calls(rows)}
-    [first_step] = [s for s in superstep_stats(rows) if s.run_id == "run-1"]
+    [first_step] = [s for s in superstep_stats_of_calls(node_calls(rows)) if s.run_id == "run-1"]
 
     assert calls[2].open and not calls[1].open
     assert calls[2].ended_at == pytest.approx(T0 + 2.0)  # not run-2's 105 s
@@ -115,7 +115,7 @@ def test_run_summary_covers_first_start_to_last_end_of_the_run():
         node_log_row(5, "write", 3.0, 4.0, step=3, status="error", error="boom"),
     ]
 
-    [summary] = run_summaries(rows)
+    [summary] = run_summaries_of_calls(node_calls(rows))
 
     assert summary == RunSummary(
         run_id="run-1",
@@ -145,7 +145,7 @@ def test_run_summaries_give_one_row_per_run_of_a_resumed_thread():
         node_log_row(4, "execute", 600.5, 602.0, step=3, run_id="run-2"),
     ]
 
-    first, second = run_summaries(rows)
+    first, second = run_summaries_of_calls(node_calls(rows))
 
     assert (first.run_id, first.tasks, first.interrupted) == ("run-1", 2, 1)
     assert first.wall_seconds == pytest.approx(1.5)
@@ -279,8 +279,8 @@ def test_ratios_stay_within_bounds_for_well_formed_rows(
         for i, (start, duration) in enumerate(tasks)
     ]
 
-    stats: list[SuperstepStats] = superstep_stats(rows)
-    [summary] = run_summaries(rows)
+    stats: list[SuperstepStats] = superstep_stats_of_calls(node_calls(rows))
+    [summary] = run_summaries_of_calls(node_calls(rows))
 
     assert {s.step: s.tasks for s in stats} == dict(enumerate(map(len, steps)))
     for item in [*stats, summary]:

@@ -8,11 +8,12 @@ from typing import Any
 import plotly.graph_objects as go
 import pytest
 
+from agents.timing import timeline_of
 from dashboard.timeline_figure import (
     STATUS_COLORS,
     WAIT_BAND_COLOR,
-    compare_figure,
-    timeline_figure,
+    compare_figure_of,
+    timeline_figure_of,
 )
 from tests.factories import node_log_row
 
@@ -59,7 +60,7 @@ def bar_of(figure: go.Figure, lane: str) -> tuple[float, float]:
 
 
 def test_one_lane_per_node_plus_one_per_labelled_task():
-    figure = timeline_figure(lecture_rows())
+    figure = timeline_figure_of(timeline_of(lecture_rows()))
 
     # Plotly lists categories from the bottom up: reversed, the first node is on top.
     assert list(reversed(figure.layout.yaxis.categoryarray)) == [
@@ -74,7 +75,7 @@ def test_one_lane_per_node_plus_one_per_labelled_task():
 
 
 def test_parallel_research_bars_really_overlap_and_sequential_ones_do_not():
-    figure = timeline_figure(lecture_rows())
+    figure = timeline_figure_of(timeline_of(lecture_rows()))
     research = [(s, e) for lane, s, e in bars(figure) if lane.startswith("research")]
     plan, write = bar_of(figure, "plan"), bar_of(figure, "write")
 
@@ -87,7 +88,7 @@ def test_parallel_research_bars_really_overlap_and_sequential_ones_do_not():
 
 
 def test_bar_lengths_are_true_durations_in_seconds_from_first_start():
-    figure = timeline_figure(lecture_rows())
+    figure = timeline_figure_of(timeline_of(lecture_rows()))
 
     assert bar_of(figure, "validate") == pytest.approx((0.0, 0.2), abs=1e-6)
     assert bar_of(figure, "research · plotly") == pytest.approx((1.0, 4.0), abs=1e-6)
@@ -101,7 +102,7 @@ def test_bars_are_coloured_by_status_with_one_legend_entry_each():
         node_log_row(4, "d", 0.0, 1.0),
     ]
 
-    figure = timeline_figure(rows)
+    figure = timeline_figure_of(timeline_of(rows))
     bar_traces = [trace for trace in figure.data if trace.type == "bar"]
 
     assert [t.name for t in bar_traces] == ["ok", "error", "interrupted"]
@@ -121,7 +122,7 @@ def test_open_call_is_drawn_to_the_runs_last_time_hatched_and_marked():
         node_log_row(2, "research", 0.5, None, label="x", status="running"),
     ]
 
-    figure = timeline_figure(rows)
+    figure = timeline_figure_of(timeline_of(rows))
     [running] = [t for t in figure.data if t.name == "running"]
     [marker] = [t for t in figure.data if t.type == "scatter"]
 
@@ -133,7 +134,7 @@ def test_open_call_is_drawn_to_the_runs_last_time_hatched_and_marked():
 
 
 def test_hover_names_node_label_times_duration_step_and_status():
-    figure = timeline_figure([node_log_row(1, "research", 0.0, 1.5, step=3, label="pandas")])
+    figure = timeline_figure_of(timeline_of([node_log_row(1, "research", 0.0, 1.5, step=3, label="pandas")]))
     [trace] = figure.data
     node, label, start, end, duration, step, _run, status, _error = trace.customdata[0]
 
@@ -146,13 +147,13 @@ def test_hover_names_node_label_times_duration_step_and_status():
 
 
 def test_user_text_is_escaped_so_plotly_shows_it_as_text():
-    figure = timeline_figure([node_log_row(1, "research", 0.0, 1.0, label="<b>bold</b> & co")])
+    figure = timeline_figure_of(timeline_of([node_log_row(1, "research", 0.0, 1.0, label="<b>bold</b> & co")]))
 
     assert list(figure.layout.yaxis.categoryarray) == ["research · &lt;b&gt;bold&lt;/b&gt; &amp; co"]
 
 
 def test_each_superstep_gets_a_band_or_separator_and_a_label():
-    figure = timeline_figure(lecture_rows())
+    figure = timeline_figure_of(timeline_of(lecture_rows()))
     step_shapes = [s for s in figure.layout.shapes if s.fillcolor != WAIT_BAND_COLOR]
     labels = [a.text for a in figure.layout.annotations]
 
@@ -164,7 +165,7 @@ def test_each_superstep_gets_a_band_or_separator_and_a_label():
 
 
 def test_hour_long_human_wait_is_compressed_and_marked():
-    figure = timeline_figure(paused_thread_rows(gap=3600.0))
+    figure = timeline_figure_of(timeline_of(paused_thread_rows(gap=3600.0)))
     x_end = max(end for _, _, end in bars(figure))
     waits = [s for s in figure.layout.shapes if s.fillcolor == WAIT_BAND_COLOR]
     labels = [a.text for a in figure.layout.annotations]
@@ -178,7 +179,7 @@ def test_hour_long_human_wait_is_compressed_and_marked():
 
 
 def test_durations_stay_true_on_both_sides_of_a_compressed_wait():
-    figure = timeline_figure(paused_thread_rows(gap=3600.0))
+    figure = timeline_figure_of(timeline_of(paused_thread_rows(gap=3600.0)))
     save_start, save_end = bar_of(figure, "save")
     review_start, review_end = bar_of(figure, "review")
 
@@ -187,14 +188,14 @@ def test_durations_stay_true_on_both_sides_of_a_compressed_wait():
 
 
 def test_short_wait_between_runs_is_kept_to_scale_without_marker():
-    figure = timeline_figure(paused_thread_rows(gap=2.0), compress_waits_over=5.0)
+    figure = timeline_figure_of(timeline_of(paused_thread_rows(gap=2.0)), compress_waits_over=5.0)
 
     assert bar_of(figure, "save")[1] == pytest.approx(3.0 + 2.0 + 2.0, abs=1e-6)
     assert not [s for s in figure.layout.shapes if s.fillcolor == WAIT_BAND_COLOR]
 
 
 def test_infinite_threshold_turns_compression_off():
-    figure = timeline_figure(paused_thread_rows(gap=3600.0), compress_waits_over=math.inf)
+    figure = timeline_figure_of(timeline_of(paused_thread_rows(gap=3600.0)), compress_waits_over=math.inf)
 
     # Its start: at this scale the 1.5 s bar is drawn at the minimum width, wider than it lasted.
     assert bar_of(figure, "save")[0] == pytest.approx(3603.5, abs=1e-3)
@@ -202,11 +203,11 @@ def test_infinite_threshold_turns_compression_off():
 
 def test_negative_threshold_is_refused():
     with pytest.raises(ValueError, match="compress_waits_over"):
-        timeline_figure(lecture_rows(), compress_waits_over=-1.0)
+        timeline_figure_of(timeline_of(lecture_rows()), compress_waits_over=-1.0)
 
 
 def test_no_rows_give_an_empty_figure_with_a_note():
-    figure = timeline_figure([], title="thread-1")
+    figure = timeline_figure_of(timeline_of([]), title="thread-1")
 
     assert len(figure.data) == 0
     assert [a.text for a in figure.layout.annotations] == [EMPTY_MESSAGE]
@@ -225,7 +226,7 @@ def test_many_rows_make_one_trace_per_status_not_per_bar():
         for i in range(3000)
     ]
 
-    figure = timeline_figure(rows)
+    figure = timeline_figure_of(timeline_of(rows))
 
     assert len(figure.data) == 2
     assert sum(len(trace.x) for trace in figure.data) == 3000
@@ -236,7 +237,7 @@ def test_compare_figure_aligns_lanes_and_scales_of_two_runs():
     fast = [row | {"ended_at": row["started_at"] + 0.1} for row in lecture_rows()[:2]]
     fast.append(node_log_row(9, "extra", 0.2, 0.4, step=3))
 
-    figure = compare_figure(slow, fast, ("baseline", "tuned"))
+    figure = compare_figure_of(timeline_of(slow), timeline_of(fast), ("baseline", "tuned"))
     axes_used = {trace.xaxis for trace in figure.data}
     texts = [a.text for a in figure.layout.annotations]
 
@@ -248,7 +249,7 @@ def test_compare_figure_aligns_lanes_and_scales_of_two_runs():
 
 
 def test_compare_figure_notes_an_empty_side():
-    figure = compare_figure(lecture_rows(), [], ("before", "after"))
+    figure = compare_figure_of(timeline_of(lecture_rows()), timeline_of([]), ("before", "after"))
 
     notes = [a for a in figure.layout.annotations if a.text == EMPTY_MESSAGE]
     assert [note.xref for note in notes] == ["x2 domain"]

@@ -13,7 +13,6 @@ from dashboard.timeline_figure import (
     STATUS_COLORS,
     compare_figure_of,
     min_bar_width,
-    timeline_figure,
     timeline_figure_of,
 )
 from dashboard.timeline_tables import stats_table, summary_table
@@ -44,7 +43,7 @@ def bars(figure: go.Figure) -> dict[str, tuple[str, float, float, list[Any]]]:
 
 
 def test_a_call_shorter_than_a_pixel_is_drawn_at_the_minimum_width_and_its_hover_gives_the_exact_time():
-    figure = timeline_figure(planner_rows())
+    figure = timeline_figure_of(timeline_of(planner_rows()))
     drawn = bars(figure)
     minimum = min_bar_width(0.60118)  # the run's span
 
@@ -57,7 +56,7 @@ def test_a_call_shorter_than_a_pixel_is_drawn_at_the_minimum_width_and_its_hover
 
 
 def test_interrupted_calls_have_their_own_colour_and_a_visible_bar():
-    figure = timeline_figure(planner_rows())
+    figure = timeline_figure_of(timeline_of(planner_rows()))
     name, _, length, hover = bars(figure)["decide"]
     [trace] = [trace for trace in figure.data if trace.name == "interrupted"]
 

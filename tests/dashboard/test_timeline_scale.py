@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from agents.timing import node_calls, run_summaries, run_summaries_of_calls, superstep_stats, timeline_of
+from agents.timing import node_calls, run_summaries_of_calls, superstep_stats_of_calls, timeline_of
 from dashboard.timeline_axis import time_axis_of_runs
 from dashboard.timeline_bands import MAX_STEP_BANDS, STEP_BAND_COLOR, WAIT_BAND_COLOR, step_decorations
-from dashboard.timeline_figure import WEBGL_THRESHOLD, compare_figure_of, timeline_figure, timeline_figure_of
+from dashboard.timeline_figure import WEBGL_THRESHOLD, compare_figure_of, timeline_figure_of
 from tests.factories import node_log_row
 
 
@@ -33,7 +33,7 @@ def step_shapes(figure: Any) -> list[Any]:
 
 
 def test_ten_thousand_supersteps_give_at_most_max_step_bands_shapes():
-    figure = timeline_figure(sequential_rows(10_000))
+    figure = timeline_figure_of(timeline_of(sequential_rows(10_000)))
 
     shapes = step_shapes(figure)
     assert 0 < len(shapes) <= MAX_STEP_BANDS
@@ -73,7 +73,7 @@ def test_a_long_run_is_drawn_with_webgl_and_a_bounded_number_of_traces():
     rows = sequential_rows(10_000, interrupted_every=7)
     rows[-1] = rows[-1] | {"ended_at": None}  # one call with no logged end
 
-    figure = timeline_figure(rows)
+    figure = timeline_figure_of(timeline_of(rows))
 
     assert {trace.type for trace in figure.data} == {"scattergl"}
     # ok and error: a segment trace and a hover trace each; one trace of arrow heads.
@@ -82,7 +82,7 @@ def test_a_long_run_is_drawn_with_webgl_and_a_bounded_number_of_traces():
     assert sum(len(trace.x) for trace in segments) == 3 * 10_000  # start, end, gap per call
     assert sum(trace.showlegend is not False for trace in figure.data) == 3
     # The hover points carry the bars' hover fields and template, so the hover reads the same.
-    small = timeline_figure(rows[:1])
+    small = timeline_figure_of(timeline_of(rows[:1]))
     hover = next(trace for trace in figure.data if trace.mode == "markers" and trace.name == "ok")
     assert hover.hovertemplate == small.data[0].hovertemplate
     fields, one_call = list(hover.customdata[0]), list(small.data[0].customdata[0])
@@ -92,16 +92,10 @@ def test_a_long_run_is_drawn_with_webgl_and_a_bounded_number_of_traces():
 
 
 def test_a_run_at_the_threshold_keeps_todays_bar_figure():
-    figure = timeline_figure(sequential_rows(WEBGL_THRESHOLD))
+    figure = timeline_figure_of(timeline_of(sequential_rows(WEBGL_THRESHOLD)))
 
     assert [trace.type for trace in figure.data] == ["bar"]
     assert len(figure.data[0].x) == WEBGL_THRESHOLD
-
-
-def test_the_figure_of_a_timeline_equals_the_figure_of_its_rows():
-    rows = sequential_rows(30)
-
-    assert timeline_figure_of(timeline_of(rows), title="t").to_json() == timeline_figure(rows, title="t").to_json()
 
 
 def test_compare_of_two_long_runs_stays_bounded():
@@ -119,8 +113,8 @@ def test_one_timeline_holds_what_the_separate_functions_compute():
     timeline = timeline_of(rows)
 
     assert list(timeline.calls) == node_calls(rows)
-    assert list(timeline.supersteps) == superstep_stats(rows)
-    assert list(timeline.runs) == run_summaries(rows)
+    assert list(timeline.supersteps) == superstep_stats_of_calls(node_calls(rows))
+    assert list(timeline.runs) == run_summaries_of_calls(node_calls(rows))
     assert timeline.open_calls == 1
     assert timeline.of_run("run-2") == timeline_of([row for row in rows if row["run_id"] == "run-2"])
     assert time_axis_of_runs(timeline.runs) == time_axis_of_runs(run_summaries_of_calls(node_calls(rows)))
