@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
-from agents import changefeed, runs, statusindex
+from agents import changefeed, readcache, runs, statusindex
 from tests.agents.test_changefeed_position import running_transaction
 from tests.agents.test_statusindex import mixed_threads
 from tests.agents.test_statuspages import pages_agree
@@ -51,6 +51,14 @@ def test_a_page_asked_again_is_not_read_again_while_an_older_transaction_runs(st
         assert pages_agree(store)["w4"].outcome == "refused" != first["w4"].outcome
         with no_read, no_count:
             pages_agree(store)
+        assert set(remembered(store)) == set(first)  # every thread, as read after its latest change
+    pages_agree(store)  # the position passed every change: none is remembered
+    assert remembered(store) == {}
+
+
+def remembered(store):
+    """The changes this process remembers reading its threads after."""
+    return readcache.cache_for(store, "status-pages", size=1).lookup("current").read_again
 
 
 def test_a_change_by_the_older_transaction_of_a_thread_read_again_is_read(store, settings, db_location):
