@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from agents.schema import TableSchema
@@ -125,6 +126,38 @@ def changed_since(store: Any, since: int) -> tuple[int, set[str]] | None:
         now = store.queries.change_position(cursor)
         cursor.execute("SELECT thread_id FROM thread_changes WHERE seq >= ?", (since,))
         return now, {row[0] for row in cursor.fetchall()}
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What :func:`changes_since` found, in one snapshot.
+
+    Attributes:
+        position: Where the changes stand now (:func:`position`).
+        marks: Each thread changed since the position asked about → its latest change (its ``seq``).
+        running: The transactions still running that may write this database (ids, as ``seq``): on
+            PostgreSQL a change of a thread by one of them with an id below the thread's ``seq`` leaves the
+            ``seq`` as it is, since it keeps the largest.
+    """
+
+    position: int
+    marks: dict[str, int]
+    running: frozenset[int]
+
+
+def changes_since(store: Any, since: int | None = None) -> Changes | None:
+    """As :func:`changed_since`, with each thread's latest change and the transactions still running, all
+    read in one snapshot; None as there. ``since`` None: the changes the position now has not passed
+    (those a later :func:`changed_since` of it finds again)."""
+    if not store.notes_changes:
+        return None
+    with store.read() as cursor:
+        if since is not None and since < (pruned_below(cursor) or 0):
+            return None
+        now = store.queries.change_position(cursor)
+        cursor.execute("SELECT thread_id, seq FROM thread_changes WHERE seq >= ?", (now if since is None else since,))
+        marks = {row[0]: int(row[1]) for row in cursor.fetchall()}
+        return Changes(now, marks, store.queries.running_writers(cursor))
 
 
 def thread_mark(store: Any, thread_id: str) -> int | None:

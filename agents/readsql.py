@@ -112,6 +112,11 @@ class ReadQueries(Protocol):
         """Where ``thread_changes`` stands: every change committed later has a ``seq`` at least this
         (see :mod:`agents.changefeed`)."""
 
+    def running_writers(self, cursor: Any) -> frozenset[int]:
+        """The transactions still running that may write this database, by id (the ``seq`` their changes
+        get): the ones that hold :meth:`change_position` back. None on SQLite, whose writers take the file's
+        write lock one at a time."""
+
 
 def _one_thread(column: str, thread_id: str | None) -> tuple[str, tuple[Any, ...]]:
     """The SQL and parameter that keep a query to one thread (none: every thread)."""
@@ -335,6 +340,9 @@ class SqliteQueries(_ChainQueries):
         # Writers take the write lock one at a time: the next change gets the next number.
         return int(_rows(cursor, "SELECT COALESCE(MAX(seq), 0) + 1 FROM thread_changes")[0][0])
 
+    def running_writers(self, cursor: Any) -> frozenset[int]:
+        return frozenset()
+
 
 class PostgresQueries(_ChainQueries):
     """``PostgresSaver``'s tables: ``checkpoints`` (jsonb metadata) and ``checkpoint_writes``."""
@@ -394,15 +402,24 @@ class PostgresQueries(_ChainQueries):
         # session of another database. One whose lock is not seen (not taken yet, a prepared one) counts.
         return int(_rows(cursor, _POSITION)[0][0])
 
+    def running_writers(self, cursor: Any) -> frozenset[int]:
+        # The same transactions as the position's, in the transaction's snapshot (a read is one snapshot).
+        return frozenset(int(row[0]) for row in _rows(cursor, _RUNNING))
 
-_POSITION = """
-WITH now AS (SELECT pg_current_snapshot() AS snap)
-SELECT LEAST(
-    pg_snapshot_xmax(now.snap)::text::bigint,
-    (SELECT MIN(x::text::bigint) FROM pg_snapshot_xip(now.snap) AS x
-     WHERE NOT EXISTS (
+
+#: A running transaction (``x``, of the snapshot's list) known to be of another database of the server: a
+#: session of another database holds the lock every transaction holds on its own id.
+_ELSEWHERE = """EXISTS (
         SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
         WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
           AND l.transactionid::text::bigint = mod(x::text::bigint, 4294967296)
-          AND a.datname IS NOT NULL AND a.datname <> current_database()))
+          AND a.datname IS NOT NULL AND a.datname <> current_database())"""
+
+_POSITION = f"""
+WITH now AS (SELECT pg_current_snapshot() AS snap)
+SELECT LEAST(
+    pg_snapshot_xmax(now.snap)::text::bigint,
+    (SELECT MIN(x::text::bigint) FROM pg_snapshot_xip(now.snap) AS x WHERE NOT {_ELSEWHERE})
 ) FROM now"""
+
+_RUNNING = f"SELECT x::text::bigint FROM pg_snapshot_xip(pg_current_snapshot()) AS x WHERE NOT {_ELSEWHERE}"

@@ -63,6 +63,9 @@ class _Current:
     pages: dict[tuple[object, ...], StatusPage] = field(default_factory=dict)
     counts: dict[str | None, Counter[str]] = field(default_factory=dict)
     moves: int = 0
+    #: The threads read again since the change feed noted their latest change: thread → (that change's
+    #: ``seq``, the transactions running when it was read). Kept until the position passes the change.
+    read_again: dict[str, tuple[int, frozenset[int]]] = field(default_factory=dict)
 
     def drop_pages(self) -> None:
         self.pages, self.counts, self.moves = {}, {}, self.moves + 1
@@ -71,7 +74,32 @@ class _Current:
 
     def forget(self) -> None:
         self.position = -1
+        self.read_again = {}
         self.drop_pages()
+
+    def already_read(self, thread_id: str, seq: int, running: frozenset[int]) -> bool:
+        """Whether this process read the thread again after its change ``seq`` and no change it did not see
+        can have been committed since.
+
+        On PostgreSQL the position stays at the oldest transaction still running (of another schema of the
+        database, say), so a change noted after it is found again at each check until that transaction
+        ends. A later change of the thread by a transaction whose id is larger than ``seq`` raises ``seq``;
+        one by a transaction with a smaller id leaves ``seq`` as it is (the feed keeps the largest), and such
+        a transaction was running when the thread was read (its id was given before ``seq``'s, and it had
+        not committed). So the read holds while every one of those is still running.
+        """
+        read = self.read_again.get(thread_id)
+        if read is None or read[0] != seq:
+            return False
+        return all(txid in running for txid in read[1] if txid < seq)
+
+    def note_read(self, changes: changefeed.Changes, thread_ids: Collection[str]) -> None:
+        """Notes these threads as read after ``changes`` were (under ``lock``); forgets the changes the
+        position has passed, which no later check finds again."""
+        for thread_id, seq in changes.marks.items():
+            if thread_id in thread_ids:
+                self.read_again[thread_id] = (seq, changes.running)
+        self.read_again = {t: read for t, read in self.read_again.items() if read[0] >= changes.position}
 
 
 _LOCK = threading.Lock()
@@ -211,15 +239,16 @@ def _current(store: Store) -> _Current | None:
         if current.position >= 0 and _caught_up(store, current):
             return current
         current.forget()
-        start = changefeed.position(store)  # before anything it guards
-        if start is None:
+        changes = changefeed.changes_since(store)  # before anything it guards
+        if changes is None:
             return None
-        running = frozenset(live_leases(store))
+        start, running = changes.position, frozenset(live_leases(store))
         redo = statusindex.stale(store, running, AGENTS)
         if redo is None or len(redo) > STALE_AT_ONCE:
             statuses = lifecycle._every_status(store, running, start)  # noqa: SLF001 - the one whole read
             gone = statusindex.kept_ids(store) - {s.thread_id for s in statuses}
             kept = statusindex.save(store, statuses, start, gone=gone, complete=True)
+            redo = {s.thread_id for s in statuses} | gone
         elif redo:
             kept = _reread(store, current, redo, running, start, complete=True)
         else:  # every row holds; the mark moves on when it can be written, so later checks start later
@@ -228,17 +257,19 @@ def _current(store: Store) -> _Current | None:
         if not kept:
             return None
         current.position, current.running = start, running
+        current.note_read(changes, redo)
         return current
 
 
 def _caught_up(store: Store, current: _Current) -> bool:
     """Reads the threads changed since ``current`` into the table; False when there are too many, or
     their rows could not be written (call under ``current.lock``)."""
-    changes = changefeed.changed_since(store, current.position)
+    changes = changefeed.changes_since(store, current.position)
     if changes is None:
         return False
-    position, changed = changes
-    running = frozenset(live_leases(store))
+    position, running = changes.position, frozenset(live_leases(store))
+    # A change this process read its thread after is not read again, nor are the pages dropped for it.
+    changed = {t for t, seq in changes.marks.items() if not current.already_read(t, seq, changes.running)}
     changed |= current.running ^ running
     if len(changed) > lifecycle._CHANGED_AT_ONCE:  # noqa: SLF001 - the same bound as the whole lists'
         return False
@@ -247,6 +278,7 @@ def _caught_up(store: Store, current: _Current) -> bool:
     if changed or running != current.running:
         current.drop_pages()
     current.position, current.running = position, running
+    current.note_read(changes, changed)
     return True
 
 
