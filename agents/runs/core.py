@@ -61,6 +61,7 @@ class RunResult:
     action: str = ""
     reason_text: Text | None = None  # ``reason`` to render in the reader's language, when it has a text
     interrupt_ids: tuple[str, ...] = ()  # the id of each of ``interrupts``, in the same order
+    questions: tuple[Any, ...] = ()  # ``interrupts`` as LangGraph gives them (``Interrupt``: value, id, schema)
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` shape."""
@@ -215,6 +216,7 @@ def current_result(
         action=status.action,
         reason_text=status.reason_text,
         interrupt_ids=tuple(str(i.id) for i in snapshot.interrupts),
+        questions=tuple(snapshot.interrupts),
     )
 
 
