@@ -1,10 +1,11 @@
 """What a single decision reports is what its own run did, read under the thread's lease.
 
 Another process may take a thread the moment a decision lets go of its lease (a batch deciding the case's
-other items, a program updating it): the CLI's ``resume`` (one question, ``--interrupt``, ``--all``) and
-the API's resume still report the thread as the decision's run left it (``done``, or ``waiting`` with the
-questions it left), never that process's ``running`` nor what it changed afterwards. Every such path
-answers through ``runs.resume_interrupts``, which reads its result before the lease is let go.
+other items, a program updating it): the CLI's ``resume`` (one question, ``--interrupt``, ``--all``), the
+API's resume and the refund page's message after its own decision still report the thread as the
+decision's run left it (``done``, or ``waiting`` with the questions it left), never that process's
+``running`` nor what it changed afterwards. Every such path answers through ``runs.resume_interrupts``,
+which reads its result before the lease is let go.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from agents.api.app import create_app
 from agents.refund import item_ledger, ledger
 from agents.roles_file import parse_roles
 from tests.api.test_api_refund_items import ROLES_TEXT, as_
+from tests.factories import button_by_key, start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -127,3 +129,16 @@ def test_the_api_resume_answers_the_thread_as_its_run_left_it(store, settings, m
     assert taken_by_the_other_process(store) == {"refund-M1", "refund-S1"}
     assert ledger.payout_for(store, "S1") is not None
     assert [r["item"] for r in item_ledger.item_payouts(store, "M1")] == ["A-1"]
+
+
+def test_the_page_reports_its_decision_as_its_run_left_the_case(app, store, settings, monkeypatch):
+    """The refund page's case panel: the message after its own decision says paid, not running."""
+    thread = start_refund(store, settings).thread_id
+    at = app("app_pages/refund.py")
+    at.text_input(key="refund-approver").input("kim")
+    another_process_takes_each_thread_let_go(monkeypatch)
+    button_by_key(at, "refund-approve").click().run()
+    assert not at.exception, at.exception
+    assert [shown.value for shown in at.success] == ["Case C1: approve by kim → done · paid."]
+    assert taken_by_the_other_process(store) == {thread}  # the panel drawn after it shows the case running now
+    assert ledger.payout_for(store, "C1") is not None
