@@ -6,7 +6,8 @@ result and the lifecycle's status of the head both take the state from the run's
 (the head's state as the run saved it): one read per decision. A run that leaves questions waiting
 reads the state once more, for its result (what runs next and which questions wait, by id, are
 LangGraph's view of the head after the run), and its status reads none (a waiting head's questions
-are in the read model)."""
+are in the read model). A batch (``decide``) reads each case's state once for the items of the case
+it answers in one run, when that run ends the case."""
 
 from __future__ import annotations
 
@@ -127,3 +128,16 @@ def test_a_decision_reads_the_state_once_and_its_result_is_what_a_fresh_read_giv
         assert reads == [name] * (2 if name == partly.thread_id else 1)
         assert result == runs.current_result(store, settings, name)
         assert (result.status, len(result.interrupts)) == (("waiting", 1) if name == partly.thread_id else ("done", 0))
+
+
+@pytest.mark.usefixtures("backend")
+def test_a_batch_that_ends_its_cases_reads_each_cases_state_once(run_cli, store, settings, reads):
+    """``decide``: each case's status, read under its lease once its run ended it, takes the run's state."""
+    one = start_refund(store, settings).thread_id
+    multi = runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    items = [f"{multi.thread_id}:{interrupt}" for interrupt in multi.interrupt_ids]
+    reads.clear()
+    found = run_cli("decide", one, *items, "--action", "approve", "--approver", "kim", "--json")
+    assert found.code == 0, found.out
+    assert sorted(reads) == sorted([one, multi.thread_id])  # each case's check; nothing after its run
+    assert ledger.payout_for(store, "C1") is not None
