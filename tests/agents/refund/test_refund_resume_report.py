@@ -1,5 +1,7 @@
 """What a single decision reports is what its own run did, read under the thread's lease.
 
+(The lecture API's ``/resume``, which reports a status too, is tried here beside the refund paths.)
+
 Another process may take a thread the moment a decision lets go of its lease (a batch deciding the case's
 other items, a program updating it): the CLI's ``resume`` (one question, ``--interrupt``, ``--all``), the
 API's resume and the refund page's message after its own decision still report the thread as the
@@ -20,6 +22,7 @@ from fastapi.testclient import TestClient
 
 from agents import leases, runs, runtime
 from agents.api.app import create_app
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund import item_ledger, ledger
 from agents.roles_file import parse_roles
 from tests.api.test_api_refund_items import ROLES_TEXT, as_
@@ -40,14 +43,16 @@ def start_cases(store: Any, settings: Any) -> dict[str, str]:
     return {i.value["item"]: str(i.id) for i in runs.thread_snapshot(store, settings, "refund-M1")[1].interrupts}
 
 
-def another_process_takes_each_thread_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From now on, the moment this process lets go of a thread's lease, another live process changes the
-    thread (an ``update_state``, as a program on the same database may) and holds its lease."""
+def another_process_takes_each_thread_let_go(monkeypatch: pytest.MonkeyPatch, *, change: bool = True) -> None:
+    """From now on, the moment this process lets go of a thread's lease, another live process holds its
+    lease, having changed a refund thread (``change``: an ``update_state``, as a program may)."""
     release = leases._release
 
     def release_then_another_process_takes_it(held: Any, thread_id: str, owner: str) -> None:
         release(held, thread_id, owner)
-        runtime.graph(held, "refund").update_state({"configurable": {"thread_id": thread_id}}, {"trace": [TAKEN]})
+        if change:
+            config = {"configurable": {"thread_id": thread_id}}
+            runtime.graph(held, "refund").update_state(config, {"trace": [TAKEN]})
         with held.transaction() as cursor:  # PID 1 is alive and started before this lease: a live process
             cursor.execute(
                 "INSERT INTO thread_leases (thread_id, owner, host, pid, acquired_at) VALUES (?, 'other', ?, 1, ?)",
@@ -142,3 +147,15 @@ def test_the_page_reports_its_decision_as_its_run_left_the_case(app, store, sett
     assert [shown.value for shown in at.success] == ["Case C1: approve by kim → done · paid."]
     assert taken_by_the_other_process(store) == {thread}  # the panel drawn after it shows the case running now
     assert ledger.payout_for(store, "C1") is not None
+
+
+def test_the_lecture_api_resume_reports_the_plan_saved_not_running(store, settings, monkeypatch):
+    """The lecture planner's ``POST /resume`` answers the status its decision left (``completed``)."""
+    with TestClient(create_app(store, settings), base_url="http://127.0.0.1") as api:
+        waiting = api.post("/generate", json=dict(DEFAULT_LECTURE_INPUT)).json()
+        assert waiting.get("status") == "waiting_for_human", waiting
+        another_process_takes_each_thread_let_go(monkeypatch, change=False)
+        found = api.post("/resume", json={"thread_id": waiting["thread_id"], "decision": "save"})
+    assert found.status_code == 200, found.text
+    assert found.json()["status"] == "completed", found.json()
+    assert leases.live_leases(store) == {waiting["thread_id"]}
