@@ -379,7 +379,14 @@ def _statuses(
     ``seen``: the change feed's position taken before anything was read (kept with the rows);
     ``changed``: threads the database noted a change of since this process last read them; ``ended``:
     thread id → the state a run ended it with at the head listed (see ``_settled``)."""
-    settled = [s for s in summaries if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS]
+    ended = ended or {}
+    # A head a run ended with its state given has no kept row to look up (the run made it) nor marks to
+    # read before its state (its state is not read): the marks guard a stuck head's state read after them.
+    settled = [
+        s
+        for s in summaries
+        if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS and s.thread_id not in ended
+    ]
     kept, marks = _kept_rows(store, settled, present, changed)
     headdamage.damages(
         store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending], again=changed
@@ -392,7 +399,7 @@ def _statuses(
     for s in summaries:
         row = kept.get(s.thread_id)
         if row is None:
-            mark, at_end = marks.get(s.thread_id), (ended or {}).get(s.thread_id)
+            mark, at_end = marks.get(s.thread_id), ended.get(s.thread_id)
             status = _settled(store, s, s.thread_id in running, pending, None, mark, learned, at_end)
             if status is not None:
                 found.append(_as_acted_on(status))
