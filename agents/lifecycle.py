@@ -382,11 +382,8 @@ def _statuses(
     ended = ended or {}
     # A head a run ended with its state given has no kept row to look up (the run made it) nor marks to
     # read before its state (its state is not read): the marks guard a stuck head's state read after them.
-    settled = [
-        s
-        for s in summaries
-        if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS and s.thread_id not in ended
-    ]
+    unsettled = {*running, *pending, *ended}
+    settled = [s for s in summaries if s.thread_id not in unsettled and s.agent in AGENTS]
     kept, marks = _kept_rows(store, settled, present, changed)
     headdamage.damages(
         store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending], again=changed
