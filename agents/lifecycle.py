@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
@@ -45,6 +45,7 @@ from agents.db import Store
 from agents.errors import InputError
 from agents.leases import live_leases
 from agents.registry import AGENTS, get_agent
+from agents.spec import AgentSpec
 from agents.strings import STRINGS
 from agents.texts import Text, text
 from agents.threadstatus import ACTIONS as ACTIONS
@@ -117,13 +118,15 @@ def _settled(
     kept: summarytable.SettledRow | None,
     mark: HeadMark | None,
     learned: list[Learned],
+    ended: dict[str, Any] | None = None,
 ) -> ThreadStatus | None:
     """The status of one thread at its head (None: it was deleted while it was being read).
 
     ``kept`` is the thread's settled status as the summary table holds it, already checked against the
     head (see ``_statuses``); without it, a head that neither runs nor waits is read through LangGraph
     and its settled status added to ``learned``, for the caller to keep (a stuck head's only once it has
-    checked that ``mark``, read before the state, did not move meanwhile).
+    checked that ``mark``, read before the state, did not move meanwhile). ``ended``: the state at this
+    head of a run that ended the thread there (nothing left to run), taken instead of reading it again.
     """
     thread_id, agent, head = summary.thread_id, summary.agent, summary.head_checkpoint_id
 
@@ -177,6 +180,8 @@ def _settled(
         return status("waiting", code="question", reason=_question(payload), action="answer", payload=payload)
     if kept is not None:
         return status(kept.status, kept.outcome, kept.reason_code, kept.reason, kept.action)
+    if ended is not None:
+        return _finished_head(store, spec, thread_id, ended, status, keep)
     # LangGraph itself says what runs next (branches, joins, Sends) and which task raised, read at the
     # head that was listed (a checkpoint never changes, so what is read at it stays true of it).
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": head}}
@@ -203,9 +208,21 @@ def _settled(
         if mark is not None and not in_flight:
             keep("attention", "", code, reason, action, head_mark=summarytable.mark_digest(mark))
         return status("attention", code=code, reason=reason, action=action)
-    # A finished head: its outcome may also read the agent's own tables (the refund ledger), whose rows
-    # are marked before the outcome reads them, so a row that changes meanwhile leaves an old mark.
-    values = dict(snapshot.values)
+    return _finished_head(store, spec, thread_id, dict(snapshot.values), status, keep)
+
+
+def _finished_head(
+    store: Store,
+    spec: AgentSpec,
+    thread_id: str,
+    values: dict[str, Any],
+    status: Callable[..., ThreadStatus],
+    keep: Callable[..., None],
+) -> ThreadStatus:
+    """The status of a head that neither runs nor waits, from its ``values``: done with the agent's
+    outcome, or inconsistent. Its outcome may also read the agent's own tables (the refund ledger), whose
+    rows are marked before the outcome reads them, so a row that changes meanwhile leaves an old mark
+    (``status`` and ``keep`` are ``_settled``'s)."""
     key = spec.show.outcome_key(values)
     marks = {"outcome_key": key, "outcome_mark": spec.show.outcome_mark(store, key)}
     outcome, problem = spec.show.finished_outcome(store, thread_id, values)
@@ -355,12 +372,18 @@ def _statuses(
     *,
     seen: int | None = None,
     changed: Collection[str] = (),
+    ended: Mapping[str, dict[str, Any]] | None = None,
 ) -> list[ThreadStatus]:
     """The statuses of these threads: settled ones from the summary table where its rows still hold, the
     others read through LangGraph and then kept there. ``present``: every thread, when all are read.
     ``seen``: the change feed's position taken before anything was read (kept with the rows);
-    ``changed``: threads the database noted a change of since this process last read them."""
-    settled = [s for s in summaries if s.thread_id not in running and s.thread_id not in pending and s.agent in AGENTS]
+    ``changed``: threads the database noted a change of since this process last read them; ``ended``:
+    thread id → the state a run ended it with at the head listed (see ``_settled``)."""
+    ended = ended or {}
+    # A head a run ended with its state given has no kept row to look up (the run made it) nor marks to
+    # read before its state (its state is not read): the marks guard a stuck head's state read after them.
+    unsettled = {*running, *pending, *ended}
+    settled = [s for s in summaries if s.thread_id not in unsettled and s.agent in AGENTS]
     kept, marks = _kept_rows(store, settled, present, changed)
     headdamage.damages(
         store, [(s.thread_id, s.head_checkpoint_id) for s in summaries if s.thread_id in pending], again=changed
@@ -373,7 +396,8 @@ def _statuses(
     for s in summaries:
         row = kept.get(s.thread_id)
         if row is None:
-            status = _settled(store, s, s.thread_id in running, pending, None, marks.get(s.thread_id), learned)
+            mark, at_end = marks.get(s.thread_id), ended.get(s.thread_id)
+            status = _settled(store, s, s.thread_id in running, pending, None, mark, learned, at_end)
             if status is not None:
                 found.append(_as_acted_on(status))
             continue
@@ -523,13 +547,19 @@ def _caught_up(store: Store, known: statuslists.StatusLists[ThreadStatus]) -> bo
     return True
 
 
-def thread_status(store: Store, thread_id: str, *, held: bool = False) -> ThreadStatus | None:
+def thread_status(
+    store: Store, thread_id: str, *, held: bool = False, ended: tuple[str, dict[str, Any]] | None = None
+) -> ThreadStatus | None:
     """One thread's status, or None when there is no such thread.
 
     ``held``: the caller holds the thread's lease (its run has just ended, and no other process can
     change the thread until it lets go): the status as that run left it, never ``running`` for the
     caller's own lease. Read so, an operation reports what it did, not what another process that takes
     the thread the moment the lease is let go is doing.
+
+    ``ended``: (head, state) of a run that ended the thread there, no task left to run, as the run gave
+    them: while that is still the head, its status is made from that state, not read again through
+    LangGraph (a checkpoint never changes, so the state a run saved at it is the state there).
     """
     seen = changefeed.position(store)  # before anything it guards
     index = threadindex.thread_of(store, thread_id)  # read for this thread alone
@@ -538,7 +568,9 @@ def thread_status(store: Store, thread_id: str, *, held: bool = False) -> Thread
         return None
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
     running = () if held else live_leases(store)
-    found = _with_counts(_statuses(store, [summary], pending, running, seen=seen), list(index.pending))
+    at_end = {summary.thread_id: ended[1]} if ended is not None and ended[0] == summary.head_checkpoint_id else None
+    statuses = _statuses(store, [summary], pending, running, seen=seen, ended=at_end)
+    found = _with_counts(statuses, list(index.pending))
     return found[0] if found else None
 
 

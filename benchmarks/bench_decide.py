@@ -20,6 +20,9 @@ On a fresh SQLite database, refund cases above the threshold wait for an approve
 * ``checks per decision``: how often the shape (``rules.check_answer``) and the permission
   (``rules.check_decision``) of an answer were checked per decision, counted in-process on both paths
   (the goal is 1 each: ``agents.refund.decisions``).
+* ``state reads per decision``: how often LangGraph's ``get_state`` was called per decision, on both
+  paths (the goal is 1: the check's read; a decision that leaves questions of its case waiting reads the
+  state once more, for what then waits).
 
 Timings are printed, never asserted.
 
@@ -47,7 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from langgraph.types import Command  # noqa: E402 - after the project root is on the path
+from langgraph.pregel import Pregel  # noqa: E402 - after the project root is on the path
+from langgraph.types import Command  # noqa: E402
 
 from agents import runs, runtime  # noqa: E402
 from agents.batch import decide_items, split_item  # noqa: E402
@@ -123,6 +127,13 @@ def counting(counted: Counter[str]) -> None:
             return _function(*args, **kwargs)
 
         setattr(decisions, attribute, call)
+    get_state = Pregel.get_state
+
+    def read(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counted["state reads"] += 1
+        return get_state(self, *args, **kwargs)
+
+    Pregel.get_state = read  # type: ignore[method-assign]  # counted for the whole benchmark
 
 
 def in_process(store: Any, settings: Any, args: argparse.Namespace, per_case: int, counted: Counter[str]) -> None:
@@ -181,6 +192,7 @@ def in_process(store: Any, settings: Any, args: argparse.Namespace, per_case: in
         decisions_made = args.items * args.repeats
         shape, permission = found["shape"] / decisions_made, found["permission"] / decisions_made
         print(f"checks per decision ({kind}, {path}): shape {shape:g}, permission {permission:g} (goal 1 each)")
+        print(f"state reads per decision ({kind}, {path}): {found['state reads'] / decisions_made:g} (goal 1)")
 
 
 def main() -> None:

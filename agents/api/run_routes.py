@@ -222,7 +222,9 @@ def execute(
             snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
             ids = [str(i.id) for i in snapshot.interrupts]
         answers = resume_answers(body.command.resume, ids)
-        runs.resume_interrupts(store, settings, thread_id, answers, expected_head=head, **streaming)
+        # The thread as this run left it (read under its lease), not as another process may change it after.
+        result = runs.resume_interrupts(store, settings, thread_id, answers, expected_head=head, **streaming)
+        return shapes.values_answer(result.values, result.questions)
     elif body.input is not None or not saved:
         if checkpoint_id:
             raise InputError("checkpoint_id", "a new run starts from its input; leave checkpoint_id out")

@@ -8,6 +8,7 @@ waiting for a human, ``busy`` = running, ``error`` = needs attention, ``idle`` =
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -180,10 +181,15 @@ def empty_thread(thread_id: str, created_at: str, metadata: dict[str, Any]) -> d
 
 def run_values(snapshot: Any) -> dict[str, Any]:
     """What ``runs.wait`` and ``runs.join`` answer: the thread's values, and ``__interrupt__`` when it waits."""
-    values = jsonable(dict(snapshot.values or {}))
-    if snapshot.interrupts:
-        values["__interrupt__"] = [interrupt_json(i) for i in snapshot.interrupts]
-    return dict(values)
+    return values_answer(snapshot.values, snapshot.interrupts)
+
+
+def values_answer(values: Any, interrupts: Sequence[Any]) -> dict[str, Any]:
+    """:func:`run_values` of these values and waiting ``Interrupt``s (a run's result, as it left the thread)."""
+    answer = jsonable(dict(values or {}))
+    if interrupts:
+        answer["__interrupt__"] = [interrupt_json(i) for i in interrupts]
+    return dict(answer)
 
 
 def stream_chunk(chunk: Any) -> Any:

@@ -57,6 +57,7 @@ class RunResult:
     action: str = ""
     reason_text: Text | None = None  # ``reason`` to render in the reader's language, when it has a text
     interrupt_ids: tuple[str, ...] = ()  # the id of each of ``interrupts``, in the same order
+    questions: tuple[Any, ...] = ()  # ``interrupts`` as LangGraph gives them (``Interrupt``: value, id, schema)
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` shape."""
@@ -166,14 +167,19 @@ class Finished:
     values: dict[str, Any]
 
 
-def current_result(store: Store, settings: Settings, thread_id: str, finished: Finished | None = None) -> RunResult:
+def current_result(
+    store: Store, settings: Settings, thread_id: str, finished: Finished | None = None, *, held: bool = False
+) -> RunResult:
     """The thread's current state, as :class:`RunResult`, with its lifecycle status.
 
     ``finished``: the head and state a run that ended the thread left (read under its lease), taken
-    instead of a read of the state when the thread's head is still that one.
+    instead of a read of the state, by the result and by its status, when the thread's head is still
+    that one. ``held``: the caller holds the thread's lease (see ``lifecycle.thread_status``): the
+    result is the thread as the caller's run left it.
     """
     spec = _thread_spec(store, thread_id)
-    status = lifecycle.thread_status(store, thread_id)
+    ended = None if finished is None else (finished.head_checkpoint_id, finished.values)
+    status = lifecycle.thread_status(store, thread_id, held=held, ended=ended)
     if status is None:
         raise ThreadNotFoundError(thread_id)
     if finished is not None and status.head_checkpoint_id == finished.head_checkpoint_id:
@@ -206,6 +212,7 @@ def current_result(store: Store, settings: Settings, thread_id: str, finished: F
         action=status.action,
         reason_text=status.reason_text,
         interrupt_ids=tuple(str(i.id) for i in snapshot.interrupts),
+        questions=tuple(snapshot.interrupts),
     )
 
 

@@ -128,11 +128,21 @@ def resume_interrupts(
     None answers the thread's only question, :data:`EVERY` every waiting one. Each answer is checked
     against the question it answers (``AgentSpec.question_values``) by the agent's rules and
     permissions, all before anything is written: one refused answer refuses the whole call.
+
+    The result is read under the run's lease, once the run has ended: the thread as this run left it
+    (``waiting``, ``done``, ...), never ``running`` for another process that takes the thread as soon as
+    the lease is let go, nor what that process then does to it.
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
     thread_id = lifecycle.thread_named(store, thread_id)
-    finished = _resume(
+    left: list[RunResult] = []
+
+    def report(error: RunFailedError | None, finished: Finished | None) -> None:
+        if error is None:
+            left[:] = [current_result(store, settings, thread_id, finished, held=True)]
+
+    _resume(
         store,
         settings,
         thread_id,
@@ -145,8 +155,9 @@ def resume_interrupts(
         actor=actor,
         run_id=run_id,
         batch_id=batch_id,
+        after=report,
     )
-    return current_result(store, settings, thread_id, finished)
+    return left[0]
 
 
 def answer_each(
@@ -177,8 +188,8 @@ def answer_each(
     taken: dict[str | None, Taken] = {}
     left: list[dict[str | None, str | FailedRunAnswer | Exception]] = []
 
-    def report(error: RunFailedError | None) -> None:
-        left[:] = [_left_by_run(store, settings, thread_id, list(answers), refusals, taken, error)]
+    def report(error: RunFailedError | None, finished: Finished | None) -> None:
+        left[:] = [_left_by_run(store, settings, thread_id, list(answers), refusals, taken, error, finished)]
 
     try:
         thread_id = lifecycle.thread_named(store, thread_id)
@@ -202,10 +213,13 @@ def _left_by_run(
     refusals: dict[str | None, UserError],
     taken: dict[str | None, Taken],
     error: RunFailedError | None,
+    finished: Finished | None,
 ) -> dict[str | None, str | FailedRunAnswer | Exception]:
-    """What became of each answer, read under the run's lease once it ended (``error``: how it failed)."""
+    """What became of each answer, read under the run's lease once it ended (``error``: how it failed;
+    ``finished``: the head and state it left when it ended the thread)."""
     if error is None:
-        status = lifecycle.thread_status(store, thread_id, held=True)
+        ended = None if finished is None else (finished.head_checkpoint_id, finished.values)
+        status = lifecycle.thread_status(store, thread_id, held=True, ended=ended)
         if status is None:  # no such thread any more: not possible while the lease is held, said plainly if so
             return {key: refusals.get(key, ThreadNotFoundError(thread_id)) for key in keys}
         return {key: refusals.get(key, status.status) for key in keys}
@@ -242,19 +256,16 @@ def _resume(
     run_id: str | None = None,
     batch_id: str | None = None,
     tasks: dict[str | None, Taken] | None = None,
-    after: Callable[[RunFailedError | None], None] | None = None,
-) -> Finished | None:
+    after: Callable[[RunFailedError | None, Finished | None], None] | None = None,
+) -> None:
     """Checks the answers and resumes the thread with them, under its lease.
 
     ``refusals`` None: the first answer refused refuses the call. A dict: each refused answer is noted
     there under its key and left out; when none is left, the first refusal is raised. ``tasks``, when
     given, receives the task each answer taken resumes and the question it answers (by the key of
     ``answers``). ``after`` is called once the run has ended, still under the lease, with the run's
-    failure or None: what it reads is the thread as this run left it, before any other process can
-    take the thread.
-
-    Returns:
-        The head and state the run left when it ended the thread (read under the lease), else None.
+    failure or None, and the head and state the run left when it ended the thread (else None): what it
+    reads is the thread as this run left it, before any other process can take the thread.
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
@@ -369,11 +380,10 @@ def _resume(
             finished = run()
         except RunFailedError as error:
             if after is not None:
-                after(error)
+                after(error, None)
             raise
         if after is not None:
-            after(None)
-        return finished
+            after(None, finished)
 
 
 def _open_tasks(store: Store, settings: Settings, thread_id: str) -> set[str]:

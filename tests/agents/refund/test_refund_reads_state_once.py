@@ -2,10 +2,12 @@
 the thread's lease reads it, and the check under the lease keeps that read while the thread's change
 mark says nothing changed in between. Counted on the page's button, the CLI's ``resume`` and the API's
 resume; a thread changed between the two checks is read again. After a run that ended the thread, its
-result takes the state from the run's last ``values`` event and reads the state once more, for the
-lifecycle's status of the head (which reads the head's marks before its state); a run that leaves
-questions waiting reads the state for its result, and its status reads none (a waiting head's
-questions are in the read model)."""
+result and the lifecycle's status of the head both take the state from the run's last ``values`` event
+(the head's state as the run saved it): one read per decision. A run that leaves questions waiting
+reads the state once more, for its result (what runs next and which questions wait, by id, are
+LangGraph's view of the head after the run), and its status reads none (a waiting head's questions
+are in the read model). A batch (``decide``) reads each case's state once for the items of the case
+it answers in one run, when that run ends the case."""
 
 from __future__ import annotations
 
@@ -57,14 +59,14 @@ def test_the_page_button_reads_the_state_once_before_the_run(app, store, setting
     button_by_key(at, "refund-approve").click().run()
     assert not at.exception, at.exception
     assert ledger.payout_for(store, "C1") is not None
-    assert reads == [thread] * 2  # the checks (before the lease, kept under it); the status of the head
+    assert reads == [thread]  # the checks (before the lease, kept under it); nothing after the run
 
 
 def test_the_cli_resume_reads_the_state_once_before_the_run(run_cli, store, settings, reads):
     thread = start_refund(store, settings).thread_id
     reads.clear()
     assert run_cli("resume", thread, '{"action": "approve", "approver": "kim"}').code == 0
-    assert reads == [thread] * 2
+    assert reads == [thread]
     assert ledger.payout_for(store, "C1") is not None
 
 
@@ -75,7 +77,7 @@ def test_the_api_resume_reads_the_state_once_before_the_run(store, settings, rea
         reads.clear()
         body = {"assistant_id": "refund", "command": {"resume": APPROVE}}
         assert api.post(f"/threads/{thread}/runs/wait", json=body, headers=as_("lee")).status_code == 200
-    assert reads == [thread] * 2
+    assert reads == [thread]
     assert ledger.payout_for(store, "C1") is not None
 
 
@@ -103,8 +105,8 @@ ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 200_000}]
 
 @pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("action", ["approve", "reject"])
-def test_a_decision_reads_the_state_twice_and_its_result_is_what_a_fresh_read_gives(store, settings, reads, action):
-    """Ending the thread (one amount, then every item at once), and leaving an item waiting: two reads each."""
+def test_a_decision_reads_the_state_once_and_its_result_is_what_a_fresh_read_gives(store, settings, reads, action):
+    """Ending the thread (one amount, then every item at once): one read each; leaving an item waiting: two."""
     answer = {**APPROVE, "action": action}
     thread = start_refund(store, settings).thread_id
     multi = runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
@@ -123,6 +125,19 @@ def test_a_decision_reads_the_state_twice_and_its_result_is_what_a_fresh_read_gi
     ):
         reads.clear()
         result = decide()
-        assert reads == [name] * 2
+        assert reads == [name] * (2 if name == partly.thread_id else 1)
         assert result == runs.current_result(store, settings, name)
         assert (result.status, len(result.interrupts)) == (("waiting", 1) if name == partly.thread_id else ("done", 0))
+
+
+@pytest.mark.usefixtures("backend")
+def test_a_batch_that_ends_its_cases_reads_each_cases_state_once(run_cli, store, settings, reads):
+    """``decide``: each case's status, read under its lease once its run ended it, takes the run's state."""
+    one = start_refund(store, settings).thread_id
+    multi = runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "k", "reason": "r", "items": ITEMS})
+    items = [f"{multi.thread_id}:{interrupt}" for interrupt in multi.interrupt_ids]
+    reads.clear()
+    found = run_cli("decide", one, *items, "--action", "approve", "--approver", "kim", "--json")
+    assert found.code == 0, found.out
+    assert sorted(reads) == sorted([one, multi.thread_id])  # each case's check; nothing after its run
+    assert ledger.payout_for(store, "C1") is not None
