@@ -13,9 +13,10 @@ WIDTH, HEIGHT = 1280, 720
 THREAD = "lec-2"
 #: The outcome of a thread saved as is at its gate, and the status row's labels, per language.
 SAVED_AS_IS = {"en": ("Outcome", "saved as is"), "ko": ("결과", "그대로 저장됨")}
-#: Each metric value's text, and whether an element of the value is cut: Streamlit keeps a value on one line
+#: Each metric value's and label's text, and the parts of it that are cut: Streamlit keeps a value on one line
 #: and hides what its column cannot hold behind an ellipsis, so a cut value is wider inside than it shows.
-VALUES = """main => Array.from(main.querySelectorAll('[data-testid="stMetricValue"]')).map(value => ({
+VALUES = """main => Array.from(main.querySelectorAll(
+  '[data-testid="stMetricValue"], [data-testid="stMetricLabel"]')).map(value => ({
   text: value.innerText.trim(),
   cut: [value, ...value.querySelectorAll('*')].filter(part => part.scrollWidth > part.clientWidth)
     .map(part => [part.scrollWidth, part.clientWidth]),
@@ -42,4 +43,4 @@ def test_a_saved_as_is_outcome_reads_whole_at_1280x720(page: Page, saved_as_is: 
     page.evaluate("() => document.fonts.ready.then(() => true)")  # measured in the page's own font
     values = main.evaluate(VALUES)
     assert outcome in [value["text"] for value in values], values
-    assert all(not value["cut"] for value in values), values  # the outcome, and its neighbours, whole
+    assert all(not value["cut"] for value in values), values  # the outcome, its neighbours and labels, whole
