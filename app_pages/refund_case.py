@@ -28,6 +28,7 @@ from dashboard.views import status_text
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
 PICKER_LIMIT = 100  # options in the case picker: the selected case and the first matching ones
+WHOLE_REASON_KEY = "refund-whole-reason-of"  # the case whose reason its headline shows whole, not cut
 
 
 def _follow_picker(options: list[str]) -> None:
@@ -96,6 +97,11 @@ def show_case_panel(store: Store, settings: Settings) -> str | None:
     return thread_id
 
 
+def _show_reason(thread_id: str, whole: bool) -> None:
+    """Shows ``thread_id``'s reason whole in its headline (``whole``), or cut again."""
+    st.session_state[WHOLE_REASON_KEY] = thread_id if whole else None
+
+
 def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) -> None:
     """One case: its status, the controls that fit it (first, so a waiting case's decision is on the first
     screen), then its amounts, its text and its trace.
@@ -124,15 +130,23 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     view = controls_view(remembered, thread_id, result.status, head, expected, own_action=own_action)
     st.session_state[VIEW_KEY] = view.view
     parts = case_panel.case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
-    kind, said = case_panel.headline_message(parts.headline, values, status)
-    # The headline and, under a reason it cut, the whole reason: opened in place, in the page's flow, above
-    # the decision buttons, so nothing drawn over the page covers Approve / Reject while it is read.
+    whole = st.session_state.get(WHOLE_REASON_KEY) == thread_id
+    kind, said = case_panel.headline_message(parts.headline, values, status, whole_reason=whole)
+    # The headline and, under a reason it cut, the button that shows the reason whole in the headline's place
+    # (and folds it again): in the page's flow, said once, and Approve / Reject stay on the first screen.
     with st.container():
         getattr(st, kind)(said)
-        whole = case_panel.whole_reason(parts.headline, values)
-        if whole:
-            with st.expander(t("refund.case.whole_reason", count=f"{len(whole):,}"), key="refund-whole-reason"):
-                st.text(whole)
+        toggle = case_panel.reason_toggle(parts.headline, values, whole)
+        if toggle:
+            icon = ":material/unfold_less:" if whole else ":material/unfold_more:"
+            st.button(
+                toggle,
+                key="refund-whole-reason",
+                type="tertiary",
+                icon=icon,
+                on_click=_show_reason,
+                args=(thread_id, not whole),
+            )
         else:
             st.empty()
     # A container only where its part is drawn, an empty element where not: a container drawn again

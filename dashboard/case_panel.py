@@ -76,12 +76,15 @@ def selected_case(
     return requested or (options[0] if options else None), None
 
 
-def headline_message(headline: Headline, values: Mapping[str, Any], status: ThreadStatus) -> tuple[str, str]:
+def headline_message(
+    headline: Headline, values: Mapping[str, Any], status: ThreadStatus, *, whole_reason: bool = False
+) -> tuple[str, str]:
     """(the message's kind: ``st.warning``, ``error``, ``info`` or ``success``, its Markdown) for the line
-    under a case's status: what is decided (before the controls that decide it), that the case moved on,
-    why it needs attention, that it runs, or its outcome."""
+    under a case's status: what is decided (before the controls that decide it), with its reason whole when
+    ``whole_reason``, that the case moved on, why it needs attention, that it runs, or its outcome."""
     if headline == "waiting":
-        return "warning", f"**{t('refund.case.waiting')}** {escape_markdown(case_summary(values))}"
+        summary = case_summary(values, whole_reason=whole_reason)
+        return "warning", f"**{t('refund.case.waiting')}** {escape_markdown(summary)}"
     if headline == "moved_on":
         return "warning", t("refund.case.moved_on", status=status_text(status))
     if headline == "attention":
@@ -91,26 +94,29 @@ def headline_message(headline: Headline, values: Mapping[str, Any], status: Thre
     return "success", escape_markdown(t("refund.case.outcome", outcome=code_word("outcome", status.outcome)))
 
 
-#: The reason's characters in the summary above a waiting case's buttons; the whole reason is below them.
+#: The reason's characters in the summary above a waiting case's buttons while it is cut: about two lines of
+#: a 1280 px page, so the whole reason, shown in its place, still leaves Approve / Reject on the first screen.
 SUMMARY_REASON_CHARS = 160
 
 
-def case_summary(values: Mapping[str, Any]) -> str:
+def case_summary(values: Mapping[str, Any], *, whole_reason: bool = False) -> str:
     """Who asks for how much back and why, in a few lines: read before Approve / Reject, which stay on a
-    1280×720 first screen under it however long the reason is (cut here, whole with the amounts below)."""
+    1280×720 first screen under it. A long reason is cut with "…" unless ``whole_reason``; it is then shown
+    whole in the same place (:func:`reason_toggle`), so the page never shows it twice above the buttons."""
     reason = " ".join(str(values.get("reason", "")).split())
-    if len(reason) > SUMMARY_REASON_CHARS:
-        reason = t("refund.case.summary_cut", reason=reason[: SUMMARY_REASON_CHARS - 1].rstrip() + "…")
+    if len(reason) > SUMMARY_REASON_CHARS and not whole_reason:
+        reason = reason[: SUMMARY_REASON_CHARS - 1].rstrip() + "…"
     customer, requested = str(values.get("customer", "")), amount(values.get("requested_amount"))
     return t("refund.case.summary", customer=customer or "—", amount=requested, reason=reason or "—")
 
 
-def whole_reason(headline: Headline, values: Mapping[str, Any]) -> str | None:
-    """The whole reason of a waiting case whose summary cut it (shown one click away under the summary, folded
-    to one line while closed, so Approve / Reject stay on a 1280×720 first screen); else None."""
-    reason = str(values.get("reason", ""))
-    cut = len(" ".join(reason.split())) > SUMMARY_REASON_CHARS
-    return reason if headline == "waiting" and cut else None
+def reason_toggle(headline: Headline, values: Mapping[str, Any], whole: bool) -> str | None:
+    """The label of the button under a waiting case's summary that shows its cut reason whole in the summary's
+    place (``whole``: it is shown whole now, and the button folds it again); None when nothing is cut."""
+    reason = " ".join(str(values.get("reason", "")).split())
+    if headline != "waiting" or len(reason) <= SUMMARY_REASON_CHARS:
+        return None
+    return t("refund.case.fold_reason") if whole else t("refund.case.whole_reason", count=f"{len(reason):,}")
 
 
 def picker_choices(

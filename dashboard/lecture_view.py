@@ -158,22 +158,33 @@ def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Pr
     return result
 
 
+def status_metrics(status: str, values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The thread's status, outcome, draft round and plan version, each as ``(label, value)`` for a metric."""
+    return [
+        (t("lecture.status"), code_word("status", status)),
+        (t("lecture.outcome"), t(f"lecture.outcome.{values.get('outcome') or 'none'}")),
+        (t("lecture.round"), str(values.get("round", "—"))),
+        (t("lecture.plan_version"), str(values.get("plan_version", "—"))),
+    ]
+
+
 def show_status(result: runs.RunResult) -> None:
     """Status, outcome (and why it came), round and plan version; the reason a thread needs attention.
+
+    The metrics' columns are as wide as their values need (:func:`dashboard.text_fit.metric_columns`): a word
+    such as "그대로 저장됨" reads whole at 1280×720 beside the round's and the version's single digits.
 
     Drawn in the thread's live part: what comes and goes is drawn in slots every run draws, so a status
     that changed under the user moves nothing below it (a half-typed note keeps its place and focus).
     """
     values = result.values
-    status_col, outcome_col, round_col, version_col = st.columns(4)
-    status_col.metric(t("lecture.status"), code_word("status", result.status))
+    outcome = values.get("outcome") or "none"
+    metrics = status_metrics(result.status, values)
+    for column, (label, value) in zip(st.columns(text_fit.metric_columns(metrics)), metrics, strict=True):
+        column.metric(label, value)
     attention, why, reason = st.empty(), st.empty(), st.empty()
     if result.status == "attention":
         attention.error(escape_markdown(t("lecture.attention", reason=localized(result.reason_text or result.reason))))
-    outcome = values.get("outcome") or "none"
-    outcome_col.metric(t("lecture.outcome"), t(f"lecture.outcome.{outcome}"))
-    round_col.metric(t("lecture.round"), values.get("round", "—"))
-    version_col.metric(t("lecture.plan_version"), values.get("plan_version", "—"))
     if outcome != "none":
         why.caption(t(f"lecture.outcome_why.{outcome}"))
     if outcome == "rejected" and values.get("reject_reason"):

@@ -89,3 +89,20 @@ def row_height(lines: int) -> int:
     """The height in pixels of grid rows that show ``lines`` lines of wrapped text whole (two at least: a row
     low enough for one line does not wrap)."""
     return max(WRAPPING_ROW_HEIGHT, lines * LINE_HEIGHT + ROW_PADDING)
+
+
+#: A metric's value (``st.metric``, 2.25rem) and label (0.875rem) against the grid's 14 px font the widths
+#: above are for: a width in the value's type is this many times the estimate. Both follow the root's size,
+#: so the ratio holds in presenter mode's larger type too.
+METRIC_VALUE_SCALE = 36 / 14
+
+
+def metric_columns(metrics: list[tuple[str, str]]) -> list[float]:
+    """Column weights for a row of metrics ``(label, value)``: each column's share of the row in proportion to
+    the wider of its value and its label, estimated (:func:`text_width`).
+
+    A metric's value stays on one line and is cut with "…" where its column ends, so equal columns cut a long
+    word ("그대로 저장됨", "needs attention") beside columns that hold one digit. In proportion, every value
+    fits whenever the whole row's estimates do, whatever the row's width and the root's font size.
+    """
+    return [max(text_width(value) * METRIC_VALUE_SCALE, text_width(label), 1.0) for label, value in metrics]

@@ -19,6 +19,30 @@ ON_TOP = """button => { const box = button.getBoundingClientRect();
   const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
   return top !== null && button.contains(top); }"""
 WAITING = {"en": "Waiting for an approver.", "ko": "승인자를 기다리는 중입니다."}
+#: The reason's start, and a part of it past the headline's cut.
+FIRST_PART, LATE_PART = "The parcel arrived two weeks late", "which the courier did not honour"
+#: How many texts of the main block that begin above the Approve button hold ``part``.
+SAID_ABOVE_APPROVE = """part => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const approve = main.querySelector('.st-key-refund-approve button').getBoundingClientRect().top;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  let count = 0, text;
+  while ((text = walker.nextNode())) {
+    if (!text.data.includes(part)) continue;
+    const range = document.createRange(); range.selectNodeContents(text);
+    const box = range.getBoundingClientRect();
+    if (box.height > 0 && box.top < approve) count += 1;
+  }
+  return count;
+}"""
+#: The Approve button's place unchanged for five drawn frames in a row: an opening animation has ended.
+SETTLED = """() => {
+  const button = document.querySelector('[data-testid="stMain"] .st-key-refund-approve button');
+  if (!button) return false;
+  const place = button.getBoundingClientRect().bottom, seen = window.__approvePlaces || [];
+  window.__approvePlaces = [...seen, place].slice(-5);
+  return window.__approvePlaces.length === 5 && window.__approvePlaces.every(p => p === place);
+}"""
 
 
 def _bottom(page: Page, selector: str) -> tuple[float, float]:
@@ -53,22 +77,23 @@ def test_a_long_reason_is_whole_one_click_from_the_first_screen(page: Page, dash
     cli_ok(dashboard, "run", "refund", *args)
     main = open_page(page, dashboard, f"refund?thread=refund-C-1061&lang={language}", (WIDTH, HEIGHT))
     expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
-    header = main.locator(".st-key-refund-whole-reason").locator("summary, button").first
-    expect(header).to_be_visible()
-    box = header.bounding_box()
+    control = main.locator(".st-key-refund-whole-reason").locator("summary, button").first
+    expect(control).to_be_visible()
+    box = control.bounding_box()
     approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")
     assert box is not None and box["y"] + box["height"] <= approve_top, (box, approve_top)  # under the summary
     assert approve_bottom <= HEIGHT, approve_bottom  # and the buttons still need no scrolling
-    header.click()
-    whole = page.get_by_text(LONG_REASON, exact=True).first  # under the summary (the figures repeat it below)
-    expect(whole).to_be_visible()  # as typed
-    for action in ("approve", "reject"):  # the whole reason open, each button is the thing under its centre
-        button = main.locator(f".st-key-refund-{action} button").first
-        button.scroll_into_view_if_needed()
-        assert button.evaluate(ON_TOP), action
-    reason_box, approve_box = whole.bounding_box(), main.locator(".st-key-refund-approve button").bounding_box()
-    assert reason_box is not None and approve_box is not None
-    assert reason_box["y"] + reason_box["height"] <= approve_box["y"], (reason_box, approve_box)  # above, not over
+    assert page.evaluate(SAID_ABOVE_APPROVE, LATE_PART) == 0  # cut before it
+
+    control.click()
+    page.wait_for_function(f"part => ({SAID_ABOVE_APPROVE})(part) > 0", arg=LATE_PART)  # the reason opened
+    page.wait_for_function(SETTLED, polling="raf")  # and whatever opened it has ended moving the page
+    for action in ("approve", "reject"):  # the whole reason shown, each button on the first screen, uncovered
+        _, bottom = _bottom(page, f".st-key-refund-{action} button")
+        assert bottom <= HEIGHT, (action, bottom)
+        assert main.locator(f".st-key-refund-{action} button").first.evaluate(ON_TOP), action
+    for part in (LONG_REASON, FIRST_PART, LATE_PART):  # whole, as typed, and said once above the buttons
+        assert page.evaluate(SAID_ABOVE_APPROVE, part) == 1, part
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])

@@ -13,6 +13,7 @@ from dashboard.case_panel import (
     case_parts,
     case_summary,
     picker_choices,
+    reason_toggle,
     selected_case,
 )
 
@@ -72,3 +73,21 @@ def test_the_summary_cuts_a_long_reason_and_folds_its_white_space():
     assert "Kim" in said and "1,000 KRW" in said and "a b x" in said
     assert "x" * SUMMARY_REASON_CHARS not in said and "…" in said
     assert case_summary({}).count("—") >= 2
+
+
+def test_a_long_reason_shown_whole_is_the_whole_reason_once_in_the_summary():
+    long = "the box came crushed " * 12
+    values = {"customer": "Kim", "requested_amount": 1_000, "reason": f"{long}\n end"}
+    whole = case_summary(values, whole_reason=True)
+    assert whole.endswith(f"{long.strip()} end") and "…" not in whole and whole.count("the box came crushed") == 12
+    assert (
+        reason_toggle("waiting", values, whole=False) == f"Show the whole reason ({len(long.strip()) + 4:,} characters)"
+    )
+    assert reason_toggle("waiting", values, whole=True) == "Show less of the reason"
+
+
+def test_only_a_waiting_case_whose_reason_is_cut_has_a_button_to_show_it_whole():
+    long, short = {"reason": "x" * (SUMMARY_REASON_CHARS + 1)}, {"reason": "x" * SUMMARY_REASON_CHARS}
+    assert reason_toggle("waiting", short, whole=False) is None  # said whole already
+    assert case_summary(short) == case_summary(short, whole_reason=True)
+    assert reason_toggle("done", long, whole=False) is None and reason_toggle("moved_on", long, whole=False) is None

@@ -7,7 +7,7 @@ from unittest.mock import patch
 from agents import lifecycle, runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from dashboard.agent_pages import linked_thread, picker_options
-from dashboard.lecture_view import frame, log_rows
+from dashboard.lecture_view import frame, log_rows, status_metrics
 
 
 def log_row(node: str, label: str, started: float, ended: float | None, status: str = "ok") -> dict:
@@ -49,3 +49,12 @@ def test_a_link_opens_the_agents_own_thread_and_names_any_other_id(store, settin
     assert linked_thread(store, own, "lec-1") == (None, "lec-1")
     assert linked_thread(store, own, "no such/thread") == (None, "no such/thread")
     assert linked_thread(store, {}, None) == (None, None)
+
+
+def test_the_status_row_names_the_outcome_in_words_and_the_counts_as_text():
+    with patch("dashboard.i18n.current_language", return_value="ko"):
+        row = status_metrics("done", {"outcome": "saved_as_is", "round": 1, "plan_version": 2})
+        empty = status_metrics("waiting", {})
+
+    assert row == [("상태", "완료"), ("결과", "그대로 저장됨"), ("초안 라운드", "1"), ("계획 버전", "2")]
+    assert [value for _, value in empty] == ["대기 중", "—", "—", "—"]

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from dashboard.text_fit import ELLIPSIS, cut_to_lines, lines_needed, row_height, text_width, wrapped
+from dashboard.text_fit import (
+    ELLIPSIS,
+    METRIC_VALUE_SCALE,
+    cut_to_lines,
+    lines_needed,
+    metric_columns,
+    row_height,
+    text_width,
+    wrapped,
+)
 
 REASON = "Refund C-1061 for Kim Minsu: pay 480,000 KRW (requested 480,000)? approve / reject / edit"
 
@@ -30,3 +39,13 @@ def test_a_text_longer_than_its_lines_is_cut_with_an_ellipsis_and_a_short_one_is
 def test_rows_are_tall_enough_to_wrap_and_to_show_every_line():
     assert row_height(1) == row_height(2) == 65  # the grid wraps only above 64 px
     assert row_height(4) > row_height(3) > 65
+
+
+def test_a_row_of_metrics_gives_a_long_word_the_width_its_type_needs():
+    row = [("상태", "완료"), ("결과", "그대로 저장됨"), ("초안 라운드", "1"), ("계획 버전", "1")]
+    weights = metric_columns(row)
+    row_width = 772  # a 1280 px page's main block, less the gaps between four columns
+    outcome = row_width * weights[1] / sum(weights)
+    assert outcome >= text_width("그대로 저장됨") * METRIC_VALUE_SCALE > row_width / 4  # equal columns cut it
+    assert weights[2] == text_width("초안 라운드")  # a digit's column is as wide as its label
+    assert metric_columns([("", "")]) == [1.0]  # a weight is never zero
