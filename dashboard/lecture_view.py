@@ -11,6 +11,7 @@ from agents import runs
 from agents.db import Store
 from agents.nodelog import node_runs
 from dashboard import diff_view, text_fit
+from dashboard.boxes import box
 from dashboard.decision_view import moved_on
 from dashboard.formats import code_word
 from dashboard.forms import status_word
@@ -192,6 +193,13 @@ def show_status(result: runs.RunResult) -> None:
         reason.caption(escape_markdown(t("lecture.reject_reason", reason=values["reject_reason"])))
 
 
+def document_shape(values: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """What :func:`show_document` draws for ``values``: which document (``final``, ``draft``, None: none),
+    and whether where it was saved is said."""
+    kind = "final" if values.get("final_plan") else "draft" if values.get("draft") else None
+    return kind, kind is not None and bool(values.get("plan_path"))
+
+
 def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
     """The final plan, else the draft: where it was saved, its download, and the document itself."""
     document = values.get("final_plan") or values.get("draft")
@@ -228,7 +236,9 @@ def show_tables(
     st.subheader(t("lecture.reviews"))
     feedback = st.column_config.TextColumn(width="large")  # the widest column: the whole text is above, at the gate
     show_table(frame(reviews), t("lecture.no_reviews"), column_config={t("lecture.col.feedback"): feedback})
-    with st.container():  # the draft, then the final plan: more or fewer elements, nothing below moves
+    # The draft, then the final plan: more or fewer elements, nothing below moves, and a plan sent back to
+    # its draft elsewhere keeps no line of the saved one (:func:`dashboard.boxes.box`).
+    with box("lecture-document", document_shape(values)):
         show_document(thread_id, values)
     diff_view.show_head_change(store, thread_id, "lecture")  # what the last step or update_state changed
     if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:
