@@ -29,18 +29,18 @@ from streamlit.delta_generator import DeltaGenerator
 SHAPE_KEY = "box.shape:"
 
 
-def box(key: str, shape: Hashable, state: Any = None, **options: Any) -> DeltaGenerator:
+def box(name: str, shape: Hashable, state: Any = None, **options: Any) -> DeltaGenerator:
     """``st.container(**options)`` at this place, holding nothing of an earlier run of another ``shape``.
 
     Args:
-        key: The box's name, unique on its page.
+        name: The box's name, unique on its page.
         shape: What decides the box's elements (a list's length, which parts are drawn): a box drawn in
             another shape than last time is drawn in the other place.
         state: The session (``st.session_state`` when None; a dict in tests).
         options: ``st.container``'s options (``border``, ``key``).
     """
     state = st.session_state if state is None else state
-    drawn_shape, place = state.get(SHAPE_KEY + key, (shape, 0))
+    drawn_shape, place = state.get(SHAPE_KEY + name, (shape, 0))
     if drawn_shape != shape:
         place = 1 - place
     if place:
@@ -49,5 +49,5 @@ def box(key: str, shape: Hashable, state: Any = None, **options: Any) -> DeltaGe
     else:
         drawn = st.container(**options)
         st.empty()
-    state[SHAPE_KEY + key] = (shape, place)  # once drawn: a run stopped before moves the box on the next run
+    state[SHAPE_KEY + name] = (shape, place)  # once drawn: a run stopped before moves the box on the next run
     return drawn

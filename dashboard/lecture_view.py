@@ -139,6 +139,15 @@ def gate_view(
     return None
 
 
+def question_shape(view: GateView | None, read_only: bool) -> tuple[object, ...] | None:
+    """What decides the elements of the question's part (:mod:`dashboard.boxes`): no question, or its stage
+    (the gate's form or the plan review's), how many reviews are shown above the gate's, and whether the
+    user may only read it (``read_only``)."""
+    if view is None:
+        return None
+    return view.payload.get("stage"), len(view.reviews), read_only
+
+
 def refusal(thread_id: str, state: Any) -> str | None:
     """Why the last decision from the form on ``thread_id`` was refused (kept until the page's run)."""
     kept = state.get(REFUSED_KEY)

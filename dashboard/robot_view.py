@@ -202,7 +202,8 @@ def show_latest_writes(store: Store, thread_id: str) -> None:
     rows = savefile.writes(store, thread_id)
     new = presenter.new_keys(f"presenter-seen-writes-{thread_id}", (savefile.write_key(row) for row in rows))
     shown = [row for row in rows if savefile.write_key(row) in new] if new else rows[-LATEST_ROWS:]
-    with st.container(border=True, key="presenter-latest-rows"):
+    # In a box (:mod:`dashboard.boxes`): the next action's rows may be fewer, and none of these may stay.
+    with box("presenter-latest-rows", len(shown), border=True, key="presenter-latest-rows"):
         st.markdown(f"**{t('presenter.rows.new' if new else 'presenter.rows.latest')}**")
         for row in shown:
             value = savefile.value_preview(savefile.decoded_value(store, row), limit=24)
