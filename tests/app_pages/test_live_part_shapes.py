@@ -37,7 +37,11 @@ def _is_block(node: Any) -> bool:
 def _leaves(node: Any, path: tuple[int, ...]) -> list[tuple[tuple[int, ...], str]]:
     """Each element under ``node`` (an empty block as itself): its place and what it shows."""
     if not _is_block(node) or not node.children:
-        return [(path, f"{type(node).__name__} {str(getattr(node, 'value', ''))[:60]}")]
+        try:
+            shown = str(getattr(node, "value", ""))[:60]
+        except KeyError:  # a widget the new run did not draw: its value left the session with it
+            shown = ""
+        return [(path, f"{type(node).__name__} {shown}")]
     return [leaf for index, child in node.children.items() for leaf in _leaves(child, (*path, index))]
 
 
