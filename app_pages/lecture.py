@@ -11,6 +11,7 @@ from agents.lecture.progress import PROGRESS_WORDS, TaskProgress, latest_reviews
 from agents.registry import get_agent
 from dashboard import auth, lecture_gate, live, resources
 from dashboard.agent_pages import linked_thread, own_threads, pick_own_thread, show_agent_queue
+from dashboard.boxes import box
 from dashboard.decision_view import forget
 from dashboard.formats import code_word
 from dashboard.forms import (
@@ -24,7 +25,7 @@ from dashboard.forms import (
     status_word,
 )
 from dashboard.i18n import current_language, localized, t
-from dashboard.lecture_view import GATE_KEY, REFUSED_KEY, GateView, gate_view, show_status, show_tables
+from dashboard.lecture_view import GATE_KEY, REFUSED_KEY, GateView, gate_view, question_shape, show_status, show_tables
 from dashboard.lecture_view import follow as follow_in_box
 from dashboard.safe_markdown import escape_markdown
 
@@ -151,7 +152,9 @@ def thread_part(thread_id: str) -> None:
     drawn = drawn_head("lecture-page", thread_id, result.head_checkpoint_id)
     view = gate_view(thread_id, result, drawn, st.session_state, latest_reviews)
     show_status(result)
-    question = st.container()  # a block every run draws: what is typed in it keeps its place and focus
+    # A block every run draws: what is typed in it keeps its place and focus while the question's form keeps
+    # its shape; a form of another shape (the plan review after the gate) leaves nothing of the last one.
+    question = box("lecture-question", question_shape(view, bool(auth.why_not(ANSWER))))
     if view is not None and auth.why_not(ANSWER):  # the state shows; answering is for approvers
         question.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
     elif view is not None:

@@ -10,6 +10,7 @@ from agents.robot.graph import NODES as ROBOT_NODES
 from agents.robot.spec import DEFAULT_THREAD_ID
 from dashboard import auth, diff_view, live, presenter, resources, robot_lessons, robot_view
 from dashboard.agent_pages import foreign_thread, show_agent_queue
+from dashboard.boxes import box
 from dashboard.decision_view import forget, refusal
 from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import localized, t
@@ -176,9 +177,8 @@ def thread_part() -> None:
     robot_lessons.lesson("pause", found)
     show_writes(store, thread_id)
     diff_view.show_head_change(store, thread_id, "robot")  # what the last step or update_state changed
-    resumes = st.container()
-    if found.resumes:
-        with resumes:
+    with box("robot-resumes", len(found.resumes)):  # a thread started over elsewhere lists none of its old rows
+        if found.resumes:
             robot_lessons.show_resume_rows(found)
     robot_lessons.show_quiz(found)
 

@@ -93,26 +93,30 @@ def relation_words(found: diff.CheckpointDiff) -> str:
 def show_diff(found: diff.CheckpointDiff, key: str, *, whole: bool = True) -> None:
     """The changes, the writes that produced them and, on request (``whole``), the whole comparison as JSON.
 
-    ``whole=False`` inside an expander (Streamlit nests none).
+    ``whole=False`` inside an expander (Streamlit nests none). Every call draws the same elements, each part
+    in a slot left empty when there is nothing to say, so in a live part (an agent's thread) a head whose
+    comparison says less keeps no line of the one before (see :mod:`dashboard.boxes`).
     """
     st.caption(escape_markdown(relation_words(found)))
     if found.changes:
         st.markdown("\n".join(change_line(change) for change in found.changes))
     else:
         st.markdown(t("diff.no_changes"))
-    if found.relation in ("same", "descendant") or (found.before is None and not found.writes):
-        return  # nothing was written on the way to it
-    st.markdown(f"**{t('diff.writes')}**")
-    if found.writes_left_out:
-        st.caption(t("diff.writes.left_out", count=found.writes_left_out))
-    if not found.writes:
-        st.caption(t("diff.writes.none"))
-    else:
-        lines = [write_line(write) for write in found.writes[:WRITES_SHOWN]]
-        if len(found.writes) > WRITES_SHOWN:
-            lines.append(f"- {t('diff.writes.more', count=len(found.writes) - WRITES_SHOWN)}")
-        st.markdown("\n".join(lines))
-    if whole and (box := lazy_expander(t("diff.whole"), f"diff-whole-{key}")) is not None:
+    title, left_out, written = st.empty(), st.empty(), st.empty()
+    # Nothing was written on the way to a checkpoint the same as, or older than, the other, or to a first one.
+    writes_shown = found.relation not in ("same", "descendant") and (found.before is not None or bool(found.writes))
+    if writes_shown:
+        title.markdown(f"**{t('diff.writes')}**")
+        if found.writes_left_out:
+            left_out.caption(t("diff.writes.left_out", count=found.writes_left_out))
+        if not found.writes:
+            written.caption(t("diff.writes.none"))
+        else:
+            lines = [write_line(write) for write in found.writes[:WRITES_SHOWN]]
+            if len(found.writes) > WRITES_SHOWN:
+                lines.append(f"- {t('diff.writes.more', count=len(found.writes) - WRITES_SHOWN)}")
+            written.markdown("\n".join(lines))
+    if whole and writes_shown and (box := lazy_expander(t("diff.whole"), f"diff-whole-{key}")) is not None:
         box.json(found.to_json(), expanded=2)
 
 

@@ -11,6 +11,7 @@ from agents import runs
 from agents.db import Store
 from agents.nodelog import node_runs
 from dashboard import diff_view, text_fit
+from dashboard.boxes import box
 from dashboard.decision_view import moved_on
 from dashboard.formats import code_word
 from dashboard.forms import status_word
@@ -138,6 +139,15 @@ def gate_view(
     return None
 
 
+def question_shape(view: GateView | None, read_only: bool) -> tuple[object, ...] | None:
+    """What decides the elements of the question's part (:mod:`dashboard.boxes`): no question, or its stage
+    (the gate's form or the plan review's), how many reviews are shown above the gate's, and whether the
+    user may only read it (``read_only``)."""
+    if view is None:
+        return None
+    return view.payload.get("stage"), len(view.reviews), read_only
+
+
 def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Progress) -> runs.RunResult:
     """Runs ``run(on_event)`` inside a status box that lists each node as it starts and ends."""
     with st.status(t("lecture.running"), expanded=True) as status:
@@ -191,6 +201,13 @@ def show_status(result: runs.RunResult) -> None:
         reason.caption(escape_markdown(t("lecture.reject_reason", reason=values["reject_reason"])))
 
 
+def document_shape(values: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """What :func:`show_document` draws for ``values``: which document (``final``, ``draft``, None: none),
+    and whether where it was saved is said."""
+    kind = "final" if values.get("final_plan") else "draft" if values.get("draft") else None
+    return kind, kind is not None and bool(values.get("plan_path"))
+
+
 def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
     """The final plan, else the draft: where it was saved, its download, and the document itself."""
     document = values.get("final_plan") or values.get("draft")
@@ -227,7 +244,9 @@ def show_tables(
     st.subheader(t("lecture.reviews"))
     feedback = st.column_config.TextColumn(width="large")  # the widest column: the whole text is above, at the gate
     show_table(frame(reviews), t("lecture.no_reviews"), column_config={t("lecture.col.feedback"): feedback})
-    with st.container():  # the draft, then the final plan: more or fewer elements, nothing below moves
+    # The draft, then the final plan: more or fewer elements, nothing below moves, and a plan sent back to
+    # its draft elsewhere keeps no line of the saved one (:func:`dashboard.boxes.box`).
+    with box("lecture-document", document_shape(values)):
         show_document(thread_id, values)
     diff_view.show_head_change(store, thread_id, "lecture")  # what the last step or update_state changed
     if (log_box := lazy_expander(t("lecture.node_log"), "lecture-node-log-open")) is not None:

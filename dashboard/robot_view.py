@@ -21,6 +21,7 @@ from agents.db import Store
 from agents.settings import Settings
 from agents.texts import verbatim
 from dashboard import presenter, robot_lessons, savefile
+from dashboard.boxes import box
 from dashboard.decision_view import moved_on
 from dashboard.diff_view import code_span
 from dashboard.formats import node_name, unbroken_amounts
@@ -160,19 +161,23 @@ def show_outcome(result: runs.RunResult, answered: str | None) -> None:
     status_col.metric(t("robot.status"), escape_markdown(t_or(f"status.{result.status}", result.status)))
     outcome = t(f"outcome.{result.outcome}") if result.outcome else t("robot.outcome.none")
     outcome_col.metric(t("robot.outcome"), escape_markdown(outcome))  # a metric value is Markdown too
+    said = st.empty()  # drawn by every run: the line of an outcome the thread no longer has goes with it
     if result.outcome == "executed":
-        st.success(t("robot.outcome.executed", answer=escape_markdown(verbatim(answered))))
+        said.success(t("robot.outcome.executed", answer=escape_markdown(verbatim(answered))))
     elif result.outcome == "refused":
-        st.warning(t("robot.outcome.refused", answer=escape_markdown(verbatim(answered))))
+        said.warning(t("robot.outcome.refused", answer=escape_markdown(verbatim(answered))))
     st.caption(t("robot.outcome.apart"))
 
 
 def show_messages(values: Mapping[str, Any]) -> None:
-    """The thread's messages as a chat, each as text."""
+    """The thread's messages as a chat, each as text, in a box (:func:`dashboard.boxes.box`): a thread sent
+    back to an earlier checkpoint elsewhere has fewer, and none of the later ones stays on screen."""
     st.markdown(f"**{t('robot.messages')}**")
-    for message in readmodel.to_jsonable(values.get("messages", [])):
-        with st.chat_message("user" if message["type"] == "human" else "assistant"):
-            st.text(message["content"])
+    messages = readmodel.to_jsonable(values.get("messages", []))
+    with box("robot-messages", len(messages)):
+        for message in messages:
+            with st.chat_message("user" if message["type"] == "human" else "assistant"):
+                st.text(message["content"])
 
 
 #: The rows of the save file a presenter sees beside the answers when nothing is new yet.
@@ -185,7 +190,8 @@ def show_latest_writes(store: Store, thread_id: str) -> None:
     rows = savefile.writes(store, thread_id)
     new = presenter.new_keys(f"presenter-seen-writes-{thread_id}", (savefile.write_key(row) for row in rows))
     shown = [row for row in rows if savefile.write_key(row) in new] if new else rows[-LATEST_ROWS:]
-    with st.container(border=True, key="presenter-latest-rows"):
+    # In a box (:mod:`dashboard.boxes`): the next action's rows may be fewer, and none of these may stay.
+    with box("presenter-latest-rows", len(shown), border=True, key="presenter-latest-rows"):
         st.markdown(f"**{t('presenter.rows.new' if new else 'presenter.rows.latest')}**")
         for row in shown:
             value = savefile.value_preview(savefile.decoded_value(store, row), limit=24)

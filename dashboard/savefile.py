@@ -148,8 +148,9 @@ def new_row_marker(table: str, rows: list[Any], key_of: Any) -> Any:
     if not presenter.is_on():
         return None
     new = presenter.new_keys(f"presenter-seen-{table}", (key_of(row) for row in rows))
+    said = st.empty()  # drawn by every run: in a live part nothing below it moves, and no old count stays
     if new:
-        st.caption(t("presenter.new_rows", count=len(new)))
+        said.caption(t("presenter.new_rows", count=len(new)))
     return presenter.marker(new, key_of)
 
 

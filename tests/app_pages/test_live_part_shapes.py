@@ -1,0 +1,98 @@
+"""The robot's and the lecture's open thread leave no element of a run behind when the thread has less to show.
+
+Their thread is a live part: a run of it removes what the run before drew only by drawing over it (the
+browser drops what a run left out only when that run's end reaches it as a fragment run's end; see
+``dashboard/boxes.py``). Here the thread goes back to its question (a rerun from the waiting checkpoint,
+as ``python -m agents rerun`` does from another process), so the robot has no outcome and one message
+fewer, the lecture a draft instead of its saved plan, and the head's "What changed" says something else.
+What the browser keeps of the run before when the new run's end does not reach it (:func:`_kept`) is
+Streamlit's frontend's rule: an element drawn at a place replaces what stood there, a block drawn where a
+block of its type stood keeps what it held and the run did not draw again, and a place the run did not
+draw stays. ``tests/browser/test_live_box_shrinks_flow.py`` sees it in a browser.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import runs, runtime
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
+from agents.registry import get_agent
+from tests.factories import answer_robot
+
+
+def _back_to_the_question(store: Any, settings: Any, agent: str, thread: str, node: str) -> None:
+    """Runs ``thread`` again from its newest checkpoint whose next step is ``node``."""
+    config = runs.run_config(get_agent(agent), thread)
+    history = runtime.graph(store, agent).get_state_history(config)
+    before = next(state for state in history if state.next == (node,))
+    done = runs.continue_thread(store, settings, thread, checkpoint_id=before.config["configurable"]["checkpoint_id"])
+    assert done.status == "waiting"
+
+
+def _is_block(node: Any) -> bool:
+    return isinstance(getattr(node, "children", None), dict)
+
+
+def _leaves(node: Any, path: tuple[int, ...]) -> list[tuple[tuple[int, ...], str]]:
+    """Each element under ``node`` (an empty block as itself): its place and what it shows."""
+    if not _is_block(node) or not node.children:
+        try:
+            shown = str(getattr(node, "value", ""))[:60]
+        except KeyError:  # a widget the new run did not draw: its value left the session with it
+            shown = ""
+        return [(path, f"{type(node).__name__} {shown}")]
+    return [leaf for index, child in node.children.items() for leaf in _leaves(child, (*path, index))]
+
+
+def _kept(old: Any, new: Any, path: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], str]]:
+    """The elements of the run drawing ``old`` that the browser keeps beside what the run drawing ``new`` drew."""
+    kept = []
+    for index, child in old.children.items():
+        place = (*path, index)
+        drawn = new.children.get(index)
+        if drawn is None:
+            kept += _leaves(child, place)
+        elif _is_block(child) and _is_block(drawn) and child.type == drawn.type:
+            kept += _kept(child, drawn, place)
+    return kept
+
+
+def _left_by(at: Any, change: Any) -> list[tuple[tuple[int, ...], str]]:
+    before = at.main
+    change()
+    at.run()
+    assert not at.exception, at.exception
+    return _kept(before, at.main)
+
+
+def test_the_robots_thread_sent_back_to_its_question_leaves_nothing_of_its_outcome(app, store, settings):
+    answer_robot(store, settings)  # the default thread: executed, two messages
+    at = app("app_pages/robot.py")
+    at.session_state["robot-diff-open"] = True  # "What changed" open: its lines are drawn
+    at.run()
+    assert any(message.value.startswith("Executed:") for message in at.text)
+    assert _left_by(at, lambda: _back_to_the_question(store, settings, "robot", "hitl_demo", "approval")) == []
+    assert not any(message.value.startswith("Executed:") for message in at.text)
+
+
+def test_the_robots_presenter_rows_leave_nothing_behind_when_fewer_are_new(app, store, settings):
+    answer_robot(store, settings)
+    at = app("app_pages/robot.py")
+    at.query_params["present"] = "1"
+    at.run()
+    assert not at.exception, at.exception
+    assert _left_by(at, lambda: _back_to_the_question(store, settings, "robot", "hitl_demo", "approval")) == []
+
+
+def test_the_lectures_thread_sent_back_to_its_gate_leaves_nothing_of_its_saved_plan(app, store, settings):
+    started = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="plan-1")
+    assert started.status == "waiting"
+    assert runs.resume_thread(store, settings, "plan-1", "save").status == "done"
+    at = app("app_pages/lecture.py")
+    at.query_params["thread"] = "plan-1"
+    at.session_state["lecture-diff-open"] = True
+    at.run()
+    assert any(heading.value == "Final plan" for heading in at.subheader)
+    assert _left_by(at, lambda: _back_to_the_question(store, settings, "lecture", "plan-1", "decide")) == []
+    assert not any(heading.value == "Final plan" for heading in at.subheader)
