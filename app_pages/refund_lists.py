@@ -30,13 +30,14 @@ def approver_word(approver: str, lang: str | None = None) -> str:
 
 
 def row_amounts(row: ledger.AuditRow) -> CaseAmounts:
-    """A case's figures as its panel shows them: while some of its items wait, what they ask for and what
-    the ledger paid so far, not its whole request as "to pay"."""
+    """A case's figures: while it waits for a decision, what waits (its items' questions, or its one amount)
+    and what the ledger paid so far, never a several-item case's whole request as "to pay"."""
     return case_amounts(row.amount, row.decision, row.executed_amount, waiting=row.waiting_amount)
 
 
 def to_pay_cell(row: ledger.AuditRow, lang: str) -> str:
-    """The "to pay" cell: what the case pays, or what its waiting items ask for, marked as waiting."""
+    """The "to pay" cell: what the case pays, or what still waits for a decision, marked as waiting (every
+    waiting case alike, one amount or several items)."""
     shown = row_amounts(row)
     said = amount(shown.amount, lang=lang)
     return t("refund.cell.waiting", lang, amount=said) if shown.waiting else said
