@@ -35,7 +35,7 @@ class CaseAmounts:
         waiting: The case waits for a decision: ``amount`` is what waits (its items' questions, or its
             one amount), ``paid`` what the ledger paid so far. False: ``amount`` is what the case pays.
         amount: What waits, or what the case pays (None once rejected: it pays nothing).
-        paid: What the ledger paid (None when nothing; 0 while items wait and none was paid).
+        paid: What the ledger paid (None when nothing; 0 while the case waits and none was paid).
     """
 
     waiting: bool
