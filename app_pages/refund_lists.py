@@ -153,7 +153,7 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
 def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now: dt.datetime) -> list[Column[QueueRow]]:
     """The queue: every unfinished case, in the chosen order, with its status, how long it has waited
     (marked when past the deadline), when it needs attention why, and who may decide it. When it was
-    requested is in the audit's times and on the case: here its age says how long it has waited."""
+    requested is in the audit's requests and times: here its age says how long it has waited."""
     lang, deadlines, me = current_language(), settings.deadlines, auth.identity()
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
