@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -17,7 +18,7 @@ from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.spec import SPEC
 from agents.settings import Settings
 from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_status_word, case_text, first_then_fresh
-from dashboard import auth, queues
+from dashboard import auth, queues, text_fit
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.i18n import current_language, t
 from dashboard.tables import Column, page_url, paged_table
@@ -30,22 +31,100 @@ def approver_word(approver: str, lang: str | None = None) -> str:
 
 
 def row_amounts(row: ledger.AuditRow) -> CaseAmounts:
-    """A case's figures as its panel shows them: while some of its items wait, what they ask for and what
-    the ledger paid so far, not its whole request as "to pay"."""
+    """A case's figures: while it waits for a decision, what waits (its items' questions, or its one amount)
+    and what the ledger paid so far, never a several-item case's whole request as "to pay"."""
     return case_amounts(row.amount, row.decision, row.executed_amount, waiting=row.waiting_amount)
 
 
 def to_pay_cell(row: ledger.AuditRow, lang: str) -> str:
-    """The "to pay" cell: what the case pays, or what its waiting items ask for, marked as waiting."""
+    """The "to pay" cell: what the case pays, or what still waits for a decision, marked as waiting (every
+    waiting case alike, one amount or several items)."""
     shown = row_amounts(row)
     said = amount(shown.amount, lang=lang)
     return t("refund.cell.waiting", lang, amount=said) if shown.waiting else said
 
 
+#: The audit's views, each a few of its columns (string keys of their labels) after the case: all twenty
+#: do not fit one window (1280 pixels wide), so each view shows what one question needs, whole.
+AUDIT_VIEWS: dict[str, tuple[str, ...]] = {
+    "amounts": (
+        "refund.col.status",
+        "refund.col.customer",
+        "refund.col.requested",
+        "refund.col.amount",
+        "refund.col.executed",
+        "refund.col.outcome",
+    ),
+    "decisions": ("refund.col.decision", "refund.col.approver", "auth.col.approver_role", "refund.col.batch"),
+    "times": ("auth.col.requested_by", "refund.col.requested_at", "refund.col.decided_at", "refund.col.paid_at"),
+    "deletions": (
+        "refund.col.status_at_deletion",
+        "refund.col.deleted_by",
+        "refund.col.deleted_at",
+        "refund.col.deletion_reason",
+    ),
+    "trace": ("refund.col.trace",),
+}
+#: Lines of wrapped text a row of a view with a long column (a trace, a reason for deleting, a case's
+#: batches: one UUID per batch its items were decided in, wrapped at their commas) shows whole.
+AUDIT_VIEW_LINES = {"decisions": 2, "deletions": 3, "trace": 4}
+#: Each audit column's width in pixels (string key of its label → width). A grid in a 1280-pixel window is
+#: 816 pixels wide inside its border; each view's columns and the link column (56) add up to no more, so
+#: none is cut at the right edge, in English or Korean. Left to size themselves, the grid's columns grow
+#: to fill its width and the last one can end past the edge.
+AUDIT_WIDTHS = {
+    "refund.col.case": 80,
+    "refund.col.status": 100,
+    "refund.col.customer": 95,
+    "refund.col.requested": 100,
+    "refund.col.amount": 150,
+    "refund.col.executed": 100,
+    "refund.col.outcome": 135,
+    "refund.col.decision": 80,
+    "refund.col.approver": 180,
+    "auth.col.approver_role": 120,
+    "refund.col.batch": 280,
+    "auth.col.requested_by": 150,
+    "refund.col.requested_at": 170,
+    "refund.col.decided_at": 170,
+    "refund.col.paid_at": 170,
+    "refund.col.trace": 680,
+    "refund.col.status_at_deletion": 130,
+    "refund.col.deleted_by": 120,
+    "refund.col.deleted_at": 180,
+    "refund.col.deletion_reason": 250,
+}
+
+
+def audit_view_control() -> str:
+    """The audit's view, one click away: the session's last choice (amounts at the start)."""
+    key = "refund-audit-view"
+    memory = f"{key}:kept"
+    kept = st.session_state.get(memory, next(iter(AUDIT_VIEWS)))
+    if st.session_state.get(key) is None:
+        st.session_state[key] = kept
+    chosen = st.segmented_control(
+        t("refund.audit.view"),
+        tuple(AUDIT_VIEWS),
+        key=key,
+        format_func=lambda view: t(f"refund.audit.view.{view}"),
+        selection_mode="single",
+    )
+    chosen = chosen if chosen in AUDIT_VIEWS else kept  # clicking the chosen view again keeps it
+    st.session_state[memory] = chosen
+    return chosen
+
+
+def audit_shown(view: str) -> list[str]:
+    """The labels of the columns the audit's ``view`` draws: the case, then the view's own."""
+    return [t("refund.col.case"), *(t(key) for key in AUDIT_VIEWS[view])]
+
+
 def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
-    """The audit table; customer, reason and trace are cells of text (in the session's language)."""
+    """The audit table; customer, reason and trace are cells of text (in the session's language). Every
+    column is in the table's data; :data:`AUDIT_VIEWS` say which are drawn together."""
     lang, zone = current_language(), settings.zone
-    return [
+    columns: list[Column[ledger.AuditRow]] = [
         Column(t("refund.col.case"), lambda r: r.case_id),
         Column(t("refund.col.status"), lambda r: case_status_word(r, lang)),
         Column(t("refund.col.customer"), lambda r: r.customer),
@@ -67,12 +146,15 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.deleted_at"), lambda r: timestamp(r.deleted_at, zone)),
         Column(t("refund.col.deletion_reason"), lambda r: r.deletion_reason),
     ]
+    widths = {t(key): width for key, width in AUDIT_WIDTHS.items()}
+    return [dataclasses.replace(column, width=widths[column.label]) for column in columns]
 
 
 def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now: dt.datetime) -> list[Column[QueueRow]]:
     """The queue: every unfinished case, in the chosen order, with its status, how long it has waited
-    (marked when past the deadline), when it needs attention why, and who may decide it."""
-    lang, zone, deadlines, me = current_language(), settings.zone, settings.deadlines, auth.identity()
+    (marked when past the deadline), when it needs attention why, and who may decide it. When it was
+    requested is in the audit's requests and times: here its age says how long it has waited."""
+    lang, deadlines, me = current_language(), settings.deadlines, auth.identity()
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
         Column(t("refund.col.status"), lambda q: status_text(q[1])),
@@ -80,7 +162,6 @@ def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now:
         Column(t("refund.col.customer"), lambda q: q[0].customer),
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
         Column(t("refund.col.amount"), lambda q: to_pay_cell(q[0], lang)),
-        Column(t("refund.col.requested_at"), lambda q: timestamp(q[0].requested_at, zone)),
         Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
         Column(t("col.deciders"), lambda q: queues.rights_cell(rights.get(q[0].thread_id), me, lang)),
     ]
@@ -145,6 +226,8 @@ def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> N
     find_case = search_text(book)
     st.header(t("refund.audit.header"))
     audit = first_then_fresh(store, book, lambda cases: cases.audit)
+    view = audit_view_control()
+    lines = AUDIT_VIEW_LINES.get(view)
     paged_table(
         "refund-audit",
         audit,
@@ -153,6 +236,8 @@ def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> N
         search_text=find_case,
         link=case_link,
         live=True,
+        shown=audit_shown(view),
+        row_height=text_fit.row_height(lines) if lines else None,
     )
     st.header(t("refund.ledger.header"))
     paged_table(

@@ -68,6 +68,8 @@ def paged_table(
     page_size: int = PAGE_SIZE,
     marked: Callable[[T], str] | None = None,
     live: bool = False,
+    shown: Sequence[str] | None = None,
+    row_height: int | None = None,
 ) -> None:
     """Draws the rows ``load()`` returns as a paged table (searchable when ``search_text`` is given).
 
@@ -83,6 +85,9 @@ def paged_table(
         live: Whether the table follows the database on its own (a queue): it reruns alone every
             ``HITL_LIVE_REFRESH`` seconds and reads its rows again when the database changed
             (:mod:`dashboard.live`).
+        shown: The labels of the columns drawn, in order (after the link column); None draws every column.
+            The table's data keeps every column either way.
+        row_height: Rows this many pixels tall (above :data:`WRAPS_ABOVE`, long cells wrap); None: one line.
     """
     options = {
         "columns": tuple(columns),
@@ -91,6 +96,8 @@ def paged_table(
         "link": link,
         "page_size": page_size,
         "marked": marked,
+        "shown_labels": None if shown is None else tuple(shown),
+        "row_height": row_height,
     }
     if live:
         _live_fragment(key, functools.partial(live_parts.rows, key, load), **options)
@@ -121,10 +128,12 @@ def draw_table(
     marked: Callable[[T], str] | None = None,
     row_height: int | None = None,
     search_in: Any = None,
+    shown_labels: Sequence[str] | None = None,
 ) -> None:
     """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none); rows
     ``row_height`` pixels tall (above :data:`WRAPS_ABOVE`, long cells wrap) when given; the search box in
-    the container ``search_in`` (a column beside the caller's controls) when given."""
+    the container ``search_in`` (a column beside the caller's controls) when given; only the columns
+    labelled in ``shown_labels`` drawn, in that order, when given."""
     if not rows:
         st.caption(empty_text)
         return
@@ -165,12 +174,13 @@ def draw_table(
     config: dict[str, Any] = {
         column.label: st.column_config.Column(width=column.width) for column in columns if column.width is not None
     }
-    order: list[str] | None = None
+    drawn = list(shown_labels) if shown_labels is not None else None
+    order: list[str] | None = drawn
     if link is not None:
         data[t("col.open")] = [link(row) for row in shown]
         config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"), width=LINK_WIDTH)
         # The way to act comes first: a long reason or trace never pushes it off the right edge.
-        order = [t("col.open"), *(column.label for column in columns)]
+        order = [t("col.open"), *(drawn if drawn is not None else (column.label for column in columns))]
     if any(marks):  # first: what changed is seen before the row is read
         order = [MARK_COLUMN, *(order if order is not None else (column.label for column in columns))]
     frame = pd.DataFrame(data)

@@ -24,7 +24,7 @@ from agents import changefeed, readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.readsql import rows_in
-from agents.refund.amounts import asked_amount
+from agents.refund.amounts import asked_amount, waiting_amount
 from agents.refund.cases import case_of_thread
 from agents.refund.deletions import deletion_rows
 
@@ -303,9 +303,10 @@ class AuditRow:
     finished has the outcome ``deleted``, ``status_at_deletion``, ``deleted_by``, ``deleted_at`` and
     ``deletion_reason``. ``batch_id`` names the batch the case was decided in (``agents.batch``); for a
     case with items, the batches its items were decided in, in the items' order, separated by ", ".
-    ``waiting_amount`` is what a waiting case's items that wait for a decision ask for together (0 for
-    a case without items, or with none waiting): its ``amount`` is the whole request until every item
-    is decided (``agents.refund.amounts.case_amounts``).
+    ``waiting_amount`` is what waits for a decision in a waiting case (0 when its thread does not wait):
+    for a case with items, what its waiting items ask for together (its ``amount`` is the whole request
+    until every item is decided); for a case with one amount, that amount
+    (``agents.refund.amounts.waiting_amount``).
     """
 
     case_id: str
@@ -429,7 +430,8 @@ def _audit_rows(
         seen.add(case_id)
         paid = payouts.get(case_id) or item_totals.get(case_id)
         status = statuses.get(thread_id, "")
-        waiting = _waiting_items(store, thread_id) if status == "waiting" and values.get("items") else 0
+        asked = _waiting_items(store, thread_id) if status == "waiting" and values.get("items") else 0
+        waiting = waiting_amount(values, asked) if status == "waiting" else 0
         before = made.lookup(thread_id)
         if before is not None and before[0] is values and before[1:3] == (status, waiting) and before[3] is paid:
             rows.append(before[4])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents import runs
+from tests.factories import start_refund
 
 PAGE = "app_pages/refund.py"
 #: A-2 (80,000) is under the threshold and pays itself; A-1 and A-3 wait for an approver.
@@ -74,3 +75,31 @@ def test_the_queue_and_the_audit_show_an_items_cases_figures_as_its_panel_does(
     won = "원" if lang == "ko" else " KRW"
     assert (row[to_pay], row[executed]) == (waiting, f"80,000{won}")  # A-1 and A-3 wait; A-2 was paid
     assert list(queue[to_pay]) == [waiting]  # never the 580,000 requested
+
+
+@pytest.mark.parametrize(
+    ("lang", "columns", "waiting", "decided"),
+    [
+        ("en", ("case", "to pay", "outcome"), ("480,000 KRW waiting", "500,000 KRW waiting"), "250,000 KRW"),
+        ("ko", ("건", "지급 예정 금액", "결과"), ("480,000원 결정 대기", "500,000원 결정 대기"), "250,000원"),
+    ],
+)
+def test_every_case_waiting_for_a_decision_says_so_in_the_queue_and_the_audit(
+    app, store, settings, lang, columns, waiting, decided
+):
+    """A case with one amount waits like one with several items: its "to pay" is marked the same way."""
+    start_refund(store, settings, "C1", 480_000)
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "kim", "reason": "r", "items": ITEMS})
+    start_refund(store, settings, "C2", 300_000)
+    runs.resume_from_fields(store, settings, "refund-C2", {"action": "edit", "amount": 250_000, "approver": "kim"})
+    at = app(PAGE)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception, at.exception
+    case, to_pay, outcome = columns
+    frames = [frame.value for frame in at.dataframe if to_pay in frame.value.columns]
+    audit = next(frame for frame in frames if outcome in frame.columns)
+    queue = next(frame for frame in frames if outcome not in frame.columns)
+    in_audit = dict(zip(audit[case], audit[to_pay], strict=True))
+    assert (in_audit["C1"], in_audit["M1"], in_audit["C2"]) == (*waiting, decided)
+    assert dict(zip(queue[case], queue[to_pay], strict=True)) == {"C1": waiting[0], "M1": waiting[1]}

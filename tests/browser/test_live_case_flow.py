@@ -81,6 +81,14 @@ def test_the_open_case_follows_a_decision_made_elsewhere_without_drawing_the_pag
     status = main.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^(Status|상태): "))
     expect(main.get_by_text(t("refund.case.waiting", lang=lang), exact=True)).to_be_visible()
     expect(main.get_by_test_id("stDataFrame").filter(has_text=case).first).to_be_attached()  # the tables drawn
+    # The audit's decisions view draws who decided (its first view, the amounts, does not); chosen before the
+    # watch below, as the full rerun it makes ends.
+    view = t("refund.audit.view.decisions", lang=lang)
+    main.locator(".st-key-refund-audit-view").get_by_role("radio", name=view, exact=True).click()
+    batch = t("refund.col.batch", lang=lang)
+    audit = main.get_by_test_id("stDataFrame").filter(has_text=case).last
+    expect(audit.get_by_role("columnheader", name=batch, exact=True, include_hidden=True)).to_have_count(1)
+    wait_for_app(page)
     decided_by_lee = main.get_by_test_id("stDataFrame").filter(has_text=case).filter(has_text=f"lee-{lang}")
     expect(decided_by_lee).to_have_count(0)
     waiting_label = _case_picker(page, lang).input_value()

@@ -62,6 +62,7 @@ def test_ledger_audit_lists_waiting_cases(run_cli):
     run_cli(*START)
     audit = json.loads(run_cli("ledger", "--audit", "--json").out)
     assert [(a["case_id"], a["status"], a["executed_amount"]) for a in audit] == [("C1", "waiting", None)]
+    assert audit[0]["waiting_amount"] == audit[0]["amount"] > 0  # its one amount waits for a decision, as the page says
 
 
 @pytest.mark.parametrize(

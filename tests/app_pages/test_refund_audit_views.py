@@ -1,0 +1,56 @@
+"""The refund audit's views: each draws the case and a few columns that fit a 1280-pixel window, and
+together they draw every column of the audit, so none is only in the data."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.refund import strings as refund_strings
+from app_pages import refund_lists
+from dashboard.tables import LINK_WIDTH
+from tests.factories import start_refund
+
+PAGE = "app_pages/refund.py"
+#: The grid's width inside its border in a 1280-pixel window (the page's main column).
+GRID_WIDTH = 816
+
+
+def test_every_audit_column_is_drawn_in_a_view_and_has_a_width():
+    keys = {key for view in refund_lists.AUDIT_VIEWS.values() for key in view} | {"refund.col.case"}
+    assert keys == set(refund_lists.AUDIT_WIDTHS)
+    assert len(keys) == 20  # every column of the audit table, none left to the data alone
+
+
+@pytest.mark.parametrize("view", list(refund_lists.AUDIT_VIEWS))
+def test_each_audit_view_fits_a_1280_pixel_window(view):
+    shown = ["refund.col.case", *refund_lists.AUDIT_VIEWS[view]]
+    assert LINK_WIDTH + sum(refund_lists.AUDIT_WIDTHS[key] for key in shown) <= GRID_WIDTH
+
+
+@pytest.mark.parametrize(
+    ("lang", "view", "label", "drawn"),
+    [
+        (
+            "en",
+            "amounts",
+            "amounts",
+            ["open", "case", "status", "customer", "requested", "to pay", "executed", "outcome"],
+        ),
+        ("ko", "deletions", "삭제", ["열기", "건", "삭제 당시 상태", "삭제한 사람", "삭제 시각", "삭제 사유"]),
+    ],
+)
+def test_the_audit_draws_the_chosen_views_columns_and_keeps_every_column_in_its_data(
+    app, store, settings, lang, view, label, drawn
+):
+    start_refund(store, settings, "C1", 480_000)
+    at = app(PAGE)
+    at.query_params["lang"] = lang
+    at.session_state["refund-audit-view"] = view  # as a click on the view's segment sets it
+    at.run()
+    assert refund_strings.STRINGS[f"refund.audit.view.{view}"][lang == "ko"] == label
+    assert not at.exception, at.exception
+    audit = next(
+        frame for frame in at.dataframe if drawn[-1] in frame.value.columns and "C1" in set(frame.value[drawn[1]])
+    )
+    assert list(audit.proto.column_order) == drawn
+    assert len(audit.value.columns) == 21  # the link and all twenty columns
