@@ -162,17 +162,24 @@ def changes_since(store: Any, since: int | None = None) -> Changes | None:
 
 def thread_mark(store: Any, thread_id: str) -> int | None:
     """The thread's latest change as noted (its ``seq``); None when the database notes none or has none noted
-    for it (a thread untouched since an earlier release set the database up).
+    for it (a thread untouched since an earlier release set the database up), and when a transaction still
+    running could change the thread without moving the mark.
 
     Two equal marks read at two moments mean no row of the thread changed in between: a reader that read
     the thread after the first may keep what it read. A mark read after the thread is not worth that.
+
+    On PostgreSQL the ``seq`` kept is the largest noted, so a change by a transaction with a smaller id that
+    commits later leaves it as it is. A mark is given only when the position, read in the same snapshot,
+    is past it: every transaction that commits later then has a larger id than the mark, and its change
+    of the thread moves it. On SQLite the position is always past every change.
     """
     if not store.notes_changes:
         return None
     with store.read() as cursor:
+        now = store.queries.change_position(cursor)
         cursor.execute("SELECT seq FROM thread_changes WHERE thread_id = ?", (thread_id,))
         row = cursor.fetchone()
-    return None if row is None else int(row[0])
+    return None if row is None or int(row[0]) >= now else int(row[0])
 
 
 def pruned_below(cursor: Any) -> int | None:
