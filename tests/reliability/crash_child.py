@@ -28,6 +28,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -103,6 +104,8 @@ def main(argv: list[str]) -> None:
 
 def _forked(argv: list[str]) -> dict[str, object]:
     """Runs ``main(argv)`` in a forked child; its exit status and what it printed."""
+    # A fork copies only the forking thread: with another thread running, a lock it held would stay held.
+    assert threading.active_count() == 1, threading.enumerate()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         sys.stdout.flush()
         sys.stderr.flush()
