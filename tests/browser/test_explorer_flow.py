@@ -1,4 +1,6 @@
-"""Browser flow of the checkpoint explorer: the graph, a clicked point, the selectbox, the writes."""
+"""Browser flow of the checkpoint explorer: the graph, a clicked point, the selectbox, the writes.
+
+The tests share the module's dashboard: each writes a thread of its own and opens the explorer on it."""
 
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ def _selected_heading(page: Page) -> Locator:
     return page.get_by_test_id("stMain").get_by_role("heading", name=re.compile(r"^Checkpoint [0-9a-f]+$"))
 
 
-def test_explorer_graph_click_and_select_show_writes(page: Page, dashboard: Dashboard):
+def test_explorer_graph_click_and_select_show_writes(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard
     started = dashboard.cli("run", "robot")
     assert started.returncode == 0, started.stderr
     page.goto(f"{dashboard.url}/explorer?thread=hitl_demo")
@@ -65,18 +68,19 @@ def test_explorer_graph_click_and_select_show_writes(page: Page, dashboard: Dash
 
 
 def _open_long_thread(page: Page, dashboard: Dashboard, checkpoints: int) -> None:
-    """Writes thread ``long`` of about ``checkpoints`` checkpoints (a fork and a copy among them) and opens it."""
+    """Writes thread ``long-<checkpoints>`` of about ``checkpoints`` checkpoints (a fork and a copy among them)
+    and opens it."""
     store = open_store(dashboard.db_path)
     try:
-        build_proposal_thread(store, "long", checkpoints, agent="robot")
+        build_proposal_thread(store, f"long-{checkpoints}", checkpoints, agent="robot")
     finally:
         store.close()
-    page.goto(f"{dashboard.url}/explorer?thread=long")
+    page.goto(f"{dashboard.url}/explorer?thread=long-{checkpoints}")
     wait_for_app(page)
 
 
-def test_a_long_thread_draws_a_window_and_show_all_draws_every_checkpoint(page: Page, dashboard: Dashboard):
-    _open_long_thread(page, dashboard, 300)
+def test_a_long_thread_draws_a_window_and_show_all_draws_every_checkpoint(page: Page, shared_dashboard: Dashboard):
+    _open_long_thread(page, shared_dashboard, 300)
     window_note = page.get_by_text(re.compile(r"^Drawn: \d+ of 300 checkpoints"))
     expect(window_note).to_be_visible(timeout=60_000)
     points = page.locator(".js-plotly-plot .scatterlayer .point")
@@ -121,8 +125,8 @@ def _links(drawn: dict) -> list[tuple[int, int]]:
     return [(i, i + 1) for i in range(0, len(xs), 3)]
 
 
-def test_parent_links_are_drawn_apart_in_svg_and_in_webgl(page: Page, dashboard: Dashboard):
-    _open_long_thread(page, dashboard, 2_100)  # past the figure's WebGL threshold (2,000 points); three lanes
+def test_parent_links_are_drawn_apart_in_svg_and_in_webgl(page: Page, shared_dashboard: Dashboard):
+    _open_long_thread(page, shared_dashboard, 2_100)  # past the figure's WebGL threshold (2,000 points); three lanes
     expect(page.locator(".js-plotly-plot .scatterlayer .point").first).to_be_visible(timeout=60_000)
 
     # The window is SVG: its line is one piece per link, so no link is joined to the next.

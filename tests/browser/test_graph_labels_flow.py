@@ -33,15 +33,24 @@ def overlapping(boxes: list[dict[str, float]]) -> list[tuple[str, str]]:
     return pairs
 
 
-@pytest.mark.parametrize("width,height", [(1400, 900), (1280, 720)])
-def test_a_reworked_lectures_labels_do_not_overlap(page: Page, dashboard: Dashboard, width: int, height: int):
-    started = dashboard.cli("run", "lecture", "--thread", "lec", *LECTURE)
-    assert started.returncode == 0, started.stderr
+@pytest.fixture(scope="module")
+def reworked_lecture(shared_dashboard: Dashboard) -> str:
+    """A lecture reworked once, on the module's dashboard: each test reads only its own thread's graph."""
     # A rework runs research, write, the three reviewers and the gate again: a chain twice as long.
-    reworked = dashboard.cli("resume", "lec", json.dumps({"action": "rework"}))
-    assert reworked.returncode == 0, reworked.stderr
+    done = shared_dashboard.cli_batch(
+        {"cli": ["run", "lecture", "--thread", "lec", *LECTURE]},
+        {"cli": ["resume", "lec", json.dumps({"action": "rework"})]},
+    )
+    assert [step["code"] for step in done] == [0, 0], [step["err"] for step in done]
+    return "lec"
+
+
+@pytest.mark.parametrize("width,height", [(1400, 900), (1280, 720)])
+def test_a_reworked_lectures_labels_do_not_overlap(
+    page: Page, shared_dashboard: Dashboard, reworked_lecture: str, width: int, height: int
+):
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(f"{dashboard.url}/explorer?thread=lec")
+    page.goto(f"{shared_dashboard.url}/explorer?thread={reworked_lecture}")
     wait_for_app(page)
     labels = page.locator(".js-plotly-plot .textpoint text")
     expect(labels.first).to_be_visible(timeout=30_000)
@@ -50,15 +59,18 @@ def test_a_reworked_lectures_labels_do_not_overlap(page: Page, dashboard: Dashbo
     assert overlapping(boxes) == []
 
 
-def test_a_forked_threads_labels_do_not_overlap(page: Page, dashboard: Dashboard):
-    started = dashboard.cli("run", "robot", "--thread", "fork", "--answer", "yes")
-    assert started.returncode == 0, started.stderr
-    chain = json.loads(dashboard.cli("graph", "fork", "--json").stdout)
-    asked = next(point["checkpoint_id"] for point in chain if point["next"] == ["approval"])
-    assert dashboard.cli("rerun", "fork", "--checkpoint", asked).returncode == 0
-    assert dashboard.cli("resume", "fork", "no").returncode == 0
+def test_a_forked_threads_labels_do_not_overlap(page: Page, shared_dashboard: Dashboard):
+    started, graph = shared_dashboard.cli_batch(
+        {"cli": ["run", "robot", "--thread", "fork", "--answer", "yes"]}, {"cli": ["graph", "fork", "--json"]}
+    )
+    assert started["code"] == 0, started["err"]
+    asked = next(point["checkpoint_id"] for point in json.loads(graph["out"]) if point["next"] == ["approval"])
+    rerun, resumed = shared_dashboard.cli_batch(
+        {"cli": ["rerun", "fork", "--checkpoint", asked]}, {"cli": ["resume", "fork", "no"]}
+    )
+    assert (rerun["code"], resumed["code"]) == (0, 0), (rerun["err"], resumed["err"])
     page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/explorer?thread=fork&lang=ko")
+    page.goto(f"{shared_dashboard.url}/explorer?thread=fork&lang=ko")
     wait_for_app(page)
     expect(page.locator(".js-plotly-plot .textpoint text").first).to_be_visible(timeout=30_000)
     boxes = page.evaluate(LABEL_BOXES)

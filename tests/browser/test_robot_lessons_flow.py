@@ -27,8 +27,9 @@ def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, shared_das
     expect(answer).to_be_visible(timeout=DRAWN)
 
 
-def test_the_quiz_in_korean(page: Page, dashboard: Dashboard):
-    _paused_robot_page(page, dashboard, lang="ko")  # its answer names the default thread
+def test_the_quiz_in_korean(page: Page, shared_dashboard: Dashboard):
+    # Its answer names the default thread, which only this test makes on the module's dashboard.
+    _paused_robot_page(page, shared_dashboard, lang="ko")
     name = "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
     question = page.get_by_role("button", name=name)
     expect(question).to_be_visible(timeout=DRAWN)

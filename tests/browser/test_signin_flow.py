@@ -72,24 +72,26 @@ def signed_dashboard(tmp_path_factory: pytest.TempPathFactory, provider: Provide
         yield served
 
 
+def _only_loopback(route: Route) -> None:
+    """Lets a request through to the test's own loopback servers; refuses every other."""
+    if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
+        route.continue_()
+    else:
+        route.abort()
+
+
 @pytest.fixture
-def person_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[[], Page]]:
-    """Opens a page in a fresh browser context (its own cookies): one per person.
+def person_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Page]]:
+    """Opens a page in a fresh browser context (its own cookies, or the ``storage_state`` given): one per person.
 
     Nothing but the test's own loopback servers is ever requested (the provider's pages name a
     stylesheet on a CDN; that request is refused here, so no page reaches the network).
     """
     contexts = []
 
-    def only_loopback(route: Route) -> None:
-        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            route.abort()
-
-    def open_page() -> Page:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.route("**/*", only_loopback)
+    def open_page(storage_state: dict | None = None) -> Page:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, storage_state=storage_state)
+        context.route("**/*", _only_loopback)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(30_000)
@@ -103,6 +105,22 @@ def person_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Ca
         context.close()
 
 
+@pytest.fixture(scope="module")
+def requester_cookies(browser: Browser, signed_dashboard: SignedInDashboard) -> dict:
+    """The requester's cookies once signed in (a browser context's storage state): the tests that need the
+    requester open a context of their own with them, signed in as after ``sign_in``, without signing in again
+    (every other person signs in in each test)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", _only_loopback)  # as person_page's contexts
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        sign_in(page, signed_dashboard, REQUESTER.email)
+        return dict(context.storage_state())
+    finally:
+        context.close()
+
+
 def _submit_request(page: Page, case: str, amount: str) -> None:
     form = page.get_by_test_id("stForm").filter(has_text="Submit request")
     form.get_by_label("Case id", exact=True).fill(case)
@@ -113,11 +131,13 @@ def _submit_request(page: Page, case: str, amount: str) -> None:
     expect(page.get_by_text(f"Case {case} submitted: waiting.")).to_be_visible()
 
 
-def _requester(dashboard: SignedInDashboard, person_page: Callable[[], Page], *cases: tuple[str, str]) -> Page:
-    """The requester, signed in on the refund page, having submitted each (case id, amount)."""
-    requester = person_page()
-    sign_in(requester, dashboard, REQUESTER.email)
+def _requester(
+    dashboard: SignedInDashboard, person_page: Callable[..., Page], cookies: dict, *cases: tuple[str, str]
+) -> Page:
+    """The requester, signed in (``cookies``) on the refund page, having submitted each (case id, amount)."""
+    requester = person_page(cookies)
     _open(requester, dashboard, "refund")
+    expect(requester.get_by_test_id("stSidebar").get_by_text(f"Signed in as {REQUESTER.name}")).to_be_visible()
     # The form starts folded once the (shared) database holds a case; it stays open after a request.
     form = requester.get_by_test_id("stMain").get_by_test_id("stExpander").filter(has_text="New refund request")
     if form.locator("details").get_attribute("open") is None:
@@ -148,7 +168,7 @@ def _no_secret_in(dashboard: SignedInDashboard, *pages: Page) -> None:
 
 
 def test_every_page_needs_sign_in_and_sign_out_returns_to_it(
-    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+    signed_dashboard: SignedInDashboard, person_page: Callable[..., Page]
 ) -> None:
     page = person_page()
     _open(page, signed_dashboard, "refund")
@@ -174,9 +194,9 @@ def test_every_page_needs_sign_in_and_sign_out_returns_to_it(
 
 
 def test_viewer_sees_the_queue_and_no_decision_controls(
-    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+    signed_dashboard: SignedInDashboard, person_page: Callable[..., Page], requester_cookies: dict
 ) -> None:
-    requester = _requester(signed_dashboard, person_page, ("v1", "300,000"))
+    requester = _requester(signed_dashboard, person_page, requester_cookies, ("v1", "300,000"))
 
     viewer = person_page()
     sign_in(viewer, signed_dashboard, VIEWER.email)
@@ -196,9 +216,11 @@ def test_viewer_sees_the_queue_and_no_decision_controls(
 
 
 def test_an_approvers_limit_a_senior_approver_and_four_eyes(
-    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+    signed_dashboard: SignedInDashboard, person_page: Callable[..., Page], requester_cookies: dict
 ) -> None:
-    requester = _requester(signed_dashboard, person_page, ("small", "500,000"), ("large", "2,000,000"))
+    requester = _requester(
+        signed_dashboard, person_page, requester_cookies, ("small", "500,000"), ("large", "2,000,000")
+    )
 
     # The requester cannot approve their own case (four eyes); they may reject it.
     _open(requester, signed_dashboard, "refund?thread=refund-small")
@@ -236,9 +258,9 @@ def test_an_approvers_limit_a_senior_approver_and_four_eyes(
 
 
 def test_an_admin_deletes_a_thread_an_approver_cannot(
-    signed_dashboard: SignedInDashboard, person_page: Callable[[], Page]
+    signed_dashboard: SignedInDashboard, person_page: Callable[..., Page], requester_cookies: dict
 ) -> None:
-    _requester(signed_dashboard, person_page, ("gone", "400,000"))
+    _requester(signed_dashboard, person_page, requester_cookies, ("gone", "400,000"))
 
     approver = person_page()
     sign_in(approver, signed_dashboard, APPROVER.email)

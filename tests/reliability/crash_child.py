@@ -1,6 +1,10 @@
 """Child process for test_kill_points: runs a scenario and SIGKILLs itself at one kill point.
 
-Usage: ``python crash_child.py DB AGENT THREAD SCENARIO NODE PHASE OCCURRENCE``
+Usage: ``python crash_child.py DB AGENT THREAD SCENARIO NODE PHASE OCCURRENCE``, or
+``python crash_child.py --serve``: a parent that has imported the agents and their graphs once, then
+forks one child per line of arguments (a JSON list) read from stdin, and writes for each a JSON line
+(``returncode``, negative for a signal as ``subprocess`` has it, ``stdout``, ``stderr``). Each child is a
+process of its own, killed as the script's is; it is spared only the interpreter's start and the imports.
 
 * SCENARIO: ``auto`` (start only), ``approve``/``reject``/``yes`` (start, then resume with
   that answer), chosen so the target node is reached.
@@ -18,9 +22,13 @@ The patches live here only (test side); production code is not changed.
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 import signal
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -51,8 +59,8 @@ def start_values(agent: str, thread: str) -> dict:
     return {}
 
 
-def main() -> None:
-    db, agent, thread, scenario, node, phase, occurrence = sys.argv[1:8]
+def main(argv: list[str]) -> None:
+    db, agent, thread, scenario, node, phase, occurrence = argv
     wanted = int(occurrence)
     calls: dict[str, int] = {}
     rows: dict[int, str] = {}
@@ -94,5 +102,49 @@ def main() -> None:
     print("NOT KILLED", flush=True)
 
 
+def _forked(argv: list[str]) -> dict[str, object]:
+    """Runs ``main(argv)`` in a forked child; its exit status and what it printed."""
+    # A fork copies only the forking thread: with another thread running, a lock it held would stay held.
+    assert threading.active_count() == 1, threading.enumerate()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: its own output files, then the scenario, then the exit a script makes
+            code = 0
+            try:
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                main(argv)
+            except BaseException:  # noqa: BLE001 - reported as the interpreter would, then exit 1
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        out.seek(0)
+        err.seek(0)
+        returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        return {"returncode": returncode, "stdout": out.read().decode(), "stderr": err.read().decode()}
+
+
+def serve() -> None:
+    """Imports every agent's graph module, then runs each line of arguments on stdin in a forked child."""
+    from agents.registry import AGENTS
+
+    for spec in AGENTS.values():
+        importlib.import_module(spec.run.build_graph.__module__)
+    results = os.fdopen(os.dup(1), "w")
+    for line in sys.stdin:
+        print(json.dumps(_forked(json.loads(line))), file=results, flush=True)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--serve"]:
+        serve()
+    else:
+        main(sys.argv[1:8])

@@ -1,8 +1,8 @@
 """Kill points: a process SIGKILLed at a chosen node and phase loses nothing, and a new process finishes the run.
 
-A child process (``crash_child.py``) runs a scenario and kills itself with
-SIGKILL at one point: right after a node's ``running`` row (before its body),
-right after its end row (before LangGraph saves the checkpoint), or, for the
+A child process (``crash_child.py``, forked by one parent per module that has imported the agents
+once) runs a scenario and kills itself with SIGKILL at one point: right after a node's ``running`` row
+(before its body), right after its end row (before LangGraph saves the checkpoint), or, for the
 refund agent, inside ``settle`` right after the ledger's payout commit. A NEW
 Store on the same file then finishes the run (``continue_thread``, or
 ``resume_thread`` when the thread waits). Checked: the run is done, finished
@@ -15,10 +15,13 @@ The kill inside the lecture's research fan-out is covered by
 
 from __future__ import annotations
 
+import json
+import select
 import signal
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -77,24 +80,53 @@ def test_kill_point_count():
     assert len(KILL_POINTS) >= 20
 
 
+#: How long one child may take (a lecture's run to its kill point is a few seconds).
+CHILD_TIMEOUT = 120
+
+
+@pytest.fixture(scope="module")
+def kill_child() -> Iterator[Callable[..., dict]]:
+    """Runs ``crash_child.py``'s scenario with the given arguments in a child process of its own, forked
+    by ``crash_child.py --serve`` (started once for the module): returns the child's ``returncode``
+    (negative for a signal), ``stdout`` and ``stderr``."""
+    parent = subprocess.Popen(
+        [sys.executable, str(CHILD), "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    stdin, stdout = parent.stdin, parent.stdout
+    assert stdin is not None and stdout is not None
+
+    def run(*args: str) -> dict:
+        stdin.write(json.dumps(list(args)) + "\n")
+        stdin.flush()
+        ready, _, _ = select.select([stdout], [], [], CHILD_TIMEOUT)
+        assert ready, f"no child finished within {CHILD_TIMEOUT} s: {args}"
+        line = stdout.readline()
+        assert line, f"the forking parent ended (exit {parent.wait()})"
+        return dict(json.loads(line))
+
+    try:
+        yield run
+    finally:
+        stdin.close()
+        try:
+            parent.wait(timeout=CHILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            parent.kill()
+            parent.wait()
+
+
 def _ok_keys(rows: list[dict]) -> Counter:
     return Counter((r["node"], r["label"], r["step"]) for r in rows if r["status"] == "ok")
 
 
 @pytest.mark.parametrize(("agent", "thread", "scenario", "node", "occurrence", "phase"), KILL_POINTS)
 def test_killed_run_resumes_in_a_new_process_and_loses_nothing(
-    db_path, agent, thread, scenario, node, occurrence, phase
+    kill_child, db_path, agent, thread, scenario, node, occurrence, phase
 ):
-    child = subprocess.run(
-        [sys.executable, str(CHILD), str(db_path), agent, thread, scenario, node, phase, str(occurrence)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert child.returncode == -signal.SIGKILL, (child.stdout, child.stderr)
-    assert child.stdout.startswith("KILL"), child.stdout
-    killed_at = float(child.stdout.split()[1])  # the killed call's start (a finished row is written without its id)
+    child = kill_child(str(db_path), agent, thread, scenario, node, phase, str(occurrence))
+    assert child["returncode"] == -signal.SIGKILL, (child["stdout"], child["stderr"])
+    assert child["stdout"].startswith("KILL"), child["stdout"]
+    killed_at = float(child["stdout"].split()[1])  # the killed call's start (a finished row is written without its id)
 
     store = open_store(db_path)  # a NEW store: nothing of the killed process survives but the file
     try:

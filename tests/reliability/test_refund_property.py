@@ -421,6 +421,10 @@ class RefundCases(RuleBasedStateMachine):
         self.deleted: set[str] = set()
         self.fresh_process = True  # no operation since the store was (re)opened
         self.statuses: dict[str, lifecycle.ThreadStatus] = {}  # as of the last invariant check (before each rule)
+        # A finished case's values by (thread, head checkpoint id): a checkpoint is never rewritten, so its
+        # values are read once; every_status_served_is_the_one_langgraph_reads proves the served head is
+        # LangGraph's after every step.
+        self.head_values: dict[tuple[str, str], dict[str, Any]] = {}
         self.kill_point: tuple[str, str] | None = None
         self.steps = 0
         self.settings: Any = None
@@ -928,7 +932,9 @@ class RefundCases(RuleBasedStateMachine):
             case_id = thread.removeprefix("refund-")  # a case's thread is refund-<case> (start makes it so)
             payout = ledger.payout_for(self.store, case_id)
             if status.status == "done":
-                values = self._values(thread)  # a finished case's record is checked against its state
+                # A finished case's record is checked against its state (its head checkpoint's values).
+                key = (thread, status.head_checkpoint_id)
+                values = self.head_values.get(key) or self.head_values.setdefault(key, self._values(thread))
                 assert values.get("case_id") == case_id, (thread, values.get("case_id"))
                 assert thread not in inbox, status
                 assert status.outcome in ("paid", "rejected"), status
