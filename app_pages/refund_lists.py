@@ -182,7 +182,7 @@ def ledger_columns(settings: Settings) -> list[Column[Mapping[str, Any]]]:
 
 
 def case_link(row: ledger.AuditRow) -> str | None:
-    """The case on this page (``?thread=``); a case whose thread was deleted has none."""
+    """The case on this page (``?thread=``); a case whose thread was deleted has none (an empty cell)."""
     return page_url(SPEC.show.page.url_path, row.thread_id) if row.status != DELETED else None
 
 

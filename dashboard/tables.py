@@ -79,7 +79,8 @@ def paged_table(
         columns: The cells of a row.
         empty_text: The caption when there are no rows at all.
         search_text: A row's searchable text (built only while a search is typed).
-        link: A row's link (see :func:`page_url`); None for no link column.
+        link: A row's link (see :func:`page_url`), None for a row with nothing to open (its cell is empty,
+            never "None"); ``link`` itself None for no link column.
         page_size: Rows per page.
         marked: A row's mark (empty: none): shown in a first column, and a marked row is highlighted.
         live: Whether the table follows the database on its own (a queue): it reruns alone every
@@ -177,7 +178,7 @@ def draw_table(
     drawn = list(shown_labels) if shown_labels is not None else None
     order: list[str] | None = drawn
     if link is not None:
-        data[t("col.open")] = [link(row) for row in shown]
+        data[t("col.open")] = [cell(link(row)) for row in shown]  # no link (a deleted case): an empty cell
         config[t("col.open")] = st.column_config.LinkColumn(display_text=t("home.open"), width=LINK_WIDTH)
         # The way to act comes first: a long reason or trace never pushes it off the right edge.
         order = [t("col.open"), *(drawn if drawn is not None else (column.label for column in columns))]

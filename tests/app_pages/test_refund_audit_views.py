@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents import runs
 from agents.refund import strings as refund_strings
 from app_pages import refund_lists
 from dashboard.tables import LINK_WIDTH
@@ -54,3 +55,19 @@ def test_the_audit_draws_the_chosen_views_columns_and_keeps_every_column_in_its_
     )
     assert list(audit.proto.column_order) == drawn
     assert len(audit.value.columns) == 21  # the link and all twenty columns
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_deleted_case_has_an_empty_open_cell_in_the_audit_never_none(app, store, settings, lang):
+    start_refund(store, settings, "LIVE1", 480_000)
+    start_refund(store, settings, "GONE1", 120_000)
+    runs.delete_thread(store, "refund-GONE1", reason="entered twice")
+    at = app(PAGE)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception, at.exception
+    case, opened = ("건", "열기") if lang == "ko" else ("case", "open")
+    audit = next(frame for frame in at.dataframe if "GONE1" in set(frame.value.get(case, ())))
+    links = dict(zip(audit.value[case], audit.value[opened], strict=True))
+    assert links["GONE1"] == ""  # nothing to open, and no "None" in the cell
+    assert "thread=refund-LIVE1" in links["LIVE1"]
