@@ -20,6 +20,7 @@ from agents.registry import AGENTS
 from agents.runtime import load_settings, open_store
 from agents.schema import SQLITE_TYPES, fingerprint, schema_text
 from agents.settings import Settings
+from dashboard.navigation import pages
 from tests.postgres_schemas import POSTGRES_URL, drop_process_database, set_up_schema
 from tests.postgres_schemas import postgres_schema as _postgres_schema
 from tests.selection import COLLECTED, mark_by_place
@@ -242,10 +243,16 @@ def run_cli(capsys: pytest.CaptureFixture[str], db_location: str) -> Callable[..
 
 @pytest.fixture
 def app() -> Callable[[str], AppTest]:
-    """Returns ``open(page_path)``: the dashboard switched to a page, run once."""
+    """Returns ``open(page_path)``: the dashboard opened at a page, run once."""
 
     def open_page(page: str = "app_pages/home.py") -> AppTest:
         test = AppTest.from_file(APP_FILE, default_timeout=60)
+        if any(entry.path == page and entry.url_path == Path(page).stem for entry in pages()):
+            # Opened at its address, as a browser opens a link to it: before a first run AppTest names a
+            # page by its file's name, which is the page's URL path here, so home is not drawn first.
+            test.switch_page(page)
+            test.run()
+            return test
         test.run()
         if page != "app_pages/home.py":
             test.switch_page(page)
