@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,9 +15,12 @@ from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
 
 from agents.cli import main as cli_main
-from agents.db import Store
+from agents.db import Store, is_postgres_url, project_tables
+from agents.registry import AGENTS
 from agents.runtime import load_settings, open_store
+from agents.schema import SQLITE_TYPES, fingerprint, schema_text
 from agents.settings import Settings
+from dashboard.navigation import pages
 from tests.postgres_schemas import POSTGRES_URL, drop_process_database, set_up_schema
 from tests.postgres_schemas import postgres_schema as _postgres_schema
 from tests.selection import COLLECTED, mark_by_place
@@ -174,9 +178,36 @@ def db_path(isolated_environment: str) -> Path:
     return Path(isolated_environment)
 
 
+@functools.cache
+def _set_up_sqlite_file(tables: str, folder: Path) -> Path:  # the tables' fingerprint: one file for each set
+    """A SQLite file the store set up, closed (its write-ahead log folded in and removed): made once per
+    process and set of tables, in ``folder``."""
+    template = folder / f"set-up-{tables}.sqlite"
+    open_store(template).close()
+    return template
+
+
+def _copy_of_set_up_sqlite(location: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Writes at ``location`` a copy of a file the store set up as it sets up a new one.
+
+    Setting up a new file creates every table and index in commits of their own, each one synced to
+    disk; a copy is one write of about 200 kB, and opening it then finds every table there. The bytes are
+    those the store writes (a SQLite file names neither its path nor its time), and a test that registers
+    an agent of its own gets a file with its tables.
+    """
+    tables = project_tables([table for spec in AGENTS.values() for table in spec.run.tables])
+    template = _set_up_sqlite_file(
+        fingerprint(schema_text(tables, **SQLITE_TYPES)), tmp_path_factory.getbasetemp() / "set-up-sqlite"
+    )
+    shutil.copyfile(template, location)
+
+
 @pytest.fixture
-def store(db_location: str) -> Iterator[Store]:
-    """The test's database, opened."""
+def store(db_location: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """The test's database, opened: a new SQLite file starts as a copy of one the store set up
+    (:func:`_copy_of_set_up_sqlite`), a PostgreSQL schema as a copy too (``tests/postgres_schemas.py``)."""
+    if not is_postgres_url(db_location) and not Path(db_location).exists():
+        _copy_of_set_up_sqlite(Path(db_location), tmp_path_factory)
     opened = open_store(db_location)
     yield opened
     opened.close()
@@ -212,10 +243,16 @@ def run_cli(capsys: pytest.CaptureFixture[str], db_location: str) -> Callable[..
 
 @pytest.fixture
 def app() -> Callable[[str], AppTest]:
-    """Returns ``open(page_path)``: the dashboard switched to a page, run once."""
+    """Returns ``open(page_path)``: the dashboard opened at a page, run once."""
 
     def open_page(page: str = "app_pages/home.py") -> AppTest:
         test = AppTest.from_file(APP_FILE, default_timeout=60)
+        if any(entry.path == page and entry.url_path == Path(page).stem for entry in pages()):
+            # Opened at its address, as a browser opens a link to it: before a first run AppTest names a
+            # page by its file's name, which is the page's URL path here, so home is not drawn first.
+            test.switch_page(page)
+            test.run()
+            return test
         test.run()
         if page != "app_pages/home.py":
             test.switch_page(page)
