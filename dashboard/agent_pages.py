@@ -7,7 +7,7 @@ import streamlit as st
 from agents import ages, lifecycle, readmodel, statuspages
 from agents.db import Store
 from agents.errors import UserError
-from dashboard import live, resources
+from dashboard import boxes, live, resources
 from dashboard.i18n import t
 from dashboard.views import (
     HOME_ROWS,
@@ -51,7 +51,9 @@ def show_agent_queue(store: Store, agent: str, shown: str | None) -> None:
 
     The oldest :data:`~dashboard.views.HOME_ROWS` are read as one page of the kept index of statuses
     (:func:`agents.statuspages.queue_page`), with the counts of the whole queue; "Show all" reads the whole
-    queue, for the session. A live part (:mod:`dashboard.live`): count and table follow the database on their own.
+    queue, for the session. A live part (:mod:`dashboard.live`): count and table follow the database on their own;
+    the expander stays open when its count changes, and its parts are boxes (:mod:`dashboard.boxes`), so a case
+    that arrives or leaves leaves no old line in it.
     """
     _agent_queue(store, agent, shown)
 
@@ -69,7 +71,7 @@ def _agent_queue(store: Store, agent: str, shown: str | None) -> None:
     total = sum(page.counts.values()) if page.more else len(page.items)
     if (box := lazy_expander(t(f"{agent}.queue", count=total), f"{agent}-queue-open")) is None:
         return
-    with box:
+    with box, boxes.box(f"{key}:more", page.more):  # its "Show all" gone, no old line stays under the rows
         if not page.more:  # the whole queue: counted from its rows, as before
             inbox_table(key, page.items, t(f"{agent}.queue_empty"))
             return
