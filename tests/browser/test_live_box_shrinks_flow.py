@@ -17,6 +17,7 @@ holds what the server sends after the message that draws the new text until the 
 
 The robot's queue, open under the thread, is a live part too: a case answered from the command line
 changes the count in its title, and once the new title is drawn the answered case's row is not in the page.
+A robot thread deleted from the command line is one warning: once it is drawn, none of the thread's lines is.
 """
 
 from __future__ import annotations
@@ -228,3 +229,28 @@ def test_the_open_robot_queue_shows_its_new_count_with_no_row_of_a_case_answered
     assert seen == []
     expect(rows).to_contain_text(left)  # still open, with the case that is left
     expect(rows).not_to_contain_text(answered)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_robots_thread_deleted_elsewhere_leaves_no_line_of_it_beside_the_warning(
+    page: Page, live_dashboard: Dashboard, lang: str
+):
+    thread = f"deleted-robot-{lang}"
+    cli_ok(live_dashboard, "run", "robot", "--thread", thread)
+    done = json.loads(cli_ok(live_dashboard, "resume", thread, "yes", "--json").stdout)
+    executed = done["values"]["messages"][-1]["content"]
+    stream = HeldStream(page)
+    main = open_page(page, live_dashboard, f"robot?thread={thread}&lang={lang}")
+    expect(main.get_by_test_id("stChatMessage").last).to_contain_text(executed)
+    savefile = t("robot.savefile", lang=lang)
+    expect(main.get_by_test_id("stHeading").filter(has_text=savefile)).to_have_count(1)
+
+    seen = _seen_after(
+        page,
+        stream,
+        ready=[['[data-testid="stAlert"]', t("robot.not_started", lang=lang), ""]],
+        old=[['[data-testid="stChatMessage"]', executed], ['[data-testid="stHeading"]', savefile]],
+        change=lambda: cli_ok(live_dashboard, "delete", thread, "--yes"),
+    )
+    assert seen == []
+    expect(main.get_by_test_id("stChatMessage")).to_have_count(0)
