@@ -163,3 +163,23 @@ def test_the_robots_thread_deleted_elsewhere_leaves_nothing_but_its_warning(app,
     assert _left_by(at, lambda: deletion.delete_thread(store, "hitl_demo")) == []
     assert not any(message.value.startswith("Executed:") for message in at.text)
     assert "This thread has no checkpoints yet. Press Start over." in [warning.value for warning in at.warning]
+
+
+def test_the_open_lecture_queue_keeps_no_old_row_when_its_last_case_is_saved(app, store, settings):
+    for thread in ("plan-shown", "plan-queued"):
+        assert (
+            runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=thread).status
+            == "waiting"
+        )
+    at = app("app_pages/lecture.py")
+    at.query_params["thread"] = "plan-shown"
+    at.run()
+    at.session_state["lecture-queue-open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    title = "Other lecture threads that need a human"
+    assert [box.label for box in at.expander if box.label.startswith(title)] == [f"{title} (1)"]
+    assert _left_by(at, lambda: runs.resume_thread(store, settings, "plan-queued", "save")) == []
+    [queue] = [box for box in at.expander if box.label.startswith(title)]
+    assert queue.label == f"{title} (0)"  # still open, saying so
+    assert [note.value for note in queue.info] == ["No other lecture thread waits or needs attention."]
