@@ -108,9 +108,16 @@ def thread_part() -> None:
     slots every run draws (see ``dashboard/robot_view.py``).
     """
     read = live.rows(f"robot-thread:{thread_id}", lambda: robot_view.read_thread(store, settings, thread_id))
-    if read.head is None:
-        st.warning(t("robot.not_started"))
-        return
+    # A thread deleted elsewhere is one warning: none of the thread's elements stays on screen beside it.
+    with box("robot-thread", read.head is None):
+        if read.head is None:
+            st.warning(t("robot.not_started"))
+        else:
+            show_thread(read)
+
+
+def show_thread(read: robot_view.ThreadRead) -> None:
+    """:func:`thread_part` of a thread that has a head: the question, the outcome, the save file."""
     result, found, counts = read.result, read.facts, read.counts
     assert result is not None and found is not None and counts is not None  # read with a head
     drawn = drawn_head("robot-thread", thread_id, read.head)

@@ -7,7 +7,7 @@ import streamlit as st
 from agents import ages, lifecycle, readmodel, statuspages
 from agents.db import Store
 from agents.errors import UserError
-from dashboard import live, resources
+from dashboard import boxes, live, resources
 from dashboard.i18n import t
 from dashboard.views import (
     HOME_ROWS,
@@ -51,7 +51,9 @@ def show_agent_queue(store: Store, agent: str, shown: str | None) -> None:
 
     The oldest :data:`~dashboard.views.HOME_ROWS` are read as one page of the kept index of statuses
     (:func:`agents.statuspages.queue_page`), with the counts of the whole queue; "Show all" reads the whole
-    queue, for the session. A live part (:mod:`dashboard.live`): count and table follow the database on their own.
+    queue, for the session. A live part (:mod:`dashboard.live`): count and table follow the database on their own;
+    the expander stays open when its count changes, and it and its parts are boxes (:mod:`dashboard.boxes`), so
+    a case that arrives or leaves leaves no old line in it.
     """
     _agent_queue(store, agent, shown)
 
@@ -59,27 +61,37 @@ def show_agent_queue(store: Store, agent: str, shown: str | None) -> None:
 @live.fragment
 def _agent_queue(store: Store, agent: str, shown: str | None) -> None:
     key, every_key = f"{agent}-queue", f"{agent}-queue:every"
+    page = None
     if st.session_state.get(every_key):
         items = live.rows(key, lambda: [x for x in lifecycle.inbox(store, agent=agent) if x.thread_id != shown])
-        if (box := lazy_expander(t(f"{agent}.queue", count=len(items)), f"{agent}-queue-open")) is not None:
-            with box:
-                inbox_table(key, items, t(f"{agent}.queue_empty"))
-        return
-    page = live.rows(f"{key}:page", lambda: statuspages.queue_page(store, agent, shown, limit=HOME_ROWS), store=store)
-    total = sum(page.counts.values()) if page.more else len(page.items)
-    if (box := lazy_expander(t(f"{agent}.queue", count=total), f"{agent}-queue-open")) is None:
-        return
-    with box:
-        if not page.more:  # the whole queue: counted from its rows, as before
-            inbox_table(key, page.items, t(f"{agent}.queue_empty"))
+        total = len(items)
+    else:
+        page = live.rows(
+            f"{key}:page", lambda: statuspages.queue_page(store, agent, shown, limit=HOME_ROWS), store=store
+        )
+        items, total = page.items, sum(page.counts.values()) if page.more else len(page.items)
+    # A new count is a new title: the expander is drawn in a box of that count, so the old one, with its
+    # rows, is removed before the new title is sent (no row of the old count is ever shown under it).
+    with boxes.box(f"{key}:count", total):
+        if (box := lazy_expander(t(f"{agent}.queue", count=total), f"{agent}-queue-open")) is None:
             return
-        now, deadlines = ages.utc_now(), resources.settings().deadlines
-        overdue = statuspages.overdue_counts(store, deadlines, now)[agent]
-        if page.left_out is not None and lifecycle.is_overdue(page.left_out, deadlines, now):
-            overdue -= 1
-        inbox_table(key, page.items, t(f"{agent}.queue_empty"), counts=page.counts, overdue=max(overdue, 0))
-        st.caption(t("home.inbox_page", shown=len(page.items), total=total))
-        st.button(t("home.show_all", total=total), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
+        with box:
+            if page is None or not page.more:  # the whole queue: counted from its rows
+                inbox_table(key, items, t(f"{agent}.queue_empty"))
+            else:
+                _queue_page(store, agent, page, total)
+
+
+def _queue_page(store: Store, agent: str, page: statuspages.QueuePage, total: int) -> None:
+    """The oldest page of the queue, its overdue count of the whole queue, and its "Show all" button."""
+    key, every_key = f"{agent}-queue", f"{agent}-queue:every"
+    now, deadlines = ages.utc_now(), resources.settings().deadlines
+    overdue = statuspages.overdue_counts(store, deadlines, now)[agent]
+    if page.left_out is not None and lifecycle.is_overdue(page.left_out, deadlines, now):
+        overdue -= 1
+    inbox_table(key, page.items, t(f"{agent}.queue_empty"), counts=page.counts, overdue=max(overdue, 0))
+    st.caption(t("home.inbox_page", shown=len(page.items), total=total))
+    st.button(t("home.show_all", total=total), key=f"{every_key}-button", on_click=show_every, args=(every_key,))
 
 
 def own_threads(store: Store, agent: str, requested: str | None) -> tuple[dict[str, lifecycle.ThreadStatus], bool]:

@@ -60,6 +60,13 @@ def rights_cell(rights: DecisionRights | None, me: Identity, lang: str | None = 
     return rights.summary(lang or current_language(), identities=not me.local)
 
 
+def rights_notes_shape(rights: Mapping[str, DecisionRights], me: Identity) -> tuple[bool, int]:
+    """What decides the elements :func:`show_rights_notes` draws: whether it counts the signed-in person's
+    items, and how many warnings it draws."""
+    flagged = sum(found.no_decider is not None for found in rights.values())
+    return (not me.local and bool(rights), min(flagged, 6))
+
+
 def show_rights_notes(rights: Mapping[str, DecisionRights], me: Identity) -> None:
     """Above a queue: how many items the signed-in person may decide (shown first), and every item no
     one may decide, at once, with the reason."""

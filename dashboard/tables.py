@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import live as live_parts
+from dashboard.boxes import box
 from dashboard.formats import cell
 from dashboard.fragments import fragment
 from dashboard.i18n import language_query, t
@@ -152,10 +153,29 @@ def draw_table(
             .strip()
         )
     matching = _matching(rows, query, search_text) if query and search_text is not None else rows
+    pages = (len(matching) + page_size - 1) // page_size
+    # A live part's table that loses its page control or its count keeps none of them on screen.
+    with box(f"{key}:rows", (bool(matching), pages > 1, bool(query))):
+        _draw_rows(key, rows, matching, columns, query, pages, page_size, link, marked, row_height, shown_labels)
+
+
+def _draw_rows(
+    key: str,
+    rows: Sequence[T],
+    matching: Sequence[T],
+    columns: Sequence[Column[T]],
+    query: str,
+    pages: int,
+    page_size: int,
+    link: Callable[[T], str | None] | None,
+    marked: Callable[[T], str] | None,
+    row_height: int | None,
+    shown_labels: Sequence[str] | None,
+) -> None:
+    """:func:`draw_table`'s page control, count and grid of the rows that match ``query``."""
     if not matching:
         st.caption(t("table.no_match", query=escape_markdown(query)))  # typed text is shown as text
         return
-    pages = (len(matching) + page_size - 1) // page_size
     page_key = f"{key}:page"
     if not 1 <= int(st.session_state.get(page_key, 1)) <= pages:
         st.session_state[page_key] = min(max(int(st.session_state.get(page_key, 1)), 1), pages)

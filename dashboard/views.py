@@ -12,10 +12,13 @@ import streamlit as st
 
 from agents import ages, lifecycle, queue_rights, statuspages
 from agents.db import Store
+from agents.decision_rights import DecisionRights
 from agents.errors import UserError
+from agents.identity import Identity
 from agents.registry import AGENTS
 from agents.validation import validate_thread_id
 from dashboard import auth, live, queues, resources, text_fit
+from dashboard.boxes import box
 from dashboard.formats import clean_frame, code_word, display_zone, short_question_id, timestamp
 from dashboard.i18n import current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -27,7 +30,13 @@ def lazy_expander(label: str, key: str) -> Any:
 
     Opening it reruns the page (Streamlit's ``on_change="rerun"``), and the session keeps it open under
     ``key``; a closed one sends no elements, so a table or JSON view in it costs a new tab nothing.
+
+    A label that changes (a count in it) makes it another element for Streamlit, which would draw it
+    closed and empty while the browser kept the old one's content: so its state is set again under ``key``
+    before it is drawn, and the new element takes it (open stays open and drawn).
     """
+    if key in st.session_state:
+        st.session_state[key] = st.session_state[key]
     box = st.expander(label, key=key, on_change="rerun")
     return box if box.open else None
 
@@ -229,13 +238,30 @@ def inbox_table(
     (status → how many) and ``overdue`` count the whole list when ``items`` are one page of it (else ``items``
     are counted)."""
     if not items:
-        st.info(empty_text)
+        with box(key, None):  # the last item gone: no line of the table stays beside the message
+            st.info(empty_text)
         return
-    now, lang, settings = ages.utc_now(), current_language(), resources.settings()
-    deadlines = settings.deadlines
+    now, deadlines = ages.utc_now(), resources.settings().deadlines
     if overdue is None:
         overdue = len(lifecycle.overdue(items, deadlines, now))
     me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
+    with box(key, queues.rights_notes_shape(rights, me)):
+        _inbox_rows(key, items, empty_text, rights, me, now, counts=counts, overdue=overdue)
+
+
+def _inbox_rows(
+    key: str,
+    items: list[lifecycle.ThreadStatus],
+    empty_text: str,
+    rights: Mapping[str, DecisionRights],
+    me: Identity,
+    now: dt.datetime,
+    *,
+    counts: Mapping[str, int] | None,
+    overdue: int,
+) -> None:
+    """:func:`inbox_table`'s notes, controls and rows, for a list that is not empty."""
+    lang, deadlines = current_language(), resources.settings().deadlines
     queues.show_rights_notes(rights, me)
     mine = queue_rights.mine_of(rights, me)
     # The order, the counts and the search on one line, each without a label above it (the order's choices and

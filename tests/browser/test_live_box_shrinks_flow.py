@@ -14,11 +14,16 @@ When the rest of the run reaches the browser is up to the network and the machin
 comes with the new text, in one render, and sometimes an interval later. The test makes it always come
 after: the page's Streamlit stream goes through the test (Playwright's ``route_web_socket``), which
 holds what the server sends after the message that draws the new text until the page has been looked at.
+
+The robot's queue, open under the thread, is a live part too: a case answered from the command line
+changes the count in its title, and once the new title is drawn the answered case's row is not in the page.
+A robot thread deleted from the command line is one warning: once it is drawn, none of the thread's lines is.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -191,3 +196,61 @@ def test_the_lectures_saved_plan_drops_its_old_lines_when_the_thread_goes_back_t
     expect(downloads).to_have_count(1)
     status = main.get_by_test_id("stMetric").filter(has_text=t("lecture.status", lang=lang))
     expect(status).to_contain_text(t("status.waiting", lang=lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_open_robot_queue_shows_its_new_count_with_no_row_of_a_case_answered_elsewhere(
+    page: Page, live_dashboard: Dashboard, lang: str
+):
+    shown, answered, left = (f"queue-{name}-{lang}" for name in ("shown", "answered", "left"))
+    for thread in (shown, answered, left):
+        cli_ok(live_dashboard, "run", "robot", "--thread", thread)
+    stream = HeldStream(page)
+    main = open_page(page, live_dashboard, f"robot?thread={shown}&lang={lang}")
+    title = t("robot.queue", lang=lang, count="\0").split("\0")[0]  # the title up to its count
+    queue = main.get_by_test_id("stExpander").filter(has_text=title)
+    label = queue.locator("summary")
+    label.click()  # opened, as a person opens it
+    rows = queue.get_by_test_id("stDataFrame")
+    expect(rows).to_contain_text(answered)
+    expect(rows).to_contain_text(left)
+    found = re.search(r"\((\d+)\)$", label.inner_text().strip())  # the module's other tests' threads queue too
+    assert found is not None
+    count = int(found.group(1))
+
+    # Once the title says one case fewer, the answered case's row is not in the page, not even faded.
+    seen = _seen_after(
+        page,
+        stream,
+        ready=[['[data-testid="stExpander"] summary', t("robot.queue", lang=lang, count=count - 1), ""]],
+        old=[['[data-testid="stDataFrame"]', answered]],
+        change=lambda: cli_ok(live_dashboard, "resume", answered, "no"),
+    )
+    assert seen == []
+    expect(rows).to_contain_text(left)  # still open, with the case that is left
+    expect(rows).not_to_contain_text(answered)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_robots_thread_deleted_elsewhere_leaves_no_line_of_it_beside_the_warning(
+    page: Page, live_dashboard: Dashboard, lang: str
+):
+    thread = f"deleted-robot-{lang}"
+    cli_ok(live_dashboard, "run", "robot", "--thread", thread)
+    done = json.loads(cli_ok(live_dashboard, "resume", thread, "yes", "--json").stdout)
+    executed = done["values"]["messages"][-1]["content"]
+    stream = HeldStream(page)
+    main = open_page(page, live_dashboard, f"robot?thread={thread}&lang={lang}")
+    expect(main.get_by_test_id("stChatMessage").last).to_contain_text(executed)
+    savefile = t("robot.savefile", lang=lang)
+    expect(main.get_by_test_id("stHeading").filter(has_text=savefile)).to_have_count(1)
+
+    seen = _seen_after(
+        page,
+        stream,
+        ready=[['[data-testid="stAlert"]', t("robot.not_started", lang=lang), ""]],
+        old=[['[data-testid="stChatMessage"]', executed], ['[data-testid="stHeading"]', savefile]],
+        change=lambda: cli_ok(live_dashboard, "delete", thread, "--yes"),
+    )
+    assert seen == []
+    expect(main.get_by_test_id("stChatMessage")).to_have_count(0)
