@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -115,7 +116,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A fresh browser page; its final screenshot (and HTML on failure) go to test-artifacts/."""
+    """A fresh browser page; on failure its final screenshot and HTML go to test-artifacts/.
+
+    ``HITL_TEST_SCREENSHOTS=1`` keeps every test's final screenshot, to look at the pages the suite drew (a
+    full-page screenshot costs about 0.2 s of CPU, so a run takes none it does not need).
+    """
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     opened = context.new_page()
     opened.set_default_timeout(30_000)
@@ -126,10 +131,11 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     ARTIFACTS.mkdir(exist_ok=True)
     # The full id (file and test): two modules' tests of one name, run at once, keep their own files.
     name = re.sub(r"[^\w.\[\]-]+", "_", request.node.nodeid.removeprefix("tests/browser/"))
+    failed = any(getattr(getattr(request.node, f"rep_{when}", None), "failed", False) for when in ("setup", "call"))
     try:
-        opened.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-        report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
+        if failed or os.environ.get("HITL_TEST_SCREENSHOTS") == "1":
+            opened.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        if failed:
             (ARTIFACTS / f"{name}.html").write_text(opened.content(), encoding="utf-8")
     finally:
         context.close()
