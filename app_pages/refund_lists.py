@@ -156,7 +156,7 @@ def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now:
     (marked when past the deadline), when it needs attention why, and who may decide it. When it was
     requested is in the audit's requests and times: here its age says how long it has waited.
 
-    The "needs attention because" column is drawn even when no row needs attention: the queue is a live
+    The "attention because" column is drawn even when no row needs attention: the queue is a live
     part, and a case can come to need attention between two runs of the page (its header names what it
     holds, so an empty cell does not read as a refund without a reason)."""
     lang, deadlines, me = current_language(), settings.deadlines, auth.identity()

@@ -404,7 +404,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "지금 기다리는 저장된 환불이 없습니다. 기준 금액을 넘는 요청을 제출해 보세요.",
     ),
     "refund.col.case": ("case", "건"),
-    "refund.col.attention_because": ("needs attention because", "확인 필요 이유"),
+    "refund.col.attention_because": ("attention because", "확인 필요 이유"),
     "refund.col.status": ("status", "상태"),
     "refund.col.customer": ("customer", "고객"),
     "refund.col.requested": ("requested", "요청 금액"),

@@ -51,7 +51,7 @@ def test_the_queue_column_of_why_a_case_needs_attention_says_so_and_is_not_calle
     deciders = _label("col.deciders", lang, core_strings.STRINGS)
     queue = next(frame for frame in at.dataframe if deciders in frame.value.columns)
     assert "C1" in set(queue.value[case])
-    header = ("needs attention because", "확인 필요 이유")[lang == "ko"]
+    header = ("attention because", "확인 필요 이유")[lang == "ko"]
     assert header in list(queue.value.columns)
     # "reason" / "사유" on this page is the customer's refund reason (the case's headline and section).
     assert ("reason", "사유")[lang == "ko"] not in list(queue.value.columns)
