@@ -14,6 +14,7 @@ from agents.db import Store
 from agents.decision_rights import DecisionRights
 from agents.refund import ledger
 from agents.refund.amounts import CaseAmounts, case_amounts
+from agents.refund.audit_order import in_view_order
 from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.spec import SPEC
 from agents.settings import Settings
@@ -153,7 +154,11 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
 def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now: dt.datetime) -> list[Column[QueueRow]]:
     """The queue: every unfinished case, in the chosen order, with its status, how long it has waited
     (marked when past the deadline), when it needs attention why, and who may decide it. When it was
-    requested is in the audit's requests and times: here its age says how long it has waited."""
+    requested is in the audit's requests and times: here its age says how long it has waited.
+
+    The "attention because" column is drawn even when no row needs attention: the queue is a live
+    part, and a case can come to need attention between two runs of the page (its header names what it
+    holds, so an empty cell does not read as a refund without a reason)."""
     lang, deadlines, me = current_language(), settings.deadlines, auth.identity()
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
@@ -162,7 +167,7 @@ def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now:
         Column(t("refund.col.customer"), lambda q: q[0].customer),
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
         Column(t("refund.col.amount"), lambda q: to_pay_cell(q[0], lang)),
-        Column(t("col.reason"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
+        Column(t("refund.col.attention_because"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
         Column(t("col.deciders"), lambda q: queues.rights_cell(rights.get(q[0].thread_id), me, lang)),
     ]
 
@@ -225,8 +230,8 @@ def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> N
     """Every case (deleted threads' included), then every payout: live parts, like the queue."""
     find_case = search_text(book)
     st.header(t("refund.audit.header"))
-    audit = first_then_fresh(store, book, lambda cases: cases.audit)
     view = audit_view_control()
+    audit = first_then_fresh(store, book, lambda cases: in_view_order(cases.audit, view))
     lines = AUDIT_VIEW_LINES.get(view)
     paged_table(
         "refund-audit",

@@ -295,8 +295,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "스레드 ID는 refund-<건 번호>이며, 건 번호는 한 번만 쓸 수 있습니다.",
     ),
     "refund.queue.header": (
-        "Open cases: waiting for a decision (largest first), then those needing attention",
-        "진행 중인 건: 결정 대기 (큰 금액 순), 그다음 확인 필요",
+        "Open cases: waiting for a decision or needing attention",
+        "진행 중인 건: 결정 대기 또는 확인 필요",
     ),
     "refund.queue.empty": (
         "No case is waiting for a decision or needs attention.",
@@ -404,6 +404,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "지금 기다리는 저장된 환불이 없습니다. 기준 금액을 넘는 요청을 제출해 보세요.",
     ),
     "refund.col.case": ("case", "건"),
+    "refund.col.attention_because": ("attention because", "확인 필요 이유"),
     "refund.col.status": ("status", "상태"),
     "refund.col.customer": ("customer", "고객"),
     "refund.col.requested": ("requested", "요청 금액"),
@@ -423,7 +424,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.col.deleted_at": ("deleted at", "삭제 시각"),
     "refund.col.deletion_reason": ("why deleted", "삭제 사유"),
     "outcome.deleted": ("deleted unfinished", "미완료 상태로 삭제됨"),
-    "refund.audit.view": ("Columns", "보기"),
+    "refund.audit.view": ("View", "보기"),
     "refund.audit.view.amounts": ("amounts", "금액"),
     "refund.audit.view.decisions": ("decisions", "결정"),
     "refund.audit.view.times": ("requests and times", "요청과 시각"),

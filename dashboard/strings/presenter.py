@@ -14,8 +14,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "presenter.step.later": ("{node}", "{node}"),
     "presenter.step.finished": ("■ end", "■ 끝"),
     "presenter.new": ("● new", "● 새 행"),
-    "presenter.rows.new": ("New in the save file", "저장 파일에 새로 생긴 행"),
-    "presenter.rows.latest": ("Last rows of the save file", "저장 파일의 마지막 행"),
+    "presenter.rows.new": ("New in the save file", "저장 파일에 새로 생긴\u00a0행"),
+    "presenter.rows.latest": ("Last rows of the save file", "저장 파일의 마지막\u00a0행"),
     "presenter.rows.line": ("{node} · {channel} = {value}", "{node} · {channel} = {value}"),
     "presenter.new_rows": (
         "{count} new rows since the last action are marked “● new”.",

@@ -101,6 +101,19 @@ def test_the_save_files_new_rows_are_marked_after_an_action(app, store, settings
     assert (_writes(at)[MARK_COLUMN] == "● new").sum() == len(marked)
 
 
+def test_the_korean_save_file_card_titles_keep_their_last_syllable_with_the_word_before(app, store, settings):
+    pause_robot(store, settings, lang="ko")
+    at = app(PAGE)
+    at.query_params.update({"present": "1", "lang": "ko"})
+    at.run()
+    assert not at.exception, at.exception
+    titles = [m.value for m in at.markdown if m.value.startswith("**저장 파일")]
+    # A no-break space: at 1280 pixels the title breaks before "마지막", never leaving "행" alone on a line.
+    assert titles == ["**저장 파일의 마지막\u00a0행**"]
+    at.button(key="robot-yes").click().run()
+    assert [m.value for m in at.markdown if m.value.startswith("**저장 파일")] == ["**저장 파일에 새로 생긴\u00a0행**"]
+
+
 @pytest.mark.parametrize(
     ("next_nodes", "status", "expected"),
     [
