@@ -17,7 +17,7 @@ from agents.refund.amounts import asked_amount, case_amounts
 from agents.settings import Settings
 from app_pages.refund_cases import CaseBook, CaseRead, case_book, read_case
 from app_pages.refund_decisions import VIEW_KEY, decision_controls
-from dashboard import auth, case_panel, diff_view, live, queues
+from dashboard import auth, case_headline, case_panel, diff_view, live, queues
 from dashboard.decision_view import controls_view
 from dashboard.formats import amount
 from dashboard.forms import act, acted_here, drawn_head, status_word
@@ -28,7 +28,6 @@ from dashboard.views import status_text
 SELECT_KEY = "refund-case"  # the case picker; it follows ?thread=, which selects the case
 FIND_KEY = "refund-case-find"  # narrows the picker's options by case, customer, status...
 PICKER_LIMIT = 100  # options in the case picker: the selected case and the first matching ones
-WHOLE_REASON_KEY = "refund-whole-reason-of"  # the case whose reason its headline shows whole, not cut
 
 
 def _follow_picker(options: list[str]) -> None:
@@ -97,11 +96,6 @@ def show_case_panel(store: Store, settings: Settings) -> str | None:
     return thread_id
 
 
-def _show_reason(thread_id: str, whole: bool) -> None:
-    """Shows ``thread_id``'s reason whole in its headline (``whole``), or cut again."""
-    st.session_state[WHOLE_REASON_KEY] = thread_id if whole else None
-
-
 def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) -> None:
     """One case: its status, the controls that fit it (first, so a waiting case's decision is on the first
     screen), then its amounts, its text and its trace.
@@ -130,25 +124,7 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     view = controls_view(remembered, thread_id, result.status, head, expected, own_action=own_action)
     st.session_state[VIEW_KEY] = view.view
     parts = case_panel.case_parts(result.status, view.stale, status.action, auth.why_not(CONTINUE))
-    whole = st.session_state.get(WHOLE_REASON_KEY) == thread_id
-    kind, said = case_panel.headline_message(parts.headline, values, status, whole_reason=whole)
-    # The headline and, under a reason it cut, the button that shows the reason whole in the headline's place
-    # (and folds it again): in the page's flow, said once, and Approve / Reject stay on the first screen.
-    with st.container():
-        getattr(st, kind)(said)
-        toggle = case_panel.reason_toggle(parts.headline, values, whole)
-        if toggle:
-            icon = ":material/unfold_less:" if whole else ":material/unfold_more:"
-            st.button(
-                toggle,
-                key="refund-whole-reason",
-                type="tertiary",
-                icon=icon,
-                on_click=_show_reason,
-                args=(thread_id, not whole),
-            )
-        else:
-            st.empty()
+    case_headline.show_headline(parts.headline, values, status, thread_id)  # the reason said once, whole on a click
     # A container only where its part is drawn, an empty element where not: a container drawn again
     # updates its widgets in place (what is typed and the focus stay); an element drawn over it removes it.
     if parts.controls:

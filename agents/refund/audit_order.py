@@ -1,7 +1,7 @@
 """Which refund cases the audit's views draw first: the rows each view is about, before the rest.
 
 The audit is one table of every case (newest first) whose views each draw a few of its columns
-(``app_pages.refund_lists.AUDIT_VIEWS``). A view whose columns only some cases fill would start with
+(``dashboard.audit_views.AUDIT_VIEWS``). A view whose columns only some cases fill would start with
 rows of empty cells: the deletions view with every live case, the decisions view with every undecided
 one. Those views put the cases they are about first; the other views, and the JSON export
 (``AuditRow.to_json`` of :func:`agents.refund.ledger.audit_rows`), keep the audit's own order.

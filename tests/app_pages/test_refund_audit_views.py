@@ -7,7 +7,7 @@ import pytest
 
 from agents import runs
 from agents.refund import strings as refund_strings
-from app_pages import refund_lists
+from dashboard import audit_views
 from dashboard.tables import LINK_WIDTH
 from tests.factories import start_refund
 
@@ -17,15 +17,15 @@ GRID_WIDTH = 816
 
 
 def test_every_audit_column_is_drawn_in_a_view_and_has_a_width():
-    keys = {key for view in refund_lists.AUDIT_VIEWS.values() for key in view} | {"refund.col.case"}
-    assert keys == set(refund_lists.AUDIT_WIDTHS)
+    keys = {key for view in audit_views.AUDIT_VIEWS.values() for key in view} | {"refund.col.case"}
+    assert keys == set(audit_views.AUDIT_WIDTHS)
     assert len(keys) == 20  # every column of the audit table, none left to the data alone
 
 
-@pytest.mark.parametrize("view", list(refund_lists.AUDIT_VIEWS))
+@pytest.mark.parametrize("view", list(audit_views.AUDIT_VIEWS))
 def test_each_audit_view_fits_a_1280_pixel_window(view):
-    shown = ["refund.col.case", *refund_lists.AUDIT_VIEWS[view]]
-    assert LINK_WIDTH + sum(refund_lists.AUDIT_WIDTHS[key] for key in shown) <= GRID_WIDTH
+    shown = ["refund.col.case", *audit_views.AUDIT_VIEWS[view]]
+    assert LINK_WIDTH + sum(audit_views.AUDIT_WIDTHS[key] for key in shown) <= GRID_WIDTH
 
 
 @pytest.mark.parametrize(
