@@ -22,7 +22,10 @@ from dashboard.views import lazy_expander
 
 store, settings = resources.store(), resources.settings()
 
-st.title(t("robot.title"))
+# In presenter mode the thread and Start over sit beside the title (see below), no taller than it: on a
+# projector's 1280×720 first screen Start over is whole, and the answers under the question stay well inside.
+title_place, thread_place = st.columns(presenter.STATE_BESIDE_FOLD) if presenter.is_on() else (st.container(), None)
+title_place.title(t("robot.title"))
 st.caption(code_with_its_punctuation(t("robot.intro")))
 st.info(code_with_its_punctuation(t("robot.rule")))
 show_flash()
@@ -38,10 +41,12 @@ if about := foreign_thread(store, thread_id, head, "robot"):  # a thread with no
     st.stop()
 expected = drawn_head("robot-page", thread_id, head)  # Start over and the sidebar act on the head the page drew
 
-# In presenter mode the thread and Start over sit beside the question (see below), so the answer buttons
-# under it stay well inside a projector's 1280×720 first screen.
-thread_beside_question = presenter.is_on() and head is not None
-if not thread_beside_question:
+if thread_place is not None and head is not None:  # presenter mode: beside the title, no taller than it
+    thread_box = thread_place.container(gap=None)
+    thread_box.markdown(code_with_its_punctuation(t("robot.thread", thread=f"`{thread_id}`")))
+    wide = st.container() if start_over_asked(thread_id, head) else thread_box  # a confirmation is drawn wide
+    start_over(store, settings, thread_id, head, expected, thread_box, wide)
+else:
     top_left, top_right = st.columns([3, 1])
     top_left.markdown(t("robot.thread", thread=f"`{thread_id}`"))
     wide = st.container() if start_over_asked(thread_id, head) else top_right  # a confirmation is drawn wide
@@ -157,10 +162,7 @@ def show_thread(read: robot_view.ThreadRead) -> None:
         if presenting:  # beside the answers: where the run is, highlighted as it moves
             steps = presenter.step_states(ROBOT_NODES, result.next, result.status)
             st.markdown(presenter.steps_markdown(steps, finished=result.status == "done"))
-        if thread_beside_question:
-            st.markdown(code_with_its_punctuation(t("robot.thread", thread=f"`{thread_id}`")))
-            start_over(store, settings, thread_id, head, expected, explain_col, explain_col)
-        if presenting:  # what the save file gained with the last action
+            # what the save file gained with the last action
             robot_view.show_latest_writes(store, thread_id)
         with presenter.folded(f"**{t('robot.explain.title')}**", "robot-explain"):
             if not presenter.is_on():  # a folded box says its title on its fold

@@ -2,7 +2,8 @@
 
 The question is as wide as the page, so its proposed action reads on one line; the answers stay on the
 first screen; the column beside them is used: the graph's steps beside the buttons, then the save
-file's latest (after an action: new) rows beside the state below them.
+file's latest (after an action: new) rows beside the state below them. The thread and Start over sit
+beside the title, Start over whole on the first screen, its confirmation too.
 """
 
 from __future__ import annotations
@@ -57,3 +58,28 @@ def test_the_proposal_is_one_line_and_the_column_beside_the_answers_is_used(
     main.get_by_role("button", name=t("robot.yes", lang=lang), exact=True).click()
     expect(rows).to_contain_text(t("presenter.rows.new", lang=lang))  # after the answer: its new rows
     expect(rows).to_contain_text("__resume__")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_start_over_is_whole_on_the_first_screen_with_the_answers(page: Page, shared_dashboard: Dashboard, lang: str):
+    thread = f"start-over-{lang}"
+    cli_ok(shared_dashboard, "run", "robot", "--thread", thread)
+    main = open_page(page, shared_dashboard, f"robot?thread={thread}&lang={lang}&present=1", (WIDTH, HEIGHT))
+
+    start_over = main.get_by_role("button", name=t("robot.start_over", lang=lang), exact=True)
+    expect(start_over).to_be_visible()
+    no = main.locator(".st-key-robot-no button")
+    expect(no).to_be_visible()
+    start_box, no_box = start_over.bounding_box(), no.bounding_box()
+    assert start_box is not None and no_box is not None
+    assert 0 <= start_box["y"] and start_box["y"] + start_box["height"] <= HEIGHT, start_box  # whole, no scrolling
+    assert no_box["y"] + no_box["height"] <= HEIGHT - FOLD_MARGIN, no_box  # the answers stay where they were
+    thread_box = main.locator("code", has_text=thread).first.bounding_box()  # the thread, just above it
+    assert thread_box is not None and 0 <= thread_box["y"], thread_box
+    assert thread_box["y"] + thread_box["height"] <= start_box["y"], (thread_box, start_box)
+
+    start_over.click()  # the confirmation is asked, and on the first screen too
+    delete = main.get_by_role("button", name=t("robot.start_over.delete", lang=lang))
+    expect(delete).to_be_visible()
+    delete_box = delete.bounding_box()
+    assert delete_box is not None and delete_box["y"] + delete_box["height"] <= HEIGHT, delete_box
