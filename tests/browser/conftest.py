@@ -99,6 +99,20 @@ def shared_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashb
         yield served
 
 
+#: The live parts' interval (s) on :func:`live_dashboard`: short, so a part draws another process's change
+#: soon; the tests wait on the page itself.
+LIVE_REFRESH = 1.0
+
+
+@pytest.fixture(scope="module")
+def live_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboard]:
+    """A module's dashboard with its live parts rerunning every :data:`LIVE_REFRESH` seconds."""
+    with serve_dashboard(
+        tmp_path_factory.mktemp("live") / "dashboard.sqlite", HITL_LIVE_REFRESH=str(LIVE_REFRESH)
+    ) as served:
+        yield served
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium under Playwright, kept off the network.

@@ -24,18 +24,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from dashboard.i18n import t
-from tests.browser.conftest import Dashboard, serve_dashboard
+from tests.browser.conftest import Dashboard
 from tests.browser.opening import cli_ok, lecture_flags, open_page
-
-#: The live parts' interval (s): short, so the part draws the change soon; the wait is on the page itself.
-REFRESH = 1.0
 
 #: Watches the main block. ``ready``: [selector, text it includes, text it must not be] of what the part draws
 #: once it has drawn the change; ``old``: [selector, text] of the lines it must no longer show. At the first
@@ -60,15 +56,6 @@ WATCH_BOX = """([ready, old]) => {
   seen.observe(main, {subtree: true, childList: true, characterData: true, attributes: true});
   return true;
 }"""
-
-
-@pytest.fixture(scope="module")
-def live_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboard]:
-    """The dashboard with its live parts rerunning every second."""
-    with serve_dashboard(
-        tmp_path_factory.mktemp("live") / "dashboard.sqlite", HITL_LIVE_REFRESH=str(REFRESH)
-    ) as served:
-        yield served
 
 
 class HeldStream:
@@ -110,6 +97,13 @@ def _checkpoint_before(dashboard: Dashboard, thread: str, node: str) -> str:
     return next(row["checkpoint_id"] for row in reversed(rows) if row["next"] == [node])
 
 
+def _answered_robot(dashboard: Dashboard, thread: str) -> str:
+    """Runs a robot thread and answers yes; the robot's last message (its outcome)."""
+    cli_ok(dashboard, "run", "robot", "--thread", thread)
+    done = json.loads(cli_ok(dashboard, "resume", thread, "yes", "--json").stdout)
+    return done["values"]["messages"][-1]["content"]
+
+
 def _seen_after(
     page: Page, stream: HeldStream, ready: list[list[str]], old: list[list[str]], change: Any
 ) -> list[dict[str, Any]]:
@@ -130,9 +124,7 @@ def test_the_robots_outcome_and_messages_drop_their_old_lines_when_the_thread_go
     page: Page, live_dashboard: Dashboard, lang: str
 ):
     thread = f"shrink-robot-{lang}"
-    cli_ok(live_dashboard, "run", "robot", "--thread", thread)
-    done = json.loads(cli_ok(live_dashboard, "resume", thread, "yes", "--json").stdout)
-    executed = done["values"]["messages"][-1]["content"]  # the robot's last message, gone after the rerun
+    executed = _answered_robot(live_dashboard, thread)  # the robot's last message, gone after the rerun
     question = _checkpoint_before(live_dashboard, thread, "approval")
     stream = HeldStream(page)
     main = open_page(page, live_dashboard, f"robot?thread={thread}&lang={lang}")
@@ -236,9 +228,7 @@ def test_the_robots_thread_deleted_elsewhere_leaves_no_line_of_it_beside_the_war
     page: Page, live_dashboard: Dashboard, lang: str
 ):
     thread = f"deleted-robot-{lang}"
-    cli_ok(live_dashboard, "run", "robot", "--thread", thread)
-    done = json.loads(cli_ok(live_dashboard, "resume", thread, "yes", "--json").stdout)
-    executed = done["values"]["messages"][-1]["content"]
+    executed = _answered_robot(live_dashboard, thread)
     stream = HeldStream(page)
     main = open_page(page, live_dashboard, f"robot?thread={thread}&lang={lang}")
     expect(main.get_by_test_id("stChatMessage").last).to_contain_text(executed)

@@ -9,18 +9,16 @@ controls drawn for the question stay, with a notice, and a click on them is refu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from dashboard.i18n import t
-from tests.browser.conftest import Dashboard, serve_dashboard
+from tests.browser.conftest import Dashboard
 from tests.browser.opening import cli_ok, lecture_flags, open_page
 
-#: The live parts' interval (s), and how long the page may take to show another process's answer (ms):
-#: one interval for the part's timer, then its run, with room for a machine shared by other tests.
-REFRESH = 1.0
+#: How long the page may take to show another process's answer (ms): one interval of the live parts'
+#: timer (``LIVE_REFRESH``), then its run, with room for a machine shared by other tests.
 SHOWN_WITHIN = 8_000
 
 #: Marks a full run of the page: the elements above the thread (title, intro), drawn only by the page's
@@ -34,15 +32,6 @@ WATCH_PAGE_TOP = """() => {
   top.forEach(box => seen.observe(box, {attributes: true, attributeFilter: ['data-stale']}));
   return top.filter(box => box.querySelector('h1')).length;
 }"""
-
-
-@pytest.fixture(scope="module")
-def live_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboard]:
-    """The dashboard with its live parts rerunning every second."""
-    with serve_dashboard(
-        tmp_path_factory.mktemp("live") / "dashboard.sqlite", HITL_LIVE_REFRESH=str(REFRESH)
-    ) as served:
-        yield served
 
 
 def _counts(dashboard: Dashboard, thread: str) -> dict[str, int]:
