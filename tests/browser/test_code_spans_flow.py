@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
+from tests.browser.conftest import LINE_STARTS, Dashboard
+from tests.browser.opening import cli_ok, open_page
 
 #: Every inline code span of the main area: its text, where its own lines begin, its width and the width its
 #: block leaves for text (inside its padding), and both right edges.
@@ -37,19 +38,15 @@ def open_robot_page(page: Page, dashboard: Dashboard, language: str) -> Locator:
     """The robot page of thread ``demo-a`` at 1280×720, drawn with its style for code spans in effect; its main
     block."""
     if "demo-a" not in dashboard.cli("threads").stdout:
-        started = dashboard.cli("run", "robot", "--thread", "demo-a")
-        assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/robot?thread=demo-a&lang={language}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+        cli_ok(dashboard, "run", "robot", "--thread", "demo-a")
+    main = open_page(page, dashboard, f"robot?thread=demo-a&lang={language}", (1280, 720))
     expect(main.locator(":not(pre) > code", has_text="?thread=").first).to_be_attached(timeout=30_000)
     # The sidebar drawn to its last widget (a page served again may draw the main block first), the page's
     # style for code spans in a style sheet (the frame draws it as an element of its own, which can come after
-    # the sidebar's widgets), and the fonts the lines end in loaded.
+    # the sidebar's widgets).
     expect(page.get_by_test_id("stSidebar").get_by_test_id("stCheckbox").last).to_be_visible()
     page.wait_for_function(STYLE_IN_EFFECT)
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # and the code font it may have asked for
     return main
 
 
