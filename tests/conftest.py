@@ -6,13 +6,15 @@ import functools
 import os
 import shutil
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from streamlit.components.v2 import manifest_scanner
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.scriptrunner import ScriptRunnerEvent
+from streamlit.testing.v1 import AppTest, local_script_runner
 
 from agents.cli import main as cli_main
 from agents.db import Store, is_postgres_url, project_tables
@@ -64,13 +66,40 @@ def _scan_once(max_workers: int | None = None) -> list[tuple[object, Path]]:
     return list(_installed_component_manifests())
 
 
+def _wait_for_the_run_to_end(runner: local_script_runner.LocalScriptRunner, timeout: float = 3) -> None:
+    """Waits for an ``AppTest`` run's script thread to say it ended (its ``SHUTDOWN`` event), as
+    Streamlit's own wait does, with the same timeout and the same error when it passes.
+
+    Streamlit's wait looks every millisecond, and each look reads every event of the run so far: the
+    waiting thread takes the interpreter from the script's thread a thousand times a second, for the
+    whole run. This one sleeps until the event is sent.
+    """
+    ended = threading.Event()
+
+    def on_event(sender: object, event: ScriptRunnerEvent, **kwargs: object) -> None:
+        if event == ScriptRunnerEvent.SHUTDOWN:
+            ended.set()
+
+    runner.on_event.connect(on_event, weak=False)
+    try:
+        if runner.script_stopped() or ended.wait(timeout):  # it may have ended before the line above
+            return
+    finally:
+        runner.on_event.disconnect(on_event)
+    runner.request_stop()  # as Streamlit's wait does, so that the script does not run on
+    runner.join()
+    raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _component_manifests_scanned_once() -> Iterator[None]:
     """Every ``AppTest`` scans the installed distributions for Streamlit components (the metadata of
     a few hundred packages, most of a page test's time); the installed packages do not change during
-    a run, so the scan is made once per process, as a real server makes it once at its start."""
+    a run, so the scan is made once per process, as a real server makes it once at its start. Each
+    run's end is waited for by :func:`_wait_for_the_run_to_end` rather than by looking every millisecond."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(manifest_scanner, "scan_component_manifests", _scan_once)
+        patch.setattr(local_script_runner, "require_widgets_deltas", _wait_for_the_run_to_end)
         yield
 
 
