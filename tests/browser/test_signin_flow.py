@@ -1,21 +1,25 @@
 """Sign-in and roles in real Chromium, against a real OpenID Connect provider (``oidc-provider-mock``).
 
-Each test starts the dashboard with ``[auth]`` pointing at the provider and a roles file; each
-person signs in in their own browser context (their own cookies). The pages only hide what a role
-cannot do; that ``agents.runs`` refuses it anyway is tested in tests/agents.
+The module's tests share one dashboard with ``[auth]`` pointing at the provider and a roles file; each
+person signs in in their own browser context (their own cookies). The requester and the approver, who act
+in several tests, sign in once for the module; each test opens their contexts with those cookies. The
+pages only hide what a role cannot do; that ``agents.runs`` refuses it anyway is tested in tests/agents.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from tests.browser.cli_batch import run_step
 from tests.browser.conftest import ARTIFACTS, table_with, wait_for_app
 from tests.browser.oidc_support import (
     Person,
@@ -98,27 +102,46 @@ def person_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Ca
         return page
 
     yield open_page
-    ARTIFACTS.mkdir(exist_ok=True)
+    # Each person's last view, for a failure's post-mortem (or every test's with HITL_TEST_SCREENSHOTS=1, as the
+    # page fixture keeps them): a full-page screenshot costs the browser about 0.2 s of CPU.
+    failed = any(getattr(getattr(request.node, f"rep_{when}", None), "failed", False) for when in ("setup", "call"))
+    keep = failed or os.environ.get("HITL_TEST_SCREENSHOTS") == "1"
+    if keep:
+        ARTIFACTS.mkdir(exist_ok=True)
     for number, context in enumerate(contexts):
-        for page in context.pages:  # each person's last view, for a failure's post-mortem
-            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{number}.png"), full_page=True)
-        context.close()
+        try:
+            for page in context.pages if keep else ():
+                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{number}.png"), full_page=True)
+        finally:
+            context.close()
 
 
-@pytest.fixture(scope="module")
-def requester_cookies(browser: Browser, signed_dashboard: SignedInDashboard) -> dict:
-    """The requester's cookies once signed in (a browser context's storage state): the tests that need the
-    requester open a context of their own with them, signed in as after ``sign_in``, without signing in again
-    (every other person signs in in each test)."""
+def _cookies_of(browser: Browser, dashboard: SignedInDashboard, person: Person) -> dict:
+    """``person``'s cookies once signed in (a browser context's storage state): a context opened with them is
+    signed in as after ``sign_in``, without signing in again."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     context.route("**/*", _only_loopback)  # as person_page's contexts
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
-        sign_in(page, signed_dashboard, REQUESTER.email)
+        sign_in(page, dashboard, person.email)
         return dict(context.storage_state())
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def requester_cookies(browser: Browser, signed_dashboard: SignedInDashboard) -> dict:
+    """The requester's cookies, signed in once for the module: every test but the first files its cases as
+    the requester."""
+    return _cookies_of(browser, signed_dashboard, REQUESTER)
+
+
+@pytest.fixture(scope="module")
+def approver_cookies(browser: Browser, signed_dashboard: SignedInDashboard) -> dict:
+    """The approver's cookies, signed in once for the module: two tests act as the approver (every other
+    person signs in in the test that needs them)."""
+    return _cookies_of(browser, signed_dashboard, APPROVER)
 
 
 def _submit_request(page: Page, case: str, amount: str) -> None:
@@ -152,10 +175,16 @@ def _open(page: Page, dashboard: SignedInDashboard, path: str) -> None:
     wait_for_app(page)
 
 
+def _cli(dashboard: SignedInDashboard, *args: str) -> dict[str, Any]:
+    """``python -m agents ARGS`` against the dashboard's database, through the CLI's own ``main()`` in this
+    process (``cli_batch.run_step``): a read needs no interpreter of its own, which costs a second of CPU."""
+    return run_step({"cli": ["--db", str(dashboard.db_path), *args]})
+
+
 def _ledger(dashboard: SignedInDashboard) -> dict[str, dict]:
-    done = dashboard.cli("ledger", "--json")
-    assert done.returncode == 0, done.stderr
-    return {row["case_id"]: row for row in json.loads(done.stdout)}
+    done = _cli(dashboard, "ledger", "--json")
+    assert done["code"] == 0, done["err"]
+    return {row["case_id"]: row for row in json.loads(done["out"])}
 
 
 def _no_secret_in(dashboard: SignedInDashboard, *pages: Page) -> None:
@@ -216,7 +245,10 @@ def test_viewer_sees_the_queue_and_no_decision_controls(
 
 
 def test_an_approvers_limit_a_senior_approver_and_four_eyes(
-    signed_dashboard: SignedInDashboard, person_page: Callable[..., Page], requester_cookies: dict
+    signed_dashboard: SignedInDashboard,
+    person_page: Callable[..., Page],
+    requester_cookies: dict,
+    approver_cookies: dict,
 ) -> None:
     requester = _requester(
         signed_dashboard, person_page, requester_cookies, ("small", "500,000"), ("large", "2,000,000")
@@ -230,8 +262,7 @@ def test_an_approvers_limit_a_senior_approver_and_four_eyes(
     expect(main.get_by_role("button", name="Reject", exact=True)).to_be_visible()
 
     # An approver with a 1,000,000 KRW limit approves 500,000: the ledger's approver is their email.
-    approver = person_page()
-    sign_in(approver, signed_dashboard, APPROVER.email)
+    approver = person_page(approver_cookies)
     _open(approver, signed_dashboard, "refund?thread=refund-small")
     main = approver.get_by_test_id("stMain")
     expect(main.get_by_text(f"The decision is recorded as yours: {APPROVER.name}")).to_be_visible()
@@ -258,12 +289,14 @@ def test_an_approvers_limit_a_senior_approver_and_four_eyes(
 
 
 def test_an_admin_deletes_a_thread_an_approver_cannot(
-    signed_dashboard: SignedInDashboard, person_page: Callable[..., Page], requester_cookies: dict
+    signed_dashboard: SignedInDashboard,
+    person_page: Callable[..., Page],
+    requester_cookies: dict,
+    approver_cookies: dict,
 ) -> None:
     _requester(signed_dashboard, person_page, requester_cookies, ("gone", "400,000"))
 
-    approver = person_page()
-    sign_in(approver, signed_dashboard, APPROVER.email)
+    approver = person_page(approver_cookies)
     _open(approver, signed_dashboard, "refund?thread=refund-gone")
     sidebar = approver.get_by_test_id("stSidebar")
     expect(sidebar.get_by_text("deleting, forking, re-running and restoring threads is for admins")).to_be_visible()
@@ -280,6 +313,6 @@ def test_an_admin_deletes_a_thread_an_approver_cannot(
     delete.get_by_role("textbox", name="Reason (kept in the audit)").fill("entered twice")  # the case waits
     delete.get_by_role("button", name="Delete thread").click()
     expect(admin.get_by_text("Deleted thread refund-gone.")).to_be_visible()
-    threads = signed_dashboard.cli("threads", "--json")
-    assert threads.returncode == 0 and "refund-gone" not in threads.stdout
+    threads = _cli(signed_dashboard, "threads", "--json")
+    assert threads["code"] == 0 and "refund-gone" not in threads["out"]
     _no_secret_in(signed_dashboard, approver, admin)
