@@ -166,8 +166,27 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+def _stop_chromium() -> None:
+    """Stops the process's Chromium (``tests/browser/chromium.py``), if a browser test started one."""
+    chromium = sys.modules.get("tests.browser.chromium")  # not imported: no browser test ran here
+    if chromium is not None:
+        chromium.stop()
+
+
+BROWSER_TESTS = PROJECT_ROOT / "tests" / "browser"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test outside tests/browser/, stops the process's Chromium: Playwright's sync API keeps an event
+    loop running while it is open, which a test calling ``asyncio.run`` would find. A browser module's
+    ``browser`` stays open for its every test (no test there calls ``asyncio.run``)."""
+    if not item.path.is_relative_to(BROWSER_TESTS):
+        _stop_chromium()
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Drops the database this process made its tests' PostgreSQL schemas in."""
+    """Stops the process's Chromium; drops the database this process made its tests' PostgreSQL schemas in."""
+    _stop_chromium()
     drop_process_database()
 
 

@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
+from tests.browser.chromium import close_contexts, shared_browser
 from tests.conftest import PROJECT_ROOT
-from tests.serving import CHROMIUM, CHROMIUM_ARGS, dashboard_env, free_port, local_url, running_streamlit
+from tests.serving import CHROMIUM, dashboard_env, free_port, local_url, running_streamlit
 
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 
@@ -115,17 +116,13 @@ def live_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboa
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium under Playwright, kept off the network.
-
-    Module-scoped: Playwright's sync API keeps an event loop running while it
-    is open, which would break later tests that call ``asyncio.run``.
-    """
+    """Debian's Chromium under Playwright, kept off the network: the test process's one
+    (``tests/browser/chromium.py``), started by the first module that needs it and kept for the next; each
+    module's contexts are closed after it."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing; the test command installs Debian's chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield shared_browser()
+    close_contexts()
 
 
 @pytest.fixture
