@@ -52,6 +52,11 @@ PRELOAD = [
     "tests.factories",
 ]
 
+#: What the fork server imports besides, if a dashboard is its first use (:func:`start_streamlit`): Streamlit's
+#: command line and the libraries the dashboard's first page reads with. Not for a fork server that starts
+#: for other tests (the quick set has no dashboard), which would pay two seconds of CPU for nothing.
+DASHBOARD_PRELOAD = ["streamlit.web.cli", "pandas", "pyarrow"]
+
 _CONTEXT: Any = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(PRELOAD)
 
@@ -164,7 +169,7 @@ class ForkedCommand:
         self.send_signal(signal.SIGKILL)
 
 
-def _command(args: list[str], environ: dict[str, str], folder: str, output: Connection) -> None:
+def _command(module: str, args: list[str], environ: dict[str, str], folder: str, output: Connection) -> None:
     written = output.fileno()
     os.dup2(written, 1)
     os.dup2(written, 2)
@@ -177,8 +182,8 @@ def _command(args: list[str], environ: dict[str, str], folder: str, output: Conn
     os.environ.clear()
     os.environ.update(environ)
     os.chdir(folder)
-    sys.argv = ["agents", *args]
-    runpy.run_module("agents", run_name="__main__")  # its SystemExit is the fork's exit code
+    sys.argv = [module, *args]
+    runpy.run_module(module, run_name="__main__")  # its SystemExit is the fork's exit code
 
 
 def start_command(
@@ -186,9 +191,29 @@ def start_command(
 ) -> ForkedCommand:
     """Starts ``python -m agents ARGS`` in a new process (a fork of the fork server) and returns at once;
     the command's output and errors are read, line by line, from the returned command's ``stdout``."""
+    return _start_module("agents", args, cwd, env)
+
+
+def start_streamlit(
+    args: Sequence[str], cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> ForkedCommand:
+    """Starts ``python -m streamlit ARGS`` (``run streamlit_app.py ...``) in a new process, as
+    :func:`start_command` does: Streamlit's own command line, from its argument parsing to the served
+    script, in a process that did not import Streamlit and the project again.
+
+    If this is the fork server's first use, it also imports :data:`DASHBOARD_PRELOAD`.
+    """
+    _CONTEXT.set_forkserver_preload([*PRELOAD, *DASHBOARD_PRELOAD])  # no effect once the server runs
+    return _start_module("streamlit", args, cwd, env)
+
+
+def _start_module(
+    module: str, args: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str] | None
+) -> ForkedCommand:
     receive, send = _CONTEXT.Pipe(duplex=False)
     environ = dict(os.environ if env is None else env)
-    process = _CONTEXT.Process(target=_command, args=(list(args), environ, os.fspath(cwd or os.getcwd()), send))
+    target_args = (module, list(args), environ, os.fspath(cwd or os.getcwd()), send)
+    process = _CONTEXT.Process(target=_command, args=target_args)
     with _without_main():
         process.start()
     send.close()

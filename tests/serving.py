@@ -20,6 +20,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.fresh_process import ForkedCommand, start_streamlit
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 #: The flags that keep Chromium off the network.
@@ -52,7 +54,7 @@ def dashboard_env(db_location: str | Path, latency: str = "0", **extra: str) -> 
     return env
 
 
-def _wait_until_listening(process: subprocess.Popen[str], url: str) -> None:
+def _wait_until_listening(process: subprocess.Popen[str] | ForkedCommand, url: str) -> None:
     """Reads the server's output until it reports its URL, then checks its health."""
     assert process.stdout is not None
     seen = []
@@ -71,23 +73,36 @@ def running_streamlit(
     env: dict[str, str],
     port: int,
     *,
-    launcher: Sequence[str] = STREAMLIT,
+    launcher: Sequence[str] | None = None,
     extra_args: Sequence[str] = (),
     script: str = "streamlit_app.py",
-) -> Iterator[subprocess.Popen[str]]:
+) -> Iterator[subprocess.Popen[str] | ForkedCommand]:
     """The dashboard (or another ``script`` of the project) served on ``port`` once it answers; stopped
     (killed if it must be) on exit.
 
+    Without a ``launcher`` (a command line that stands for ``python -m streamlit``), the server is
+    ``python -m streamlit run ...`` forked from the tests' fork server (``tests/fresh_process.py``), which has
+    imported Streamlit, pandas and the project once: Streamlit's own command line serves the script, as
+    in a new interpreter, for half the CPU of a start and of the first page's imports.
     Its output after the start is the caller's to read (``process.stdout``).
     """
-    command = [
-        *launcher, "run", script, "--server.port", str(port),
+    arguments = [
+        "run", script, "--server.port", str(port),
         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none", *extra_args,
     ]  # fmt: skip
-    process = subprocess.Popen(
-        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    process: subprocess.Popen[str] | ForkedCommand
+    if launcher is None:
+        process = start_streamlit(arguments, cwd=PROJECT_ROOT, env=env)
+    else:
+        process = subprocess.Popen(
+            [*launcher, *arguments],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     try:
         _wait_until_listening(process, local_url(port))
         yield process

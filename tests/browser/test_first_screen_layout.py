@@ -13,6 +13,10 @@ DRAWN = 30_000
 FOLD_MARGIN = 40
 
 
+# The robot's first screens are measured on a fresh database (the ``dashboard`` fixture): as a first user
+# sees the page, with no other waiting robot thread listed above its answer buttons.
+
+
 def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, dashboard: Dashboard):
     cli_ok(dashboard, "run", "robot")
     main = open_page(page, dashboard, "robot", (1280, 720))
@@ -23,7 +27,8 @@ def test_the_robots_answer_buttons_are_on_a_projectors_first_screen(page: Page, 
         assert box is not None and box["y"] + box["height"] <= 720, (label, box)  # no scrolling needed
 
 
-def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, dashboard: Dashboard):
+def test_the_inbox_offers_open_first_even_beside_a_long_reason(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard  # the inbox's columns, whatever other rows it holds
     reason = "the parcel arrived broken and the customer asks for the whole amount " * 4
     args = ("--case", "C1", "--customer", "kim", "--amount", "500000", "--reason", reason)
     cli_ok(dashboard, "run", "refund", *args)

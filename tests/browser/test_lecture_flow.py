@@ -13,7 +13,11 @@ from tests.browser.opening import cli_ok, lecture_flags, open_page
 SLOW = 30_000  # ms: a whole run, or Plotly's lazily loaded chart, on a busy machine
 
 
-def test_lecture_run_gate_rework_saves_and_downloads(page: Page, dashboard: Dashboard):
+# Both tests share the module's dashboard: each acts on a lecture thread it starts itself.
+
+
+def test_lecture_run_gate_rework_saves_and_downloads(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard
     open_page(page, dashboard, "lecture")
     page.get_by_role("button", name="Plan the lecture").click()
     main = page.get_by_test_id("stMain")
@@ -50,7 +54,8 @@ def _run_lecture(dashboard: Dashboard) -> str:
     return thread
 
 
-def test_timeline_shows_parallel_research_and_speedup(page: Page, dashboard: Dashboard):
+def test_timeline_shows_parallel_research_and_speedup(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard
     thread = _run_lecture(dashboard)
     open_page(page, dashboard, f"timeline?thread={thread}")
     chart = page.locator(".js-plotly-plot").first

@@ -1,6 +1,8 @@
 """Browser flows that keep the user's place: refused edit amounts, a selected case that stays, missing threads.
 
-Each behaviour was a bug on the refund or lecture page; these tests fail if it comes back.
+Each behaviour was a bug on the refund or lecture page; these tests fail if it comes back. The tests share
+the module's dashboard: each starts cases of its own (ids no other test uses) and reads the ledger's payouts of
+those cases only.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ def _waiting_case(dashboard: Dashboard, case: str, amount: str) -> str:
     return started["thread_id"]
 
 
-def _ledger(dashboard: Dashboard) -> list[dict]:
+def _ledger(dashboard: Dashboard, *cases: str) -> list[dict]:
+    """The ledger's payouts of ``cases`` (the module's dashboard also holds the other tests' cases)."""
     done = cli_ok(dashboard, "ledger", "--json")
-    return json.loads(done.stdout)
+    return [payout for payout in json.loads(done.stdout) if payout["case_id"] in cases]
 
 
 def _status_line(main: Locator) -> Locator:
@@ -81,7 +84,8 @@ def _type(field: Locator, text: str) -> None:
     field.press("Enter")
 
 
-def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, dashboard: Dashboard):
+def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard
     thread = _waiting_case(dashboard, "E4", "400000")
     open_page(page, dashboard, f"refund?thread={thread}")
     main = page.get_by_test_id("stMain")
@@ -107,7 +111,7 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
         _run_finished(page)
         expect(edit_button).to_be_disabled()
         expect(main.get_by_test_id("stMetric").filter(has_text="After the edit")).to_have_count(0)
-        assert _ledger(dashboard) == [], typed
+        assert _ledger(dashboard, "E4") == [], typed
     expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
 
     _type(amount, "50,000")
@@ -117,7 +121,7 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
     _run_finished(page)
     expect(refusal).to_have_count(0)
     expect(edit_button).to_be_enabled()
-    assert _ledger(dashboard) == []
+    assert _ledger(dashboard, "E4") == []
 
     edit_button.click()
     expect(page.get_by_text("Case E4: edit and approve by kim → done · paid.", exact=True)).to_be_visible()
@@ -125,11 +129,12 @@ def test_invalid_edit_amounts_are_refused_before_anything_is_paid(page: Page, da
     expect(main.get_by_text("Outcome: paid", exact=True)).to_be_visible()
     expect(main.get_by_test_id("stMetric").filter(has_text="Executed (ledger)")).to_contain_text("50,000")
     expect(main.get_by_test_id("stText").filter(has_text="400,000 → 50,000")).to_have_count(1)  # the trace
-    payouts = _ledger(dashboard)
+    payouts = _ledger(dashboard, "E4")
     assert [(p["case_id"], p["requested_amount"], p["paid_amount"]) for p in payouts] == [("E4", 400000, 50000)]
 
 
-def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(page: Page, dashboard: Dashboard):
+def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard
     big = _waiting_case(dashboard, "B8", "900000")
     small = _waiting_case(dashboard, "X5", "400000")
     open_page(page, dashboard, f"refund?thread={big}")
@@ -150,7 +155,7 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     expect(main.get_by_role("button", name="Edit amount and approve", exact=True)).to_have_count(0)
     expect(_case_picker(main)).to_have_value("B8 · 900,000 KRW · done · paid")
     expect(page).to_have_url(re.compile(r"[?&]thread=refund-B8(&|$)"))
-    assert [p["case_id"] for p in _ledger(dashboard)] == ["B8"]
+    assert [p["case_id"] for p in _ledger(dashboard, "B8", "X5")] == ["B8"]
 
     # An unrelated button reruns the page; B8 (no longer first in the queue) is still the case shown.
     main.get_by_role("button", name="Run the pitfall demo", exact=True).click()
@@ -184,12 +189,13 @@ def test_selected_case_stays_after_decision_rerun_language_switch_and_reload(pag
     expect(_status_line(main)).to_contain_text("refund-X5")
     expect(_case_picker(main)).to_have_value(re.compile(r"^X5 · 400,000(원| KRW) · "))
     expect(main.get_by_text(re.compile(r"^(Waiting for an approver\.|승인자를 기다리는 중입니다\.)$"))).to_be_visible()
-    assert [p["case_id"] for p in _ledger(dashboard)] == ["B8"]
+    assert [p["case_id"] for p in _ledger(dashboard, "B8", "X5")] == ["B8"]
 
 
-def test_links_to_a_missing_thread_select_nothing(page: Page, dashboard: Dashboard):
-    _waiting_case(dashboard, "B8", "900000")
-    _waiting_case(dashboard, "X5", "400000")
+def test_links_to_a_missing_thread_select_nothing(page: Page, shared_dashboard: Dashboard):
+    dashboard = shared_dashboard
+    _waiting_case(dashboard, "M8", "900000")
+    _waiting_case(dashboard, "M5", "400000")
     open_page(page, dashboard, "refund?thread=nonexistent")
     main = page.get_by_test_id("stMain")
     sidebar = page.get_by_test_id("stSidebar")
@@ -205,7 +211,7 @@ def test_links_to_a_missing_thread_select_nothing(page: Page, dashboard: Dashboa
     expect(page.get_by_role("button", name="Reject", exact=True)).to_have_count(0)
     expect(page.get_by_role("button", name="Edit amount and approve", exact=True)).to_have_count(0)
     expect(page.get_by_text("Waiting for an approver.", exact=True)).to_have_count(0)
-    assert _ledger(dashboard) == []
+    assert _ledger(dashboard, "M8", "M5") == []
 
     started = cli_ok(dashboard, "run", "lecture", *lecture_flags(), "--json")
     lecture_thread = json.loads(started.stdout)["thread_id"]

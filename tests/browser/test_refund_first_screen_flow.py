@@ -53,13 +53,18 @@ def _bottom(page: Page, selector: str) -> tuple[float, float]:
     return box["y"], box["y"] + box["height"]
 
 
+# The tests share the module's dashboard: each starts a case of its own, of an id as long as the others', and
+# the page draws the selected case before the queue of the others.
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_the_case_comes_before_approve_and_a_long_reason_is_whole_one_click_from_the_first_screen(
-    page: Page, dashboard: Dashboard, language: str
+    page: Page, shared_dashboard: Dashboard, language: str
 ):
-    args = ("--case", "C-1061", "--customer", "Kim Minsu", "--amount", "480000", "--reason", LONG_REASON)
+    dashboard, case = shared_dashboard, {"en": "C-1061", "ko": "C-1071"}[language]
+    args = ("--case", case, "--customer", "Kim Minsu", "--amount", "480000", "--reason", LONG_REASON)
     cli_ok(dashboard, "run", "refund", *args)
-    main = open_page(page, dashboard, f"refund?thread=refund-C-1061&lang={language}", (WIDTH, HEIGHT))
+    main = open_page(page, dashboard, f"refund?thread=refund-{case}&lang={language}", (WIDTH, HEIGHT))
     expect(main.get_by_text(WAITING[language], exact=True)).to_be_visible()
     approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")
     _, reject_bottom = _bottom(page, ".st-key-refund-reject button")
@@ -91,11 +96,12 @@ def test_the_case_comes_before_approve_and_a_long_reason_is_whole_one_click_from
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
-def test_the_first_items_buttons_are_on_the_first_screen(page: Page, dashboard: Dashboard, language: str):
+def test_the_first_items_buttons_are_on_the_first_screen(page: Page, shared_dashboard: Dashboard, language: str):
+    dashboard, case = shared_dashboard, {"en": "C-1062", "ko": "C-1072"}[language]
     items = '[{"item": "A-1", "amount": 300000}, {"item": "A-2", "amount": 80000}, {"item": "A-3", "amount": 200000}]'
-    args = ("--case", "C-1062", "--customer", "홍길동", "--reason", "파손된 배송", "--items", items)
+    args = ("--case", case, "--customer", "홍길동", "--reason", "파손된 배송", "--items", items)
     cli_ok(dashboard, "run", "refund", *args)
-    main = open_page(page, dashboard, f"refund?thread=refund-C-1062&lang={language}", (WIDTH, HEIGHT))
+    main = open_page(page, dashboard, f"refund?thread=refund-{case}&lang={language}", (WIDTH, HEIGHT))
     expect(main.get_by_text("A-1", exact=False).first).to_be_visible()
     for action in ("approve", "reject"):
         _, bottom = _bottom(page, f'[class*="st-key-refund-item-{action}-"] button')

@@ -41,6 +41,8 @@ def test_the_quiz_in_korean(page: Page, shared_dashboard: Dashboard):
 
 
 def test_the_queue_is_drawn_when_its_expander_is_opened(page: Page, dashboard: Dashboard):
+    # A fresh database: the queue's header counts every other waiting robot thread, and the default thread
+    # is the Korean quiz's on the module's dashboard.
     other = dashboard.cli("run", "robot", "--thread", "other-robot")
     assert other.returncode == 0, other.stderr
     _paused_robot_page(page, dashboard)
