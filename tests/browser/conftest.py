@@ -167,6 +167,8 @@ RAN = """() => {
     && app.getAttribute('data-test-connection-state') === 'CONNECTED'
     && !!document.querySelector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]');
 }"""
+#: How often (ms) :func:`wait_for_app` looks at the page's run state.
+RAN_POLLING = 100
 
 
 def wait_for_app(page: Page) -> None:
@@ -179,8 +181,11 @@ def wait_for_app(page: Page) -> None:
 
     After a click, wait first for something the click's rerun changes: until that rerun starts, the
     previous run is still the finished one.
+
+    The state is looked at every 100 ms, not at every animation frame (Playwright's default): a wait on
+    frames keeps Chromium drawing one after another for as long as the wait lasts.
     """
-    page.wait_for_function(RAN)
+    page.wait_for_function(RAN, polling=RAN_POLLING)
 
 
 def table_with(page: Page, text: str) -> Locator:

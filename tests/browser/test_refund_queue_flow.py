@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import RAN, Dashboard
+from tests.browser.conftest import RAN, RAN_POLLING, Dashboard
 
 #: The grid's row height and header height, in pixels (Streamlit's defaults); its first column, in a
 #: multi-row selection, holds each row's selection checkbox.
@@ -38,10 +38,10 @@ def _start(dashboard: Dashboard, case: str, *args: str) -> None:
 
 def _open(page: Page, dashboard: Dashboard, thread: str, language: str) -> Locator:
     page.goto(f"{dashboard.url}/refund?thread={thread}&lang={language}")
-    page.wait_for_function(RAN, timeout=DRAWN)
+    page.wait_for_function(RAN, timeout=DRAWN, polling=RAN_POLLING)
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text(thread, exact=True).first).to_be_visible(timeout=DRAWN)  # the case is drawn
-    page.wait_for_function(RAN, timeout=DRAWN)  # and the rest of that run
+    page.wait_for_function(RAN, timeout=DRAWN, polling=RAN_POLLING)  # and the rest of that run
     return main
 
 
@@ -89,7 +89,7 @@ def test_several_items_are_selected_and_approved_in_one_action(page: Page, share
     for count, position in enumerate(positions, start=1):
         grid.click(position={"x": MARKER_X, "y": HEADER + ROW * position + ROW / 2})  # the row's checkbox
         expect(selected).to_have_text(re.compile(rf"\b{count}\b"))
-        page.wait_for_function(RAN)  # the selection's run has ended: the grid takes the next click
+        page.wait_for_function(RAN, polling=RAN_POLLING)  # the selection's run has ended: the grid takes the next click
     main.locator(".st-key-refund-batch-approver input").fill("lee")
     main.locator(".st-key-refund-batch-approve button").click()
     expect(main.get_by_test_id("stAlertContentSuccess").filter(has_text=words["three_paid"])).to_be_visible()
