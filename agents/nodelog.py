@@ -23,6 +23,7 @@ processes' writers safe; parallel nodes (threads) only append to the queue, unde
 
 from __future__ import annotations
 
+import functools
 import inspect
 import time
 from collections.abc import Callable
@@ -126,44 +127,38 @@ def logged_node(
         async_wrapper.__name__ = node_name
         return async_wrapper
 
-    return _LoggedNode(store, agent, node_name, node, takes_config, label_of)
+    wrapper = functools.partial(_logged_call, store, agent, node_name, node, takes_config, label_of)
+    wrapper.__name__ = node_name  # type: ignore[attr-defined]
+    return wrapper
 
 
-class _LoggedNode:
-    """A sync node that writes each call to the node log: ``(state, config)``, as LangGraph calls it.
+def _logged_call(
+    store: Store,
+    agent: str,
+    name: str,
+    node: Callable[..., Any],
+    takes_config: bool,
+    label_of: LabelFunction | None,
+    state: Any,
+    config: RunnableConfig,
+) -> Any:
+    """One call of a sync logged node, written to the node log; ``logged_node`` binds all but the last two.
 
-    An object rather than a closure: compiling a graph looks for subgraphs among the values a node
-    function reaches, by reading its bytecode (about a third of a graph's compile for a closure over the
-    store); a callable object is not read, and a logged node has no subgraph of its own to find (the node
-    it wraps is called, never handed to LangGraph). No ``__wrapped__`` either: LangGraph reads the
-    signature to decide whether to pass the config, and this one always needs it.
+    A ``functools.partial`` of this function rather than a closure: compiling a graph looks for subgraphs
+    among the values a node function reaches, by reading its bytecode (about a third of a graph's compile
+    for a closure over the store); a partial is not read, and a logged node has no subgraph of its own to
+    find (the node it wraps is called, never handed to LangGraph). Its signature is ``(state, config)``:
+    LangGraph reads it to decide whether to pass the config, and a logged node always needs it.
     """
-
-    __slots__ = ("__name__", "_agent", "_label_of", "_node", "_store", "_takes_config")
-
-    def __init__(
-        self,
-        store: Store,
-        agent: str,
-        name: str,
-        node: Callable[..., Any],
-        takes_config: bool,
-        label_of: LabelFunction | None,
-    ) -> None:
-        self.__name__ = name
-        self._store, self._agent, self._node = store, agent, node
-        self._takes_config, self._label_of = takes_config, label_of
-
-    def __call__(self, state: Any, config: RunnableConfig) -> Any:
-        label = self._label_of(state) if self._label_of else ""
-        call = _start(self._store, self._agent, self.__name__, label, config)
-        try:
-            result = self._node(state, config) if self._takes_config else self._node(state)
-        except BaseException as error:
-            _finish(self._store, call, *_outcome(error))
-            raise
-        _finish(self._store, call, "ok")
-        return result
+    label = label_of(state) if label_of else ""
+    call = _start(store, agent, name, label, config)
+    try:
+        result = node(state, config) if takes_config else node(state)
+    except BaseException as error:
+        _finish(store, call, *_outcome(error))
+        raise
+    _finish(store, call, "ok")
+    return result
 
 
 def node_runs(
