@@ -23,6 +23,7 @@ processes' writers safe; parallel nodes (threads) only append to the queue, unde
 
 from __future__ import annotations
 
+import functools
 import inspect
 import time
 from collections.abc import Callable
@@ -102,7 +103,7 @@ def logged_node(
         label_of: Gives the row's label from the node's input, e.g. a subtopic.
 
     Returns:
-        A function with the signature ``(state, config)`` that LangGraph can run.
+        A callable with the signature ``(state, config)`` that LangGraph can run.
     """
     node_name = name or node.__name__
     takes_config = len(inspect.signature(node).parameters) > 1
@@ -126,20 +127,38 @@ def logged_node(
         async_wrapper.__name__ = node_name
         return async_wrapper
 
-    # No functools.wraps: LangGraph reads the signature to decide whether to
-    # pass the config, and the wrapper always needs it.
-    def wrapper(state: Any, config: RunnableConfig) -> Any:
-        call = begin(state, config)
-        try:
-            result = node(state, config) if takes_config else node(state)
-        except BaseException as error:
-            _finish(store, call, *_outcome(error))
-            raise
-        _finish(store, call, "ok")
-        return result
-
-    wrapper.__name__ = node_name
+    wrapper = functools.partial(_logged_call, store, agent, node_name, node, takes_config, label_of)
+    wrapper.__name__ = node_name  # type: ignore[attr-defined]
     return wrapper
+
+
+def _logged_call(
+    store: Store,
+    agent: str,
+    name: str,
+    node: Callable[..., Any],
+    takes_config: bool,
+    label_of: LabelFunction | None,
+    state: Any,
+    config: RunnableConfig,
+) -> Any:
+    """One call of a sync logged node, written to the node log; ``logged_node`` binds all but the last two.
+
+    A ``functools.partial`` of this function rather than a closure: compiling a graph looks for subgraphs
+    among the values a node function reaches, by reading its bytecode (about a third of a graph's compile
+    for a closure over the store); a partial is not read, and a logged node has no subgraph of its own to
+    find (the node it wraps is called, never handed to LangGraph). Its signature is ``(state, config)``:
+    LangGraph reads it to decide whether to pass the config, and a logged node always needs it.
+    """
+    label = label_of(state) if label_of else ""
+    call = _start(store, agent, name, label, config)
+    try:
+        result = node(state, config) if takes_config else node(state)
+    except BaseException as error:
+        _finish(store, call, *_outcome(error))
+        raise
+    _finish(store, call, "ok")
+    return result
 
 
 def node_runs(

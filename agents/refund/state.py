@@ -8,9 +8,11 @@ value and ignore a later one on every path, LangGraph's own ``update_state``
 included, so the route and ``settle`` can rely on them. ``amount`` is what
 will be paid; an approver may edit it. ``trace`` uses an add-reducer, so
 every step and every human edit appends a line and no line is ever replaced.
-"""
 
-from __future__ import annotations
+The annotations are evaluated as the module loads (no ``from __future__ import annotations``): LangGraph
+reads this state's type hints every time a graph is built (its channels, each route's input), and
+annotations kept as text would be parsed and evaluated again on each of those reads.
+"""
 
 import operator
 from typing import Annotated, Any, Literal, NotRequired

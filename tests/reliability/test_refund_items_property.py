@@ -99,6 +99,9 @@ class RefundItemCases(RuleBasedStateMachine):
         self.cases: dict[str, dict[str, int]] = {}  # thread → item → requested amount
         self.answered: dict[str, set[str]] = {}  # thread → interrupt ids answered
         self.rows_seen: dict[tuple[str, str], dict[str, Any]] = {}
+        # A finished case's values by (thread, head checkpoint id): a checkpoint is never rewritten, so the
+        # values at a head are read once, and read again whenever the head served is another one.
+        self.head_values: dict[tuple[str, str], dict[str, Any]] = {}
 
     def teardown(self) -> None:
         try:
@@ -116,6 +119,14 @@ class RefundItemCases(RuleBasedStateMachine):
     def _waiting(self, thread: str) -> list[tuple[str, dict[str, Any]]]:
         snapshot = runs.thread_snapshot(self.store, self.settings, thread)[1]
         return [(str(i.id), i.value) for i in snapshot.interrupts]
+
+    def _finished_values(self, thread: str, head: str) -> dict[str, Any]:
+        """A finished case's values at its head, as ``runs.current_result`` reads them (once per head)."""
+        if (thread, head) not in self.head_values:
+            result = runs.current_result(self.store, self.settings, thread)
+            assert result.head_checkpoint_id == head, (thread, head, result.head_checkpoint_id)
+            self.head_values[(thread, head)] = result.values
+        return self.head_values[(thread, head)]
 
     def _state(self) -> tuple[Any, ...]:
         heads = {thread: readmodel.head_checkpoint_id(self.store, thread) for thread in self.cases}
@@ -266,7 +277,7 @@ class RefundItemCases(RuleBasedStateMachine):
             paid = {row["item"]: row for row in item_ledger.item_payouts(self.store, thread.removeprefix("refund-"))}
             if status.status == "done":
                 assert thread not in inbox and status.outcome in ("paid", "rejected", "partly paid"), status
-                values = runs.current_result(self.store, self.settings, thread).values
+                values = self._finished_values(thread, status.head_checkpoint_id)
                 results = {r["item"]: r for r in values["item_results"]}
                 assert set(results) == set(amounts), results
                 for item, result in results.items():

@@ -421,9 +421,9 @@ class RefundCases(RuleBasedStateMachine):
         self.deleted: set[str] = set()
         self.fresh_process = True  # no operation since the store was (re)opened
         self.statuses: dict[str, lifecycle.ThreadStatus] = {}  # as of the last invariant check (before each rule)
-        # A finished case's values by (thread, head checkpoint id): a checkpoint is never rewritten, so its
-        # values are read once; every_status_served_is_the_one_langgraph_reads proves the served head is
-        # LangGraph's after every step.
+        # A case's values by (thread, head checkpoint id): a checkpoint is never rewritten, so its values are
+        # read once (for a finished case's record, and for the amount a case asked for);
+        # every_status_served_is_the_one_langgraph_reads proves the served head is LangGraph's after every step.
         self.head_values: dict[tuple[str, str], dict[str, Any]] = {}
         self.kill_point: tuple[str, str] | None = None
         self.steps = 0
@@ -487,8 +487,17 @@ class RefundCases(RuleBasedStateMachine):
     def _paid(self, thread: str) -> bool:
         return ledger.payout_for(self.store, thread.removeprefix("refund-")) is not None
 
+    def _head_values(self, thread: str, head: str) -> dict[str, Any]:
+        """The thread's values at ``head`` (its head checkpoint): read once per head, as a checkpoint is never
+        rewritten."""
+        key = (thread, head)
+        if key not in self.head_values:
+            self.head_values[key] = self._values(thread)
+        return self.head_values[key]
+
     def _requested(self, thread: str) -> int:
-        requested = self._values(thread).get("requested_amount") if thread in self.threads else None
+        head = readmodel.head_checkpoint_id(self.store, thread) if thread in self.threads else None
+        requested = self._head_values(thread, head).get("requested_amount") if head is not None else None
         return requested if isinstance(requested, int) else 500_000
 
     def _chain(self, thread: str) -> list[str]:
@@ -933,8 +942,7 @@ class RefundCases(RuleBasedStateMachine):
             payout = ledger.payout_for(self.store, case_id)
             if status.status == "done":
                 # A finished case's record is checked against its state (its head checkpoint's values).
-                key = (thread, status.head_checkpoint_id)
-                values = self.head_values.get(key) or self.head_values.setdefault(key, self._values(thread))
+                values = self._head_values(thread, status.head_checkpoint_id)
                 assert values.get("case_id") == case_id, (thread, values.get("case_id"))
                 assert thread not in inbox, status
                 assert status.outcome in ("paid", "rejected"), status
