@@ -60,13 +60,18 @@ def described(url: str) -> dict[str, list[tuple[Any, ...]]]:
         }
 
 
+def described_by_the_store() -> dict[str, list[tuple[Any, ...]]]:
+    """What the store sets up in an empty schema, as :func:`described` gives it."""
+    with postgres_schema() as url:
+        open_store(url).close()
+        return described(url)
+
+
 def test_a_copy_holds_what_the_store_sets_up_in_an_empty_schema():
     if copy_script() is None:
         assert not glob.glob("/usr/lib/postgresql/*/bin/pg_dump") and not shutil.which("pg_dump"), "no copy script"
         pytest.skip("no pg_dump: each test's schema is set up by the store")
-    with postgres_schema() as url:
-        open_store(url).close()
-        by_the_store = described(url)
+    by_the_store = described_by_the_store()
     with set_up_schema() as url:
         copy = described(url)
     assert copy == by_the_store
@@ -123,9 +128,7 @@ def test_a_schema_given_back_is_used_again_emptied_and_under_another_name():
 
     if copy_script() is None:
         pytest.skip("no pg_dump: each test's schema is set up by the store and dropped")
-    with postgres_schema() as url:
-        open_store(url).close()
-        by_the_store = described(url)
+    by_the_store = described_by_the_store()
     given_back = ExitStack()
     url = given_back.enter_context(set_up_schema())
     used = namespace(url)
@@ -192,9 +195,7 @@ def test_a_schema_whose_structure_its_test_changed_is_dropped(change):
 
     if copy_script() is None:
         pytest.skip("no pg_dump: each test's schema is set up by the store and dropped")
-    with postgres_schema() as url:
-        open_store(url).close()
-        by_the_store = described(url)
+    by_the_store = described_by_the_store()
     with set_up_schema() as url:
         used = namespace(url)
         with psycopg.connect(url, autocommit=True) as conn:
