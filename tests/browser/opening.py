@@ -38,11 +38,18 @@ def open_page(page: Page, dashboard: Dashboard, path: str = "", size: tuple[int,
     if size is not None:
         page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{dashboard.url}/{path}")
+    laid_out(page, path)
+    return page.get_by_test_id("stMain")
+
+
+def laid_out(page: Page, path: str) -> None:
+    """Waits until the page opened at ``path`` has ended its run with the styles its query asks for in effect
+    and its fonts loaded: until then, a Korean page's text can still break into other lines and move what is
+    below it (a row to click, a box to measure)."""
     wait_for_app(page)
     query = parse_qs(urlsplit(f"/{path}").query)
     page.wait_for_function(STYLES_IN_EFFECT, arg=[query.get("present") == ["1"], query.get("lang") == ["ko"]])
     page.evaluate("() => document.fonts.ready.then(() => true)")
-    return page.get_by_test_id("stMain")
 
 
 def lecture_flags() -> list[str]:

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard
+from tests.browser.opening import open_page
 
 JOIN_KEY = "join:review_content+review_time_allocation+review_difficulty:gate"
 
@@ -18,9 +19,7 @@ def test_a_long_state_key_is_drawn_whole(page: Page, shared_dashboard: Dashboard
     fields = [(f"--{name.replace('_', '-')}", value) for name, value in DEFAULT_LECTURE_INPUT.items()]
     started = shared_dashboard.cli("run", "lecture", "--thread", thread, *[part for pair in fields for part in pair])
     assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{shared_dashboard.url}/explorer?thread={thread}&lang={language}")
-    wait_for_app(page)
+    open_page(page, shared_dashboard, f"explorer?thread={thread}&lang={language}", size)
     state = page.get_by_test_id("stJson").first
     key = state.get_by_text(JOIN_KEY, exact=False).first
     expect(key).to_be_attached(timeout=30_000)

@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dashboard.views import INBOX_ROW_HEIGHT
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard
+from tests.browser.opening import open_page
 
 DRAWN = 30_000
 REASON = "The parcel arrived two weeks late and the box was crushed; the customer asks for the whole order back"
@@ -29,9 +30,7 @@ def case_with_a_long_reason(shared_dashboard: Dashboard) -> None:
 def test_every_inbox_column_is_in_view_and_open_comes_first(
     page: Page, shared_dashboard: Dashboard, case_with_a_long_reason: None, language: str, size: tuple[int, int]
 ):
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{shared_dashboard.url}/?lang={language}")
-    wait_for_app(page)
+    open_page(page, shared_dashboard, f"?lang={language}", size)
     inbox = page.get_by_test_id("stMain").get_by_test_id("stDataFrame").first
     expect(inbox.locator("th[role=columnheader]").first).to_have_text(
         "open" if language == "en" else "열기", timeout=DRAWN
@@ -59,9 +58,7 @@ def five_waiting(shared_dashboard: Dashboard) -> None:
 def test_five_inbox_rows_are_on_a_1280x720_first_screen(
     page: Page, shared_dashboard: Dashboard, five_waiting: None, language: str
 ):
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{shared_dashboard.url}/?lang={language}")
-    wait_for_app(page)
+    open_page(page, shared_dashboard, f"?lang={language}", (1280, 720))
     main = page.get_by_test_id("stMain")
     inbox = main.get_by_test_id("stDataFrame").first
     expect(inbox).to_be_visible(timeout=DRAWN)

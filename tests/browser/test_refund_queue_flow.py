@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import RAN, RAN_POLLING, Dashboard
+from tests.browser.opening import laid_out
 
 #: The grid's row height and header height, in pixels (Streamlit's defaults); its first column, in a
 #: multi-row selection, holds each row's selection checkbox.
@@ -37,11 +38,12 @@ def _start(dashboard: Dashboard, case: str, *args: str) -> None:
 
 
 def _open(page: Page, dashboard: Dashboard, thread: str, language: str) -> Locator:
-    page.goto(f"{dashboard.url}/refund?thread={thread}&lang={language}")
+    path = f"refund?thread={thread}&lang={language}"
+    page.goto(f"{dashboard.url}/{path}")
     page.wait_for_function(RAN, timeout=DRAWN, polling=RAN_POLLING)
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text(thread, exact=True).first).to_be_visible(timeout=DRAWN)  # the case is drawn
-    page.wait_for_function(RAN, timeout=DRAWN, polling=RAN_POLLING)  # and the rest of that run
+    laid_out(page, path)  # and the rest of that run, laid out as it stays: the rows are clicked by position
     return main
 
 
