@@ -52,14 +52,15 @@ READY = """() => {
 
 @contextmanager
 def serve_dashboard(
-    db_location: str | Path, timings: Path | None = None, script: str = "streamlit_app.py"
+    db_location: str | Path, timings: Path | None = None, script: str = "streamlit_app.py", **env_extra: str
 ) -> Iterator[str]:
-    """Runs ``streamlit run streamlit_app.py`` (or ``script``) on a free port against ``db_location``; yields its URL.
+    """Runs ``streamlit run streamlit_app.py`` (or ``script``) on a free port against ``db_location``, with the
+    variables ``env_extra`` set too; yields its URL.
 
     With ``timings``, the server appends each script run's kind and time to that file
     (``benchmarks/_timed_streamlit.py``).
     """
-    port, env = free_port(), dashboard_env(db_location)
+    port, env = free_port(), dashboard_env(db_location, **env_extra)
     launcher = (sys.executable, "benchmarks/_timed_streamlit.py", str(timings)) if timings else STREAMLIT
     with running_streamlit(env, port, launcher=launcher, script=script) as process:
         # The server's later output is read and dropped, so it never fills the pipe.

@@ -22,8 +22,7 @@ import os
 import statistics
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,50 +46,47 @@ COUNT_RUNS = """() => {
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _processes() -> dict[int, list[tuple[int, str]]]:
-    """Every process's children: parent pid → [(pid, command name)]."""
-    children: dict[int, list[tuple[int, str]]] = {}
+def _processes() -> list[tuple[int, int, str, float]]:
+    """Every process: (pid, parent pid, command name, CPU seconds so far)."""
+    found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:  # ended meanwhile
                 continue
-            name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
-            children.setdefault(int(rest[1]), []).append((int(entry), name))
-    return children
-
-
-def _cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-def _descendants(root: int) -> list[tuple[int, str]]:
-    children, found, todo = _processes(), [], [root]
-    while todo:
-        for pid, name in children.get(todo.pop(), []):
-            found.append((pid, name))
-            todo.append(pid)
+            name, fields = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+            found.append((int(entry), int(fields[1]), name, (int(fields[11]) + int(fields[12])) / TICKS))
     return found
 
 
 def cpu_now(port: str) -> tuple[float, float]:
-    """CPU seconds so far of this process's Chromium processes, and of the server listening on ``port``."""
+    """CPU seconds so far of this process's Chromium processes, and of the server listening on ``port`` (with
+    the processes it started), from one read of ``/proc``."""
+    processes = _processes()
+    children: dict[int, list[tuple[int, str, float]]] = {}
+    for pid, parent, name, cpu in processes:
+        children.setdefault(parent, []).append((pid, name, cpu))
+
+    def below(root: int) -> list[tuple[int, str, float]]:
+        found, todo = [], [root]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                found.append(child)
+                todo.append(child[0])
+        return found
+
     browser = server = 0.0
-    for pid, name in _descendants(os.getpid()):
+    for pid, name, cpu in below(os.getpid()):
         if "chrom" in name:
-            browser += _cpu_seconds(pid)
+            browser += cpu
         elif name.startswith("python"):
             try:
                 command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
             if port.encode() in command:
-                server += _cpu_seconds(pid) + sum(_cpu_seconds(child) for child, _name in _descendants(pid))
+                server += cpu + sum(child_cpu for _child, _name, child_cpu in below(pid))
     return browser, server
 
 
@@ -112,21 +108,6 @@ def measure(browser: Browser, url: str, path: str, settle: float, seconds: float
         context.close()
 
 
-@contextmanager
-def served(db: Path, interval: str) -> Iterator[str]:
-    """The dashboard on ``db`` with live refresh every ``interval`` seconds (0: off)."""
-    before = os.environ.get("HITL_LIVE_REFRESH")
-    os.environ["HITL_LIVE_REFRESH"] = interval  # read by the server's environment as it starts
-    try:
-        with serve_dashboard(db) as url:
-            yield url
-    finally:
-        if before is None:
-            os.environ.pop("HITL_LIVE_REFRESH", None)
-        else:
-            os.environ["HITL_LIVE_REFRESH"] = before
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threads", type=int, default=30, help="mixed threads in the database (default 30)")
@@ -145,7 +126,9 @@ def main() -> None:
     pages = {"home": "", "refund": "refund", "robot": f"robot?thread={robot}", "explorer": f"explorer?thread={robot}"}
     print(f"{args.threads} mixed threads; each page open and idle for {args.seconds:.0f} s, {args.repeats} rounds")
     with ExitStack() as stack:
-        urls = {interval: stack.enter_context(served(db, interval)) for interval in INTERVALS}
+        urls = {
+            interval: stack.enter_context(serve_dashboard(db, HITL_LIVE_REFRESH=interval)) for interval in INTERVALS
+        }
         browser = stack.enter_context(chromium())
         for name, path in pages.items():
             for url in urls.values():
