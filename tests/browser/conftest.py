@@ -160,12 +160,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     return report
 
 
-#: A run of the script has ended, connected, with something drawn in the main block.
+#: A run of the script has ended, connected, with something drawn in the main block and no element still a
+#: placeholder (``stSkeleton``).
 RAN = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
     && app.getAttribute('data-test-connection-state') === 'CONNECTED'
-    && !!document.querySelector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]');
+    && !!document.querySelector('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]')
+    && !document.querySelector('[data-testid="stSkeleton"]');
 }"""
 #: How often (ms) :func:`wait_for_app` looks at the page's run state.
 RAN_POLLING = 100
@@ -178,6 +180,12 @@ def wait_for_app(page: Page) -> None:
     ended: before the first run it says ``initial``, while the shell shows a placeholder in the main
     block. Its "running" indicator is no signal: it shows only after half a second of a run, and a
     fresh server's first run, which imports the pages, went seconds without it.
+
+    Nor is a run that has ended a page drawn: tables, charts and JSON load their code lazily and draw after
+    the run, one after another, each a placeholder (``stSkeleton``) until then: a test that took "the first
+    table" while the first was still a placeholder got a table further down (its box 900 px lower), and
+    what is drawn late can move what a click was placed on. So the wait also lasts until no placeholder is
+    left.
 
     After a click, wait first for something the click's rerun changes: until that rerun starts, the
     previous run is still the finished one.

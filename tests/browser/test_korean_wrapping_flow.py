@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import LINE_STARTS, Dashboard, wait_for_app
+from tests.browser.conftest import LINE_STARTS, Dashboard
+from tests.browser.opening import open_page
 
 
 def _hangul(char: str) -> bool:
@@ -14,9 +15,8 @@ def _hangul(char: str) -> bool:
 def test_a_korean_page_wraps_its_paragraphs_between_words(page: Page, dashboard: Dashboard):
     started = dashboard.cli("--lang", "ko", "run", "robot")
     assert started.returncode == 0, started.stderr
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{dashboard.url}/robot?lang=ko")
-    wait_for_app(page)
+    # Korean's line breaking is a style of its own, drawn in a place of its own: the page is read once it is in effect.
+    open_page(page, dashboard, "robot?lang=ko", (1280, 720))
     paragraphs = page.get_by_test_id("stMain").locator(".st-key-robot-explain p")
     expect(paragraphs.first).to_be_visible(timeout=30_000)
     starts = [start for index in range(paragraphs.count()) for start in paragraphs.nth(index).evaluate(LINE_STARTS)]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.conftest import Dashboard
+from tests.browser.opening import open_page
 
 #: The quiz is drawn last on a long page; on a busy machine that takes more than ``expect``'s 5 s.
 DRAWN = 30_000
@@ -13,8 +14,7 @@ DRAWN = 30_000
 def _paused_robot_page(page: Page, dashboard: Dashboard, thread: str = "hitl_demo", lang: str = "en") -> None:
     started = dashboard.cli("run", "robot", "--thread", thread)
     assert started.returncode == 0, started.stderr
-    page.goto(f"{dashboard.url}/robot?thread={thread}&lang={lang}")
-    wait_for_app(page)
+    open_page(page, dashboard, f"robot?thread={thread}&lang={lang}")
 
 
 def test_a_quiz_answer_shows_when_its_question_is_clicked(page: Page, shared_dashboard: Dashboard):
