@@ -108,14 +108,10 @@ def logged_node(
     node_name = name or node.__name__
     takes_config = len(inspect.signature(node).parameters) > 1
 
-    def begin(state: Any, config: RunnableConfig) -> Call:
-        label = label_of(state) if label_of else ""
-        return _start(store, agent, node_name, label, config)
-
     if inspect.iscoroutinefunction(node):
 
         async def async_wrapper(state: Any, config: RunnableConfig) -> Any:
-            call = begin(state, config)
+            call = _begin(store, agent, node_name, label_of, state, config)
             try:
                 result = await (node(state, config) if takes_config else node(state))
             except BaseException as error:
@@ -150,8 +146,7 @@ def _logged_call(
     find (the node it wraps is called, never handed to LangGraph). Its signature is ``(state, config)``:
     LangGraph reads it to decide whether to pass the config, and a logged node always needs it.
     """
-    label = label_of(state) if label_of else ""
-    call = _start(store, agent, name, label, config)
+    call = _begin(store, agent, name, label_of, state, config)
     try:
         result = node(state, config) if takes_config else node(state)
     except BaseException as error:
@@ -159,6 +154,13 @@ def _logged_call(
         raise
     _finish(store, call, "ok")
     return result
+
+
+def _begin(
+    store: Store, agent: str, name: str, label_of: LabelFunction | None, state: Any, config: RunnableConfig
+) -> Call:
+    """The ``running`` row of a node's call, labelled from its input."""
+    return _start(store, agent, name, label_of(state) if label_of else "", config)
 
 
 def node_runs(
