@@ -115,17 +115,17 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=4.0, help="seconds a page runs before the window (default 4)")
     parser.add_argument("--repeats", type=int, default=3, help="rounds per page and interval (default 3)")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="bench-idle-"))
-    db = folder / "idle.sqlite"
-    store = open_store(db)
-    try:
-        build_mixed_threads(store, settings_for(db), args.threads)
-    finally:
-        store.close()
     robot = thread_name("robot", 0)
     pages = {"home": "", "refund": "refund", "robot": f"robot?thread={robot}", "explorer": f"explorer?thread={robot}"}
     print(f"{args.threads} mixed threads; each page open and idle for {args.seconds:.0f} s, {args.repeats} rounds")
     with ExitStack() as stack:
+        # Removed last, once the servers have stopped.
+        db = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-idle-"))) / "idle.sqlite"
+        store = open_store(db)
+        try:
+            build_mixed_threads(store, settings_for(db), args.threads)
+        finally:
+            store.close()
         urls = {
             interval: stack.enter_context(serve_dashboard(db, HITL_LIVE_REFRESH=interval)) for interval in INTERVALS
         }
