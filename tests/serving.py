@@ -24,11 +24,26 @@ from tests.fresh_process import ForkedCommand, start_streamlit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-#: The flags that keep Chromium off the network.
+#: The features Playwright turns off in every Chromium it launches (Playwright 1.65's ``chromiumSwitches``).
+#: Chromium applies only the last ``--disable-features`` of its command line, so a list of ours after
+#: Playwright's replaces it unless it names them too (tests/browser/test_chromium_flags.py checks it does).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin",
+    "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch",
+    "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
+)  # fmt: skip
+#: Headless, Chromium still builds each new tab's address-bar suggestion popups as web pages
+#: (``chrome://omnibox-popup.top-chrome``) in a renderer of their own: about 0.4 s of CPU a tab for a plain
+#: page, 1.5 s for the dashboard's home, which a test's page never shows.
+OMNIBOX_POPUPS = ("WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup")
+#: The flags that keep Chromium off the network, and the omnibox popups off.
 CHROMIUM_ARGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-default-apps", "--disable-extensions", "--metrics-recording-only",
+    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + OMNIBOX_POPUPS),
 ]  # fmt: skip
 SERVER_START_TIMEOUT = 60.0
 STREAMLIT = (sys.executable, "-m", "streamlit")
