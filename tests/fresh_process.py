@@ -76,7 +76,9 @@ def _run(code: str, environ: dict[str, str], folder: str, answer: Connection) ->
     os.chdir(folder)
     out, err = io.StringIO(), io.StringIO()
     returncode = 0
-    with redirect_stdout(out), redirect_stderr(err):
+    # An empty standard input, as ``subprocess.run(..., stdin=DEVNULL)`` gives: never a terminal to ask on.
+    with open(os.devnull, encoding="utf-8") as nothing, redirect_stdout(out), redirect_stderr(err):
+        sys.stdin = nothing
         try:
             exec(compile(code, "<new process>", "exec"), {"__name__": "__main__"})
         except SystemExit as stop:
@@ -107,9 +109,15 @@ def _without_main() -> Iterator[None]:
         yield
 
 
-def run_code(code: str, cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Finished:
+def run_code(
+    code: str,
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+) -> Finished:
     """Runs ``code`` as ``__main__`` in a new process (a fork of the fork server), in ``cwd`` (default: this
-    process's folder) with the environment ``env`` (default: this process's), and waits for it to end."""
+    process's folder) with the environment ``env`` (default: this process's), and waits for it to end: at most
+    ``timeout`` seconds if given, after which it is killed and ``subprocess.TimeoutExpired`` raised."""
     receive, send = _CONTEXT.Pipe(duplex=False)
     environ = dict(os.environ if env is None else env)
     process = _CONTEXT.Process(target=_run, args=(code, environ, os.fspath(cwd or os.getcwd()), send))
@@ -117,6 +125,10 @@ def run_code(code: str, cwd: str | os.PathLike[str] | None = None, env: Mapping[
         process.start()
     send.close()
     try:
+        if timeout is not None and not receive.poll(timeout):
+            process.kill()
+            process.join()
+            raise subprocess.TimeoutExpired(code, timeout)
         returncode, stdout, stderr = receive.recv()
     except EOFError:  # it ended without answering: killed, or left through os._exit
         returncode, stdout, stderr = None, "", ""
@@ -127,12 +139,15 @@ def run_code(code: str, cwd: str | os.PathLike[str] | None = None, env: Mapping[
 
 
 def run_command(
-    args: Sequence[str], cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+    args: Sequence[str],
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
 ) -> Finished:
     """``python -m agents ARGS`` in a new process (a fork of the fork server): :func:`run_code` of the module."""
     argv = ["agents", *args]
     return run_code(
-        f"import runpy, sys\nsys.argv = {argv!r}\nrunpy.run_module('agents', run_name='__main__')", cwd, env
+        f"import runpy, sys\nsys.argv = {argv!r}\nrunpy.run_module('agents', run_name='__main__')", cwd, env, timeout
     )
 
 

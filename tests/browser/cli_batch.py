@@ -1,9 +1,10 @@
-"""Runs several ``python -m agents`` commands in one process, in order: ``python -m tests.browser.cli_batch``.
+"""Runs several ``python -m agents`` commands in one process, in order (``Dashboard.cli_batch``, in a fork of
+the tests' fork server).
 
-A browser test that seeds its database with many commands pays a Python start and the agents' import
-(about a second each) once, not once a command. Each command goes through the CLI's own ``main()``, as
-``python -m agents`` does, with its own store opened and closed, so what it writes is what the command
-would write. The steps come as JSON on stdin, the results go as JSON to stdout, one per step:
+A browser test that seeds its database with many commands starts one process for all of them, not one a
+command. Each command goes through the CLI's own ``main()``, as ``python -m agents`` does, with its own
+store opened and closed, so what it writes is what the command would write. :func:`main` takes the steps as
+JSON and prints the results as JSON, one per step:
 
 * ``{"cli": [args...], "env": {...}}``: ``agents.cli.main(args)``; its exit code and what it printed;
 * ``{"call": "module:function", "args": [...], "kwargs": {...}, "env": {...}}``: a function's result, as text.
@@ -18,7 +19,6 @@ import importlib
 import io
 import json
 import os
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -53,5 +53,6 @@ def run_step(step: dict[str, Any]) -> dict[str, Any]:
     return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
 
 
-if __name__ == "__main__":
-    print(json.dumps([run_step(step) for step in json.load(sys.stdin)]))
+def main(steps: str) -> None:
+    """Runs the steps (a JSON list) in order and prints their results as a JSON list."""
+    print(json.dumps([run_step(step) for step in json.loads(steps)]))

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,9 +26,12 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.chromium import close_contexts, shared_browser
 from tests.conftest import PROJECT_ROOT
+from tests.fresh_process import run_code, run_command
 from tests.serving import CHROMIUM, dashboard_env, free_port, local_url, running_streamlit
 
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+#: How long a CLI command run for a browser test may take before it is killed (s).
+CLI_TIMEOUT = 120.0
 
 # The ``browser`` and ``slow`` markers are given to every test in this folder by
 # ``pytest_collection_modifyitems`` in tests/conftest.py (a conftest's ``pytestmark`` marks nothing).
@@ -44,35 +46,22 @@ class Dashboard:
     env: dict[str, str]
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
-        """Runs ``python -m agents`` against the dashboard's database."""
-        return subprocess.run(
-            [sys.executable, "-m", "agents", "--db", str(self.db_path), *args],
-            cwd=PROJECT_ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            check=False,
-            timeout=120,
-        )
+        """Runs ``python -m agents`` against the dashboard's database, in a process of its own: a fork of the
+        tests' fork server (``tests/fresh_process.py``), not a new interpreter, which would import LangGraph
+        and the project again (about a second of CPU a command)."""
+        argv = ["--db", str(self.db_path), *args]
+        done = run_command(argv, PROJECT_ROOT, self.env, timeout=CLI_TIMEOUT)
+        return subprocess.CompletedProcess(["agents", *argv], done.returncode, done.stdout, done.stderr)
 
     def cli_batch(self, *steps: dict[str, Any]) -> list[dict[str, Any]]:
         """Runs ``python -m agents`` commands (and test helpers) in order in ONE process against the
         dashboard's database (``tests/browser/cli_batch.py``: each step ``{"cli": [args]}`` or
         ``{"call": "module:function", "args": [...], "kwargs": {...}}``, with an optional ``env``);
-        returns each step's ``code``, ``out`` and ``err``. For seeding: one process start, not one a command."""
+        returns each step's ``code``, ``out`` and ``err``. For seeding: one process, not one a command."""
         database = ["--db", str(self.db_path)]
         batch = [{**step, "cli": [*database, *step["cli"]]} if "cli" in step else step for step in steps]
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.browser.cli_batch"],
-            cwd=PROJECT_ROOT,
-            env=self.env,
-            input=json.dumps(batch),
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120 * len(steps),
-        )
+        code = f"from tests.browser.cli_batch import main\nmain({json.dumps(batch)!r})"
+        done = run_code(code, PROJECT_ROOT, self.env, timeout=CLI_TIMEOUT * len(steps))
         assert done.returncode == 0, done.stderr
         return list(json.loads(done.stdout))
 
