@@ -210,16 +210,20 @@ def start_command(
 
 
 def start_streamlit(
-    args: Sequence[str], cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+    args: Sequence[str],
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    module: str = "streamlit",
 ) -> ForkedCommand:
     """Starts ``python -m streamlit ARGS`` (``run streamlit_app.py ...``) in a new process, as
     :func:`start_command` does: Streamlit's own command line, from its argument parsing to the served
-    script, in a process that did not import Streamlit and the project again.
+    script, in a process that did not import Streamlit and the project again. ``module``: another module
+    run as ``__main__`` that ends in Streamlit's command line (the tests' fixed clock).
 
     If this is the fork server's first use, it also imports :data:`DASHBOARD_PRELOAD`.
     """
     _CONTEXT.set_forkserver_preload([*PRELOAD, *DASHBOARD_PRELOAD])  # no effect once the server runs
-    return _start_module("streamlit", args, cwd, env)
+    return _start_module(module, args, cwd, env)
 
 
 def _start_module(

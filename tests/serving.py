@@ -91,6 +91,7 @@ def running_streamlit(
     launcher: Sequence[str] | None = None,
     extra_args: Sequence[str] = (),
     script: str = "streamlit_app.py",
+    module: str = "streamlit",
 ) -> Iterator[subprocess.Popen[str] | ForkedCommand]:
     """The dashboard (or another ``script`` of the project) served on ``port`` once it answers; stopped
     (killed if it must be) on exit.
@@ -98,8 +99,9 @@ def running_streamlit(
     Without a ``launcher`` (a command line that stands for ``python -m streamlit``), the server is
     ``python -m streamlit run ...`` forked from the tests' fork server (``tests/fresh_process.py``), which has
     imported Streamlit, pandas and the project once: Streamlit's own command line serves the script, as
-    in a new interpreter, for half the CPU of a start and of the first page's imports.
-    Its output after the start is the caller's to read (``process.stdout``).
+    in a new interpreter, for half the CPU of a start and of the first page's imports (``module``: a module
+    that runs Streamlit's command line, for ``python -m module``). Its output after the start is the
+    caller's to read (``process.stdout``).
     """
     arguments = [
         "run", script, "--server.port", str(port),
@@ -108,7 +110,7 @@ def running_streamlit(
     ]  # fmt: skip
     process: subprocess.Popen[str] | ForkedCommand
     if launcher is None:
-        process = start_streamlit(arguments, cwd=PROJECT_ROOT, env=env)
+        process = start_streamlit(arguments, cwd=PROJECT_ROOT, env=env, module=module)
     else:
         process = subprocess.Popen(
             [*launcher, *arguments],

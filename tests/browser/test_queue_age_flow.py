@@ -4,17 +4,15 @@ lecture's queues of other threads, and the explorer's thread picker.
 
 The items are made through the CLI (the project's write path) just before the server starts. The
 server's clock is the one the pages read, ``agents.ages.utc_now``, set for the server's process by
-its launcher to a fixed moment 24 h and one minute after the newest item started waiting, as the
-AppTest tests replace it in theirs: every item is then a day old and past its 24 h deadline, with
-no waiting in the test.
+its launcher (``tests/browser/fixed_clock.py``) to a fixed moment 24 h and one minute after the newest
+item started waiting, as the AppTest tests replace it in theirs: every item is then a day old and past
+its 24 h deadline, with no waiting in the test.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,17 +22,9 @@ from playwright.sync_api import Page, expect
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.browser.conftest import table_with, wait_for_app
 from tests.conftest import PROJECT_ROOT
+from tests.fresh_process import run_command
 from tests.serving import dashboard_env, free_port, local_url, running_streamlit
 
-#: Runs Streamlit with ``agents.ages.utc_now`` fixed at the moment given as the first argument.
-FIXED_CLOCK = (
-    "import datetime, sys\n"
-    "from agents import ages\n"
-    "moment = datetime.datetime.fromisoformat(sys.argv.pop(1))\n"
-    "ages.utc_now = lambda: moment\n"
-    "from streamlit.web.cli import main\n"
-    "sys.exit(main())\n"
-)
 DRAWN = 30_000
 
 WORDS = {
@@ -60,16 +50,7 @@ WORDS = {
 
 
 def _cli(env: dict[str, str], db: Path, *args: str) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "agents", "--db", str(db), *args, "--json"],
-        cwd=PROJECT_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        check=False,
-        timeout=300,
-    )
+    done = run_command(["--db", str(db), *args, "--json"], PROJECT_ROOT, env, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -93,10 +74,9 @@ def late_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     newest = max(dt.datetime.fromisoformat(item["waiting_since"]) for item in inbox)
     oldest = min(dt.datetime.fromisoformat(item["waiting_since"]) for item in inbox)
     assert newest - oldest < dt.timedelta(minutes=59)  # every age reads "1 d 0 h"
-    moment = (newest + dt.timedelta(hours=24, minutes=1)).isoformat()
+    env["FIXED_CLOCK_AT"] = (newest + dt.timedelta(hours=24, minutes=1)).isoformat()
     port = free_port()
-    launcher = (sys.executable, "-c", FIXED_CLOCK, moment)
-    with running_streamlit(env, port, launcher=launcher):
+    with running_streamlit(env, port, module="tests.browser.fixed_clock"):
         yield f"{local_url(port)}|{lectures[0]}"
 
 
