@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import PROJECT_ROOT
 from tests.fresh_process import ForkedCommand, start_command
-from tests.serving import answers_ok, follow_output, free_port, stop_process
+from tests.serving import answers_ok, follow_output, free_port, http_client, stop_process
 
 #: How many log lines the server may print before it says it listens, and /ok attempts after that.
 STARTUP_LINES = 200
@@ -39,7 +39,7 @@ class Server:
 
     def client(self) -> httpx.Client:
         """A plain HTTP client of this server."""
-        return httpx.Client(base_url=self.url, headers=self.headers, timeout=120)
+        return http_client(self.url, headers=self.headers, timeout=120)
 
     def log(self) -> str:
         """Everything the server printed so far."""

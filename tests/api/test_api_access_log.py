@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from agents.api.access_log import redact_target
 from tests.api.conftest import PROJECT_ROOT, STARTUP_LINES, server_env
 from tests.fresh_process import start_command
-from tests.serving import answers_ok, free_port, stop_process
+from tests.serving import answers_ok, free_port, http_client, stop_process
 
 TOKEN = "tok-Zq8Xv3LmN5pR2sT7uW9yB4cD6eF1gH0j"
 #: Secrets a client might put in a URL; none may reach the log.
@@ -56,7 +55,7 @@ def access_lines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]
         header = {"Authorization": f"Bearer {TOKEN}"}
         answers_ok(url, header)
         statuses = []
-        with httpx.Client(base_url=url, timeout=30) as http:
+        with http_client(url, timeout=30) as http:
             for query, with_header in QUERIES:
                 answer = http.get(f"/threads/none?{query}", headers=header if with_header else {})
                 statuses.append(answer.status_code)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
 
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.api.conftest import Server, start_server, stop_server
+from tests.serving import http_client
 
 pytestmark = pytest.mark.slow
 
@@ -115,7 +115,7 @@ def test_cancel_and_join_refuse_what_they_cannot_do(client: Any, slow_server: Se
         client.runs.cancel(thread_id, run_id, action="rollback")
     with pytest.raises(NotFoundError, match="run_id"):
         client.runs.cancel(thread_id, "no-such-run")
-    with httpx.Client(base_url=slow_server.url) as http:
+    with http_client(slow_server.url) as http:
         bad = http.get(f"/threads/{thread_id}/runs/{run_id}/stream", headers={"Last-Event-ID": "x"})
         mode = http.get(f"/threads/{thread_id}/runs/{run_id}/stream", params={"stream_mode": "nope"})
     assert (bad.status_code, bad.json()["field"]) == (422, "Last-Event-ID")

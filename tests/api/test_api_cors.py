@@ -20,7 +20,7 @@ from agents.settings import resolve_settings
 from agents.settings_api import CORS_ORIGINS_SETTING
 from tests.api.conftest import PROJECT_ROOT, Server, server_env, start_server, stop_server
 from tests.fresh_process import run_command
-from tests.serving import free_port
+from tests.serving import free_port, http_client
 
 INBOX = "http://localhost:3000"
 ELSEWHERE = "https://attacker.example"
@@ -93,7 +93,7 @@ def test_a_listed_origin_reads_the_answer_and_its_exposed_headers(open_to_inbox:
 def test_another_origin_is_refused_at_the_preflight_and_gets_no_cors_headers(open_to_inbox: Server) -> None:
     answered = preflight(open_to_inbox, ELSEWHERE)
     assert answered.status_code == 400 and "access-control-allow-origin" not in answered.headers
-    with httpx.Client(base_url=open_to_inbox.url, timeout=30) as http:
+    with http_client(open_to_inbox.url, timeout=30) as http:
         created = http.post("/threads", json={"thread_id": "cors-elsewhere"}, headers={"Origin": ELSEWHERE})
         # A browser sends no JSON request without the preflight; one that is sent is not readable there.
         assert "access-control-allow-origin" not in created.headers

@@ -27,6 +27,7 @@ from agents.roles_file import parse_roles
 from agents.settings import Settings
 from agents.settings_values import Secret
 from tests.api.conftest import start_server, stop_server
+from tests.serving import http_client
 
 TOKENS = {
     "viewer": "tok-viewer-4f1d9a",
@@ -175,9 +176,9 @@ def test_the_serve_command_reads_the_roles_file_setting(tmp_path: Path) -> None:
     server = start_server(tmp_path / "srv", token=OPERATOR_TOKEN, HITL_ROLES_FILE=str(roles))
     try:
         assert httpx.get(f"{server.url}/ok", timeout=30).status_code == 401
-        with httpx.Client(base_url=server.url, headers=as_("park"), timeout=120) as client:
+        with http_client(server.url, headers=as_("park"), timeout=120) as client:
             assert client.delete("/threads/nothing-here").status_code == 403
-        with httpx.Client(base_url=server.url, headers=as_("admin"), timeout=120) as client:
+        with http_client(server.url, headers=as_("admin"), timeout=120) as client:
             assert client.delete("/threads/nothing-here").status_code == 404
     finally:
         stop_server(server)

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from agents.refund import ledger
@@ -26,6 +25,7 @@ from agents.runtime import open_store
 from tests.api.conftest import Server, start_server, stop_server
 from tests.api.test_api_roles import OPERATOR_TOKEN, ROLES_TEXT, TOKENS
 from tests.ecosystem.test_js_client import run_flow
+from tests.serving import http_client
 
 pytestmark = pytest.mark.slow
 
@@ -120,7 +120,7 @@ def test_a_response_rejects_and_resolve_or_ignore_is_refused(signed: Server) -> 
         resolve="admin",
     )
     assert next(e for e in trace if e["call"] == "resolve")["status"] == 422  # even an admin's
-    with httpx.Client(base_url=signed.url, headers={"x-api-key": TOKENS["admin"]}, timeout=60) as plain:
+    with http_client(signed.url, headers={"x-api-key": TOKENS["admin"]}, timeout=60) as plain:
         refused = plain.post(f"/threads/refund-{case}/state", json={"values": None, "as_node": "__end__"}).json()
     assert refused["field"] == "as_node" and "without an answer" in refused["detail"]
     status, state = outcome(trace, "ignore")

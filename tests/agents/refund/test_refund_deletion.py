@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import httpx
 import pytest
 
 from agents import readmodel, runs, runtime
@@ -21,6 +20,7 @@ from agents.identity import Identity
 from agents.refund import ledger
 from tests.api.conftest import Server, start_server, stop_server
 from tests.factories import start_refund
+from tests.serving import http_client
 
 START = ("run", "refund", "--case", "D1", "--customer", "홍길동", "--amount", "300000", "--reason", "파손")
 CASE_H1 = {"case_id": "H1", "customer": "kim", "reason": "r"}
@@ -112,7 +112,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_api_delete_needs_a_reason_for_an_unfinished_case(server: Server) -> None:
-    with httpx.Client(base_url=server.url, timeout=120) as client:
+    with http_client(server.url, timeout=120) as client:
         client.post("/threads", json={"thread_id": "refund-H1"}).raise_for_status()
         started = client.post(
             "/threads/refund-H1/runs/wait",
