@@ -9,13 +9,16 @@ no browser, no reload, no analytics, no version check, no tracing, no model or s
 graphs' own database (``HITL_DB``: node log, refund ledger) is a fresh file in that folder.
 
 The fixture waits on the server itself, as ``tests/api/conftest.py`` does: it reads the server's
-log until the application says it started, then asks ``GET /ok``; it never sleeps.
+log until uvicorn says it listens, then asks ``GET /ok``; it never sleeps. ``langgraph dev`` logs
+uvicorn at ``WARNING`` unless told otherwise, and its own "Application started up" comes before the
+socket is bound: a request sent then is refused.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -42,7 +45,9 @@ OFFLINE_ENV = {
     "LANGCHAIN_TRACING_V2": "false",
     "LANGSMITH_TRACING_V2": "false",
 }
-STARTED = "Application started up"
+#: What uvicorn logs once its socket listens (at ``INFO``, hence ``--server-log-level INFO``).
+STARTED = "Uvicorn running on"
+LISTENING = re.compile(STARTED + r" (http://[0-9.]+:[0-9]+)")
 
 
 @dataclass
@@ -81,15 +86,22 @@ def dev_env(db: Path, model_latency: str = "0") -> dict[str, str]:
 
 
 def start_dev_server(folder: Path, model_latency: str = "0") -> DevServer:
-    """Starts ``langgraph dev`` in ``folder`` and returns once it answers ``/ok``."""
+    """Starts ``langgraph dev`` in ``folder`` and returns once it answers ``/ok``.
+
+    The address is the one uvicorn says it listens on: ``langgraph dev`` takes another free port,
+    with a warning, when the one asked for was taken in the meantime.
+    """
     if not LANGGRAPH.is_file():
         pytest.skip(MISSING_SERVER)
     config = served_config(folder)
     db = folder / "checkpoints.sqlite"
     port = free_port()
-    command = [str(LANGGRAPH), "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload"]
+    command = [
+        str(LANGGRAPH), "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload",
+        "--server-log-level", "INFO", "--config", str(config),
+    ]  # fmt: skip
     process = subprocess.Popen(
-        [*command, "--config", str(config)],
+        command,
         cwd=folder,
         env=dev_env(db, model_latency),
         stdin=subprocess.DEVNULL,
@@ -101,6 +113,7 @@ def start_dev_server(folder: Path, model_latency: str = "0") -> DevServer:
     follow_output(process, server.lines, STARTED)
     if process.poll() is not None:
         raise RuntimeError(f"langgraph dev did not start:\n{server.log()}")
+    server.url = next(found[1] for line in server.lines if (found := LISTENING.search(line)))
     if answers_ok(server.url):
         return server
     stop_dev_server(server)
