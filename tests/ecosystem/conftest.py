@@ -111,9 +111,11 @@ def start_dev_server(folder: Path, model_latency: str = "0") -> DevServer:
     )
     server = DevServer(f"http://127.0.0.1:{port}", db, process)
     follow_output(process, server.lines, STARTED)
-    if process.poll() is not None:
+    listening = next((found[1] for line in server.lines if (found := LISTENING.search(line))), None)
+    if listening is None:  # its output ended before it listened
+        stop_dev_server(server)
         raise RuntimeError(f"langgraph dev did not start:\n{server.log()}")
-    server.url = next(found[1] for line in server.lines if (found := LISTENING.search(line)))
+    server.url = listening
     if answers_ok(server.url):
         return server
     stop_dev_server(server)
