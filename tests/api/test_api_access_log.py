@@ -53,7 +53,7 @@ def access_lines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]
         assert "Uvicorn running on" in lines[-1], "".join(lines)
         url = f"http://127.0.0.1:{port}"
         header = {"Authorization": f"Bearer {TOKEN}"}
-        answers_ok(url, header)
+        assert answers_ok(url, header)
         statuses = []
         with http_client(url, timeout=30) as http:
             for query, with_header in QUERIES:
