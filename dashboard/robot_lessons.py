@@ -26,6 +26,7 @@ from dashboard.fragments import fragment
 from dashboard.i18n import t
 from dashboard.safe_markdown import code_with_its_punctuation, escape_markdown
 from dashboard.savefile import WriteRow, chain, writes
+from dashboard.views import lazy_expander
 
 #: The quiz: questions the lessons prepare for without answering them.
 QUIZ = ("after_answer", "resume_under", "start_over", "no_saver")
@@ -204,7 +205,7 @@ def _resume_list(found: Facts) -> None:
 
 
 def show_quiz(found: Facts) -> None:
-    """The quiz: each question a button; its answer (with the live values) shows once it is clicked."""
+    """The quiz: each question a closed expander; its answer (with the live values) is made once it is opened."""
     st.header(t("robot.quiz"))
     st.caption(code_with_its_punctuation(t("robot.quiz.intro")))
     _quiz(found)
@@ -212,19 +213,14 @@ def show_quiz(found: Facts) -> None:
 
 @fragment
 def _quiz(found: Facts) -> None:
+    """The questions, rerun alone when one is opened or closed.
+
+    Open or closed is each expander's own value, which the browser sends (``lazy_expander``), not a click
+    that flips a kept flag: the browser can hand one click to two runs (a live part's tick that leaves
+    while the click waits to be sent takes it along, and the click's own message follows), and a flag
+    flipped twice is the answer hidden again.
+    """
     for number, question in enumerate(QUIZ, start=1):
-        shown = f"robot-quiz-{question}:shown"
-        st.button(
-            code_with_its_punctuation(f"{number}. {t(f'robot.q.{question}')}"),
-            key=f"robot-quiz-{question}",
-            icon=":material/expand_less:" if st.session_state.get(shown) else ":material/expand_more:",
-            on_click=_flip,
-            args=(shown,),
-        )
-        if st.session_state.get(shown):
-            st.info(code_with_its_punctuation(answer(question, found)))
-
-
-def _flip(key: str) -> None:
-    """Shows a hidden answer, hides a shown one (before the quiz is drawn again)."""
-    st.session_state[key] = not st.session_state.get(key)
+        label = code_with_its_punctuation(f"{number}. {t(f'robot.q.{question}')}")
+        if (opened := lazy_expander(label, f"robot-quiz-{question}")) is not None:
+            opened.info(code_with_its_punctuation(answer(question, found)))

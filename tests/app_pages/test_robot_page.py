@@ -71,30 +71,46 @@ def test_the_latest_id_is_broken_into_its_parts(app, store, settings):
     assert f"`{groups[4]}`" in table and f"`{short_id(head)}`" in table
 
 
-def test_quiz_answers_are_hidden_until_their_question_is_clicked(app, store, settings):
+def _open_quiz(at, question: str, opened: bool = True):
+    """Opens (or closes) a quiz question's expander, as the browser does: its value, then a run."""
+    at.session_state[f"robot-quiz-{question}"] = opened
+    return at.run()
+
+
+def test_quiz_answers_are_hidden_until_their_question_is_opened(app, store, settings):
     pause_robot(store, settings)
     at = app(PAGE)
     assert not any(i.value.startswith("Five: the three of the pause") for i in at.info)
-    question = at.button(key="robot-quiz-after_answer")
-    assert question.label == "1. You answer now. How many checkpoints will the thread hold when the run ends?"
-    question.click().run()
+    labels = [box.label for box in at.expander]
+    assert "1. You answer now. How many checkpoints will the thread hold when the run ends?" in labels
+    _open_quiz(at, "after_answer")
     shown = [i.value for i in at.info]
     assert any(v.startswith("Five: the three of the pause") and v.endswith("Now it holds 3.") for v in shown)
-    assert not any(v.startswith("Nowhere:") for v in shown)  # only the clicked question's answer
-    at.button(key="robot-quiz-no_saver").click().run()
+    assert not any(v.startswith("Nowhere:") for v in shown)  # only the opened question's answer
+    _open_quiz(at, "no_saver")
     assert any(i.value.startswith("Nowhere: with no save file") for i in at.info)
-    at.button(key="robot-quiz-after_answer").click().run()  # a second click hides it again
+    _open_quiz(at, "after_answer", opened=False)  # closed again: its answer is made no more
     assert not any(i.value.startswith("Five:") for i in at.info)
+    assert any(i.value.startswith("Nowhere:") for i in at.info)
+
+
+def test_an_open_question_stays_open_when_its_value_comes_twice(app, store, settings):
+    # The browser can hand one action to two runs; an expander's value, sent twice, opens it once.
+    pause_robot(store, settings)
+    at = app(PAGE)
+    _open_quiz(at, "resume_under")
+    _open_quiz(at, "resume_under")
+    assert sum(i.value.startswith("Under the paused one") for i in at.info) == 1
 
 
 def test_the_quiz_speaks_korean(app, store, settings):
     pause_robot(store, settings)
     at = app(PAGE)
     at.selectbox(key="lang").select("ko").run()
-    question = at.button(key="robot-quiz-start_over")
-    assert question.label == "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
+    question = "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
+    assert question in [box.label for box in at.expander]
     assert not any("그대로." in i.value for i in at.info)
-    question.click().run()
+    _open_quiz(at, "start_over")
     assert any(i.value.endswith("여기서는: `hitl_demo` 그대로.") for i in at.info)
 
 

@@ -88,5 +88,6 @@ def test_the_quiz_asks_what_the_lessons_have_not_printed(app, store, settings):
     for question in QUIZ:
         fixed = t(f"robot.a.{question}", "en")
         assert t(f"robot.q.{question}", "en") not in lessons and fixed not in lessons
-        at.button(key=f"robot-quiz-{question}").click().run()
-        assert any(as_read(i.value).startswith(fixed) for i in at.info)  # given away by the click, not before
+        at.session_state[f"robot-quiz-{question}"] = True  # opened, as the browser sends it
+        at.run()
+        assert any(as_read(i.value).startswith(fixed) for i in at.info)  # given away once opened, not before

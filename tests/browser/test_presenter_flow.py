@@ -33,7 +33,7 @@ def test_presenter_mode_folds_hides_highlights_and_marks_new_rows(page: Page, sh
     expect(answer).to_be_hidden()  # folded until the presenter opens it
     lesson.get_by_text(ROBOT["robot.q.stop"][index]).click()
     expect(answer).to_be_visible()
-    quiz = main.get_by_role("button", name=f"1. {ROBOT['robot.q.after_answer'][index]}")
+    quiz = main.get_by_test_id("stExpander").filter(has_text=f"1. {ROBOT['robot.q.after_answer'][index]}")
     expect(quiz).to_be_visible(timeout=DRAWN)
     quiz_answer = main.get_by_test_id("stAlertContentInfo").filter(has_text=ROBOT["robot.a.after_answer"][index][:12])
     expect(quiz_answer).to_have_count(0)  # hidden until clicked
