@@ -144,6 +144,11 @@ def stop_process(process: subprocess.Popen[str]) -> None:
         process.wait()
 
 
+#: What uvicorn prints once its socket listens: every server the tests start (``agents serve``,
+#: ``langgraph dev``) is asked anything only after it.
+UVICORN_LISTENING = "Uvicorn running on"
+
+
 def follow_output(process: subprocess.Popen[str], lines: list[str], marker: str) -> None:
     """Copies the process's output into ``lines`` on a thread of its own; returns once a line holding
     ``marker`` was printed, or the process ended."""
@@ -180,8 +185,8 @@ def http_client(base_url: str = "", **options: Any) -> httpx.Client:
 def answers_ok(url: str, headers: dict[str, str] | None = None) -> bool:
     """Whether ``GET url/ok`` answers 200, asked once.
 
-    Callers ask after the server printed the line it prints once its socket listens (uvicorn's
-    "Uvicorn running on"), so the connection is taken at once and the request waits for the answer. A
+    Callers ask after the server printed the line it prints once its socket listens
+    (:data:`UVICORN_LISTENING`), so the connection is taken at once and the request waits for the answer. A
     refused connection means a line that comes before the socket is bound was waited on: a mistake to
     fix, not a race to retry until it is won.
     """

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import PROJECT_ROOT
 from tests.fresh_process import ForkedCommand, start_command
-from tests.serving import answers_ok, follow_output, free_port, http_client, stop_process
+from tests.serving import UVICORN_LISTENING, answers_ok, follow_output, free_port, http_client, stop_process
 
 #: How many log lines the server may print before it says it listens, and /ok attempts after that.
 STARTUP_LINES = 200
@@ -65,7 +65,7 @@ def start_server(folder: Path, *, token: str | None = None, host: str = "127.0.0
         ["serve", "--host", host, "--port", str(port)], PROJECT_ROOT, server_env(db, **extra, **settings)
     )
     server = Server(f"http://{host}:{port}", db, process, token)
-    follow_output(process, server.lines, "Uvicorn running on")
+    follow_output(process, server.lines, UVICORN_LISTENING)
     if process.poll() is not None:
         raise RuntimeError(f"the server did not start:\n{server.log()}")
     if answers_ok(server.url, server.headers):

@@ -11,7 +11,7 @@ import pytest
 from agents.api.access_log import redact_target
 from tests.api.conftest import PROJECT_ROOT, STARTUP_LINES, server_env
 from tests.fresh_process import start_command
-from tests.serving import answers_ok, free_port, http_client, stop_process
+from tests.serving import UVICORN_LISTENING, answers_ok, free_port, http_client, stop_process
 
 TOKEN = "tok-Zq8Xv3LmN5pR2sT7uW9yB4cD6eF1gH0j"
 #: Secrets a client might put in a URL; none may reach the log.
@@ -48,9 +48,9 @@ def access_lines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]
         lines: list[str] = []
         for _ in range(STARTUP_LINES):  # the server's own output, not a clock
             lines.append(process.stdout.readline())
-            if "Uvicorn running on" in lines[-1] or not lines[-1]:
+            if UVICORN_LISTENING in lines[-1] or not lines[-1]:
                 break
-        assert "Uvicorn running on" in lines[-1], "".join(lines)
+        assert UVICORN_LISTENING in lines[-1], "".join(lines)
         url = f"http://127.0.0.1:{port}"
         header = {"Authorization": f"Bearer {TOKEN}"}
         assert answers_ok(url, header)

@@ -30,7 +30,7 @@ from langgraph_sdk import get_sync_client
 
 from tests.api.conftest import Server, start_server, stop_server
 from tests.conftest import PROJECT_ROOT
-from tests.serving import answers_ok, follow_output, free_port, stop_process
+from tests.serving import UVICORN_LISTENING, answers_ok, follow_output, free_port, stop_process
 
 LANGGRAPH = PROJECT_ROOT / ".venv-langgraph-dev" / "bin" / "langgraph"
 MISSING_SERVER = (
@@ -45,9 +45,8 @@ OFFLINE_ENV = {
     "LANGCHAIN_TRACING_V2": "false",
     "LANGSMITH_TRACING_V2": "false",
 }
-#: What uvicorn logs once its socket listens (at ``INFO``, hence ``--server-log-level INFO``).
-STARTED = "Uvicorn running on"
-LISTENING = re.compile(STARTED + r" (http://[0-9.]+:[0-9]+)")
+#: Uvicorn's listening line and the address in it (logged at ``INFO``, hence ``--server-log-level INFO``).
+LISTENING = re.compile(UVICORN_LISTENING + r" (http://[0-9.]+:[0-9]+)")
 
 
 @dataclass
@@ -110,7 +109,7 @@ def start_dev_server(folder: Path, model_latency: str = "0") -> DevServer:
         text=True,
     )
     server = DevServer(f"http://127.0.0.1:{port}", db, process)
-    follow_output(process, server.lines, STARTED)
+    follow_output(process, server.lines, UVICORN_LISTENING)
     listening = next((found[1] for line in server.lines if (found := LISTENING.search(line))), None)
     if listening is None:  # its output ended before it listened
         stop_dev_server(server)

@@ -6,14 +6,14 @@ import os
 
 from tests.factories import start_refund
 from tests.fresh_process import start_command
-from tests.serving import PROJECT_ROOT, follow_output, free_port, stop_process
+from tests.serving import PROJECT_ROOT, UVICORN_LISTENING, follow_output, free_port, stop_process
 
 
 def test_serve_delivers_notifications_when_a_webhook_is_configured(store, settings, receiver, db_location):
     start_refund(store, settings, "S1", 500_000)
     env = {**os.environ, "HITL_DB": db_location, "HITL_NOTIFY_WEBHOOK": receiver.url}
     server = start_command(["serve", "--port", str(free_port())], PROJECT_ROOT, env)
-    follow_output(server, [], "Uvicorn running on")  # its output read to the end, on a thread of its own
+    follow_output(server, [], UVICORN_LISTENING)  # its output read to the end, on a thread of its own
     try:
         [waiting] = receiver.wait_for(1)
     finally:
