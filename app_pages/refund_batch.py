@@ -83,11 +83,15 @@ def _remember_selection(table_key: str) -> None:
 
 
 def _decide(store: Store, settings: Settings, action: str) -> None:
-    """Decides every selected item with ``action``; keeps the results for the page to show."""
+    """Decides every selected item with ``action``; keeps the results for the page to show.
+
+    A click the browser hands to two runs (a live part's tick and the click's own message, see
+    docs/ARCHITECTURE.md) calls this twice: the second call finds the selection taken and leaves the
+    first call's results, not yet shown, in place of "select items first"."""
     keys = st.session_state.pop(SELECTED_KEY, [])
     labels = st.session_state.get(DRAWN_KEY, ("", (), {}))[2]
     if not keys:
-        st.session_state[RESULTS_KEY] = (action, [], labels)
+        st.session_state.setdefault(RESULTS_KEY, (action, [], labels))
         return
     me = auth.identity()
     approver = str(st.session_state.get(APPROVER_KEY, "")) if me.local else me.email

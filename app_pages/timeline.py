@@ -128,7 +128,7 @@ def _show_compare(agent: str, entries: view.Entries, resolved: view.Resolved) ->
             t("timeline.compare.more", count=view.COMPARE_PAGE),
             key=f"timeline-compare-more-{agent}",
             on_click=view.show_more,
-            args=(agent,),
+            args=(agent, len(listed.runs)),
         )
     labels = [f"{side}: {entry.thread_id} · {entry.run_id}" for side, entry in picked.items()]
     max_calls = view.draw_all("timeline-compare-draw-all", max(entry.calls for entry in picked.values()))

@@ -110,13 +110,13 @@ def case_summary(values: Mapping[str, Any], *, whole_reason: bool = False) -> st
     return t("refund.case.summary", customer=customer or "—", amount=requested, reason=reason or "—")
 
 
-def reason_toggle(headline: Headline, values: Mapping[str, Any], whole: bool) -> str | None:
-    """The label of the button under a waiting case's summary that shows its cut reason whole in the summary's
-    place (``whole``: it is shown whole now, and the button folds it again); None when nothing is cut."""
+def reason_toggle(headline: Headline, values: Mapping[str, Any]) -> str | None:
+    """The label of the switch under a waiting case's summary that shows its cut reason whole in the summary's
+    place; None when nothing is cut."""
     reason = " ".join(str(values.get("reason", "")).split())
     if headline != "waiting" or len(reason) <= SUMMARY_REASON_CHARS:
         return None
-    return t("refund.case.fold_reason") if whole else t("refund.case.whole_reason", count=f"{len(reason):,}")
+    return t("refund.case.whole_reason", count=f"{len(reason):,}")
 
 
 def picker_choices(

@@ -100,10 +100,12 @@ def run_lists(store: Store, agent: str, entries: Entries) -> tuple[RunOptions, R
     return by_thread, listed
 
 
-def show_more(agent: str) -> None:
-    """The comparison's "more runs" button: lists ``COMPARE_PAGE`` more of the agent's runs."""
-    key = f"{LIMIT_KEY}-{agent}"
-    st.session_state[key] = st.session_state.get(key, COMPARE_PAGE) + COMPARE_PAGE
+def show_more(agent: str, listed: int) -> None:
+    """The comparison's "more runs" button, drawn with ``listed`` runs listed: lists ``COMPARE_PAGE`` more.
+
+    Set from what the button was drawn with, not added to what is kept: a click the browser hands to two
+    runs (docs/ARCHITECTURE.md) lists one page more, not two."""
+    st.session_state[f"{LIMIT_KEY}-{agent}"] = listed + COMPARE_PAGE
 
 
 def compare_side(

@@ -322,7 +322,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{customer} 님이 {amount} 환불을 요청했습니다. 사유: {reason}",
     ),
     "refund.case.whole_reason": ("Show the whole reason ({count} characters)", "사유 전체 보기 ({count}자)"),
-    "refund.case.fold_reason": ("Show less of the reason", "사유 접기"),
     "refund.case.moved_on": (
         "This case changed since your controls were drawn (now {status}); a decision from them will be refused. Pick the case again to see it as it is.",
         "컨트롤이 그려진 뒤 이 건이 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 받아들여지지 않습니다. 현재 상태를 보려면 건을 다시 고르세요.",

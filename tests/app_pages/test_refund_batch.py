@@ -187,3 +187,29 @@ def test_the_audit_names_the_batch_each_case_was_decided_in(store, settings, lan
     batch_id = decided[0].batch_id
     cells = dict(zip(audit[t("refund.col.case", lang)], audit[batch], strict=True))
     assert cells == {"C1": batch_id, "C2": batch_id, "C3": ""}  # a decision on its own names no batch
+
+
+def _decide_twice(store, settings, keys) -> None:
+    """One approve click handed to two runs before the batch is drawn again (a live part's tick took it
+    along), then the batch's results as the next drawing shows them."""
+    import streamlit as st
+
+    from app_pages import refund_batch
+
+    if not st.session_state.get("clicked"):
+        st.session_state["clicked"] = True
+        st.session_state[refund_batch.SELECTED_KEY] = list(keys)
+        st.session_state[refund_batch.APPROVER_KEY] = "kim"
+        for _ in range(2):
+            refund_batch._decide(store, settings, "approve")
+    refund_batch.show_results()
+
+
+def test_a_click_handed_to_two_runs_keeps_the_batchs_results(store, settings):
+    start_refund(store, settings, "C1")
+    keys = [w.key for w in waiting_items(threadindex.pending_interrupts(store), read_book(store))]
+    at = AppTest.from_function(_decide_twice, args=(store, settings, keys), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert [result for _, result in result_cells(at)] == ["paid"]  # the first call's, not "select items first"
+    assert not [w.value for w in at.warning], [w.value for w in at.warning]
+    assert [r["case_id"] for r in ledger.ledger_rows(store)] == ["C1"]  # paid once

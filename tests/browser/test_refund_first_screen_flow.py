@@ -76,7 +76,7 @@ def test_the_case_comes_before_approve_and_a_long_reason_is_whole_one_click_from
         assert box is not None and box["y"] + box["height"] <= approve_top, (seen, box, approve_top)
 
     # The long reason is whole one click away, on the same first screen (nothing clicked before).
-    control = main.locator(".st-key-refund-whole-reason").locator("summary, button").first
+    control = main.locator(f".st-key-refund-whole-reason-refund-{case}").locator("label").first  # its switch
     expect(control).to_be_visible()
     box = control.bounding_box()
     approve_top, approve_bottom = _bottom(page, ".st-key-refund-approve button")

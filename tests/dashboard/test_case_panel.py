@@ -80,14 +80,11 @@ def test_a_long_reason_shown_whole_is_the_whole_reason_once_in_the_summary():
     values = {"customer": "Kim", "requested_amount": 1_000, "reason": f"{long}\n end"}
     whole = case_summary(values, whole_reason=True)
     assert whole.endswith(f"{long.strip()} end") and "…" not in whole and whole.count("the box came crushed") == 12
-    assert (
-        reason_toggle("waiting", values, whole=False) == f"Show the whole reason ({len(long.strip()) + 4:,} characters)"
-    )
-    assert reason_toggle("waiting", values, whole=True) == "Show less of the reason"
+    assert reason_toggle("waiting", values) == f"Show the whole reason ({len(long.strip()) + 4:,} characters)"
 
 
-def test_only_a_waiting_case_whose_reason_is_cut_has_a_button_to_show_it_whole():
+def test_only_a_waiting_case_whose_reason_is_cut_has_a_switch_to_show_it_whole():
     long, short = {"reason": "x" * (SUMMARY_REASON_CHARS + 1)}, {"reason": "x" * SUMMARY_REASON_CHARS}
-    assert reason_toggle("waiting", short, whole=False) is None  # said whole already
+    assert reason_toggle("waiting", short) is None  # said whole already
     assert case_summary(short) == case_summary(short, whole_reason=True)
-    assert reason_toggle("done", long, whole=False) is None and reason_toggle("moved_on", long, whole=False) is None
+    assert reason_toggle("done", long) is None and reason_toggle("moved_on", long) is None

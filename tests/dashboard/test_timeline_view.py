@@ -57,3 +57,24 @@ def test_a_compared_run_read_above_is_not_read_again_and_a_short_one_is_read_who
     drawn, summary, origin = compare_side(NO_STORE, resolved, RunEntry("u", "run-1", 0.0, 2), 10)
     assert drawn is summary and origin is None
     assert reads == [{"thread_id": "t", "run_id": "run-1"}, {"thread_id": "u", "run_id": "run-1"}]
+
+
+def _more_twice() -> None:
+    """The comparison's "more runs" click handed to two runs before the button is drawn again."""
+    import streamlit as st
+
+    from dashboard import timeline_view
+
+    for _ in range(2):
+        timeline_view.show_more("robot", timeline_view.COMPARE_PAGE)
+    st.text(st.session_state[f"{timeline_view.LIMIT_KEY}-robot"])
+
+
+def test_a_more_runs_click_handed_to_two_runs_lists_one_page_more():
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.timeline_view import COMPARE_PAGE
+
+    at = AppTest.from_function(_more_twice).run()
+    assert not at.exception, at.exception
+    assert at.text[0].value == str(2 * COMPARE_PAGE)
