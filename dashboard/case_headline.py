@@ -1,5 +1,5 @@
 """A refund case panel's headline: what its status says, and under a waiting case's reason cut with "…" the
-switch that shows the reason whole in the headline's place (remembered for the case it was turned on for).
+switch that shows the reason whole in the headline's place (for the case it was turned on for, while drawn).
 
 The switch's state is its own widget value, not a button's callback: on a page with live parts the browser
 may deliver one click twice (docs/ARCHITECTURE.md), and a value sent twice is the same value, where a
