@@ -151,6 +151,12 @@ def button_by_key(at: Any, key: str) -> Any:
     return next(b for b in at.button if b.key == key)
 
 
+def open_quiz(at: Any, question: str, opened: bool = True) -> Any:
+    """Opens (or closes) a robot quiz question's expander as the browser does: its value, then a run."""
+    at.session_state[f"robot-quiz-{question}"] = opened
+    return at.run()
+
+
 #: An arbitrary epoch second for hand-made node-log rows, so timestamps are realistic.
 T0 = 1_750_000_000.0
 

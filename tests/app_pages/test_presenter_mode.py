@@ -9,7 +9,7 @@ from agents.robot.strings import STRINGS
 from dashboard import presenter
 from dashboard.safe_markdown import INLINE_CODE_STYLE
 from dashboard.tables import MARK_COLUMN
-from tests.factories import pause_robot
+from tests.factories import open_quiz, pause_robot
 
 PAGE = "app_pages/robot.py"
 LESSON = "Where does the robot stop?"
@@ -70,8 +70,7 @@ def test_the_quiz_answers_stay_hidden_until_opened(app, store, settings):
     at = _robot(app, present=True)
     answer = STRINGS["robot.a.start_over"][0][:40]
     assert not any(answer in box.value for box in at.info)
-    at.session_state["robot-quiz-start_over"] = True  # opened, as the browser sends it
-    at.run()
+    open_quiz(at, "start_over")
     assert any(answer in box.value for box in at.info)
 
 

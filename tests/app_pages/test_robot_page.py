@@ -12,7 +12,7 @@ from agents.readsql import NULL_TASK_ID
 from agents.robot.graph import build_graph
 from dashboard.formats import NO_BREAK_SPACE
 from dashboard.safe_markdown import escape_markdown
-from tests.factories import answer_robot, pause_robot
+from tests.factories import answer_robot, open_quiz, pause_robot
 from tests.shown_markdown import as_read
 
 PAGE = "app_pages/robot.py"
@@ -71,25 +71,19 @@ def test_the_latest_id_is_broken_into_its_parts(app, store, settings):
     assert f"`{groups[4]}`" in table and f"`{short_id(head)}`" in table
 
 
-def _open_quiz(at, question: str, opened: bool = True):
-    """Opens (or closes) a quiz question's expander, as the browser does: its value, then a run."""
-    at.session_state[f"robot-quiz-{question}"] = opened
-    return at.run()
-
-
 def test_quiz_answers_are_hidden_until_their_question_is_opened(app, store, settings):
     pause_robot(store, settings)
     at = app(PAGE)
     assert not any(i.value.startswith("Five: the three of the pause") for i in at.info)
     labels = [box.label for box in at.expander]
     assert "1. You answer now. How many checkpoints will the thread hold when the run ends?" in labels
-    _open_quiz(at, "after_answer")
+    open_quiz(at, "after_answer")
     shown = [i.value for i in at.info]
     assert any(v.startswith("Five: the three of the pause") and v.endswith("Now it holds 3.") for v in shown)
     assert not any(v.startswith("Nowhere:") for v in shown)  # only the opened question's answer
-    _open_quiz(at, "no_saver")
+    open_quiz(at, "no_saver")
     assert any(i.value.startswith("Nowhere: with no save file") for i in at.info)
-    _open_quiz(at, "after_answer", opened=False)  # closed again: its answer is made no more
+    open_quiz(at, "after_answer", opened=False)  # closed again: its answer is made no more
     assert not any(i.value.startswith("Five:") for i in at.info)
     assert any(i.value.startswith("Nowhere:") for i in at.info)
 
@@ -98,8 +92,8 @@ def test_an_open_question_stays_open_when_its_value_comes_twice(app, store, sett
     # The browser can hand one action to two runs; an expander's value, sent twice, opens it once.
     pause_robot(store, settings)
     at = app(PAGE)
-    _open_quiz(at, "resume_under")
-    _open_quiz(at, "resume_under")
+    open_quiz(at, "resume_under")
+    open_quiz(at, "resume_under")
     assert sum(i.value.startswith("Under the paused one") for i in at.info) == 1
 
 
@@ -110,7 +104,7 @@ def test_the_quiz_speaks_korean(app, store, settings):
     question = "3. 처음부터 다시를 누르면, 어떤 ID가 그대로이고 어떤 ID가 새로 생길까요?"
     assert question in [box.label for box in at.expander]
     assert not any("그대로." in i.value for i in at.info)
-    _open_quiz(at, "start_over")
+    open_quiz(at, "start_over")
     assert any(i.value.endswith("여기서는: `hitl_demo` 그대로.") for i in at.info)
 
 

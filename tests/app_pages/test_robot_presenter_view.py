@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.factories import answer_robot, pause_robot
+from tests.factories import answer_robot, open_quiz, pause_robot
 from tests.shown_markdown import as_read
 
 PAGE = "app_pages/robot.py"
@@ -88,6 +88,5 @@ def test_the_quiz_asks_what_the_lessons_have_not_printed(app, store, settings):
     for question in QUIZ:
         fixed = t(f"robot.a.{question}", "en")
         assert t(f"robot.q.{question}", "en") not in lessons and fixed not in lessons
-        at.session_state[f"robot-quiz-{question}"] = True  # opened, as the browser sends it
-        at.run()
+        open_quiz(at, question)
         assert any(as_read(i.value).startswith(fixed) for i in at.info)  # given away once opened, not before
