@@ -7,7 +7,7 @@ A long thread is drawn a window at a time: its tree is read as (id, parent) pair
 """
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,9 +32,14 @@ BACK_TO_KEY = "explorer:back-to"  # (thread, earlier head) selected after a fail
 FLASH_HERE_KEY = "explorer:flash-here"  # the queued message is this page's action's: shown beside it
 
 
-def option_label(point: readmodel.ChainCheckpoint, lane: int, branched: bool) -> str:
-    """A checkpoint in the list: step, source, short id, and in a branched thread its lane as the chart names it."""
-    flags = [lane_label(lane, figure_labels())] if branched else []
+def option_label(
+    point: readmodel.ChainCheckpoint, lane: int, branched: bool, labels: Mapping[str, str] | None = None
+) -> str:
+    """A checkpoint in the list: step, source, short id, and in a branched thread its lane as the chart names it.
+
+    ``labels``: the figure's labels (:func:`figure_labels`), read once by a caller that labels many.
+    """
+    flags = [lane_label(lane, labels or figure_labels())] if branched else []
     flags += [t("explorer.flag.head")] if point.is_head else []
     flags += [t("explorer.flag.waiting")] if point.is_waiting else []
     return t(
@@ -49,7 +54,8 @@ def option_label(point: readmodel.ChainCheckpoint, lane: int, branched: bool) ->
 def labeller(drawn: ChainColumns[readmodel.ChainCheckpoint], branched: bool) -> Callable[[str], str]:
     """Checkpoint id → its label in the list, for the checkpoints drawn (labelled only when offered)."""
     by_id = {c.checkpoint_id: (c, lane) for c, lane in zip(drawn.points, drawn.lanes, strict=True)}
-    return lambda cid: option_label(by_id[cid][0], by_id[cid][1], branched)
+    labels = figure_labels() if branched else None  # one lookup per label of the figure's, not per option
+    return lambda cid: option_label(by_id[cid][0], by_id[cid][1], branched, labels)
 
 
 def search_text(point: readmodel.ChainCheckpoint) -> str:

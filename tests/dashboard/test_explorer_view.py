@@ -59,6 +59,23 @@ def test_the_list_names_each_lane_as_the_chart_does_in_both_languages(monkeypatc
         assert names == {text["main"], text["branch"].format(n=1)}
 
 
+def test_the_labeller_reads_the_figures_labels_once_for_every_option(monkeypatch):
+    """A branched thread's list labels up to a hundred options a run: its lane names are looked up once."""
+    chain = [point("c0", None, 0)] + [point(f"c{i}", f"c{i - 1}" if i % 10 else "c0", i) for i in range(1, 100)]
+    drawn = layout_columns(chain)
+    reads = []
+    real = figure_labels
+    monkeypatch.setattr("dashboard.explorer_view.figure_labels", lambda: reads.append(1) or real())
+    label = labeller(drawn, branched=True)
+    labels = {c.checkpoint_id: label(c.checkpoint_id) for c in chain}
+
+    assert len(reads) == 1
+    assert len(set(drawn.lanes)) > 1  # branched: each label names its lane
+    assert labels == {
+        c.checkpoint_id: option_label(c, lane, True) for c, lane in zip(drawn.points, drawn.lanes, strict=True)
+    }
+
+
 def test_the_search_matches_step_source_id_and_next_nodes():
     assert search_text(point("abc", None, 4, head=True)) == "4 loop abc review"
 
