@@ -19,6 +19,9 @@ query, whatever the number of threads:
   position the oldest transaction still running when it was taken that may write this database (one
   of another database of the server is left out, ``readsql.PostgresQueries.change_position``): every
   transaction that commits later has an id at least as large.
+
+``python benchmarks/bench_inbox_scale.py`` measures a read after a write at 200 and at 10,000 threads
+(its goal: within 1.5× of each other).
 """
 
 from __future__ import annotations

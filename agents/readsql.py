@@ -7,6 +7,9 @@ metadata and a ``writes`` table; ``PostgresSaver`` keeps ``jsonb`` metadata,
 a ``checkpoint_writes`` table with a ``blob`` column, and channel values in
 ``checkpoint_blobs``. Each class below answers the same questions in its own
 backend's SQL; the shapes of the returned rows are the same.
+
+What reading them so saves against LangGraph's ``get_state_history`` is measured by
+``python benchmarks/bench_checkpoint_graph.py`` (see :mod:`agents.readmodel`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ run's calls are then read on their own with
 A chart of a long run draws only its latest calls: :func:`run_tail` reads just
 those rows, and :func:`run_summary` sums the whole run up in SQL, equal to
 ``agents.timing.run_summaries_of_calls`` of all its rows, without reading them.
+
+``python benchmarks/bench_comparison.py`` measures the comparison read this way against reading every
+node-log row of the agent, for an agent with 1,000 runs.
 """
 
 from __future__ import annotations

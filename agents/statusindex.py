@@ -20,6 +20,10 @@ read that left a row for every thread (``status_index_complete_at``), and every 
 changed since has a change noted at or after it. Where there is no such position yet, the first read
 reads every thread and keeps them all. Whether a thread runs depends on its lease, which lapses with
 time: a row's ``running`` is checked against the live leases on every read.
+
+What this table and the summary table save a new process is measured by ``python
+benchmarks/bench_inbox_scale.py --whole --without kept-tables`` (see :mod:`agents.summarytable`); home's
+pages, which read nothing else (:mod:`agents.statuspages`), by the same benchmark without ``--whole``.
 """
 
 from __future__ import annotations

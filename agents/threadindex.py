@@ -4,6 +4,7 @@ Home, every agent page, the explorer's pickers, the lifecycle and the CLI list t
 reads two queries over the checkpointer's key columns and interrupt writes (:mod:`agents.readsql`) and
 decodes only what it has not decoded before: what a checkpoint fixes is cached per store
 (:mod:`agents.readcache`), under keys that name the checkpoint, so a cached answer can never be stale.
+``python benchmarks/bench_inbox_scale.py --without caches`` measures what the caches save.
 """
 
 from __future__ import annotations

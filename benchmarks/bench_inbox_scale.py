@@ -21,9 +21,14 @@ It prints the median of each way at each size and the ratio largest / smallest, 
 after a write within 1.5×, cold within 3×. Run it at two commits to compare them (the database is built
 by the code that runs, so give each its own ``--data-dir``).
 
+``--without PART`` measures each size a second time with a part of the read side switched off in the
+measuring processes (:data:`WITHOUT`), and prints those figures and their ratio to the part's own, the
+two measured in turn in the same run: what the part saves, the reason it is kept.
+
 Usage::
 
     python benchmarks/bench_inbox_scale.py [--threads 200,10000] [--repeat 5] [--data-dir DIR] [--whole] [--cpu]
+        [--without caches|kept-tables]
 """
 
 from __future__ import annotations
@@ -37,13 +42,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ["HITL_MODEL_LATENCY"] = "0"
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents import ages, lifecycle, runs, statuspages  # noqa: E402
+from agents import ages, lifecycle, readcache, runs, statusindex, statuspages, summarytable  # noqa: E402
 from agents.db import Store  # noqa: E402
 from agents.registry import AGENTS  # noqa: E402
 from agents.runtime import open_store  # noqa: E402
@@ -60,6 +66,8 @@ _MEASURE = """
 import json, os, sys, time
 sys.path.insert(0, {root!r})
 from benchmarks.bench_inbox_scale import home_data, open_for_bench
+from benchmarks.bench_inbox_scale import switch_off
+switch_off({without!r})
 store, settings = open_for_bench({db!r})
 mode = {mode!r}
 found = {{}}
@@ -74,6 +82,31 @@ if mode == "all":
 store.close()
 print(json.dumps(found))
 """
+
+
+#: What ``--without`` switches off, and what a read does then.
+WITHOUT = {
+    "caches": "the per-process caches (agents.readcache): every read decodes and derives again",
+    "kept-tables": "the status index and the summary table (agents.statusindex, agents.summarytable): "
+    "a new process reads every thread's status through LangGraph (with --whole: the paged home needs the index)",
+}
+
+
+def switch_off(part: str | None, set_to: Callable[[object, str, object], None] = setattr) -> None:
+    """Switches ``part`` (a key of :data:`WITHOUT`) off in this process; None switches nothing off.
+
+    ``set_to`` replaces each function (a test passes its own, which puts them back afterwards).
+    """
+    if part == "caches":  # a new, empty cache at every call: nothing is kept from one call to the next
+        set_to(readcache, "cache_for", lambda _owner, _name, size=readcache.DEFAULT_SIZE: readcache.BoundedCache(size))
+    elif part == "kept-tables":  # no row read, none written: every status computed as if the tables were empty
+        set_to(statusindex, "read", lambda _store: None)
+        set_to(statusindex, "kept_ids", lambda _store: set())
+        set_to(statusindex, "save", lambda *_args, **_kwargs: False)
+        set_to(summarytable, "stored_rows", lambda _store, _heads, _present=None: ({}, set()))
+        set_to(summarytable, "save", lambda _store, _rows: None)
+    elif part is not None:
+        raise ValueError(f"nothing called {part!r} can be switched off: {', '.join(WITHOUT)}")
 
 
 def clock() -> float:
@@ -130,23 +163,23 @@ def after_writes(store: Store, settings: Settings, repeat: int) -> list[float]:
     return found
 
 
-def _measure(location: Path, mode: str, repeat: int) -> dict[str, object]:
-    code = _MEASURE.format(root=str(ROOT), db=str(location), mode=mode, repeat=repeat)
+def _measure(location: Path, mode: str, repeat: int, without: str | None = None) -> dict[str, object]:
+    code = _MEASURE.format(root=str(ROOT), db=str(location), mode=mode, repeat=repeat, without=without)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"the measuring process failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def measure_size(source: Path, work: Path, repeat: int) -> dict[str, float]:
-    """Median seconds of each way on a fresh copy of ``source``."""
+def measure_size(source: Path, work: Path, repeat: int, without: str | None = None) -> dict[str, float]:
+    """Median seconds of each way on a fresh copy of ``source`` (with ``without`` switched off)."""
     copy = work / f"copy-{source.parent.name}.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{copy}{suffix}").unlink(missing_ok=True)
     shutil.copyfile(source, copy)
-    _measure(copy, "cold", 1)  # a first reader: what any earlier process left in the file
-    colds = [float(_measure(copy, "cold", 1)["cold"]) for _ in range(repeat)]  # type: ignore[arg-type]
-    found = _measure(copy, "all", repeat)
+    _measure(copy, "cold", 1, without)  # a first reader: what any earlier process left in the file
+    colds = [float(_measure(copy, "cold", 1, without)["cold"]) for _ in range(repeat)]  # type: ignore[arg-type]
+    found = _measure(copy, "all", repeat, without)
     return {
         "warm": statistics.median(found["warm"]),  # type: ignore[arg-type]
         "after a write": statistics.median(found["after a write"]),  # type: ignore[arg-type]
@@ -176,7 +209,10 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=None, help="where built databases are kept and reused")
     parser.add_argument("--whole", action="store_true", help="read every status, as the CLI and the API list")
     parser.add_argument("--cpu", action="store_true", help="measure the CPU time of the measuring process")
+    parser.add_argument("--without", choices=sorted(WITHOUT), help="measure again with this part switched off")
     args = parser.parse_args()
+    if args.without == "kept-tables" and not args.whole:
+        parser.error("--without kept-tables goes with --whole: the paged home reads nothing but the status index")
     if args.cpu:
         os.environ["HITL_BENCH_CLOCK"] = "cpu"
     if args.whole:
@@ -187,7 +223,11 @@ def main() -> None:
         work = Path(scratch)
         built = {n: built_database(data, n, BIG_CHECKPOINTS) for n in sizes}
         print(f"load average before: {os.getloadavg()[0]:.2f}")
-        results = {n: measure_size(built[n], work, args.repeat) for n in sizes}
+        results, apart = {}, {}
+        for n in sizes:  # with and without the part in turn, so both see the same machine
+            results[n] = measure_size(built[n], work, args.repeat)
+            if args.without:
+                apart[n] = measure_size(built[n], work, args.repeat, args.without)
         small, large = min(sizes), max(sizes)
         print(f"\nhome's data, median of {args.repeat} (ms)")
         print(f"{'way':<16}" + "".join(f"{n:>10}" for n in sizes) + f"{'ratio':>10}{'goal':>8}  verdict")
@@ -197,6 +237,13 @@ def main() -> None:
             verdict = "" if goal is None else ("met" if ratio <= goal else "MISSED")
             row = "".join(f"{results[n][way] * 1000:>10.1f}" for n in sizes)
             print(f"{way:<16}{row}{ratio:>9.1f}×{'' if goal is None else f'{goal:>7.1f}×'}  {verdict}")
+        if args.without:
+            print(f"\nwithout {WITHOUT[args.without]}:")
+            print(f"median of {args.repeat} (ms), and × the time with it")
+            print(f"{'way':<16}" + "".join(f"{n:>10}{'×':>8}" for n in sizes))
+            for way in WAYS:
+                row = "".join(f"{apart[n][way] * 1000:>10.1f}{apart[n][way] / results[n][way]:>7.1f}×" for n in sizes)
+                print(f"{way:<16}{row}")
         seconds = threads_json_seconds(built[large], work, max(1, args.repeat // 2))
         print(f"\npython -m agents threads --json at {large} threads: {seconds:.2f} s (whole process)")
         print(f"load average after: {os.getloadavg()[0]:.2f}")
