@@ -4,7 +4,7 @@ A head whose checkpoint or metadata another writer damaged (bytes rewritten, a b
 read by LangGraph; the lifecycle (:mod:`agents.lifecycle`) shows its thread as damaged rather than failing.
 A checkpoint never changes under its id unless rewritten in place, which the change feed notes
 (:mod:`agents.changefeed`): such a thread's head is checked again (``again``). What checking each head
-once per process saves is measured with the other caches (``bench_inbox_scale.py --without caches``).
+once per process saves is measured with the other caches (``benchmarks/bench_inbox_scale.py --without caches``).
 """
 
 from __future__ import annotations

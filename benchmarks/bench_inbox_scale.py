@@ -65,8 +65,7 @@ WAYS = ("warm", "after a write", "cold")
 _MEASURE = """
 import json, os, sys, time
 sys.path.insert(0, {root!r})
-from benchmarks.bench_inbox_scale import home_data, open_for_bench
-from benchmarks.bench_inbox_scale import switch_off
+from benchmarks.bench_inbox_scale import home_data, open_for_bench, switch_off
 switch_off({without!r})
 store, settings = open_for_bench({db!r})
 mode = {mode!r}
