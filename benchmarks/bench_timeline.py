@@ -28,9 +28,16 @@ efficiency, now that of its parallel supersteps), and the figure must draw
 the run's latest ``MAX_DRAWN_CALLS`` calls where it drew them (the page's
 charts draw a window of a long run, every call one click away).
 
+With ``--template``, it times instead what the timeline's own template saves
+(``dashboard.timeline_figure.timeline_template``): the page's two figures of a
+run of ``--supersteps`` supersteps (8 by default then, a lecture's size), each
+with its ``to_json()``, drawn with that template and with Plotly's
+``plotly_white`` by name, interleaved; ``--repeat`` draws of each (20 then).
+
 Usage::
 
     python benchmarks/bench_timeline.py [--supersteps 10000] [--repeat 2] [--base e9bed8a]
+    python benchmarks/bench_timeline.py --template [--supersteps 8] [--repeat 20]
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from streamlit import logger as streamlit_logger  # noqa: E402
 
 from agents.timing import Timeline, timeline_csv_of_calls, timeline_of  # noqa: E402
 from benchmarks._base import load_base_modules  # noqa: E402
+from dashboard import timeline_figure  # noqa: E402
 from dashboard.i18n import t  # noqa: E402
 from dashboard.timeline_figure import MAX_DRAWN_CALLS, compare_figure_of, timeline_figure_of  # noqa: E402
 from dashboard.timeline_tables import clock, stats_table, summary_table  # noqa: E402
@@ -310,14 +318,59 @@ def _time(draw: Callable[[Laps], dict[str, Any]], laps: Laps) -> float:
     return time.perf_counter() - started
 
 
+def template_seconds(rows: list[dict[str, Any]], repeat: int) -> dict[str, dict[str, tuple[list[float], int]]]:
+    """Each figure of the page with its JSON, drawn with each template, interleaved: the seconds of every draw
+    and the JSON's length in bytes, by figure and template."""
+    timeline = timeline_of(rows)
+    figures: dict[str, Callable[[], Any]] = {
+        "thread figure": lambda: timeline_figure_of(timeline, title="bench", max_calls=MAX_DRAWN_CALLS),
+        "comparison": lambda: compare_figure_of(timeline, timeline, labels=["A", "B"], max_calls=MAX_DRAWN_CALLS),
+    }
+    ours = timeline_figure.timeline_template
+    templates: dict[str, Callable[[], Any]] = {"timeline_template()": ours, "'plotly_white'": lambda: "plotly_white"}
+    seconds: dict[str, dict[str, list[float]]] = {figure: {name: [] for name in templates} for figure in figures}
+    sizes: dict[str, dict[str, int]] = {figure: {} for figure in figures}
+    try:
+        for repeat_index in range(repeat + 1):  # the first draw of each, which imports and fills caches, is not kept
+            order = list(templates) if repeat_index % 2 == 0 else list(reversed(templates))
+            for name in order:
+                timeline_figure.timeline_template = templates[name]  # type: ignore[assignment]
+                for figure, draw in figures.items():
+                    started = time.perf_counter()
+                    sizes[figure][name] = len(draw().to_json())
+                    if repeat_index:
+                        seconds[figure][name].append(time.perf_counter() - started)
+    finally:
+        timeline_figure.timeline_template = ours  # type: ignore[assignment]
+    return {figure: {name: (seconds[figure][name], sizes[figure][name]) for name in templates} for figure in figures}
+
+
+def _print_template_seconds(rows: list[dict[str, Any]], repeat: int) -> None:
+    print(f"node log: {len(rows)} calls; each figure drawn and turned to JSON {repeat} times with each template")
+    for figure, by_template in template_seconds(rows, repeat).items():
+        (ours, ours_size), (named, named_size) = (
+            (statistics.median(values) * 1000, size / 1024) for values, size in by_template.values()
+        )
+        print(
+            f"{figure:<14} timeline_template() {ours:6.1f} ms, JSON {ours_size:5.1f} KiB   "
+            f"'plotly_white' {named:6.1f} ms, JSON {named_size:5.1f} KiB   {named / ours:4.1f}x the time"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--supersteps", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--supersteps", type=int, default=None, help="10,000 (8 with --template)")
+    parser.add_argument("--repeat", type=int, default=None, help="2 (20 with --template)")
     parser.add_argument("--base", default="e9bed8a", help="the commit whose code is 'before'")
+    parser.add_argument("--template", action="store_true", help="time the timeline's template against plotly_white")
     args = parser.parse_args()
     # t() reads the session's language; outside a Streamlit run that is the default, said loudly.
     streamlit_logger.set_log_level("error")
+    if args.template:
+        _print_template_seconds(build_rows(args.supersteps or 8), args.repeat or 20)
+        return
+    args.supersteps = args.supersteps or 10_000
+    args.repeat = args.repeat or 2
 
     rows = build_rows(args.supersteps)
     base = BasePage(args.base)

@@ -5,14 +5,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from agents.timing import timeline_of
+from dashboard import timeline_figure
 from dashboard.timeline_figure import (
+    DRAWN_TRACE_TYPES,
     STATUS_COLORS,
+    UNDRAWN_LAYOUT,
     WAIT_BAND_COLOR,
     compare_figure_of,
+    empty_timeline_figure,
     timeline_figure_of,
 )
 from tests.factories import node_log_row
@@ -253,3 +259,29 @@ def test_compare_figure_notes_an_empty_side():
 
     notes = [a for a in figure.layout.annotations if a.text == EMPTY_MESSAGE]
     assert [note.xref for note in notes] == ["x2 domain"]
+
+
+@pytest.mark.parametrize("webgl", [False, True], ids=["bars", "webgl"])
+def test_the_template_styles_all_a_timeline_draws_as_plotly_white_does(monkeypatch, webgl):
+    """What the timeline's template leaves out of ``plotly_white`` (other trace types, other kinds of subplot,
+    colour scales) is nothing a timeline draws: bars, WebGL segments, an open call's marker, bands, a wait,
+    a comparison and an empty figure."""
+    if webgl:
+        monkeypatch.setattr(timeline_figure, "WEBGL_THRESHOLD", 2)
+    rows = [*paused_thread_rows(3600.0), node_log_row(6, "research", 3604.0, None, step=5, run_id="run-2")]
+    rows[1]["status"] = "error"
+    timeline = timeline_of(rows)
+    white = pio.templates["plotly_white"].to_plotly_json()
+    drawn = set()
+    for figure in (timeline_figure_of(timeline), compare_figure_of(timeline, timeline), empty_timeline_figure()):
+        spec = figure.to_plotly_json()
+        template = spec["layout"]["template"]
+        assert template["data"] == {kind: white["data"][kind] for kind in DRAWN_TRACE_TYPES}
+        assert template["layout"] == {key: value for key, value in white["layout"].items() if key not in UNDRAWN_LAYOUT}
+        assert not [key for key in spec["layout"] if key.startswith(UNDRAWN_LAYOUT)]
+        for trace in spec["data"]:
+            drawn.add(trace["type"])
+            marker = trace.get("marker", {})
+            assert "colorscale" not in marker and "coloraxis" not in marker
+            assert all(isinstance(colour, str) for colour in np.atleast_1d(marker.get("color", "")))
+    assert drawn == ({"scattergl"} if webgl else {"bar", "scatter"})
