@@ -15,6 +15,7 @@ from benchmarks._data import built_database
 from benchmarks.bench_inbox_scale import WAYS, WITHOUT, home_data, measure_size, switch_off
 
 
+@pytest.mark.slow  # three measuring processes, each importing the project (about 9 s)
 def test_each_way_is_measured_on_a_copy_and_home_s_data_is_its_pages_or_every_status(tmp_path, monkeypatch):
     source = built_database(tmp_path / "data", 6, 5, log=lambda _line: None)
     before = source.read_bytes()
