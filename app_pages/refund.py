@@ -10,9 +10,11 @@ from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfa
 from app_pages.refund_batch import show_batch
 from app_pages.refund_case import show_case_panel
 from app_pages.refund_cases import case_book
+from app_pages.refund_decisions import REFUSED_KEY
 from app_pages.refund_lists import show_audit_and_ledger, show_queue
 from app_pages.refund_request import new_request_form
 from dashboard import resources
+from dashboard.decision_view import forget
 from dashboard.formats import amount
 from dashboard.forms import show_flash, shown_head, sidebar_forms
 from dashboard.i18n import current_language, t
@@ -30,6 +32,7 @@ book = case_book(store)
 # is on a 1280×720 first screen. The selected case lives in the URL (?thread=): reruns, a language
 # switch, reload and back/forward keep it, and nothing else (a new queue order, a finished case) can
 # change it. The picker and the case are a live part: they follow the database by themselves.
+forget(st.session_state, REFUSED_KEY)  # the page's run draws the case as it is
 thread_id = show_case_panel(store, settings)
 
 # --- Queue, its batch decisions, and a new request below it -------------------------------------------

@@ -16,11 +16,11 @@ from agents.identity import CONTINUE
 from agents.refund.amounts import asked_amount, case_amounts
 from agents.settings import Settings
 from app_pages.refund_cases import CaseBook, CaseRead, case_book, read_case
-from app_pages.refund_decisions import VIEW_KEY, decision_controls
+from app_pages.refund_decisions import REFUSED_KEY, VIEW_KEY, decision_controls
 from dashboard import auth, case_headline, case_panel, diff_view, live, queues
 from dashboard.decision_view import controls_view
 from dashboard.formats import amount
-from dashboard.forms import act, acted_here, drawn_head, status_word
+from dashboard.forms import act, acted_here, drawn_head, show_refusal, status_word
 from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.views import status_text
@@ -143,7 +143,8 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
                     done = runs.continue_thread(store, settings, thread_id, expected_head=head_seen, actor=me)
                     return t("refund.continued", thread=thread_id, status=status_word(done))
 
-                act(expected, carry_on)
+                act(expected, carry_on, thread_id=thread_id, refused_key=REFUSED_KEY)
+            show_refusal(REFUSED_KEY, thread_id)
     elif parts.attention == "explorer":
         link = {"label": t("refund.case.open_explorer"), "icon": ":material/account_tree:"}
         st.page_link("app_pages/explorer.py", **link, query_params={"thread": thread_id})

@@ -11,8 +11,8 @@ from agents.robot.spec import DEFAULT_THREAD_ID
 from dashboard import auth, diff_view, live, presenter, resources, robot_lessons, robot_view
 from dashboard.agent_pages import foreign_thread, show_agent_queue
 from dashboard.boxes import box
-from dashboard.decision_view import forget, refusal
-from dashboard.forms import act, drawn_head, show_flash, sidebar_forms, status_word
+from dashboard.decision_view import forget
+from dashboard.forms import act, drawn_head, show_flash, show_refusal, sidebar_forms, status_word
 from dashboard.i18n import localized, t
 from dashboard.robot_start_over import start_over, start_over_asked
 from dashboard.robot_view import answered_message, show_messages, show_outcome, show_question, typed_rule
@@ -78,9 +78,7 @@ def free_answer(head_seen: str | None) -> None:
         rule.caption(typed_rule(typed, APPROVING_ANSWER))
     if st.button(t("robot.send"), key="robot-send"):
         answer(typed, head_seen)
-    refused = st.empty()  # the refusal of an answer from these controls (any of them), drawn by every run
-    if (said := refusal(st.session_state, robot_view.REFUSED_KEY, thread_id)) is not None:
-        refused.error(escape_markdown(said))
+    show_refusal(robot_view.REFUSED_KEY, thread_id)  # of an answer from these controls (any of them)
 
 
 def ask_question(asked: robot_view.Asked, moved_on: str | None) -> None:

@@ -22,6 +22,7 @@ from agents.settings import Settings
 from agents.spec import AgentSpec, Field
 from agents.validation import confirms_thread_id, parse_answer, parse_json_object
 from dashboard import auth
+from dashboard.decision_view import refusal
 from dashboard.formats import question_label
 from dashboard.i18n import catalogue, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
@@ -151,6 +152,15 @@ def act(
         st.session_state[ACTED_KEY] = thread_id
     flash(kind, message)
     st.rerun()
+
+
+def show_refusal(refused_key: str, thread_id: str) -> None:
+    """Why the last click on ``thread_id``'s controls was refused (:func:`act` with ``refused_key``), in a slot
+    drawn by every run of the thread's live part: it stays until the page is drawn again
+    (``decision_view.forget``), where the part's next run would take away an error drawn by the click's run."""
+    slot = st.empty()
+    if (why := refusal(st.session_state, refused_key, thread_id)) is not None:
+        slot.error(escape_markdown(why))
 
 
 def acted_here(thread_id: str) -> bool:

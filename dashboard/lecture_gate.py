@@ -9,8 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.decision_view import refusal
-from dashboard.forms import act
+from dashboard.forms import act, show_refusal
 from dashboard.i18n import t
 from dashboard.lecture_view import REFUSED_KEY, GateView, show_gate_reviews
 from dashboard.safe_markdown import escape_markdown
@@ -95,6 +94,4 @@ def ask(
             kind, text = notice
             (limit.warning if kind == "warning" else limit.caption)(text)
         decision_form(thread_id, actions, view.head, decide)
-    kept = st.empty()  # drawn by every run: a refusal of a decision sent here stays until the page is drawn
-    if (why := refusal(st.session_state, REFUSED_KEY, thread_id)) is not None:
-        kept.error(escape_markdown(why))
+    show_refusal(REFUSED_KEY, thread_id)  # of a decision sent here

@@ -1,4 +1,5 @@
-"""The open refund case is a live part: it follows the database alone, and a refusal never outlives its amount.
+"""The open refund case is a live part: it follows the database alone, a refusal never outlives its amount, and
+the refusal of a click on its controls outlives the part's next runs.
 
 Live parts rerun on their own timer (here every half second, the shortest ``HITL_LIVE_REFRESH``), so
 a live part's run often starts right after the case panel's run that answered a typed amount. Streamlit
@@ -23,6 +24,14 @@ from tests.browser.conftest import Dashboard, serve_dashboard, wait_for_app
 from tests.browser.test_live_parts_flow import WATCH_HEADERS
 
 ROUNDS = 12
+#: Counts the runs that end from now on (the page's, a live part's): each turns the app's run state from running.
+COUNT_RUN_ENDS = """() => {
+  window.runEnds = 0;
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(records => {
+    window.runEnds += records.filter(record => record.oldValue === 'running').length;
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +68,32 @@ def test_a_refusal_goes_as_soon_as_a_valid_amount_is_typed(page: Page, fast_dash
         _type(page, t("refund.edit.amount", lang=lang), str(valid))
         expect(preview).to_contain_text(f"{valid:,}")
         expect(refusal).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_refused_decision_says_why_until_the_page_is_drawn_again(page: Page, fast_dashboard: Dashboard, lang: str):
+    """Approve with no approver typed: refused, and the message stays through the live part's own runs until
+    a decision is sent."""
+    case = f"REFUSED-{lang}"
+    started = fast_dashboard.cli(
+        "run", "refund", "--case", case, "--customer", "kim", "--amount", "400000", "--reason", "r"
+    )
+    assert started.returncode == 0, started.stderr
+    page.goto(f"{fast_dashboard.url}/refund?lang={lang}&thread=refund-{case}")
+    wait_for_app(page)
+    main = page.get_by_test_id("stMain")
+    main.get_by_role("button", name=t("refund.approve", lang=lang), exact=True).click()
+    required = t("error.required", lang=lang)
+    refusal = main.get_by_test_id("stAlert").filter(has_text=t("forms.refused", lang=lang)).filter(has_text=required)
+    expect(refusal).to_have_count(1)
+    page.evaluate(COUNT_RUN_ENDS)
+    page.wait_for_function("window.runEnds >= 3")  # the live parts ran on their timer since
+    expect(refusal).to_have_count(1)
+    expect(main.get_by_text(t("refund.case.waiting", lang=lang), exact=True)).to_be_visible()  # nothing was decided
+    _type(page, t("field.approver", lang=lang), "kim")
+    main.get_by_role("button", name=t("refund.approve", lang=lang), exact=True).click()
+    expect(main.get_by_text(t("refund.case.waiting", lang=lang), exact=True)).to_have_count(0)  # decided
+    expect(refusal).to_have_count(0)  # the page drawn again: the refusal of the click before has gone
 
 
 def _case_picker(page: Page, lang: str):
