@@ -57,10 +57,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "원장에 {amount}원 지급으로 기록되어 있습니다. 그 뒤 실행이 실패했습니다: {error}",
     ),
     "error.stale": (
-        "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}); "
-        "nothing was done. Reload to see the current state.",
+        "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}). "
+        "Reload to see the current state.",
         "이 양식을 그린 뒤 스레드 {thread:이/가} 바뀌었습니다(체크포인트 {seen} → {head}). "
-        "아무것도 하지 않았습니다. 새로 고쳐 현재 상태를 보세요.",
+        "새로 고쳐 현재 상태를 보세요.",
     ),
     "error.required": ("is required", "필수 항목입니다"),
     "error.unknown_field": ("is not a known field; known: {known}", "알 수 없는 항목입니다. 알려진 항목: {known}"),
@@ -112,6 +112,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "is not valid JSON ({reason} at position {position})",
         "올바른 JSON이 아닙니다({position}번째 위치: {reason})",
     ),
+    # Python's json module's reasons (json.JSONDecodeError.msg), in the reader's language.
+    "json.expecting_value": ("Expecting value", "값이 와야 합니다"),
+    "json.expecting_name": ("Expecting property name enclosed in double quotes", "큰따옴표로 감싼 키가 와야 합니다"),
+    "json.expecting_colon": ("Expecting ':' delimiter", "':' 구분자가 와야 합니다"),
+    "json.expecting_comma": ("Expecting ',' delimiter", "',' 구분자가 와야 합니다"),
+    "json.unterminated_string": ("Unterminated string starting at", "닫히지 않은 문자열이 시작되는 곳"),
+    "json.control_character": ("Invalid control character at", "허용되지 않는 제어 문자"),
+    "json.invalid_escape": ("Invalid \\escape", "잘못된 \\ 이스케이프"),
+    "json.invalid_unicode_escape": ("Invalid \\uXXXX escape", "잘못된 \\uXXXX 이스케이프"),
+    "json.extra_data": ("Extra data", "JSON 값 뒤에 다른 내용이 있습니다"),
     "error.json_int64": (
         "holds a whole number beyond 64 bits; the limit is ±9,223,372,036,854,775,807",
         "64비트를 넘는 정수가 들어 있습니다. 한도는 ±9,223,372,036,854,775,807입니다",

@@ -197,6 +197,26 @@ def _finite_float(literal: str) -> float:
     return value
 
 
+#: Python's ``json`` module's reasons, by the catalogue key that says each in the reader's language.
+_JSON_REASONS = {
+    "Expecting value": "json.expecting_value",
+    "Expecting property name enclosed in double quotes": "json.expecting_name",
+    "Expecting ':' delimiter": "json.expecting_colon",
+    "Expecting ',' delimiter": "json.expecting_comma",
+    "Unterminated string starting at": "json.unterminated_string",
+    "Invalid control character at": "json.control_character",
+    "Invalid \\escape": "json.invalid_escape",
+    "Invalid \\uXXXX escape": "json.invalid_unicode_escape",
+    "Extra data": "json.extra_data",
+}
+
+
+def _json_reason(reason: str) -> Text | str:
+    """Why ``json.loads`` refused a text, in the reader's language where it is one of the module's own reasons."""
+    key = _JSON_REASONS.get(reason)
+    return reason if key is None else _text(key)
+
+
 def _loads(text: str, field: str) -> Any:
     """``json.loads`` as RFC 8259 has JSON; anything it cannot parse is an ``InputError`` naming ``field``.
 
@@ -207,7 +227,9 @@ def _loads(text: str, field: str) -> Any:
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
-        raise JsonSyntaxError(field, _text("error.json_syntax", reason=error.msg, position=error.pos)) from None
+        raise JsonSyntaxError(
+            field, _text("error.json_syntax", reason=_json_reason(error.msg), position=error.pos)
+        ) from None
     except RecursionError:
         raise InputError(field, _text("error.json_depth", depth=JSON_MAX_DEPTH)) from None
     except _NotFinite as error:

@@ -15,7 +15,7 @@ from agents.identity import START_RUN
 from agents.refund.graph import AGENT_NAME
 from agents.settings import Settings
 from dashboard import auth
-from dashboard.forms import flash, status_word
+from dashboard.forms import flash, refused_text, status_word
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 
@@ -36,7 +36,7 @@ def _submit(store: Store, settings: Settings) -> None:
     try:
         created = runs.start_run(store, settings, AGENT_NAME, values, lang=current_language(), actor=auth.identity())
     except UserError as error:
-        st.session_state[REFUSED_KEY] = f"{t('forms.refused')} {localized(error)}"
+        st.session_state[REFUSED_KEY] = refused_text(error)
     except RunFailedError as error:  # what finished is saved; the case needs attention: it is selected
         st.session_state[REFUSED_KEY] = f"{t('forms.run_failed')} {localized(error)}"
         st.query_params["thread"] = error.thread_id

@@ -115,6 +115,11 @@ def outcome_kind(result: runs.RunResult) -> str:
     return "warning" if result.outcome in NOT_DONE_OUTCOMES else "success"
 
 
+def refused_text(error: UserError) -> str:
+    """A refused action's message: that nothing was done, and why, in the session's language."""
+    return f"{t('forms.refused')} {localized(error)}"
+
+
 def show_run_failed(error: RunFailedError) -> None:
     """A run whose step raised: what finished is saved, and the thread, needing attention, is in the inbox."""
     st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
@@ -138,7 +143,7 @@ def act(
     try:
         reported = action(expected)
     except UserError as error:
-        refused = f"{t('forms.refused')} {localized(error)}"
+        refused = refused_text(error)
         if refused_key is None:
             st.error(escape_markdown(refused))
         else:

@@ -11,8 +11,8 @@ from agents.errors import RunFailedError, UserError
 from agents.identity import START_RUN
 from agents.settings import Settings
 from dashboard import auth
-from dashboard.forms import show_run_failed
-from dashboard.i18n import current_language, localized, t
+from dashboard.forms import refused_text, show_run_failed
+from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
 
 #: The (thread, head seen) a Start over click asked to delete, until the deletion is confirmed or kept.
@@ -72,7 +72,7 @@ def start_over(
             expected_head=seen,  # what this tab saw: another tab's answer since is not deleted
         )
     except UserError as error:
-        confirm_place.error(escape_markdown(localized(error)))
+        confirm_place.error(escape_markdown(refused_text(error)))
         if head is not None:  # asked again, for the thread as this run draws it
             st.session_state[START_OVER_KEY] = (thread_id, head)
     except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below

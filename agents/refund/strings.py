@@ -55,12 +55,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "항목 금액의 합계는 {limit}원 이하여야 합니다",
     ),
     "refund.error.amount_or_items": (
-        "give either amount (one item) or items (several), not both",
-        "amount(단일) 또는 items(여러 항목) 중 하나만 주세요",
+        "give either one amount or several items, not both",
+        "금액 하나와 여러 항목 중 하나만 주세요",
     ),
     "refund.error.amount_or_items_missing": (
-        "an amount (one item) or items (several) is required",
-        "amount(단일) 또는 items(여러 항목)가 필요합니다",
+        "one amount, or several items, is required",
+        "금액 하나 또는 여러 항목이 필요합니다",
     ),
     "refund.error.items_update": (
         "a refund with items is decided item by item: answer each one by its interrupt id (resume --interrupt)",
@@ -230,8 +230,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.items.item": ("Item {item}: {amount}", "항목 {item}: {amount}"),
     "refund.items.waiting": (
-        "{count} items wait for a decision; each is decided on its own, in any order.",
-        "항목 {count}개가 결정을 기다립니다. 항목마다 순서와 관계없이 따로 결정합니다.",
+        "Items waiting for a decision: {count}. Each is decided on its own, in any order.",
+        "결정을 기다리는 항목: {count}개. 항목마다 순서와 관계없이 따로 결정합니다.",
     ),
     "refund.batch.header": ("Decide several at once", "여러 항목 한 번에 결정"),
     "refund.batch.help": (

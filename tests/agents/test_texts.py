@@ -10,7 +10,7 @@ from agents.refund import strings as refund_strings
 from agents.refund.spec import RESUME_FIELDS
 from agents.spec import validate_fields
 from agents.texts import Text, render
-from agents.validation import validate_int
+from agents.validation import parse_json, validate_int
 from dashboard.i18n import catalogue
 
 
@@ -104,3 +104,36 @@ def test_an_unknown_thread_or_agent_is_named_in_korean_on_the_command_line(run_c
     threads = run_cli("threads", "--agent", "nobody", "--lang", "ko")
     assert threads.code == 2
     assert threads.err == "error: agent: 알 수 없는 에이전트 'nobody'. 알려진 에이전트: robot, refund, lecture\n"
+
+
+#: A text for each reason Python's json module gives, and the reason.
+JSON_REFUSALS = {
+    "{bad": "Expecting property name enclosed in double quotes",
+    "": "Expecting value",
+    '{"a" 1}': "Expecting ':' delimiter",
+    '{"a": 1 "b": 2}': "Expecting ',' delimiter",
+    '"abc': "Unterminated string starting at",
+    '"a\x01"': "Invalid control character at",
+    '"\\q"': "Invalid \\escape",
+    '"\\u12"': "Invalid \\uXXXX escape",
+    "1 2": "Extra data",
+}
+
+
+@pytest.mark.parametrize("typed", list(JSON_REFUSALS), ids=list(JSON_REFUSALS.values()))
+def test_why_a_text_is_not_json_is_said_in_the_readers_language(typed):
+    error = _refusal(parse_json, typed, "values")
+    assert JSON_REFUSALS[typed] in error.render("en")  # in English, Python's own words, as before
+    korean = error.render("ko")
+    assert korean.startswith("values: 올바른 JSON이 아닙니다(")
+    assert not any(
+        "a" <= char.lower() <= "z" for char in korean.replace("values", "").replace("JSON", "").replace("uXXXX", "")
+    )
+
+
+def test_a_count_of_one_item_reads_right():
+    for count in (1, 3):
+        said = render(
+            Text("refund.items.waiting", refund_strings.STRINGS["refund.items.waiting"], {"count": count}), "en"
+        )
+        assert f"{count} items" not in said and str(count) in said
