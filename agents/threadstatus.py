@@ -76,14 +76,19 @@ class ThreadStatus:
             words = spec.show.question_text(self.payload)
         return words.render(lang) if words is not None else self.reason
 
-    def to_json(self, *, payload: bool = True) -> dict[str, Any]:
-        """The CLI's ``--json`` shape (``inbox``; ``threads`` without the ``payload``): every field but
-        ``reason_text``, made field by field (no deep copy of the question, which ``to_jsonable`` copies)."""
+    def to_json(self, *, payload: bool = True, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """The ``--json`` shape of the CLI's ``threads`` and ``inbox`` (both without the ``payload``): every field but
+        ``reason_text``, made field by field (no deep copy of the question, which ``to_jsonable`` copies).
+
+        ``reason`` is :meth:`reason_in` ``lang``: the reader's words, as the CLI's text prints them, whatever
+        language the run asked in.
+        """
         data = {
             field.name: getattr(self, field.name)
             for field in fields(self)
             if field.name != "reason_text" and (payload or field.name != "payload")
         }
+        data["reason"] = self.reason_in(lang)
         data["updated_at"] = self.updated_at.isoformat()
         data["waiting_since"] = self.waiting_since.isoformat() if self.waiting_since else None
         if payload:

@@ -74,9 +74,11 @@ def agent_title(status: lifecycle.ThreadStatus) -> str:
     return t_or(f"agent.{status.agent}.title", status.agent)
 
 
-def status_search_text(status: lifecycle.ThreadStatus) -> str:
-    """What a search matches in a thread's row: id, agent (name and title), status and reason."""
-    return " ".join((status.thread_id, status.agent, agent_title(status), status_text(status), status.reason))
+def status_search_text(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
+    """What a search matches in a thread's row: id, agent (name and title), status and reason; the reason
+    whole, in ``lang`` (the page's language), as the inbox shows it, not as the run asked it."""
+    reason = status.reason_in(lang or current_language())
+    return " ".join((status.thread_id, status.agent, agent_title(status), status_text(status), reason))
 
 
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:
@@ -97,7 +99,7 @@ def show_threads(
         load,
         thread_columns(with_agent=with_agent),
         empty_text=empty_text,
-        search_text=status_search_text,
+        search_text=functools.partial(status_search_text, lang=current_language()),
         link=thread_link,
         live=True,
     )
@@ -289,7 +291,7 @@ def _inbox_rows(
         items,
         columns,
         empty_text=empty_text,
-        search_text=status_search_text,
+        search_text=functools.partial(status_search_text, lang=lang),
         link=thread_link,
         row_height=INBOX_ROW_HEIGHT,
         search_in=search_column,
@@ -384,7 +386,7 @@ def pick_thread(
             list(own),
             key=thread_key,
             format_func=lambda tid: thread_option(own[tid], deadlines, now, lang),
-            search_text=lambda tid: status_search_text(own[tid]),
+            search_text=lambda tid: status_search_text(own[tid], lang),
         )
         if more:
             st.button(t("home.show_all_threads"), key=f"{every_key}-button", on_click=show_every, args=(every_key,))

@@ -54,7 +54,7 @@ def parse_value(text: str) -> Any:
 def cmd_threads(args: argparse.Namespace, context: Context) -> int:
     threads = lifecycle.thread_statuses(context.store, agent=args.agent)
     if args.json:
-        print_json([_thread_json(t) for t in threads])
+        print_json([_thread_json(t, context.settings.lang) for t in threads])
         return 0
     if not threads:
         print("no threads")
@@ -66,8 +66,8 @@ def cmd_threads(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def _thread_json(status: lifecycle.ThreadStatus) -> dict[str, Any]:
-    return status.to_json(payload=False)
+def _thread_json(status: lifecycle.ThreadStatus, lang: str) -> dict[str, Any]:
+    return status.to_json(payload=False, lang=lang)
 
 
 def _inbox_json(
@@ -76,7 +76,7 @@ def _inbox_json(
     """An inbox item: the thread's fields, ``overdue``, and who may decide it (``deciders``, ``no_decider``,
     ``escalated_to``, ``escalation_reason``; null where the agent states none or no roles file is set)."""
     facts = rights.to_json(lang, identities=True) if rights is not None else dict.fromkeys(_RIGHTS_FIELDS)
-    return _thread_json(item) | {"overdue": overdue} | facts
+    return item.to_json(payload=False, lang=lang) | {"overdue": overdue} | facts
 
 
 _RIGHTS_FIELDS = ("deciders", "no_decider", "escalated_to", "escalation_reason")
