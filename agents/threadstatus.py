@@ -71,10 +71,7 @@ class ThreadStatus:
 
         A waiting thread's question is translated here, when it is shown, not for every listed thread.
         """
-        words = self.reason_text
-        if words is None and self.status == "waiting" and (spec := AGENTS.get(self.agent)) is not None:
-            words = spec.show.question_text(self.payload)
-        return words.render(lang) if words is not None else self.reason
+        return reason_in(self.agent, self.status, self.reason, self.reason_text, self.payload, lang)
 
     def to_json(self, *, payload: bool = True, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """The ``--json`` shape of the CLI's ``threads`` and ``inbox`` (both without the ``payload``): every field but
@@ -103,3 +100,12 @@ def waiting_words(count: int, payload: Any) -> str:
     if isinstance(total, int) and not isinstance(total, bool):
         return f"{count} of {total} items"
     return f"{count} questions"
+
+
+def reason_in(agent: str, status: str, reason: str, reason_text: Text | None, question: Any, lang: str) -> str:
+    """Why a thread is where it is, in ``lang``: ``reason_text`` rendered, or a waiting thread's ``question`` in the
+    agent's words (``reason`` as written when neither translates)."""
+    words = reason_text
+    if words is None and status == "waiting" and (spec := AGENTS.get(agent)) is not None:
+        words = spec.show.question_text(question)
+    return words.render(lang) if words is not None else reason

@@ -26,7 +26,7 @@ def print_json(data: Any) -> None:
 def print_result(result: runs.RunResult, as_json: bool, lang: str = DEFAULT_LANGUAGE) -> None:
     """Prints where a thread stands after an operation (its reason in ``lang``)."""
     if as_json:
-        print_json(result.to_json())
+        print_json(result.to_json(lang))
         return
     state = f"{result.status} ({result.outcome})" if result.status == "done" else result.status
     if result.status == "waiting" and len(result.interrupts) > 1:

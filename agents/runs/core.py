@@ -11,7 +11,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
-from agents import identity, lifecycle, readmodel, runtime
+from agents import identity, lifecycle, readmodel, runtime, threadstatus
 from agents.db import CALLERS_ERRORS, DatabaseError, Store, explain_refusal
 from agents.errors import RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
@@ -59,13 +59,14 @@ class RunResult:
     interrupt_ids: tuple[str, ...] = ()  # the id of each of ``interrupts``, in the same order
     questions: tuple[Any, ...] = ()  # ``interrupts`` as LangGraph gives them (``Interrupt``: value, id, schema)
 
-    def to_json(self) -> dict[str, Any]:
-        """The CLI's ``--json`` shape."""
+    def to_json(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """The CLI's ``--json`` shape; ``reason`` in ``lang``, as ``threads --json`` gives it."""
+        question = self.interrupts[0] if self.interrupts else None
         return {
             "thread_id": self.thread_id,
             "status": self.status,
             "outcome": self.outcome,
-            "reason": self.reason,
+            "reason": threadstatus.reason_in(self.agent, self.status, self.reason, self.reason_text, question, lang),
             "action": self.action,
             "next": list(self.next),
             "interrupts": readmodel.to_jsonable(list(self.interrupts)),

@@ -35,3 +35,14 @@ def test_the_threads_json_gives_reasons_in_the_readers_language(store, settings,
     assert english["refund-C3"] == ENGLISH_QUESTION and korean["refund-C3"] == KOREAN_QUESTION
     assert english["r-edited"].startswith("its state was edited (update_state) and the run was not continued")
     assert korean["r-edited"].startswith("상태가 편집되었지만(update_state) 실행이 이어지지 않았습니다")
+
+
+def test_a_commands_json_gives_its_reason_in_the_readers_language(store, settings, run_cli):
+    pause_robot(store, settings, "r-edited")
+    update = ("update", "r-edited", "--values", '{"decision": "yes"}', "--as-node", "approval")
+    korean = json.loads(run_cli("--lang", "ko", *update, "--json").out)
+    assert korean["status"] == "attention"
+    assert korean["reason"].startswith("상태가 편집되었지만(update_state) 실행이 이어지지 않았습니다")
+    start_refund(store, settings, "C3", 2_000_000, customer="이영희", lang="ko")
+    shown = json.loads(run_cli("resume", "refund-C3", "--json", '{"action": "approve", "approver": "lee"}').out)
+    assert shown["status"] == "done" and shown["reason"] == ""
