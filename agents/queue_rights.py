@@ -21,7 +21,7 @@ from agents.registry import AGENTS
 T = TypeVar("T")
 
 #: A queue's orders, the first the default: oldest first (who waited longest), newest first, largest
-#: amount first (an item without an amount last).
+#: amount first (by :func:`case_amount`; an item without an amount last).
 ORDERS = ("oldest", "newest", "amount")
 
 
@@ -52,10 +52,17 @@ def rights_of(
     return found
 
 
-def payload_amount(item: lifecycle.ThreadStatus) -> int | None:
-    """The amount a waiting item's question names (the refund's payout), or None."""
-    payload = item.payload
-    amount = payload.get("amount") if isinstance(payload, dict) else None
+def case_amount(store: Any, item: lifecycle.ThreadStatus) -> int | None:
+    """The amount "largest amount first" ranks an item by, on home and in the refund queue alike: its case's
+    ``amount`` at the thread's head. That is what a case with one amount pays and, for a case with several
+    items, its whole request (the total of its items) until every item is decided, never the one item its
+    first waiting question names. None for a thread without one (another agent's, a damaged or deleted head).
+    """
+    try:
+        values = threadindex.head_values(store, item.thread_id, item.head_checkpoint_id)
+    except DamagedValueError:
+        return None
+    amount = values.get("amount") if values is not None else None
     return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
 
 

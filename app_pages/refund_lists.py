@@ -136,7 +136,11 @@ def show_queue(store: Store, settings: Settings, book: CaseBook, now: dt.datetim
 
     def ordered(cases: CaseBook) -> list[QueueRow]:
         return queue_rights.ordered(
-            cases.queue, order, status=lambda q: q[1], amount=lambda q: q[0].amount, mine=lambda q: mine(q[0].thread_id)
+            cases.queue,
+            order,
+            status=lambda q: q[1],
+            amount=lambda q: queue_rights.case_amount(store, q[1]),
+            mine=lambda q: mine(q[0].thread_id),
         )
 
     find_case = search_text(book)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from agents.durations import format_duration
 from agents.timing import SuperstepStats
+from dashboard import text_fit
 from dashboard.i18n import t
 from dashboard.timeline_axis import AxisSegment, TimeAxis
 
@@ -25,6 +26,9 @@ STEP_BAND_COLOR = "rgba(99, 110, 250, 0.07)"
 STEP_LINE_COLOR = "rgba(0, 0, 0, 0.12)"
 #: Supersteps narrower than this share of the axis get no "step N" label.
 MIN_LABELLED_STEP = 0.03
+#: The "step N" labels' font size, and the room in pixels kept between two neighbouring labels.
+STEP_LABEL_FONT = 10
+STEP_LABEL_GAP_PX = 4
 #: At most this many step bands (shapes) per panel; above it neighbouring supersteps share a band.
 MAX_STEP_BANDS = 200
 WAIT_BAND_COLOR = "rgba(127, 127, 127, 0.18)"
@@ -71,6 +75,12 @@ def _step_groups(supersteps: Sequence[SuperstepStats]) -> list[Sequence[Superste
     return neighbour_groups(supersteps, MAX_STEP_BANDS)
 
 
+def text_px(text: str, font_size: float) -> float:
+    """An upper estimate of ``text``'s width in pixels on one line in a ``font_size`` px font
+    (:func:`dashboard.text_fit.text_width`, made for 14 px, scaled)."""
+    return text_fit.text_width(text) * font_size / 14
+
+
 def _band_label(group: Sequence[SuperstepStats]) -> str:
     first, last = group[0], group[-1]
     if len(group) == 1:
@@ -89,7 +99,7 @@ def duration_text(seconds: float) -> str:
 
 
 def step_decorations(
-    supersteps: Sequence[SuperstepStats], axis: TimeAxis, xref: str
+    supersteps: Sequence[SuperstepStats], axis: TimeAxis, xref: str, *, unit_px: float | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Alternating background bands and a "step N" label per (run, step), at most ``MAX_STEP_BANDS``.
 
@@ -102,9 +112,14 @@ def step_decorations(
 
     Labels of bands narrower than ``MIN_LABELLED_STEP`` of the axis are left
     out (they would print over each other); the hover still names the step.
+    With ``unit_px`` (the pixels one x unit takes on the panel, at the
+    narrowest it is drawn), so is a label whose estimated width
+    (:func:`text_px`) would reach within ``STEP_LABEL_GAP_PX`` of the label
+    kept before it: two short steps side by side keep the first one's label.
     ``xref`` is the panel's x axis (``x`` or ``x2``). Returns ``(shapes, annotations)``.
     """
     shapes, annotations = [], []
+    last_end = -math.inf  # where the label kept last ends, in x units
     for index, group in enumerate(_step_groups(supersteps)):
         x0 = axis.to_display(group[0].started_at)
         x1 = axis.to_display(max(stats.ended_at for stats in group))
@@ -114,10 +129,16 @@ def step_decorations(
         else:
             line = {"width": 1, "color": STEP_LINE_COLOR}
             shapes.append(full_height("line", xref, x0, x0, line=line))
-        if x1 - x0 >= MIN_LABELLED_STEP * axis.span:
-            font = {"size": 10, "color": "#555"}
-            label = note(_band_label(group), xref, (x0 + x1) / 2, 1.0, font=font)
-            annotations.append({**label, "yanchor": "bottom"})
+        if x1 - x0 < MIN_LABELLED_STEP * axis.span:
+            continue
+        text, middle = _band_label(group), (x0 + x1) / 2
+        if unit_px is not None:
+            half = (text_px(text, STEP_LABEL_FONT) + STEP_LABEL_GAP_PX) / 2 / unit_px
+            if middle - half < last_end:
+                continue
+            last_end = middle + half
+        label = note(text, xref, middle, 1.0, font={"size": STEP_LABEL_FONT, "color": "#555"})
+        annotations.append({**label, "yanchor": "bottom"})
     return shapes, annotations
 
 

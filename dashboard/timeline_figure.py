@@ -43,7 +43,7 @@ from agents.timing import NodeCall, Timeline, timeline_of_calls
 from dashboard.i18n import t
 from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
 from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
-from dashboard.timeline_bands import duration_text, step_decorations, wait_decorations
+from dashboard.timeline_bands import duration_text, step_decorations, text_px, wait_decorations
 from dashboard.timeline_hover import STATUS_ORDER as STATUS_ORDER
 from dashboard.timeline_hover import Pen, Texts, escape
 
@@ -62,6 +62,21 @@ MIN_BAR_PX = 6
 #: The plot area's width the minimum is reckoned on: a wide page's chart, and one panel of a comparison.
 PLOT_WIDTH_PX = 700
 PANEL_WIDTH_PX = 330
+#: The narrowest the plot area is drawn, and one panel of a comparison: on a 1280 px page, beside the
+#: lecture's long lane names, about 420 px and 200 px. Text over a panel is fitted to these widths: the
+#: comparison's titles and the "step N" labels (a label that would print over its neighbour is left out).
+NARROW_PLOT_PX = 400
+NARROW_PANEL_PX = 190
+#: A comparison panel's title: its font size, and how its label's parts are told apart. Each part
+#: (``A: thread``, the run) is a line of its own, cut in the middle with "…" where it is wider than
+#: ``NARROW_PANEL_PX``, so two titles side by side never run into each other; a cut title's hover holds
+#: it whole.
+PANEL_TITLE_FONT = 13
+PANEL_TITLE_PARTS = " · "
+#: The top margin above a comparison's panels without a title line, with a figure title, and per title line.
+COMPARE_MARGIN_TOP = 50
+COMPARE_MARGIN_TITLED = 75
+PANEL_TITLE_LINE_PX = 18
 #: Above this many calls in a panel, bars become WebGL line segments (two traces per status).
 #: A few thousand SVG bars still draw smoothly, so runs of that size keep the exact bar figure.
 WEBGL_THRESHOLD = 5000
@@ -253,17 +268,28 @@ def min_bar_width(x_range: float, plot_px: float = PLOT_WIDTH_PX) -> float:
     return MIN_BAR_PX / plot_px * (x_range if x_range > 0 else 1.0)
 
 
-def _panel(shown: Timeline, pen: Pen, legend_shown: set[str]) -> _Panel:
-    """Traces, bands and labels of one timeline drawn with ``pen``."""
+def _panel(shown: Timeline, pen: Pen, legend_shown: set[str], unit_px: float) -> _Panel:
+    """Traces, bands and labels of one timeline drawn with ``pen``; ``unit_px``: the pixels an x unit takes
+    on the panel at its narrowest (the step labels are spaced for it)."""
     calls = shown.calls
     traces = _bar_traces(calls, pen, legend_shown)
     marker = _open_marker_trace(calls, pen, show_legend="open" not in legend_shown)
     if marker is not None:
         traces.append(marker)
         legend_shown.add("open")
-    step_shapes, step_notes = step_decorations(shown.supersteps, pen.axis, pen.xaxis)
+    step_shapes, step_notes = step_decorations(shown.supersteps, pen.axis, pen.xaxis, unit_px=unit_px)
     wait_shapes, wait_notes = wait_decorations(pen.axis, pen.xaxis)
     return _Panel(traces, step_shapes + wait_shapes, step_notes + wait_notes, pen.axis)
+
+
+def _padding(x_max: float) -> float:
+    """The room left of 0 and right of ``x_max`` on an x axis drawn up to ``x_max``."""
+    return 0.02 * x_max if x_max > 0 else 0.5
+
+
+def _unit_px(x_max: float, plot_px: float) -> float:
+    """The pixels one x unit takes on a plot ``plot_px`` wide whose axis is drawn up to ``x_max``."""
+    return plot_px / (x_max + 2 * _padding(x_max))
 
 
 def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> dict[str, Any]:
@@ -271,7 +297,7 @@ def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> 
     title = t("timeline.axis")
     if axis.waits:
         title += t("timeline.axis.compressed", duration=duration_text(compress_waits_over))
-    padding = 0.02 * x_max if x_max > 0 else 0.5
+    padding = _padding(x_max)
     return {
         "title": {"text": title},
         "tickmode": "array",
@@ -349,7 +375,7 @@ def timeline_figure_of(
         return empty_timeline_figure(title)
     shown, axis = _drawn(timeline, compress_waits_over, max_calls)
     pen = Pen(axis, min_bar_width(axis.span), Texts.now())
-    panel = _panel(shown, pen, set())
+    panel = _panel(shown, pen, set(), _unit_px(axis.span, NARROW_PLOT_PX))
     lanes = _lanes(shown.calls)
     figure = go.Figure(data=panel.traces)
     figure.update_layout(
@@ -374,7 +400,8 @@ def compare_figure_of(
 ) -> go.Figure:
     """Two timelines side by side on shared lanes, for "compare two runs".
 
-    ``labels`` are the panels' titles; the rest is as in ``timeline_figure_of``, ``max_calls`` for each side.
+    ``labels`` are the panels' titles (:func:`panel_title`: each part between " · " on a line of its own,
+    fitted to a narrow panel, escaped); the rest is as in ``timeline_figure_of``, ``max_calls`` for each side.
 
     ``origins`` give each side's run start when a side holds only its run's
     latest calls (``agents.run_index.run_tail``), so its ticks count from it.
@@ -396,7 +423,6 @@ def compare_figure_of(
         cols=2,
         shared_yaxes=True,
         horizontal_spacing=0.04,
-        subplot_titles=[escape(label) for label in labels[:2]],
     )
     drawn = [
         _drawn(side, compress_waits_over, max_calls, origin) for side, origin in zip(timelines, origins, strict=True)
@@ -404,14 +430,21 @@ def compare_figure_of(
     lanes = _lanes([call for shown, _ in drawn for call in shown.calls])
     x_max = max(axis.span for _, axis in drawn)
     texts, legend_shown = Texts.now(), set[str]()
+    unit_px = _unit_px(x_max, NARROW_PANEL_PX)
     panels = [
-        _panel(shown, Pen(axis, min_bar_width(x_max, PANEL_WIDTH_PX), texts, f"x{suffix}", f"y{suffix}"), legend_shown)
+        _panel(
+            shown,
+            Pen(axis, min_bar_width(x_max, PANEL_WIDTH_PX), texts, f"x{suffix}", f"y{suffix}"),
+            legend_shown,
+            unit_px,
+        )
         for (shown, axis), suffix in zip(drawn, ("", "2"), strict=True)
     ]
     shapes = [shape for panel in panels for shape in panel.shapes]
-    # make_subplots put the panel titles in layout.annotations already; lift
-    # them above the "step N" labels that sit on the top edge of each panel.
-    annotations = [{**note.to_plotly_json(), "yshift": 16} for note in figure.layout.annotations]
+    # The panel titles, centred over their panels and lifted above the "step N" labels on the panels' top edge.
+    titles = [panel_title(label) for label in labels[:2]]
+    domains = (figure.layout.xaxis.domain, figure.layout.xaxis2.domain)
+    annotations = [_title_note(title, domain) for title, domain in zip(titles, domains, strict=False) if title["text"]]
     for column, (side, panel) in enumerate(zip(timelines, panels, strict=True), start=1):
         figure.add_traces(panel.traces)
         annotations += panel.annotations if side.calls else [_empty_note(column)]
@@ -419,12 +452,51 @@ def compare_figure_of(
         figure.update_xaxes(x_layout, row=1, col=column)
     figure.update_yaxes(_lane_axis(lanes))
     figure.update_layout(**_base_layout(title, len(lanes)))
-    figure.layout.margin.t = 95 if title else 70  # room for the lifted panel titles
+    lines = max((note["text"].count("<br>") + 1 for note in titles), default=0)
+    # Room for the lifted panel titles, their lines stacked upwards from the panels' top edge.
+    figure.layout.margin.t = (COMPARE_MARGIN_TITLED if title else COMPARE_MARGIN_TOP) + PANEL_TITLE_LINE_PX * lines
     # Assign the lists whole: update_layout would merge them item by item into
-    # the panel titles, and add_shape per item validates the figure each time.
+    # what the layout holds, and add_shape per item validates the figure each time.
     figure.layout.shapes = shapes
     figure.layout.annotations = annotations
     return figure
+
+
+def panel_title(label: str) -> dict[str, Any]:
+    """A comparison panel's title as annotation properties: the parts of ``label`` between " · " each on a
+    line of its own, each cut in the middle (:func:`fitted`) to ``NARROW_PANEL_PX``, escaped; a title cut
+    anywhere holds the whole label, escaped, in its hover."""
+    parts = label.split(PANEL_TITLE_PARTS)
+    lines = [fitted(part, NARROW_PANEL_PX, PANEL_TITLE_FONT) for part in parts]
+    title: dict[str, Any] = {
+        "text": "<br>".join(escape(line) for line in lines),
+        "font": {"size": PANEL_TITLE_FONT},
+    }
+    if lines != parts:
+        title["hovertext"] = escape(label)
+    return title
+
+
+def _title_note(title: dict[str, Any], domain: Sequence[float]) -> dict[str, Any]:
+    """A panel's title (:func:`panel_title`) over the middle of its x ``domain``, its lines rising from
+    16 px above the panel's top edge."""
+    position = {"xref": "paper", "yref": "paper", "x": (domain[0] + domain[1]) / 2, "y": 1.0, "yshift": 16}
+    return {**title, **position, "xanchor": "center", "yanchor": "bottom", "showarrow": False}
+
+
+def fitted(text: str, width_px: float, font_size: float) -> str:
+    """``text`` whole when its estimated width (:func:`dashboard.timeline_bands.text_px`) fits ``width_px``,
+    else cut in the middle with "…": its start and its end kept (a thread id's prefix and the characters
+    that tell it from its neighbours), the longer half shortened first."""
+    if text_px(text, font_size) <= width_px:
+        return text
+    head, tail = text[: len(text) // 2], text[len(text) // 2 :]
+    while (head or tail) and text_px(f"{head}…{tail}", font_size) > width_px:
+        if len(head) > len(tail):
+            head = head[:-1]
+        else:
+            tail = tail[1:]
+    return f"{head}…{tail}"
 
 
 def _lane_axis(lanes: Sequence[str]) -> dict[str, Any]:

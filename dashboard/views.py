@@ -272,8 +272,13 @@ def _inbox_rows(
     count_column.caption(inbox_counts(items, overdue=overdue, counts=counts))
     with order_column:
         order = queues.order_control(f"{key}-order", label_visibility="collapsed")
+    store = resources.store()
     items = queue_rights.ordered(
-        items, order, status=lambda x: x, amount=queue_rights.payload_amount, mine=lambda x: mine(x.thread_id)
+        items,
+        order,
+        status=lambda x: x,
+        amount=lambda x: queue_rights.case_amount(store, x),
+        mine=lambda x: mine(x.thread_id),
     )
 
     columns = [

@@ -170,3 +170,17 @@ def test_a_case_no_one_may_decide_is_flagged_at_once(store, settings, tmp_path, 
     assert "no one may decide: no approver's limit covers 5,000,000 KRW" in [w.value for w in case_panel.warning]
     korean = _open("app_pages/refund.py", lang="ko")
     assert any("5,000,000원을 한도로 감당하는 승인자가 없습니다" in warning.value for warning in korean.warning)
+
+
+def test_home_and_the_queue_rank_a_case_with_items_by_its_whole_request(store, settings):
+    """A case with items ranks by the total of its items (its requested amount), not by the item asked first."""
+    for case, amount in (("S1", 3_000_000), ("S2", 900_000)):
+        runs.start_run(store, settings, "refund", {"case_id": case, "customer": "c", "amount": amount, "reason": "r"})
+    items = [{"item": "B-1", "amount": 400_000}, {"item": "B-2", "amount": 5_000_000}]
+    runs.start_run(store, settings, "refund", {"case_id": "M1", "customer": "c", "reason": "r", "items": items})
+    home = _open("app_pages/home.py")
+    home.segmented_control(key="home-inbox-order").set_value("amount").run()
+    assert _column(home, 0, "thread") == ["refund-M1", "refund-S1", "refund-S2"]
+    queue = _open("app_pages/refund.py")
+    queue.segmented_control(key="refund-queue-order").set_value("amount").run()
+    assert _column(queue, 0, "case") == ["M1", "S1", "S2"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from typing import Any
 
@@ -11,7 +12,7 @@ import plotly.io as pio
 import pytest
 
 from agents.timing import timeline_of
-from dashboard import timeline_figure
+from dashboard import text_fit, timeline_figure
 from dashboard.timeline_figure import (
     DRAWN_TRACE_TYPES,
     STATUS_COLORS,
@@ -24,6 +25,10 @@ from dashboard.timeline_figure import (
 from tests.factories import node_log_row
 
 EMPTY_MESSAGE = "no node calls logged"  # timeline.empty in English
+#: A comparison panel's width and the single chart's plot area on a 1280 px page beside the lecture's long lane
+#: names (measured in Chromium: about 200 px and 420 px): text over them must fit these.
+NARROW_PANEL = 200
+NARROW_PLOT = 420
 
 
 def lecture_rows() -> list[dict[str, Any]]:
@@ -285,3 +290,93 @@ def test_the_template_styles_all_a_timeline_draws_as_plotly_white_does(monkeypat
             assert "colorscale" not in marker and "coloraxis" not in marker
             assert all(isinstance(colour, str) for colour in np.atleast_1d(marker.get("color", "")))
     assert drawn == ({"scattergl"} if webgl else {"bar", "scatter"})
+
+
+def drawn_px(text: str, font_size: float) -> float:
+    """An upper estimate of an annotation line's width in pixels (its text as Plotly shows it)."""
+    return text_fit.text_width(html.unescape(text)) * font_size / 14
+
+
+def panel_titles(figure: go.Figure) -> list[Any]:
+    """The comparison's panel titles: its annotations placed on the whole figure (the others are on an axis)."""
+    return [note for note in figure.layout.annotations if note.xref == "paper"]
+
+
+@pytest.mark.parametrize(
+    "threads",
+    [
+        ("lecture-4dc37866", "lecture-2e9aa741"),  # the lecture's own ids: whole
+        ("r" * 120 + "-0001", "r" * 120 + "-0002"),  # as long as a thread id may be
+        ("환불-" + "가" * 60 + "-1", "환불-" + "가" * 60 + "-2"),  # wide characters
+    ],
+    ids=["lecture", "longest", "korean"],
+)
+def test_compare_titles_fit_their_panels_side_by_side_whatever_the_ids_length(threads):
+    runs = ("2841cc32cb52", "6b0e909adbde")
+    labels = [f"{side}: {thread} · {run}" for side, thread, run in zip("AB", threads, runs, strict=True)]
+    figure = compare_figure_of(timeline_of(lecture_rows()), timeline_of(lecture_rows()), labels)
+    titles = panel_titles(figure)
+
+    assert [note.x for note in titles] == pytest.approx([0.24, 0.76])  # each over the middle of its panel
+    for note, label, thread in zip(titles, labels, threads, strict=True):
+        lines = note.text.split("<br>")
+        assert len(lines) == 2 and lines[1] in runs  # the run on a line of its own
+        # Centred over panels NARROW_PANEL apart (and more), titles no wider than that never meet.
+        assert all(drawn_px(line, note.font.size) <= NARROW_PANEL for line in lines), lines
+        if len(thread) > 20:  # cut in the middle: both ends kept, the whole label in the hover
+            assert lines[0].startswith(f"{label[0]}: {thread[:3]}") and "…" in lines[0]
+            assert lines[0].endswith(thread[-2:])
+            assert note.hovertext == label
+        else:
+            assert lines[0] == f"{label[0]}: {thread}" and not note.hovertext
+    assert figure.layout.margin.t >= 50 + 2 * 16  # room above the step labels for both lines
+
+
+def test_compare_titles_are_escaped_text():
+    label = "A: <b>x</b>&co · <i>" + "y" * 80 + "</i>"
+    figure = compare_figure_of(timeline_of(lecture_rows()), timeline_of([]), [label, "B"])
+    first, second = panel_titles(figure)
+
+    assert first.text.startswith("A: &lt;b&gt;x&lt;/b&gt;&amp;co<br>&lt;i&gt;y")
+    assert first.text.count("<") == 1  # the line break alone
+    assert first.hovertext == "A: &lt;b&gt;x&lt;/b&gt;&amp;co · &lt;i&gt;" + "y" * 80 + "&lt;/i&gt;"
+    assert second.text == "B" and not second.hovertext
+
+
+def short_steps_rows() -> list[dict[str, Any]]:
+    """Two seconds of work, two steps of 0.15 s side by side, then two seconds more."""
+    return [
+        node_log_row(1, "plan", 0.0, 2.0, step=1),
+        node_log_row(2, "check", 2.0, 2.15, step=2),
+        node_log_row(3, "route", 2.15, 2.3, step=3),
+        node_log_row(4, "write", 2.3, 4.3, step=4),
+    ]
+
+
+def step_label_extents(figure: go.Figure, xref: str, plot_px: float) -> list[tuple[str, float, float]]:
+    """Each "step N" label of the panel on ``xref``: its text and where it begins and ends, in pixels."""
+    axis = figure.layout[{"x": "xaxis", "x2": "xaxis2"}[xref]]
+    unit_px = plot_px / (axis.range[1] - axis.range[0])
+    extents = []
+    for note in figure.layout.annotations:
+        if note.xref == xref and note.text.startswith("step"):
+            half = drawn_px(note.text, note.font.size) / 2
+            extents.append((note.text, note.x * unit_px - half, note.x * unit_px + half))
+    return sorted(extents, key=lambda extent: extent[1])
+
+
+@pytest.mark.parametrize("kind", ["compare", "single"])
+def test_step_labels_side_by_side_never_print_over_each_other(kind):
+    timeline = timeline_of(short_steps_rows())
+    if kind == "compare":
+        figure = compare_figure_of(timeline, timeline, ("A", "B"))
+        panels = [("x", NARROW_PANEL), ("x2", NARROW_PANEL)]
+    else:
+        figure, panels = timeline_figure_of(timeline), [("x", NARROW_PLOT)]
+
+    for xref, plot_px in panels:
+        extents = step_label_extents(figure, xref, plot_px)
+        assert [text for text, _, _ in extents][:2] == ["step 1", "step 2"]  # the first of two close ones kept
+        assert "step 4" in [text for text, _, _ in extents]
+        for (_, _, end), (_, start, _) in zip(extents, extents[1:], strict=False):
+            assert end <= start, extents

@@ -1,0 +1,69 @@
+"""The timeline's "Compare two runs" in Chromium: the two panels' titles stay apart and readable, at a desk's
+width and a laptop's, however long the thread ids; a title cut to fit shows the whole label in its hover."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.browser.conftest import Dashboard, wait_for_app
+
+#: Two robot threads with ids near the longest a thread id may be (128): their titles must be cut to fit.
+THREADS = tuple(f"tl-titles-{'long' * 25}-{side}" for side in "ab")
+
+#: Every text the comparison chart writes over its plot (panel titles, step labels, notes): its text and
+#: its box on the page.
+ANNOTATIONS = """plot => Array.from(plot.querySelectorAll('g.annotation'), note => {
+  const box = note.getBoundingClientRect();
+  return {text: note.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom};
+})"""
+
+
+@pytest.fixture(scope="module")
+def long_threads(shared_dashboard: Dashboard) -> tuple[str, ...]:
+    """Two robot threads of one run each, started from the command line: the comparison opens on both."""
+    for thread in THREADS:
+        done = shared_dashboard.cli("run", "robot", "--thread", thread)
+        assert done.returncode == 0, done.stderr
+    return THREADS
+
+
+def _apart(first: dict, second: dict) -> bool:
+    """Whether two boxes share no pixel."""
+    return (
+        first["right"] <= second["left"]
+        or second["right"] <= first["left"]
+        or first["bottom"] <= second["top"]
+        or second["bottom"] <= first["top"]
+    )
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
+def test_the_two_panel_titles_stay_apart_and_whole_in_their_hover(
+    browser: Browser, shared_dashboard: Dashboard, long_threads: tuple[str, ...], size: tuple[int, int]
+):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = context.new_page()
+        page.goto(f"{shared_dashboard.url}/timeline?lang=en&thread={long_threads[1]}")
+        wait_for_app(page)
+        chart = page.get_by_test_id("stPlotlyChart").last  # the comparison, after the thread's own chart
+        chart.scroll_into_view_if_needed()
+        expect(chart.locator("g.annotation").filter(has_text="B: ")).to_be_attached()
+        plot = chart.locator(".js-plotly-plot")
+        notes = plot.evaluate(ANNOTATIONS)
+        titles = {note["text"][:2]: note for note in notes if note["text"].startswith(("A: ", "B: "))}
+        assert set(titles) == {"A:", "B:"}, notes
+        first, second = titles["A:"], titles["B:"]
+        assert first["right"] <= second["left"], (first, second)  # side by side, apart
+        box = plot.bounding_box()
+        assert box is not None and box["x"] <= first["left"] and second["right"] <= box["x"] + box["width"]
+        for index, note in enumerate(notes):  # nor does any text written over the chart print over another
+            for other in notes[index + 1 :]:
+                assert _apart(note, other), (note, other)
+        assert "…" in first["text"] and long_threads[0] not in first["text"]  # cut to fit its panel
+
+        chart.locator("g.annotation").filter(has_text="A: ").hover()
+        expect(plot.locator(".hoverlayer")).to_contain_text(f"A: {long_threads[0]} · ")
+    finally:
+        context.close()
