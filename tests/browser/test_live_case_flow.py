@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from dashboard.i18n import t
 from tests.browser.conftest import Dashboard, serve_dashboard, wait_for_app
@@ -47,16 +47,18 @@ def _type(page: Page, label: str, text: str) -> None:
     field.press("Enter")  # commits the value: the case panel runs
 
 
+def _open_waiting_case(page: Page, dashboard: Dashboard, case: str, lang: str) -> Locator:
+    """Starts a refund of 400,000 KRW, which waits for an approver, and opens it; returns the page's main block."""
+    started = dashboard.cli("run", "refund", "--case", case, "--customer", "kim", "--amount", "400000", "--reason", "r")
+    assert started.returncode == 0, started.stderr
+    page.goto(f"{dashboard.url}/refund?lang={lang}&thread=refund-{case}")
+    wait_for_app(page)
+    return page.get_by_test_id("stMain")
+
+
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_refusal_goes_as_soon_as_a_valid_amount_is_typed(page: Page, fast_dashboard: Dashboard, lang: str):
-    case = f"LIVE-{lang}"
-    started = fast_dashboard.cli(
-        "run", "refund", "--case", case, "--customer", "kim", "--amount", "400000", "--reason", "r"
-    )
-    assert started.returncode == 0, started.stderr
-    page.goto(f"{fast_dashboard.url}/refund?lang={lang}&thread=refund-{case}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    main = _open_waiting_case(page, fast_dashboard, f"LIVE-{lang}", lang)
     _type(page, t("field.approver", lang=lang), "kim")
     refusal = main.get_by_test_id("stAlert").filter(has_text=t("refund.edit.invalid", lang=lang, error="").strip())
     preview = main.get_by_test_id("stMetric").filter(has_text=t("refund.edit.preview", lang=lang))
@@ -74,14 +76,7 @@ def test_a_refusal_goes_as_soon_as_a_valid_amount_is_typed(page: Page, fast_dash
 def test_a_refused_decision_says_why_until_the_page_is_drawn_again(page: Page, fast_dashboard: Dashboard, lang: str):
     """Approve with no approver typed: refused, and the message stays through the live part's own runs until
     a decision is sent."""
-    case = f"REFUSED-{lang}"
-    started = fast_dashboard.cli(
-        "run", "refund", "--case", case, "--customer", "kim", "--amount", "400000", "--reason", "r"
-    )
-    assert started.returncode == 0, started.stderr
-    page.goto(f"{fast_dashboard.url}/refund?lang={lang}&thread=refund-{case}")
-    wait_for_app(page)
-    main = page.get_by_test_id("stMain")
+    main = _open_waiting_case(page, fast_dashboard, f"REFUSED-{lang}", lang)
     main.get_by_role("button", name=t("refund.approve", lang=lang), exact=True).click()
     required = t("error.required", lang=lang)
     refusal = main.get_by_test_id("stAlert").filter(has_text=t("forms.refused", lang=lang)).filter(has_text=required)
