@@ -57,7 +57,8 @@ class CaseBook:
         queue: The open cases with their statuses, the one that has waited longest first.
         cases: The cases that have a thread, by thread id.
         options: The picker's cases: the queue, then every other case with a thread.
-        payouts: The ledger of the cases in ``audit``, newest first (``ledger.audit_and_ledger``).
+        payouts: The payouts of the cases in ``audit``: each case's, then each item's, newest first
+            (``ledger.audit_and_ledger``), as ``python -m agents ledger`` lists them.
     """
 
     statuses: Mapping[str, lifecycle.ThreadStatus]

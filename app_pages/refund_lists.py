@@ -98,10 +98,11 @@ def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now:
 
 
 def ledger_columns(settings: Settings) -> list[Column[Mapping[str, Any]]]:
-    """The ledger: one row per payout, with how often a second payout was refused."""
+    """The ledger: one row per payout (a case with items: one per item, named ``CASE:ITEM``, as
+    ``python -m agents ledger`` lists it), with how often a second payout was refused."""
     lang = current_language()
     return [
-        Column(t("refund.col.case"), lambda p: p["case_id"]),
+        Column(t("refund.col.case"), ledger.payout_name),
         Column(t("refund.col.customer"), lambda p: p["customer"]),
         Column(t("refund.col.requested"), lambda p: amount(p["requested_amount"], lang=lang)),
         Column(t("refund.col.executed"), lambda p: amount(p["paid_amount"], lang=lang)),
@@ -179,6 +180,6 @@ def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> N
         first_then_fresh(store, book, lambda cases: cases.payouts),
         ledger_columns(settings),
         empty_text=t("refund.no_rows"),
-        search_text=lambda p: " ".join(str(p[k]) for k in ("case_id", "customer", "approver")),
+        search_text=lambda p: " ".join((ledger.payout_name(p), str(p["customer"]), str(p["approver"]))),
         live=True,
     )

@@ -15,7 +15,7 @@ from typing import Any
 from agents import lifecycle
 from agents.cli.base import Context
 from agents.cli.core import print_json
-from agents.refund import item_ledger, ledger
+from agents.refund import ledger
 from agents.refund.rules import krw
 
 
@@ -47,17 +47,15 @@ def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
                 f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}{_deletion(row)}"
             )
         return 0
-    payouts = ledger.ledger_rows(context.store)
-    items = item_ledger.item_payouts(context.store)  # a case with items: one row per item, keyed case:item
+    payouts = ledger.payout_rows(context.store)  # a case with items: one row per item, named CASE:ITEM
     if args.json:
-        print_json(payouts + items)
+        print_json(payouts)
         return 0
-    if not payouts and not items:
+    if not payouts:
         print("no payouts")
-    for row in payouts + items:
-        name = f"{row['case_id']}:{row['item']}" if "item" in row else row["case_id"]
+    for row in payouts:
         print(
-            f"{name}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
+            f"{ledger.payout_name(row)}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
             f"\tpaid {krw(row['paid_amount'])}\tby {row['approver']}\t{row['paid_at']}"
             f"\trepeat attempts {row['repeat_attempts']}"
         )

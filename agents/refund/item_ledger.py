@@ -13,12 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.db import Store, TableSchema
-from agents.refund.ledger import Payout, pay_once
-
-ITEM_LEDGER_COLUMNS = (
-    "case_id", "item", "thread_id", "customer", "requested_amount", "paid_amount",
-    "approver", "paid_at", "repeat_attempts",
-)  # fmt: skip
+from agents.refund.ledger import ITEM_LEDGER_COLUMNS, Payout, pay_once
 
 ITEM_LEDGER_TABLE = TableSchema(
     "refund_item_ledger",

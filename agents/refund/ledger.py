@@ -7,8 +7,10 @@ resuming twice from another process) inserts nothing, is counted in
 ``repeat_attempts`` and is reported as "already paid".
 
 The audit is derived: one row per refund thread, read from the thread's head
-checkpoint and joined with the ledger, so it always agrees with the save file.
-A payout whose thread was deleted still shows (from the ledger alone), and so
+checkpoint (with what the tasks that finished there wrote: a case with items
+whose other items wait, ``agents.refund.step_writes``) and joined with the ledger,
+so it always agrees with the save file. A payout whose thread was deleted still
+shows (from the ledger alone; a case with items from its items' rows), and so
 does an unfinished case deleted with a reason (``refund_deletions``: outcome
 ``deleted``, who, when and why).
 """
@@ -16,17 +18,19 @@ does an unfinished case deleted with a reason (``refund_deletions``: outcome
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agents import changefeed, readcache, readmodel, threadindex
+from agents import readcache, readmodel, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.readsql import rows_in
 from agents.refund.amounts import asked_amount, waiting_amount
 from agents.refund.cases import case_of_thread
 from agents.refund.deletions import deletion_rows
+from agents.refund.kept_tables import Kept, KeptTable, Read, caught_up, keys_of, reader, rereader
+from agents.spec import imported_on_call
 
 AGENT_NAME = "refund"
 #: The audit's status of a case whose thread was deleted (a payout, or an unfinished case with a reason).
@@ -34,6 +38,12 @@ DELETED = "thread deleted"
 
 LEDGER_COLUMNS = (
     "case_id", "thread_id", "customer", "requested_amount", "paid_amount",
+    "approver", "paid_at", "repeat_attempts",
+)  # fmt: skip
+#: The item ledger's columns (its table: ``agents.refund.item_ledger.ITEM_LEDGER_TABLE``), read here with the
+#: cases' ledger: the audit and the ledger's list show both.
+ITEM_LEDGER_COLUMNS = (
+    "case_id", "item", "thread_id", "customer", "requested_amount", "paid_amount",
     "approver", "paid_at", "repeat_attempts",
 )  # fmt: skip
 
@@ -154,102 +164,26 @@ def pay_once(store: Store, table: str, columns: tuple[str, ...], keys: int, row:
         return dict(zip(columns, cursor.fetchone(), strict=True)), created
 
 
-@dataclass(frozen=True)
-class _Ledger:
-    """The ledger as a process last read it: case id → row, newest first; each thread's cases; the change
-    feed's position taken before the read (None: the database notes no changes); the store's change token."""
-
-    rows: dict[str, dict[str, Any]]
-    cases_of: dict[str, frozenset[str]]
-    position: int | None
-    token: object | None
+#: The ledgers as :func:`_payouts` and :func:`_item_payouts` keep them: the cases' by case id, the item ledger's
+#: (``agents.refund.item_ledger``) by (case id, item).
+_CASE_TABLE = KeptTable.of("refund_ledger", LEDGER_COLUMNS, lambda row: row["case_id"])
+_ITEM_TABLE = KeptTable.of("refund_item_ledger", ITEM_LEDGER_COLUMNS, lambda row: (row["case_id"], row["item"]))
 
 
 def _payouts(store: Store, token: object | None = None) -> dict[str, dict[str, Any]]:
     """Case id → ledger row, newest first (by ``paid_at``, then case id in code point order).
 
     The rows are shared by every caller (never change them). Lists of 10,000 refund threads ask for
-    every case's payout on each rerun; this answers them from one read, kept per process (see
-    :func:`_caught_up`). ``token``: the store's change token, when the caller has just read it.
+    every case's payout on each rerun; this answers them from one read, kept per process
+    (:mod:`agents.refund.kept_tables`). ``token``: the store's change token, when the caller has just read it.
     """
-    return _caught_up(store, ("refund-payouts", "payouts"), token, _read_ledger, _ledger_again)
+    return caught_up(store, ("refund-payouts", "payouts"), token, reader(_CASE_TABLE), rereader(_CASE_TABLE))
 
 
-#: What a read of kept rows makes: the rows, and each thread's cases.
-_Read = tuple[dict[str, dict[str, Any]], dict[str, frozenset[str]]]
-
-
-def _caught_up(
-    store: Store,
-    memo_at: tuple[str, str],
-    token: object | None,
-    read_all: Callable[[Any], _Read],
-    read_again: Callable[[Any, _Ledger, set[str]], _Read | None],
-) -> dict[str, dict[str, Any]]:
-    """Rows kept per process at ``memo_at`` (cache name, key), as they are now.
-
-    While the store's change token stays, the kept rows. After a change, where the change feed
-    (:mod:`agents.changefeed`) tells which threads moved, ``read_again(cursor, kept, threads)`` reads
-    theirs alone (None: nothing kept moved; a row unchanged stays the same object); where the database
-    notes no changes, ``read_all(cursor)`` reads them whole whenever the token moved.
-    """
-    token = store.change_token() if token is None else token
-    memo = readcache.cache_for(store, memo_at[0], size=1)
-    kept: _Ledger | None = memo.lookup(memo_at[1])
-    if kept is not None and token is not None and kept.token == token:
-        return kept.rows
-    changes = None if kept is None or kept.position is None else changefeed.changed_since(store, kept.position)
-    if kept is not None and changes is not None:
-        again = None
-        if changes[1]:
-            with store.read() as cursor:
-                again = read_again(cursor, kept, changes[1])
-        found = _Ledger(*(again or (kept.rows, kept.cases_of)), changes[0], token)
-    else:
-        start = changefeed.position(store)  # before the rows it guards
-        with store.read() as cursor:
-            found = _Ledger(*read_all(cursor), start, token)
-    memo.put(memo_at[1], found)
-    return found.rows
-
-
-_LEDGER_READ = f"SELECT {', '.join(LEDGER_COLUMNS)} FROM refund_ledger"
-
-
-def _read_ledger(cursor: Any) -> _Read:
-    cursor.execute(_LEDGER_READ)
-    rows = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
-    return _newest_first(rows), _cases_of(rows)
-
-
-def _ledger_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None:
-    """``kept`` with the rows of the ``changed`` threads read again (None when none of them moved)."""
-    found = rows_in(cursor, _LEDGER_READ + " WHERE thread_id", sorted(changed))
-    read = [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in found]
-    now = {row["case_id"] for row in read}
-    dropped = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())} | now
-    same = [kept.rows[row["case_id"]] for row in read if kept.rows.get(row["case_id"]) == row]
-    if len(same) == len(read) and dropped == now:  # nothing of the ledger moved
-        return None
-    rows = [row for case_id, row in kept.rows.items() if case_id not in dropped]
-    rows += [kept.rows[row["case_id"]] if kept.rows.get(row["case_id"]) == row else row for row in read]
-    cases_of = {t: c for t, c in kept.cases_of.items() if t not in changed}
-    for thread_id, cases in _cases_of(read).items():
-        cases_of[thread_id] = cases_of.get(thread_id, frozenset()) | cases
-    return _newest_first(rows), cases_of
-
-
-def _newest_first(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    ordered = sorted(rows, key=lambda row: row["case_id"])
-    ordered.sort(key=lambda row: row["paid_at"], reverse=True)  # stable: a tie stays in case id order
-    return {row["case_id"]: row for row in ordered}
-
-
-def _cases_of(rows: list[dict[str, Any]]) -> dict[str, frozenset[str]]:
-    found: dict[str, set[str]] = {}
-    for row in rows:
-        found.setdefault(row["thread_id"], set()).add(row["case_id"])
-    return {thread_id: frozenset(cases) for thread_id, cases in found.items()}
+def _item_payouts(store: Store) -> dict[tuple[str, str], dict[str, Any]]:
+    """(case id, item) → item ledger row, newest first (by ``paid_at``, then case and item in code point
+    order); kept per process as :func:`_payouts` keeps the cases' rows (the rows are shared: never change them)."""
+    return caught_up(store, ("refund-item-payouts", "items"), None, reader(_ITEM_TABLE), rereader(_ITEM_TABLE))
 
 
 def payouts(store: Store) -> dict[str, dict[str, Any]]:
@@ -260,6 +194,17 @@ def payouts(store: Store) -> dict[str, dict[str, Any]]:
 def ledger_rows(store: Store) -> list[dict[str, Any]]:
     """Every payout (keys :data:`LEDGER_COLUMNS`), newest first; empty when nothing was paid yet."""
     return [dict(row) for row in _payouts(store).values()]
+
+
+def payout_rows(store: Store) -> list[dict[str, Any]]:
+    """What the ledger lists (``python -m agents ledger``, the refund page's ledger): every case's payout (keys
+    :data:`LEDGER_COLUMNS`), then every item's (keys :data:`ITEM_LEDGER_COLUMNS`), each part newest first."""
+    return ledger_rows(store) + [dict(row) for row in _item_payouts(store).values()]
+
+
+def payout_name(row: Mapping[str, Any]) -> str:
+    """The name of a payout row: its case, and an item's ``CASE:ITEM``."""
+    return f"{row['case_id']}:{row['item']}" if "item" in row else str(row["case_id"])
 
 
 #: Single-row reads of the ledger under one change token before ``payout_for`` reads it whole.
@@ -277,7 +222,7 @@ def payout_for(store: Store, case_id: str) -> dict[str, Any] | None:
     token = store.change_token()  # asked once: a status list asks this for every finished case
     if token is not None:
         memo = readcache.cache_for(store, "refund-payouts", size=1)
-        kept: _Ledger | None = memo.lookup("payouts")
+        kept: Kept | None = memo.lookup("payouts")
         if kept is not None and kept.token == token:
             row = kept.rows.get(case_id)
             return dict(row) if row else None
@@ -364,7 +309,7 @@ def audit_rows(
         return list(found)
     if heads is None:
         heads = {s.thread_id: s.head_checkpoint_id for s in threadindex.list_threads(store, agent=AGENT_NAME)}
-    rows = _audit_rows(store, statuses, heads, _payouts(store))
+    rows = _audit_rows(store, statuses, heads, _payouts(store), _item_payouts(store))
     if token is not None:
         memo.put(key, tuple(rows))
     return rows
@@ -373,16 +318,18 @@ def audit_rows(
 def audit_and_ledger(
     store: Store, statuses: Mapping[str, str], heads: Mapping[str, str]
 ) -> tuple[list[AuditRow], list[dict[str, Any]]]:
-    """:func:`audit_rows` at ``heads``, and the ledger rows of the cases it lists, from one read of the ledger.
+    """:func:`audit_rows` at ``heads``, and the payout rows of the cases it lists (as :func:`payout_rows` lists
+    them: the cases' rows, then their items'), from one read of each ledger.
 
     What one page shows together: a case paid by another process after ``heads`` were read is in
     neither list (it is in both on the next read), and every payout listed is the one its case's
     row shows.
     """
-    payouts = _payouts(store)  # read after the heads: whatever a head says was paid is in it
-    rows = _audit_rows(store, statuses, heads, payouts)
+    payouts, items = _payouts(store), _item_payouts(store)  # read after the heads: what a head says was paid is in them
+    rows = _audit_rows(store, statuses, heads, payouts, items)
     listed = {row.case_id for row in rows}
-    return rows, [dict(row) for case_id, row in payouts.items() if case_id in listed]
+    cases = [dict(row) for case_id, row in payouts.items() if case_id in listed]
+    return rows, cases + [dict(row) for (case_id, _item), row in items.items() if case_id in listed]
 
 
 def _amount_or_none(value: Any) -> int | None:
@@ -399,6 +346,18 @@ def _lines(trace: Any) -> tuple[str, ...]:
     return tuple(str(line) for line in trace) if isinstance(trace, list | tuple) else ()
 
 
+#: A case as it stands at its head (``agents.refund.step_writes.case_values``), imported when first called: it
+#: loads LangGraph's channels, which a command reading no case that needs them (``ledger`` on any database) does not.
+case_values = imported_on_call("agents.refund.step_writes", "case_values")
+
+
+def _may_hold_writes(values: Mapping[str, Any], status: str) -> bool:
+    """Whether a case's head can hold writes its values do not: a step of several tasks (a case with items)
+    not ended, some of whose tasks finished while others wait, or a step stopped (attention) after its task
+    wrote. A one-amount case's step has one task, whose writes are the next checkpoint as it finishes."""
+    return status == "attention" or (bool(values.get("items")) and status != "done")
+
+
 def _listed_as_refund(store: Store, thread_id: str) -> bool:
     """Whether the thread exists as a refund thread (its head's metadata names the agent): the audit lists it."""
     if readmodel.head_checkpoint_id(store, thread_id) is None:
@@ -410,9 +369,15 @@ def _listed_as_refund(store: Store, thread_id: str) -> bool:
 
 
 def _audit_rows(
-    store: Store, statuses: Mapping[str, str], heads: Mapping[str, str], payouts: Mapping[str, dict[str, Any]]
+    store: Store,
+    statuses: Mapping[str, str],
+    heads: Mapping[str, str],
+    payouts: Mapping[str, dict[str, Any]],
+    items: Mapping[tuple[str, str], dict[str, Any]],
 ) -> list[AuditRow]:
-    """The audit of the threads at ``heads``, joined with ``payouts`` (read after the heads)."""
+    """The audit of the threads at ``heads``, joined with ``payouts`` and the item payouts ``items`` (both read
+    after the heads). Each case is read as it stands at its head: with the writes of the tasks that finished
+    there (``agents.refund.step_writes.case_values``; a case with items, some of them decided)."""
     rows: list[AuditRow] = []
     item_totals = _item_totals(store)  # a case with items: its executed amount is the sum of its items' payouts
     seen: set[str] = set()
@@ -420,16 +385,19 @@ def _audit_rows(
     # (decoded once per head), its status and its payout (kept while its ledger rows do not change).
     made = readcache.cache_for(store, "refund-audit-rows")
     for thread_id, head in heads.items():
+        status = statuses.get(thread_id, "")
         try:
             values = threadindex.head_values(store, thread_id, head)
         except DamagedValueError:  # shown with its status (attention, damaged) and its ledger row, if any
             values = {"case_id": case_of_thread(store, thread_id)}  # the case its start claimed
+        else:
+            if values is not None and _may_hold_writes(values, status):
+                values = case_values(store, thread_id, head, values)
         if values is None:  # deleted since the heads were read: as if it had gone before
             continue
         case_id = str(values.get("case_id", ""))
         seen.add(case_id)
         paid = payouts.get(case_id) or item_totals.get(case_id)
-        status = statuses.get(thread_id, "")
         asked = _waiting_items(store, thread_id) if status == "waiting" and values.get("items") else 0
         waiting = waiting_amount(values, asked) if status == "waiting" else 0
         before = made.lookup(thread_id)
@@ -461,7 +429,7 @@ def _audit_rows(
         made.put(thread_id, (values, status, waiting, paid, row))
         rows.append(row)
     for gone in deletion_rows(store):
-        paid = payouts.get(gone["case_id"])
+        paid = payouts.get(gone["case_id"]) or item_totals.get(gone["case_id"])
         seen.add(gone["case_id"])
         rows.append(
             AuditRow(
@@ -486,12 +454,16 @@ def _audit_rows(
                 deletion_reason=gone["reason"],
             )
         )
-    unlisted = {paid["thread_id"] for case_id, paid in payouts.items() if case_id not in seen}
+    # The payouts whose case no thread lists: a case's own, and a case with items by its items' rows together.
+    left = [(case_id, paid) for case_id, paid in payouts.items() if case_id not in seen]
+    left += _item_cases(items, seen).items()
     # A thread paid after the heads were read is new, not deleted: it is left to the next read. Each is
     # looked up alone, so the audit of a save file with many deleted paid cases reads no other thread.
-    unlisted = {thread_id for thread_id in unlisted if not _listed_as_refund(store, thread_id)}
-    for case_id, paid in payouts.items():
-        if case_id not in seen and paid["thread_id"] in unlisted:
+    unlisted = {
+        thread_id for thread_id in {paid["thread_id"] for _, paid in left} if not _listed_as_refund(store, thread_id)
+    }
+    for case_id, paid in left:
+        if paid["thread_id"] in unlisted:
             rows.append(
                 AuditRow(
                     case_id=case_id,
@@ -502,7 +474,7 @@ def _audit_rows(
                     requested_amount=paid["requested_amount"],
                     amount=paid["paid_amount"],
                     executed_amount=paid["paid_amount"],
-                    decision="approve",
+                    decision="approve" if paid["approver"] else "",  # a case with items: decided item by item
                     approver=paid["approver"],
                     outcome="paid",
                     requested_at="",
@@ -512,6 +484,20 @@ def _audit_rows(
                 )
             )
     return rows
+
+
+def _item_cases(items: Mapping[tuple[str, str], dict[str, Any]], seen: set[str]) -> dict[str, dict[str, Any]]:
+    """The cases with item payouts but not in ``seen``, each as its items' rows add up (requested and paid, the
+    last payout's time; no one approver: each item was decided on its own), for the audit of a deleted thread."""
+    found: dict[str, dict[str, Any]] = {}
+    for (case_id, _item), row in items.items():
+        if case_id in seen:
+            continue
+        case = found.setdefault(case_id, {**row, "requested_amount": 0, "paid_amount": 0, "approver": ""})
+        case["requested_amount"] += row["requested_amount"]
+        case["paid_amount"] += row["paid_amount"]
+        case["paid_at"] = max(case["paid_at"], row["paid_at"])
+    return found
 
 
 def _batches(values: Mapping[str, Any]) -> str:
@@ -533,16 +519,16 @@ def _item_totals(store: Store) -> dict[str, dict[str, Any]]:
     Kept per process as :func:`_payouts` is: after a change, only the cases of the threads the change
     feed noted are summed again (a total unchanged stays the same object).
     """
-    return _caught_up(store, ("refund-item-totals", "totals"), None, _read_totals, _totals_again)
+    return caught_up(store, ("refund-item-totals", "totals"), None, _read_totals, _totals_again)
 
 
 _ITEM_SUMS = "SELECT case_id, thread_id, SUM(paid_amount), MAX(paid_at) FROM refund_item_ledger"
 
 
-def _read_totals(cursor: Any) -> _Read:
+def _read_totals(cursor: Any) -> Read:
     cursor.execute(_ITEM_SUMS + " GROUP BY case_id, thread_id")
     sums = cursor.fetchall()
-    return _totals(sums, {}), _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums])
+    return _totals(sums, {}), keys_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums])
 
 
 def _totals(sums: list[Any], before: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -555,7 +541,7 @@ def _totals(sums: list[Any], before: Mapping[str, dict[str, Any]]) -> dict[str, 
     return {case_id: before[case_id] if before.get(case_id) == total else total for case_id, total in found.items()}
 
 
-def _totals_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None:
+def _totals_again(cursor: Any, kept: Kept, changed: set[str]) -> Read | None:
     """``kept`` with the totals of the cases of the ``changed`` threads summed again (None: no case to sum)."""
     cases = {case for thread_id in changed for case in kept.cases_of.get(thread_id, ())}
     distinct = "SELECT DISTINCT case_id FROM refund_item_ledger WHERE thread_id"
@@ -566,7 +552,7 @@ def _totals_again(cursor: Any, kept: _Ledger, changed: set[str]) -> _Read | None
     rows = {case_id: total for case_id, total in kept.rows.items() if case_id not in cases}
     rows.update(_totals(sums, kept.rows))
     cases_of = {t: c - cases for t, c in kept.cases_of.items()}
-    for thread_id, found in _cases_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums]).items():
+    for thread_id, found in keys_of([{"case_id": c, "thread_id": t} for c, t, *_ in sums]).items():
         cases_of[thread_id] = cases_of.get(thread_id, frozenset()) | found
     return rows, {t: c for t, c in cases_of.items() if c}
 
