@@ -3,7 +3,8 @@ change feed (:mod:`agents.changefeed`), which tells which threads moved, so a re
 only those threads' rows and every row that did not change stays the same object.
 
 Lists of 10,000 refund threads ask for every case's payout on each rerun (``agents.refund.ledger``): they are
-answered from the rows kept here, under the store's change token.
+answered from the rows kept here, under the store's change token. ``benchmarks/bench_refund_reruns.py``
+measures the refund page's reruns with them (``--base`` against a commit before them).
 """
 
 from __future__ import annotations
