@@ -34,6 +34,27 @@ def text_width(text: str) -> float:
     return sum(char_width(char) for char in text)
 
 
+def text_px(text: str, font_size: float) -> float:
+    """An upper estimate of ``text``'s width in pixels on one line in a ``font_size`` px font
+    (:func:`text_width`, made for 14 px, scaled)."""
+    return text_width(text) * font_size / 14
+
+
+def cut_in_middle(text: str, width_px: float, font_size: float) -> str:
+    """``text`` whole when its estimated width (:func:`text_px`) fits ``width_px``, else cut in the middle with
+    "…": its start and its end kept (a thread id's prefix and the characters that tell it from its
+    neighbours), the longer half shortened first."""
+    if text_px(text, font_size) <= width_px:
+        return text
+    head, tail = text[: len(text) // 2], text[len(text) // 2 :]
+    while (head or tail) and text_px(f"{head}{ELLIPSIS}{tail}", font_size) > width_px:
+        if len(head) > len(tail):
+            head = head[:-1]
+        else:
+            tail = tail[1:]
+    return f"{head}{ELLIPSIS}{tail}"
+
+
 def wrapped(text: str, width: float) -> list[str]:
     """``text`` wrapped into lines of at most ``width`` pixels, between words (a word wider than a line is
     broken between characters, as the grid does)."""

@@ -75,12 +75,6 @@ def _step_groups(supersteps: Sequence[SuperstepStats]) -> list[Sequence[Superste
     return neighbour_groups(supersteps, MAX_STEP_BANDS)
 
 
-def text_px(text: str, font_size: float) -> float:
-    """An upper estimate of ``text``'s width in pixels on one line in a ``font_size`` px font
-    (:func:`dashboard.text_fit.text_width`, made for 14 px, scaled)."""
-    return text_fit.text_width(text) * font_size / 14
-
-
 def _band_label(group: Sequence[SuperstepStats]) -> str:
     first, last = group[0], group[-1]
     if len(group) == 1:
@@ -114,7 +108,7 @@ def step_decorations(
     out (they would print over each other); the hover still names the step.
     With ``unit_px`` (the pixels one x unit takes on the panel, at the
     narrowest it is drawn), so is a label whose estimated width
-    (:func:`text_px`) would reach within ``STEP_LABEL_GAP_PX`` of the label
+    (:func:`dashboard.text_fit.text_px`) would reach within ``STEP_LABEL_GAP_PX`` of the label
     kept before it: two short steps side by side keep the first one's label.
     ``xref`` is the panel's x axis (``x`` or ``x2``). Returns ``(shapes, annotations)``.
     """
@@ -133,7 +127,7 @@ def step_decorations(
             continue
         text, middle = _band_label(group), (x0 + x1) / 2
         if unit_px is not None:
-            half = (text_px(text, STEP_LABEL_FONT) + STEP_LABEL_GAP_PX) / 2 / unit_px
+            half = (text_fit.text_px(text, STEP_LABEL_FONT) + STEP_LABEL_GAP_PX) / 2 / unit_px
             if middle - half < last_end:
                 continue
             last_end = middle + half

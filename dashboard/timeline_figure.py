@@ -41,9 +41,10 @@ from plotly.subplots import make_subplots
 
 from agents.timing import NodeCall, Timeline, timeline_of_calls
 from dashboard.i18n import t
+from dashboard.text_fit import cut_in_middle
 from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
 from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
-from dashboard.timeline_bands import duration_text, step_decorations, text_px, wait_decorations
+from dashboard.timeline_bands import duration_text, step_decorations, wait_decorations
 from dashboard.timeline_hover import STATUS_ORDER as STATUS_ORDER
 from dashboard.timeline_hover import Pen, Texts, escape
 
@@ -464,10 +465,10 @@ def compare_figure_of(
 
 def panel_title(label: str) -> dict[str, Any]:
     """A comparison panel's title as annotation properties: the parts of ``label`` between " · " each on a
-    line of its own, each cut in the middle (:func:`fitted`) to ``NARROW_PANEL_PX``, escaped; a title cut
-    anywhere holds the whole label, escaped, in its hover."""
+    line of its own, each cut in the middle (:func:`dashboard.text_fit.cut_in_middle`) to ``NARROW_PANEL_PX``,
+    escaped; a title cut anywhere holds the whole label, escaped, in its hover."""
     parts = label.split(PANEL_TITLE_PARTS)
-    lines = [fitted(part, NARROW_PANEL_PX, PANEL_TITLE_FONT) for part in parts]
+    lines = [cut_in_middle(part, NARROW_PANEL_PX, PANEL_TITLE_FONT) for part in parts]
     title: dict[str, Any] = {
         "text": "<br>".join(escape(line) for line in lines),
         "font": {"size": PANEL_TITLE_FONT},
@@ -482,21 +483,6 @@ def _title_note(title: dict[str, Any], domain: Sequence[float]) -> dict[str, Any
     16 px above the panel's top edge."""
     position = {"xref": "paper", "yref": "paper", "x": (domain[0] + domain[1]) / 2, "y": 1.0, "yshift": 16}
     return {**title, **position, "xanchor": "center", "yanchor": "bottom", "showarrow": False}
-
-
-def fitted(text: str, width_px: float, font_size: float) -> str:
-    """``text`` whole when its estimated width (:func:`dashboard.timeline_bands.text_px`) fits ``width_px``,
-    else cut in the middle with "…": its start and its end kept (a thread id's prefix and the characters
-    that tell it from its neighbours), the longer half shortened first."""
-    if text_px(text, font_size) <= width_px:
-        return text
-    head, tail = text[: len(text) // 2], text[len(text) // 2 :]
-    while (head or tail) and text_px(f"{head}…{tail}", font_size) > width_px:
-        if len(head) > len(tail):
-            head = head[:-1]
-        else:
-            tail = tail[1:]
-    return f"{head}…{tail}"
 
 
 def _lane_axis(lanes: Sequence[str]) -> dict[str, Any]:
