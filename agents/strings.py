@@ -49,7 +49,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error.unknown_interrupt": (
         "no question {interrupt} is waiting in {thread}; waiting: {ids}",
-        "{thread}에는 기다리는 질문 {interrupt}이(가) 없습니다. 대기 중: {ids}",
+        "{thread}에는 기다리는 질문 {interrupt:이/가} 없습니다. 대기 중: {ids}",
     ),
     "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
     "batch.paid_on_record": (
@@ -128,7 +128,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error.json_constant": (
         "holds {name}, which is not a finite number",
-        "유한한 수가 아닌 {name}이(가) 들어 있습니다",
+        "유한한 수가 아닌 {name:이/가} 들어 있습니다",
     ),
     "error.body_not_utf8": (
         "is not valid UTF-8: byte {offset:,} (0x{byte:02X}) cannot be decoded",

@@ -43,9 +43,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.error.item_id": (
         "item id {item} is refused (letters, digits and _ . : -, at most {limit})",
-        "항목 id {item}은(는) 받을 수 없습니다 (문자, 숫자, _ . : -, 최대 {limit}자)",
+        "항목 id {item:은/는} 받을 수 없습니다 (문자, 숫자, _ . : -, 최대 {limit}자)",
     ),
-    "refund.error.item_twice": ("item {item} is listed twice", "항목 {item}이(가) 두 번 있습니다"),
+    "refund.error.item_twice": ("item {item} is listed twice", "항목 {item:이/가} 두 번 있습니다"),
     "refund.error.item_amount": (
         "item {item}: the amount must be a whole number from 1 to {limit} KRW",
         "항목 {item}: 금액은 1~{limit}원의 정수여야 합니다",
@@ -150,7 +150,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.error.delete_unfinished": (
         "{thread} is not finished ({status}): reject it first, or delete with a reason",
-        "{thread}는 아직 끝나지 않았습니다({status}). 먼저 거절하거나, 사유를 적어 삭제하세요",
+        "{thread:은/는} 아직 끝나지 않았습니다({status}). 먼저 거절하거나, 사유를 적어 삭제하세요",
     ),
     "refund.error.case_paid": (
         "case {case_id} was already paid; use a new case id",
@@ -226,7 +226,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.items.decided_elsewhere": (
         "Item {item} was decided elsewhere since this page was drawn; its controls stay until you act.",
-        "이 화면을 그린 뒤 항목 {item}은(는) 다른 곳에서 결정되었습니다. 조작하기 전까지 컨트롤을 남겨 둡니다.",
+        "이 화면을 그린 뒤 항목 {item:은/는} 다른 곳에서 결정되었습니다. 조작하기 전까지 컨트롤을 남겨 둡니다.",
     ),
     "refund.items.item": ("Item {item}: {amount}", "항목 {item}: {amount}"),
     "refund.items.waiting": (

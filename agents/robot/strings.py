@@ -88,7 +88,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "This answer is not exactly `yes`: the action will be refused.",
         "이 답은 정확히 `yes`가 아니므로 작업은 거부됩니다.",
     ),
-    "robot.answered": ("Answered {answer}.", "{answer}라고 답했습니다."),
+    "robot.answered": ("Answered {answer}.", "{answer:이라고/라고} 답했습니다."),
     "robot.status": ("Status", "상태"),
     "robot.next": ("`next`", "`next` (다음 노드)"),
     "robot.payload": ("Interrupt payload", "인터럽트 페이로드"),
@@ -129,7 +129,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robot.outcome.none": ("none yet", "아직 없음"),
     "robot.outcome.executed": (
         "Executed: the answer received, {answer}, was exactly `yes`, so the action ran.",
-        "실행됨: 받은 답 {answer}이(가) 정확히 `yes`였으므로 작업이 실행되었습니다.",
+        "실행됨: 받은 답 {answer:이/가} 정확히 `yes`였으므로 작업이 실행되었습니다.",
     ),
     "robot.outcome.refused": (
         "Refused: the answer {answer} is not exactly `yes`, so the action did not run.",

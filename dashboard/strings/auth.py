@@ -19,7 +19,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "로그인이 설정되지 않아(`.streamlit/secrets.toml`의 `[auth]`) 대시보드는 이 컴퓨터에만 제공되며, "
         "모든 권한을 가진 로컬 운영자 한 명으로 동작합니다. 승인자는 이름을 직접 입력합니다.",
     ),
-    "auth.signed_in_as": ("Signed in as **{name}** ({email}) · {role}", "**{name}**({email})로 로그인 · {role}"),
+    "auth.signed_in_as": ("Signed in as **{name}** ({email}) · {role}", "**{name}**({email}) 계정으로 로그인 · {role}"),
     "auth.limit": ("Approval limit: {limit} KRW", "승인 한도: {limit}원"),
     "auth.role.viewer": ("viewer", "열람자"),
     "auth.role.approver": ("approver", "승인자"),

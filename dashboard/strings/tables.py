@@ -10,9 +10,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table.rows": ("Rows {first}–{last} of {total}", "전체 {total}행 중 {first}–{last}행"),
     "table.rows_matching": (
         "Rows {first}–{last} of {total} matching “{query}” ({all} in all)",
-        "“{query}”와 맞는 {total}행 중 {first}–{last}행 (전체 {all}행)",
+        "“{query}”에 맞는 {total}행 중 {first}–{last}행 (전체 {all}행)",
     ),
-    "table.no_match": ("No row matches “{query}”.", "“{query}”와 맞는 행이 없습니다."),
+    "table.no_match": ("No row matches “{query}”.", "“{query}”에 맞는 행이 없습니다."),
     "table.find": ("Find: {what}", "찾기: {what}"),
     "table.find_more": (
         "The list offers the first {shown} of {total} matches; type more to narrow it.",

@@ -145,13 +145,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "timeline.no_gain.note": (
         "Step {step}: speed-up {speedup} means fewer than one of its {tasks} calls ran at a time on average: "
         "they did not overlap, so running them in parallel gained nothing.",
-        "스텝 {step}: 속도 향상 {speedup}은 호출 {tasks}개 중 동시에 실행된 것이 평균 1개 미만이라는 뜻입니다. "
+        "스텝 {step}: 속도 향상 {speedup:은/는} 호출 {tasks}개 중 동시에 실행된 것이 평균 1개 미만이라는 뜻입니다. "
         "호출이 겹치지 않아 병렬 실행으로 얻은 것이 없습니다.",
     ),
     "timeline.no_gain.note_short": (
         "Step {step}: speed-up {speedup} means fewer than one of its {tasks} calls ran at a time on average: "
         "at {ms} ms each, a call ended about when the next one started, too short to overlap.",
-        "스텝 {step}: 속도 향상 {speedup}은 호출 {tasks}개 중 동시에 실행된 것이 평균 1개 미만이라는 뜻입니다. "
+        "스텝 {step}: 속도 향상 {speedup:은/는} 호출 {tasks}개 중 동시에 실행된 것이 평균 1개 미만이라는 뜻입니다. "
         "호출 하나가 평균 {ms}ms로 너무 짧아, 다음 호출이 시작될 즈음 이미 끝나 겹치지 못했습니다.",
     ),
     "tcol.open": ("no end logged", "끝 미기록"),

@@ -24,7 +24,7 @@ def _found(test: AppTest, query: str) -> list[str]:
     """The inbox's threads that match ``query`` (none when the inbox says no row matches)."""
     test.text_input(key=f"{INBOX}:search").input(query).run()
     assert not test.exception, test.exception
-    no_match = (f"No row matches “{query}”.", f"“{query}”와 맞는 행이 없습니다.")
+    no_match = (f"No row matches “{query}”.", f"“{query}”에 맞는 행이 없습니다.")
     if any(c.value in no_match for c in test.caption):
         return []
     inbox = test.dataframe[0].value
