@@ -22,10 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.timing import NodeCall, RunSummary
+from dashboard.text_fit import text_px
 
 LANE_SEPARATOR = " · "
 #: A compressed wait takes this share of the active (non-compressed) time.
 WAIT_FRACTION = 0.08
+#: The most ticks an x axis gets; the size of Plotly's tick labels (its default font), and the least room
+#: left between two of them where the panel's width is known.
+MAX_TICKS = 8
+TICK_FONT_PX = 12
+TICK_GAP_PX = 8
 
 
 @dataclass(frozen=True)
@@ -162,11 +168,19 @@ def time_axis_of_runs(
     return TimeAxis(origin=first if origin is None else min(origin, first), segments=tuple(segments))
 
 
-def _nice_step(span: float, target_ticks: int = 8) -> float:
-    """Smallest 1/2/5 x 10^k step giving at most ``target_ticks`` ticks."""
+#: Steps of ten seconds and more that read as a clock does: seconds, minutes and hours a clock's face divides.
+CLOCK_STEPS = (10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
+
+
+def _nice_step(span: float, target_ticks: int = MAX_TICKS) -> float:
+    """Smallest step giving at most ``target_ticks`` ticks: 1/2/5 x 10^k under ten seconds, then a step of
+    :data:`CLOCK_STEPS` (so a long run is ticked every 10 or 30 minutes, not every 8m 20s), then whole days."""
     raw = span / target_ticks
-    magnitude = 10 ** math.floor(math.log10(raw))
-    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    if raw <= 5:
+        magnitude = 10 ** math.floor(math.log10(raw))
+        return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    day = CLOCK_STEPS[-1]
+    return next((step for step in CLOCK_STEPS if step >= raw), None) or day * _nice_step(raw / day, 1)
 
 
 def _elapsed_label(seconds: float, decimals: int) -> str:
@@ -200,7 +214,9 @@ def _tick_candidates(axis: TimeAxis, step: float) -> list[tuple[float, bool]]:
     return sorted(candidates)
 
 
-def axis_ticks(axis: TimeAxis, span: float | None = None) -> tuple[list[float], list[str]]:
+def axis_ticks(
+    axis: TimeAxis, span: float | None = None, unit_px: float | None = None
+) -> tuple[list[float], list[str]]:
     """Tick positions and labels giving real elapsed time since the axis origin.
 
     Ticks fall on round elapsed values inside each to-scale stretch, and every
@@ -213,6 +229,10 @@ def axis_ticks(axis: TimeAxis, span: float | None = None) -> tuple[list[float], 
             (both panels of a comparison share the longer one's range): the
             tick step follows it, so a short run's ticks are as far apart as
             its neighbour's instead of crowding into a few pixels.
+        unit_px: The pixels one x unit takes where the panel is drawn narrowest.
+            The step is then the smallest that leaves room between two labels
+            (:data:`TICK_FONT_PX`, :data:`TICK_GAP_PX`), and a tick whose label
+            would print over the previous one is left out.
 
     Returns:
         ``(tickvals, ticktext)`` for the x axis.
@@ -221,14 +241,38 @@ def axis_ticks(axis: TimeAxis, span: float | None = None) -> tuple[list[float], 
     if shown <= 0:
         start = axis.segments[0].real_start - axis.origin if axis.segments else 0.0
         return [0.0], [_elapsed_label(start, 0)]
-    step = _nice_step(shown)
-    decimals = max(0, -math.floor(math.log10(step)))
+    for target in range(MAX_TICKS, 1, -1):
+        step = _nice_step(shown, target)
+        decimals = max(0, -math.floor(math.log10(step)))
+        # The labels of the round values the range shows: the same for every panel of one range, so panels
+        # side by side get one step (a panel's later labels after a compressed wait are thinned below).
+        widest = max(_label_px(_elapsed_label(k * step, decimals)) for k in range(math.floor(shown / step) + 1))
+        if unit_px is None or step * unit_px >= widest + TICK_GAP_PX:
+            break
     ticks: list[tuple[float, str, bool]] = []
     for elapsed, forced in _tick_candidates(axis, step):
         position = axis.to_display(axis.origin + elapsed)
-        if ticks and position - ticks[-1][0] < 0.5 * step:
+        label = _elapsed_label(elapsed, decimals)
+        if ticks and _too_close(ticks[-1], position, label, 0.5 * step, unit_px):
             if not forced or ticks[-1][2]:
                 continue  # too close to the previous tick to read
             ticks.pop()  # a run start matters more than a round number
-        ticks.append((position, _elapsed_label(elapsed, decimals), forced))
+            if ticks and _too_close(ticks[-1], position, label, 0.5 * step, unit_px):
+                ticks.pop()
+        ticks.append((position, label, forced))
     return [tick[0] for tick in ticks], [tick[1] for tick in ticks]
+
+
+def _label_px(label: str) -> float:
+    return text_px(label, TICK_FONT_PX)
+
+
+def _too_close(
+    previous: tuple[float, str, bool], position: float, label: str, least: float, unit_px: float | None
+) -> bool:
+    """Whether a tick at ``position`` is nearer ``previous`` than ``least`` x units, or, on a panel of ``unit_px``
+    pixels a unit, whether their labels (centred on their ticks) would come nearer than :data:`TICK_GAP_PX`."""
+    apart = position - previous[0]
+    if apart < least:
+        return True
+    return unit_px is not None and apart * unit_px < (_label_px(previous[1]) + _label_px(label)) / 2 + TICK_GAP_PX

@@ -41,8 +41,8 @@ from plotly.subplots import make_subplots
 
 from agents.timing import NodeCall, Timeline, timeline_of_calls
 from dashboard.i18n import t
-from dashboard.text_fit import cut_in_middle
-from dashboard.timeline_axis import TimeAxis, axis_ticks, lane_name, time_axis_of_runs
+from dashboard.text_fit import cut_in_middle, text_px
+from dashboard.timeline_axis import TICK_FONT_PX, TICK_GAP_PX, TimeAxis, axis_ticks, lane_name, time_axis_of_runs
 from dashboard.timeline_bands import WAIT_BAND_COLOR as WAIT_BAND_COLOR
 from dashboard.timeline_bands import duration_text, step_decorations, wait_decorations
 from dashboard.timeline_hover import STATUS_ORDER as STATUS_ORDER
@@ -293,8 +293,9 @@ def _unit_px(x_max: float, plot_px: float) -> float:
     return plot_px / (x_max + 2 * _padding(x_max))
 
 
-def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> dict[str, Any]:
-    tickvals, ticktext = axis_ticks(axis, span=x_max)
+def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float, unit_px: float) -> dict[str, Any]:
+    """The x axis of a panel drawn up to ``x_max``, ``unit_px`` pixels a unit where it is drawn narrowest."""
+    tickvals, ticktext = axis_ticks(axis, span=x_max, unit_px=unit_px)
     title = t("timeline.axis")
     if axis.waits:
         title += t("timeline.axis.compressed", duration=duration_text(compress_waits_over))
@@ -308,6 +309,26 @@ def _x_axis_layout(axis: TimeAxis, compress_waits_over: float, x_max: float) -> 
         "zeroline": False,
         "showgrid": True,
     }
+
+
+def _clear_of_next(
+    layout: dict[str, Any], following: dict[str, Any], unit_px: float, spacing_px: float
+) -> dict[str, Any]:
+    """``layout`` (a panel's x axis) less its last ticks whose label would come nearer than ``TICK_GAP_PX`` to the
+    first label of the panel to its right (``following``, ``spacing_px`` further on; both ``unit_px`` a unit)."""
+    values, labels = list(layout["tickvals"]), list(layout["ticktext"])
+    if not following["tickvals"]:  # an empty panel: no label to keep clear of
+        return layout
+    high, low = layout["range"][1], following["range"][0]
+    next_start = spacing_px + (following["tickvals"][0] - low) * unit_px - _half_label_px(following["ticktext"][0])
+    while len(values) > 1 and (values[-1] - high) * unit_px + _half_label_px(labels[-1]) + TICK_GAP_PX > next_start:
+        values.pop()
+        labels.pop()
+    return {**layout, "tickvals": values, "ticktext": labels}
+
+
+def _half_label_px(label: str) -> float:
+    return text_px(label, TICK_FONT_PX) / 2
 
 
 def _base_layout(title: str | None, lane_count: int) -> dict[str, Any]:
@@ -376,14 +397,15 @@ def timeline_figure_of(
         return empty_timeline_figure(title)
     shown, axis = _drawn(timeline, compress_waits_over, max_calls)
     pen = Pen(axis, min_bar_width(axis.span), Texts.now())
-    panel = _panel(shown, pen, set(), _unit_px(axis.span, NARROW_PLOT_PX))
+    unit_px = _unit_px(axis.span, NARROW_PLOT_PX)
+    panel = _panel(shown, pen, set(), unit_px)
     lanes = _lanes(shown.calls)
     figure = go.Figure(data=panel.traces)
     figure.update_layout(
         **_base_layout(title, len(lanes)),
         shapes=panel.shapes,
         annotations=panel.annotations,
-        xaxis=_x_axis_layout(panel.axis, compress_waits_over, panel.axis.span),
+        xaxis=_x_axis_layout(panel.axis, compress_waits_over, panel.axis.span, unit_px),
         yaxis=_lane_axis(lanes),
     )
     return figure
@@ -446,10 +468,12 @@ def compare_figure_of(
     titles = [panel_title(label) for label in labels[:2]]
     domains = (figure.layout.xaxis.domain, figure.layout.xaxis2.domain)
     annotations = [_title_note(title, domain) for title, domain in zip(titles, domains, strict=False) if title["text"]]
-    for column, (side, panel) in enumerate(zip(timelines, panels, strict=True), start=1):
+    x_layouts = [_x_axis_layout(panel.axis, compress_waits_over, x_max, unit_px) for panel in panels]
+    spacing_px = NARROW_PANEL_PX * (domains[1][0] - domains[0][1]) / (domains[0][1] - domains[0][0])
+    x_layouts[0] = _clear_of_next(x_layouts[0], x_layouts[1], unit_px, spacing_px)
+    for column, (side, panel, x_layout) in enumerate(zip(timelines, panels, x_layouts, strict=True), start=1):
         figure.add_traces(panel.traces)
         annotations += panel.annotations if side.calls else [_empty_note(column)]
-        x_layout = _x_axis_layout(panel.axis, compress_waits_over, x_max)
         figure.update_xaxes(x_layout, row=1, col=column)
     figure.update_yaxes(_lane_axis(lanes))
     figure.update_layout(**_base_layout(title, len(lanes)))

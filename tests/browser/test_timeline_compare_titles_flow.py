@@ -1,5 +1,6 @@
 """The timeline's "Compare two runs" in Chromium: the two panels' titles stay apart and readable, at a desk's
-width and a laptop's, however long the thread ids; a title cut to fit shows the whole label in its hover."""
+width and a laptop's, however long the thread ids; a title cut to fit shows the whole label in its hover; the
+time axes' tick labels never print over each other, within a panel or across the two."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Dashboard, wait_for_app
+from tests.browser.opening import lecture_flags
 
-#: Two robot threads with ids near the longest a thread id may be (128): their titles must be cut to fit.
+#: Two lecture threads with ids near the longest a thread id may be (128): their titles must be cut to fit, and
+#: the lecture's long lane names leave its panels their narrowest.
 THREADS = tuple(f"tl-titles-{'long' * 25}-{side}" for side in "ab")
 
 #: Every text the comparison chart writes over its plot (panel titles, step labels, notes): its text and
@@ -17,25 +20,35 @@ ANNOTATIONS = """plot => Array.from(plot.querySelectorAll('g.annotation'), note 
   const box = note.getBoundingClientRect();
   return {text: note.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom};
 })"""
+#: Every tick label of the two time axes: its axis (``xtick``, ``x2tick``), text and box on the page.
+TICK_LABELS = """plot => Array.from(plot.querySelectorAll('g.xtick, g.x2tick'), tick => {
+  const box = tick.getBoundingClientRect();
+  return {axis: tick.getAttribute('class'), text: tick.textContent, left: box.left, right: box.right,
+          top: box.top, bottom: box.bottom};
+})"""
 
 
 @pytest.fixture(scope="module")
 def long_threads(shared_dashboard: Dashboard) -> tuple[str, ...]:
-    """Two robot threads of one run each, started from the command line: the comparison opens on both."""
+    """Two lecture threads of one run each, started from the command line: the comparison opens on both."""
     for thread in THREADS:
-        done = shared_dashboard.cli("run", "robot", "--thread", thread)
+        done = shared_dashboard.cli("run", "lecture", *lecture_flags(), "--thread", thread)
         assert done.returncode == 0, done.stderr
     return THREADS
 
 
-def _apart(first: dict, second: dict) -> bool:
-    """Whether two boxes share no pixel."""
+def _apart(first: dict, second: dict, room: float = 0.0) -> bool:
+    """Whether two boxes share no pixel, and are at least ``room`` pixels apart."""
     return (
-        first["right"] <= second["left"]
-        or second["right"] <= first["left"]
-        or first["bottom"] <= second["top"]
-        or second["bottom"] <= first["top"]
+        first["right"] + room <= second["left"]
+        or second["right"] + room <= first["left"]
+        or first["bottom"] + room <= second["top"]
+        or second["bottom"] + room <= first["top"]
     )
+
+
+#: The least room between two tick labels: a space, so two numbers never read as one.
+TICK_ROOM_PX = 6
 
 
 @pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
@@ -62,6 +75,11 @@ def test_the_two_panel_titles_stay_apart_and_whole_in_their_hover(
             for other in notes[index + 1 :]:
                 assert _apart(note, other), (note, other)
         assert "…" in first["text"] and long_threads[0] not in first["text"]  # cut to fit its panel
+        ticks = plot.evaluate(TICK_LABELS)
+        assert {tick["axis"] for tick in ticks} == {"xtick", "x2tick"}, ticks
+        for index, tick in enumerate(ticks):  # the axes' labels: apart in a panel, and across the two
+            for other in ticks[index + 1 :]:
+                assert _apart(tick, other, TICK_ROOM_PX), (tick, other)
 
         chart.locator("g.annotation").filter(has_text="A: ").hover()
         expect(plot.locator(".hoverlayer")).to_contain_text(f"A: {long_threads[0]} · ")
