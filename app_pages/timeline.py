@@ -32,11 +32,11 @@ from dashboard.safe_markdown import escape_markdown
 from dashboard.timeline_figure import compare_figure_of, timeline_figure_of
 from dashboard.timeline_tables import (
     WRAPPED_ROW_HEIGHT,
+    compare_table,
     no_gain_notes,
     stats_columns,
     stats_height,
     stats_table,
-    summary_table,
     whole_run_notes,
 )
 from dashboard.views import keep_valid, pick_thread, show_table
@@ -137,10 +137,9 @@ def _show_compare(agent: str, entries: view.Entries, resolved: view.Resolved) ->
         *(drawn for drawn, _, _ in sides), labels=labels, max_calls=max_calls, origins=[start for _, _, start in sides]
     )
     st.plotly_chart(figure, width="stretch", key="timeline-compare-figure")
-    for (_, summary, _), side, column in zip(sides, SIDES, st.columns(2), strict=True):
-        column.markdown(f"**{t('timeline.summary', side=side)}**")
-        with column:
-            show_table(summary_table(summary), t("timeline.no_calls"))
+    st.markdown(f"**{t('timeline.compare.figures')}**")
+    summaries = {side: summary for side, (_, summary, _) in zip(SIDES, sides, strict=True)}
+    show_table(compare_table(summaries), t("timeline.no_calls"))
 
 
 view.open_on_parallel_run(store)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.timing import NodeCall, RunSummary
+from dashboard.i18n import t
 from dashboard.text_fit import text_px
 
 LANE_SEPARATOR = " · "
@@ -184,17 +185,18 @@ def _nice_step(span: float, target_ticks: int = MAX_TICKS) -> float:
 
 
 def _elapsed_label(seconds: float, decimals: int) -> str:
-    """``12.5 s``, ``15m 01s`` or ``1h 00m 03.5s``: never mistakable for a clock."""
+    """``12.5 s``, ``15m 01s`` or ``1h 00m 03.5s`` (``15분 01초``, ``1시간 00분 03.5초``) in the session's
+    language: never mistakable for a clock."""
     seconds = round(seconds, decimals)  # so 59.96 s reads "1m 00.0s", not "60.0 s"
     if seconds < 60:
-        return f"{seconds:.{decimals}f} s"
+        return f"{seconds:.{decimals}f} s"  # seconds read the same in both languages
     minutes, secs = divmod(seconds, 60)
     width = 3 + decimals if decimals else 2
-    secs_text = f"{secs:0{width}.{decimals}f}s"
+    secs_text = f"{secs:0{width}.{decimals}f}"
     if minutes < 60:
-        return f"{int(minutes)}m {secs_text}"
+        return t("timeline.tick.minutes", minutes=int(minutes), seconds=secs_text)
     hours, minutes = divmod(int(minutes), 60)
-    return f"{hours}h {minutes:02d}m {secs_text}"
+    return t("timeline.tick.hours", hours=hours, minutes=f"{minutes:02d}", seconds=secs_text)
 
 
 def _tick_candidates(axis: TimeAxis, step: float) -> list[tuple[float, bool]]:

@@ -30,6 +30,7 @@ boxes and annotations.
 from __future__ import annotations
 
 import functools
+import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,9 @@ NARROW_PANEL_PX = 190
 #: ``NARROW_PANEL_PX``, so two titles side by side never run into each other; a cut title's hover holds
 #: it whole.
 PANEL_TITLE_FONT = 13
+#: The widest a lane's name is written beside the plot, and its font (Plotly's tick labels' size).
+LANE_LABEL_PX = 240
+LANE_FONT_PX = 12
 PANEL_TITLE_PARTS = " · "
 #: The top margin above a comparison's panels without a title line, with a figure title, and per title line.
 COMPARE_MARGIN_TOP = 50
@@ -515,8 +519,16 @@ def _lane_axis(lanes: Sequence[str]) -> dict[str, Any]:
     Plotly lists categories from the bottom up, so the array is reversed. A reversed axis would show
     the same, but Plotly 4 (Streamlit's) draws WebGL lines on a reversed axis at its bottom edge: a
     long run's segments would all lie there.
+
+    Each lane is named on the axis by its name cut in the middle to ``LANE_LABEL_PX`` (a lecture's research
+    lanes carry their subtopic, up to 120 characters; whole, one would take the plot's width): the
+    categories stay the whole names, so two lanes cut alike stay apart, and a bar's hover names its lane whole.
     """
-    return {"categoryorder": "array", "categoryarray": list(reversed(lanes))}
+    order = list(reversed(lanes))
+    shown = [escape(cut_in_middle(html.unescape(lane), LANE_LABEL_PX, LANE_FONT_PX)) for lane in order]
+    if shown == order:
+        return {"categoryorder": "array", "categoryarray": order}
+    return {"categoryorder": "array", "categoryarray": order, "tickmode": "array", "tickvals": order, "ticktext": shown}
 
 
 def _empty_note(column: int) -> dict[str, Any]:

@@ -16,6 +16,7 @@ under the table (:func:`whole_run_notes`, :func:`no_gain_notes`), so every row s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -195,6 +196,21 @@ def summary_table(timeline: Timeline) -> pd.DataFrame:
         for s in timeline.runs
     ]
     return _translated(pd.DataFrame.from_records(records))
+
+
+def compare_table(sides: Mapping[str, Timeline]) -> pd.DataFrame:
+    """The compare section's figures: a row per figure (:func:`summary_table`'s columns) and a column per side
+    (``A``, ``B``: its run's figures), so the two runs' figures sit side by side however narrow the page.
+    Cells are text (a figure's column holds numbers and ids); a side with no run has empty cells."""
+    tables = {side: summary_table(timeline) for side, timeline in sides.items()}
+    figures = next((list(table.columns) for table in tables.values() if not table.empty), [])
+    if not figures:
+        return pd.DataFrame()
+    columns: dict[str, list[str]] = {t("tcol.figure"): figures}
+    for side, table in tables.items():
+        record = table.iloc[0] if not table.empty else pd.Series(dtype=object)
+        columns[side] = ["" if pd.isna(value := record.get(figure)) else str(value) for figure in figures]
+    return pd.DataFrame(columns)
 
 
 def _translated(frame: pd.DataFrame) -> pd.DataFrame:

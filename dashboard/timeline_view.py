@@ -33,7 +33,12 @@ Resolved = dict[tuple[str, str], Timeline]
 def run_labels(entries: tuple[RunEntry, ...] | list[RunEntry]) -> dict[str, str]:
     """Run id → option label, runs in the order given (oldest first)."""
     return {
-        entry.run_id: t("timeline.run_option", run=entry.run_id, start=clock(entry.started_at), calls=entry.calls)
+        entry.run_id: t(
+            "timeline.run_option_one" if entry.calls == 1 else "timeline.run_option",
+            run=entry.run_id,
+            start=clock(entry.started_at),
+            calls=entry.calls,
+        )
         for entry in entries
     }
 

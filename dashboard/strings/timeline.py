@@ -14,6 +14,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "timeline.run": ("Run", "실행(run)"),
     "timeline.all_runs": ("All runs of the thread", "스레드의 모든 실행"),
     "timeline.run_option": ("{run} · {start} UTC · {calls} calls", "{run} · {start} UTC · 호출 {calls}건"),
+    "timeline.run_option_one": ("{run} · {start} UTC · {calls} call", "{run} · {start} UTC · 호출 {calls}건"),
     "timeline.no_threads": ("This agent has no threads yet.", "이 에이전트에는 아직 스레드가 없습니다."),
     "timeline.bad_thread": (
         "The thread in the link cannot be used: {error}",
@@ -82,7 +83,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "선택 목록에는 이 에이전트의 최근 실행 {count}개(와 위에 보이는 스레드의 모든 실행)가 있습니다.",
     ),
     "timeline.compare.more": ("Show {count} more runs", "실행 {count}개 더 보기"),
-    "timeline.summary": ("Summary of run {side}", "실행 {side} 요약"),
+    "timeline.compare.figures": ("The two runs' figures", "두 실행의 수치"),
     "timeline.waits_band": ("{count} waits, {total} in all", "대기 {count}회, 모두 {total}"),
     "timeline.window": (
         "The chart draws the latest {drawn} of the {calls} calls; the tables and the CSV hold them all.",
@@ -107,6 +108,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "timeline.wait.human_wait": ("human wait {duration}", "사람 대기 {duration}"),
     "timeline.wait.idle": ("idle {duration}", "유휴 {duration}"),
     "timeline.minutes": ("{minutes} min {seconds} s", "{minutes}분 {seconds}초"),
+    # A time axis's tick labels: short, so that more of them fit; the seconds are zero-padded ("1m 03s").
+    "timeline.tick.minutes": ("{minutes}m {seconds}s", "{minutes}분 {seconds}초"),
+    "timeline.tick.hours": ("{hours}h {minutes}m {seconds}s", "{hours}시간 {minutes}분 {seconds}초"),
     "timeline.hours": ("{hours} h {minutes} min", "{hours}시간 {minutes}분"),
     "timeline.hover.label": ("label", "레이블"),
     "timeline.hover.start": ("start", "시작"),
@@ -160,4 +164,5 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tcol.interrupted": ("interrupted", "인터럽트"),
     "tcol.started": ("started (UTC)", "시작(UTC)"),
     "tcol.thread": ("thread", "스레드"),
+    "tcol.figure": ("figure", "항목"),
 }

@@ -66,6 +66,12 @@ def test_the_default_comparison_is_the_figure_drawn_from_the_agents_rows(app, st
     same_figure(drawn(at), figure_from_the_agents_rows(store, picks))
 
 
+def compared_figures(at) -> dict[str, dict[str, str]]:
+    """The comparison's table of figures (its last table): figure → {side: value}."""
+    rows = at.dataframe[-1].value.to_dict("records")
+    return {row["figure"]: {side: row[side] for side in ("A", "B")} for row in rows}
+
+
 def test_the_comparison_opens_on_the_two_latest_runs_with_a_fan_out(app, store, settings):
     insert_parallel_run(store, "lecture-1", run_id="par-1")
     insert_parallel_run(store, "lecture-2", run_id="par-2")
@@ -83,8 +89,9 @@ def test_the_comparison_opens_on_the_two_latest_runs_with_a_fan_out(app, store, 
     assert picked == [("lecture-1", "par-1"), ("lecture-2", "par-2")]
     # The thread shown above is still the newest one, at its latest run (the resume).
     assert at.selectbox(key="timeline-thread").value == "hitl_demo"
-    summaries = [frame.value.to_dict("records") for frame in at.dataframe[-2:]]
-    assert [rows[0]["efficiency of parallel supersteps"] for rows in summaries] == [1.0, 1.0]
+    figures = compared_figures(at)
+    assert figures["efficiency of parallel supersteps"] == {"A": "1.0", "B": "1.0"}
+    assert figures["thread"] == {"A": "lecture-1", "B": "lecture-2"}
 
 
 def test_a_run_of_another_thread_is_the_figure_drawn_from_the_agents_rows(app, store, two_threads):
@@ -183,8 +190,8 @@ def test_a_long_run_compared_is_read_only_as_far_as_it_is_drawn(app, store, sett
     figure = drawn(at)
     assert sum(len(trace["y"]) for trace in figure["data"] if trace["xaxis"] == "x2") == MAX_DRAWN_CALLS
     assert figure["layout"]["xaxis2"]["ticktext"][0] != "0 s"  # its ticks count from the run's start
-    [summary_b] = at.dataframe[-1].value.to_dict("records")
-    assert (summary_b["run"], summary_b["tasks"]) == ("long", calls)  # the summary counts every call
+    figures = compared_figures(at)
+    assert (figures["run"]["B"], figures["tasks"]["B"]) == ("long", str(calls))  # the summary counts every call
 
     at.checkbox(key="timeline-compare-draw-all").check().run()
 

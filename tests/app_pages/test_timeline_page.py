@@ -110,9 +110,9 @@ def test_compare_two_runs_from_different_threads(app, store, settings):
     at.selectbox(key="timeline-compare-thread-B").set_value("other").run()
     at.selectbox(key="timeline-compare-run-B").set_value("par-run").run()
     assert not at.exception
-    summary_a, summary_b = (frame.value.to_dict("records") for frame in at.dataframe[-2:])
-    assert [(r["thread"], r["tasks"], r["interrupted"]) for r in summary_a] == [("hitl_demo", 2, 1)]
-    assert [(r["thread"], r["run"], r["tasks"]) for r in summary_b] == [("other", "par-run", 4)]
+    figures = {row["figure"]: (row["A"], row["B"]) for row in at.dataframe[-1].value.to_dict("records")}
+    assert [figures[name][0] for name in ("thread", "tasks", "interrupted")] == ["hitl_demo", "2", "1"]
+    assert [figures[name][1] for name in ("thread", "run", "tasks")] == ["other", "par-run", "4"]
 
 
 def test_thread_query_parameter_preselects_agent_and_thread(store, settings):

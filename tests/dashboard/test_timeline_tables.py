@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from agents.timing import timeline_of
-from dashboard.timeline_tables import stats_table, summary_table, whole_run_notes
+from dashboard.timeline_tables import compare_table, stats_table, summary_table, whole_run_notes
 from tests.factories import node_log_row
 
 
@@ -59,3 +59,17 @@ def test_each_whole_run_definition_is_noted_in_full_led_by_its_run_when_several_
     )
     assert second.startswith("run-2: whole run: nothing ran in parallel, so no speed-up or efficiency; nodes were")
     assert whole_run_notes(timeline.of_run("run-2")) == [second.removeprefix("run-2: ")]
+
+
+def test_a_comparison_puts_the_two_runs_figures_side_by_side_as_text():
+    parallel = timeline_of(two_runs()).of_run("run-1")
+    sequential = timeline_of(two_runs()).of_run("run-2")
+
+    table = compare_table({"A": parallel, "B": sequential})
+
+    assert list(table.columns) == ["figure", "A", "B"]
+    assert list(table["figure"]) == list(summary_table(parallel).columns)  # every figure of the summary
+    rows = {row["figure"]: (row["A"], row["B"]) for row in table.to_dict("records")}
+    assert rows["run"] == ("run-1", "run-2") and rows["tasks"] == ("3", "1")
+    assert rows["efficiency of parallel supersteps"] == ("0.75", "")  # run-2 has no parallel superstep
+    assert compare_table({"A": timeline_of([]), "B": timeline_of([])}).empty

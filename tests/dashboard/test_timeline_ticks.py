@@ -5,10 +5,12 @@ comparison's panel are drawn (``NARROW_PLOT_PX``, ``NARROW_PANEL_PX``), no two l
 from __future__ import annotations
 
 import pytest
+import streamlit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.timing import timeline_of_calls
+from dashboard.i18n import LANGUAGE_KEY
 from dashboard.text_fit import text_px
 from dashboard.timeline_axis import TICK_FONT_PX, TICK_GAP_PX, axis_ticks
 from dashboard.timeline_figure import NARROW_PANEL_PX, NARROW_PLOT_PX, compare_figure_of, timeline_figure_of
@@ -89,3 +91,11 @@ def test_a_run_start_after_a_wait_keeps_its_tick_on_a_narrow_panel():
     tickvals, ticktext = axis_ticks(axis, unit_px=NARROW_PANEL_PX / (axis.span * 1.04))
     assert ticktext == ["0 s", "1 s", "2 s", "1h 00m 03s"]  # 1h 00m 04s would print over it
     assert tickvals[3] == pytest.approx(axis.to_display(axis.origin + 3603.0))
+
+
+def test_a_korean_chart_writes_its_ticks_in_korean_units(monkeypatch):
+    monkeypatch.setitem(streamlit.session_state, LANGUAGE_KEY, "ko")
+    axis = build_time_axis(paused_then_resumed(3600.0))
+    assert axis_ticks(axis)[1][-3:] == ["1시간 00분 03초", "1시간 00분 04초", "1시간 00분 05초"]
+    long_run = build_time_axis([make_call(1, 0.0, 400.0)])
+    assert axis_ticks(long_run)[1][:3] == ["0 s", "1분 00초", "2분 00초"]  # seconds read the same in both

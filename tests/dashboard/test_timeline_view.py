@@ -78,3 +78,8 @@ def test_a_more_runs_click_handed_to_two_runs_lists_one_page_more():
     at = AppTest.from_function(_more_twice).run()
     assert not at.exception, at.exception
     assert at.text[0].value == str(2 * COMPARE_PAGE)
+
+
+def test_a_runs_option_counts_its_calls_in_words_that_fit_the_number():
+    labels = timeline_view.run_labels([RunEntry("t", "r1", 0.0, 1), RunEntry("t", "r2", 0.0, 7)])
+    assert labels["r1"].endswith(" · 1 call") and labels["r2"].endswith(" · 7 calls")
