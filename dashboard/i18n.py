@@ -88,7 +88,13 @@ def keep_language_in_url() -> None:
 #: Korean is set to wrap between words (어절), as Korean text is printed: a browser's default breaks a Hangul
 #: word at any syllable ("멈/춥니다"). Streamlit sets ``word-break`` on its own text elements (a paragraph's
 #: ``break-word``), so the rule names every element. A token longer than its line (an id) still wraps.
-KOREAN_STYLE = '<style>[data-testid="stApp"] * { word-break: keep-all !important; overflow-wrap: break-word; }</style>'
+#: The hint Streamlit writes under a text box being typed in ("Press Enter to apply") is English in every
+#: language and cannot be translated: a Korean page hides it (Enter still sends the text; no box here has a
+#: character counter, the only other thing the hint's place holds).
+KOREAN_STYLE = (
+    '<style>[data-testid="stApp"] * { word-break: keep-all !important; overflow-wrap: break-word; }'
+    ' [data-testid="InputInstructions"] { display: none; }</style>'
+)
 
 
 def language_style() -> None:

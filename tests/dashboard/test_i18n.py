@@ -35,3 +35,14 @@ def test_every_literal_key_used_in_the_ui_exists():
 def test_navigation_titles_are_translated():
     for page in pages():
         assert t(page.title_key, lang="en") != t(page.title_key, lang="ko")
+
+
+def test_no_text_box_counts_its_characters():
+    # A Korean page hides the hint under a text box being typed in (dashboard.i18n.KOREAN_STYLE): English that
+    # Streamlit writes. A box with max_chars would have its character counter in that place, hidden too.
+    sources = [
+        PROJECT_ROOT / "streamlit_app.py",
+        *PROJECT_ROOT.glob("app_pages/*.py"),
+        *PROJECT_ROOT.glob("dashboard/*.py"),
+    ]
+    assert not [path.name for path in sources if "max_chars" in path.read_text(encoding="utf-8")]
