@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents import runs
+from agents import readmodel, runs
 from agents.db import Store
 from agents.errors import NotWaitingError, RunFailedError, StaleFormError, UserError
 from agents.identity import LOCAL_OPERATOR, Identity
@@ -33,8 +33,13 @@ from agents.texts import DEFAULT_LANGUAGE, render, text
 
 #: The channel of LangGraph's writes that hold a task's questions.
 INTERRUPT = "__interrupt__"
-#: ``THREAD:INTERRUPT_ID``: LangGraph's interrupt ids are 32 hex digits (a thread id may hold ``:`` too).
-_ITEM = re.compile(r"(?P<thread>.+):(?P<interrupt>[0-9a-f]{32})")
+#: The length of a whole interrupt id (LangGraph's are 32 hex digits).
+WHOLE_ID = 32
+#: The fewest digits of an interrupt id an item may name: the pages show an id cut to its first eight
+#: (``f3519877…``), and that is what a person copies from them.
+SHORT_ID = 8
+#: ``THREAD:INTERRUPT_ID``, the id whole or as the pages show it cut (a thread id may hold ``:`` too).
+_ITEM = re.compile(rf"(?P<thread>.+):(?P<interrupt>[0-9a-f]{{{SHORT_ID},{WHOLE_ID}}})\u2026?")
 
 
 @dataclass(frozen=True)
@@ -49,10 +54,19 @@ class Decided:
     batch_id: str = ""  # the batch the item was decided in (recorded with the decision, its trace and audit)
 
 
-def split_item(item: str) -> tuple[str, str | None]:
-    """(thread id, interrupt id or None) of an ITEM argument."""
+def split_item(item: str, is_thread: Callable[[str], bool] = lambda _: False) -> tuple[str, str | None]:
+    """(thread id, interrupt id or None) of an ITEM argument.
+
+    ``THREAD:ID`` names one question of the thread, by its whole id or by the short id the pages show
+    (``refund-C7:f3519877``, with or without the ``…`` after it): a question is answered by its whole id
+    only, as ``resume --interrupt`` answers it, so a short one is refused there, naming the thread's
+    waiting ids. An item whose tail is shorter than a whole id and that is itself a thread's name
+    (``is_thread``; a case id may end in ``:20240101``) names that thread.
+    """
     found = _ITEM.fullmatch(item)
-    return (found["thread"], found["interrupt"]) if found else (item, None)
+    if found is None or (len(found["interrupt"]) < WHOLE_ID and is_thread(item)):
+        return item, None
+    return found["thread"], found["interrupt"]
 
 
 def decide_items(
@@ -79,7 +93,7 @@ def decide_items(
         return explain(error) if explain is not None else render(error, lang)
 
     done: dict[int, Decided] = {}
-    for thread, group in _groups(items):
+    for thread, group in _groups(store, items):
         outcomes = runs.answer_each(
             store, settings, thread, {key: dict(answer) for _, key in group}, actor=actor, batch_id=batch
         )
@@ -89,7 +103,7 @@ def decide_items(
     return [done[position] for position in range(len(items))]
 
 
-def _groups(items: list[str]) -> list[tuple[str, list[tuple[int, str | None]]]]:
+def _groups(store: Store, items: list[str]) -> list[tuple[str, list[tuple[int, str | None]]]]:
     """The items by thread, in the order each thread is first named: (thread, [(position, interrupt id)]).
 
     A thread's items go in one group, except a repeat of an item (in a later group, decided after it) and
@@ -98,7 +112,7 @@ def _groups(items: list[str]) -> list[tuple[str, list[tuple[int, str | None]]]]:
     groups: list[tuple[str, list[tuple[int, str | None]]]] = []
     open_groups: dict[str, list[list[tuple[int, str | None]]]] = {}
     for position, item in enumerate(items):
-        thread, interrupt = split_item(item)
+        thread, interrupt = split_item(item, lambda name: readmodel.head_checkpoint_id(store, name) is not None)
         same_thread = open_groups.setdefault(thread, [])
         fits = [g for g in same_thread if interrupt is not None and all(k not in (None, interrupt) for _, k in g)]
         if fits:

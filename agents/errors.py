@@ -96,15 +96,23 @@ class RunFailedError(Exception):
     Not a :class:`UserError`: the thread may have changed (the steps before the
     failure are saved). The thread's status is ``attention`` with the error as
     its reason, so it shows in every inbox until someone re-runs or continues it.
+
+    ``text`` is the whole message as a :class:`~agents.texts.Text` (what failed, that what finished is
+    saved, that the thread waits in the inbox), so :meth:`render` gives it in the reader's language;
+    ``str(error)`` is the English. The failure itself is the error's own text (a :class:`UserError`
+    raised by a node: in the reader's language too).
     """
 
     def __init__(self, thread_id: str, error: BaseException) -> None:
-        super().__init__(
-            f"thread {thread_id!r}: a step failed ({type(error).__name__}: {error}). What finished "
-            "before it is saved; the thread is in the inbox, needing attention."
-        )
+        detail: str | Text = error.text if isinstance(error, UserError) and error.text is not None else str(error)
+        self.text = text(STRINGS, "error.run_failed", thread=repr(thread_id), kind=type(error).__name__, error=detail)
+        super().__init__(str(self.text))
         self.thread_id = thread_id
         self.error = error
+
+    def render(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The message in ``lang``."""
+        return self.text.render(lang)
 
 
 class RunCancelled(Exception):

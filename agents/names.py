@@ -63,3 +63,19 @@ def same_name(first: object, second: object) -> bool:
     if not isinstance(first, str) or not isinstance(second, str):
         return False
     return not name_keys(first).isdisjoint(name_keys(second))
+
+
+#: What the agents record themselves under, never a person: ``automatic`` (a refund the rules settled
+#: with no one asked) and ``update_state`` (a change made through ``update_state`` that named no one).
+AUTOMATIC = "automatic"
+UPDATE_STATE = "update_state"
+RESERVED_NAMES = (AUTOMATIC, UPDATE_STATE)
+
+
+def is_reserved_name(name: object) -> bool:
+    """Whether a name reads as one the agents write themselves (:data:`RESERVED_NAMES`, by :func:`same_name`).
+
+    The one check of every name a person may be recorded under: a typed approver, and
+    ``HITL_LOCAL_APPROVER``, which stands for a typed approver.
+    """
+    return any(same_name(name, reserved) for reserved in RESERVED_NAMES)

@@ -33,7 +33,8 @@ from agents.roles_file import load_roles
 from agents.settings_api import API_TOKEN_SETTING, CORS_ORIGINS_SETTING, local_approver_setting, origins_setting
 from agents.settings_notify import NotifySettings, notify_setting
 from agents.settings_values import Secret, choice_setting, float_setting, secret_setting, text_setting
-from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGES, text
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = PROJECT_ROOT / "data" / "checkpoints.sqlite"
@@ -75,7 +76,10 @@ def read_secrets_file(path: Path = SECRETS_PATH) -> dict[str, str]:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
-        raise UserError(f"{path} is not valid TOML: {error}") from None
+        message = text(STRINGS, "error.setting.secrets_toml", path=path, error=error)
+        refusal = UserError(str(message))
+        refusal.text = message  # said in the reader's language
+        raise refusal from None
     return {key: str(value) for key, value in data.items() if isinstance(value, str | int | float)}
 
 
@@ -157,6 +161,27 @@ def merged_sources(
     return {**secrets, **{key: value for key, value in environ.items() if value != ""}}
 
 
+def requested_language(
+    lang_override: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    secrets: Mapping[str, str] | None = None,
+) -> str:
+    """The command line's language before the settings are checked: ``--lang`` over ``HITL_LANG`` over English.
+
+    For what is said before the settings are resolved, or instead of them: the parser's help and usage
+    errors, and the refusal of a bad setting. A value that names no language gives English (resolving
+    the settings refuses it, naming it), as does an unreadable secrets file (refused the same way).
+    """
+    try:
+        merged = merged_sources(environ, secrets)
+    except UserError:
+        merged = merged_sources(environ, {})
+    if lang_override:
+        merged[LANGUAGE_SETTING] = lang_override
+    raw = text_setting(merged, LANGUAGE_SETTING, DEFAULT_LANGUAGE).lower()
+    return raw if raw in LANGUAGES else DEFAULT_LANGUAGE
+
+
 def resolve_settings(
     parsers: Mapping[str, SettingsParser],
     db_override: str | None = None,
@@ -179,7 +204,7 @@ def resolve_settings(
     merged = merged_sources(environ, secrets)
     db = db_override or merged.get(DB_SETTING) or str(DEFAULT_DB_PATH)
     if not db.strip():  # spaces name no database: refused, never a file called " " or the default
-        raise InputError("--db" if db_override else DB_SETTING, "is blank; give a database file or URL")
+        raise InputError("--db" if db_override else DB_SETTING, text(STRINGS, "error.setting.blank_db"))
     agents = {name: parse(merged) for name, parse in parsers.items()}
     api_token = secret_setting(merged, API_TOKEN_SETTING)
     if lang_override:
@@ -189,12 +214,7 @@ def resolve_settings(
     roles = roles_setting(merged)
     origins = origins_setting(merged, CORS_ORIGINS_SETTING)
     if origins == ("*",) and (api_token is not None or (roles is not None and roles.has_tokens)):
-        raise InputError(
-            CORS_ORIGINS_SETTING,
-            "'*' is refused while the API requires a token (HITL_API_TOKEN or roles-file tokens): it would let "
-            "any web page send requests with a token its visitor's browser holds; name the origins, e.g. "
-            "https://inbox.example.com",
-        )
+        raise InputError(CORS_ORIGINS_SETTING, text(STRINGS, "error.setting.cors_star"))
     return Settings(
         db=db,
         agents=MappingProxyType(agents),
@@ -224,16 +244,16 @@ def sla_setting(values: Mapping[str, str], agents: tuple[str, ...]) -> tuple[tup
     for entry in raw.split(","):
         name, equals, span = (part.strip() for part in entry.partition("="))
         if not equals or not name:
-            raise InputError(SLA_SETTING, f"write agent=duration, e.g. refund=24h,lecture=48h; got {entry.strip()!r}")
+            raise InputError(SLA_SETTING, text(STRINGS, "error.setting.sla_entry", entry=repr(entry.strip())))
         if name not in agents:
-            raise InputError(SLA_SETTING, f"no agent named {name!r}; agents: {', '.join(agents)}")
+            raise InputError(
+                SLA_SETTING, text(STRINGS, "error.setting.sla_agent", name=repr(name), agents=", ".join(agents))
+            )
         if name in found:
-            raise InputError(SLA_SETTING, f"{name!r} is given twice")
+            raise InputError(SLA_SETTING, text(STRINGS, "error.setting.sla_twice", name=repr(name)))
         match = _SLA_SPAN.fullmatch(span)
         if match is None or int(match[1]) == 0:
-            raise InputError(
-                SLA_SETTING, f"{name}: a deadline is a whole number above 0 and a unit s, m, h or d; got {span!r}"
-            )
+            raise InputError(SLA_SETTING, text(STRINGS, "error.setting.sla_span", name=name, span=repr(span)))
         found[name] = int(match[1]) * SLA_UNITS[match[2]]
     return tuple(found.items())
 
@@ -246,7 +266,7 @@ def timezone_setting(values: Mapping[str, str]) -> str:
     try:
         ZoneInfo(raw)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise InputError(TIMEZONE_SETTING, f"not an IANA time zone name (e.g. Asia/Seoul, UTC); got {raw!r}") from None
+        raise InputError(TIMEZONE_SETTING, text(STRINGS, "error.setting.timezone", value=repr(raw))) from None
     return raw
 
 
@@ -254,7 +274,9 @@ def live_refresh_setting(values: Mapping[str, str]) -> float:
     """``HITL_LIVE_REFRESH``: 0 (off) or at least half a second (a faster check would keep a page busy)."""
     seconds = float_setting(values, LIVE_REFRESH_SETTING, DEFAULT_LIVE_REFRESH_SECONDS)
     if 0 < seconds < MIN_LIVE_REFRESH_SECONDS:
-        wanted = f"must be 0 (off) or at least {MIN_LIVE_REFRESH_SECONDS:g}, got {seconds:g}"
+        wanted = text(
+            STRINGS, "error.setting.live_refresh", minimum=f"{MIN_LIVE_REFRESH_SECONDS:g}", value=f"{seconds:g}"
+        )
         raise InputError(LIVE_REFRESH_SETTING, wanted)
     return seconds
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from agents.errors import InputError
 from agents.identity import EMAIL_MAX_LENGTH, Roles
+from agents.names import is_reserved_name
 from agents.settings_values import text_setting
 
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
@@ -68,7 +69,10 @@ def local_approver_setting(values: Mapping[str, str], roles: Roles | None) -> st
     """``HITL_LOCAL_APPROVER``: a name a person is known by, refused beside a roles file.
 
     With a roles file a decision is recorded under whoever signed in (four eyes and limits weigh that
-    identity); a configured name there would stand for someone no one signed in as.
+    identity); a configured name there would stand for someone no one signed in as. A name that reads
+    as one the agents write themselves (``automatic``, ``update_state``, or anything that looks like
+    them) is refused here, at start, by the check a typed approver meets
+    (:func:`agents.names.is_reserved_name`): every decision it filled in would be refused.
     """
     name = text_setting(values, LOCAL_APPROVER_SETTING)
     if not name:
@@ -82,4 +86,10 @@ def local_approver_setting(values: Mapping[str, str], roles: Roles | None) -> st
         )
     if len(name) > EMAIL_MAX_LENGTH or any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
         raise InputError(LOCAL_APPROVER_SETTING, f"must be a name of at most {EMAIL_MAX_LENGTH} characters on one line")
+    if is_reserved_name(name):
+        raise InputError(
+            LOCAL_APPROVER_SETTING,
+            f"{name!r} is reserved for what the agents write themselves, and no decision is recorded under it; "
+            "give the name of the person who decides",
+        )
     return name

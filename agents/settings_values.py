@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from agents.errors import InputError
+from agents.strings import STRINGS
+from agents.texts import text
 
 
 @dataclass(frozen=True)
@@ -54,9 +56,10 @@ def int_setting(values: Mapping[str, str], name: str, default: int, *, minimum: 
     try:
         number = int(raw)
     except ValueError:
-        raise InputError(name, f"must be a whole number from {minimum} to {maximum}; got {raw!r}") from None
+        wanted = text(STRINGS, "error.setting.whole_number", minimum=minimum, maximum=maximum, value=repr(raw))
+        raise InputError(name, wanted) from None
     if not minimum <= number <= maximum:
-        raise InputError(name, f"must be from {minimum} to {maximum}; got {number}")
+        raise InputError(name, text(STRINGS, "error.setting.range", minimum=minimum, maximum=maximum, value=number))
     return number
 
 
@@ -68,9 +71,9 @@ def float_setting(values: Mapping[str, str], name: str, default: float, *, minim
     try:
         number = float(raw)
     except ValueError:
-        raise InputError(name, f"must be a number, got {raw!r}") from None
+        raise InputError(name, text(STRINGS, "error.setting.number", value=repr(raw))) from None
     if number < minimum or not math.isfinite(number):
-        raise InputError(name, f"must be a finite number of at least {minimum:g}, got {raw!r}")
+        raise InputError(name, text(STRINGS, "error.setting.finite", minimum=f"{minimum:g}", value=repr(raw)))
     return number
 
 
@@ -78,7 +81,7 @@ def choice_setting(values: Mapping[str, str], name: str, choices: tuple[str, ...
     """One of ``choices`` (case-insensitive); anything else is refused, naming the setting."""
     raw = text_setting(values, name, default).lower()
     if raw not in choices:
-        raise InputError(name, f"must be one of {', '.join(choices)}; got {raw!r}")
+        raise InputError(name, text(STRINGS, "error.choice", allowed=", ".join(choices), value=repr(raw)))
     return raw
 
 
@@ -91,4 +94,4 @@ def bool_setting(values: Mapping[str, str], name: str, default: bool = False) ->
         return True
     if raw in ("0", "false", "no", "off"):
         return False
-    raise InputError(name, f"must be on or off (1/0, true/false, yes/no); got {raw!r}")
+    raise InputError(name, text(STRINGS, "error.setting.on_off", value=repr(raw)))

@@ -60,6 +60,8 @@ class Field:
         help: One line shown under the input.
         cli_flag: CLI option name, when not ``--`` + name with dashes.
         trim: Whether spaces around a text are dropped; False for an answer compared exactly as given.
+        typed_text: For ``int``: whether the value may be text a person typed (a command-line option, a text
+            box: ``500,000``); False where it only ever comes as a JSON number (an answer, an update).
     """
 
     name: str
@@ -74,6 +76,7 @@ class Field:
     help: str = ""
     cli_flag: str | None = None
     trim: bool = True
+    typed_text: bool = True
 
     @property
     def flag(self) -> str:
@@ -83,7 +86,7 @@ class Field:
     def validate(self, value: Any) -> Any:
         """Returns the value converted to its type, or raises InputError naming the field."""
         if self.kind == "int":
-            return validate_int(value, self.name, minimum=self.minimum, maximum=self.maximum)
+            return validate_int(value, self.name, minimum=self.minimum, maximum=self.maximum, text=self.typed_text)
         if self.kind == "choice":
             text = str(value).strip() if isinstance(value, str) else value
             if text not in self.choices:
@@ -146,7 +149,8 @@ def validate_update(spec: AgentSpec, values: dict[str, Any], as_node: str | None
     edit = spec.edit
     if as_node is not None and as_node not in edit.as_nodes:
         allowed = ", ".join(edit.as_nodes)
-        raise InputError("as_node", f"an update cannot be made as {as_node!r}; allowed: {allowed}{edit.as_node_note}")
+        note = edit.as_node_note
+        raise InputError("as_node", message(STRINGS, "error.as_node", node=repr(as_node), allowed=allowed, note=note))
     known = {f.name: f for f in edit.state_fields}
     unknown = sorted(set(values) - set(known))
     if unknown:
@@ -337,7 +341,7 @@ class AskPart:
     Used by ``agents.runs`` on every path that answers a waiting question (the pages, the sidebar form,
     the CLI's ``resume``, the API, ``agents.answered_start``), in this order: ``check_resume``, then, per
     question, ``question_values``, ``check_answer``, ``check_offered`` and ``authorize_answer``; and by
-    ``agents.queue_rights`` and ``agents.notify`` (``decision_rights``).
+    ``agents.queue_rights`` and ``agents.notify`` (``decision_rights``; ``asked_amount``).
 
     Attributes:
         check_resume: Validates a raw resume value (text or dict) and returns it.
@@ -367,6 +371,10 @@ class AskPart:
             read when a run that answered it failed: a step that committed its payout and failed before
             its result was saved has paid, and a step that pays may fail after the answer's own task
             finished; ``agents.batch`` reports what the ledger holds. None: the agent keeps no ledger.
+        asked_amount: ``(the questions a thread waits on at once, as the run asked them) -> amount``: what they
+            ask for together (the refund's ``agents.refund.amounts.asked_amount``: its waiting items' amounts
+            added up), which a notification of a thread that asks several questions at once states
+            (``agents.notify``). None: the agent states no amount.
     """
 
     check_resume: Callable[[Any], Any]
@@ -379,6 +387,7 @@ class AskPart:
     signed_field: str | None = None
     decision_rights: Callable[..., DecisionRights | None] = field(default=_nothing)
     recorded_payout: Callable[[Any, Any], int | None] | None = None
+    asked_amount: Callable[[Sequence[Any]], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -393,7 +402,8 @@ class EditPart:
     Attributes:
         state_fields: State keys ``update_state`` may set, with their types.
         as_nodes: Nodes an update may be attributed to.
-        as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why).
+        as_node_note: Appended to the refusal of an ``as_node`` outside ``as_nodes`` (why): a :class:`Text`, so the
+            refusal is in the reader's language (a plain string is shown as written).
         check_update: ``(store, UpdateRequest) -> update``; raises InputError when the agent
             refuses the update (e.g. of a settled refund) and returns the update to apply (an
             agent may add to it, e.g. when a decision was made and a trace line).
@@ -413,7 +423,7 @@ class EditPart:
 
     state_fields: tuple[Field, ...] = ()
     as_nodes: tuple[str, ...] = ()
-    as_node_note: str = ""
+    as_node_note: str | Text = ""
     check_update: Callable[[Any, UpdateRequest], dict[str, Any]] = field(default=_any_update)
     authorize_update: Callable[[Identity, UpdateRequest], None] = field(default=_nothing)
     continue_after_update: bool = False

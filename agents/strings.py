@@ -51,6 +51,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "no question {interrupt} is waiting in {thread}; waiting: {ids}",
         "{thread}에는 기다리는 질문 {interrupt:이/가} 없습니다. 대기 중: {ids}",
     ),
+    "error.run_failed": (
+        "A step failed in thread {thread} ({kind}: {error}). What finished before it is saved; the thread is in "
+        "the inbox, needing attention.",
+        "스레드 {thread}에서 단계 하나가 실패했습니다({kind}: {error}). 그 전에 끝난 것은 저장되어 있고, 스레드는 "
+        "확인이 필요한 상태로 대기 목록에 있습니다.",
+    ),
     "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
     "batch.paid_on_record": (
         "the ledger holds it paid, {amount} KRW; the run then failed: {error}",
@@ -99,6 +105,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error.number_not_bool": ("must be a whole number, not true/false", "true/false가 아니라 정수여야 합니다"),
     "error.number": ("must be a whole number, got {value}", "정수여야 합니다. 입력값: {value}"),
+    "error.number_decimals": (
+        "must be a whole number, written without decimals (150000, not 150000.0); got {value}",
+        "소수점 없이 쓴 정수여야 합니다(150000.0이 아니라 150000). 입력값: {value}",
+    ),
+    "error.items_total": (
+        "must be the items' total, {total:,} KRW; got {stated:,}",
+        "항목 금액의 합계인 {total:,}원이어야 합니다. 입력값: {stated:,}",
+    ),
+    "error.number_text": (
+        'must be a number, not text (500000, not "500,000"); got {value}',
+        '텍스트가 아니라 숫자여야 합니다("500,000"이 아니라 500000). 입력값: {value}',
+    ),
     "error.number_range": (
         "must be between {minimum:,} and {maximum:,}, got {value:,}",
         "{minimum:,}에서 {maximum:,} 사이여야 합니다. 입력값: {value:,}",
@@ -196,6 +214,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "age.hours": ("{hours} h {minutes} min", "{hours}시간 {minutes}분"),
     "age.minutes": ("{minutes} min", "{minutes}분"),
     "age.seconds": ("{seconds} s", "{seconds}초"),
+    # An amount of KRW with its unit: every amount the dashboard shows (``dashboard.formats.amount``) and every
+    # amount a notification states (``agents.notify.messages``).
+    "format.krw": ("{amount} KRW", "{amount}원"),
     "lifecycle.running": ("a process is running it now", "지금 한 프로세스가 실행하고 있습니다"),
     "lifecycle.error": (
         "a node raised: {error}. Fix the cause, then continue it, or re-run it from an earlier checkpoint",
@@ -237,5 +258,61 @@ STRINGS: dict[str, tuple[str, str]] = {
         "open it with the software that made it, or delete it (python -m agents delete {thread})",
         "이 대시보드가 실행하지 않는 {agent}의 스레드라서 끝났는지 알 수 없습니다. "
         "만든 소프트웨어로 열거나 삭제하세요(python -m agents delete {thread})",
+    ),
+    # update_state refused as a node the agent does not allow (``agents.spec.validate_update``); ``note`` says why
+    "error.as_node": (
+        "an update cannot be made as {node}; allowed: {allowed}{note}",
+        "{node:으로/로}는 업데이트할 수 없습니다. 가능한 노드: {allowed}{note}",
+    ),
+    # settings refused at start (``agents.settings``, ``agents.settings_values``), each after the setting's name
+    "error.setting.whole_number": (
+        "must be a whole number from {minimum} to {maximum}; got {value}",
+        "{minimum}부터 {maximum}까지의 정수여야 합니다. 입력값: {value}",
+    ),
+    "error.setting.range": (
+        "must be from {minimum} to {maximum}; got {value}",
+        "{minimum}부터 {maximum}까지여야 합니다. 입력값: {value}",
+    ),
+    "error.setting.number": ("must be a number, got {value}", "숫자여야 합니다. 입력값: {value}"),
+    "error.setting.finite": (
+        "must be a finite number of at least {minimum}, got {value}",
+        "{minimum} 이상의 유한한 수여야 합니다. 입력값: {value}",
+    ),
+    "error.setting.on_off": (
+        "must be on or off (1/0, true/false, yes/no); got {value}",
+        "켜기나 끄기여야 합니다(1/0, true/false, yes/no). 입력값: {value}",
+    ),
+    "error.setting.secrets_toml": ("{path} is not valid TOML: {error}", "{path}: 올바른 TOML이 아닙니다: {error}"),
+    "error.setting.blank_db": (
+        "is blank; give a database file or URL",
+        "비어 있습니다. 데이터베이스 파일이나 URL을 주세요",
+    ),
+    "error.setting.cors_star": (
+        "'*' is refused while the API requires a token (HITL_API_TOKEN or roles-file tokens): it would let any web "
+        "page send requests with a token its visitor's browser holds; name the origins, e.g. https://inbox.example.com",
+        "HTTP API가 토큰을 요구하는 동안(HITL_API_TOKEN 또는 역할 파일의 토큰)에는 '*'를 쓸 수 없습니다. 어느 웹 "
+        "페이지든 방문자의 브라우저가 가진 토큰으로 요청을 보낼 수 있게 되기 때문입니다. 출처를 적으세요. "
+        "예: https://inbox.example.com",
+    ),
+    "error.setting.sla_entry": (
+        "write agent=duration, e.g. refund=24h,lecture=48h; got {entry}",
+        "에이전트=기한 형식으로 쓰세요. 예: refund=24h,lecture=48h. 입력값: {entry}",
+    ),
+    "error.setting.sla_agent": (
+        "no agent named {name}; agents: {agents}",
+        "{name:이라는/라는} 에이전트가 없습니다. 에이전트: {agents}",
+    ),
+    "error.setting.sla_twice": ("{name} is given twice", "{name:이/가} 두 번 주어졌습니다"),
+    "error.setting.sla_span": (
+        "{name}: a deadline is a whole number above 0 and a unit s, m, h or d; got {span}",
+        "{name}: 기한은 0보다 큰 정수와 단위(s, m, h, d 중 하나)로 씁니다. 입력값: {span}",
+    ),
+    "error.setting.timezone": (
+        "not an IANA time zone name (e.g. Asia/Seoul, UTC); got {value}",
+        "IANA 시간대 이름이 아닙니다(예: Asia/Seoul, UTC). 입력값: {value}",
+    ),
+    "error.setting.live_refresh": (
+        "must be 0 (off) or at least {minimum}, got {value}",
+        "0(끄기)이거나 {minimum} 이상이어야 합니다. 입력값: {value}",
     ),
 }

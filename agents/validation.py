@@ -141,18 +141,29 @@ def parse_whole_number(text: str, field: str, *, allow_negative: bool = False) -
     raise InputError(field, _text("error.number_grammar", value=repr(text)))
 
 
-def validate_int(value: Any, field: str, *, minimum: int, maximum: int) -> int:
-    """Returns an integer within bounds; refuses fractions, text and booleans."""
+def whole_number(value: Any, field: str, *, text: bool = True, allow_negative: bool = False) -> int:
+    """The one rule of a whole number, on every path: an ``int``, never a boolean nor a number with decimals.
+
+    ``150000.0`` is refused too (a JSON client writes a whole number without them, as the command line
+    does), and so is a JSON string (``"500,000"``): an amount in JSON is a JSON number. With ``text``, text
+    typed by a person (a command-line option, a text box) is read first by :func:`parse_whole_number`.
+    """
     if isinstance(value, bool):
         raise InputError(field, _text("error.number_not_bool"))
+    if isinstance(value, str) and text:
+        value = parse_whole_number(value, field, allow_negative=allow_negative)
     if isinstance(value, float):
-        if not value.is_integer():
-            raise InputError(field, _text("error.number", value=value))
-        value = int(value)
+        raise InputError(field, _text("error.number_decimals", value=repr(value)))
     if isinstance(value, str):
-        value = parse_whole_number(value, field, allow_negative=minimum < 0)
+        raise InputError(field, _text("error.number_text", value=repr(value)))
     if not isinstance(value, int):
         raise InputError(field, _text("error.number", value=type(value).__name__))
+    return value
+
+
+def validate_int(value: Any, field: str, *, minimum: int, maximum: int, text: bool = True) -> int:
+    """Returns a whole number (:func:`whole_number`) within bounds."""
+    value = whole_number(value, field, text=text, allow_negative=minimum < 0)
     if value < minimum or value > maximum:
         raise InputError(field, _text("error.number_range", minimum=minimum, maximum=maximum, value=value))
     return value

@@ -24,7 +24,7 @@ from dashboard.forms import (
     sidebar_forms,
     status_word,
 )
-from dashboard.i18n import current_language, localized, t
+from dashboard.i18n import current_language, form_labels, localized, t
 from dashboard.lecture_view import GATE_KEY, REFUSED_KEY, GateView, gate_view, question_shape, show_status, show_tables
 from dashboard.lecture_view import follow as follow_in_box
 from dashboard.safe_markdown import escape_markdown
@@ -85,7 +85,8 @@ if started:
             )
         )
     except UserError as error:
-        st.error(escape_markdown(t("lecture.bad_input", error=localized(error))))
+        with form_labels(thread_id="lecture.thread_id"):  # the field by the label above it
+            st.error(escape_markdown(t("lecture.bad_input", error=localized(error))))
     except RunFailedError as error:  # what finished is saved; the thread needs attention: it is shown below
         show_run_failed(error)
         st.query_params["thread"] = error.thread_id

@@ -38,7 +38,7 @@ def _submit(store: Store, settings: Settings) -> None:
     except UserError as error:
         st.session_state[REFUSED_KEY] = refused_text(error)
     except RunFailedError as error:  # what finished is saved; the case needs attention: it is selected
-        st.session_state[REFUSED_KEY] = f"{t('forms.run_failed')} {localized(error)}"
+        st.session_state[REFUSED_KEY] = localized(error)
         st.query_params["thread"] = error.thread_id
     else:
         st.query_params["thread"] = created.thread_id

@@ -4,11 +4,11 @@ deadline) to the moment a local webhook receiver has the event.
 A ``python -m agents notify --watch`` subprocess runs as an operator would run it (its default interval
 unless ``--interval`` is given) on a fresh SQLite file (or ``--db`` a PostgreSQL URL with no threads);
 this process starts ``--events`` refund cases through the project's write path, spread over
-``--spread`` seconds, with a deadline of ``--sla`` seconds, and a real HTTP receiver on loopback keeps
-each event's arrival time. For the ``waiting`` events the event's moment is the thread's
-``waiting_since``; for ``overdue`` and ``escalated`` it is the deadline. It prints, per kind, the count,
-the median and the maximum latency, and whether every event arrived once (by its Idempotency-Key).
-Timings are printed, never asserted.
+``--spread`` seconds, with a deadline of ``--sla`` seconds and a roles file with a senior approver (whom an
+overdue case escalates to), and a real HTTP receiver on loopback keeps each event's arrival time. For the
+``waiting`` events the event's moment is the thread's ``waiting_since``; for ``overdue`` and ``escalated`` it
+is the deadline. It prints, per kind, the count, the median and the maximum latency, and whether every event
+arrived once (by its Idempotency-Key). Timings are printed, never asserted.
 
 Usage::
 
@@ -49,8 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     expected = args.events * 3  # waiting, overdue, escalated per case
     with tempfile.TemporaryDirectory() as temp, webhook_receiver() as receiver:
         db = args.db or str(Path(temp) / "bench.sqlite")
+        roles = Path(temp) / "roles.toml"
+        roles.write_text('[users]\n"senior@example.com" = { role = "senior_approver" }\n')
         env = {k: v for k, v in os.environ.items() if not k.startswith("HITL_")}
         env.update(HITL_DB=db, HITL_SLA=f"refund={args.sla}s", HITL_NOTIFY_WEBHOOK=receiver.url, HITL_LANG="en")
+        env.update(HITL_ROLES_FILE=str(roles))
         store = open_store(db)
         settings = load_settings(db_override=db, environ=env, secrets={})
         watcher = subprocess.Popen(

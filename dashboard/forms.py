@@ -121,8 +121,9 @@ def refused_text(error: UserError) -> str:
 
 
 def show_run_failed(error: RunFailedError) -> None:
-    """A run whose step raised: what finished is saved, and the thread, needing attention, is in the inbox."""
-    st.error(escape_markdown(f"{t('forms.run_failed')} {localized(error)}"))
+    """A run whose step raised: what failed, that what finished is saved, and that the thread, needing attention,
+    is in the inbox (the error's own message, in the session's language)."""
+    st.error(escape_markdown(localized(error)))
 
 
 def act(

@@ -9,6 +9,7 @@ import streamlit as st
 
 from agents import runs
 from agents.db import Store
+from agents.errors import UserError
 from agents.nodelog import node_runs
 from dashboard import diff_view, text_fit
 from dashboard.boxes import box
@@ -159,6 +160,9 @@ def follow(run: Callable[[Callable[[dict], None]], runs.RunResult], progress: Pr
 
         try:
             result = run(on_event)
+        except UserError:  # refused before anything was written: no run failed
+            status.update(label=t("lecture.run_refused"), state="error")
+            raise
         except BaseException:
             status.update(label=t("lecture.run_failed"), state="error")
             raise

@@ -5,7 +5,9 @@ conversation), ``{"request": {...}}`` for the lecture planner, the refund state'
 (``case_id``, ``customer``, ``requested_amount``, ``reason``) for the refund. Each becomes the agent's
 start fields here, which the one start path (:func:`agents.runs.start_run`) then checks and turns
 into the graph's input as for every other caller, so no rule is bypassed: a value the start field
-refuses is refused, naming the field the client sent.
+refuses is refused, naming the field the client sent. A number in JSON is a JSON number: the text a
+person types on the command line or in a form (``500,000``) is refused here
+(:func:`agents.validation.whole_number`).
 
 The robot's flow does not read the conversation (its first message is its own, in the run
 language): the messages are checked (a list of human messages with text) and not stored.
@@ -18,6 +20,9 @@ from typing import Any
 
 from agents.errors import InputError
 from agents.spec import AgentSpec
+from agents.strings import STRINGS
+from agents.texts import text
+from agents.validation import whole_number
 
 #: The longest human message the robot's ``messages`` input takes.
 MESSAGE_MAX_LENGTH = 10_000
@@ -68,11 +73,13 @@ REFUND_KEYS = {"case_id": "case_id", "customer": "customer", "requested_amount":
 def _refund(values: dict[str, Any]) -> dict[str, Any]:
     """A refund's start fields; with ``items``, their total is the requested amount (the state's own key)."""
     fields = {REFUND_KEYS[key]: value for key, value in values.items() if key in REFUND_KEYS}
+    if values.get("requested_amount") is not None:  # the state's key holds a JSON number, never text
+        whole_number(values["requested_amount"], "requested_amount", text=False)
     if "items" in values:
         items, stated = values["items"], fields.pop("amount", None)  # the start checks total the items
         whole = isinstance(items, list) and all(isinstance(e, dict) and type(e.get("amount")) is int for e in items)
         if stated is not None and whole and stated != (total := sum(e["amount"] for e in items)):
-            raise InputError("requested_amount", f"must be the items' total, {total:,}; got {stated!r}")
+            raise InputError("requested_amount", text(STRINGS, "error.items_total", total=total, stated=stated))
         fields["items"] = items
     return fields
 
@@ -91,6 +98,9 @@ def start_fields(spec: AgentSpec, values: Any) -> dict[str, Any]:
         raise InputError("input", f"must be a JSON object of the {spec.name} agent's start fields or graph input")
     names = {field.name for field in spec.run.start_fields}
     if set(values) <= names:
+        for field in spec.run.start_fields:  # JSON: a number is a JSON number, not the text the CLI reads
+            if field.kind == "int" and values.get(field.name) is not None:
+                whole_number(values[field.name], field.name, text=False)
         return dict(values)
     graph_keys, convert = GRAPH_INPUTS.get(spec.name, (frozenset(), None))
     if convert is not None and set(values) <= graph_keys:

@@ -2,9 +2,10 @@
 
 Exit codes: 0 success; 2 bad input (the message is on stderr and nothing was
 changed); 1 an internal error. ``--lang`` (default ``HITL_LANG``, else ``en``) is
-the language of its messages and of the runs it starts; a thread started in
+the language of its messages, its help and of the runs it starts; a thread started in
 another language keeps speaking it. Each command module adds its sub-commands
-with ``add_commands(subparsers)``; a command is a function ``(args, context) -> int``.
+with ``add_commands(subparsers, lang)`` (their help in ``lang``); a command is a
+function ``(args, context) -> int`` that says its words in ``context.lang``.
 """
 
 from __future__ import annotations
@@ -17,61 +18,70 @@ from typing import Any
 
 from agents import runtime
 from agents.cli import core, decide, explorer, migrate, notify, refund, roles, serve, timeline
-from agents.cli.base import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_OK, Context, Parser
+from agents.cli.base import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    Context,
+    Parser,
+    parser_language,
+    say,
+)
 from agents.db import DatabaseError
 from agents.errors import RunFailedError, UserError
+from agents.settings import requested_language
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGES, render
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser, with every command module's sub-commands."""
-    parser = Parser(prog="python -m agents", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", metavar="PATH", help="database file (default: HITL_DB or data/checkpoints.sqlite)")
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, help="language of messages and of new runs (default: HITL_LANG or en)"
+def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+    """The full parser, with every command module's sub-commands, its help and usage errors in ``lang``."""
+    language_parser = Parser.in_language(lang)
+    parser = language_parser(
+        prog="python -m agents", description=say("cli.description", lang), epilog=say("cli.epilog", lang)
     )
-    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    parser.add_argument("--db", metavar="PATH", help=say("cli.help.db", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=say("cli.help.lang", lang))
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=language_parser)
     for module in (core, explorer, refund, decide, timeline, migrate, serve, roles, notify):
-        module.add_commands(subparsers)
-    _accept_db_anywhere(subparsers)
+        module.add_commands(subparsers, lang)
+    _accept_db_anywhere(subparsers, say("cli.help.db_after", lang), say("cli.help.lang_after", lang))
     return parser
 
 
-def _accept_db_anywhere(subparsers: Any) -> None:
+def _accept_db_anywhere(subparsers: Any, db_help: str, lang_help: str) -> None:
     """Every command (and sub-command) also takes ``--db`` and ``--lang`` after its name, as the README says."""
     for command in subparsers.choices.values():
-        command.add_argument(
-            "--db", metavar="PATH", default=argparse.SUPPRESS, help="database file (also accepted before the command)"
-        )
-        command.add_argument(
-            "--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help="language (also accepted before the command)"
-        )
+        command.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help=db_help)
+        command.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
         for action in command._actions:  # sub-commands such as ``run robot``
             if isinstance(action, argparse._SubParsersAction):
-                _accept_db_anywhere(action)
+                _accept_db_anywhere(action, db_help, lang_help)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command and returns its exit code."""
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    # The language is known before the parser is made, so --help and a usage error are said in it too.
+    lang = requested_language(parser_language(arguments))
+    parser = build_parser(lang)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as stop:  # a usage error (exit 2, said on stderr), or --help: the code, as for any command
         return int(stop.code or EXIT_OK)
     context: Context | None = None
-    lang = args.lang or DEFAULT_LANGUAGE
     try:
         context = Context(runtime.load_settings(db_override=args.db, lang_override=args.lang))
-        lang = context.settings.lang
+        lang = context.lang
         return int(args.handler(args, context) or EXIT_OK)
     except (UserError, DatabaseError) as error:
-        print(f"error: {render(error, lang)}", file=sys.stderr)
+        print(say("cli.error", lang, message=render(error, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except RunFailedError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(say("cli.error", lang, message=render(error, lang)), file=sys.stderr)
         return EXIT_INTERNAL
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(say("cli.interrupted", lang), file=sys.stderr)
         return EXIT_INTERNAL
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as Unix tools do, and keep Python's

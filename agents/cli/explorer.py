@@ -17,9 +17,11 @@ from typing import Any
 
 from agents import diff, lifecycle, readmodel, runs
 from agents.chain_layout import chain_to_json
-from agents.cli.base import Context, thread_command
+from agents.cli.base import Context, display_width, say, say_count, table_lines, thread_command, word
 from agents.cli.core import print_json, print_result
+from agents.cli.strings import STRINGS
 from agents.errors import ThreadNotFoundError, short_id
+from agents.texts import DEFAULT_LANGUAGE
 
 _COLUMNS = ("step", "lane", "source", "checkpoint_id", "parent_checkpoint_id", "writers", "next", "flags")
 
@@ -36,13 +38,13 @@ def graph_rows(store: Any, thread_id: str) -> list[dict[str, Any]]:
     return chain_to_json(chain)
 
 
-def _flags(row: dict[str, Any]) -> str:
+def _flags(row: dict[str, Any], lang: str) -> str:
     flags = (["head"] if row["is_head"] else []) + (["waiting"] if row["is_waiting"] else [])
-    return ",".join(flags) or "-"
+    return ",".join(say(f"cli.graph.flag.{flag}", lang) for flag in flags) or "-"
 
 
-def format_graph_table(rows: list[dict[str, Any]]) -> str:
-    """A readable, aligned table of the chain (full ids, so they can be pasted into ``--checkpoint``)."""
+def format_graph_table(rows: list[dict[str, Any]], lang: str = DEFAULT_LANGUAGE) -> str:
+    """A readable, aligned table of the chain (full ids, so they can be pasted into ``--checkpoint``), in ``lang``."""
     cells = [
         [
             str(row["step"]),
@@ -52,15 +54,14 @@ def format_graph_table(rows: list[dict[str, Any]]) -> str:
             row["parent_checkpoint_id"] or "-",
             ",".join(row["writers"]) or "-",
             ",".join(row["next"]) or "-",
-            _flags(row),
+            _flags(row, lang),
         ]
         for row in rows
     ]
-    widths = [max(len(name), *(len(line[i]) for line in cells)) for i, name in enumerate(_COLUMNS)]
-    lines = ["  ".join(name.ljust(width) for name, width in zip(_COLUMNS, widths, strict=True)).rstrip()]
-    lines += ["  ".join(c.ljust(width) for c, width in zip(line, widths, strict=True)).rstrip() for line in cells]
+    lines = table_lines([say(f"cli.graph.{name}", lang) for name in _COLUMNS], cells)
     lanes = 1 + max(row["lane"] for row in rows)
-    lines.append(f"{len(rows)} checkpoints, {lanes} lane{'s' if lanes != 1 else ''}")
+    checkpoints = say_count("cli.graph.checkpoints", len(rows), lang)
+    lines.append(say("cli.graph.total", lang, checkpoints=checkpoints, lanes=say_count("cli.graph.lanes", lanes, lang)))
     return "\n".join(lines)
 
 
@@ -69,7 +70,7 @@ def cmd_graph(args: argparse.Namespace, context: Context) -> int:
     if args.json:
         print_json(rows)
     else:
-        print(format_graph_table(rows))
+        print(format_graph_table(rows, context.lang))
     return 0
 
 
@@ -83,19 +84,28 @@ def _value_text(value: Any) -> str:
     return json.dumps(plain, ensure_ascii=False)
 
 
-def _side_text(side: diff.Side | None) -> str:
+def _side_text(side: diff.Side | None, lang: str) -> str:
     if side is None:
-        return "(empty state)"
-    return f"{side.checkpoint_id} (step {side.step}, {side.source})"
+        return say("cli.diff.empty_state", lang)
+    return say("cli.diff.side", lang, checkpoint=side.checkpoint_id, step=side.step, source=side.source)
 
 
-def format_diff(found: diff.CheckpointDiff) -> str:
-    """``diff``'s text: the two checkpoints, one line per change, then the writes on the way."""
-    lines = [f"thread {found.thread_id}: {_side_text(found.before)} -> {_side_text(found.after)}"]
-    relation = found.relation + (f", common ancestor {found.common_ancestor}" if found.relation == "branches" else "")
-    lines.append(f"relation: {relation}")
+def _change_summary(change: diff.Change, lang: str) -> str:
+    """The change in a word or two: ``added``, ``changed``, ``removed``, ``+1 message``, ``+3 items``."""
+    if change.kind != "appended":
+        return word("diff.kind", change.kind, lang)
+    return say_count("cli.diff.messages" if change.messages else "cli.diff.items", change.count, lang)
+
+
+def format_diff(found: diff.CheckpointDiff, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``diff``'s text in ``lang``: the two checkpoints, one line per change, then the writes on the way."""
+    before, after = _side_text(found.before, lang), _side_text(found.after, lang)
+    lines = [say("cli.diff.between", lang, thread=found.thread_id, before=before, after=after)]
+    relation_key = f"cli.diff.relation.{found.relation}"
+    relation = say(relation_key, lang, ancestor=found.common_ancestor) if relation_key in STRINGS else found.relation
+    lines.append(say("cli.diff.relation", lang, relation=relation))
     if not found.changes:
-        lines.append("no changes")
+        lines.append(say("cli.diff.no_changes", lang))
     for change in found.changes:
         if change.kind == "appended":
             shown = " | ".join(_value_text(item) for item in change.after)
@@ -105,10 +115,14 @@ def format_diff(found: diff.CheckpointDiff) -> str:
             shown = _value_text(change.before)
         else:
             shown = f"{_value_text(change.before)} -> {_value_text(change.after)}"
-        lines.append(f"  {change.summary():<12} {change.key}: {shown}")
+        summary = _change_summary(change, lang)
+        lines.append(f"  {summary}{' ' * (12 - display_width(summary))} {change.key}: {shown}")
     if found.writes_left_out:
-        lines.append(f"writes of the {found.writes_left_out} older step(s) on the way are not listed")
-    lines.append(f"writes ({len(found.writes)}), by the checkpoint they produced:" if found.writes else "writes: none")
+        lines.append(say_count("cli.diff.left_out", found.writes_left_out, lang))
+    if found.writes:
+        lines.append(say("cli.diff.writes", lang, count=len(found.writes)))
+    else:
+        lines.append(say("cli.diff.no_writes", lang))
     for write in found.writes:
         lines.append(
             f"  {short_id(write.produced)}  {write.node}  {write.channel} = {_value_text(write.value)}".rstrip()
@@ -123,35 +137,24 @@ def cmd_diff(args: argparse.Namespace, context: Context) -> int:
     if args.json:
         print_json(found.to_json())
     else:
-        print(format_diff(found))
+        print(format_diff(found, context.lang))
     return 0
 
 
 def cmd_rerun(args: argparse.Namespace, context: Context) -> int:
     result = runs.continue_thread(context.store, context.settings, args.thread, checkpoint_id=args.checkpoint)
-    print_result(result, args.json, context.settings.lang)
+    print_result(result, args.json, context.lang)
     return 0
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds ``graph``, ``diff`` and ``rerun``."""
-    thread_command(
-        subparsers,
-        "graph",
-        "print a thread's parent-chained checkpoint graph",
-        cmd_graph,
-        json_help="the chain as JSON (what the explorer's figure draws)",
-    )
-    p = thread_command(
-        subparsers,
-        "diff",
-        "what a checkpoint changed: keys added, changed and removed, appends, and the writes that made it",
-        cmd_diff,
-        json_help="the comparison as JSON (see the README)",
-    )
-    p.add_argument(
-        "--from", dest="from_id", metavar="ID", help="the checkpoint to compare with (default: --to's parent)"
-    )
-    p.add_argument("--to", dest="to_id", metavar="ID", help="the checkpoint compared (default: the head)")
-    p = thread_command(subparsers, "rerun", "re-run a thread from an older checkpoint (a new branch)", cmd_rerun)
-    p.add_argument("--checkpoint", required=True, help="full checkpoint id (see `graph THREAD`)")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds ``graph``, ``diff`` and ``rerun``, their help in ``lang``."""
+    graph_json = say("cli.help.graph.json", lang)
+    thread_command(subparsers, "graph", say("cli.help.graph", lang), cmd_graph, lang, json_help=graph_json)
+    diff_json = say("cli.help.diff.json", lang)
+    p = thread_command(subparsers, "diff", say("cli.help.diff", lang), cmd_diff, lang, json_help=diff_json)
+    p.add_argument("--from", dest="from_id", metavar="ID", help=say("cli.help.diff.from", lang))
+    p.add_argument("--to", dest="to_id", metavar="ID", help=say("cli.help.diff.to", lang))
+    rerun_json = say("cli.help.rerun.json", lang)
+    p = thread_command(subparsers, "rerun", say("cli.help.rerun", lang), cmd_rerun, lang, json_help=rerun_json)
+    p.add_argument("--checkpoint", required=True, help=say("cli.help.rerun.checkpoint", lang))

@@ -6,24 +6,26 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from agents.cli.base import Context
+from agents.cli.base import Context, say, say_count
 from agents.cli.core import print_json
+from agents.cli.strings import STRINGS
 from agents.db import is_postgres_url
 from agents.errors import InputError
 from agents.migrate import MigrationError, migrate
 from agents.runtime import open_store
+from agents.texts import text
 
 
 def cmd_migrate(args: argparse.Namespace, context: Context) -> int:
     if not Path(args.source).is_file():
-        raise InputError("from", f"no SQLite file at {args.source}")
+        raise InputError("--from", text(STRINGS, "cli.migrate.no_file", path=args.source))
     if not is_postgres_url(args.target):
-        raise InputError("to", "must be a postgresql:// URL")
+        raise InputError("--to", text(STRINGS, "cli.migrate.not_postgres"))
     source, target = open_store(args.source), open_store(args.target)
     try:
         report = migrate(source, target)
     except MigrationError as error:
-        raise InputError("to", str(error)) from None
+        raise InputError("--to", str(error)) from None
     finally:
         source.close()
         target.close()
@@ -35,16 +37,19 @@ def cmd_migrate(args: argparse.Namespace, context: Context) -> int:
             }
         )
         return 0
-    print(f"copied {report.threads} threads to {target.path}")
+    lang = context.lang
+    print(say_count("cli.migrate.copied", report.threads, lang, target=target.path))
     for name, (source_rows, target_rows) in report.counts.items():
-        print(f"  {name:<14} source {source_rows:>8}  target {target_rows:>8}  ok")
+        print(say("cli.migrate.row", lang, table=f"{name:<14}", source=f"{source_rows:>8}", target=f"{target_rows:>8}"))
     return 0
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds ``migrate``."""
-    p = subparsers.add_parser("migrate", help="copy a SQLite save file into a PostgreSQL database")
-    p.add_argument("--from", dest="source", required=True, metavar="SQLITE_PATH")
-    p.add_argument("--to", dest="target", required=True, metavar="POSTGRES_URL")
-    p.add_argument("--json", action="store_true")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds ``migrate``, its help in ``lang``."""
+    p = subparsers.add_parser("migrate", help=say("cli.help.migrate", lang))
+    p.add_argument(
+        "--from", dest="source", required=True, metavar="SQLITE_PATH", help=say("cli.help.migrate.from", lang)
+    )
+    p.add_argument("--to", dest="target", required=True, metavar="POSTGRES_URL", help=say("cli.help.migrate.to", lang))
+    p.add_argument("--json", action="store_true", help=say("cli.help.migrate.json", lang))
     p.set_defaults(handler=cmd_migrate)

@@ -2,10 +2,10 @@
 
 ``--once`` records the events found now and sends what is due, then exits (for cron); ``--watch``
 keeps doing so every few seconds until stopped; ``--status`` prints the channels (the webhook's host
-only: its URL is a secret), the counts, and every event whose last attempt failed, with the error.
-``--status`` exits 3 when an event is failing (as ``inbox --overdue`` does when anything is
-overdue), so a monitor can alert on it. ``--dismiss EVENT_ID`` stops trying a failing event (exit 2
-when no failing event has that id).
+only: its URL is a secret), the counts (delivered, pending, failing, and dismissed apart: never sent),
+and every event whose last attempt failed, with the error. ``--status`` exits 3 when an event is failing
+(as ``inbox --overdue`` does when anything is overdue), so a monitor can alert on it. ``--dismiss
+EVENT_ID`` stops trying a failing event (exit 2 when no failing event has that id).
 """
 
 from __future__ import annotations
@@ -16,27 +16,30 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
-from agents.cli.base import Context
+from agents.cli.base import Context, say, say_count
 from agents.cli.core import print_json
+from agents.cli.strings import STRINGS
 from agents.errors import InputError
 from agents.notify import WATCH_INTERVAL_SECONDS
 from agents.settings_notify import NOTIFY_SMTP_SETTING, NOTIFY_WEBHOOK_SETTING, NotifySettings
+from agents.texts import DEFAULT_LANGUAGE, text
 
 #: ``notify --status``'s exit code when an event's last attempt failed.
 EXIT_FAILING = 3
 
 
-def channel_lines(notify: NotifySettings) -> list[str]:
-    """The configured channels in words, without any secret."""
+def channel_lines(notify: NotifySettings, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """The configured channels in words (in ``lang``), without any secret."""
     lines = []
     if notify.webhook is not None:
-        lines.append(f"webhook: {notify.webhook_host} (HITL_NOTIFY_WEBHOOK)")
+        lines.append(say("cli.notify.webhook", lang, host=notify.webhook_host))
     if notify.smtp_host:
-        to = ", ".join(notify.mail_to) or "the approvers of the roles file"
-        lines.append(f"email: {notify.smtp_address} from {notify.mail_from} to {to}")
-    return lines or [f"no channel: set {NOTIFY_WEBHOOK_SETTING} or {NOTIFY_SMTP_SETTING}"]
+        to = ", ".join(notify.mail_to) or say("cli.notify.approvers", lang)
+        lines.append(say("cli.notify.email", lang, address=notify.smtp_address, sender=notify.mail_from, to=to))
+    return lines or [say("cli.notify.no_channel", lang, webhook=NOTIFY_WEBHOOK_SETTING, smtp=NOTIFY_SMTP_SETTING)]
 
 
 def _when(moment: float) -> str:
@@ -49,7 +52,7 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
     from agents.notify import outbox
     from agents.notify.deliverer import Deliverer, watch
 
-    settings = context.settings
+    settings, lang = context.settings, context.lang
     if args.status:
         found = outbox.status(context.store)
         if args.json:
@@ -59,6 +62,7 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
                     "webhook_host": settings.notify.webhook_host or None,
                     "smtp": settings.notify.smtp_address or None,
                     "delivered": found.delivered,
+                    "dismissed": found.dismissed,
                     "pending": found.pending,
                     "failing": [
                         {"event_id": e, "channel": c, "attempts": a, "error": err, "next_attempt_at": _when(n)}
@@ -67,27 +71,32 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
                 }
             )
         else:
-            print("\n".join(channel_lines(settings.notify)))
-            print(f"delivered {found.delivered}, pending {found.pending}, failing {len(found.failing)}")
+            print("\n".join(channel_lines(settings.notify, lang)))
+            counts = {"delivered": found.delivered, "pending": found.pending, "dismissed": found.dismissed}
+            print(say("cli.notify.counts", lang, failing=len(found.failing), **counts))
             for event_id, channel, attempts, error, next_at in found.failing:
-                print(f"  {event_id} ({channel}): {attempts} attempts, next at {_when(next_at)}: {error}")
+                failing = {"event": event_id, "channel": channel, "when": _when(next_at), "error": error}
+                print(say_count("cli.notify.failing", attempts, lang, **failing))
         return EXIT_FAILING if found.failing else 0
     if args.dismiss is not None:
         if not outbox.dismiss(context.store, args.dismiss, time.time()):
-            raise InputError("dismiss", f"no failing event {args.dismiss!r}: notify --status lists them")
-        print(f"dismissed {args.dismiss}: it is no longer tried")
+            raise InputError("--dismiss", text(STRINGS, "cli.notify.no_event", event=repr(args.dismiss)))
+        print(say("cli.notify.dismissed", lang, event=args.dismiss))
         return 0
     if not settings.notify.enabled:
-        raise InputError(NOTIFY_WEBHOOK_SETTING, f"no channel is configured: set it or {NOTIFY_SMTP_SETTING}")
+        raise InputError(NOTIFY_WEBHOOK_SETTING, text(STRINGS, "cli.notify.not_configured", smtp=NOTIFY_SMTP_SETTING))
     deliverer = Deliverer(context.store, settings)
     if args.once:
         report = deliverer.run_once()
-        print(f"recorded {report.recorded}, sent {report.sent}, failed {report.failed}, removed {report.removed}")
+        done = {"recorded": report.recorded, "sent": report.sent, "failed": report.failed, "removed": report.removed}
+        print(say("cli.notify.once", lang, **done))
         return 0
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    print(f"delivering notifications every {args.interval:g} s; {'; '.join(channel_lines(settings.notify))}",
-          file=sys.stderr, flush=True)  # fmt: skip
+    channels = "; ".join(channel_lines(settings.notify, lang))
+    print(
+        say("cli.notify.watching", lang, seconds=f"{args.interval:g}", channels=channels), file=sys.stderr, flush=True
+    )
     try:
         watch(deliverer, stop, args.interval)
     except KeyboardInterrupt:
@@ -95,29 +104,34 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
     return 0
 
 
-def _interval(raw: str) -> float:
-    try:
-        value = float(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds; got {raw!r}") from None
-    if not 0.05 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"must be from 0.05 to 60 seconds; got {raw!r}")
-    return value
+def _interval_in(lang: str) -> Callable[[str], float]:
+    """``--interval``'s conversion, refusing in ``lang`` what is not a number of seconds from 0.05 to 60."""
+
+    def interval(raw: str) -> float:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise argparse.ArgumentTypeError(say("cli.notify.bad_interval", lang, value=repr(raw))) from None
+        if not 0.05 <= value <= 60:
+            raise argparse.ArgumentTypeError(say("cli.notify.interval_range", lang, value=repr(raw)))
+        return value
+
+    return interval
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds the ``notify`` command."""
-    p = subparsers.add_parser("notify", help="deliver notifications (--once, --watch) or show their --status")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds the ``notify`` command, its help in ``lang``."""
+    p = subparsers.add_parser("notify", help=say("cli.help.notify", lang))
     mode = p.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--once", action="store_true", help="record the events found now, send what is due, exit")
-    mode.add_argument("--watch", action="store_true", help="keep delivering until stopped")
-    mode.add_argument("--status", action="store_true", help="channels, counts and failing events (exit 3 if any)")
-    mode.add_argument("--dismiss", metavar="EVENT_ID", help="stop trying a failing event (its id from --status)")
+    mode.add_argument("--once", action="store_true", help=say("cli.help.notify.once", lang))
+    mode.add_argument("--watch", action="store_true", help=say("cli.help.notify.watch", lang))
+    mode.add_argument("--status", action="store_true", help=say("cli.help.notify.status", lang))
+    mode.add_argument("--dismiss", metavar="EVENT_ID", help=say("cli.help.notify.dismiss", lang))
     p.add_argument(
         "--interval",
-        type=_interval,
+        type=_interval_in(lang),
         default=WATCH_INTERVAL_SECONDS,
-        help=f"seconds between two passes of --watch (default {WATCH_INTERVAL_SECONDS:g})",
+        help=say("cli.help.notify.interval", lang, seconds=f"{WATCH_INTERVAL_SECONDS:g}"),
     )
-    p.add_argument("--json", action="store_true", help="--status as JSON")
+    p.add_argument("--json", action="store_true", help=say("cli.help.notify.json", lang))
     p.set_defaults(handler=cmd_notify)

@@ -13,23 +13,47 @@ import argparse
 from typing import Any
 
 from agents import lifecycle
-from agents.cli.base import Context
+from agents.cli.base import Context, say, word
 from agents.cli.core import print_json
+from agents.identity import LOCAL_OPERATOR
 from agents.refund import ledger
-from agents.refund.rules import krw
+from agents.refund.rules import AUTOMATIC_APPROVER, krw
+from agents.refund.strings import STRINGS as REFUND_STRINGS
+from agents.texts import DEFAULT_LANGUAGE
+from agents.texts import say as say_in
 
 
-def _deletion(row: dict[str, Any]) -> str:
+def _amount(amount: int | None, lang: str) -> str:
+    """An amount with thousands separators, with the won sign in Korean; ``—`` for none."""
+    return krw(amount) if amount is None else say("cli.ledger.amount", lang, amount=krw(amount))
+
+
+def _approver(approver: str, lang: str) -> str:
+    """Who approved: a person's name as written; the refund agent's automatic payout in words."""
+    if approver == AUTOMATIC_APPROVER and lang != DEFAULT_LANGUAGE:
+        return say_in(REFUND_STRINGS, "refund.approver.automatic", lang)
+    return approver
+
+
+def _deletion(row: dict[str, Any], lang: str) -> str:
     """An unfinished case deleted with a reason: its status then, who, when and why."""
     if row["outcome"] != "deleted":
         return ""
-    return (
-        f"\twas {row['status_at_deletion']}, deleted by {row['deleted_by']} at {row['deleted_at']}"
-        f": {row['deletion_reason']}"
+    status = word("status", row["status_at_deletion"], lang)
+    who = say("cli.local_operator", lang) if row["deleted_by"] == LOCAL_OPERATOR.name else row["deleted_by"]
+    words = say(
+        "cli.ledger.deletion",
+        lang,
+        status=status,
+        who=who,
+        when=row["deleted_at"],
+        reason=row["deletion_reason"],
     )
+    return "\t" + words
 
 
 def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
+    lang = context.lang
     if args.audit:
         found = lifecycle.thread_statuses(context.store, agent=ledger.AGENT_NAME)
         statuses = {s.thread_id: s.status for s in found}
@@ -39,32 +63,42 @@ def cmd_ledger(args: argparse.Namespace, context: Context) -> int:
             print_json(rows)
             return 0
         if not rows:
-            print("no refund cases")
+            print(say("cli.ledger.none_audit", lang))
         for row in rows:
-            print(
-                f"{row['case_id']}\t{row['status']}\trequested {krw(row['requested_amount'])}"
-                f"\texecuted {krw(row['executed_amount'])}\t{row['decision'] or '-'}"
-                f"\t{row['approver'] or '-'}\t{row['outcome'] or '-'}{_deletion(row)}"
-            )
+            cells = [
+                row["case_id"],
+                word("status", row["status"], lang),
+                say("cli.ledger.requested", lang, amount=_amount(row["requested_amount"], lang)),
+                say("cli.ledger.executed", lang, amount=_amount(row["executed_amount"], lang)),
+                word("decision", row["decision"], lang) if row["decision"] else "-",
+                _approver(row["approver"], lang) if row["approver"] else "-",
+                word("outcome", row["outcome"], lang) if row["outcome"] else "-",
+            ]
+            print("\t".join(cells) + _deletion(row, lang))
         return 0
     payouts = ledger.payout_rows(context.store)  # a case with items: one row per item, named CASE:ITEM
     if args.json:
         print_json(payouts)
         return 0
     if not payouts:
-        print("no payouts")
+        print(say("cli.ledger.none", lang))
     for row in payouts:
-        print(
-            f"{ledger.payout_name(row)}\t{row['customer']}\trequested {krw(row['requested_amount'])}"
-            f"\tpaid {krw(row['paid_amount'])}\tby {row['approver']}\t{row['paid_at']}"
-            f"\trepeat attempts {row['repeat_attempts']}"
-        )
+        cells = [
+            ledger.payout_name(row),
+            row["customer"],
+            say("cli.ledger.requested", lang, amount=_amount(row["requested_amount"], lang)),
+            say("cli.ledger.paid", lang, amount=_amount(row["paid_amount"], lang)),
+            say("cli.ledger.by", lang, approver=_approver(row["approver"], lang)),
+            str(row["paid_at"]),
+            say("cli.ledger.repeats", lang, count=row["repeat_attempts"]),
+        ]
+        print("\t".join(cells))
     return 0
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds ``ledger``."""
-    p = subparsers.add_parser("ledger", help="list refund payouts (requested and paid side by side)")
-    p.add_argument("--audit", action="store_true", help="list every refund case instead, paid or not")
-    p.add_argument("--json", action="store_true")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds ``ledger``, its help in ``lang``."""
+    p = subparsers.add_parser("ledger", help=say("cli.help.ledger", lang))
+    p.add_argument("--audit", action="store_true", help=say("cli.help.ledger.audit", lang))
+    p.add_argument("--json", action="store_true", help=say("cli.help.ledger.json", lang))
     p.set_defaults(handler=cmd_ledger)

@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.cli.base import Context
+from agents.cli.base import Context, say, say_count, word
+from agents.cli.strings import STRINGS
 from agents.errors import InputError
 from agents.identity import EMAIL_MAX_LENGTH, token_hash
 from agents.roles_file import RolesFileError, load_roles, parse_roles
 from agents.settings import DEFAULT_ROLES_PATH
+from agents.texts import text
 from agents.validation import validate_text
 
 #: Random bytes of a token made by ``token-hash --new`` (printed as URL-safe base64).
@@ -31,10 +33,10 @@ def cmd_token_hash(args: argparse.Namespace, context: Context) -> int:
     else:
         token = sys.stdin.readline().strip()
         if not token:
-            raise InputError("token", 'give the token on standard input, e.g. printf %s "$TOKEN" | ... token-hash')
+            raise InputError("token", text(STRINGS, "cli.token.stdin"))
     entry = token_entry(args.label, args.email or "someone@example.com", token_hash(token))  # checked first
     if args.new:
-        print(f"token (give it to its owner; it is not stored anywhere): {token}", file=sys.stderr)
+        print(say("cli.token.new", context.lang, token=token), file=sys.stderr)
     print(entry)
     return 0
 
@@ -65,32 +67,38 @@ def token_entry(label: str, email: str, digest: str) -> str:
     try:
         roles = parse_roles(f"[tokens]\n{line}\n", "token-hash")
     except RolesFileError:  # the label is a quoted key: only the email can be refused
-        raise InputError("email", f"must be an email address, e.g. kim@example.com; got {email!r}") from None
+        raise InputError("email", text(STRINGS, "cli.token.bad_email", value=repr(email))) from None
     if dict(roles.tokens) != {digest: (email, "", label)} or roles.users:
-        raise InputError("label", f"cannot be written as one roles-file entry: {label!r}")
+        raise InputError("label", text(STRINGS, "cli.token.bad_label", value=repr(label)))
     return line
 
 
 def cmd_roles_check(args: argparse.Namespace, context: Context) -> int:
     path = Path(args.file) if args.file else None
     roles = load_roles(path) if path is not None else context.settings.roles
+    lang = context.lang
     if roles is None:
-        print(f"no roles file (looked for {DEFAULT_ROLES_PATH}; HITL_ROLES_FILE names another)")
+        print(say("cli.roles.none", lang, path=DEFAULT_ROLES_PATH))
         return 0
-    print(f"{roles.source}: {len(roles.users)} people, {len(roles.tokens)} API tokens")
+    people = say_count("cli.roles.people", len(roles.users), lang)
+    tokens = say_count("cli.roles.tokens", len(roles.tokens), lang)
+    print(say("cli.roles.summary", lang, source=roles.source, people=people, tokens=tokens))
     for email, user in sorted(roles.users.items()):
-        limit = f", limit {user.limit_krw:,} KRW" if user.limit_krw is not None else ""
-        print(f"  {email}: {user.role}{limit}")
+        role = word("role", user.role, lang)
+        if user.limit_krw is None:
+            print(say("cli.roles.user", lang, email=email, role=role))
+        else:
+            print(say("cli.roles.limit", lang, email=email, role=role, limit=f"{user.limit_krw:,}"))
     return 0
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds the ``token-hash`` and ``roles`` commands."""
-    p = subparsers.add_parser("token-hash", help="print the roles-file entry of an API token (read from stdin)")
-    p.add_argument("--new", action="store_true", help="make a new random token (printed on stderr)")
-    p.add_argument("--label", default="token", help="the entry's name under [tokens]")
-    p.add_argument("--email", help="the email the token acts for (its role comes from [users])")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds the ``token-hash`` and ``roles`` commands, their help in ``lang``."""
+    p = subparsers.add_parser("token-hash", help=say("cli.help.token_hash", lang))
+    p.add_argument("--new", action="store_true", help=say("cli.help.token_hash.new", lang))
+    p.add_argument("--label", default="token", help=say("cli.help.token_hash.label", lang))
+    p.add_argument("--email", help=say("cli.help.token_hash.email", lang))
     p.set_defaults(handler=cmd_token_hash)
-    p = subparsers.add_parser("roles", help="check the roles file and list who has which role")
-    p.add_argument("file", nargs="?", help="the roles file (default: HITL_ROLES_FILE or .streamlit/roles.toml)")
+    p = subparsers.add_parser("roles", help=say("cli.help.roles", lang))
+    p.add_argument("file", nargs="?", metavar="FILE", help=say("cli.help.roles.file", lang))
     p.set_defaults(handler=cmd_roles_check)

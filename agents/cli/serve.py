@@ -10,21 +10,29 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from agents.cli.base import EXIT_BAD_INPUT, Context
+from agents.cli.base import EXIT_BAD_INPUT, Context, say
 from agents.cli.notify import channel_lines
+from agents.cli.strings import STRINGS
 from agents.errors import InputError
+from agents.texts import text
 from agents.validation import is_loopback
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2024
 
 
-def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535; got {text!r}")
-    return int(text)
+def _port_in(lang: str) -> Callable[[str], int]:
+    """``--port``'s conversion, refusing in ``lang`` what is not a port number."""
+
+    def port(value: str) -> int:
+        if not value.isdigit() or not 1 <= int(value) <= 65535:
+            raise argparse.ArgumentTypeError(say("cli.serve.bad_port", lang, value=repr(value)))
+        return int(value)
+
+    return port
 
 
 def cmd_serve(args: argparse.Namespace, context: Context) -> int:
@@ -32,11 +40,7 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     roles = context.settings.roles
     role_tokens = roles is not None and roles.has_tokens
     if context.settings.api_token is None and not role_tokens and not is_loopback(host):
-        raise InputError(
-            "--host",
-            f"refusing to listen on {host!r} without a token: set HITL_API_TOKEN or give tokens in the roles "
-            "file (every request then needs 'Authorization: Bearer <token>'), or listen on 127.0.0.1",
-        )
+        raise InputError("--host", text(STRINGS, "cli.serve.no_token", host=repr(host)))
     # Deliberate late imports (named in pyproject.toml): FastAPI, pydantic's models of the routes and
     # uvicorn add about 400 ms, which no other command should pay; the notification deliverer likewise.
     import uvicorn
@@ -49,30 +53,37 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     access_log.install()  # no query string reaches the log with a secret in it
     shown = f"[{host}]" if ":" in host else host
     app = create_app(context.store, context.settings, base_url=f"http://{shown}:{args.port}")
+    lang = context.lang
     if context.settings.api_token:
-        token = "on (Authorization: Bearer $HITL_API_TOKEN" + (", or a roles-file token)" if role_tokens else ")")
+        token = say("cli.serve.token.api_or_roles" if role_tokens else "cli.serve.token.api", lang)
     else:
-        token = "on (a roles-file token)" if role_tokens else "off (loopback only)"
-    print(f"serving http://{shown}:{args.port} (docs at /docs, token {token})", file=sys.stderr, flush=True)
+        token = say("cli.serve.token.roles" if role_tokens else "cli.serve.token.off", lang)
+    print(say("cli.serve.serving", lang, address=f"{shown}:{args.port}", token=token), file=sys.stderr, flush=True)
     stop_notify = start_background(context.store, context.settings)  # notifications, when configured
     if stop_notify is not None:
-        print("delivering notifications: " + "; ".join(channel_lines(context.settings.notify)), file=sys.stderr)
+        channels = "; ".join(channel_lines(context.settings.notify, lang))
+        print(say("cli.serve.notifying", lang, channels=channels), file=sys.stderr)
     config = uvicorn.Config(app, host=host, port=args.port, log_level="info", access_log=True, log_config=None)
     try:
         uvicorn.Server(config).run()
     except SystemExit as stop:  # uvicorn exits when it cannot bind (the reason is in its log above)
         if stop.code not in (0, None):
-            print(f"error: cannot listen on {shown}:{args.port}", file=sys.stderr)
+            refusal = say("cli.serve.cannot_listen", lang, address=f"{shown}:{args.port}")
+            print(say("cli.error", lang, message=refusal), file=sys.stderr)
             return EXIT_BAD_INPUT
     except OSError as error:
-        print(f"error: cannot listen on {shown}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        why = error.strerror or error
+        refusal = say("cli.serve.cannot_listen.why", lang, address=f"{shown}:{args.port}", why=why)
+        print(say("cli.error", lang, message=refusal), file=sys.stderr)
         return EXIT_BAD_INPUT
     return 0
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds the ``serve`` command."""
-    p = subparsers.add_parser("serve", help="serve the HTTP API (the lecture planner's /generate, LangGraph's API)")
-    p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds the ``serve`` command, its help in ``lang``."""
+    p = subparsers.add_parser("serve", help=say("cli.help.serve", lang))
+    p.add_argument("--host", default=DEFAULT_HOST, help=say("cli.help.serve.host", lang, host=DEFAULT_HOST))
+    p.add_argument(
+        "--port", type=_port_in(lang), default=DEFAULT_PORT, help=say("cli.help.serve.port", lang, port=DEFAULT_PORT)
+    )
     p.set_defaults(handler=cmd_serve)

@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents import lifecycle, readmodel
+from agents.cli.base import say, table_lines, word
 from agents.cli.core import print_json
-from agents.durations import format_duration, iso_utc
+from agents.cli.strings import STRINGS as CLI_STRINGS
+from agents.durations import iso_utc
 from agents.errors import InputError
 from agents.nodelog import node_runs
 from agents.strings import STRINGS
-from agents.texts import text
+from agents.texts import DEFAULT_LANGUAGE, text
 from agents.timing import RunSummary, SuperstepStats, timeline_csv, timeline_json, timeline_of
 
 
@@ -31,35 +33,39 @@ def timeline_rows(store: Any, thread_id: str, run_id: str | None = None) -> list
         return rows
     selected = [row for row in rows if row["run_id"] == run_id]
     if not selected:
-        known = ", ".join(dict.fromkeys(row["run_id"] for row in rows)) or "none"
-        raise InputError("run", f"thread {thread_id!r} has no run {run_id!r}; its runs: {known}")
+        known = ", ".join(dict.fromkeys(row["run_id"] for row in rows))
+        none = text(CLI_STRINGS, "cli.timeline.none")
+        refusal = text(
+            CLI_STRINGS, "cli.timeline.no_run", thread=repr(thread_id), run=repr(run_id), known=known or none
+        )
+        raise InputError("--run", refusal)
     return selected
 
 
-def _table(headers: Sequence[str], lines: Sequence[Sequence[str]]) -> list[str]:
-    """Plain text columns, left-aligned, two spaces apart."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *lines, strict=True)]
-    return [
-        "  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
-        for line in (headers, *lines)
-    ]
-
-
-def _duration(seconds: float) -> str:
-    """Sub-second durations keep two decimals of milliseconds (cheap nodes are fast)."""
-    return f"{seconds * 1000:.2f} ms" if seconds < 1 else format_duration(seconds)
+def _duration(seconds: float, lang: str) -> str:
+    """A duration in ``lang``: ``850.00 ms``, ``4.2 s``, ``12 min 3 s``, ``2 h 5 min`` (sub-second durations keep
+    two decimals of milliseconds: cheap nodes are fast)."""
+    if seconds < 1:
+        return say("cli.duration.milliseconds", lang, value=f"{seconds * 1000:.2f}")
+    if seconds < 59.95:  # anything that would print as "60.0 s" reads better as minutes
+        return say("cli.duration.seconds", lang, value=f"{seconds:.1f}")
+    whole = round(seconds)
+    if whole < 3600:
+        return say("cli.duration.minutes", lang, minutes=whole // 60, seconds=whole % 60)
+    return say("cli.duration.hours", lang, hours=whole // 3600, minutes=whole % 3600 // 60)
 
 
 def _ratio(value: float) -> str:
     return f"{value:.2f}"
 
 
-def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
-    """The human-readable report: node calls, supersteps, and one summary per run."""
+def timeline_text(rows: Sequence[dict[str, Any]], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The human-readable report in ``lang``: node calls, supersteps, and one summary per run."""
     timeline = timeline_of(rows)  # resolved once for the three tables
     calls = timeline.calls
     if not calls:
-        return "no node calls logged for this thread"
+        return say("cli.timeline.no_calls", lang)
+    no_end = say("cli.timeline.open", lang)
     call_lines = [
         (
             iso_utc(c.started_at)[11:26],
@@ -67,8 +73,8 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
             str(c.step),
             c.node,
             c.label or "-",
-            _duration(c.duration) + (" (no end logged)" if c.open else ""),
-            c.status,
+            _duration(c.duration, lang) + (no_end if c.open else ""),
+            word("timeline.status", c.status, lang),
             c.error.replace("\n", " ")[:80] or "-",
         )
         for c in calls
@@ -79,8 +85,8 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
             s.run_id,
             str(s.step),
             str(s.tasks),
-            _duration(s.wall_seconds),
-            _duration(s.summed_seconds),
+            _duration(s.wall_seconds, lang),
+            _duration(s.summed_seconds, lang),
             _ratio(s.speedup),
             _ratio(s.efficiency),
             ", ".join(s.nodes),
@@ -94,8 +100,8 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
             iso_utc(r.started_at)[:19].replace("T", " ") + "Z",
             str(r.supersteps),
             str(r.tasks),
-            _duration(r.wall_seconds),
-            _duration(r.summed_seconds),
+            _duration(r.wall_seconds, lang),
+            _duration(r.summed_seconds, lang),
             _ratio(r.speedup),
             _ratio(r.efficiency),
             str(r.errors),
@@ -104,27 +110,30 @@ def timeline_text(rows: Sequence[dict[str, Any]]) -> str:
         )
         for r in summaries
     ]
-    out = [f"node calls ({len(calls)}; start times UTC)"]
-    out += _table(("start", "run", "step", "node", "label", "duration", "status", "error"), call_lines)
-    out += ["", "supersteps"]
-    out += _table(("run", "step", "tasks", "wall", "summed", "speed-up", "efficiency", "nodes"), step_lines)
-    out += ["", "runs"]
-    out += _table(
-        (
-            "run",
-            "started",
-            "supersteps",
-            "tasks",
-            "wall",
-            "summed",
-            "speed-up",
-            "efficiency",
-            "errors",
-            "interrupted",
-            "open",
-        ),
-        run_lines,
+
+    def columns(*names: str) -> list[str]:
+        return [say(f"cli.timeline.col.{name}", lang) for name in names]
+
+    out = [say("cli.timeline.calls", lang, count=len(calls))]
+    out += table_lines(columns("start", "run", "step", "node", "label", "duration", "status", "error"), call_lines)
+    out += ["", say("cli.timeline.supersteps", lang)]
+    step_columns = columns("run", "step", "tasks", "wall", "summed", "speedup", "efficiency", "nodes")
+    out += table_lines(step_columns, step_lines)
+    out += ["", say("cli.timeline.runs", lang)]
+    run_columns = columns(
+        "run",
+        "started",
+        "supersteps",
+        "tasks",
+        "wall",
+        "summed",
+        "speedup",
+        "efficiency",
+        "errors",
+        "interrupted",
+        "open",
     )
+    out += table_lines(run_columns, run_lines)
     return "\n".join(out)
 
 
@@ -135,16 +144,16 @@ def cmd_timeline(args: argparse.Namespace, context: Any) -> int:
     elif args.csv:
         sys.stdout.write(timeline_csv(rows))
     else:
-        print(timeline_text(rows))
+        print(timeline_text(rows, context.lang))
     return 0
 
 
-def add_commands(subparsers: Any) -> None:
-    """Adds the ``timeline`` command."""
-    p = subparsers.add_parser("timeline", help="a thread's node timeline with its parallelism statistics")
-    p.add_argument("thread")
-    p.add_argument("--run", help="only this run id (default: every run of the thread)")
+def add_commands(subparsers: Any, lang: str) -> None:
+    """Adds the ``timeline`` command, its help in ``lang``."""
+    p = subparsers.add_parser("timeline", help=say("cli.help.timeline", lang))
+    p.add_argument("thread", metavar="THREAD", help=say("cli.help.thread", lang))
+    p.add_argument("--run", help=say("cli.help.timeline.run", lang))
     output = p.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="rows, supersteps and runs as JSON")
-    output.add_argument("--csv", action="store_true", help="START/END lines (subagent_log.csv columns first)")
+    output.add_argument("--json", action="store_true", help=say("cli.help.timeline.json", lang))
+    output.add_argument("--csv", action="store_true", help=say("cli.help.timeline.csv", lang))
     p.set_defaults(handler=cmd_timeline)

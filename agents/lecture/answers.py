@@ -29,6 +29,7 @@ from agents.lecture.plans import apply_plan_edit, requested_items
 from agents.lecture.rounds import researched_ids
 from agents.lecture.state import LectureState
 from agents.lecture.strings import STRINGS
+from agents.strings import STRINGS as CORE_STRINGS
 from agents.texts import Text, text
 from agents.validation import parse_json
 
@@ -55,24 +56,25 @@ def check_answer(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         value = {"action": value}
     if not isinstance(value, Mapping):
-        raise InputError("action", f"answer one of {', '.join(ACTIONS)} (text or a JSON object)")
+        raise InputError("action", text(STRINGS, "lecture.error.answer_shape", actions=", ".join(ACTIONS)))
     unknown = sorted(set(value) - {"action", "notes", "subtopics"})
     if unknown:
-        raise InputError(unknown[0], "is not part of an answer; use action, notes, subtopics")
+        raise InputError(unknown[0], text(STRINGS, "lecture.error.answer_key"))
     action = value.get("action")
     action = action.strip() if isinstance(action, str) else action
     if action not in ACTIONS:
-        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {value.get('action')!r}")
+        allowed, given = ", ".join(ACTIONS), repr(value.get("action"))
+        raise InputError("action", text(CORE_STRINGS, "error.choice", allowed=allowed, value=given))
     answer: dict[str, Any] = {"action": action, "notes": validate_human_notes(value.get("notes"), "notes")}
     if answer["notes"] and action not in ("rework", "edit_plan", "reject"):
-        raise InputError("notes", "notes go with rework, edit_plan or reject (its reason) only")
+        raise InputError("notes", text(STRINGS, "lecture.error.notes_with"))
     if action == "edit_plan":
         if not isinstance(value.get("subtopics"), list):
-            raise InputError("subtopics", 'edit_plan needs "subtopics": a JSON list of {id?, title, description?}')
+            raise InputError("subtopics", text(STRINGS, "lecture.error.edit_needs_subtopics"))
         requested_items(value["subtopics"])  # what no plan could take, refused here on every path
         answer["subtopics"] = value["subtopics"]
     elif "subtopics" in value:
-        raise InputError("subtopics", "subtopics go with edit_plan only")
+        raise InputError("subtopics", text(STRINGS, "lecture.error.subtopics_with"))
     return answer
 
 
@@ -81,6 +83,18 @@ def gate_options(round_number: int, max_rounds: int) -> list[str]:
     if round_number < max_rounds:
         return ["rework", "edit_plan", "save", "reject"]
     return ["save", "reject"]
+
+
+#: The gate's question for each set of options :func:`gate_options` gives (the catalogue key).
+GATE_QUESTIONS = {
+    ("rework", "edit_plan", "save", "reject"): "lecture.say.gate_question",
+    ("save", "reject"): "lecture.say.gate_question.last",
+}
+
+
+def gate_question(options: Sequence[str]) -> str:
+    """The catalogue key of the gate's question that asks for exactly ``options`` (a list of :func:`gate_options`)."""
+    return GATE_QUESTIONS[tuple(options)]
 
 
 def _refusal(action: str, options: Sequence[str], round_number: int, max_rounds: int) -> Text:

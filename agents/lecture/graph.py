@@ -53,7 +53,14 @@ from agents.common import require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
 from agents.lecture import AGENT_NAME, hitl
-from agents.lecture.answers import PLAN_ACTIONS, accept_gate_answer, accept_plan_answer, check_answer, gate_options
+from agents.lecture.answers import (
+    PLAN_ACTIONS,
+    accept_gate_answer,
+    accept_plan_answer,
+    check_answer,
+    gate_options,
+    gate_question,
+)
 from agents.lecture.brains import ChatModel, make_plan, research_subtopic, review_draft, write_draft
 from agents.lecture.inputs import HUMAN_NOTES_MAX_LENGTH, validate_lecture_input
 from agents.lecture.plans import plans_dir_for, save_plan_file
@@ -188,8 +195,9 @@ def decide(context: NodeContext, state: LectureState, config: RunnableConfig) ->
     """Pauses for the human's decision on a draft that failed the gate."""
     round_number, lang = state["round"], run_language(config)
     verdict = state["scores"][-1]
+    options = gate_options(round_number, context.max_rounds)
     payload = {
-        "question": say(STRINGS, "lecture.say.gate_question", lang),
+        "question": say(STRINGS, gate_question(options), lang),  # asks for what the options offer
         "stage": "gate",
         "round": round_number,
         "max_rounds": context.max_rounds,
@@ -200,7 +208,7 @@ def decide(context: NodeContext, state: LectureState, config: RunnableConfig) ->
             {"reviewer": r["reviewer"], "score": r["score"], "feedback": r["feedback"]}
             for r in round_reviews(state, round_number)
         ],
-        "options": gate_options(round_number, context.max_rounds),
+        "options": options,
     }
     return _ask(payload, partial(accept_gate_answer, state, context.max_rounds), lang)
 

@@ -24,6 +24,7 @@ from typing import Any
 from agents import hitl_shape
 from agents.errors import InputError
 from agents.lecture.strings import STRINGS
+from agents.texts import text
 
 GATE_ACTION = "save_lecture_plan"
 PLAN_ACTION = "approve_plan"
@@ -44,6 +45,12 @@ def allowed_decisions(options: list[str]) -> list[str]:
     return allowed
 
 
+def feedback_text(feedback: Any) -> str:
+    """A reviewer's feedback items as one line of text, separated by "; " ("—" for none)."""
+    items = [feedback] if isinstance(feedback, str) else list(feedback or [])
+    return "; ".join(str(item) for item in items) or "—"
+
+
 def asked(payload: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """A pause's payload with its ``HITLRequest`` keys beside its own (the reviewers named in ``lang``)."""
     options = list(payload["options"])
@@ -57,7 +64,7 @@ def asked(payload: dict[str, Any], lang: str = "en") -> dict[str, Any]:
         side = 1 if lang == "ko" else 0
         feedback = [
             f"[{STRINGS.get('lecture.reviewer.' + r['reviewer'], (r['reviewer'],) * 2)[side]}] "
-            f"{r['score']}/100: {r['feedback']}"
+            f"{r['score']}/100: {feedback_text(r['feedback'])}"
             for r in payload.get("reviews", [])
         ]
         description = "\n".join([payload["question"], *feedback])
@@ -75,16 +82,19 @@ def plain_answer(value: Any) -> Any:
         return value
     decision = hitl_shape.read_decision(value)
     if decision.approver is not None:
-        raise InputError("approver", "the lecture planner records no approver; leave it out")
+        raise InputError("approver", text(STRINGS, "lecture.error.no_approver"))
     if decision.type == "approve":
         return {"action": "approve"}
     if decision.type == "reject":
         return {"action": "reject", "notes": decision.message} if decision.message else {"action": "reject"}
     if decision.name not in EDIT_NAMES:
-        raise InputError("decisions", f"an edit here edits {GATE_ACTION!r} or {PLAN_ACTION!r}; got {decision.name!r}")
+        edited = text(
+            STRINGS, "lecture.error.edit_name", gate=repr(GATE_ACTION), plan=repr(PLAN_ACTION), name=repr(decision.name)
+        )
+        raise InputError("decisions", edited)
     unknown = sorted(set(decision.args) - {*EDIT_ARGS, *SHOWN_ARGS})
     if unknown:
-        raise InputError(unknown[0], f"is not an argument an edit may change; use {', '.join(EDIT_ARGS)}")
+        raise InputError(unknown[0], text(STRINGS, "lecture.error.edit_arg", args=", ".join(EDIT_ARGS)))
     changes = {key: decision.args[key] for key in EDIT_ARGS if decision.args.get(key) not in (None, "")}
     if "subtopics" in decision.args or decision.name in (PLAN_ACTION, "edit_plan"):
         return {"action": "edit_plan", **changes}

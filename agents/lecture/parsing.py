@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from agents.lecture.plans import TITLE_MAX_LENGTH
 from agents.lecture.prompts import ModelOutputError, extract_json
 from agents.lecture.research import SourceDocument
 from agents.lecture.state import MAX_SUBTOPICS, MIN_SUBTOPICS, ResearchResult, Review, Subtopic
@@ -26,11 +27,28 @@ def _text_list(value: Any) -> list[str]:
     return [str(item).strip() for item in items if str(item).strip()]
 
 
+def shortened(title: str, limit: int) -> str:
+    """``title`` if it fits in ``limit`` characters, else cut at the last space that lets "…" fit after it.
+
+    A single word longer than the line is cut inside it (nothing else would fit); spaces and the
+    punctuation that joined the next word (``,`` ``;`` ``:``) are not left before the "…".
+    """
+    if len(title) <= limit:
+        return title
+    head = title[: limit - 1]
+    if not title[limit - 1].isspace():  # the cut falls inside a word: drop that word's start
+        space = re.search(r"\s\S*$", head)
+        if space is not None and space.start() > 0:
+            head = head[: space.start()]
+    return head.rstrip().rstrip(",;:").rstrip() + "…"
+
+
 def parse_plan(answer: str) -> list[Subtopic]:
     """Reads 3 to 5 subtopics from a model answer and numbers them ``s1`` ...
 
     More than five are cut to the first five (a model that over-delivers
-    still gives a usable plan); fewer than three, or duplicates that leave
+    still gives a usable plan); a title over 120 characters (what a plan edit
+    takes) is cut at a word, with "…" (:func:`shortened`); fewer than three, or duplicates that leave
     fewer than three, are an error.
 
     Raises:
@@ -44,7 +62,7 @@ def parse_plan(answer: str) -> list[Subtopic]:
     seen: set[str] = set()
     for item in items:
         entry = item if isinstance(item, dict) else {"title": item}
-        title = str(entry.get("title") or "").strip()[:120]
+        title = shortened(str(entry.get("title") or "").strip(), TITLE_MAX_LENGTH)
         if not title or title.casefold() in seen:
             continue
         seen.add(title.casefold())

@@ -22,7 +22,9 @@ from typing import Any
 from agents.db import is_postgres_url
 from agents.errors import InputError
 from agents.lecture.state import MAX_SUBTOPICS, MIN_SUBTOPICS, Subtopic
+from agents.lecture.strings import STRINGS
 from agents.settings import DEFAULT_DB_PATH
+from agents.texts import text
 from agents.validation import validate_text, validate_thread_id
 
 PLANS_FOLDER = "plans"
@@ -33,8 +35,8 @@ DESCRIPTION_MAX_LENGTH = 500
 class PlanEditError(InputError):
     """A plan edit that cannot be applied (the field is always ``subtopics``)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__("subtopics", message)
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__("subtopics", text(STRINGS, f"lecture.error.{key}", **params))
 
 
 def _requested_item(item: Any, position: int) -> dict[str, str | None]:
@@ -42,10 +44,10 @@ def _requested_item(item: Any, position: int) -> dict[str, str | None]:
     if isinstance(item, str):
         item = {"title": item}
     if not isinstance(item, Mapping):
-        raise PlanEditError(f"item {position} must be an object {{id?, title, description?}} or a title")
+        raise PlanEditError("plan_item", position=position)
     unknown = sorted(set(item) - {"id", "title", "description"})
     if unknown:
-        raise PlanEditError(f"item {position} has an unknown key {unknown[0]!r}; use id, title, description")
+        raise PlanEditError("plan_item_key", position=position, key=repr(unknown[0]))
     subtopic_id = item.get("id")
     description = item.get("description")
     return {
@@ -74,21 +76,21 @@ def requested_items(requested: Any) -> list[dict[str, str | None]]:
             a title or an id given twice; fewer than 3 or more than 5 subtopics.
     """
     if not isinstance(requested, list):
-        raise PlanEditError("must be a JSON list of subtopics")
+        raise PlanEditError("plan_list")
     items = [_requested_item(raw, position) for position, raw in enumerate(requested)]
     seen_titles: set[str] = set()
     seen_ids: set[str] = set()
     for item in items:
         title, subtopic_id = str(item["title"]), item["id"]
         if title.casefold() in seen_titles:
-            raise PlanEditError(f"the title {title!r} appears twice")
+            raise PlanEditError("plan_title_twice", title=repr(title))
         seen_titles.add(title.casefold())
         if subtopic_id is not None:
             if subtopic_id in seen_ids:
-                raise PlanEditError(f"the id {subtopic_id!r} appears twice")
+                raise PlanEditError("plan_id_twice", id=repr(subtopic_id))
             seen_ids.add(subtopic_id)
     if not MIN_SUBTOPICS <= len(items) <= MAX_SUBTOPICS:
-        raise PlanEditError(f"a plan has {MIN_SUBTOPICS} to {MAX_SUBTOPICS} subtopics; the edit has {len(items)}")
+        raise PlanEditError("plan_count", minimum=MIN_SUBTOPICS, maximum=MAX_SUBTOPICS, count=len(items))
     return items
 
 
@@ -130,18 +132,15 @@ def apply_plan_edit(
             continue
         subtopic_id = str(item["id"])
         if subtopic_id not in by_id:
-            raise PlanEditError(f"no subtopic {subtopic_id!r} in the plan; leave the id out to add a new one")
+            raise PlanEditError("plan_unknown_id", id=repr(subtopic_id))
         old = by_id[subtopic_id]
         description = old["description"] if item["description"] is None else str(item["description"])
         changed = title != old["title"] or description != old["description"]
         if changed and subtopic_id in researched:
-            raise PlanEditError(
-                f"subtopic {subtopic_id} ({old['title']!r}) was already researched; its definition cannot "
-                "change under the same id. Remove it and add a new subtopic instead."
-            )
+            raise PlanEditError("plan_researched", id=subtopic_id, title=repr(old["title"]))
         plan.append(Subtopic(id=subtopic_id, title=title, description=description))
     if plan == list(current):
-        raise PlanEditError("the edit changes nothing; answer approve to keep the plan")
+        raise PlanEditError("plan_unchanged")
     return plan, next_number
 
 

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from agents.lecture.duration import DAY_MINUTES
 from agents.lecture.inputs import LectureInput
 from agents.lecture.research import SourceDocument
 from agents.lecture.state import Subtopic
@@ -37,8 +38,7 @@ REVIEWERS: tuple[str, ...] = ("content", "time_allocation", "difficulty")
 TASK_MARKER_PATTERN = re.compile(r"^TASK:\s*([a-z_]+)\s*$", re.MULTILINE)
 INPUT_HEADER = "INPUT (JSON):"
 
-#: Teaching rules the writer follows and the time reviewer checks.
-DAY_MINUTES = 480
+#: Teaching rules the writer follows and the time reviewer checks (and a day's minutes, ``DAY_MINUTES``).
 LUNCH_MINUTES = 60
 MAX_SESSION_MINUTES = 90
 

@@ -12,13 +12,14 @@ from typing import Any
 from agents import deletion_record
 from agents.errors import InputError
 from agents.lecture import AGENT_NAME
-from agents.lecture.answers import ACTIONS, check_answer, check_offered, check_plan_answer
+from agents.lecture.answers import ACTIONS, GATE_QUESTIONS, check_answer, check_offered, check_plan_answer
 from agents.lecture.inputs import (
     CONSTRAINTS_MAX_LENGTH,
     DEFAULT_LECTURE_INPUT,
     FIELD_MAX_LENGTH,
     HUMAN_NOTES_MAX_LENGTH,
     LECTURE_FIELDS,
+    validate_lecture_input,
 )
 from agents.lecture.settings import options_from_settings, settings_from
 from agents.lecture.strings import STRINGS
@@ -33,7 +34,7 @@ from agents.spec import (
     UpdateRequest,
     imported_on_call,
 )
-from agents.texts import Text
+from agents.texts import Text, text
 
 THREAD_PREFIX = "lecture-"
 #: Parallel tasks per superstep: above any fan-out (5 research tasks, 3 reviewers, 16 in the benchmark).
@@ -42,7 +43,7 @@ MAX_CONCURRENCY = 32
 _LABELS = {
     "topic": ("Topic", "What the lecture is about."),
     "audience_level": ("Audience level", "Who attends, and how much they know."),
-    "duration": ("Duration", "E.g. 1일 8시간, 2 days, 3 hours."),
+    "duration": ("Duration", "E.g. 1일 8시간, 2 days, 3 hours: from 30 minutes to 30 days of 8 hours."),
     "delivery_method": ("Delivery method", "E.g. lecture and hands-on practice."),
     "platform_tools": ("Platform / tools", "Comma-separated tools the lecture uses."),
     "constraints": ("Constraints", "E.g. no projector, one laptop per learner."),
@@ -96,6 +97,11 @@ def thread_for(values: dict[str, Any], requested: str | None) -> str:
     return requested or f"{THREAD_PREFIX}{uuid.uuid4().hex[:8]}"
 
 
+def check_start(store: Any, values: dict[str, Any]) -> None:
+    """Refuses a request the planner cannot plan (a duration no lecture has, ...) before anything is written."""
+    validate_lecture_input(values)
+
+
 def make_resume(values: dict[str, Any]) -> dict[str, Any]:
     """The resume value of the typed resume fields."""
     return check_answer({key: value for key, value in values.items() if value not in (None, "")})
@@ -108,11 +114,7 @@ _ROUTED_ON_DECISION = ("decide", "plan_review")
 def check_update(store: Any, request: UpdateRequest) -> dict[str, Any]:
     """Refuses an update as a pause that has no answer to route on yet (nothing is written, no lease)."""
     if request.as_node in _ROUTED_ON_DECISION and not request.target.get("decision"):
-        raise InputError(
-            "as_node",
-            f"an update as {request.as_node!r} cannot be routed: its edges follow the human's answer there, "
-            "and there is none yet; choose another node",
-        )
+        raise InputError("as_node", text(STRINGS, "lecture.error.update_unrouted", node=repr(request.as_node)))
     return request.values
 
 
@@ -126,16 +128,21 @@ def finished_outcome(store: Any, thread_id: str, values: dict[str, Any]) -> tupl
     return "", Text("lecture.problem.neither", STRINGS["lecture.problem.neither"])
 
 
-#: The question key of each pause (the payload's ``stage``).
-_QUESTIONS = {"gate": "lecture.say.gate_question", "plan_review": "lecture.say.plan_question"}
+#: The question keys of each pause (the payload's ``stage``): the gate asks by its options (``GATE_QUESTIONS``).
+_QUESTIONS = {"gate": tuple(GATE_QUESTIONS.values()), "plan_review": ("lecture.say.plan_question",)}
 
 
 def question_text(payload: Any) -> Text | None:
-    """The planner's question in the reader's language (the inbox)."""
-    key = _QUESTIONS.get(str(payload.get("stage"))) if isinstance(payload, dict) else None
-    if key is None or payload.get("question") not in STRINGS[key]:
-        return None
-    return Text(key, STRINGS[key])
+    """The planner's question in the reader's language (the inbox): the one the pause saved, in either language.
+
+    A question is known by its saved text, so a thread keeps the question it was asked (one saved before
+    the gate asked by its options reads as it was saved).
+    """
+    keys = _QUESTIONS.get(str(payload.get("stage")), ()) if isinstance(payload, dict) else ()
+    for key in keys:
+        if payload.get("question") in STRINGS[key]:
+            return Text(key, STRINGS[key])
+    return None
 
 
 #: An unfinished thread deleted is recorded, and announced (``agents.notify``).
@@ -151,6 +158,7 @@ SPEC = AgentSpec(
         start_fields=START_FIELDS,
         make_input=lambda values, lang: {"request": dict(values)},
         thread_for=thread_for,
+        check_start=check_start,
         settings_from=settings_from,
         options_from_settings=options_from_settings,
         max_concurrency=MAX_CONCURRENCY,

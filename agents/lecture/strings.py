@@ -6,6 +6,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The draft scored below the threshold. Rework, edit the plan, save as is, or reject?",
         "초안 점수가 기준보다 낮습니다. 다시 작업할까요, 계획을 고칠까요, 그대로 저장할까요, 아니면 거절할까요?",
     ),
+    # At the round limit the gate offers save and reject only, and asks only that.
+    "lecture.say.gate_question.last": (
+        "The draft scored below the threshold, and the round limit is reached. Save as is, or reject?",
+        "초안 점수가 기준보다 낮고 라운드 한도에 이르렀습니다. 그대로 저장할까요, 아니면 거절할까요?",
+    ),
     "lecture.error.round_limit": (
         "{action} is not possible: the round limit is reached (draft {round} of {max_rounds}, "
         "HITL_MAX_ROUNDS); choose save or reject",
@@ -15,6 +20,86 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.error.not_offered": (
         "{action} is not an answer to this question; choose {options}",
         "{action:은/는} 이 질문에 대한 답이 아닙니다. {options} 중에서 고르세요",
+    ),
+    "lecture.error.unknown_field": (
+        "is not a lecture field; expected {expected}",
+        "강의 입력 항목이 아닙니다. 입력 항목: {expected}",
+    ),
+    "lecture.error.too_many_days": (
+        "reads as {days:,} teaching days of 8 hours; a lecture plan covers at most {limit} days",
+        "하루 8시간 기준 수업일 {days:,}일로 읽힙니다. 강의 계획은 최대 {limit}일까지 다룹니다",
+    ),
+    "lecture.error.too_short": (
+        "reads as {minutes} min of teaching; a lecture of 3 to 5 subtopics needs at least {minimum} min",
+        "수업 시간이 {minutes}분으로 읽힙니다. 세부 주제 3~5개를 다루려면 최소 {minimum}분이 필요합니다",
+    ),
+    # A refused answer or plan edit (``agents.lecture.answers``, ``plans``, ``hitl``): codes stay English.
+    "lecture.error.answer_shape": (
+        "answer one of {actions} (text or a JSON object)",
+        "{actions} 중 하나로 답하세요(텍스트 또는 JSON 객체)",
+    ),
+    "lecture.error.answer_key": (
+        "is not part of an answer; use action, notes, subtopics",
+        "답에 들어가는 항목이 아닙니다. action, notes, subtopics를 쓰세요",
+    ),
+    "lecture.error.notes_with": (
+        "notes go with rework, edit_plan or reject (its reason) only",
+        "메모는 rework, edit_plan, reject(거절 사유)에만 붙일 수 있습니다",
+    ),
+    "lecture.error.edit_needs_subtopics": (
+        'edit_plan needs "subtopics": a JSON list of {{id?, title, description?}}',
+        'edit_plan에는 "subtopics"가 필요합니다: {{id?, title, description?}}의 JSON 목록',
+    ),
+    "lecture.error.subtopics_with": (
+        "subtopics go with edit_plan only",
+        "subtopics는 edit_plan에만 붙일 수 있습니다",
+    ),
+    "lecture.error.no_approver": (
+        "the lecture planner records no approver; leave it out",
+        "강의 계획 도우미는 승인자를 기록하지 않습니다. 빼 주세요",
+    ),
+    "lecture.error.edit_name": (
+        "an edit here edits {gate} or {plan}; got {name}",
+        "여기서 edit는 {gate} 또는 {plan}만 고칩니다. 입력값: {name}",
+    ),
+    "lecture.error.edit_arg": (
+        "is not an argument an edit may change; use {args}",
+        "edit가 바꿀 수 있는 인자가 아닙니다. {args:을/를} 쓰세요",
+    ),
+    "lecture.error.update_unrouted": (
+        "an update as {node} cannot be routed: its edges follow the human's answer there, and there is none yet; "
+        "choose another node",
+        "{node:으로/로} 하는 업데이트는 경로를 정할 수 없습니다. 그 노드의 다음 단계는 사람의 답을 따르는데 아직 "
+        "답이 없습니다. 다른 노드를 고르세요",
+    ),
+    "lecture.error.plan_list": ("must be a JSON list of subtopics", "세부 주제의 JSON 목록이어야 합니다"),
+    "lecture.error.plan_item": (
+        "item {position} must be an object {{id?, title, description?}} or a title",
+        "{position}번 항목은 {{id?, title, description?}} 객체나 제목이어야 합니다",
+    ),
+    "lecture.error.plan_item_key": (
+        "item {position} has an unknown key {key}; use id, title, description",
+        "{position}번 항목에 알 수 없는 키 {key:이/가} 있습니다. id, title, description을 쓰세요",
+    ),
+    "lecture.error.plan_title_twice": ("the title {title} appears twice", "제목 {title:이/가} 두 번 나옵니다"),
+    "lecture.error.plan_id_twice": ("the id {id} appears twice", "id {id:이/가} 두 번 나옵니다"),
+    "lecture.error.plan_count": (
+        "a plan has {minimum} to {maximum} subtopics; the edit has {count}",
+        "계획의 세부 주제는 {minimum}~{maximum}개입니다. 수정안에는 {count}개가 있습니다",
+    ),
+    "lecture.error.plan_unknown_id": (
+        "no subtopic {id} in the plan; leave the id out to add a new one",
+        "계획에 세부 주제 {id:이/가} 없습니다. 새로 추가하려면 id를 빼세요",
+    ),
+    "lecture.error.plan_researched": (
+        "subtopic {id} ({title}) was already researched; its definition cannot change under the same id. "
+        "Remove it and add a new subtopic instead.",
+        "세부 주제 {id}({title})의 조사가 이미 끝났습니다. 같은 id로는 정의를 바꿀 수 없습니다. "
+        "지우고 새 세부 주제를 추가하세요.",
+    ),
+    "lecture.error.plan_unchanged": (
+        "the edit changes nothing; answer approve to keep the plan",
+        "수정안이 바꾸는 것이 없습니다. 계획을 그대로 두려면 approve로 답하세요",
     ),
     "lecture.problem.neither": (
         "the run ended with neither a saved plan nor a rejection",
@@ -77,6 +162,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.progress.ok": ("✓ {seconds:.2f} s", "✓ {seconds:.2f}초"),
     "lecture.run_done": ("Run finished: {status}", "실행 완료: {status}"),
     "lecture.run_failed": ("The run failed", "실행 실패"),
+    "lecture.run_refused": ("Not accepted: nothing was changed", "받아들여지지 않음: 아무것도 바뀌지 않았습니다"),
     "lecture.threads": ("Lecture threads", "강의 계획 스레드"),
     "lecture.pick_thread": ("Thread", "스레드"),
     "lecture.pick_more": (
@@ -186,6 +272,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "field.platform_tools": ("Platform / tools", "플랫폼/도구"),
     "field.constraints": ("Constraints", "제약 조건"),
     "field.notes": ("Notes for the rework", "재작업 메모"),
+    "field.subtopics": ("Subtopics", "세부 주제"),
     "field.human_notes": ("Human notes", "사람의 메모"),
     "field.draft": ("Draft (Markdown)", "초안 (Markdown)"),
     "lecture.reviewer.content": ("content", "내용"),
@@ -194,7 +281,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the sidebar and start forms: the fields' help lines (``help.<agent>.<form>.<field>``) and choices
     "help.lecture.start.topic": ("What the lecture is about.", "강의에서 다룰 내용."),
     "help.lecture.start.audience_level": ("Who attends, and how much they know.", "누가 듣는지, 얼마나 알고 있는지."),
-    "help.lecture.start.duration": ("E.g. 1일 8시간, 2 days, 3 hours.", "예: 1일 8시간, 2일, 3시간."),
+    "help.lecture.start.duration": (
+        "E.g. 1일 8시간, 2 days, 3 hours: from 30 minutes to 30 days of 8 hours.",
+        "예: 1일 8시간, 2일, 3시간. 30분부터 30일(하루 8시간)까지.",
+    ),
     "help.lecture.start.delivery_method": ("E.g. lecture and hands-on practice.", "예: 강의와 실습."),
     "help.lecture.start.platform_tools": (
         "Comma-separated tools the lecture uses.",

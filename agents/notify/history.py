@@ -26,40 +26,40 @@ from typing import Any
 from agents import lifecycle
 from agents.db import Store
 from agents.loaded import is_instance
+from agents.notify.facts import question_facts
 from agents.notify.outbox import Cursor, Event, recorded_ids
-from agents.readmodel import checkpoint_time, to_jsonable
+from agents.readmodel import checkpoint_time
 
 logger = logging.getLogger(__name__)
 
 #: How far before the last scan's newest head a head counts as moved since: a checkpoint written a little
 #: after its id was made, or by a process whose clock is a little apart, is still read.
 MARGIN_SECONDS = 300.0
-#: What an event keeps of a waiting question (as :data:`agents.notify.scan.PAYLOAD_FACTS`).
-PAYLOAD_FACTS = ("case_id", "customer", "amount", "requested_amount")
 
 
-def _payload(store: Store, type_: str, blob: Any) -> Any:
-    """The first question of an interrupt write (None when it cannot be read)."""
-    try:
-        saved = store.saver.serde.loads_typed((type_, bytes(blob)))
-    except Exception as error:  # a damaged write: the wait is still told, without its question
-        logger.warning("an interrupt write could not be read for a notification: %s", error)
-        return None
-    first = saved[0] if isinstance(saved, list | tuple) and saved else saved
-    return first.value if is_instance(first, "langgraph.types", "Interrupt") else first
+def _payloads(store: Store, writes: list[tuple[str, Any]]) -> list[Any]:
+    """The questions of a checkpoint's interrupt writes, in order (a write that cannot be read is left out)."""
+    found: list[Any] = []
+    for type_, blob in writes:
+        try:
+            saved = store.saver.serde.loads_typed((type_, bytes(blob)))
+        except Exception as error:  # a damaged write: the wait is still told, without its question
+            logger.warning("an interrupt write could not be read for a notification: %s", error)
+            continue
+        for item in saved if isinstance(saved, list | tuple) else [saved]:
+            found.append(item.value if is_instance(item, "langgraph.types", "Interrupt") else item)
+    return found
 
 
-def _facts(status: lifecycle.ThreadStatus, payload: Any, lang: str) -> dict[str, Any]:
-    """What the message says of a past wait: its case and amount, and its question in ``lang`` worded as the
-    inbox words a waiting thread's (:meth:`agents.lifecycle.ThreadStatus.reason_in`)."""
-    facts: dict[str, Any] = {}
-    if isinstance(payload, dict):
-        facts = {key: to_jsonable(payload[key]) for key in PAYLOAD_FACTS if key in payload}
-    if payload is not None:
-        asked = dataclasses.replace(status, status="waiting", payload=payload, reason="", reason_text=None)
-        if question := asked.reason_in(lang):
-            facts["question"] = question
-    return facts
+def _facts(status: lifecycle.ThreadStatus, questions: list[Any], lang: str) -> dict[str, Any]:
+    """What the message says of a past wait on ``questions`` (:func:`agents.notify.facts.question_facts`): its
+    case and amount, and its question in ``lang`` worded as the inbox words a waiting thread's
+    (:meth:`agents.lifecycle.ThreadStatus.reason_in`)."""
+    question = ""
+    if questions:
+        asked = dataclasses.replace(status, status="waiting", payload=questions[0], reason="", reason_text=None)
+        question = asked.reason_in(lang)
+    return question_facts(status.agent, questions, question)
 
 
 def horizon(cursor: Cursor, keep_days: int, now: dt.datetime) -> float:
@@ -84,9 +84,9 @@ def past_episodes(
         return [], []
     with store.read() as read:
         rows = store.queries.interrupt_writes(read, sorted(moved))
-    waits: dict[str, dict[str, tuple[str, Any]]] = defaultdict(dict)
+    waits: dict[str, dict[str, list[tuple[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for thread_id, checkpoint_id, type_, blob in rows:
-        waits[thread_id].setdefault(checkpoint_id, (type_, blob))  # a checkpoint's first question
+        waits[thread_id][checkpoint_id].append((type_, blob))  # every question the checkpoint waited on
     earliest = horizon(cursor, keep_days, now)
     candidates: list[tuple[lifecycle.ThreadStatus, str, dt.datetime]] = []
     closed: list[Event] = []
@@ -107,8 +107,7 @@ def past_episodes(
     for key, (status, checkpoint_id, start) in zip(keys, candidates, strict=True):
         if key in known:
             continue
-        type_, blob = waits[status.thread_id][checkpoint_id]
-        facts = _facts(status, _payload(store, type_, blob), lang)
+        facts = _facts(status, _payloads(store, waits[status.thread_id][checkpoint_id]), lang)
         with store.read() as read:
             after = store.queries.next_checkpoint(read, status.thread_id, checkpoint_id)
         end = checkpoint_time(after) if after else status.updated_at

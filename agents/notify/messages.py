@@ -9,12 +9,14 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 from email.message import EmailMessage
+from email.utils import format_datetime
 from typing import Any
 
 from agents.ages import span_text
 from agents.notify.outbox import Event
 from agents.registry import AGENTS
-from agents.texts import fill, pick
+from agents.strings import STRINGS as AGENTS_STRINGS
+from agents.texts import fill, pick, render, text
 
 STRINGS: dict[str, tuple[str, str]] = {
     "notify.waiting": (
@@ -34,25 +36,55 @@ STRINGS: dict[str, tuple[str, str]] = {
         "결정됨 ({outcome}): {subject}, {span} 대기 후. 열기: {link}",
     ),
     "notify.deleted": (
-        "Deleted while {status}: {subject}, by {who}; reason: {reason}. The audit: {link}",
-        "완료 전 삭제됨 ({status}): {subject}, 삭제한 사람 {who}; 이유: {reason}. 감사 기록: {link}",
+        "Deleted while {status}: {subject}, by {who}{reason}. The audit: {link}",
+        "완료 전 삭제됨 ({status}): {subject}, 삭제한 사람 {who}{reason}. 감사 기록: {link}",
     ),
+    "notify.reason": ("; reason: {reason}", "; 이유: {reason}"),
     "notify.case": ("{agent} case {case} ({customer}, {amount})", "{agent} 건 {case} ({customer}, {amount})"),
     "notify.thread": ("{agent} thread {thread}", "{agent} 스레드 {thread}"),
+    "notify.paid_of": ("paid {paid}, requested {requested}", "{paid} 지급, 요청 {requested}"),
+    "notify.items_waiting": (
+        "{amount} in {count} of {total} items waiting",
+        "항목 {total}개 중 {count}개 대기, {amount}",
+    ),
+    "notify.questions_waiting": ("{amount} in {count} questions waiting", "질문 {count}개 대기, {amount}"),
+    "notify.local_operator": ("the local operator", "로컬 운영자"),
     "notify.subject": ("[HITL] {kind}: {subject}", "[HITL] {kind}: {subject}"),
     "notify.kind.waiting": ("waiting", "대기"),
     "notify.kind.overdue": ("overdue", "기한 지남"),
     "notify.kind.escalated": ("escalated", "상급 승인자에게 올림"),
     "notify.kind.decided": ("decided", "결정됨"),
     "notify.kind.deleted": ("deleted", "삭제됨"),
+    # a thread's status when it was deleted, and the outcome of a decided one (the codes stay in the JSON)
+    "notify.status.waiting": ("waiting", "대기 중"),
+    "notify.status.attention": ("needing attention", "확인 필요"),
+    "notify.outcome.paid": ("paid", "지급됨"),
+    "notify.outcome.partly_paid": ("partly paid", "일부 지급됨"),
+    "notify.outcome.rejected": ("rejected", "거절됨"),
+    "notify.outcome.executed": ("executed", "실행됨"),
+    "notify.outcome.refused": ("refused", "거부됨"),
+    "notify.outcome.saved": ("saved", "저장됨"),
+    "notify.outcome.saved_as_is": ("saved as is", "그대로 저장됨"),
+    "notify.outcome.finished": ("finished", "종료됨"),
 }
 
 #: The facts a webhook body carries besides the text (who requested a case is for choosing recipients).
-PUBLIC_FACTS = ("case_id", "customer", "amount", "requested_amount", "outcome", "status", "deleted_by", "reason")
+PUBLIC_FACTS = (
+    "case_id", "customer", "amount", "requested_amount", "paid_amount", "waiting_count", "item_count",
+    "outcome", "status", "deleted_by", "reason",
+)  # fmt: skip
+#: The kinds of event about a wait that goes on (a message about one says how many questions wait).
+_WAITS = ("waiting", "overdue", "escalated")
 
 
 def _say(key: str, lang: str, **params: Any) -> str:
     return fill(pick(STRINGS[key], lang), params)
+
+
+def _word(kind: str, code: Any, lang: str) -> str:
+    """A stored code (a status, an outcome) in ``lang``'s words; a code without words as it is."""
+    key = f"notify.{kind}.{str(code).replace(' ', '_')}"
+    return _say(key, lang) if key in STRINGS else str(code or "")
 
 
 def link(event: Event, public_url: str) -> str:
@@ -70,27 +102,60 @@ def waited_seconds(event: Event, now: dt.datetime) -> float:
     return max(0.0, now.timestamp() - start)
 
 
-def _amount(value: Any) -> str:
-    return f"{value:,} KRW" if isinstance(value, int) and not isinstance(value, bool) else "?"
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _amount(value: Any, lang: str) -> str:
+    """An amount of KRW as every screen writes it (``500,000 KRW``, ``500,000원``: ``format.krw``); ``?`` unknown."""
+    return render(text(AGENTS_STRINGS, "format.krw", amount=f"{value:,}"), lang) if _whole(value) else "?"
+
+
+def agent_name(agent: str, lang: str) -> str:
+    """The agent as the dashboard names it in ``lang`` (its ``agent.<name>.title``), else its code."""
+    spec = AGENTS.get(agent)
+    if spec is None:
+        return agent
+    title = spec.show.strings.get(f"agent.{agent}.title")
+    return pick(title, lang) if title is not None else spec.title
+
+
+def _case_amount(event: Event, lang: str) -> str:
+    """What a message says of the case's amount: what a decided case paid (and its request, when the two
+    differ), else what waits, with how many questions when several wait at once."""
+    facts = event.facts
+    paid, requested = facts.get("paid_amount"), facts.get("requested_amount")
+    if event.kind == "decided" and _whole(paid):
+        if _whole(requested) and requested != paid:
+            return _say("notify.paid_of", lang, paid=_amount(paid, lang), requested=_amount(requested, lang))
+        return _amount(paid, lang)
+    amount = _amount(facts.get("amount") if facts.get("amount") is not None else requested, lang)
+    count, total = facts.get("waiting_count"), facts.get("item_count")
+    if event.kind not in _WAITS or not isinstance(count, int) or isinstance(count, bool) or count < 2:
+        return amount
+    if _whole(total):
+        return _say("notify.items_waiting", lang, amount=amount, count=count, total=total)
+    return _say("notify.questions_waiting", lang, amount=amount, count=count)
 
 
 def subject(event: Event, lang: str) -> str:
-    """What the event is about: a case with its customer and amount, else the thread."""
-    facts = event.facts
+    """What the event is about: a case with its customer and amount, else the thread; its agent named as the
+    dashboard names it in ``lang``."""
+    facts, agent = event.facts, agent_name(event.agent, lang)
     if facts.get("case_id") is not None:
-        amount = facts.get("amount") if facts.get("amount") is not None else facts.get("requested_amount")
         return _say(
-            "notify.case", lang, agent=event.agent, case=facts["case_id"], customer=facts.get("customer") or "?",
-            amount=_amount(amount),
+            "notify.case", lang, agent=agent, case=facts["case_id"], customer=facts.get("customer") or "?",
+            amount=_case_amount(event, lang),
         )  # fmt: skip
-    return _say("notify.thread", lang, agent=event.agent, thread=event.thread_id)
+    return _say("notify.thread", lang, agent=agent, thread=event.thread_id)
 
 
 def message_text(event: Event, public_url: str, now: dt.datetime, lang: str) -> str:
     """The message in ``lang``: what waits, for how long, the amount, and the link."""
     facts = event.facts
     span = span_text(waited_seconds(event, now)).render(lang)
-    question = facts.get("question")
+    question, reason = facts.get("question"), facts.get("reason")
+    who = _say("notify.local_operator", lang) if facts.get("deleted_by_local") else facts.get("deleted_by") or "?"
     return _say(
         f"notify.{event.kind}",
         lang,
@@ -98,10 +163,10 @@ def message_text(event: Event, public_url: str, now: dt.datetime, lang: str) -> 
         span=span,
         question=f"{question} " if question else "",
         deadline=span_text(float(facts.get("deadline_seconds") or 0)).render(lang),
-        outcome=facts.get("outcome") or "",
-        status=facts.get("status") or "",
-        who=facts.get("deleted_by") or "?",
-        reason=facts.get("reason") or "",
+        outcome=_word("outcome", facts.get("outcome"), lang),
+        status=_word("status", facts.get("status"), lang),
+        who=who,
+        reason=_say("notify.reason", lang, reason=reason) if reason else "",
         link=link(event, public_url),
     )
 
@@ -123,12 +188,18 @@ def webhook_body(event: Event, public_url: str, now: dt.datetime, lang: str) -> 
 
 
 def mail(event: Event, public_url: str, now: dt.datetime, lang: str, sender: str, to: list[str]) -> EmailMessage:
-    """The notification as a plain-text mail; its ``Message-ID`` is made from the event id."""
+    """The notification as a plain-text mail; its ``Message-ID`` is made from the event id.
+
+    Its ``Date`` (RFC 5322 requires one) is ``now``, when the mail is made and sent: the moment its text's
+    ages are counted to. The event's own time is in the text; as a ``Date`` it would date a retried mail,
+    or a wait found in the history after it ended, in the past, out of place in the reader's mailbox.
+    """
     message = EmailMessage()
     kind = _say(f"notify.kind.{event.kind}", lang)
     message["Subject"] = _say("notify.subject", lang, kind=kind, subject=subject(event, lang))
     message["From"] = sender
     message["To"] = ", ".join(to)
+    message["Date"] = format_datetime(now.astimezone(dt.UTC))
     domain = sender.rpartition("@")[2] or "localhost"
     message["Message-ID"] = f"<{urllib.parse.quote(event.event_id, safe='')}@{domain}>"
     message["Idempotency-Key"] = event.event_id

@@ -23,6 +23,14 @@ from agents.schema import OUTBOX_COLUMNS
 
 #: The kinds of event, in the order a thread meets them.
 KINDS = ("waiting", "overdue", "escalated", "decided", "deleted")
+#: Rows go out in the order their events happened; events of one moment (a thread's overdue and escalated
+#: events share its deadline) in the order of :data:`KINDS`, then by row id.
+_IN_ORDER = (
+    "happened_at, CASE kind " + " ".join(f"WHEN '{kind}' THEN {rank}" for rank, kind in enumerate(KINDS))
+    + f" ELSE {len(KINDS)} END, id"
+)  # fmt: skip
+#: How a dismissed row's ``last_error`` begins (:func:`dismiss`); a delivered row's is empty.
+DISMISSED = "dismissed: "
 #: The channel of a row that only closes a waiting episode (nothing is sent for it).
 NO_CHANNEL = "-"
 #: How long a claim holds a row before another deliverer may take it (a live claimer sends within it).
@@ -142,7 +150,9 @@ def _free(row: Sequence[Any], now: float) -> bool:
 
 
 def claim(store: Store, now: float, *, limit: int = 50, owner: str | None = None) -> list[Claimed]:
-    """Claims up to ``limit`` due, undelivered rows for this deliverer, oldest first.
+    """Claims up to ``limit`` due, undelivered rows for this deliverer, in the order their events happened
+    (:data:`_IN_ORDER`: a thread's wait before its deadline, its overdue before its escalation, both before
+    its decision), not the order a scan recorded them in (one scan records many events at one time).
 
     One transaction reads and claims them; on PostgreSQL ``FOR UPDATE SKIP LOCKED`` lets another replica
     claim other rows meanwhile instead of waiting, on SQLite the file's write lock serialises claimers.
@@ -156,7 +166,7 @@ def claim(store: Store, now: float, *, limit: int = 50, owner: str | None = None
             " claim_owner, claim_host, claim_pid, claim_start, claimed_until FROM notify_outbox"
             " WHERE delivered_at IS NULL AND next_attempt_at <= ?"
             " AND (claim_owner IS NULL OR claimed_until < ? OR claim_host = ?)"
-            f" ORDER BY recorded_at, id LIMIT ?{lock}",
+            f" ORDER BY {_IN_ORDER} LIMIT ?{lock}",
             (now, now, host, limit * 4),
         )
         rows = [row for row in cursor.fetchall() if _free(row[10:], now)][:limit]
@@ -189,10 +199,11 @@ def backoff(attempts: int) -> float:
 
 
 def failed(store: Store, row_id: str, attempts: int, error: str, now: float) -> None:
-    """Records a failed attempt (the error, without any secret) and when to try again."""
+    """Records a failed attempt (the error, without any secret) and when to try again; a row dismissed while
+    it was being sent stays dismissed."""
     store.execute_one(
         "UPDATE notify_outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, claim_owner = NULL,"
-        " claimed_until = NULL WHERE id = ?",
+        " claimed_until = NULL WHERE id = ? AND delivered_at IS NULL",
         (attempts, error[:500], now + backoff(attempts), row_id),
     )
 
@@ -209,34 +220,38 @@ class OutboxStatus:
         delivered: Rows sent.
         pending: Rows not sent yet, none failed so far.
         failing: Rows not sent whose last attempt failed: (event id, channel, attempts, error, next attempt).
+        dismissed: Rows an admin gave up on (``notify --dismiss``): never sent, no longer tried.
     """
 
     delivered: int
     pending: int
     failing: list[Failing]
+    dismissed: int = 0
 
 
 def failing(store: Store) -> list[Failing]:
-    """Every undelivered row whose last attempt failed, oldest first (home reads only these)."""
+    """Every undelivered row whose last attempt failed, in the order their events happened (home reads only these)."""
     with store.read() as cursor:
         cursor.execute(
             "SELECT event_id, channel, attempts, last_error, next_attempt_at FROM notify_outbox"
-            " WHERE delivered_at IS NULL AND attempts > 0 ORDER BY recorded_at, id"
+            f" WHERE delivered_at IS NULL AND attempts > 0 ORDER BY {_IN_ORDER}"
         )
         return [(e, c, int(a), err, float(n)) for e, c, a, err, n in cursor.fetchall()]
 
 
 def status(store: Store) -> OutboxStatus:
-    """Counts of the outbox's rows, and every row whose last attempt failed."""
+    """Counts of the outbox's rows (a dismissed row apart from the delivered ones: it was never sent), and
+    every row whose last attempt failed."""
     with store.read() as cursor:
         cursor.execute(
-            "SELECT COALESCE(SUM(CASE WHEN delivered_at IS NOT NULL THEN 1 ELSE 0 END), 0),"
-            " COALESCE(SUM(CASE WHEN delivered_at IS NULL AND attempts = 0 THEN 1 ELSE 0 END), 0)"
+            "SELECT COALESCE(SUM(CASE WHEN delivered_at IS NOT NULL AND last_error NOT LIKE ? THEN 1 ELSE 0 END), 0),"
+            " COALESCE(SUM(CASE WHEN delivered_at IS NULL AND attempts = 0 THEN 1 ELSE 0 END), 0),"
+            " COALESCE(SUM(CASE WHEN delivered_at IS NOT NULL AND last_error LIKE ? THEN 1 ELSE 0 END), 0)"
             " FROM notify_outbox WHERE channel <> ?",
-            (NO_CHANNEL,),
+            (f"{DISMISSED}%", f"{DISMISSED}%", NO_CHANNEL),
         )
-        sent, pending = cursor.fetchone()
-    return OutboxStatus(int(sent), int(pending), failing(store))
+        sent, pending, given_up = cursor.fetchone()
+    return OutboxStatus(int(sent), int(pending), failing(store), int(given_up))
 
 
 #: The outbox row that holds the scans' place in the checkpoint history (nothing is sent for it).
@@ -303,11 +318,17 @@ def prune(store: Store, before: float) -> int:
 
 
 def dismiss(store: Store, event_id: str, now: float) -> int:
-    """Gives up on a failing event: its undelivered rows are no longer tried nor shown as failing (they are
-    kept, marked ``dismissed`` with their last error, and removed with the delivered ones); returns how many."""
+    """Gives up on a failing event: its undelivered rows are no longer tried nor shown as failing; returns how many.
+
+    A row's ``delivered_at`` is when the outbox was done with it: sent, or dismissed. A dismissed row keeps its
+    last error after :data:`DISMISSED`, the mark that keeps it apart from the rows sent (:func:`status`; a
+    delivered row's error is empty), and is removed with the delivered ones. Every release wrote that mark,
+    so the rows an earlier one dismissed read as dismissed as they are, and one that still runs on the
+    same database never sends a row this one dismissed.
+    """
     with store.transaction() as cursor:
         cursor.execute(
-            "UPDATE notify_outbox SET delivered_at = ?, last_error = 'dismissed: ' || last_error, claim_owner = NULL,"
+            f"UPDATE notify_outbox SET delivered_at = ?, last_error = '{DISMISSED}' || last_error, claim_owner = NULL,"
             " claimed_until = NULL WHERE event_id = ? AND delivered_at IS NULL AND attempts > 0",
             (now, event_id),
         )

@@ -4,21 +4,26 @@ A scan reads every thread's status (``agents.lifecycle``, the one status every p
 show), so a thread started or answered by any path (a page, the sidebar form, raw mode, the CLI, the API,
 ``langgraph dev``) is seen without a hook in each. A waiting episode is a thread's ``waiting_since``: a
 thread that waits gives ``waiting``; one past its agent's deadline (``HITL_SLA``) gives ``overdue``, and,
-when it asks for an amount to be approved, ``escalated`` (to the senior approvers); a recorded waiting
-episode whose thread is now done gives ``decided``; the agents' records of deleted unfinished threads
-(the refund's deletion audit) give ``deleted``. Each event's id holds its kind, thread and episode, so the
-outbox's key makes it once, however many processes scan.
+when the inbox says it escalated (its agent names whom to, from the roles file: the senior approvers of a
+refund), ``escalated``; a recorded waiting episode whose thread is now done gives ``decided``, with what
+the case paid; the agents' records of deleted unfinished threads (the refund's deletion audit) give
+``deleted``. Each event's id holds its kind, thread and episode, so the outbox's key makes it once, however
+many processes scan.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from typing import Any
 
-from agents import lifecycle, runtime
+from agents import lifecycle, queue_rights, runtime, threadindex
+from agents.damaged import DamagedValueError
 from agents.db import Store
+from agents.identity import LOCAL_OPERATOR
 from agents.notify import history
+from agents.notify.facts import question_facts
 from agents.notify.outbox import NO_CHANNEL, Event, advance_cursor, open_episodes, record, recorded_ids, scan_cursor
 from agents.readmodel import to_jsonable
 from agents.registry import AGENTS
@@ -26,21 +31,30 @@ from agents.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-#: What an event keeps of a waiting question and of the thread's values: what its message says, and who
-#: requested it (so the requester is never asked to approve their own case).
-PAYLOAD_FACTS = ("case_id", "customer", "amount", "requested_amount")
+#: What an event keeps of the thread's values: who requested it (so the requester is never asked to approve
+#: their own case), and, once decided, what the case paid beside what it requested.
 VALUE_FACTS = ("requested_by", "requested_by_name", "requested_by_names")
+DECIDED_FACTS = ("paid_amount", "requested_amount")
+#: What a decided event keeps of its wait: not the question, nor how many questions waited.
+WAIT_ONLY_FACTS = ("question", "waiting_count")
 #: A deletion older than this when first seen is not announced (news to no one by then).
 DELETION_NEWS_SECONDS = 7 * 86400
 
 
-def _payload_facts(status: lifecycle.ThreadStatus, lang: str) -> dict[str, Any]:
-    """What the message says of a waiting question: its case, amount, and the question in ``lang``."""
-    payload = status.payload if isinstance(status.payload, dict) else {}
-    facts = {key: to_jsonable(payload[key]) for key in PAYLOAD_FACTS if key in payload}
-    if status.status == "waiting":
-        facts["question"] = status.reason_in(lang)
-    return facts
+def _questions(store: Store, status: lifecycle.ThreadStatus) -> list[Any]:
+    """The questions a thread waits on now: its status's, or, when it asks several at once, each of them."""
+    if status.status == "waiting" and status.waiting_count > 1:
+        pending = threadindex.thread_of(store, status.thread_id).pending
+        if len(pending) > 1:
+            return [question.payload for question in pending]
+    return [] if status.payload is None else [status.payload]
+
+
+def _wait_facts(store: Store, status: lifecycle.ThreadStatus, lang: str) -> dict[str, Any]:
+    """What the message says of a wait (:func:`agents.notify.facts.question_facts`): its case, the amount that
+    waits, how many questions, and the question in ``lang``."""
+    question = status.reason_in(lang) if status.status == "waiting" else ""
+    return question_facts(status.agent, _questions(store, status), question)
 
 
 def _requester_facts(store: Store, agent: str, thread_id: str) -> dict[str, Any]:
@@ -53,32 +67,63 @@ def _requester_facts(store: Store, agent: str, thread_id: str) -> dict[str, Any]
     return {key: to_jsonable(values[key]) for key in VALUE_FACTS if key in values}
 
 
-def unfinished_events(statuses: list[lifecycle.ThreadStatus], settings: Settings, now: dt.datetime) -> list[Event]:
-    """The waiting, overdue and escalated events of the unfinished threads at ``now``."""
-    events: list[Event] = []
+def unfinished_events(
+    store: Store, statuses: list[lifecycle.ThreadStatus], settings: Settings, now: dt.datetime
+) -> list[Event]:
+    """The waiting, overdue and escalated events of the unfinished threads at ``now`` not recorded yet.
+
+    A thread past its deadline escalates when its inbox says it did: its agent's decision rights, read by
+    :func:`agents.queue_rights.rights_of` as the inbox reads them, name whom it escalated to
+    (``escalated_to``). Without a roles file, or for an agent that names no deciders, nothing escalates.
+    """
+    found: list[tuple[lifecycle.ThreadStatus, Event]] = []
     for status in statuses:
         since = status.waiting_since
         if status.status not in lifecycle.UNFINISHED or since is None:
             continue
-        facts = _payload_facts(status, settings.lang)
         episode, start = since.isoformat(), since.timestamp()
         if status.status == "waiting":
-            events.append(Event("waiting", status.thread_id, status.agent, episode, start, facts))
+            found.append((status, Event("waiting", status.thread_id, status.agent, episode, start)))
         deadline = settings.deadline(status.agent)
         if deadline is not None and lifecycle.is_overdue(status, settings.deadlines, now):
-            late = facts | {"deadline_seconds": deadline}
-            events.append(Event("overdue", status.thread_id, status.agent, episode, start + deadline, late))
-            if "amount" in facts:  # a payout to approve: the senior approvers are told
-                events.append(Event("escalated", status.thread_id, status.agent, episode, start + deadline, late))
+            for kind in ("overdue", "escalated"):
+                found.append((status, Event(kind, status.thread_id, status.agent, episode, start + deadline)))
+    known = recorded_ids(store, [event.event_id for _status, event in found])
+    fresh = [(status, event) for status, event in found if event.event_id not in known]
+    late = [status for status, event in fresh if event.kind == "escalated"]
+    rights = queue_rights.rights_of(store, settings.roles, late, settings.deadlines, now) if late else {}
+    told: dict[str, dict[str, Any]] = {}
+    events: list[Event] = []
+    for status, event in fresh:
+        if event.kind == "escalated" and not (status.thread_id in rights and rights[status.thread_id].escalated_to):
+            continue
+        if status.thread_id not in told:
+            told[status.thread_id] = _wait_facts(store, status, settings.lang)
+        facts = told[status.thread_id]
+        if event.kind != "waiting":
+            facts = facts | {"deadline_seconds": settings.deadline(status.agent)}
+        events.append(dataclasses.replace(event, facts=facts))
     return events
+
+
+def _decided_facts(store: Store, status: lifecycle.ThreadStatus) -> dict[str, Any]:
+    """What a decided case paid, and its whole request, from its head's values (none when unreadable)."""
+    try:
+        values = threadindex.head_values(store, status.thread_id, status.head_checkpoint_id)
+    except DamagedValueError:  # shown as damaged elsewhere; its message goes out without the figures
+        return {}
+    found = {key: to_jsonable(values[key]) for key in DECIDED_FACTS if values is not None and key in values}
+    if isinstance(found.get("paid_amount"), int) and not isinstance(found["paid_amount"], bool):
+        found["amount"] = found["paid_amount"]  # what the case paid is the webhook's ``amount``
+    return found
 
 
 def ended_episodes(store: Store, statuses: list[lifecycle.ThreadStatus]) -> tuple[list[Event], list[Event]]:
     """(decided events, closing markers) of the recorded waiting episodes that are over.
 
-    An episode is decided when its thread is done; it is closed without a message when the thread is gone
-    (its deletion is an event of its own) or waits again in a new episode. A running thread is left for the
-    next scan.
+    An episode is decided when its thread is done (its event says what the case paid, not what the wait
+    asked); it is closed without a message when the thread is gone (its deletion is an event of its own) or
+    waits again in a new episode. A running thread is left for the next scan.
     """
     by_id = {status.thread_id: status for status in statuses}
     decided: list[Event] = []
@@ -88,10 +133,12 @@ def ended_episodes(store: Store, statuses: list[lifecycle.ThreadStatus]) -> tupl
         if now_status is None:
             closed.append(Event("ended", episode.thread_id, episode.agent, episode.episode, episode.happened_at))
         elif now_status.status == "done":
-            facts = episode.facts | {
+            waited = {key: value for key, value in episode.facts.items() if key not in WAIT_ONLY_FACTS}
+            over = {
                 "outcome": now_status.outcome,
                 "waited_seconds": max(0.0, now_status.updated_at.timestamp() - episode.happened_at),
             }
+            facts = waited | _decided_facts(store, now_status) | over
             at = now_status.updated_at.timestamp()
             decided.append(Event("decided", episode.thread_id, episode.agent, episode.episode, at, facts))
         elif now_status.status != "running" and now_status.waiting_since is not None:
@@ -121,6 +168,8 @@ def deletion_events(store: Store, now: dt.datetime) -> list[Event]:
                 "deleted_by": row.get("deleted_by_name") or row.get("deleted_by"),
                 "reason": row.get("reason"),
             }
+            if row.get("deleted_by") == LOCAL_OPERATOR.name:  # no one signed in: named in the reader's words
+                facts["deleted_by_local"] = True
             episode = str(row["head_checkpoint_id"])
             events.append(Event("deleted", str(row["thread_id"]), spec.name, episode, at.timestamp(), facts))
     return events
@@ -167,7 +216,7 @@ def scan(store: Store, settings: Settings, now: dt.datetime) -> int:
         history.past_episodes(store, statuses, cursor, settings.notify.keep_days, settings.lang, now)
     )  # fmt: skip
     at = now.timestamp()
-    found = past + unfinished_events(statuses, settings, now) + deletion_events(store, now)
+    found = past + unfinished_events(store, statuses, settings, now) + deletion_events(store, now)
     added = record(store, _with_requesters(store, _new(store, found)), channels, at)
     record(store, past_closed, (NO_CHANNEL,), at)
     decided, closed = ended_episodes(store, statuses)

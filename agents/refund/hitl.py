@@ -10,10 +10,12 @@ calls it first). ``ignore`` or ``respond`` would end the question without a deci
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from agents import hitl_shape
 from agents.errors import InputError
+from agents.validation import parse_whole_number
 
 #: The action a refund question asks to be approved.
 ACTION_NAME = "pay_refund"
@@ -51,11 +53,24 @@ def plain_answer(value: Any) -> Any:
         if unknown:
             raise InputError(unknown[0], f"is not an argument an edit may change; use {', '.join(EDIT_ARGS)}")
         answer.update(decision.args)
+        if isinstance(answer.get("amount"), str) and _typed_in_inbox(value):
+            answer["amount"] = parse_whole_number(answer["amount"], "amount")
     if decision.message:
         answer["note"] = decision.message
     if decision.approver is not None and "approver" not in answer:
         answer["approver"] = decision.approver
     return answer
+
+
+def _typed_in_inbox(value: Any) -> bool:
+    """Whether ``value`` is Agent Inbox's edit (``{"type": "edit", "args": {"action", "args"}}``, alone or under
+    ``decisions``): its arguments are typed into text areas and sent as text, so an amount is read as a person
+    types one (``300000``, ``300,000``). Anywhere else an amount in JSON is a JSON number."""
+    if isinstance(value, Mapping) and "decisions" in value:
+        value = value["decisions"]
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return isinstance(value, Mapping) and value.get("type") == "edit" and "edited_action" not in value
 
 
 def response_schema(payload: dict[str, Any], approver_max_length: int, note_max_length: int) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.errors import InputError
 from agents.identity import EMAIL_MAX_LENGTH, Identity
-from agents.names import same_name
+from agents.names import AUTOMATIC, RESERVED_NAMES, UPDATE_STATE, is_reserved_name
 from agents.refund.hitl import plain_answer, response_schema
 from agents.refund.permissions import APPROVE_REFUND, FOUR_EYES, REJECT_REFUND, check_refund, is_requester
 from agents.refund.strings import STRINGS
@@ -30,10 +30,11 @@ DEFAULT_THRESHOLD = 100_000
 #: Routing after a human edit: ``strict`` keeps the requested amount's route, ``reroute`` re-routes.
 POLICIES = ("strict", "reroute")
 DEFAULT_POLICY = "strict"
-AUTOMATIC_APPROVER = "automatic"
-UPDATE_STATE_EDITOR = "update_state"
+#: The names the agent records itself under (:data:`agents.names.RESERVED_NAMES`): no person's.
+AUTOMATIC_APPROVER = AUTOMATIC
+UPDATE_STATE_EDITOR = UPDATE_STATE
 ACTIONS = ("approve", "reject", "edit")
-RESERVED_APPROVERS = (AUTOMATIC_APPROVER, UPDATE_STATE_EDITOR)
+RESERVED_APPROVERS = RESERVED_NAMES
 #: The longest approver name, typed or recorded: a signed-in approver is recorded by email, and any
 #: email address must fit.
 APPROVER_MAX_LENGTH = EMAIL_MAX_LENGTH
@@ -135,8 +136,9 @@ def check_approver_name(approver: str) -> None:
 
 
 def is_reserved_approver(approver: str) -> bool:
-    """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`)."""
-    return any(same_name(approver, reserved) for reserved in RESERVED_APPROVERS)
+    """Whether a name reads as one the agent itself writes (see :func:`check_approver_name`); the same
+    check refuses such a name as ``HITL_LOCAL_APPROVER`` (:func:`agents.names.is_reserved_name`)."""
+    return is_reserved_name(approver)
 
 
 def recorded_approver_problem(state: RefundState | dict[str, Any], decision: str) -> str:

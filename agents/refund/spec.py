@@ -20,6 +20,7 @@ from agents.errors import InputError
 from agents.hitl_shape import is_decision_shaped
 from agents.identity import Identity
 from agents.refund import cases, deciders, deletions, item_ledger, ledger
+from agents.refund.amounts import asked_amount
 from agents.refund.decisions import Decision, check_decision, check_update_decision, parse_decision
 from agents.refund.hitl import plain_answer
 from agents.refund.ledger import AGENT_NAME
@@ -52,12 +53,17 @@ from agents.spec import (
     validate_fields,
 )
 from agents.texts import DEFAULT_LANGUAGE, Text, say, text
+from agents.validation import INT64_MAX, INT64_MIN
 
 THREAD_PREFIX = cases.THREAD_PREFIX
 POLICY_SETTING = "HITL_REFUND_POLICY"
 CASE_ID_MAX = 40
 #: The nodes a human's update may be attributed to: never ``settle`` or ``reject``.
 UPDATE_AS_NODES = ("assess", "review")
+#: An edited amount's bounds as a field: any whole number a state can hold. Its range is the case's, 1 to the
+#: requested amount (:func:`agents.refund.rules.check_edit_amount`, on every path), and a refusal names that
+#: range, not the largest request.
+EDIT_BOUNDS = (INT64_MIN, INT64_MAX)
 
 START_FIELDS = (
     Field(
@@ -101,10 +107,11 @@ RESUME_FIELDS = (
         name="amount",
         kind="int",
         label="Amount to pay (KRW), for edit",
-        minimum=1,
-        maximum=MAX_AMOUNT,
+        minimum=EDIT_BOUNDS[0],
+        maximum=EDIT_BOUNDS[1],
         required=False,
         help="Only with edit.",
+        typed_text=False,
     ),
     Field(name="approver", label="Approver", max_length=APPROVER_MAX_LENGTH, help="Who decides."),
     Field(name="note", label="Note", max_length=NOTE_MAX_LENGTH, required=False, help="Optional."),
@@ -114,9 +121,10 @@ STATE_FIELDS = (
         name="amount",
         kind="int",
         label="Amount to pay (KRW)",
-        minimum=1,
-        maximum=MAX_AMOUNT,
+        minimum=EDIT_BOUNDS[0],
+        maximum=EDIT_BOUNDS[1],
         help="The amount to pay; the requested amount never changes.",
+        typed_text=False,
     ),
     Field(
         name="decision",
@@ -299,6 +307,9 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
     * A finished (paid or rejected) case cannot be changed.
     * An amount is a whole number from 1 up to the requested amount.
     * A decision names its approver in the same update; the time and a trace line are added.
+    * An approver without a decision names who edits the amount, in the edit's trace line: the case's
+      approver is the one on its decision. An approver alone (no decision, no amount) is refused: it
+      would record an approver for a case no one decided, with nothing in its trace.
     * A case that was already decided is not edited: continue it instead.
 
     Returns:
@@ -322,14 +333,19 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
         approver = request.target.get("approver")
         raise InputError(field, text(STRINGS, "refund.error.decided", decision=decided, approver=approver))
     trace: list[str] = []
+    editor = update.get("approver")
     if "approver" in update:
         check_approver_name(update["approver"])
+        if "decision" not in update:
+            if "amount" not in update:
+                raise InputError("approver", text(STRINGS, "refund.error.approver_without_decision"))
+            del update["approver"]  # the amount's editor, named in its trace line below; no one decided yet
     if "amount" in update:
         # The trace line is written with the edit itself: the case waits again at ``review``,
         # whose interrupt returns nothing, so no node would write it before the approver looks.
         old = request.target.get("amount")
         check_edit_amount(update["amount"], request.target.get("requested_amount"))
-        trace.append(amount_line(old, update["amount"], update.get("approver"), request.lang, by_update=True))
+        trace.append(amount_line(old, update["amount"], editor, request.lang, by_update=True))
         update["recorded_amount"] = update["amount"]
     if "decision" in update:
         if not update.get("approver"):
@@ -492,6 +508,7 @@ SPEC = AgentSpec(
         signed_field="approver",
         decision_rights=deciders.decision_rights,
         recorded_payout=recorded_payout,
+        asked_amount=asked_amount,
     ),
     show=ShowPart(
         page=AgentPage("app_pages/refund.py", ":material/currency_exchange:", "refund"),

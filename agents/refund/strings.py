@@ -119,6 +119,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "is required with a decision: who decides?",
         "결정에는 필수입니다. 누가 결정하나요?",
     ),
+    "refund.error.approver_without_decision": (
+        "is given with a decision (or with the amount it edits): on its own it would record an approver for a case"
+        " no one decided; give the decision too",
+        "결정(또는 바꾸는 금액)과 함께 줍니다. 이것만 주면 아무도 결정하지 않은 건에 승인자가 기록됩니다."
+        " 결정도 함께 주세요",
+    ),
     "refund.error.reserved": (
         "{approver} is reserved for what the agent writes itself; give the name of the person who decides",
         "{approver:은/는} 에이전트가 스스로 쓰는 이름입니다. 결정하는 사람의 이름을 입력하세요",

@@ -58,9 +58,10 @@ class RunResult:
     reason_text: Text | None = None  # ``reason`` to render in the reader's language, when it has a text
     interrupt_ids: tuple[str, ...] = ()  # the id of each of ``interrupts``, in the same order
     questions: tuple[Any, ...] = ()  # ``interrupts`` as LangGraph gives them (``Interrupt``: value, id, schema)
+    waiting_count: int = 0  # how many questions wait when more than one does, as ``threads`` counts them
 
     def to_json(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-        """The CLI's ``--json`` shape; ``reason`` in ``lang``, as ``threads --json`` gives it."""
+        """The CLI's ``--json`` shape; ``reason`` in ``lang`` and ``waiting_count`` as ``threads --json`` gives them."""
         question = self.interrupts[0] if self.interrupts else None
         return {
             "thread_id": self.thread_id,
@@ -71,6 +72,7 @@ class RunResult:
             "next": list(self.next),
             "interrupts": readmodel.to_jsonable(list(self.interrupts)),
             "interrupt_ids": list(self.interrupt_ids),
+            "waiting_count": self.waiting_count,
             "values": readmodel.to_jsonable(self.values),
         }
 
@@ -214,6 +216,7 @@ def current_result(
         reason_text=status.reason_text,
         interrupt_ids=tuple(str(i.id) for i in snapshot.interrupts),
         questions=tuple(snapshot.interrupts),
+        waiting_count=status.waiting_count,
     )
 
 

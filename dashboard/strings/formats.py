@@ -1,7 +1,7 @@
-"""Strings of :mod:`dashboard.formats`: the amount's unit and the words of stored codes."""
+"""Strings of :mod:`dashboard.formats`: the words of stored codes (the amount's unit, ``format.krw``, is in
+:mod:`agents.strings`, which notifications share)."""
 
 STRINGS: dict[str, tuple[str, str]] = {
-    "format.krw": ("{amount} KRW", "{amount}원"),
     # decisions, stored as English codes (refund: approve / reject / edit; lecture: rework / save / ...)
     "decision.approve": ("approve", "승인"),
     "decision.reject": ("reject", "거절"),

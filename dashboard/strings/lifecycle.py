@@ -27,8 +27,4 @@ STRINGS = {
     "home.inbox_attention": ("{count} need attention", "{count}건 확인 필요"),
     "home.inbox_attention_one": ("{count} needs attention", "{count}건 확인 필요"),
     "home.inbox_running": ("{count} running", "{count}건 실행 중"),
-    "forms.run_failed": (
-        "A step failed; the thread now needs attention and is in the inbox:",
-        "단계가 실패했습니다. 스레드는 확인이 필요하며 대기 목록에 있습니다:",
-    ),
 }

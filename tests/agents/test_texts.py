@@ -82,9 +82,9 @@ def test_the_command_line_prints_errors_in_its_language(run_cli):
     korean = run_cli(
         "--lang", "ko", "run", "refund", "--case", "B9", "--customer", "x", "--amount", "0", "--reason", "r"
     )
-    assert korean.code == 2 and korean.err == "error: amount: 1에서 10,000,000 사이여야 합니다. 입력값: 0\n"
+    assert korean.code == 2 and korean.err == "오류: amount: 1에서 10,000,000 사이여야 합니다. 입력값: 0\n"
     missing = run_cli("resume", "ghost", "yes", "--lang", "ko")
-    assert missing.code == 2 and missing.err == "error: thread_id: 데이터베이스에 'ghost'라는 스레드가 없습니다\n"
+    assert missing.code == 2 and missing.err == "오류: thread_id: 데이터베이스에 'ghost'라는 스레드가 없습니다\n"
 
 
 def test_an_inconsistent_end_gives_its_reason_in_both_languages(store, settings):
@@ -100,10 +100,10 @@ def test_an_inconsistent_end_gives_its_reason_in_both_languages(store, settings)
 
 def test_an_unknown_thread_or_agent_is_named_in_korean_on_the_command_line(run_cli):
     inspect = run_cli("--lang", "ko", "inspect", "ghost")
-    assert inspect.code == 2 and inspect.err == "error: thread_id: 데이터베이스에 'ghost'라는 스레드가 없습니다\n"
+    assert inspect.code == 2 and inspect.err == "오류: thread_id: 데이터베이스에 'ghost'라는 스레드가 없습니다\n"
     threads = run_cli("threads", "--agent", "nobody", "--lang", "ko")
     assert threads.code == 2
-    assert threads.err == "error: agent: 알 수 없는 에이전트 'nobody'. 알려진 에이전트: robot, refund, lecture\n"
+    assert threads.err == "오류: agent: 알 수 없는 에이전트 'nobody'. 알려진 에이전트: robot, refund, lecture\n"
 
 
 #: A text for each reason Python's json module gives, and the reason.

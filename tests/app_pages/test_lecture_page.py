@@ -142,6 +142,6 @@ def test_a_plan_edit_the_plan_cannot_take_is_refused_on_the_page_and_writes_noth
     at.text_area(key="lecture-plan-edit-lecture-r1").input(json.dumps([{"id": "s9", "title": "A"}, "B", "C"]))
     _button(at, "Apply the edit").click().run()
     assert not at.exception, at.exception
-    assert "subtopics: no subtopic 's9' in the plan" in _messages(at, "error")
+    assert "Subtopics: no subtopic 's9' in the plan" in _messages(at, "error")  # the field by its label
     assert thread_counts(store, "lecture-r1") == before  # refused before anything is written
     assert "error" not in runs.current_result(store, settings, "lecture-r1").interrupts[0]

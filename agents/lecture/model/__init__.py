@@ -10,9 +10,8 @@ One concern per module:
   and ``difficulty`` checks of a draft;
 * :mod:`~agents.lecture.model.schedule`: laying out a day's schedule and
   reading schedule tables back from Markdown (and the demo's first-draft flaw);
-* :mod:`~agents.lecture.model.duration`: "1일 8시간", "2 days" as teaching
-  minutes per day;
-* :mod:`~agents.lecture.model.words`: reading the lecture's free text;
+* :mod:`~agents.lecture.model.words`: reading the lecture's free text (its
+  duration: :mod:`agents.lecture.duration`, which the request's check reads too);
 * :mod:`~agents.lecture.model.strings`: every sentence the model writes, per language.
 """
 

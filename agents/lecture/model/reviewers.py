@@ -16,10 +16,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agents.lecture.model.duration import parse_duration
+from agents.lecture.duration import parse_duration
 from agents.lecture.model.schedule import HALF_DAY_MINUTES, ScheduleRow, ScheduleTable, clock, parse_schedule
 from agents.lecture.model.strings import JARGON_TERMS, TEXT
-from agents.lecture.model.words import audience_level, mentions, split_items
+from agents.lecture.model.words import audience_level, mentions, split_items, split_tools
 from agents.lecture.prompts import LUNCH_MINUTES, MAX_SESSION_MINUTES, SCHEDULE_COLUMNS, Language
 from agents.lecture.research import tokenize
 
@@ -139,7 +139,7 @@ def review_content(payload: Mapping[str, Any], lang: Language) -> dict[str, Any]
                 point_penalty += 5
                 feedback.append(text["missing_point"].format(point=point[:120]))
     penalty += min(point_penalty, 30)
-    for tool in split_items(lecture["platform_tools"]):
+    for tool in split_tools(lecture["platform_tools"]):
         if not mentions(draft, tool):
             penalty += 15
             feedback.append(text["missing_tool"].format(tool=tool))

@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from agents.lecture.model.duration import TeachingDays
+from agents.lecture.duration import TeachingDays
 from agents.lecture.model.strings import FORMATS, TEXT
 from agents.lecture.prompts import LUNCH_MINUTES, MAX_SESSION_MINUTES, Language
 

@@ -14,6 +14,12 @@ def split_items(text: str) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
+def split_tools(text: str) -> list[str]:
+    """Splits the platform / tools field into tools at its commas (``,``, and the CJK ``，`` ``、``), the one
+    separator its help names: a slash or "and" belongs to a name ("CI/CD", "</i>", "Docs and Sheets")."""
+    return [part.strip() for part in re.split(r"[,，、]", text) if part.strip()]
+
+
 def audience_level(audience: str) -> str:
     """Classifies an audience description as beginner, intermediate or advanced.
 

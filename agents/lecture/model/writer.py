@@ -6,10 +6,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agents.lecture.model.duration import parse_duration
+from agents.lecture.duration import parse_duration
 from agents.lecture.model.schedule import ScheduleRow, build_schedule, clock, format_share, table_cell
 from agents.lecture.model.strings import FORMATS, GLOSSARY, TEXT, TOOL_DEFINITIONS
-from agents.lecture.model.words import audience_level, mentions, split_items
+from agents.lecture.model.words import audience_level, mentions, split_items, split_tools
 from agents.lecture.prompts import SCHEDULE_COLUMNS, Language, detect_language
 from agents.lecture.research import tokenize
 
@@ -27,7 +27,7 @@ def write_plan(lecture: Mapping[str, str], lang: Language) -> dict[str, Any]:
     }
     keys = ["concepts_ai", "prompt"] if about_ai else ["concepts"]
     entries = [(text[key].format(**values), text[f"{key}_d"].format(**values)) for key in keys]
-    for tool in split_items(lecture["platform_tools"])[:2]:
+    for tool in split_tools(lecture["platform_tools"])[:2]:
         entries.append((text["tool"].format(tool=tool), text["tool_d"].format(tool=tool, **values)))
     closing = "safety" if about_ai else "pitfalls"
     entries.append((text[closing], text[f"{closing}_d"].format(**values)))
@@ -140,7 +140,7 @@ def _subtopic_section(
 
 def _details(payload: Mapping[str, Any], schedule: Sequence[Sequence[ScheduleRow]], lang: Language) -> str:
     text, lecture = TEXT[lang], payload["lecture"]
-    tools = split_items(lecture["platform_tools"])
+    tools = split_tools(lecture["platform_tools"])
     research = {result.get("subtopic_id"): result for result in payload.get("research", [])}
     slots = [(day, row) for day, rows in enumerate(schedule, start=1) for row in rows if row.kind == "session"]
     sections = [f"## {text['details']}"]
@@ -160,7 +160,7 @@ def _slot_teaches(label: str, subtopic_id: str) -> bool:
 
 def _constraints_section(lecture: Mapping[str, str], lang: Language) -> str:
     text = TEXT[lang]
-    tools = split_items(lecture["platform_tools"])
+    tools = split_tools(lecture["platform_tools"])
     notion = [tool for tool in tools if "notion" in tool.lower()]
     where = f"{notion[0]} {text['shared_page']}" if notion else text["shared_page"]
     lines = [f"## {text['constraints']}", ""]
@@ -182,7 +182,7 @@ def _glossary(draft: str, lecture: Mapping[str, str], lang: Language) -> str:
     """A glossary of the tools and of every catalogued term the draft uses."""
     text = TEXT[lang]
     entries = []
-    for tool in split_items(lecture["platform_tools"]):
+    for tool in split_tools(lecture["platform_tools"]):
         definition = TOOL_DEFINITIONS.get(tool.lower(), {}).get(lang)
         if definition:
             entries.append(f"- **{tool}**: {definition}")
@@ -215,7 +215,7 @@ def write_draft_markdown(payload: Mapping[str, Any], lang: Language) -> str:
         f"{number}. {text['objective'].format(title=sub['title'])}"
         for number, sub in enumerate(payload["subtopics"], start=1)
     )
-    tools = ", ".join(split_items(lecture["platform_tools"]))
+    tools = ", ".join(split_tools(lecture["platform_tools"]))
     body = [
         f"# {text['doc_title'].format(topic=lecture['topic'])}",
         _overview(lecture, lang),

@@ -24,6 +24,7 @@ def test_run_robot_stops_at_the_pause_when_not_on_a_terminal(run_cli):
         "next",
         "interrupts",
         "interrupt_ids",
+        "waiting_count",
         "values",
     }
     assert data["thread_id"] == "hitl_demo" and data["status"] == "waiting"

@@ -91,4 +91,4 @@ def test_a_bad_id_is_refused_in_korean_too(run_cli):
     run_cli("run", "robot")
     result = run_cli("--lang", "ko", "diff", "hitl_demo", "--from", "nope")
     assert result.code == 2
-    assert result.err.strip() == "error: from: 스레드 'hitl_demo'에 체크포인트 'nope'가 없습니다"
+    assert result.err.strip() == "오류: from: 스레드 'hitl_demo'에 체크포인트 'nope'가 없습니다"

@@ -15,8 +15,9 @@ from agents.lecture.model.chat import answer
 from agents.lecture.prompts import task_of
 from agents.lecture.research import CorpusResearch
 
-GATE_KO = "초안 점수가 기준보다 낮습니다. 다시 작업할까요, 계획을 고칠까요, 그대로 저장할까요, 아니면 거절할까요?"
-GATE_EN = "The draft scored below the threshold. Rework, edit the plan, save as is, or reject?"
+# max_rounds=1: the first draft is the last, so the gate asks for save or reject only.
+GATE_KO = "초안 점수가 기준보다 낮고 라운드 한도에 이르렀습니다. 그대로 저장할까요, 아니면 거절할까요?"
+GATE_EN = "The draft scored below the threshold, and the round limit is reached. Save as is, or reject?"
 
 
 def _low_scores(messages):

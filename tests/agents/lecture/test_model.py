@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from agents.lecture.duration import parse_duration
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.lecture.model import chat as chat_module
 from agents.lecture.model.chat import EmbeddedChatModel, parse_latency
-from agents.lecture.model.duration import parse_duration
 from agents.lecture.model.reviewers import review_content, review_difficulty, review_time_allocation
 from agents.lecture.model.schedule import day_layout, parse_schedule
 from agents.lecture.model.words import audience_level

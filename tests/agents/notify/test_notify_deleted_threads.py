@@ -25,6 +25,6 @@ def test_unfinished_robot_and_lecture_threads_deleted_are_announced(store, setti
     assert sorted(deleted) == ["lecture-open", "robot-open"]
     assert deleted["robot-open"]["agent"] == "robot" and deleted["lecture-open"]["agent"] == "lecture"
     assert deleted["robot-open"]["status"] == "waiting" and deleted["robot-open"]["reason"] == "entered twice"
-    assert "Deleted while waiting: robot thread robot-open" in deleted["robot-open"]["text"]
+    assert "Deleted while waiting: Approval robot thread robot-open" in deleted["robot-open"]["text"]
     Deliverer(store, settings).run_once()  # announced once
     assert len(receiver.keys()) == 4

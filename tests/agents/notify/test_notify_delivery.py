@@ -15,12 +15,16 @@ from agents import lifecycle
 from agents.errors import InputError
 from agents.notify import WATCH_INTERVAL_SECONDS, outbox
 from agents.notify.deliverer import Deliverer, watch
+from agents.roles_file import parse_roles
 from agents.runtime import open_store
 from agents.settings_notify import notify_setting
 from tests.agents.notify.conftest import notifying
 from tests.factories import start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
+
+#: A roles file with someone an overdue refund escalates to.
+SENIOR = parse_roles('[users]\n"park@example.com" = { role = "senior_approver", name = "Park" }\n')
 
 
 def _since(store, thread_id: str) -> dt.datetime:
@@ -43,7 +47,7 @@ def test_a_failed_delivery_is_tried_again_after_its_backoff_and_shown_by_notify_
     shown = run_cli("notify", "--status")
     assert shown.code == 3
     assert "webhook: 127.0.0.1 (HITL_NOTIFY_WEBHOOK)" in shown.out and "failing 1" in shown.out
-    assert f"waiting:refund-R1:{start.isoformat()} (webhook): 1 attempts" in shown.out
+    assert f"waiting:refund-R1:{start.isoformat()} (webhook): 1 attempt," in shown.out
     assert "webhook at 127.0.0.1 answered 500" in shown.out
     assert "T0SECRET" not in shown.out + shown.err  # the URL's path (its token) is never shown
     as_json = json.loads(run_cli("notify", "--status", "--json").out)
@@ -148,7 +152,9 @@ def test_the_settings_an_admin_sees_name_the_webhook_host_never_its_url(settings
 
 
 def test_a_watching_deliverer_sends_overdue_and_escalation_on_its_next_pass(store, settings, receiver):
-    settings = dataclasses.replace(notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url), sla=(("refund", 3600),))
+    settings = dataclasses.replace(
+        notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url), sla=(("refund", 3600),), roles=SENIOR
+    )
     start_refund(store, settings, "W1", 500_000)
     past_deadline = _since(store, "refund-W1") + dt.timedelta(seconds=3601)
     stop = threading.Event()

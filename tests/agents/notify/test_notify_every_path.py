@@ -49,4 +49,4 @@ def test_threads_started_decided_and_deleted_on_every_path_are_announced(store, 
         ("waiting", "refund-DEV1"),
     ]
     [decided] = [item.body for item in received if item.body["event"] == "decided"]
-    assert decided["outcome"] == "rejected" and "Decided (rejected): refund case API1" in decided["text"]
+    assert decided["outcome"] == "rejected" and "Decided (rejected): Refund agent case API1" in decided["text"]

@@ -69,7 +69,7 @@ def test_a_wait_begun_and_decided_between_two_scans_is_told_on_every_path(store,
     by_key = {item.key: item.body for item in receiver.received}
     since = first_wait(store, "refund-API1")
     waiting, decided = by_key[f"waiting:refund-API1:{since}"], by_key[f"decided:refund-API1:{since}"]
-    assert waiting["amount"] == 500_000 and "refund case API1 (홍길동, 500,000 KRW)" in waiting["text"]
+    assert waiting["amount"] == 500_000 and "Refund agent case API1 (홍길동, 500,000 KRW)" in waiting["text"]
     assert "Refund API1 for 홍길동: pay 500,000 KRW" in waiting["text"]  # the question, from the history
     assert decided["outcome"] == "paid" and waiting["waited_seconds"] == decided["waited_seconds"]
 

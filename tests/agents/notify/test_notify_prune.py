@@ -6,6 +6,7 @@ failure until it is delivered, and nothing removed is found and sent again. The 
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 
@@ -89,3 +90,19 @@ def test_a_failing_event_stays_shown_until_an_admin_dismisses_it(store, settings
     assert run_cli("notify", "--status").code == 0 and not outbox.failing(store)
     Deliverer(store, settings, lambda: dt.datetime.now(dt.UTC) + DAY).run_once()  # not tried again
     assert receiver.failed == 1 and receiver.received == []
+    # Nothing was sent: the dismissed event is counted apart, never as delivered.
+    assert (outbox.status(store).delivered, outbox.status(store).dismissed) == (0, 1)
+    assert "delivered 0, pending 0, failing 0, dismissed 1" in run_cli("notify", "--status").out
+    counts = json.loads(run_cli("notify", "--status", "--json").out)
+    assert (counts["delivered"], counts["dismissed"], counts["pending"], counts["failing"]) == (0, 1, 0, [])
+
+
+def test_an_event_dismissed_while_it_is_being_sent_stays_dismissed_when_the_send_fails(store, settings):
+    settings = notifying(settings, HITL_NOTIFY_WEBHOOK="http://127.0.0.1:9/hooks/x")
+    start_refund(store, settings, "F2")
+    Deliverer(store, settings).run_once()  # nothing listens there: a failed attempt
+    [(event_id, *_rest)] = outbox.failing(store)
+    [row] = outbox.claim(store, dt.datetime.now(dt.UTC).timestamp() + DAY.total_seconds())  # the retry in flight
+    assert outbox.dismiss(store, event_id, dt.datetime.now(dt.UTC).timestamp()) == 1
+    outbox.failed(store, row.row_id, row.attempts + 1, "webhook at 127.0.0.1 could not be reached", 0.0)
+    assert outbox.failing(store) == [] and outbox.status(store).dismissed == 1

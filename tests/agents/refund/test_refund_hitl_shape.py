@@ -83,9 +83,12 @@ def test_each_decision_shape_reads_as_the_refunds_own_answer(answer, expected):
         ({"decisions": [{"type": "approve"}]}, "approver", "HITL_LOCAL_APPROVER"),
         ({"decisions": [{"type": "approve"}], "approver": "automatic"}, "approver", "automatic"),
         (
-            {"decisions": [{**EDIT, "edited_action": {"name": "pay_refund", "args": {"amount": 0}}}], "approver": "k"},
+            {
+                "decisions": [{**EDIT, "edited_action": {"name": "pay_refund", "args": {"amount": 5.0}}}],
+                "approver": "k",
+            },
             "amount",
-            "",
+            "without decimals",
         ),
         (
             {"decisions": [{**EDIT, "edited_action": {"name": "refund_all", "args": {"amount": 5}}}], "approver": "k"},
