@@ -132,8 +132,18 @@ def localized(value: object) -> str:
     return render(_labelled(value), current_language())
 
 
-#: Fields whose label on a page is not ``field.<name>``: the sidebar forms' own inputs.
-FIELD_LABEL_KEYS = {"interrupt_id": "forms.resume.interrupt", "as_node": "forms.as_node", "values": "forms.raw_json"}
+#: Fields whose label on a page is not ``field.<name>``: the sidebar forms' own inputs, and the thread and the
+#: checkpoint an action is on, by the words the sidebar names them with ("Thread … · checkpoint …").
+FIELD_LABEL_KEYS = {
+    "interrupt_id": "forms.resume.interrupt",
+    "as_node": "forms.as_node",
+    "values": "forms.raw_json",
+    "thread_id": "forms.thread",
+    "checkpoint_id": "forms.checkpoint",
+}
+#: Messages that say the field they name is none the form knows (a key typed in raw mode): it is named as typed,
+#: never by the label another agent's form gives a field of that name.
+UNKNOWN_FIELD_MESSAGES = frozenset({"error.unknown_field", "error.unknown_state_key"})
 #: A form's own labels of fields (field name → catalogue key) while it reports its message.
 _form_labels: ContextVar[Mapping[str, str] | None] = ContextVar("form_labels", default=None)
 
@@ -148,10 +158,32 @@ def form_labels(**keys: str) -> Iterator[None]:
         _form_labels.reset(token)
 
 
+def _label_key(field: str) -> str:
+    """The catalogue key of the label of the form field ``field`` (which may not exist)."""
+    return (_form_labels.get() or {}).get(field) or FIELD_LABEL_KEYS.get(field, f"field.{field}")
+
+
 def field_label(field: str) -> str:
     """The label of the form field ``field`` in the session's language; the name itself when it has none."""
-    key = (_form_labels.get() or {}).get(field) or FIELD_LABEL_KEYS.get(field, f"field.{field}")
+    key = _label_key(field)
     return t(key) if key in catalogue() else field
+
+
+def _names_a_form_field(field: str, message: object) -> bool:
+    """Whether ``message`` (what a field's message says of it) is about a field a form shows, so that its label
+    names it: not when it says the field is unknown, nor when it is an agent's own message (its key starts
+    with the agent's name) about a field none of that agent's forms has (neither a field of its spec nor one
+    its strings label). The ``field.<name>`` labels are every agent's, so a key typed into another agent's raw
+    form would otherwise read as that agent's field."""
+    if field in FIELD_LABEL_KEYS or field in (_form_labels.get() or {}) or not isinstance(message, Text):
+        return True
+    if message.key in UNKNOWN_FIELD_MESSAGES:
+        return False
+    spec = AGENTS.get(message.key.split(".", 1)[0])
+    if spec is None or f"field.{field}" in spec.show.strings:  # a label of its own: a field of its page's forms
+        return True
+    fields = (*spec.run.start_fields, *spec.ask.resume_fields, *spec.edit.state_fields)
+    return any(known.name == field for known in fields)
 
 
 def _labelled(value: object) -> object:
@@ -160,12 +192,28 @@ def _labelled(value: object) -> object:
         params = {name: _labelled(param) for name, param in value.params.items()}
         field = params.get("field")
         if value.key == FIELD_MESSAGE_KEY and isinstance(field, str):
-            params["field"] = field_label(field)
-        return replace(value, params=params)
+            if _names_a_form_field(field, params.get("message")):
+                params["field"] = field_label(field)
+        return _field_first_labelled(replace(value, params=params))
     if isinstance(value, UserError) and value.text is not None:
         return _labelled(value.text)
     if isinstance(value, InputError):  # a message given as plain English: the field is still named by its label
         return f"{field_label(value.field)}: {value.message}"
+    return value
+
+
+def _field_first_labelled(value: Text) -> Text:
+    """``value`` whose own words start with a field's code (``thread_id: thread 'x' is not waiting…``, as the CLI
+    says it) with the field named by its label, in each language (``Thread: thread 'x' …``, ``스레드: …``)."""
+    for field in FIELD_LABEL_KEYS:
+        code = f"{field}: "
+        if all(template.startswith(code) for template in value.templates):
+            key = _label_key(field)
+            if key not in catalogue():
+                return value
+            english, korean = (t(key, lang).replace("{", "{{").replace("}", "}}") for lang in ("en", "ko"))
+            en, ko = value.templates
+            return replace(value, templates=(f"{english}: {en[len(code) :]}", f"{korean}: {ko[len(code) :]}"))
     return value
 
 

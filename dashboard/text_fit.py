@@ -14,6 +14,8 @@ import unicodedata
 ELLIPSIS = "…"
 #: A grid cell's text padding, left and right together, in pixels.
 CELL_PADDING = 17
+#: The grid's font size in pixels, the size :func:`text_width` estimates for (:func:`text_px` scales it).
+GRID_FONT = 14
 
 
 def char_width(char: str) -> float:
@@ -37,7 +39,7 @@ def text_width(text: str) -> float:
 def text_px(text: str, font_size: float) -> float:
     """An upper estimate of ``text``'s width in pixels on one line in a ``font_size`` px font
     (:func:`text_width`, made for 14 px, scaled)."""
-    return text_width(text) * font_size / 14
+    return text_width(text) * font_size / GRID_FONT
 
 
 def cut_in_middle(text: str, width_px: float, font_size: float) -> str:
@@ -55,27 +57,74 @@ def cut_in_middle(text: str, width_px: float, font_size: float) -> str:
     return f"{head}{ELLIPSIS}{tail}"
 
 
+#: Where a word wider than a line is broken inside it, when it can be: after an email's "@" (first: its name
+#: whole on one line, ``admin@`` / ``example.com``), a path's "/", an id's "-" or "_", and before a domain's or a
+#: file's "." or a bracket (``삭제하기`` / ``(관리자)``); only a word with no such place within a line is broken
+#: between characters, as the grid breaks it.
+BREAK_AFTER, BREAK_BEFORE = "@/-_", ".("
+
+
 def wrapped(text: str, width: float) -> list[str]:
     """``text`` wrapped into lines of at most ``width`` pixels, between words (a word wider than a line is
-    broken between characters, as the grid does)."""
-    lines: list[str] = []
+    broken inside it, at :data:`BREAK_AFTER` / :data:`BREAK_BEFORE` when it can be, else between characters)."""
+    return [line for line, _inside in _layout(text, width)]
+
+
+def _layout(text: str, width: float) -> list[tuple[str, bool]]:
+    """:func:`wrapped`'s lines, each with whether it ends inside a word (the next line goes on with it)."""
+    lines: list[tuple[str, bool]] = []
     line = ""
     for word in " ".join(text.split()).split(" "):
         candidate = f"{line} {word}" if line else word
         if text_width(candidate) <= width:
             line = candidate
             continue
-        if line:
-            lines.append(line)
-        line = ""
-        for char in word:  # a word that fits no line alone is broken where the line ends
-            if text_width(line + char) > width and line:
-                lines.append(line)
-                line = ""
-            line += char
+        if text_width(word) <= width:  # a word that fits a line starts the next one, as the grid does
+            if line:
+                lines.append((line, False))
+            line = word
+            continue
+        # A word wider than any line: its first piece ends this line when a break point fits there.
+        pieces = _pieces(word, width, width - text_width(f"{line} "), points_only=True) if line else None
+        if pieces is None:
+            if line:
+                lines.append((line, False))
+            line = ""
+            pieces = _pieces(word, width, width, points_only=False) or [word]
+        first, *rest = pieces
+        line = f"{line} {first}" if line else first
+        for piece in rest:
+            lines.append((line, True))
+            line = piece
     if line or not lines:
-        lines.append(line)
+        lines.append((line, False))
     return lines
+
+
+def _pieces(word: str, width: float, room: float, *, points_only: bool) -> list[str] | None:
+    """``word`` in pieces of at most ``width`` pixels, the first at most ``room``: each as long as fits, ended at
+    the last break point that fits, else at the last character that fits; None when ``points_only`` and no
+    break point fits the first piece."""
+    pieces: list[str] = []
+    rest, limit = word, room
+    while text_width(rest) > limit:
+        fit = 0
+        while fit < len(rest) and text_width(rest[: fit + 1]) <= limit:
+            fit += 1
+        points = [i for i in range(1, fit + 1) if i < len(rest) and _breaks_at(rest, i)]
+        if not points and points_only:
+            return None
+        at_sign = [i for i in points if rest[i - 1] == "@"]  # an address's name whole, then its domain
+        cut = (at_sign or points)[-1] if points else max(fit, 1)  # a character wider than a line still takes one
+        pieces.append(rest[:cut])
+        rest, limit, points_only = rest[cut:], width, False
+    pieces.append(rest)
+    return pieces
+
+
+def _breaks_at(word: str, index: int) -> bool:
+    """Whether ``word`` may break before ``word[index]``."""
+    return word[index - 1] in BREAK_AFTER or word[index] in BREAK_BEFORE
 
 
 def lines_needed(text: str, column_width: float) -> int:
@@ -85,19 +134,33 @@ def lines_needed(text: str, column_width: float) -> int:
 
 def cut_to_lines(text: str, column_width: float, lines: int) -> str:
     """``text`` as it fits ``lines`` lines of a grid column ``column_width`` pixels wide: whole when it
-    fits, else cut at the end of the last line, a word boundary when one is near, and ended with "…"."""
+    fits, else its last line filled with what follows and cut, where a word or an address's part ends when
+    one is near, and ended with "…".
+
+    Where a line ends inside a word (an email broken after its "@"), the text has a line break: the grid
+    breaks a text only between words, or a word wider than its line wherever that line ends; with the break
+    written in, it breaks the word where it is broken here. Lines that end between words are joined by a space
+    (the grid's own wrapping, in its narrower real font, fits at least as much on each).
+    """
     width = column_width - CELL_PADDING
-    shown = wrapped(text, width)
-    if len(shown) <= lines:
-        return " ".join(text.split())
-    kept = shown[: lines - 1]
-    last = shown[lines - 1]
-    while last and text_width(last + ELLIPSIS) > width:
-        last = last[:-1]
-    words = last.rsplit(" ", 1)
-    if len(words) == 2 and text_width(words[0]) > width / 2:  # end on a whole word when it costs little
-        last = words[0]
-    return " ".join([*kept, last.rstrip(" ,;:·")]) + ELLIPSIS
+    laid = _layout(text, width)
+    if len(laid) <= lines:
+        return _joined(laid)
+    rest = _joined(laid[lines - 1 :]).replace("\n", "")  # the last line and all after it, as one line
+    last = ""
+    for char in rest:
+        if text_width(last + char + ELLIPSIS) > width:
+            break
+        last += char
+    ends = [i for i in range(1, len(last)) if last[i] == " " or _breaks_at(last, i)]
+    if ends and text_width(last[: ends[-1]]) > width / 2:  # end where a word or a part ends when it costs little
+        last = last[: ends[-1]]
+    return _joined([*laid[: lines - 1], (last.rstrip(" ,;:·."), False)]) + ELLIPSIS
+
+
+def _joined(laid: list[tuple[str, bool]]) -> str:
+    """Lines as one cell's text: a line break after a line that ends inside a word, else a space."""
+    return "".join(line + ("\n" if inside else " ") for line, inside in laid[:-1]) + laid[-1][0]
 
 
 #: The lowest row height in pixels at which the grid wraps a cell's text (Streamlit: ``rowHeight > 4rem``).

@@ -20,7 +20,7 @@ from agents.validation import validate_thread_id
 from dashboard import auth, live, queues, resources, text_fit
 from dashboard.boxes import box
 from dashboard.formats import clean_frame, code_word, display_zone, short_question_id, timestamp
-from dashboard.i18n import current_language, localized, t, t_or
+from dashboard.i18n import catalogue, current_language, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
 from dashboard.tables import Column, draw_table, page_url, paged_table
 
@@ -41,32 +41,65 @@ def lazy_expander(label: str, key: str) -> Any:
     return box if box.open else None
 
 
-def describe_status(status: str, outcome: str, why: str) -> str:
-    """A status in words: ``done · paid``, ``needs attention · <why>``, ``waiting``."""
+def describe_status(status: str, outcome: str, why: str, lang: str | None = None, *, count: str = "") -> str:
+    """A status in words: ``done · paid``, ``needs attention · <why>``, ``waiting``, or ``waiting (2 of 3 items)``
+    with ``count`` (:func:`waiting_words`)."""
     if status == "done":
-        return f"{t('status.done')} · {code_word('outcome', outcome)}"
+        return f"{t('status.done', lang)} · {code_word('outcome', outcome, lang)}"
     if status == "attention":
-        return f"{t('status.attention')} · {why}"
-    return code_word("status", status)
+        return f"{t('status.attention', lang)} · {why}"
+    word = code_word("status", status, lang)
+    return f"{word} ({count})" if count else word
 
 
-def status_text(status: lifecycle.ThreadStatus) -> str:
-    """A thread's status in a few words, e.g. ``needs attention · a step failed`` (for lists)."""
-    return describe_status(status.status, status.outcome, t_or(f"reason.{status.reason_code}", status.reason_code))
+def status_text(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
+    """A thread's status in a few words, as the CLI's ``threads`` lists it (``waiting (2 of 3 items)``), in
+    ``lang`` (the page's language): e.g. ``needs attention · a step failed`` (for lists)."""
+    why = t(key, lang) if (key := f"reason.{status.reason_code}") in catalogue() else status.reason_code
+    return describe_status(status.status, status.outcome, why, lang, count=waiting_words(status, lang))
+
+
+def waiting_words(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
+    """How many of a thread's questions wait at once, in the CLI's words (:func:`agents.lifecycle.waiting_words`,
+    its ``threads`` and ``inbox``): ``2 of 3 items`` (``항목 3개 중 2개``) when the question says how many items the
+    thread decides in all, else ``2 questions``; empty while one question, or none, waits."""
+    if status.status != "waiting" or status.waiting_count < 2:
+        return ""
+    total = status.payload.get("item_count") if isinstance(status.payload, dict) else None
+    if isinstance(total, int) and not isinstance(total, bool):
+        return t("status.waiting_items", lang, count=status.waiting_count, total=total)
+    return t("status.waiting_questions", lang, count=status.waiting_count)
+
+
+#: The threads tables' column widths in pixels, the link's (``dashboard.tables.LINK_WIDTH``) beside them 776 in
+#: all: an agent card's grid in a 1280 px window (784 px: the inbox's 818 less the card's border and padding).
+#: Their rows are one line: a longer status is cut with "…" (whole on the thread's page), a longer id in its
+#: middle; without widths the grid sizes a column by the cells of its first drawing and cuts a later, longer one.
+THREAD_WIDTHS = {"agent": 110, "thread": 136, "status": 290, "updated": 204, "checkpoints": 90}
 
 
 def thread_columns(*, with_agent: bool = True) -> list[Column[lifecycle.ThreadStatus]]:
     """The columns of a threads table: thread, agent (its title in the page's language; left out of a table
     of one agent's threads, which its card names), status, last update, checkpoints."""
-    zone = display_zone()
-    agent = [Column(t("col.agent"), agent_title)] if with_agent else []
+    zone, lang, widths = display_zone(), current_language(), dict(THREAD_WIDTHS)
+    if with_agent:  # the agent's column takes its room from the status
+        widths["status"] -= widths["agent"]
+    agent = [Column(t("col.agent"), agent_title, widths["agent"])] if with_agent else []
     return [
-        Column(t("col.thread"), lambda x: x.thread_id),
+        Column(t("col.thread"), lambda x: one_line(x.thread_id, widths["thread"], middle=True), widths["thread"]),
         *agent,
-        Column(t("col.status"), status_text),
-        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone)),
-        Column(t("col.checkpoints"), lambda x: x.checkpoint_count),
+        Column(t("col.status"), lambda x: one_line(status_text(x, lang), widths["status"]), widths["status"]),
+        Column(t("col.updated"), lambda x: timestamp(x.updated_at, zone), widths["updated"]),
+        Column(t("col.checkpoints"), lambda x: x.checkpoint_count, widths["checkpoints"]),
     ]
+
+
+def one_line(text: str, width: int, *, middle: bool = False) -> str:
+    """``text`` as one line of a grid column ``width`` pixels wide: whole, or cut with "…" at its end (``middle``:
+    in its middle, an id's start and its end kept)."""
+    if middle:
+        return text_fit.cut_in_middle(text, width - text_fit.CELL_PADDING, text_fit.GRID_FONT)
+    return text_fit.cut_to_lines(text, width, 1)
 
 
 def agent_title(status: lifecycle.ThreadStatus) -> str:
@@ -77,8 +110,9 @@ def agent_title(status: lifecycle.ThreadStatus) -> str:
 def status_search_text(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
     """What a search matches in a thread's row: id, agent (name and title), status and reason; the reason
     whole, in ``lang`` (the page's language), as the inbox shows it, not as the run asked it."""
-    reason = status.reason_in(lang or current_language())
-    return " ".join((status.thread_id, status.agent, agent_title(status), status_text(status), reason))
+    lang = lang or current_language()
+    reason = status.reason_in(lang)
+    return " ".join((status.thread_id, status.agent, agent_title(status), status_text(status, lang), reason))
 
 
 def thread_link(status: lifecycle.ThreadStatus) -> str | None:
@@ -106,15 +140,22 @@ def show_threads(
 
 
 def age_cell(
-    status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
+    status: lifecycle.ThreadStatus,
+    deadlines: dict[str, int],
+    now: dt.datetime,
+    lang: str | None = None,
+    *,
+    count: str = "",
 ) -> str:
-    """How long an unfinished thread has waited (``waiting 3 h 20 min``), marked when past its deadline."""
+    """How long an unfinished thread has waited (``waiting 3 h 20 min``), marked when past its deadline, then how
+    many of its questions wait when ``count`` says (:func:`waiting_words`): ``waiting 3 h · overdue · 2 of 3
+    items`` (in a cell too narrow for all of it, the mark is kept before the count)."""
     if status.waiting_since is None:
         return ""
-    words = ages.age_text(status.waiting_since, now).render(lang or current_language())
+    parts = [ages.age_text(status.waiting_since, now).render(lang or current_language())]
     if lifecycle.is_overdue(status, deadlines, now):
-        return f"{words} · {t('age.overdue', lang)}"
-    return words
+        parts.append(t("age.overdue", lang))
+    return " · ".join([*parts, *([count] if count else [])])
 
 
 def inbox_counts(
@@ -140,32 +181,40 @@ def inbox_counts(
     return " · ".join(parts)
 
 
-#: The inbox's column widths in pixels, with the link's (``dashboard.tables.LINK_WIDTH``) 800 in all: every
-#: column, "who may decide" too, fits a 1280 px window's grid (818 px) without scrolling sideways, and the
-#: reason, the widest, wraps rather than running off the edge.
-INBOX_WIDTHS = {"agent": 84, "thread": 108, "status": 84, "reason": 260, "deciders": 112, "action": 96}
-#: The lines a cell of the inbox shows: a longer reason (a refund's question is about 100 characters) is cut
-#: with "…" (whole on the item's page, one click on Open; the search reads it whole), so rows stay two lines
-#: high and a 1280×720 first screen holds five of them.
+#: The inbox's column widths in pixels, with the link's (``dashboard.tables.LINK_WIDTH``) 812 in all: every
+#: column, "who may decide" too, fits a 1280 px window's grid (818 px) without scrolling sideways. The reason,
+#: the widest, wraps; the status holds "needs attention" over its age, and an age with "overdue", on two lines.
+INBOX_WIDTHS = {"agent": 80, "thread": 100, "status": 128, "reason": 244, "deciders": 108, "action": 96}
+#: The lines a cell of the inbox shows: a longer text (a refund's question is about 100 characters, who may
+#: decide it with the people's emails longer still) is cut with "…" (whole on the item's page, one click on
+#: Open; the search reads it whole), so rows stay two lines high and a 1280×720 first screen holds five of them.
 INBOX_CELL_LINES = 2
 #: The inbox's rows in pixels: :data:`INBOX_CELL_LINES` lines of wrapped text.
 INBOX_ROW_HEIGHT = text_fit.row_height(INBOX_CELL_LINES)
 
 
 def inbox_cell(text: str, column: str) -> str:
-    """A cell's text as the inbox shows it in ``column``: whole, or cut to :data:`INBOX_CELL_LINES` lines."""
+    """A cell's text as the inbox shows it in ``column``: whole, or cut to :data:`INBOX_CELL_LINES` lines with "…"
+    (an email broken after its "@" or before a ".", not inside its name, where a line ends inside it)."""
     return text_fit.cut_to_lines(text, INBOX_WIDTHS[column], INBOX_CELL_LINES)
 
 
 def inbox_status(
     status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
 ) -> str:
-    """An inbox item's status and how long it has waited, in one cell: ``waiting 3 h 20 min · overdue``;
-    ``needs attention · a step failed · waiting 2 min`` (the age says "waiting" already)."""
-    age = age_cell(status, deadlines, now, lang)
+    """An inbox item's status and how long it has waited, in one cell: ``waiting 3 h 20 min · overdue``,
+    ``waiting 20 s · 2 of 3 items`` (the age says "waiting" already; the count as the CLI's ``inbox`` says it);
+    ``needs attention · waiting 2 min`` (why is the reason's cell beside it)."""
+    age = age_cell(status, deadlines, now, lang, count=waiting_words(status, lang))
     if status.status == "waiting" and age:
         return age
-    return " · ".join(part for part in (status_text(status), age) if part)
+    return " · ".join(part for part in (code_word("status", status.status, lang), age) if part)
+
+
+def inbox_search_text(status: lifecycle.ThreadStatus, shown: Sequence[str], lang: str | None = None) -> str:
+    """What a search matches in an inbox row: :func:`status_search_text` and every cell ``shown`` whole (the
+    status with its age, who may decide, what resolves it), as the row reads in ``lang``."""
+    return " ".join((status_search_text(status, lang), *shown))
 
 
 #: Rows home shows of a list until every row is asked for (:func:`show_inbox_page`, :func:`show_threads_page`).
@@ -281,22 +330,32 @@ def _inbox_rows(
         mine=lambda x: mine(x.thread_id),
     )
 
+    def deciders(x: lifecycle.ThreadStatus) -> str:
+        return queues.rights_cell(rights.get(x.thread_id), me, lang)
+
+    def action(x: lifecycle.ThreadStatus) -> str:
+        return t(f"action.{x.action}", lang) if x.action else ""
+
+    def status(x: lifecycle.ThreadStatus) -> str:
+        return inbox_status(x, deadlines, now, lang)
+
+    def cell(column: str, text: Callable[[lifecycle.ThreadStatus], str]) -> Callable[[lifecycle.ThreadStatus], str]:
+        return lambda x: inbox_cell(text(x), column)
+
     columns = [
-        Column(t("col.agent"), agent_title, INBOX_WIDTHS["agent"]),
-        Column(t("col.thread"), lambda x: x.thread_id, INBOX_WIDTHS["thread"]),
-        Column(t("col.status"), lambda x: inbox_status(x, deadlines, now, lang), INBOX_WIDTHS["status"]),
-        Column(t("col.reason"), lambda x: inbox_cell(x.reason_in(lang), "reason"), INBOX_WIDTHS["reason"]),
-        Column(
-            t("col.deciders"), lambda x: queues.rights_cell(rights.get(x.thread_id), me, lang), INBOX_WIDTHS["deciders"]
-        ),
-        Column(t("col.action"), lambda x: t(f"action.{x.action}") if x.action else "", INBOX_WIDTHS["action"]),
+        Column(t("col.agent"), cell("agent", agent_title), INBOX_WIDTHS["agent"]),
+        Column(t("col.thread"), cell("thread", lambda x: x.thread_id), INBOX_WIDTHS["thread"]),
+        Column(t("col.status"), cell("status", status), INBOX_WIDTHS["status"]),
+        Column(t("col.reason"), cell("reason", lambda x: x.reason_in(lang)), INBOX_WIDTHS["reason"]),
+        Column(t("col.deciders"), cell("deciders", deciders), INBOX_WIDTHS["deciders"]),
+        Column(t("col.action"), cell("action", action), INBOX_WIDTHS["action"]),
     ]
     draw_table(
         key,
         items,
         columns,
         empty_text=empty_text,
-        search_text=functools.partial(status_search_text, lang=lang),
+        search_text=lambda x: inbox_search_text(x, (status(x), deciders(x), action(x)), lang),
         link=thread_link,
         row_height=INBOX_ROW_HEIGHT,
         search_in=search_column,
@@ -426,11 +485,12 @@ PICKER_LIMIT = 100
 def thread_option(
     status: lifecycle.ThreadStatus, deadlines: dict[str, int], now: dt.datetime, lang: str | None = None
 ) -> str:
-    """A thread in a picker: its id and status and, while it waits for a person, its age (marked when
-    overdue): ``refund-C1 · waiting 3 h 20 min · overdue``. The age's words say waiting, so a waiting
-    thread's status is not said again; any other status (``needs attention · …``) stays beside its age."""
-    age = age_cell(status, deadlines, now, lang)
-    shown = [age] if age and status.status == "waiting" else [status_text(status), *([age] if age else [])]
+    """A thread in a picker: its id and status and, while it waits for a person, its age (marked when overdue, with
+    how many of its questions wait): ``refund-C1 · waiting 3 h 20 min · overdue · 2 of 3 items``. The age's
+    words say waiting, so a waiting thread's status is not said again; any other status (``needs attention · …``)
+    stays beside its age."""
+    age = age_cell(status, deadlines, now, lang, count=waiting_words(status, lang))
+    shown = [age] if age and status.status == "waiting" else [status_text(status, lang), *([age] if age else [])]
     return " · ".join([status.thread_id, *shown])
 
 

@@ -63,6 +63,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forms.no_thread": ("No thread selected.", "선택된 스레드가 없습니다."),
     "forms.thread_missing": ("Thread {thread} does not exist (yet).", "스레드 {thread:이/가} 없습니다."),
     "forms.acting_on": ("Thread {thread} · checkpoint {checkpoint}", "스레드 {thread} · 체크포인트 {checkpoint}"),
+    # The thread and the checkpoint named in a message, as the line above names them ("Thread: …").
+    "forms.thread": ("Thread", "스레드"),
+    "forms.checkpoint": ("Checkpoint", "체크포인트"),
     "forms.raw_mode": ("Raw mode", "원시 입력 모드"),
     "forms.raw_mode.help": (
         "Off: typed fields, checked one by one. On: one raw value instead of the fields. A submit that "

@@ -3,6 +3,9 @@
 STRINGS = {
     "status.attention": ("needs attention", "확인 필요"),
     "status.running": ("running", "실행 중"),
+    # How many questions of a thread wait at once, as the CLI's threads and inbox say it: "waiting (2 of 3 items)".
+    "status.waiting_items": ("{count} of {total} items", "항목 {total}개 중 {count}개"),
+    "status.waiting_questions": ("{count} questions", "질문 {count}개"),
     "reason.question": ("waits for an answer", "답변을 기다림"),
     "reason.edited": ("edited and not continued", "수정 후 계속되지 않음"),
     "reason.stopped": ("stopped part-way", "중간에 멈춤"),

@@ -18,12 +18,13 @@ from streamlit.testing.v1 import AppTest
 
 import app_pages
 import dashboard
-from agents import runs
+from agents import readmodel, runs
+from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund import ledger
 from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY
 from dashboard.navigation import pages
 from tests.conftest import APP_FILE
-from tests.factories import button_by_key, messages, start_refund
+from tests.factories import button_by_key, messages, pause_robot, start_refund
 
 REFUND, LECTURE = "app_pages/refund.py", "app_pages/lecture.py"
 #: The page scripts of ``app_pages`` (drawn by AppTest, never imported); the rest are modules they import.
@@ -145,3 +146,61 @@ def test_an_amount_the_edit_refuses_names_the_edit_field(store, settings, lang):
     shown = " ".join(e.value for e in at.error)
     label = "새 지급 금액 (원)" if lang == "ko" else "New amount to pay (KRW)"
     assert f"{label}:" in shown and ": amount:" not in shown, shown  # never the code
+
+
+def _raw_update(at: AppTest, thread_id: str, raw: str) -> None:
+    """Sends ``raw`` as the sidebar's raw update_state."""
+    at.sidebar.toggle(key=f"update-raw-{thread_id}").set_value(True).run()
+    at.sidebar.text_area(key=f"update-rawvalue-{thread_id}").input(raw)
+    next(b for b in at.sidebar.button if b.label in ("Update state", "상태 수정")).click().run()
+    assert not at.exception, at.exception
+
+
+@LANGS
+def test_a_raw_key_no_form_of_the_agent_has_is_named_as_typed(store, settings, lang):
+    pause_robot(store, settings)
+    at = _page("app_pages/robot.py", lang)
+    _raw_update(at, "hitl_demo", '{"amount": 5}')
+    shown = messages(at)
+    assert "amount: " in shown and "decision, pending_action" in shown, shown  # as typed, as the CLI says it
+    assert AMOUNT[0] not in shown and AMOUNT[1] not in shown, shown  # never the refund form's label
+    runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-x")
+    at.query_params["thread"] = "lecture-x"
+    at.switch_page(LECTURE).run()
+    _raw_update(at, "lecture-x", '{"customer": "x"}')
+    shown = messages(at)
+    assert "customer: " in shown and CUSTOMER[0] not in shown and CUSTOMER[1] not in shown, shown
+
+
+@LANGS
+def test_a_key_the_agents_form_has_is_still_named_by_its_label(store, settings, lang):
+    start_refund(store, settings, "C1")
+    at = _page(REFUND, lang)
+    _raw_update(at, "refund-C1", '{"amount": -5}')
+    _names_its_label(at, AMOUNT, lang)
+
+
+@LANGS
+def test_the_thread_a_form_acts_on_is_named_as_the_sidebar_names_it(store, settings, lang):
+    pause_robot(store, settings)
+    runs.resume_thread(store, settings, "hitl_demo", "yes")  # executed: nothing waits any more
+    at = _page("app_pages/robot.py", lang)
+    at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
+    at.sidebar.button[0].click().run()
+    shown = messages(at)
+    label = "스레드: 스레드 'hitl_demo'" if lang == "ko" else "Thread: thread 'hitl_demo' is not waiting"
+    assert label in shown and "thread_id" not in shown, shown
+
+
+@LANGS
+def test_a_rerun_of_a_paid_case_names_the_checkpoint_as_the_page_does(store, settings, lang):
+    start_refund(store, settings, "C4")
+    runs.resume_thread(store, settings, "refund-C4", {"action": "approve", "approver": "kim"})  # paid
+    at = _page("app_pages/explorer.py", lang)
+    at.selectbox(key="explorer-agent").select("refund").run()
+    first = readmodel.checkpoint_chain(store, "refund-C4")[1]
+    at.selectbox(key="explorer-checkpoint-refund-C4").select(first.checkpoint_id).run()
+    at.button(key="explorer-rerun-refund-C4").click().run()
+    shown = messages(at)
+    assert ("체크포인트: " if lang == "ko" else "Checkpoint: ") in shown and "checkpoint_id" not in shown, shown
+    assert runs.current_result(store, settings, "refund-C4").outcome == "paid"

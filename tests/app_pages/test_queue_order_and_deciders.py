@@ -161,11 +161,16 @@ def test_a_case_no_one_may_decide_is_flagged_at_once(store, settings, tmp_path, 
     )
     monkeypatch.setenv("HITL_ROLES_FILE", str(path))
     runs.start_run(store, settings, "refund", {"case_id": "BIG", "customer": "c", "amount": 5_000_000, "reason": "r"})
+    flag = "no one may decide: no approver's limit covers 5,000,000 KRW"
     for page in ("app_pages/refund.py", "app_pages/home.py"):
         test = _open(page)
         warnings = [warning.value for warning in test.warning]
         assert "refund-BIG: no one may decide it: no approver's limit covers 5,000,000 KRW" in warnings, warnings
-        assert "no one may decide: no approver's limit covers 5,000,000 KRW" in _column(test, 0, "who may decide")
+        cells = _column(test, 0, "who may decide")
+        if page == "app_pages/home.py":  # the inbox's two lines of its column: cut, the warning says it whole
+            assert any(cell.endswith("…") and flag.startswith(" ".join(cell[:-1].split())) for cell in cells), cells
+        else:
+            assert flag in cells
     case_panel = _open("app_pages/refund.py")  # the only case, selected: its panel says it too
     assert "no one may decide: no approver's limit covers 5,000,000 KRW" in [w.value for w in case_panel.warning]
     korean = _open("app_pages/refund.py", lang="ko")

@@ -39,6 +39,18 @@ def test_every_inbox_column_is_in_view_and_open_comes_first(
     assert widths["content"] <= widths["shown"] + 1, widths  # every column, the last one too, is in view
 
 
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_an_agent_cards_threads_fit_its_grid_in_a_1280_window(
+    page: Page, shared_dashboard: Dashboard, case_with_a_long_reason: None, language: str
+):
+    open_page(page, shared_dashboard, f"?lang={language}", (1280, 720))
+    card = page.get_by_test_id("stMain").get_by_test_id("stDataFrame").nth(1)  # the refund card's threads
+    card.scroll_into_view_if_needed(timeout=DRAWN)
+    expect(card.locator("th[role=columnheader]").first).to_have_text("open" if language == "en" else "열기")
+    widths = card.evaluate(SIDEWAYS)
+    assert widths["content"] <= widths["shown"] + 1, widths  # its columns' widths, set, fit the card
+
+
 #: The inbox's header row in pixels, and its rows (two lines of text, a longer reason cut).
 HEADER, ROW = 36, INBOX_ROW_HEIGHT
 FIRST_SCREEN_ROWS = 5

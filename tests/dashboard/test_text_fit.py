@@ -49,3 +49,19 @@ def test_a_row_of_metrics_gives_a_long_word_the_width_its_type_needs():
     assert outcome >= text_width("그대로 저장됨") * METRIC_VALUE_SCALE > row_width / 4  # equal columns cut it
     assert weights[2] == text_width("초안 라운드")  # a digit's column is as wide as its label
     assert metric_columns([("", "")]) == [1.0]  # a weight is never zero
+
+
+def test_an_address_wider_than_a_line_breaks_at_its_at_sign_or_a_dot_not_inside_a_name():
+    text = "admin@example.com park@example.com"
+    assert wrapped(text, 79) == ["admin@", "example.com", "park@", "example.com"]
+    # The grid breaks a word only where its line ends: the cell says where, with a line break.
+    assert cut_to_lines(text, 96, 4) == "admin@\nexample.com park@\nexample.com"
+    assert wrapped("a.very-long.domain-name.example.org", 79)[0] == "a.very-long"  # the last place that fits
+    assert wrapped("삭제하기(관리자)", 90) == ["삭제하기", "(관리자)"]
+
+
+def test_a_cut_last_line_is_filled_with_what_follows_and_ends_where_a_part_ends():
+    text = "may decide: admin@example.com (admin), park@example.com (senior approver)"
+    assert cut_to_lines(text, 150, 2) == "may decide: admin@example.com…"
+    assert cut_to_lines(text, 140, 2) == "may decide: admin@example…"  # ".co…" would end inside a part
+    assert lines_needed(cut_to_lines(text, 140, 2), 140) == 2
