@@ -1,6 +1,6 @@
 """Checkpoint explorer: a thread's parent-chained checkpoints as a Plotly graph.
 
-Pick an agent and a thread (or open ``?thread=ID``), select a checkpoint by
+Pick an agent and a thread (or open ``?thread=ID``; the thread picked goes to the URL), select a checkpoint by
 clicking its point or in the list, re-run or fork from it, and read its
 decoded state, metadata and writes. A long thread is drawn a window at a
 time (``dashboard.explorer_view``); only the selected checkpoint is decoded.
@@ -20,10 +20,7 @@ from dashboard.checkpoint_figure import VIEW_STEPS, columns_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
 from dashboard.i18n import form_labels, t
 from dashboard.safe_markdown import escape_markdown
-from dashboard.views import bounded_select, pick_thread
-
-AGENT_KEY = "explorer-agent"
-THREAD_KEY = "explorer-thread"
+from dashboard.views import bounded_select
 
 store, settings = resources.store(), resources.settings()
 
@@ -64,7 +61,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             view.select_head_here()
             return t("explorer.rerun.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
-        act(expected_rerun, rerun)
+        act(expected_rerun, rerun, thread_id=thread_id)
     if checkpoint_id != head and rerun_col.button(
         t("explorer.restore"), key=restore_key, help=t("explorer.restore.help")
     ):
@@ -76,7 +73,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             view.select_head_here()
             return t("explorer.restore.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
-        act(expected_restore, restore)
+        act(expected_restore, restore, thread_id=thread_id)
     with fork_col, st.form(f"explorer-fork-{thread_id}"):
         st.markdown(f"**{t('explorer.fork.title')}**")
         raw = st.text_area(
@@ -114,17 +111,11 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             return t("explorer.fork.done", thread=thread_id, checkpoint=short, status=status_word(result))
 
         with form_labels(values="explorer.fork.values", as_node="explorer.fork.as_node"):
-            act(expected_fork, fork)
+            act(expected_fork, fork, thread_id=thread_id)
 
 
 any_thread = bool(statuspages.threads_page(store, limit=1).items)
-thread_id = (
-    pick_thread(
-        store, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY, empty_key="explorer.no_threads_for_agent"
-    )[1]
-    if any_thread
-    else None
-)
+thread_id, gone = view.open_thread(store) if any_thread else (None, None)
 if not any_thread:
     st.info(t("explorer.empty_db"))
 tree, rows_of, head = view.chain_tree(store, thread_id) if thread_id else (None, {}, "")
@@ -176,4 +167,5 @@ if thread_id and tree is not None and rows_of:
         _actions(thread_id, head, detail)
         view.show_writes(detail)
 
-sidebar_forms(store, settings, thread_id if rows_of else None, head or None)  # the head the chart drew
+# The head the chart drew; a thread shown before and gone now: a form sent for it is refused, saying why.
+sidebar_forms(store, settings, thread_id or gone, head or None)

@@ -14,22 +14,79 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agents import readmodel, runs, threadindex
+from agents import lifecycle, readmodel, runs, threadindex
 from agents.chain_layout import WINDOW_SIZE, ChainColumns, Link, layout_columns, link_tree, window_columns, window_rows
 from agents.db import Store
 from agents.errors import RunFailedError, short_checkpoint_id
 from agents.identity import Identity
+from agents.registry import AGENTS
 from agents.settings import Settings
 from dashboard.checkpoint_figure import DEFAULT_LABELS
 from dashboard.checkpoint_hover import lane_label
 from dashboard.formats import checkpoint_source, node_name
+from dashboard.forms import acted_here, changed_here
 from dashboard.i18n import t
-from dashboard.safe_markdown import inert_markdown, long_texts
-from dashboard.views import lazy_expander, show_table
+from dashboard.safe_markdown import escape_markdown, inert_markdown, long_texts
+from dashboard.views import lazy_expander, pick_thread, show_table
 
 SELECT_HEAD_KEY = "explorer:select-head"
 BACK_TO_KEY = "explorer:back-to"  # (thread, earlier head) selected after a failed re-run or fork
 FLASH_HERE_KEY = "explorer:flash-here"  # the queued message is this page's action's: shown beside it
+AGENT_KEY = "explorer-agent"
+THREAD_KEY = "explorer-thread"
+SHOWN_KEY = "explorer:shown"  # the thread the page showed on its last run (None: none)
+PICKER_DRAWN_KEY = "explorer:picker-drawn"  # the thread picker's value as the last run drew it
+UNPICKED_KEY = "explorer:unpicked"  # the thread shown was deleted here: none is open until one is picked
+OPEN_KEY = "explorer-open-picked"  # the button that opens the thread the picker shows
+
+
+def _listed(store: Store, thread_id: str) -> bool:
+    """Whether the picker can select ``thread_id``: a thread of one of the agents (as ``pick_thread`` checks)."""
+    found = lifecycle.thread_status(store, thread_id)
+    return found is not None and found.agent in AGENTS
+
+
+def open_thread(store: Store) -> tuple[str | None, str | None]:
+    """The agent and thread pickers; (the thread the page shows, a thread it showed that is gone now).
+
+    ``?thread=`` names the thread shown, and the picker follows it; a thread picked in the picker goes to the
+    URL, so a reload or a copied link opens it again. The page never shows a thread the user did not pick
+    in the place of one that disappeared: when the thread a link names is not there (deleted, here or
+    elsewhere, or never there) no thread is open, and the sidebar arms no form, until one is picked or
+    opened with the button (the picker cannot be picked again on the thread it shows). After a delete made
+    here the message that says so is the only one: the deleted id leaves the URL, so nothing calls it unknown.
+    The second value is the thread shown on the previous run when it is gone: a form still in the browser
+    for it, sent, is refused saying why (``forms.sidebar_forms``).
+    """
+    requested = st.query_params.get("thread") or None
+    listed = requested is not None and _listed(store, requested)
+    gone = requested if requested is not None and not listed and requested == st.session_state.get(SHOWN_KEY) else None
+    if gone is not None and acted_here(gone):  # deleted by this session: its flash says so
+        del st.query_params["thread"]
+        st.session_state[UNPICKED_KEY] = True
+        requested = gone = None
+    before = st.session_state.get(THREAD_KEY)  # the browser's choice, before the picker checks it
+    _, picked, _ = pick_thread(
+        store, page="explorer", agent_key=AGENT_KEY, thread_key=THREAD_KEY, empty_key="explorer.no_threads_for_agent"
+    )
+    chosen = before is not None and before != st.session_state.get(PICKER_DRAWN_KEY)
+    st.session_state[PICKER_DRAWN_KEY] = picked
+    if chosen or listed or st.session_state.get(OPEN_KEY):
+        st.session_state.pop(UNPICKED_KEY, None)
+    elif requested is not None or st.session_state.get(UNPICKED_KEY):  # a link to no thread, or one deleted here
+        _none_open(picked)
+        picked = None
+    if picked is not None and picked != requested:
+        st.query_params["thread"] = picked
+    st.session_state[SHOWN_KEY] = picked
+    return picked, gone
+
+
+def _none_open(offered: str | None) -> None:
+    """No thread is open: says so, with a button that opens the one the picker shows (``offered``)."""
+    st.info(t("explorer.none_open"))
+    if offered is not None:
+        st.button(escape_markdown(t("explorer.open", thread=offered)), key=OPEN_KEY)
 
 
 def option_label(
@@ -75,14 +132,27 @@ def clicked_checkpoint(event: object) -> str | None:
 
 
 def sync_selection(thread_id: str, rows_of: dict[str, int], head: str, chart_key: str) -> str:
-    """Resolves the selected checkpoint before the widgets are drawn (a new click wins, else the list); its key."""
-    select_key = f"explorer-checkpoint-{thread_id}"
+    """Resolves the selected checkpoint before the widgets are drawn (a new click wins, else the list); its key.
+
+    A selected head stays the head: when the thread moved on since the page was drawn (another tab, the
+    CLI), the new head is selected, and said so unless this session moved it, so the page shows the state
+    the sidebar's forms name, never the old head's beside forms acting on the new one.
+    """
+    select_key, head_key = f"explorer-checkpoint-{thread_id}", f"explorer:head-{thread_id}"
+    before, st.session_state[head_key] = st.session_state.get(head_key), head
+    followed = before not in (None, head) and st.session_state.get(select_key) == before
+    if followed:
+        st.session_state[select_key] = head
     if st.session_state.pop(SELECT_HEAD_KEY, False):
         st.session_state[select_key] = head
+        followed = False
     back_to = st.session_state.pop(BACK_TO_KEY, None)
     if back_to and back_to[0] == thread_id and back_to[1] in rows_of:
         st.session_state[select_key] = back_to[1]
         st.info(t("explorer.back_to", checkpoint=short_checkpoint_id(back_to[1])))
+        followed = False
+    if followed and not changed_here(thread_id):
+        st.info(t("explorer.followed_head", before=short_checkpoint_id(str(before)), head=short_checkpoint_id(head)))
     clicked = clicked_checkpoint(st.session_state.get(chart_key))
     last_click_key = f"explorer:last-click-{thread_id}"
     if clicked in rows_of and clicked != st.session_state.get(last_click_key):

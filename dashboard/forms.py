@@ -4,6 +4,12 @@ Each form names the thread and the head checkpoint it was drawn for. The head
 is remembered per session when the form is drawn; on submit, the operation
 checks it under the thread's lock, so a form drawn before another tab (or
 approver) acted is refused with a clear message instead of acting twice.
+
+A form keeps the head it was drawn at for as long as the browser keeps it (:func:`armed_head`): what is
+typed in a form stays in the browser, unsent, across every run of the page (a live refresh, another
+control), so a run that shows a newer head cannot tell what the user typed while looking at the older
+one. Such a form says it was drawn before the thread moved on, and its next submit is refused as stale,
+naming both checkpoints; after that, or after this session's own action, it acts on the head shown.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ import streamlit as st
 
 from agents import lifecycle, readmodel, runs
 from agents.db import Store
-from agents.errors import RunFailedError, UserError, short_id
+from agents.deletion import check_head
+from agents.errors import RunFailedError, ThreadNotFoundError, UserError, short_id
 from agents.identity import ANSWER, CONTINUE, DELETE_THREAD, UPDATE_STATE
 from agents.registry import get_agent
 from agents.settings import Settings
@@ -32,6 +39,8 @@ FLASH_KEY = "flash"
 UNCHANGED = "—"
 #: The thread this session's last successful action changed (see :func:`acted_here`).
 ACTED_KEY = "forms:acted"
+#: The same, for the sidebar's forms (:func:`sidebar_forms`): a page may take :data:`ACTED_KEY` first.
+CHANGED_HERE_KEY = "forms:changed-here"
 
 
 def flash(kind: str, message: str) -> None:
@@ -97,6 +106,46 @@ def drawn_head(form: str, thread_id: str, head: str | None) -> str | None:
     return expected
 
 
+def submit_key(form: str, thread_id: str) -> str:
+    """The key of ``form``'s submit button for ``thread_id``: in the session while the browser shows the form."""
+    return f"{form}-submit-{thread_id}"
+
+
+def _armed_key(form: str, thread_id: str) -> str:
+    return f"forms:armed:{form}:{thread_id}"
+
+
+def armed_head(form: str, thread_id: str, head: str, *, changed_here: bool = False) -> tuple[str | None, str]:
+    """(the head a submit of ``form`` in this run is checked against, the head the form is drawn for now).
+
+    What is typed in a form is not sent before its submit, and the browser keeps it across the page's runs
+    (a live refresh, another control) for as long as it shows the form. So the head is the one the form
+    was drawn at when it appeared, kept while the browser shows the form: a run that shows a newer head
+    cannot know what was typed while the older one was shown, and the next submit is refused as stale,
+    naming both. A submit (done or refused: the user is told), or this session's own action on the thread
+    (``changed_here``), draws the form for ``head``. A form the previous run did not draw (its submit
+    button's key is not in the session) appears now, empty: drawn for ``head``, never submitted from before.
+    """
+    key, submit = _armed_key(form, thread_id), submit_key(form, thread_id)
+    if submit not in st.session_state:
+        st.session_state[key] = head
+        return NOT_DRAWN, head
+    expected = st.session_state.get(key, NOT_DRAWN)
+    drawn = head if st.session_state.get(submit) or changed_here or expected in (NOT_DRAWN, None) else expected
+    st.session_state[key] = drawn
+    return expected, str(drawn)
+
+
+def mark_changed_here(thread_id: str) -> None:
+    """Records that this session's own action changed ``thread_id`` (the sidebar's forms then follow its head)."""
+    st.session_state[CHANGED_HERE_KEY] = thread_id
+
+
+def changed_here(thread_id: str) -> bool:
+    """Whether this session's own last action changed ``thread_id`` (kept until the sidebar's forms are drawn)."""
+    return st.session_state.get(CHANGED_HERE_KEY) == thread_id
+
+
 def shown_head(form: str, thread_id: str) -> str | None:
     """The head the page last drew ``form`` for, without recording anything.
 
@@ -156,6 +205,7 @@ def act(
     kind, message = reported if isinstance(reported, tuple) else ("success", reported)
     if thread_id is not None:
         st.session_state[ACTED_KEY] = thread_id
+        mark_changed_here(thread_id)
     flash(kind, message)
     st.rerun()
 
@@ -247,14 +297,17 @@ def resume_form(
     expected: str | None,
     question: Any = None,
     waiting: tuple[tuple[str, Any], ...] = (),
+    notice: str | None = None,
 ) -> None:
     """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text.
 
     ``question`` is the waiting interrupt's value: a choice offers only the answers it lists.
     ``waiting`` is every waiting question as (interrupt id, value): the form names the one it answers,
     and when several wait, the user picks it (the answer is sent for that interrupt id alone).
+    ``notice``: why a submit is refused (:func:`drawn_before`), under the title.
     """
     st.markdown(f"**{t('forms.resume.title')}**")
+    _show_notice(notice)
     raw_key = f"resume-raw-{thread_id}"
     raw_mode = mode_toggle(raw_key)
     interrupt_id: str | None = None
@@ -285,7 +338,7 @@ def resume_form(
                 for f in spec.ask.resume_fields
                 if f.name != signed
             }
-        submitted = st.form_submit_button(t("forms.resume.submit"))
+        submitted = st.form_submit_button(t("forms.resume.submit"), key=submit_key("resume", thread_id))
     if submitted:
 
         def action(expected: str | None) -> tuple[str, str]:
@@ -303,9 +356,12 @@ def resume_form(
         act(expected, action, thread_id=thread_id)
 
 
-def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None) -> None:
+def update_form(
+    store: Store, settings: Settings, spec: AgentSpec, thread_id: str, expected: str | None, notice: str | None = None
+) -> None:
     """The update_state form: typed known keys or (in raw mode) raw JSON, and the ``as_node`` choice."""
     st.markdown(f"**{t('forms.update.title')}**")
+    _show_notice(notice)
     raw_key = f"update-raw-{thread_id}"
     raw_mode = mode_toggle(raw_key)
     with st.form(f"update-{thread_id}"):
@@ -326,7 +382,7 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
             format_func=lambda node: node_label(spec.name, node),
         )
         continue_after = st.checkbox(t("forms.update.continue"), key=f"update-continue-{thread_id}")
-        submitted = st.form_submit_button(t("forms.update.submit"))
+        submitted = st.form_submit_button(t("forms.update.submit"), key=submit_key("update", thread_id))
     if submitted:
 
         def action(expected: str | None) -> str:
@@ -349,17 +405,18 @@ def update_form(store: Store, settings: Settings, spec: AgentSpec, thread_id: st
         act(expected, action, thread_id=thread_id)
 
 
-def delete_form(store: Store, thread_id: str, expected: str | None) -> None:
+def delete_form(store: Store, thread_id: str, expected: str | None, notice: str | None = None) -> None:
     """The delete_thread form: the user types the thread id to confirm."""
     with st.form(f"delete-{thread_id}"):
         st.markdown(f"**{t('forms.delete.title')}**")
+        _show_notice(notice)
         confirm = st.text_input(
             escape_markdown(t("forms.delete.confirm", thread=thread_id)), key=f"delete-confirm-{thread_id}"
         )
         reason = st.text_input(
             t("forms.delete.reason"), key=f"delete-reason-{thread_id}", help=t("forms.delete.reason_help")
         )
-        submitted = st.form_submit_button(t("forms.delete.submit"), type="primary")
+        submitted = st.form_submit_button(t("forms.delete.submit"), type="primary", key=submit_key("delete", thread_id))
     if submitted:
 
         def action(expected: str | None) -> str:
@@ -385,6 +442,40 @@ def continue_button(store: Store, settings: Settings, thread_id: str, expected: 
         act(expected, action, thread_id=thread_id)
 
 
+#: The sidebar's forms that hold typed values: each keeps the head it was drawn at (:func:`armed_head`).
+TYPED_FORMS = ("resume", "update", "delete")
+
+
+def drawn_before(drawn: str, head: str) -> str | None:
+    """Why a form drawn at ``drawn`` is refused when sent, now that the page shows ``head``; None when they agree."""
+    if drawn == head:
+        return None
+    return t("forms.drawn_before", drawn=short_id(drawn), head=short_id(head))
+
+
+def _show_notice(notice: str | None) -> None:
+    if notice:
+        st.warning(escape_markdown(notice))
+
+
+def refuse_sent_for_missing(store: Store, thread_id: str) -> None:
+    """A form of ``thread_id`` sent from the browser after the thread was deleted: refused, saying why.
+
+    The page draws the thread as not there, so no form is drawn for it; one still in the browser, sent,
+    gets the answer every operation gives (:func:`agents.deletion.check_head`): no such thread, or one that
+    changed since the form was drawn. Nothing is done, even for a thread there again (the page showed none).
+    """
+    for form in TYPED_FORMS:
+        if not st.session_state.get(submit_key(form, thread_id)):
+            continue
+
+        def refuse(expected: str | None) -> str:
+            check_head(store, thread_id, expected)
+            raise ThreadNotFoundError(thread_id)  # there again, at that head, but drawn by this run as not there
+
+        act(st.session_state.get(_armed_key(form, thread_id), NOT_DRAWN), refuse)
+
+
 #: What a page passes to :func:`sidebar_forms` when it draws no head of its own: the sidebar reads one.
 READ_HERE = "read here"
 
@@ -398,6 +489,7 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
     one) is then refused as stale, never taken for what the user saw beside the forms.
     """
     st.session_state.pop(ACTED_KEY, None)  # the page above had its one run to see its own action
+    changed_here = thread_id is not None and st.session_state.pop(CHANGED_HERE_KEY, None) == thread_id
     with st.sidebar:
         st.subheader(t("forms.header"))
         show_flash()
@@ -408,10 +500,17 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
         agent = readmodel.thread_agent(store, thread_id)
         if current is None or agent is None or page_head is None:  # as the page showed it: not there
             st.caption(escape_markdown(t("forms.thread_missing", thread=thread_id)))
+            refuse_sent_for_missing(store, thread_id)
             return
         head = current if page_head == READ_HERE else page_head
         st.caption(escape_markdown(t("forms.acting_on", thread=thread_id, checkpoint=short_id(head))))
         spec = get_agent(agent)
+
+        def armed(form: str) -> tuple[str | None, str | None]:
+            """(the head a submit is checked against, why it is refused: drawn before the thread moved on)."""
+            expected, drawn = armed_head(form, thread_id, head, changed_here=changed_here)
+            return expected, drawn_before(drawn, head)
+
         # A form the session's role cannot use is not drawn, and why is said (the operation checks it too).
         cannot_answer = auth.why_not(ANSWER)
         if cannot_answer:
@@ -423,13 +522,13 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
             if question is not None:  # every question waiting, each with its interrupt id
                 snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
                 waiting = tuple((str(i.id), i.value) for i in snapshot.interrupts)
-            drawn = drawn_head("resume", thread_id, head)
-            resume_form(store, settings, spec, thread_id, drawn, question, waiting)
-        if not auth.why_not(CONTINUE):
+            expected, notice = armed("resume")
+            resume_form(store, settings, spec, thread_id, expected, question, waiting, notice)
+        if not auth.why_not(CONTINUE):  # a button: nothing typed is kept, it acts on the head this run shows
             continue_button(store, settings, thread_id, drawn_head("continue", thread_id, head))
         if not auth.why_not(UPDATE_STATE):
-            update_form(store, settings, spec, thread_id, drawn_head("update", thread_id, head))
+            update_form(store, settings, spec, thread_id, *armed("update"))
         if not auth.why_not(DELETE_THREAD):
-            delete_form(store, thread_id, drawn_head("delete", thread_id, head))
+            delete_form(store, thread_id, *armed("delete"))
         if auth.why_not(UPDATE_STATE) or auth.why_not(DELETE_THREAD):
             st.caption(t("auth.admin_only"))

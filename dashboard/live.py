@@ -18,6 +18,11 @@ moved, draws the whole page again.
 
 The navigation's overdue counts are drawn by the page's run alone (``st.navigation``): the frame
 follows them (:func:`follow_overdue`) and draws the page again, once, when they changed.
+
+A page drawn again whole keeps what was typed in its forms: the browser sends a form's values with its
+submit only. So a form does not take the new head from such a run: it keeps the one it was drawn at,
+says so, and a submit is refused as stale (``dashboard.forms.armed_head``), never applied to a state
+the user had not seen when typing.
 """
 
 from __future__ import annotations

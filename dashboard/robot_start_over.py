@@ -11,7 +11,7 @@ from agents.errors import RunFailedError, UserError
 from agents.identity import START_RUN
 from agents.settings import Settings
 from dashboard import auth
-from dashboard.forms import refused_text, show_run_failed
+from dashboard.forms import mark_changed_here, refused_text, show_run_failed
 from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
 
@@ -79,4 +79,5 @@ def start_over(
         with confirm_place:
             show_run_failed(error)
     else:
+        mark_changed_here(thread_id)  # this session's own change: the sidebar's forms follow the new head
         st.rerun()

@@ -66,6 +66,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     # The thread and the checkpoint named in a message, as the line above names them ("Thread: …").
     "forms.thread": ("Thread", "스레드"),
     "forms.checkpoint": ("Checkpoint", "체크포인트"),
+    "forms.drawn_before": (
+        "Drawn at checkpoint {drawn}, before the thread moved on to {head}: sending this form is refused, so that "
+        "what was typed for the earlier state is not applied to the new one. After that it acts on {head}.",
+        "이 양식은 체크포인트 {drawn}에서 그렸고, 그 뒤 스레드가 {head:으로/로} 바뀌었습니다. 이전 상태를 보고 입력한 "
+        "내용이 새 상태에 적용되지 않도록 지금 보내면 거부되며, 그 뒤에는 {head}에 적용됩니다.",
+    ),
     "forms.raw_mode": ("Raw mode", "원시 입력 모드"),
     "forms.raw_mode.help": (
         "Off: typed fields, checked one by one. On: one raw value instead of the fields. A submit that "

@@ -26,6 +26,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "There is no thread named {thread} in the database.",
         "데이터베이스에 {thread:이라는/라는} 스레드가 없습니다.",
     ),
+    "explorer.none_open": (
+        "No thread is open: pick one above, or open the one the picker shows.",
+        "열린 스레드가 없습니다. 위에서 스레드를 고르거나, 선택 상자에 보이는 스레드를 여세요.",
+    ),
+    "explorer.open": ("Open {thread}", "{thread} 열기"),
+    "explorer.followed_head": (
+        "The thread moved on since the page was drawn: its new head {head} is selected in place of {before}.",
+        "페이지를 그린 뒤 스레드가 바뀌었습니다. {before} 대신 새 헤드 {head:을/를} 선택했습니다.",
+    ),
     "explorer.bad_thread": (
         "The link names an invalid thread id: {error}",
         "링크의 스레드 ID가 올바르지 않습니다: {error}",
