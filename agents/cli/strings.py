@@ -363,6 +363,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.timeline.col.summed": ("summed", "합계"),
     "cli.timeline.col.speedup": ("speed-up", "속도 향상"),
     "cli.timeline.col.efficiency": ("efficiency", "효율"),
+    # A run's efficiency is that of its parallel supersteps together, as the Timeline page's whole-run row and
+    # comparison give it: its calls' speed-up over all its calls would mostly count its sequential steps.
+    "cli.timeline.col.parallel_efficiency": ("efficiency of parallel supersteps", "병렬 슈퍼스텝 효율"),
     "cli.timeline.col.nodes": ("nodes", "노드"),
     "cli.timeline.col.started": ("started", "시작 시각"),
     "cli.timeline.col.supersteps": ("supersteps", "슈퍼스텝"),

@@ -10,7 +10,8 @@ import pytest
 
 from agents import runs, runtime
 from agents.nodelog import node_runs
-from agents.timing import CSV_COLUMNS, timeline_csv, timeline_json
+from agents.timing import CSV_COLUMNS, timeline_csv, timeline_json, timeline_of
+from dashboard.timeline_tables import stats_table
 from tests.factories import answer_robot, insert_parallel_run, run_ids
 
 
@@ -43,6 +44,20 @@ def test_table_shows_the_parallel_speedup(run_cli, store, settings):
     research = next(line for line in steps if line.startswith("par-run  2"))
     assert research.split()[2:] == ["3", "1.0", "s", "3.0", "s", "3.00", "1.00", "research"]
     assert '심화, "quoted"' in out
+
+
+def test_a_runs_efficiency_is_the_one_the_timeline_page_gives(run_cli, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    insert_parallel_run(store, "hitl_demo")
+    out = run_cli("timeline", "hitl_demo", "--run", "par-run").out.splitlines()
+    header, line = out[out.index("runs") + 1 : out.index("runs") + 3]
+    assert "efficiency of parallel supersteps" in header
+    [whole_run] = [
+        row
+        for row in stats_table(timeline_of(node_runs(store, run_id="par-run"))).to_dict("records")
+        if row["step"] == "whole run"
+    ]
+    assert line.split()[-4] == f"{whole_run['efficiency']:.2f}"  # the page's whole-run row, not speed-up / tasks
 
 
 def test_json_is_timing_timeline_json_of_the_thread(run_cli, store, settings):
