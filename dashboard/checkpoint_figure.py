@@ -13,16 +13,18 @@ What the figure shows:
       link runs diagonally from the parent's lane down to the branch lane;
     * a large black ring on the head, a hexagon ring on checkpoints waiting
       for a human, a halo behind the selected checkpoint;
-    * writer nodes as text beside each point (only up to `TEXT_LABEL_LIMIT`
-      points, because text is slow and unreadable beyond that) and in hover;
-      `label_positions` puts each label above or below its point so that no
-      two labels share the gap between two lanes at one step, a branch's first
-      label sits below it (its link comes from above), and along a crowded
-      lane the labels alternate;
-    * for a window of a long thread (`columns_figure` on
-      `agents.chain_layout.window_columns`), only the lanes drawn, a dotted
-      link with the number of checkpoints left out wherever some are, and the
-      x axis opened on `view_steps` steps around the selected checkpoint.
+    * writer nodes in hover, and as text beside the points that have room for
+      it (`dashboard.checkpoint_labels.place_labels`, in pixels of the
+      narrowest the plot is drawn): above or below the point, on the side no
+      link of the point crosses, keeping clear of the labels beside it, which
+      along a crowded lane alternate above and below; a label without room is
+      left out. No text at all above `TEXT_LABEL_LIMIT` points;
+    * the x axis opened on every step drawn, or for a window of a long thread
+      (`columns_figure` on `agents.chain_layout.window_columns`) on
+      `view_steps` steps around the selected checkpoint, with room past the
+      outermost points for their halo and labels; in a window, only the lanes
+      drawn and a dotted link with the number of checkpoints left out wherever
+      some are.
 
 Every point trace (sources, head, waiting, selected, labels) carries the full
 checkpoint id as 1-D `customdata`, so a Streamlit `on_select` event maps back
@@ -45,9 +47,22 @@ import plotly.graph_objects as go
 from agents.chain_layout import ChainColumns, ChainPoint, layout_columns
 from agents.collector import collector_paused
 from dashboard.checkpoint_hover import PointRows, label_text, lane_label, point_rows
+from dashboard.checkpoint_labels import (
+    BOTTOM,
+    LABEL_FONT_PX,
+    TOP,
+    Obstacle,
+    XView,
+    edge_room,
+    label_widths,
+    place_labels,
+    row_pitch_px,
+    x_view,
+)
+from dashboard.text_fit import text_px
 
-# Above this many points, text labels are left out: they cost render time and
-# overlap into noise long before WebGL is needed.
+# Above this many points no writer label is drawn at all: placing them costs time, and so few would have
+# room on the narrowest plot that the hover tells more.
 TEXT_LABEL_LIMIT = 300
 
 # Known LangGraph sources first, in the order a run produces them.
@@ -81,8 +96,6 @@ DEFAULT_LABELS: dict[str, str] = {
     "source.fork": "fork",
 }
 
-# Above this many steps in view, labels along a lane alternate above and below their points.
-CROWDED_STEPS = 10
 # A window opens on this many steps around the selected checkpoint (`columns_figure`'s view_steps).
 VIEW_STEPS = 30
 
@@ -182,72 +195,93 @@ def _columns_figure(
         if ringed:
             traces.append(_overlay_trace(ringed, drawn, scatter, name, marker))
     focus = selected[0] if selected else rows.heads[0] if rows.heads else len(points) - 1
-    x_range = _x_range(columns.xs, columns.xs[focus], view_steps)
-    in_view = x_range[1] - x_range[0] if x_range else max(columns.xs) - min(columns.xs)
-    if len(points) <= TEXT_LABEL_LIMIT:
-        traces.append(_label_trace(columns, drawn, selected, scatter, text["writers"], in_view > CROWDED_STEPS))
-    layout = _layout([lane_label(lane, text) for lane in shown], text, x_range, in_view)
+    writers = [label_text(p.writers) for p in points] if len(points) <= TEXT_LABEL_LIMIT else None
+    widths = None if writers is None else label_widths(writers)
+    view = x_view(columns.xs, columns.xs[focus], view_steps, edge_room(columns.xs, widths, HALO_SIZE))
+    height = figure_height(len(shown))
+    if writers is not None and widths is not None:
+        sizes = [
+            HALO_SIZE if i in selected else HEAD_SIZE if p.is_head else WAITING_SIZE if p.is_waiting else MARKER_SIZE
+            for i, p in enumerate(points)
+        ]
+        first = [*selected, *rows.heads, *rows.waiting]
+        row_px = row_pitch_px(len(shown), height, HALO_SIZE)
+        placed = _placed_labels(columns, drawn, widths, sizes, first, view, row_px, text["hidden_count"])
+        if any(placed):
+            traces.append(_label_trace(drawn, writers, sizes, placed, scatter, text["writers"]))
+    layout = _layout([lane_label(lane, text) for lane in shown], text, view, height)
     return _figure_of(traces, layout)
 
 
 #: Marker sizes of the halo and the rings: a label keeps clear of the largest on its point.
 HALO_SIZE, HEAD_SIZE, WAITING_SIZE, MARKER_SIZE = 30, 28, 21, 12
+#: The stroke of the rings (head, waiting), in pixels.
+RING_LINE_PX = 3
+#: The font size of the number of checkpoints left out, written over a dotted link.
+HIDDEN_COUNT_FONT_PX = 11
 
 
-def label_positions(xs: Sequence[int], rows: Sequence[int], from_above: Sequence[bool], crowded: bool) -> list[str]:
-    """Where each point's label goes: ``"top center"`` or ``"bottom center"``.
+def figure_height(lanes: int) -> int:
+    """The figure's height in pixels with ``lanes`` lanes drawn."""
+    return min(900, 220 + 70 * lanes)
 
-    A label fills the gap between its point's row and the row above (top) or below (bottom), so two
-    labels overlap when they take the same gap at one x; branches run in parallel at the same steps.
-    Each point prefers below when its link arrives from above (``from_above``: a branch's first point,
-    whose diagonal link would cross a label on top), else top, or, when ``crowded``, top at even x and
-    bottom at odd x so that neighbours along a row do not collide. At each x the points are placed
-    from the top row down, each taking its preferred gap unless the point above already took it
-    (the gap below is then always free).
-    """
-    order = sorted(range(len(xs)), key=lambda i: (xs[i], rows[i]))
-    positions = ["top center"] * len(xs)
-    taken: tuple[int, int] | None = None  # (x, gap) taken last; the rows of one x come in order
-    for i in order:
-        below = from_above[i] or (crowded and xs[i] % 2 == 1)
-        if not below and taken == (xs[i], rows[i]):
-            below = True  # the point just above took the gap between them
-        positions[i] = "bottom center" if below else "top center"
-        taken = (xs[i], rows[i] + 1) if below else None
-    return positions
+
+def _placed_labels(
+    columns: ChainColumns[ChainPoint],
+    drawn: _Drawn,
+    widths: list[float],
+    sizes: list[int],
+    first: list[int],
+    view: XView,
+    row_px: float,
+    count_text: str,
+) -> list[str | None]:
+    """Each point's label side, or None where it is left out (`place_labels`): clear of the links, of the
+    rings and halo of its neighbours, and of the counts (``count_text``) over the dotted links."""
+    rows = (-drawn.y).tolist()
+    xs = columns.xs
+    obstacles = [
+        Obstacle(xs[i], rows[i], side, size + RING_LINE_PX, owner=i)
+        for i, size in enumerate(sizes)
+        if size > MARKER_SIZE
+        for side in (TOP, BOTTOM)
+    ]
+    hidden = columns.hidden or ()
+    for i, count in enumerate(hidden):
+        parent = columns.parents[i]
+        if count and parent >= 0 and rows[parent] == rows[i]:
+            width = text_px(count_text.format(n=f"{count:,}"), HIDDEN_COUNT_FONT_PX)
+            obstacles.append(Obstacle((xs[parent] + xs[i]) / 2, rows[i], TOP, width))
+    links = [(parent, child) for child, parent in enumerate(columns.parents) if parent >= 0]
+    return place_labels(
+        xs,
+        rows,
+        widths,
+        view.unit_px,
+        links=links,
+        row_px=row_px,
+        ring_px=HALO_SIZE,
+        first=first,
+        obstacles=obstacles,
+    )
 
 
 def _label_trace(
-    columns: ChainColumns[ChainPoint], drawn: _Drawn, selected: list[int], scatter: str, name: str, crowded: bool
+    drawn: _Drawn, labels: list[str], sizes: list[int], placed: list[str | None], scatter: str, name: str
 ) -> dict[str, object]:
-    """The writer labels as their own trace, placed by `label_positions`.
+    """The writer labels that have room (``placed``), as their own trace.
 
     Its markers are invisible and sized like the largest marker on each point (ring or halo), so
     Plotly sets each label clear of it; it takes no hover, so a click still selects the point.
     """
-    points = columns.points
-    parents, y = columns.parents, drawn.y
-    from_above = [parent >= 0 and y[parent] != y[i] for i, parent in enumerate(parents)]
-    positions = label_positions(columns.xs, (-y).tolist(), from_above, crowded)
-    sizes = [
-        HALO_SIZE if i in selected else HEAD_SIZE if p.is_head else WAITING_SIZE if p.is_waiting else MARKER_SIZE
-        for i, p in enumerate(points)
-    ]
-    rows = list(range(len(points)))
-    trace = _overlay_trace(rows, drawn, scatter, name, {"size": sizes, "opacity": 0, "color": "#FFFFFF"})
-    trace.update(mode="markers+text", hoverinfo="skip", showlegend=False, textposition=positions)
-    trace["text"] = [label_text(p.writers) for p in points]  # short: a step apart, labels must not run together
+    shown = [i for i, side in enumerate(placed) if side is not None]
+    marker = {"size": [sizes[i] for i in shown], "opacity": 0, "color": "#FFFFFF"}
+    trace = _overlay_trace(shown, drawn, scatter, name, marker)
+    trace.update(mode="markers+text", hoverinfo="skip", showlegend=False, textposition=[placed[i] for i in shown])
+    trace["text"] = [labels[i] for i in shown]  # short: labels stand close, and must not run together
+    trace["textfont"] = {"size": LABEL_FONT_PX}  # the size they were placed for, in presenter mode too
     del trace["hovertemplate"], trace["hovertext"]
     return trace
-
-
-def _x_range(xs: Sequence[int], at: int, view_steps: int | None) -> tuple[float, float] | None:
-    """The x range the figure opens on: ``view_steps`` steps around ``at``, inside the drawn span."""
-    low, high = min(xs) - 0.5, max(xs) + 0.5
-    if view_steps is None or high - low <= view_steps:
-        return None
-    start = min(max(at - view_steps / 2, low), high - view_steps)
-    return (start, start + view_steps)
 
 
 #: Trace properties that hold one entry per point (or per link end).
@@ -287,8 +321,8 @@ def _ring_specs(text: Mapping[str, str], rows: PointRows) -> list[tuple[str, lis
     waiting = {"size": WAITING_SIZE, "symbol": "hexagon-open", "color": "#D55E00"}
     head = {"size": HEAD_SIZE, "symbol": "circle-open", "color": "#000000"}
     return [
-        (text["waiting"], rows.waiting, {**waiting, "line": {"width": 3}}),
-        (text["head"], rows.heads, {**head, "line": {"width": 3}}),
+        (text["waiting"], rows.waiting, {**waiting, "line": {"width": RING_LINE_PX}}),
+        (text["head"], rows.heads, {**head, "line": {"width": RING_LINE_PX}}),
     ]
 
 
@@ -335,7 +369,7 @@ def _hidden_counts(
         "text": [template.format(n=f"{hidden[i]:,}") for i in rows],
         "mode": "text",
         "textposition": "top center",
-        "textfont": {"color": "#6A6A6A", "size": 11},
+        "textfont": {"color": "#6A6A6A", "size": HIDDEN_COUNT_FONT_PX},
         "hoverinfo": "skip",
         "showlegend": False,
         "name": template.format(n=""),
@@ -380,18 +414,15 @@ def _overlay_trace(rows: list[int], drawn: _Drawn, scatter: str, name: str, mark
     }
 
 
-def _layout(
-    lane_names: list[str], text: Mapping[str, str], x_range: tuple[float, float] | None, in_view: float
-) -> dict[str, object]:
+def _layout(lane_names: list[str], text: Mapping[str, str], view: XView, height: int) -> dict[str, object]:
     """Axes, legend and interaction settings shared by every non-empty figure; one row per lane drawn."""
     xaxis: dict[str, object] = {
         "title": {"text": text["step"]},
         "zeroline": False,
         # Steps are whole numbers; without this a short thread gets 0.5 ticks.
-        "dtick": 1 if in_view <= SMALL_X_SPAN else None,
+        "dtick": 1 if view.steps <= SMALL_X_SPAN else None,
+        "range": list(view.range),
     }
-    if x_range is not None:
-        xaxis["range"] = list(x_range)
     return dict(
         # Clicking a point selects it (Streamlit `on_select`); dragging pans,
         # because a long thread needs panning and a box selection would pick
@@ -399,7 +430,7 @@ def _layout(
         clickmode="event+select",
         dragmode="pan",
         hovermode="closest",
-        height=min(900, 220 + 70 * len(lane_names)),
+        height=height,
         margin={"l": 10, "r": 10, "t": 40, "b": 40},
         xaxis=xaxis,
         # The lane's word sits over the lane names, level: an axis title is drawn turned on its side, which

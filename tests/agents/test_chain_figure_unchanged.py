@@ -7,8 +7,9 @@ figure code is compared, trace by trace, with the figure of the code at :data:`B
 from git beside today's, once the two changes made since on purpose are applied to it: the gap after
 each parent link is NaN in a float array (None in an object array then; both a break in the line),
 row r is drawn at y = -r on an axis that is not reversed (at y = r on a reversed axis then: the
-same picture, but Plotly 4 drew WebGL lines on a reversed axis at its bottom edge), and a label of
-several writers is written short, so labels a step apart do not run together.
+same picture, but Plotly 4 drew WebGL lines on a reversed axis at its bottom edge), a label of
+several writers is written short, so labels a step apart do not run together, and only the labels with room
+are drawn, on the side chosen for them, in an x range with room for the halo at its ends.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def test_the_figure_is_the_one_drawn_before(store, before, selected, webgl_thres
     chosen = chain[len(chain) // 3].checkpoint_id if selected else None
     now = checkpoint_figure(chain, selected_id=chosen, webgl_threshold=webgl_threshold)
     then = _drawn_as_today(
-        before_figure.checkpoint_figure(earlier, selected_id=chosen, webgl_threshold=webgl_threshold)
+        before_figure.checkpoint_figure(earlier, selected_id=chosen, webgl_threshold=webgl_threshold), now
     )
     assert len(now.data) >= 6  # links, halo or not, four sources, the head's ring, the labels
     assert _traces(now) == _traces(then)
@@ -151,15 +152,17 @@ def test_the_columns_figure_is_the_one_drawn_before(store, before):
     _, _, before_figure = before
     columns = layout_columns(readmodel.checkpoint_chain(store, THREAD))
     now = columns_figure(columns, view_steps=4)
-    then = _drawn_as_today(before_figure.columns_figure(columns, view_steps=4))
+    then = _drawn_as_today(before_figure.columns_figure(columns, view_steps=4), now)
     assert _traces(now) == _traces(then)
     assert json.loads(now.to_json()) == json.loads(then.to_json())
 
 
-def _drawn_as_today(figure: Any) -> Any:
-    """An earlier figure with today's four changes: NaN gaps in float links, row r at y = -r, no reversed
+def _drawn_as_today(figure: Any, now: Any) -> Any:
+    """An earlier figure with today's changes: NaN gaps in float links, row r at y = -r, no reversed
     axis, a label of several writers written short (``work ×3``, ``audit +3``; the hover keeps every name),
-    and the lane's word written level over the lane names instead of as the axis's sideways title.
+    the lane's word written level over the lane names instead of as the axis's sideways title, and, as
+    ``now`` draws them (``dashboard.checkpoint_labels``), the labels with room, on their sides and in their
+    size, and the x range.
     """
     for trace in figure.data:
         if trace.mode == "markers+text" and trace.text is not None:  # the labels: names, comma-joined then
@@ -180,4 +183,17 @@ def _drawn_as_today(figure: Any) -> Any:
             **{"textangle": 0, "showarrow": False},
         }
     ]
+    (labels,) = [trace for trace in figure.data if trace.mode == "markers+text"]
+    (placed,) = [trace for trace in now.data if trace.mode == "markers+text"]
+    keep = [list(labels.customdata).index(checkpoint) for checkpoint in placed.customdata]
+    labels.update(
+        x=np.asarray(labels.x)[keep],
+        y=np.asarray(labels.y)[keep],
+        customdata=np.asarray(labels.customdata)[keep],
+        text=[labels.text[k] for k in keep],
+        textposition=placed.textposition,
+        textfont=placed.textfont,
+        marker_size=[labels.marker.size[k] for k in keep],
+    )
+    figure.layout.xaxis.range = now.layout.xaxis.range
     return figure
