@@ -87,7 +87,8 @@ def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now:
     lang, deadlines, me = current_language(), settings.deadlines, auth.identity()
     return [
         Column(t("refund.col.case"), lambda q: q[0].case_id),
-        Column(t("refund.col.status"), lambda q: status_text(q[1])),
+        # The status without its count of items: the "to pay" cell says what waits, and the queue fits 1280 px.
+        Column(t("refund.col.status"), lambda q: status_text(q[1], counted=False)),
         Column(t("col.waiting"), lambda q: age_cell(q[1], deadlines, now, lang)),
         Column(t("refund.col.customer"), lambda q: q[0].customer),
         Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),

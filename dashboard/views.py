@@ -52,11 +52,13 @@ def describe_status(status: str, outcome: str, why: str, lang: str | None = None
     return f"{word} ({count})" if count else word
 
 
-def status_text(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
+def status_text(status: lifecycle.ThreadStatus, lang: str | None = None, *, counted: bool = True) -> str:
     """A thread's status in a few words, as the CLI's ``threads`` lists it (``waiting (2 of 3 items)``), in
-    ``lang`` (the page's language): e.g. ``needs attention · a step failed`` (for lists)."""
+    ``lang`` (the page's language): e.g. ``needs attention · a step failed`` (for lists). ``counted=False``
+    leaves out how many questions wait (a table whose other column says what waits)."""
     why = t(key, lang) if (key := f"reason.{status.reason_code}") in catalogue() else status.reason_code
-    return describe_status(status.status, status.outcome, why, lang, count=waiting_words(status, lang))
+    count = waiting_words(status, lang) if counted else ""
+    return describe_status(status.status, status.outcome, why, lang, count=count)
 
 
 def waiting_words(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
