@@ -12,7 +12,8 @@ from tests.factories import answer_robot
 PAGE = "app_pages/explorer.py"
 
 
-def _open(app, thread: str):
+def open_at(app, thread: str):
+    """The explorer opened on ``thread`` (its link's ``?thread=``); it drew without an exception."""
     at = app(PAGE)
     at.query_params["thread"] = thread
     at.run()
@@ -28,7 +29,7 @@ def test_two_forks_at_one_step_are_told_apart_by_their_branch(app, store, settin
         runs.update_thread(
             store, settings, "hitl_demo", {"decision": decision}, checkpoint_id=paused.checkpoint_id, expected_head=head
         )
-    at = _open(app, "hitl_demo")
+    at = open_at(app, "hitl_demo")
     picker = at.selectbox(key="explorer-checkpoint-hitl_demo")
     updates = [label for label in picker.options if " · update · " in label]  # AppTest lists the labels
     assert len(updates) == 2
@@ -38,7 +39,7 @@ def test_two_forks_at_one_step_are_told_apart_by_their_branch(app, store, settin
 def test_a_lecture_draft_is_a_collapsed_document_not_an_escaped_string(app, store, settings):
     result = runs.start_run(store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id="lecture-d1")
     draft = result.values["draft"]
-    at = _open(app, "lecture-d1")
+    at = open_at(app, "lecture-d1")
     state = json.loads(at.json[0].value)
     assert "draft" not in state  # no stand-in that reads as the draft's value
     assert state["subtopics"] == readmodel.to_jsonable(result.values["subtopics"])  # the other values as they are

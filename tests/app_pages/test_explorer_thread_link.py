@@ -11,17 +11,10 @@ from __future__ import annotations
 
 from agents import deletion, readmodel, runs
 from dashboard.i18n import t
+from tests.app_pages.test_explorer_reads_a_thread import open_at
 from tests.factories import button_by_key, messages, pause_robot
 
 PAGE = "app_pages/explorer.py"
-
-
-def _open(app, thread: str):
-    at = app(PAGE)
-    at.query_params["thread"] = thread
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def _sidebar_buttons(at) -> list[str]:
@@ -31,12 +24,12 @@ def _sidebar_buttons(at) -> list[str]:
 def test_a_thread_picked_goes_to_the_url_and_a_reload_opens_it(app, store, settings):
     pause_robot(store, settings, "tt-20")
     pause_robot(store, settings, "tt-21")
-    at = _open(app, "tt-20")
+    at = open_at(app, "tt-20")
     at.selectbox(key="explorer-thread").select("tt-21").run()
     assert not at.exception, at.exception
     assert "tt-21" in str(at.query_params["thread"])
     assert "Thread tt-21 · checkpoint" in " ".join(c.value for c in at.sidebar.caption)
-    reloaded = _open(app, "tt-21")  # a reload: a new session with the URL
+    reloaded = open_at(app, "tt-21")  # a reload: a new session with the URL
     assert reloaded.selectbox(key="explorer-thread").value == "tt-21"
 
 
@@ -50,7 +43,7 @@ def test_the_explorer_opened_without_a_thread_names_the_one_it_shows_in_the_url(
 def test_a_thread_deleted_elsewhere_is_not_replaced_by_another_with_forms_armed(app, store, settings):
     pause_robot(store, settings, "tt-8")
     pause_robot(store, settings, "tt-7")
-    at = _open(app, "tt-7")
+    at = open_at(app, "tt-7")
     assert "Delete thread" in _sidebar_buttons(at)
     deletion.delete_thread(store, "tt-7")  # another tab or process
     at.run()  # the live refresh
@@ -72,7 +65,7 @@ def test_a_thread_deleted_elsewhere_is_not_replaced_by_another_with_forms_armed(
 def test_a_delete_made_here_is_said_once_and_arms_nothing_for_another_thread(app, store, settings):
     runs.start_run(store, settings, "refund", {"case_id": "C12", "customer": "kim", "amount": 500_000, "reason": "r"})
     runs.start_run(store, settings, "refund", {"case_id": "C10", "customer": "kim", "amount": 500_000, "reason": "r"})
-    at = _open(app, "refund-C10")
+    at = open_at(app, "refund-C10")
     at.sidebar.text_input(key="delete-confirm-refund-C10").input("refund-C10")
     at.sidebar.text_input(key="delete-reason-refund-C10").input("duplicate")
     next(b for b in at.sidebar.button if b.label == "Delete thread").click().run()
@@ -101,7 +94,7 @@ def test_a_delete_made_here_is_said_once_and_arms_nothing_for_another_thread(app
 def test_the_selected_head_follows_the_thread_when_it_moves_on_elsewhere(app, store, settings):
     pause_robot(store, settings, "moving")
     before = readmodel.head_checkpoint_id(store, "moving")
-    at = _open(app, "moving")
+    at = open_at(app, "moving")
     assert at.selectbox(key="explorer-checkpoint-moving").value == before
     runs.update_thread(store, settings, "moving", {"pending_action": "Wire it all"}, as_node="propose")
     runs.continue_thread(store, settings, "moving")
@@ -114,7 +107,7 @@ def test_the_selected_head_follows_the_thread_when_it_moves_on_elsewhere(app, st
 
 def test_an_older_checkpoint_selected_stays_selected_when_the_thread_moves_on(app, store, settings):
     pause_robot(store, settings, "browsed")
-    at = _open(app, "browsed")
+    at = open_at(app, "browsed")
     older = readmodel.checkpoint_chain(store, "browsed")[0].checkpoint_id
     at.selectbox(key="explorer-checkpoint-browsed").select(older).run()
     runs.update_thread(store, settings, "browsed", {"pending_action": "Wire it all"}, as_node="propose")

@@ -11,13 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from agents import ages, lifecycle, runs
 from agents.roles_file import parse_roles
 from dashboard import text_fit
 from dashboard.views import INBOX_CELL_LINES, INBOX_WIDTHS, THREAD_WIDTHS
-from tests.conftest import APP_FILE
+from tests.app_pages.test_inbox_search_language import found_threads, open_home
 from tests.factories import pause_robot, start_refund
 
 INBOX = "home-inbox"
@@ -68,26 +67,6 @@ def crowded(store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(ages, "utc_now", lambda: asked + dt.timedelta(hours=24, minutes=1))
 
 
-def _home(lang: str, user: dict | None = None) -> AppTest:
-    test = AppTest.from_file(APP_FILE, default_timeout=60)
-    if user is not None:
-        test.user = user
-    test.query_params["lang"] = lang
-    test.run()
-    assert not test.exception, test.exception
-    return test
-
-
-def _found(test: AppTest, query: str) -> list[str]:
-    """The inbox's threads that match ``query`` (none when the inbox says no row matches)."""
-    test.text_input(key=f"{INBOX}:search").input(query).run()
-    assert not test.exception, test.exception
-    if any(c.value in (f"No row matches “{query}”.", f"“{query}”에 맞는 행이 없습니다.") for c in test.caption):
-        return []
-    inbox = test.dataframe[0].value
-    return sorted(" ".join(cell.split()) for cell in inbox["thread" if "thread" in inbox else "스레드"])
-
-
 def _cut_or_whole(cell: str, lines: int, width: int) -> None:
     """``cell`` takes at most ``lines`` lines of a column ``width`` pixels wide, each line break it holds where the
     grid could not break by itself (inside a word), at an address's "@" or "." when the word has one."""
@@ -106,7 +85,7 @@ def _cut_or_whole(cell: str, lines: int, width: int) -> None:
 def test_every_inbox_cell_fits_its_two_lines_and_a_longer_one_is_cut_with_an_ellipsis(
     crowded, lang: str, user: dict | None
 ):
-    inbox = _home(lang, user).dataframe[0]
+    inbox = open_home(lang, user).dataframe[0]
     frame = inbox.value
     widths = {label: config.get("width") for label, config in json.loads(inbox.proto.columns).items()}
     cut = 0
@@ -126,7 +105,7 @@ def test_every_inbox_cell_fits_its_two_lines_and_a_longer_one_is_cut_with_an_ell
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_cards_status_fits_its_one_line_and_the_cards_columns_fit_its_grid(crowded, lang: str):
-    home = _home(lang)
+    home = open_home(lang)
     status_label, thread_label = ("status", "thread") if lang == "en" else ("상태", "스레드")
     cards = [frame for frame in home.dataframe[1:] if thread_label in frame.value.columns]
     robot = next(card for card in cards if "robot-long" in list(card.value[thread_label]))
@@ -151,15 +130,15 @@ def test_a_cards_status_fits_its_one_line_and_the_cards_columns_fit_its_grid(cro
 def test_the_inbox_search_finds_what_its_rows_show(
     crowded, lang: str, overdue: str, decider: str, resolves: str, age: str
 ):
-    home = _home(lang)
-    assert _found(home, overdue) == ["refund-C1"]  # the status cell's mark
-    assert _found(home, decider) == ["refund-C1"]  # who may decide it, read whole
-    assert _found(home, resolves) == ["refund-C1", "robot-ko"]  # what resolves it
-    assert _found(home, age) == ["refund-C1", "robot-ko", "robot-long"]  # every age the status cells show
+    home = open_home(lang)
+    assert found_threads(home, overdue) == ["refund-C1"]  # the status cell's mark
+    assert found_threads(home, decider) == ["refund-C1"]  # who may decide it, read whole
+    assert found_threads(home, resolves) == ["refund-C1", "robot-ko"]  # what resolves it
+    assert found_threads(home, age) == ["refund-C1", "robot-ko", "robot-long"]  # every age the status cells show
 
 
 def test_the_inbox_search_finds_an_email_of_who_may_decide_when_signed_in(crowded):
-    assert _found(_home("en", KIM), "park@example.com") == ["refund-C1"]
+    assert found_threads(open_home("en", KIM), "park@example.com") == ["refund-C1"]
 
 
 @pytest.mark.parametrize(
@@ -174,7 +153,7 @@ def test_a_refund_with_several_items_waiting_says_how_many_as_the_cli_does(
     (status,) = lifecycle.inbox(store)
     assert status.state_words() == "waiting (2 of 3 items)"  # the CLI's threads and inbox
     start_refund(store, settings, "C2")  # one question: no count
-    home = _home(lang)
+    home = open_home(lang)
     inbox = home.dataframe[0].value
     thread, status_label = ("thread", "status") if lang == "en" else ("스레드", "상태")
     cells = dict(zip(inbox[thread], inbox[status_label], strict=True))
