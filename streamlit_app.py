@@ -17,6 +17,7 @@ from dashboard.i18n import (
     adopt_url_language,
     keep_language_in_url,
     language_style,
+    localized,
     t,
 )
 from dashboard.navigation import nav_title, pages
@@ -38,12 +39,12 @@ auth.gate()  # signed in, or local mode on this machine; otherwise the sign-in p
 try:
     resources.settings()
 except UserError as error:  # a setting has a value it cannot take (named in the message)
-    st.error(escape_markdown(t("app.settings_error", error=error)))
+    st.error(escape_markdown(t("app.settings_error", error=localized(error))))
     st.stop()
 try:
     store = resources.store()
 except UserError as error:  # the database cannot be used
-    st.error(escape_markdown(t("app.db_error", error=error)))
+    st.error(escape_markdown(t("app.db_error", error=localized(error))))
     st.stop()
 if store.read_only:
     st.warning(t("app.read_only"))
@@ -73,7 +74,7 @@ navigation = st.navigation(
 try:
     navigation.run()
 except DatabaseError as error:  # a read or write the database refused (busy too long, damaged): said, not a traceback
-    st.error(escape_markdown(t("app.db_error", error=error)))
+    st.error(escape_markdown(t("app.db_error", error=localized(error))))
 finally:  # after the page (stopped early or not): a page without live parts is drawn again after a change
     live.watch(store, settings.live_refresh, st.session_state)
     live.follow_overdue(store, settings.deadlines, settings.live_refresh, late)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.db import Store
+from agents.strings import STRINGS
+from agents.texts import Text, text
 
 
 def migrated_tables(store: Store) -> dict[str, tuple[str, ...]]:
@@ -23,7 +25,11 @@ def migrated_tables(store: Store) -> dict[str, tuple[str, ...]]:
 
 
 class MigrationError(Exception):
-    """The copy does not match the source."""
+    """The copy cannot be made, or does not match the source; ``text`` says why in the reader's language."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(str(message))
+        self.text = message
 
 
 @dataclass(frozen=True)
@@ -100,9 +106,9 @@ def migrate(source: Store, target: Store) -> MigrationReport:
             target already holds threads, or the counts differ afterwards.
     """
     if source.backend != "sqlite" or target.backend != "postgres":
-        raise MigrationError("migrate copies a SQLite file into a PostgreSQL database")
+        raise MigrationError(text(STRINGS, "error.migrate.direction"))
     if _thread_ids(target):
-        raise MigrationError(f"{target.path} already holds threads; migrate into an empty database")
+        raise MigrationError(text(STRINGS, "error.migrate.not_empty", target=target.path))
     threads = _thread_ids(source)
     for thread_id in threads:
         copy_thread(source, target, thread_id)
@@ -118,5 +124,5 @@ def migrate(source: Store, target: Store) -> MigrationReport:
     }
     wrong = {name: pair for name, pair in counts.items() if pair[0] != pair[1]}
     if wrong:
-        raise MigrationError(f"the copy does not match the source: {wrong}")
+        raise MigrationError(text(STRINGS, "error.migrate.mismatch", wrong=wrong))
     return MigrationReport(threads=len(threads), counts=counts)

@@ -17,6 +17,8 @@ from typing import Any
 
 from agents.errors import UserError
 from agents.identity import APPROVER, EMAIL_MAX_LENGTH, ROLES, Member, Roles
+from agents.strings import STRINGS
+from agents.texts import Text, text
 
 
 class RolesFileError(UserError):
@@ -27,9 +29,12 @@ class RolesFileError(UserError):
         line: The line to fix (1-based), or None when the problem is the file as a whole.
     """
 
-    def __init__(self, path: str, line: int | None, message: str) -> None:
-        where = f"{path}, line {line}" if line else path
-        super().__init__(f"roles file {where}: {message}")
+    def __init__(self, path: str, line: int | None, message: Text) -> None:
+        if line:
+            self.text = text(STRINGS, "error.roles.file_line", path=path, line=line, message=message)
+        else:
+            self.text = text(STRINGS, "error.roles.file", path=path, message=message)
+        super().__init__(str(self.text))
         self.path = path
         self.line = line
 
@@ -65,100 +70,104 @@ class _Reader:
                 return number
         return None
 
-    def fail(self, message: str, section: str, key: str | None = None, item: str | None = None) -> RolesFileError:
+    def fail(self, message: Text, section: str, key: str | None = None, item: str | None = None) -> RolesFileError:
         where = section + (f'."{key}"' if key is not None else "") + (f".{item}" if item is not None else "")
-        return RolesFileError(self.path, self.line_of(section, key, item), f"{where}: {message}")
+        entry = text(STRINGS, "error.roles.entry", entry=where, message=message)
+        return RolesFileError(self.path, self.line_of(section, key, item), entry)
 
 
-def _email_problem(email: str) -> str:
-    """What keeps ``email`` from being a roles file's email address ('' when nothing does)."""
+def _email_problem(email: str) -> Text | None:
+    """What keeps ``email`` from being a roles file's email address (None when nothing does)."""
     if not _EMAIL.match(email):
-        return "must be an email address, e.g. kim@example.com"
+        return text(STRINGS, "error.roles.email")
     if len(email) > EMAIL_MAX_LENGTH:
-        return f"is {len(email)} characters long; an email address has at most {EMAIL_MAX_LENGTH}"
-    return ""
+        return text(STRINGS, "error.roles.email_length", length=len(email), maximum=EMAIL_MAX_LENGTH)
+    return None
 
 
 def _user(reader: _Reader, email: str, entry: Any) -> Member:
     if problem := _email_problem(email):
         raise reader.fail(problem, "users", email)
     if not isinstance(entry, dict):
-        raise reader.fail('must be a table, e.g. { role = "approver", limit_krw = 1_000_000 }', "users", email)
+        raise reader.fail(text(STRINGS, "error.roles.user_table"), "users", email)
     unknown = sorted(set(entry) - {"role", "limit_krw", "name"})
     if unknown:
-        raise reader.fail("is not a known key; known: role, limit_krw, name", "users", email, unknown[0])
+        raise reader.fail(
+            text(STRINGS, "error.roles.unknown_key", known="role, limit_krw, name"), "users", email, unknown[0]
+        )
     role = entry.get("role")
     if role not in ROLES:
-        raise reader.fail(f"must be one of {', '.join(ROLES)}; got {role!r}", "users", email, "role")
+        raise reader.fail(
+            text(STRINGS, "error.roles.role", roles=", ".join(ROLES), value=repr(role)), "users", email, "role"
+        )
     limit = entry.get("limit_krw")
     if role == APPROVER:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise reader.fail(
-                f"an approver needs a limit: a whole number of KRW of at least 1; got {limit!r}",
+                text(STRINGS, "error.roles.limit", value=repr(limit))
+                if "limit_krw" in entry
+                else text(STRINGS, "error.roles.limit_missing"),
                 "users",
                 email,
                 "limit_krw" if "limit_krw" in entry else "role",
             )
     elif limit is not None:
-        raise reader.fail(f"only an approver has a limit; a {role} has none", "users", email, "limit_krw")
+        raise reader.fail(text(STRINGS, "error.roles.limit_not_approver", role=role), "users", email, "limit_krw")
     name = entry.get("name", "")
     if not isinstance(name, str):
-        raise reader.fail(f"must be text; got {name!r}", "users", email, "name")
+        raise reader.fail(text(STRINGS, "error.roles.text", value=repr(name)), "users", email, "name")
     return Member(role=role, limit_krw=limit if role == APPROVER else None, name=name.strip())
 
 
 def _token(reader: _Reader, label: str, entry: Any) -> tuple[str, str, str]:
     if not isinstance(entry, dict):
-        raise reader.fail('must be a table, e.g. { sha256 = "…", email = "kim@example.com" }', "tokens", label)
+        raise reader.fail(text(STRINGS, "error.roles.token_table"), "tokens", label)
     unknown = sorted(set(entry) - {"sha256", "email", "name"})
     if unknown:
-        raise reader.fail("is not a known key; known: sha256, email, name", "tokens", label, unknown[0])
+        raise reader.fail(
+            text(STRINGS, "error.roles.unknown_key", known="sha256, email, name"), "tokens", label, unknown[0]
+        )
     digest = entry.get("sha256")
     if not isinstance(digest, str) or not _SHA256.match(digest):
-        raise reader.fail(
-            "must be the token's SHA-256 as 64 hex digits (never the token itself); "
-            "print it with: python -m agents token-hash",
-            "tokens",
-            label,
-            "sha256",
-        )
+        raise reader.fail(text(STRINGS, "error.roles.sha256"), "tokens", label, "sha256")
     email = entry.get("email")
     if not isinstance(email, str) or _email_problem(email.strip()):
-        raise reader.fail(f"must be the email the token acts for; got {email!r}", "tokens", label, "email")
+        raise reader.fail(text(STRINGS, "error.roles.token_email", value=repr(email)), "tokens", label, "email")
     name = entry.get("name", "")
     if not isinstance(name, str):
-        raise reader.fail(f"must be text; got {name!r}", "tokens", label, "name")
+        raise reader.fail(text(STRINGS, "error.roles.text", value=repr(name)), "tokens", label, "name")
     return digest.lower(), email.strip(), name.strip()
 
 
-def parse_roles(text: str, path: str = "roles.toml") -> Roles:
+def parse_roles(source: str, path: str = "roles.toml") -> Roles:
     """Checks a roles file's text and returns its :class:`Roles`.
 
     Raises:
         RolesFileError: The text is not TOML, or an entry is wrong (the line is named).
     """
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(source)
     except tomllib.TOMLDecodeError as error:
         found = _TOML_LINE.search(str(error))
-        raise RolesFileError(path, int(found.group(1)) if found else None, f"not valid TOML: {error}") from None
-    reader = _Reader(path, text)
+        line = int(found.group(1)) if found else None
+        raise RolesFileError(path, line, text(STRINGS, "error.roles.not_toml", error=error)) from None
+    reader = _Reader(path, source)
     unknown = sorted(set(data) - {"users", "tokens"})
     if unknown:
-        raise reader.fail("is not a known section; known: [users], [tokens]", unknown[0])
+        raise reader.fail(text(STRINGS, "error.roles.section"), unknown[0])
     for section in ("users", "tokens"):
         if not isinstance(data.get(section, {}), dict):
-            raise reader.fail("must be a table of entries", section)
+            raise reader.fail(text(STRINGS, "error.roles.section_table"), section)
     users: dict[str, Member] = {}
     for email, entry in data.get("users", {}).items():
         if email.casefold() in users:
-            raise reader.fail("is listed twice (emails are compared without case)", "users", email)
+            raise reader.fail(text(STRINGS, "error.roles.email_twice"), "users", email)
         users[email.casefold()] = _user(reader, email, entry)
     tokens: dict[str, tuple[str, str, str]] = {}
     for label, entry in data.get("tokens", {}).items():
         digest, email, name = _token(reader, label, entry)
         if digest in tokens:
-            raise reader.fail("has the same hash as another token; give each token its own", "tokens", label, "sha256")
+            raise reader.fail(text(STRINGS, "error.roles.same_hash"), "tokens", label, "sha256")
         tokens[digest] = (email, name, label)
     return Roles(users=MappingProxyType(users), tokens=MappingProxyType(tokens), source=path)
 
@@ -170,7 +179,7 @@ def load_roles(path: Path | str) -> Roles:
         RolesFileError: The file cannot be read, is not TOML, or an entry is wrong (the line is named).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        source = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise RolesFileError(str(path), None, f"cannot be read: {error}") from None
-    return parse_roles(text, str(path))
+        raise RolesFileError(str(path), None, text(STRINGS, "error.roles.unreadable", error=error)) from None
+    return parse_roles(source, str(path))

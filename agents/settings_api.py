@@ -11,6 +11,8 @@ from agents.errors import InputError
 from agents.identity import EMAIL_MAX_LENGTH, Roles
 from agents.names import is_reserved_name
 from agents.settings_values import text_setting
+from agents.strings import STRINGS
+from agents.texts import text
 
 #: The HTTP API's bearer token (``python -m agents serve``); a secret.
 API_TOKEN_SETTING = "HITL_API_TOKEN"
@@ -32,13 +34,13 @@ def origins_setting(values: Mapping[str, str], name: str) -> tuple[str, ...]:
     entries = [entry.strip() for entry in text_setting(values, name).split(",") if entry.strip()]
     if "*" in entries:
         if len(entries) > 1:
-            raise InputError(name, f"'*' (every origin) stands alone; got {', '.join(entries)!r}")
+            raise InputError(name, text(STRINGS, "error.setting.origin_alone", entries=repr(", ".join(entries))))
         return ("*",)
     return tuple(dict.fromkeys(_origin(name, entry) for entry in entries))
 
 
 def _origin(name: str, entry: str) -> str:
-    refusal = f"{entry!r} is not an origin: one is http(s)://host[:port], with no path, e.g. http://localhost:3000"
+    refusal = text(STRINGS, "error.setting.not_origin", entry=repr(entry))
     try:
         parts = urllib.parse.urlsplit(entry.lower().removesuffix("/"))
         port = parts.port
@@ -46,7 +48,7 @@ def _origin(name: str, entry: str) -> str:
         raise InputError(name, refusal) from None
     host = parts.hostname or ""
     if not host.isascii():
-        raise InputError(name, f"{refusal} (a name in another script in its punycode form, xn--...)")
+        raise InputError(name, text(STRINGS, "error.setting.not_origin_script", entry=repr(entry)))
     if (
         parts.scheme not in ("http", "https")
         or not (_HOST_NAME.fullmatch(host) or (":" in host and _IPV6.fullmatch(host)))
@@ -78,18 +80,13 @@ def local_approver_setting(values: Mapping[str, str], roles: Roles | None) -> st
     if not name:
         return ""
     if roles is not None:
-        raise InputError(
-            LOCAL_APPROVER_SETTING,
-            "names the approver of local mode (no sign-in), and a roles file is set: decisions are recorded "
-            "under the signed-in identity. Remove it, and give a client that sends no approver (Agent Inbox) "
-            "a roles-file token as its API key",
-        )
+        raise InputError(LOCAL_APPROVER_SETTING, text(STRINGS, "error.setting.local_approver_roles"))
     if len(name) > EMAIL_MAX_LENGTH or any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
-        raise InputError(LOCAL_APPROVER_SETTING, f"must be a name of at most {EMAIL_MAX_LENGTH} characters on one line")
+        raise InputError(
+            LOCAL_APPROVER_SETTING, text(STRINGS, "error.setting.local_approver_name", maximum=EMAIL_MAX_LENGTH)
+        )
     if is_reserved_name(name):
         raise InputError(
-            LOCAL_APPROVER_SETTING,
-            f"{name!r} is reserved for what the agents write themselves, and no decision is recorded under it; "
-            "give the name of the person who decides",
+            LOCAL_APPROVER_SETTING, text(STRINGS, "error.setting.local_approver_reserved", name=repr(name))
         )
     return name

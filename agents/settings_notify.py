@@ -11,6 +11,8 @@ from pathlib import Path
 
 from agents.errors import InputError
 from agents.settings_values import Secret, int_setting, secret_setting, text_setting
+from agents.strings import STRINGS
+from agents.texts import text
 
 #: Where notifications are posted: a Slack-, Mattermost- or Teams-style incoming webhook URL; a secret.
 NOTIFY_WEBHOOK_SETTING = "HITL_NOTIFY_WEBHOOK"
@@ -109,44 +111,40 @@ def notify_setting(values: Mapping[str, str]) -> NotifySettings:
         except ValueError:
             parts = None
         if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-            raise InputError(NOTIFY_WEBHOOK_SETTING, "must be an http:// or https:// URL with a host")
+            raise InputError(NOTIFY_WEBHOOK_SETTING, text(STRINGS, "error.setting.webhook_url"))
     server = _smtp_server(text_setting(values, NOTIFY_SMTP_SETTING))
     host, port = server.host, server.port
     user = text_setting(values, NOTIFY_SMTP_USER_SETTING) or server.user
     password = secret_setting(values, NOTIFY_SMTP_PASSWORD_SETTING) or server.password
     if bool(user) != (password is not None):
         missing = NOTIFY_SMTP_PASSWORD_SETTING if user else NOTIFY_SMTP_USER_SETTING
-        raise InputError(missing, "a login needs both a user and a password (in the URL or in their settings)")
+        raise InputError(missing, text(STRINGS, "error.setting.login_pair"))
     for name, value in ((NOTIFY_SMTP_USER_SETTING, user), (NOTIFY_SMTP_PASSWORD_SETTING, password)):
         shown = value.reveal() if isinstance(value, Secret) else value
         if shown and not shown.isascii():  # smtplib sends a login as ASCII
-            raise InputError(name, "must be ASCII characters, as SMTP logins are sent")
+            raise InputError(name, text(STRINGS, "error.setting.login_ascii"))
     if user and not host:
-        raise InputError(NOTIFY_SMTP_SETTING, "is needed with a login: the server to log in to")
+        raise InputError(NOTIFY_SMTP_SETTING, text(STRINGS, "error.setting.smtp_for_login"))
     if password is not None and not server.tls and not _loopback(host):
-        raise InputError(
-            NOTIFY_SMTP_SETTING,
-            "sends a password only encrypted: use smtps://host:port or smtp://host:port?starttls=1"
-            " (plain SMTP with a login only to this machine)",
-        )
+        raise InputError(NOTIFY_SMTP_SETTING, text(STRINGS, "error.setting.smtp_plain_password"))
     ca = text_setting(values, NOTIFY_SMTP_CA_SETTING)
     if ca and not Path(ca).is_file():
-        raise InputError(NOTIFY_SMTP_CA_SETTING, f"names no file: {ca!r}")
+        raise InputError(NOTIFY_SMTP_CA_SETTING, text(STRINGS, "error.setting.no_file", path=repr(ca)))
     keep = int_setting(
         values, NOTIFY_KEEP_DAYS_SETTING, DEFAULT_NOTIFY_KEEP_DAYS, minimum=MIN_NOTIFY_KEEP_DAYS, maximum=36500
     )
     sender = text_setting(values, NOTIFY_FROM_SETTING)
     if host and not sender:
-        raise InputError(NOTIFY_FROM_SETTING, f"is needed with {NOTIFY_SMTP_SETTING}: the address mails are sent from")
+        raise InputError(NOTIFY_FROM_SETTING, text(STRINGS, "error.setting.from_needed", setting=NOTIFY_SMTP_SETTING))
     for name, address in [(NOTIFY_FROM_SETTING, sender)] * bool(sender) + [
         (NOTIFY_TO_SETTING, entry) for entry in _listed(text_setting(values, NOTIFY_TO_SETTING))
     ]:
         if not _MAIL.fullmatch(address):
-            raise InputError(name, f"{address!r} is not an email address")
+            raise InputError(name, text(STRINGS, "error.setting.not_email", address=repr(address)))
     public = text_setting(values, PUBLIC_URL_SETTING, DEFAULT_PUBLIC_URL).removesuffix("/")
     public_parts = urllib.parse.urlsplit(public)
     if public_parts.scheme not in ("http", "https") or not public_parts.netloc or public_parts.query:
-        raise InputError(PUBLIC_URL_SETTING, f"must be an http:// or https:// address, e.g. {DEFAULT_PUBLIC_URL}")
+        raise InputError(PUBLIC_URL_SETTING, text(STRINGS, "error.setting.public_url", example=DEFAULT_PUBLIC_URL))
     return NotifySettings(
         webhook=Secret(webhook) if webhook else None,
         smtp_host=host,
@@ -191,28 +189,26 @@ def _smtp_server(raw: str) -> SmtpServer:
     """``smtp://[user:password@]host:port[?starttls=1]`` or ``smtps://...``; unset gives no server."""
     if not raw:
         return SmtpServer()
-    refusal = (
-        "write smtp://host:port, smtp://host:port?starttls=1 or smtps://host:port, e.g. smtp://localhost:25; got {}"
-    )
     try:
         parts = urllib.parse.urlsplit(raw)
         port = parts.port
     except ValueError:
         parts, port = None, None
     # The refusal never repeats a URL that holds a password.
-    shown = "a URL with a login" if "@" in raw else repr(raw)
+    shown: object = text(STRINGS, "error.setting.smtp_url_login") if "@" in raw else repr(raw)
+    refusal = text(STRINGS, "error.setting.smtp_url", value=shown)
     if parts is None or parts.scheme not in ("smtp", "smtps") or not parts.hostname or port is None:
-        raise InputError(NOTIFY_SMTP_SETTING, refusal.format(shown))
+        raise InputError(NOTIFY_SMTP_SETTING, refusal)
     if parts.path not in ("", "/") or parts.fragment:
-        raise InputError(NOTIFY_SMTP_SETTING, refusal.format(shown))
+        raise InputError(NOTIFY_SMTP_SETTING, refusal)
     options = urllib.parse.parse_qs(parts.query, keep_blank_values=True)
     starttls = options.pop("starttls", [])
     if options or len(starttls) > 1 or (starttls and starttls[0] not in ("1", "true", "yes")):
-        raise InputError(NOTIFY_SMTP_SETTING, "takes one option, starttls=1: " + refusal.format(shown))
+        raise InputError(NOTIFY_SMTP_SETTING, text(STRINGS, "error.setting.smtp_option", value=shown))
     if starttls and parts.scheme == "smtps":
-        raise InputError(NOTIFY_SMTP_SETTING, "smtps:// is encrypted from the start; starttls=1 is for smtp://")
+        raise InputError(NOTIFY_SMTP_SETTING, text(STRINGS, "error.setting.smtps_starttls"))
     if (parts.username is None) != (parts.password is None) or parts.username == "":
-        raise InputError(NOTIFY_SMTP_SETTING, "a login in the URL is user:password@host")
+        raise InputError(NOTIFY_SMTP_SETTING, text(STRINGS, "error.setting.smtp_url_user"))
     tls = "tls" if parts.scheme == "smtps" else "starttls" if starttls else ""
     user = urllib.parse.unquote(parts.username) if parts.username else ""
     password = Secret(urllib.parse.unquote(parts.password)) if parts.password else None

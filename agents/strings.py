@@ -4,6 +4,8 @@ Each is the template of an :class:`agents.texts.Text`; the dashboard merges them
 into its catalogue, so an error or an inbox reason is shown in the reader's language.
 """
 
+from agents.settings_strings import STRINGS as SETTINGS_STRINGS
+
 #: The product's Korean words for the terms people meet on every page, and the words that must not
 #: stand in for them (``tests/dashboard/test_korean_wording.py`` holds the whole catalogue to it):
 #: ``{english term: (korean word, words not to use for it)}``.
@@ -316,3 +318,4 @@ STRINGS: dict[str, tuple[str, str]] = {
         "0(끄기)이거나 {minimum} 이상이어야 합니다. 입력값: {value}",
     ),
 }
+STRINGS.update(SETTINGS_STRINGS)  # the refusals of the settings read at start, a catalogue of their own

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from agents.db import DatabaseError
-from dashboard.i18n import t
+from dashboard.i18n import localized, t
 from dashboard.safe_markdown import escape_markdown
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,7 +33,7 @@ def guarded(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except DatabaseError as error:
-            st.error(escape_markdown(t("app.db_error", error=error)))
+            st.error(escape_markdown(t("app.db_error", error=localized(error))))
             return None
 
     return said  # type: ignore[return-value]

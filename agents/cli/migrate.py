@@ -25,7 +25,7 @@ def cmd_migrate(args: argparse.Namespace, context: Context) -> int:
     try:
         report = migrate(source, target)
     except MigrationError as error:
-        raise InputError("--to", str(error)) from None
+        raise InputError("--to", error.text) from None
     finally:
         source.close()
         target.close()

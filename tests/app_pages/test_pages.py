@@ -48,6 +48,16 @@ def test_a_bad_setting_stops_the_frame_with_the_setting_named(app, monkeypatch, 
     assert not at.markdown  # nothing of the page was drawn
 
 
+def test_a_bad_setting_is_said_in_the_pages_language(monkeypatch):
+    monkeypatch.setenv("HITL_NOTIFY_TO", "nobody")
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.query_params["lang"] = "ko"
+    at.run()
+    assert [e.value for e in at.error] == [
+        "설정값을 사용할 수 없습니다: HITL_NOTIFY_TO: 'nobody'는 이메일 주소가 아닙니다"
+    ]
+
+
 def test_home_with_an_empty_database(app):
     at = app()
     assert [i.value for i in at.info] == ["Nothing is waiting for a human and nothing needs attention."]
