@@ -24,12 +24,12 @@ from typing import Any
 
 from agents import readmodel, runs
 from agents.db import Store
-from agents.errors import NotWaitingError, RunFailedError, StaleFormError, UserError
+from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, UserError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import ThreadBusyError
 from agents.settings import Settings
 from agents.strings import STRINGS
-from agents.texts import DEFAULT_LANGUAGE, render, text
+from agents.texts import DEFAULT_LANGUAGE, Text, render, text
 
 #: The channel of LangGraph's writes that hold a task's questions.
 INTERRUPT = "__interrupt__"
@@ -145,6 +145,7 @@ def _decided(
     if isinstance(outcome, ThreadBusyError):  # another process decides this thread right now: nothing was done
         return Decided(item, thread, interrupt or "", "busy", render_error(outcome), batch)
     if isinstance(outcome, UserError):
+        outcome = _in_batch_words(outcome, thread) if interrupt is None else outcome
         gone = (
             interrupt is not None
             and getattr(outcome, "field", "") == "interrupt_id"
@@ -155,6 +156,22 @@ def _decided(
     if isinstance(outcome, RunFailedError):
         return Decided(item, thread, interrupt or "", "failed", str(outcome), batch)
     raise outcome  # not a result an item can have: our own error
+
+
+def _in_batch_words(error: UserError, thread: str) -> UserError:
+    """A refusal as a batch says it: a thread item whose thread asks several questions names one of them as
+    ``THREAD:INTERRUPT_ID`` (the item form), where ``resume`` would point at its own ``--interrupt ID``.
+
+    The rule is the resume's (:func:`agents.runs.resume_interrupts` refuses an answer that names no question
+    of several); only the advice differs, so the waiting ids it reported are written as items to copy.
+    """
+    said = error.text.params.get("message") if error.text is not None else None
+    if not isinstance(said, Text) or said.key != "error.several_waiting":
+        return error
+    ids = str(said.params["ids"]).split(", ")
+    items = ", ".join(f"{thread}:{interrupt}" for interrupt in ids)
+    words = text(STRINGS, "batch.several_waiting", count=said.params["count"], thread=repr(thread), items=items)
+    return InputError(getattr(error, "field", "interrupt_id"), words)
 
 
 def _was_asked(store: Store, thread: str, interrupt: str) -> bool:

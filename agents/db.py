@@ -20,8 +20,10 @@ from typing import Any, NoReturn
 from agents.errors import UserError
 from agents.readsql import ReadQueries
 from agents.schema import TableSchema, project_tables
+from agents.strings import STRINGS
+from agents.texts import Text, text
 
-__all__ = ["DatabaseError", "Store", "TableSchema", "is_postgres_url", "project_tables"]
+__all__ = ["DatabaseError", "Store", "TableSchema", "db_text", "is_postgres_url", "project_tables"]
 
 #: How long a write that may be skipped waits for another writer's lock (:meth:`Store.write_if_free`).
 FREE_WRITE_WAIT_SECONDS = 0.05
@@ -29,7 +31,21 @@ CALLERS_ERRORS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.Data
 
 
 class DatabaseError(UserError):
-    """The database cannot be used (not a database, newer schema, read-only, unreachable, busy, damaged)."""
+    """The database cannot be used (not a database, newer schema, read-only, unreachable, busy, damaged).
+
+    Given as a :class:`~agents.texts.Text` (every refusal of the database modules, :func:`db_text`), the
+    message is said in the reader's language by :meth:`render`; ``str(error)`` is the English.
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        super().__init__(str(message))
+        if isinstance(message, Text):
+            self.text = message
+
+
+def db_text(key: str, /, **params: object) -> Text:
+    """The refusal ``error.db.<key>`` of :mod:`agents.db_strings` with ``params``."""
+    return text(STRINGS, f"error.db.{key}", **params)
 
 
 class Store(ABC):
@@ -121,7 +137,7 @@ def insert_sql(table: str, columns: tuple[str, ...]) -> str:
 
 def damaged(location: str, detail: str) -> DatabaseError:
     """The error for a database whose tables are not the ones this project (and LangGraph) wrote."""
-    return DatabaseError(f"{location}: this database is damaged or was written by something else: {detail}")
+    return DatabaseError(db_text("damaged", location=location, detail=detail))
 
 
 def raise_refusal(path: str, error: sqlite3.DatabaseError) -> NoReturn:
@@ -131,18 +147,18 @@ def raise_refusal(path: str, error: sqlite3.DatabaseError) -> NoReturn:
     raise DatabaseError(explain_refusal(path, error)) from error
 
 
-def explain_refusal(path: str, error: sqlite3.DatabaseError) -> str:
-    """What a SQLite error means for the file at ``path``, in words."""
-    text = str(error)
-    if "file is not a database" in text:
-        return f"{path} is not a SQLite database"
-    if "readonly" in text or "read-only" in text:
-        return f"{path} is read-only"
-    if "locked" in text or "busy" in text:
-        return f"{path} is busy: another process held its write lock for too long; nothing was changed, try again"
-    if "malformed" in text:
-        return f"{path} is damaged ({text}); restore it from a backup (sqlite3's .recover can save what is left)"
-    return f"{path} cannot be used: {text}"
+def explain_refusal(path: str, error: sqlite3.DatabaseError) -> Text:
+    """What a SQLite error means for the file at ``path``, in words (SQLite's own stay as they come)."""
+    detail = str(error)
+    if "file is not a database" in detail:
+        return db_text("not_database", path=path)
+    if "readonly" in detail or "read-only" in detail:
+        return db_text("read_only", path=path)
+    if "locked" in detail or "busy" in detail:
+        return db_text("busy", path=path)
+    if "malformed" in detail:
+        return db_text("malformed", path=path, detail=detail)
+    return db_text("unusable", path=path, detail=detail)
 
 
 def is_postgres_url(location: str | Path) -> bool:

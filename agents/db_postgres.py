@@ -28,7 +28,7 @@ from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
 from agents import changefeed
-from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store
+from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store, db_text
 from agents.db_setup import SCHEMA_VERSION, expected_tables, verified, wanted_schema
 from agents.readsql import PostgresQueries
 from agents.schema import ADDED_COLUMNS, CODE_ORDER_COLUMNS, TableSchema, fingerprint, project_tables, schema_text
@@ -175,7 +175,9 @@ class PostgresStore(Store):
             self.pool.close()
             # libpq quotes the URL it could not parse: never show its password.
             detail = _USER_PART.sub(r"\1***@", str(error).replace(url, self.path))
-            raise DatabaseError(f"HITL_DB ({self.path}) cannot be used: {type(error).__name__}: {detail}") from None
+            raise DatabaseError(
+                db_text("postgres_unusable", path=self.path, kind=type(error).__name__, detail=detail)
+            ) from None
 
     def _setup(self) -> None:
         with self.read() as cursor:

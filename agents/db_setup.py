@@ -16,7 +16,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from agents.db import DatabaseError, damaged
+from agents.db import DatabaseError, damaged, db_text
 from agents.schema import ADDED_COLUMNS, REBUILT_TABLES, SQLITE_TYPES, TableSchema, schema_text
 from agents.schema_check import RELEASED_TABLES, ForeignSchema, FoundSchema, NewerSchema, WantedSchema, verify_schema
 
@@ -31,10 +31,7 @@ def verified(location: str, found: FoundSchema, wanted: WantedSchema) -> bool:
     try:
         return verify_schema(found, wanted)
     except NewerSchema as newer:
-        raise DatabaseError(
-            f"{location} was written by a newer release (schema {newer.found}, "
-            f"this release reads up to {SCHEMA_VERSION}); refusing to touch it"
-        ) from None
+        raise DatabaseError(db_text("newer", location=location, found=newer.found, version=SCHEMA_VERSION)) from None
     except ForeignSchema as error:
         raise damaged(location, str(error)) from None
 

@@ -35,7 +35,15 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agents import changefeed
-from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store, explain_refusal, insert_sql, raise_refusal
+from agents.db import (
+    FREE_WRITE_WAIT_SECONDS,
+    DatabaseError,
+    Store,
+    db_text,
+    explain_refusal,
+    insert_sql,
+    raise_refusal,
+)
 from agents.db_setup import (
     SCHEMA_VERSION,
     add_columns,
@@ -51,6 +59,8 @@ from agents.sqlite_probe import probe_btrees
 
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
+#: The catalogue key of SQLite's refusal to write a file it opened read-only (:func:`agents.db.explain_refusal`).
+READ_ONLY_KEY = "error.db.read_only"
 
 
 class SqliteStore(Store):
@@ -107,10 +117,7 @@ class SqliteStore(Store):
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
             if self.read_only and needs_setup and found.meta is not None:
-                raise DatabaseError(
-                    f"{self.path} was set up by an earlier release and cannot be written, so its tables cannot be"
-                    " brought up to date; open it once with write access"
-                )
+                raise DatabaseError(db_text("earlier_read_only", path=self.path))
             if self.read_only or not needs_setup:
                 # Already set up (or an empty file that cannot be): opening must not write to the file.
                 self.saver.is_setup = True
@@ -139,7 +146,7 @@ class SqliteStore(Store):
     def transaction(self) -> Iterator[sqlite3.Cursor]:
         """A cursor inside one committed-or-rolled-back transaction, under the lock."""
         if self.read_only:
-            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+            raise DatabaseError(db_text("read_only_change", path=self.path))
         with self.lock:
             cursor = self.conn.cursor()
             try:
@@ -158,7 +165,7 @@ class SqliteStore(Store):
     def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """See :meth:`Store.write_if_free`: the busy timeout is lowered for this one transaction."""
         if self.read_only:
-            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+            raise DatabaseError(db_text("read_only_change", path=self.path))
         with self.lock:
             waited = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
             self.conn.execute(f"PRAGMA busy_timeout = {int(FREE_WRITE_WAIT_SECONDS * 1000)}")
@@ -195,7 +202,7 @@ class SqliteStore(Store):
         can be stale, and a statement that fails is rolled back by SQLite.
         """
         if self.read_only:
-            raise DatabaseError(f"{self.path} is read-only; nothing can be changed")
+            raise DatabaseError(db_text("read_only_change", path=self.path))
         with self.lock:
             level, self.conn.isolation_level = self.conn.isolation_level, None
             try:
@@ -240,19 +247,24 @@ class SqliteStore(Store):
             self.conn.close()
 
 
+class NotWritable(DatabaseError):
+    """The file, or the folder SQLite writes its ``-wal`` and ``-shm`` files in, cannot be written."""
+
+
 def _connect(path: str, *, read_only: bool, busy_timeout: float) -> sqlite3.Connection:
     if not read_only and not _writable(path):
-        raise DatabaseError(f"{path} is read-only")  # open_store then opens it read-only
+        raise NotWritable(db_text("read_only", path=path))  # open_sqlite then opens it read-only
     try:
-        if not read_only:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            target, uri = path, False
+        if read_only:
+            conn = _open_read_only(path, busy_timeout)
         else:
-            target, uri = f"file:{Path(path).resolve()}?mode=ro", True
-        # check_same_thread=False is safe: every use goes through Store.lock.
-        conn = sqlite3.connect(target, timeout=busy_timeout, check_same_thread=False, uri=uri)
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # check_same_thread=False is safe: every use goes through Store.lock.
+            conn = sqlite3.connect(path, timeout=busy_timeout, check_same_thread=False)
     except (OSError, sqlite3.Error) as error:
-        raise DatabaseError(f"{path} cannot be opened: {error}") from None
+        if not _folder_writable(path):
+            raise DatabaseError(db_text("folder_not_writable", path=path, folder=str(Path(path).parent))) from None
+        raise DatabaseError(db_text("cannot_open", path=path, detail=str(error))) from None
     try:
         conn.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.DatabaseError as error:
@@ -261,11 +273,42 @@ def _connect(path: str, *, read_only: bool, busy_timeout: float) -> sqlite3.Conn
     return conn
 
 
+def _open_read_only(path: str, busy_timeout: float) -> sqlite3.Connection:
+    """A connection that never writes to the file, nor beside it.
+
+    A WAL file is read through its ``-shm`` file, which SQLite creates beside it: in a folder that cannot
+    be written it can only be read as an immutable file. That is safe there: no process can write it
+    either, for every write needs a ``-wal`` or ``-journal`` file in that folder (unless a ``-wal`` file is
+    already there, and then the first way reads it).
+    """
+    resolved = Path(path).resolve()
+    conn = sqlite3.connect(f"file:{resolved}?mode=ro", timeout=busy_timeout, check_same_thread=False, uri=True)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as error:
+        conn.close()
+        if "unable to open" not in str(error) or _folder_writable(path) or Path(f"{resolved}-wal").exists():
+            raise
+        conn = sqlite3.connect(
+            f"file:{resolved}?mode=ro&immutable=1", timeout=busy_timeout, check_same_thread=False, uri=True
+        )
+    except sqlite3.DatabaseError:  # not a database: said by the caller's first statement
+        pass
+    return conn
+
+
+def _folder_writable(path: str) -> bool:
+    """Whether files can be made in the folder of ``path`` (an immutable folder refuses even root)."""
+    return os.access(Path(path).resolve().parent, os.W_OK | os.X_OK)
+
+
 def _writable(path: str) -> bool:
-    """Whether an existing file can really be opened for writing.
+    """Whether an existing file can really be written, with SQLite's files beside it.
 
     SQLite silently opens a file it cannot write read-only, and the permission bits do not tell
     (an immutable file, ``chattr +i``, refuses even root): so the file is opened for writing once.
+    A write also needs the ``-wal`` and ``-shm`` files beside it (a ``-journal`` one before the file is
+    set up): a folder where they cannot be made, and are not there yet, makes the file read-only too.
     """
     try:
         handle = os.open(path, os.O_RDWR)
@@ -274,18 +317,20 @@ def _writable(path: str) -> bool:
     except OSError as error:
         if error.errno in (errno.EPERM, errno.EACCES, errno.EROFS):  # immutable, permission bits, read-only mount
             return False
-        raise DatabaseError(
-            f"{path} cannot be opened: {error.strerror}"
-        ) from None  # a symlink loop, a file as a folder
+        # a symlink loop, a file as a folder
+        raise DatabaseError(db_text("cannot_open", path=path, detail=error.strerror)) from None
     os.close(handle)
-    return True
+    if _folder_writable(path):
+        return True
+    return all(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm"))
 
 
 def open_sqlite(
     location: str | Path, tables: Sequence[TableSchema] | None = None, busy_timeout: float = BUSY_TIMEOUT_SECONDS
 ) -> SqliteStore:
     """Opens a SQLite file (``agents.runtime.open_store`` chooses the backend, the tables and the
-    seconds a write waits for another process's lock). A file that cannot be written is opened read-only.
+    seconds a write waits for another process's lock). A file that cannot be written, or whose folder
+    cannot be (SQLite makes its ``-wal`` and ``-shm`` files there), is opened read-only.
 
     Raises:
         DatabaseError: The file is not a database, is from a newer schema, or cannot be written and
@@ -294,6 +339,7 @@ def open_sqlite(
     try:
         return SqliteStore(location, tables=tables, busy_timeout=busy_timeout)
     except DatabaseError as error:
-        if "read-only" not in str(error) or not Path(location).exists():
+        refused_writing = isinstance(error, NotWritable) or (error.text is not None and error.text.key == READ_ONLY_KEY)
+        if not refused_writing or not Path(location).exists():
             raise
         return SqliteStore(location, tables=tables, read_only=True, busy_timeout=busy_timeout)

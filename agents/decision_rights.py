@@ -59,7 +59,8 @@ class DecisionRights:
 
     Attributes:
         deciders: Everyone in the roles file who may decide it (never the requester), by rank then limit.
-        no_decider: Why no one may decide it (``no approver's limit covers 5,000,000 KRW``); None when someone may.
+        no_decider: Why no one may decide it (``no approver's limit covers 5,000,000 KRW``), or one of its parts
+            (a waiting item of a refund with several, while others have deciders); None when each has someone.
         escalated_to: The senior deciders it escalated to, being past its deadline (empty when it has not).
         escalation: Why it escalated (``overdue: waiting 1 d 2 h, past its 1 d 0 h deadline``); None when it has not.
         escalates_to: Whom it goes to once past its deadline, whether or not it is yet (a notification of
@@ -78,12 +79,15 @@ class DecisionRights:
         return bool(key) and not person.local and any(d.email.casefold() == key for d in self.deciders)
 
     def summary(self, lang: str, *, identities: bool) -> str:
-        """The facts in one line: the flag when no one may decide, else who may; then the escalation."""
-        if self.no_decider is not None:
-            line = render(text(STRINGS, "rights.flag", reason=self.no_decider), lang)
-        else:
+        """The facts in one line: who may decide (when anyone may), the flag when no one may decide it or a
+        part of it; then the escalation."""
+        parts = []
+        if self.deciders or self.no_decider is None:
             who = people_text(self.deciders, lang, identities=identities)
-            line = render(text(STRINGS, "rights.who", people=who), lang)
+            parts.append(render(text(STRINGS, "rights.who", people=who), lang))
+        if self.no_decider is not None:
+            parts.append(render(text(STRINGS, "rights.flag", reason=self.no_decider), lang))
+        line = " · ".join(parts)
         if self.escalation is not None and self.escalated_to:
             people = people_text(self.escalated_to, lang, identities=identities)
             line += " · " + render(text(STRINGS, "rights.escalated", people=people, reason=self.escalation), lang)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agents.identity_strings import STRINGS as IDENTITY_STRINGS
 from agents.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, Text, text
 
@@ -126,12 +127,17 @@ class RunCancelled(Exception):
 class PermissionDenied(UserError):
     """The identity acting may not do this (its role, an approver's limit, four eyes); nothing was changed.
 
+    ``reason`` given as a :class:`~agents.texts.Text` (every refusal of ``agents.identity``) makes the
+    whole message one too, ``not allowed: REASON``, so :meth:`render` gives it in the reader's language.
+
     Attributes:
         action: The action refused (one of ``agents.identity.ACTIONS``).
-        reason: Why, in words the user can act on.
+        reason: Why, in English words the user can act on.
     """
 
-    def __init__(self, action: str, reason: str) -> None:
+    def __init__(self, action: str, reason: str | Text) -> None:
         super().__init__(f"not allowed: {reason}")
         self.action = action
-        self.reason = reason
+        self.reason = str(reason)
+        if isinstance(reason, Text):
+            self.text = text(IDENTITY_STRINGS, "error.not_allowed", reason=reason)

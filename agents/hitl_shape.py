@@ -17,7 +17,9 @@ reject with a message). :func:`read_decision` reads any of them into one :class:
 agent turns that into its own answer, so every rule that checks today's answers checks these too.
 
 A question has one action, so an answer carries exactly one decision. ``ignore`` and LangChain's
-``respond`` would leave the question without a decision, and are refused, saying so.
+``respond`` would leave the question without a decision, and are refused, saying so. A reject's
+message becomes the agent's own answer field (the refund's ``note``, the planner's ``notes``), so it
+is held to that field's limit, which each agent passes in: the one the field itself takes.
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.errors import InputError
+from agents.strings import STRINGS
+from agents.texts import text
 
 #: LangChain's decision types the agents take (``respond`` answers for a tool, which no agent calls).
 DECISIONS = ("approve", "edit", "reject")
-#: The longest reject message (the refund's note).
-MESSAGE_MAX_LENGTH = 300
 
 
 @dataclass(frozen=True)
@@ -73,12 +75,18 @@ def is_decision_shaped(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(item, Mapping) for item in value)
 
 
-def read_decision(value: Any) -> Decision:
+def read_decision(value: Any, message_max_length: int) -> Decision:
     """The one decision an answer in LangChain's or Agent Inbox's shape carries.
+
+    Args:
+        value: The answer.
+        message_max_length: The longest reject message, trimmed: the limit of the agent's own answer
+            field the message becomes.
 
     Raises:
         InputError: Naming ``decisions``: not exactly one decision, an unknown type, ``ignore`` or
-            ``respond`` (no decision), an edit without ``edited_action``, a message that is not text.
+            ``respond`` (no decision), an edit without ``edited_action``, a message that is not text or
+            is over ``message_max_length``.
     """
     approver = None
     if isinstance(value, Mapping) and "decisions" in value:
@@ -99,8 +107,8 @@ def read_decision(value: Any) -> Decision:
         approver = value.get("approver")
     kind = value.get("type")
     if kind in ("accept", "response", "ignore") or (kind == "edit" and "edited_action" not in value):
-        return _inbox_decision(value, approver)
-    return _langchain_decision(value, approver)
+        return _inbox_decision(value, approver, message_max_length)
+    return _langchain_decision(value, approver, message_max_length)
 
 
 def _no_decision(kind: str) -> InputError:
@@ -110,7 +118,7 @@ def _no_decision(kind: str) -> InputError:
     )
 
 
-def _langchain_decision(value: Mapping[str, Any], approver: Any) -> Decision:
+def _langchain_decision(value: Mapping[str, Any], approver: Any, message_max_length: int) -> Decision:
     kind = value.get("type")
     if kind == "respond":
         raise _no_decision("respond (an answer on behalf of a tool)")
@@ -121,15 +129,16 @@ def _langchain_decision(value: Mapping[str, Any], approver: Any) -> Decision:
         if not isinstance(edited, Mapping) or not isinstance(edited.get("args"), Mapping):
             raise InputError("decisions", 'an edit carries "edited_action": {"name": ..., "args": {...}}')
         return Decision("edit", str(edited.get("name") or ""), dict(edited["args"]), approver=approver)
-    return Decision(kind, message=_message(value.get("message")) if kind == "reject" else "", approver=approver)
+    message = _message(value.get("message"), message_max_length) if kind == "reject" else ""
+    return Decision(kind, message=message, approver=approver)
 
 
-def _inbox_decision(value: Mapping[str, Any], approver: Any) -> Decision:
+def _inbox_decision(value: Mapping[str, Any], approver: Any, message_max_length: int) -> Decision:
     kind, args = value.get("type"), value.get("args")
     if kind == "ignore":
         raise _no_decision("ignore")
     if kind == "response":
-        return Decision("reject", message=_message(args), approver=approver)
+        return Decision("reject", message=_message(args, message_max_length), approver=approver)
     if kind == "edit":
         if not isinstance(args, Mapping) or not isinstance(args.get("args"), Mapping):
             raise InputError("decisions", 'an edit response carries "args": {"action": ..., "args": {...}}')
@@ -137,21 +146,26 @@ def _inbox_decision(value: Mapping[str, Any], approver: Any) -> Decision:
     return Decision("approve", approver=approver)
 
 
-def _message(message: Any) -> str:
+def _message(message: Any, max_length: int) -> str:
+    """A reject's message, trimmed ('' for none): text within the agent's limit for the field it becomes."""
     if message is None:
         return ""
-    if not isinstance(message, str) or len(message) > MESSAGE_MAX_LENGTH:
-        raise InputError("decisions", f"a reject's message is text of at most {MESSAGE_MAX_LENGTH} characters")
-    return message.strip()
+    if not isinstance(message, str):
+        raise InputError("decisions", text(STRINGS, "error.reject_message_text", kind=type(message).__name__))
+    trimmed = message.strip()
+    if len(trimmed) > max_length:
+        raise InputError("decisions", text(STRINGS, "error.reject_message_long", length=len(trimmed), limit=max_length))
+    return trimmed
 
 
 def response_schema(
-    name: str, allowed: Sequence[str], edit_args: dict[str, Any], own: dict[str, Any]
+    name: str, allowed: Sequence[str], edit_args: dict[str, Any], own: dict[str, Any], message_max_length: int
 ) -> dict[str, Any]:
     """The JSON Schema of what a question accepts: the agent's own answer (``own``) or a ``HITLResponse``.
 
     The response holds one decision of the ``allowed`` types; an edit's ``edited_action`` names
-    ``name`` and has arguments as ``edit_args`` describes them. ``approver`` may sit beside
+    ``name`` and has arguments as ``edit_args`` describes them; a reject's message is at most
+    ``message_max_length`` characters (as :func:`read_decision` is given). ``approver`` may sit beside
     ``decisions`` (a signed-in approver is recorded by identity instead).
     """
     branches = {
@@ -170,7 +184,7 @@ def response_schema(
         },
         "reject": {
             "type": "object",
-            "properties": {"type": {"const": "reject"}, "message": {"type": "string", "maxLength": MESSAGE_MAX_LENGTH}},
+            "properties": {"type": {"const": "reject"}, "message": {"type": "string", "maxLength": message_max_length}},
             "required": ["type"],
         },
     }

@@ -23,7 +23,14 @@ carries every name the roles file gives it (:attr:`Identity.aliases`: its displa
 labels and names), so an agent can tell the same person however they are written.
 :func:`check_allowed` is the one place these rules are decided; ``agents.runs``,
 the agents' decisions and the API call it, and pages ask :func:`refusal`
-to hide what a role cannot do and say why.
+to hide what a role cannot do and say why. A refusal is a :class:`~agents.texts.Text` (the role's,
+``agents.identity_strings``; a case rule's, its agent's strings), so every path says it in the reader's
+language.
+
+With a roles file, the local operator carries it (:func:`held_to_roles`, which ``agents.runs`` applies
+to every actor): a name the local operator types that names a person of the file
+(:meth:`Roles.people_named`) is that person's decision, held to their role and limit by the agent's case
+rule (the refund agent's approval and rejection).
 
 :class:`Roles` is the roles file as loaded: emails to roles and API token SHA-256 hashes to
 identities. Tokens themselves are never stored: a request's token is hashed and compared with
@@ -40,6 +47,9 @@ from types import MappingProxyType
 from typing import Any
 
 from agents.errors import PermissionDenied
+from agents.identity_strings import STRINGS
+from agents.names import same_name
+from agents.texts import Text, text
 
 VIEWER, APPROVER, SENIOR_APPROVER, ADMIN = "viewer", "approver", "senior_approver", "admin"
 #: The longest email address (RFC 5321's 256-character path, less its angle brackets). A signed-in
@@ -58,22 +68,23 @@ RESTORE = "restore"
 DELETE_THREAD = "delete_thread"
 SEE_SETTINGS = "see_settings"
 
-_ACTIONS: dict[str, tuple[str, str]] = {
-    START_RUN: (APPROVER, "starting a run"),
-    ANSWER: (APPROVER, "answering a question"),
-    CONTINUE: (APPROVER, "continuing a thread"),
-    UPDATE_STATE: (ADMIN, "changing a thread's state"),
-    FORK: (ADMIN, "forking a thread"),
-    RERUN: (ADMIN, "re-running from a checkpoint"),
-    RESTORE: (ADMIN, "restoring a checkpoint"),
-    DELETE_THREAD: (ADMIN, "deleting a thread"),
-    SEE_SETTINGS: (ADMIN, "seeing the settings"),
+_ACTIONS: dict[str, tuple[str, str | Text]] = {
+    action: (needed, text(STRINGS, f"denied.action.{action}"))
+    for action, needed in (
+        (START_RUN, APPROVER),
+        (ANSWER, APPROVER),
+        (CONTINUE, APPROVER),
+        (UPDATE_STATE, ADMIN),
+        (FORK, ADMIN),
+        (RERUN, ADMIN),
+        (RESTORE, ADMIN),
+        (DELETE_THREAD, ADMIN),
+        (SEE_SETTINGS, ADMIN),
+    )
 }
-#: Each action, the lowest role that may take it, and the action in words (for the reason of a refusal);
-#: with the actions agents added (:func:`register_action`).
-ACTIONS: Mapping[str, tuple[str, str]] = MappingProxyType(_ACTIONS)
-
-_ROLE_WORDS = {VIEWER: "a viewer", APPROVER: "an approver", SENIOR_APPROVER: "a senior approver", ADMIN: "an admin"}
+#: Each action, the lowest role that may take it, and the action in words (for the reason of a refusal: a
+#: :class:`~agents.texts.Text`, or an agent's plain words); with the actions agents added (:func:`register_action`).
+ACTIONS: Mapping[str, tuple[str, str | Text]] = MappingProxyType(_ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,9 @@ class Identity:
             may be written, not who it is.
         local_approver: The local operator's configured approver name (``HITL_LOCAL_APPROVER``), which
             an answer that names no approver is recorded under, as if it had been typed ('' for none).
+        roles: The roles file the local operator's typed names are held to (:func:`held_to_roles`): a name
+            that names a person of the file is held to that person's role and limit. None: no roles file,
+            or not the local operator. Not part of equality.
     """
 
     email: str
@@ -101,6 +115,7 @@ class Identity:
     local: bool = False
     aliases: tuple[str, ...] = field(default=(), compare=False)
     local_approver: str = ""
+    roles: Roles | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -127,6 +142,24 @@ def local_operator(approver: str = "") -> Identity:
     """The local operator; with ``approver`` (``HITL_LOCAL_APPROVER``), an answer that names no approver is
     that person's, exactly as if the name had been typed (so every rule weighs it as a typed name)."""
     return replace(LOCAL_OPERATOR, local_approver=approver) if approver else LOCAL_OPERATOR
+
+
+def held_to_roles(actor: Identity, roles: Roles | None) -> Identity:
+    """``actor`` as the roles file in force holds it: the local operator carries the file (its typed names
+    are held to the rights of the people they name, :meth:`Roles.people_named`); anyone else, and everyone
+    without a roles file, as given."""
+    if not actor.local or roles is None or actor.roles is roles:
+        return actor
+    return replace(actor, roles=roles)
+
+
+def typed_people(actor: Identity, name: object) -> tuple[Identity, ...]:
+    """The people of the roles file the local operator's typed ``name`` names (:meth:`Roles.people_named`):
+    whose rights a decision under that name is held to. Nobody for a signed-in actor (who acts as
+    themselves) or without a roles file."""
+    if not actor.local or actor.roles is None or not isinstance(name, str) or not name:
+        return ()
+    return actor.roles.people_named(name)
 
 
 #: The run config's ``configurable`` key that carries the acting :class:`Identity` to the nodes.
@@ -176,14 +209,20 @@ class Refusal:
 
     Attributes:
         kind: ``role`` (the role is too low), or the kind an agent's case rule gives (the refund
-            agent's ``four_eyes`` and ``limit``), for a page to word it in the reader's language.
-        reason: The reason in English, e.g. "kim@example.com is a viewer; starting a run needs an approver or above".
+            agent's ``four_eyes`` and ``limit``).
+        text: The reason as a catalogue text, rendered in the reader's language, e.g. "kim@example.com is
+            a viewer; starting a run needs an approver or above".
         params: What the reason names (``role`` and ``needed``; ``limit`` and ``amount``...).
     """
 
     kind: str
-    reason: str
+    text: Text
     params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        return str(self.text)
 
 
 #: An agent's rule on the case of its own action, after the role check: ``(identity, case facts)`` → a
@@ -192,8 +231,9 @@ CaseRule = Callable[[Identity, Mapping[str, Any]], Refusal | None]
 _CASE_RULES: dict[str, CaseRule] = {}
 
 
-def register_action(action: str, needed: str, words: str, case_rule: CaseRule | None = None) -> None:
-    """Adds an agent's action: the lowest role that may take it, the action in words, and its case rule.
+def register_action(action: str, needed: str, words: str | Text, case_rule: CaseRule | None = None) -> None:
+    """Adds an agent's action: the lowest role that may take it, the action in words (a catalogue text, so a
+    refusal names it in the reader's language), and its case rule.
 
     Registering the same action again replaces it (a module imported twice).
     """
@@ -219,8 +259,14 @@ def refusal(identity: Identity, action: str, **case: Any) -> Refusal | None:
         raise ValueError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
     needed, words = ACTIONS[action]
     if not identity.local and ROLES.index(identity.role) < ROLES.index(needed):
-        who = identity.email or identity.name
-        reason = f"{who} is {_ROLE_WORDS[identity.role]}; {words} needs {_ROLE_WORDS[needed]} or above"
+        reason = text(
+            STRINGS,
+            "denied.role",
+            who=identity.email or identity.name,
+            role=text(STRINGS, f"denied.role.{identity.role}"),
+            action=words,
+            needed=text(STRINGS, f"denied.role.{needed}"),
+        )
         return Refusal("role", reason, {"role": identity.role, "needed": needed})
     rule = _CASE_RULES.get(action)
     return rule(identity, case) if rule is not None else None
@@ -236,12 +282,12 @@ def check_allowed(identity: Identity, action: str, **case: Any) -> None:
     """Refuses (raises) an action the identity may not take; see :func:`refusal` for the arguments.
 
     Raises:
-        PermissionDenied: With the reason, e.g. "kim@example.com is a viewer; starting a run needs an
-            approver or above".
+        PermissionDenied: With the reason as a catalogue text, e.g. "kim@example.com is a viewer; starting
+            a run needs an approver or above".
     """
-    reason = denial(identity, action, **case)
-    if reason:
-        raise PermissionDenied(action, reason)
+    found = refusal(identity, action, **case)
+    if found is not None:
+        raise PermissionDenied(action, found.text)
 
 
 def token_hash(token: str) -> str:
@@ -295,6 +341,17 @@ class Roles:
             if token_email.casefold() == key:
                 names += [label, token_name]
         return tuple(dict.fromkeys(name for name in names if name))
+
+    def people_named(self, name: str) -> tuple[Identity, ...]:
+        """Everyone of the file ``name`` names, as four eyes compares names (``agents.names.same_name``):
+        their email, their display name, their tokens' labels and names, however written (case, width,
+        spacing, look-alike letters). A token's email the file gives no role is a viewer's."""
+        emails = dict.fromkeys([*self.users, *(email.casefold() for email, _name, _label in self.tokens.values())])
+        return tuple(
+            self.identity_for(email)
+            for email in emails
+            if any(same_name(name, known) for known in (email, *self.names_of(email)))
+        )
 
     def identity_for_token(self, token: str) -> Identity | None:
         """The identity a bearer token acts as, or None for a token the file does not know.

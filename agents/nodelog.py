@@ -32,7 +32,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from agents import nodelog_queue
-from agents.db import DatabaseError, Store
+from agents.db import DatabaseError, Store, db_text
 from agents.loaded import is_instance
 from agents.nodelog_queue import Call, flush
 from agents.schema import NODE_LOG_COLUMNS
@@ -63,7 +63,7 @@ def _start(store: Store, agent: str, node: str, label: str, config: RunnableConf
         DatabaseError: The store is read-only (as a write to it would).
     """
     if store.read_only:
-        raise DatabaseError(f"{store.path} is read-only; nothing can be changed")
+        raise DatabaseError(db_text("read_only_change", path=store.path))
     thread_id, run_id, task_id, step = _call_identity(config)
     call = Call((agent, thread_id, run_id, node, task_id, step, label, time.time(), "running"))
     nodelog_queue.writer(store).start(call)

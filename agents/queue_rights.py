@@ -1,8 +1,9 @@
 """Who may decide each waiting item of a queue, read once for the inbox, the queues and the CLI.
 
-Each waiting item's agent says it (``AgentSpec.ask.decision_rights``) from the item's head state and the
-roles file; an agent that states nothing, a thread that is not waiting, or a dashboard without a roles
-file has no entry. The orders a queue offers (:data:`ORDERS`) live here too, so the home inbox, the
+Each waiting item's agent says it (``AgentSpec.ask.decision_rights``) from the item's head state, the
+questions it waits on at that head (each of them, when it asks several at once: a refund's waiting items)
+and the roles file; an agent that states nothing, a thread that is not waiting, or a dashboard without a
+roles file has no entry. The orders a queue offers (:data:`ORDERS`) live here too, so the home inbox, the
 refund queue and the CLI sort alike.
 """
 
@@ -32,9 +33,14 @@ def rights_of(
     deadlines: Mapping[str, int],
     now: dt.datetime,
 ) -> dict[str, DecisionRights]:
-    """Each waiting item's :class:`DecisionRights`, by thread id (none without a roles file)."""
+    """Each waiting item's :class:`DecisionRights`, by thread id (none without a roles file).
+
+    The agent weighs every question the item waits on at its head (:func:`waiting_questions`), so a refund
+    with several items is decided item by item here as on its page: never by its whole request.
+    """
     if roles is None:
         return {}
+    asked = waiting_questions(store, items)
     found: dict[str, DecisionRights] = {}
     for item in items:
         spec = AGENTS.get(item.agent)
@@ -46,10 +52,32 @@ def rights_of(
             continue
         if values is None:  # deleted since the inbox was read
             continue
-        rights = spec.ask.decision_rights(roles, values, item.waiting_since, deadlines.get(item.agent), now)
+        questions = asked.get(item.thread_id, ())
+        deadline = deadlines.get(item.agent)
+        rights = spec.ask.decision_rights(roles, values, item.waiting_since, deadline, now, questions)
         if rights is not None:
             found[item.thread_id] = rights
     return found
+
+
+def waiting_questions(store: Any, items: Sequence[lifecycle.ThreadStatus]) -> dict[str, tuple[Any, ...]]:
+    """The questions each waiting item waits on at its head, by thread id, as the run asked them.
+
+    One question is the item's own (``payload``); an item that asks several at once (``waiting_count``) has
+    each of them read from the index of what waits (one read, shared with the inbox's), those of its head
+    only, so they belong to the state its rights are weighed on.
+    """
+    found = {item.thread_id: (item.payload,) for item in items if item.status == "waiting" and item.payload is not None}
+    several = {
+        item.thread_id: item.head_checkpoint_id for item in items if item.status == "waiting" and item.waiting_count > 1
+    }
+    if not several:
+        return found
+    at_head: dict[str, list[Any]] = {}
+    for pending in threadindex.thread_index(store).pending:
+        if several.get(pending.thread_id) == pending.checkpoint_id:
+            at_head.setdefault(pending.thread_id, []).append(pending.payload)
+    return found | {thread_id: tuple(questions) for thread_id, questions in at_head.items()}
 
 
 def case_amount(store: Any, item: lifecycle.ThreadStatus) -> int | None:

@@ -62,6 +62,7 @@ class Field:
         trim: Whether spaces around a text are dropped; False for an answer compared exactly as given.
         typed_text: For ``int``: whether the value may be text a person typed (a command-line option, a text
             box: ``500,000``); False where it only ever comes as a JSON number (an answer, an update).
+        empty: For ``id``: the refusal of an empty value, naming the id to give (a case id); a thread id's when None.
     """
 
     name: str
@@ -77,6 +78,7 @@ class Field:
     cli_flag: str | None = None
     trim: bool = True
     typed_text: bool = True
+    empty: Text | None = field(default=None, compare=False)  # a Text holds a dict: kept out of the hash
 
     @property
     def flag(self) -> str:
@@ -113,7 +115,7 @@ class Field:
             # the same typed id must not differ in how its letters are composed (NFD against NFC).
             if not isinstance(value, str):
                 raise InputError(self.name, message(STRINGS, "error.not_text", kind=type(value).__name__))
-            ident = validate_thread_id(value, self.name)
+            ident = validate_thread_id(value, self.name, empty=self.empty)
             if len(ident) > self.max_length:
                 too_long = message(STRINGS, "error.too_long", length=len(ident), limit=self.max_length)
                 raise InputError(self.name, too_long)
@@ -363,9 +365,10 @@ class AskPart:
         signed_field: The resume field and state key that names who decides (the refund's
             ``approver``): for a signed-in actor ``agents.runs`` sets it to their email,
             whatever was typed; in local mode it is recorded as typed.
-        decision_rights: ``(roles, head values, waiting since, deadline in seconds or None, now) ->
-            DecisionRights or None``: who in the roles file may decide a waiting item and to whom it
-            escalated past its deadline (the refund's approvers by limit); None: the agent states none.
+        decision_rights: ``(roles, head values, waiting since, deadline in seconds or None, now, the questions
+            it waits on at its head) -> DecisionRights or None``: who in the roles file may decide a waiting
+            item and to whom it escalated past its deadline (the refund's approvers by limit, weighed on each
+            waiting item of a case with several); None: the agent states none.
         recorded_payout: ``(store, a question as the run asked it) -> amount or None``: what the agent's
             own ledger holds paid for that question (the refund case's or item's payout; None: not paid),
             read when a run that answered it failed: a step that committed its payout and failed before

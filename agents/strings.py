@@ -4,6 +4,8 @@ Each is the template of an :class:`agents.texts.Text`; the dashboard merges them
 into its catalogue, so an error or an inbox reason is shown in the reader's language.
 """
 
+from agents.db_strings import STRINGS as DB_STRINGS
+from agents.identity_strings import STRINGS as IDENTITY_STRINGS
 from agents.settings_strings import STRINGS as SETTINGS_STRINGS
 
 #: The product's Korean words for the terms people meet on every page, and the words that must not
@@ -43,6 +45,23 @@ STRINGS: dict[str, tuple[str, str]] = {
         "thread_id: thread {thread} is not waiting for an answer ({where}); nothing was changed",
         "thread_id: 스레드 {thread:은/는} 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
     ),
+    # The HTTP API's refusals of what a thread made by ``threads.create`` cannot do yet, and of a history's
+    # ``checkpoint`` that this server cannot honour (``agents.api.threads``).
+    "api.error.not_run_yet": (
+        "thread_id: thread {thread} has not run yet, so it has no state to update; start a run on it first"
+        " (runs.wait, runs.create or runs.stream with its input)",
+        "thread_id: 스레드 {thread:은/는} 아직 실행되지 않아 바꿀 상태가 없습니다. 먼저 입력과 함께 실행을 시작하세요"
+        " (runs.wait, runs.create 또는 runs.stream)",
+    ),
+    "api.error.history_namespace": (
+        "must be empty: the history is the root graph's (no agent has a subgraph); got {namespace}",
+        "비어 있어야 합니다. 기록은 루트 그래프의 것입니다(하위 그래프가 있는 에이전트는 없습니다). "
+        "받은 값: {namespace}",
+    ),
+    "api.error.history_thread": (
+        "names thread {named}, not {thread}; leave it out or name this thread",
+        "{thread:이/가} 아니라 스레드 {named:을/를} 가리킵니다. 빼거나 이 스레드를 적으세요",
+    ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"
         " command.resume = {{ID: answer}}) or every one with the same answer (--all). Waiting: {ids}",
@@ -60,6 +79,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "확인이 필요한 상태로 대기 목록에 있습니다.",
     ),
     "error.runs_next": ("{nodes} runs next", "다음에 {nodes} 실행"),
+    # A batch item (``decide``, ``POST /decisions``, the refund queue) naming a thread that asks several questions.
+    "batch.several_waiting": (
+        "{count} questions are waiting in {thread}; name each one to decide as its own item, THREAD:INTERRUPT_ID: "
+        "{items}",
+        "{thread}에서 질문 {count}개가 기다립니다. 결정할 질문마다 THREAD:INTERRUPT_ID 형식의 항목으로 적으세요: "
+        "{items}",
+    ),
     "batch.paid_on_record": (
         "the ledger holds it paid, {amount} KRW; the run then failed: {error}",
         "원장에 {amount}원 지급으로 기록되어 있습니다. 그 뒤 실행이 실패했습니다: {error}",
@@ -93,6 +119,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "UTF-8로 읽을 수 없는 바이트)",
     ),
     "error.not_text": ("must be text, got {kind}", "텍스트여야 합니다. 입력값의 형식: {kind}"),
+    # A reject decision's message in LangChain's or Agent Inbox's shape (``agents.hitl_shape``), after ``decisions``:
+    # the limit is that of the agent's own answer field the message becomes.
+    "error.reject_message_text": (
+        "a reject's message must be text, got {kind}",
+        "거절 메시지는 텍스트여야 합니다. 입력값의 형식: {kind}",
+    ),
+    "error.reject_message_long": (
+        "a reject's message is {length} characters long; the limit is {limit}",
+        "거절 메시지가 {length}자입니다. 최대 {limit}자까지 쓸 수 있습니다",
+    ),
     "error.empty": ("is empty", "비어 있습니다"),
     "error.control_char": ("contains a control character (U+{code})", "제어 문자(U+{code})가 들어 있습니다"),
     "error.number_too_long": (
@@ -185,6 +221,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "unknown agent {agent}; known: {known}",
         "알 수 없는 에이전트 {agent}. 알려진 에이전트: {known}",
     ),
+    # The HTTP API's 401 (``agents.api.security``): no token sent, or one that is not accepted (never repeated).
+    "api.error.token_missing": (
+        "a bearer token is required: send 'Authorization: Bearer <{named}>' (or the header 'x-api-key: <{named}>')",
+        "베어러 토큰이 필요합니다. 'Authorization: Bearer <{named}>' 헤더(또는 'x-api-key: <{named}>' 헤더)를 보내세요",
+    ),
+    "api.error.token_wrong": (
+        "the token sent is not accepted: it is none of this server's tokens; send the right one as "
+        "'Authorization: Bearer <{named}>'",
+        "보낸 토큰은 받아들여지지 않습니다. 이 서버의 토큰이 아닙니다. 올바른 토큰을 "
+        "'Authorization: Bearer <{named}>' 헤더로 보내세요",
+    ),
+    "api.token.yours": ("your token", "토큰"),
     "age.overdue": ("overdue", "기한 지남"),
     "rights.role.approver_limit": ("approver up to {limit} KRW", "{limit}원까지 승인자"),
     "rights.role.approver": ("approver", "승인자"),
@@ -318,4 +366,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "0(끄기)이거나 {minimum} 이상이어야 합니다. 입력값: {value}",
     ),
 }
+STRINGS.update(DB_STRINGS)  # the refusals of the database, a catalogue of their own
 STRINGS.update(SETTINGS_STRINGS)  # the refusals of the settings read at start, a catalogue of their own
+STRINGS.update(IDENTITY_STRINGS)  # the refusals of a permission, a catalogue of their own

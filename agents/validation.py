@@ -34,19 +34,22 @@ def validate_language(lang: Any, field: str = "lang") -> str:
 THREAD_ID_PUNCTUATION = "_.:-"
 
 
-def validate_thread_id(value: Any, field: str = "thread_id") -> str:
+def validate_thread_id(value: Any, field: str = "thread_id", *, empty: Text | None = None) -> str:
     """Returns a safe thread id, NFC-normalised: letters and digits of any script, and ``_ . : -``.
 
     ``건-1042``, ``案件_7`` and ``café.1`` are accepted (with the combining marks
     some scripts need after a letter); whitespace, control and
     format characters, quotes, slashes and other symbols are refused, and so is
     an id over 128 characters. It starts with a letter or a digit.
+
+    Other ids written in the same letters (a refund's case id, an item id) are checked here too;
+    ``empty`` is what refuses an empty one, naming which id to give (a thread id's message when None).
     """
     if isinstance(value, str):
         check_encodable(value, field)
     text = unicodedata.normalize("NFC", str(value if value is not None else "").strip())
     if not text:
-        raise InputError(field, _text("error.empty_thread_id"))
+        raise InputError(field, empty if empty is not None else _text("error.empty_thread_id"))
     if len(text) > THREAD_ID_MAX:
         raise InputError(field, _text("error.too_long", length=len(text), limit=THREAD_ID_MAX))
     for position, char in enumerate(text):

@@ -20,7 +20,7 @@ from streamlit.errors import StreamlitAuthError
 from agents.identity import LOCAL_OPERATOR, VIEWER, Identity, Roles, refusal
 from agents.validation import is_loopback
 from dashboard import resources
-from dashboard.i18n import t
+from dashboard.i18n import localized, t
 from dashboard.navigation import pages
 from dashboard.safe_markdown import escape_markdown
 
@@ -103,22 +103,14 @@ def _krw(amount: object) -> str:
 
 
 def why_not(action: str, **case: Any) -> str:
-    """Why this session's identity may not take ``action`` on ``case`` (translated), or '' when it may.
+    """Why this session's identity may not take ``action`` on ``case`` (in the session's language), or ''
+    when it may.
 
-    The decision is :func:`agents.identity.refusal`'s (with the rule the action's agent registered), the
-    one ``agents.runs`` enforces; this only words it for the page that hides the control.
+    The decision and its words are :func:`agents.identity.refusal`'s (with the rule the action's agent
+    registered), the ones ``agents.runs`` refuses with on every path; the page only hides the control.
     """
     found = refusal(identity(), action, **case)
-    if found is None:
-        return ""
-    params = found.params
-    if found.kind == "role":
-        return t("auth.needs_role", role=role_word(params["role"]), needed=role_word(params["needed"]))
-    if found.kind == "four_eyes":
-        return t("auth.four_eyes")
-    if found.kind == "limit":
-        return t("auth.over_limit", limit=_krw(params["limit"]), amount=_krw(params["amount"]))
-    return found.reason
+    return localized(found.text) if found is not None else ""
 
 
 def sidebar_badge() -> None:

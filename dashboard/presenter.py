@@ -23,12 +23,17 @@ URL_KEY = "present.url"
 #: The value of ``?present=`` that turns it on.
 ON = "1"
 #: Larger type for a projector: every size on the page is relative to the root's (Streamlit's rem).
-#: The main block's top margin (6rem) would grow with it; it is kept at about its normal height, so a
-#: page's first controls stay on a 1280×720 projector's first screen; the sidebar's badge wraps rather
+#: The main block's top margin (6rem) would grow with it; it is kept at about its normal height (4.5rem,
+#: 99 px), below the header bar (3.75rem, 82.5 px at this size), which is opaque and covers the page's top
+#: while the sidebar is closed (a phone's or a tablet's width, or closed by hand). With the sidebar open
+#: the header is transparent and holds nothing over the main block, so the margin is smaller (1.5rem) and
+#: a page's first controls stay on a 1280×720 projector's first screen. The sidebar's badge wraps rather
 #: than being cut. A constant of ours, no user text.
 STYLE = (
     "<style>html { font-size: 22px; }"
-    ' [data-testid="stMainBlockContainer"] { padding-top: 1.5rem; }'
+    ' [data-testid="stMainBlockContainer"] { padding-top: 4.5rem; }'
+    ' .stApp:has([data-testid="stSidebar"][data-collapsed="false"]) [data-testid="stMainBlockContainer"]'
+    " { padding-top: 1.5rem; }"
     ' [data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }'
     # A badge keeps to one line and cuts the rest with an ellipsis; in the sidebar's width at this size
     # it wraps instead, so "local mode — not signed in" reads whole, and Korean wraps between words

@@ -149,15 +149,21 @@ def stop_process(process: subprocess.Popen[str]) -> None:
 UVICORN_LISTENING = "Uvicorn running on"
 
 
-def follow_output(process: subprocess.Popen[str], lines: list[str], marker: str) -> None:
+def follow_output(
+    process: subprocess.Popen[str], lines: list[str], marker: str, printed: threading.Condition | None = None
+) -> None:
     """Copies the process's output into ``lines`` on a thread of its own; returns once a line holding
-    ``marker`` was printed, or the process ended."""
+    ``marker`` was printed, or the process ended. ``printed``, when given, is notified after each line
+    (a test waits on it for a line the process prints around an answer it already sent)."""
     seen = threading.Event()
+    copied = printed or threading.Condition()
 
     def drain() -> None:
         assert process.stdout is not None
         for line in process.stdout:
-            lines.append(line.rstrip("\n"))
+            with copied:
+                lines.append(line.rstrip("\n"))
+                copied.notify_all()
             if marker in line:
                 seen.set()
         seen.set()  # the server ended: stop waiting

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeGuard
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -33,7 +33,7 @@ from agents.api import inputs, shapes, streaming
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
 from agents.api.run_context import check_context
-from agents.errors import InputError, RunCancelled, RunFailedError, ThreadNotFoundError
+from agents.errors import InputError, NotWaitingError, RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
 from agents.validation import validate_thread_id
@@ -166,6 +166,11 @@ def resume_answers(value: Any, interrupt_ids: list[str]) -> dict[str | None, Any
     return {None: value}
 
 
+def _is_resume(command: Command | None) -> TypeGuard[Command]:
+    """Whether a run's command answers a waiting question (``resume`` given, even ``null``)."""
+    return command is not None and "resume" in command.model_fields_set
+
+
 def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
     """Checks what can be checked before a run: the thread, the assistant and the options."""
     thread_id = lifecycle.thread_named(context.store, thread_id)
@@ -180,8 +185,11 @@ def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
     check_context(context.store, context.settings, spec, body.context, body.config)
     owner = readmodel.thread_agent(context.store, thread_id)
     if owner is None:
-        if thread_id not in context.created and body.if_not_exists != "create":
+        created = thread_id in context.created
+        if not created and body.if_not_exists != "create":
             raise ThreadNotFoundError(thread_id)
+        if created and _is_resume(body.command):  # it has not run, so it asks nothing (runs know saved threads only)
+            raise NotWaitingError(thread_id)
     elif owner != spec.name:
         raise InputError("assistant_id", f"thread {thread_id!r} belongs to the {owner} agent, not {spec.name}")
     refuse_if_busy(context.store, thread_id)
@@ -214,7 +222,7 @@ def execute(
     }
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     saved = readmodel.head_checkpoint_id(store, thread_id) is not None
-    if body.command is not None and "resume" in body.command.model_fields_set:
+    if _is_resume(body.command):
         if checkpoint_id:
             raise InputError("checkpoint_id", "a resume answers the head's question; leave checkpoint_id out")
         ids: list[str] = []

@@ -20,6 +20,8 @@ from agents.api.errors import ApiError, error_body, status_of
 from agents.api.hosts import HostError, request_host
 from agents.errors import InputError
 from agents.identity import LOCAL_OPERATOR, Identity, Roles
+from agents.strings import STRINGS
+from agents.texts import text
 from agents.validation import check_json_body, is_loopback
 
 logger = logging.getLogger("agents.api")
@@ -52,7 +54,8 @@ async def send_json(send: Send, status: int, body: dict[str, Any], headers: list
 
 
 def presented_tokens(headers: list[tuple[bytes, bytes]]) -> list[bytes]:
-    """The tokens a request carries: ``Authorization: Bearer <token>`` and the SDK's ``x-api-key``."""
+    """The tokens a request carries: ``Authorization: Bearer <token>`` and the SDK's ``x-api-key`` (an empty
+    one is no token)."""
     found: list[bytes] = []
     for name, value in headers:
         key = name.lower()
@@ -60,7 +63,7 @@ def presented_tokens(headers: list[tuple[bytes, bytes]]) -> list[bytes]:
             found.append(value[7:].strip())
         elif key == b"x-api-key":
             found.append(value.strip())
-    return found
+    return [token for token in found if token]
 
 
 def token_matches(headers: list[tuple[bytes, bytes]], token: str) -> bool:
@@ -89,6 +92,19 @@ def request_identity(
             if found is not None:
                 return found
     return None
+
+
+def token_refusal(headers: list[tuple[bytes, bytes]], operator_token: bool) -> tuple[dict[str, Any], bytes]:
+    """The 401 body and ``WWW-Authenticate`` value of a request :func:`request_identity` refused.
+
+    A request that sent no token is told to send one; one that sent a token is told that it is not
+    accepted (RFC 6750's ``invalid_token``), so a client can tell a missing header from a wrong or stale
+    token. Neither answer repeats what was sent.
+    """
+    named = "HITL_API_TOKEN" if operator_token else text(STRINGS, "api.token.yours")
+    if presented_tokens(headers):
+        return error_body(str(text(STRINGS, "api.error.token_wrong", named=named))), b'Bearer error="invalid_token"'
+    return error_body(str(text(STRINGS, "api.error.token_missing", named=named))), b"Bearer"
 
 
 def addressed_to_loopback(headers: list[tuple[bytes, bytes]]) -> bool:
@@ -155,9 +171,8 @@ class GuardMiddleware:
             return
         identity = request_identity(headers, self.token, self.roles, self.local)
         if identity is None:
-            named = "HITL_API_TOKEN" if self.token is not None else "your token"
-            refusal = error_body(f"a bearer token is required: send 'Authorization: Bearer <{named}>'")
-            await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", b"Bearer")])
+            refusal, challenge = token_refusal(headers, self.token is not None)
+            await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", challenge)])
             return
         if self.tokenless and not loopback:
             detail = (

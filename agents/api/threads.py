@@ -5,7 +5,8 @@ status in LangGraph's words; ``threads.create`` of a thread that has not run yet
 this process until its first run saves it (the latest 1,000, for a day each:
 ``agents.api.context.CreatedThreads``). State, update_state (``as_node``, at a checkpoint: a fork),
 history and delete go through :mod:`agents.runs`, with its validators, leases and the agents'
-own rules; ``If-Match: <checkpoint id>`` refuses (409) a change to a thread that moved on.
+own rules; ``If-Match: <checkpoint id>`` refuses (409) a change to a thread that moved on. The
+``metadata`` and ``values`` filters match by containment, as LangGraph's server's (:mod:`agents.api.filters`).
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from agents import ages, lifecycle, queue_rights, runs
-from agents.api import shapes
+from agents import ages, lifecycle, queue_rights, readmodel, runs
+from agents.api import filters, shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
 from agents.damaged import DamagedValueError
 from agents.errors import InputError, ThreadNotFoundError
 from agents.identity import DELETE_THREAD, START_RUN, check_allowed
 from agents.registry import AGENTS, get_agent
+from agents.strings import STRINGS
+from agents.texts import text
 from agents.validation import check_json_value, validate_thread_id
 
 router = APIRouter(tags=["LangGraph: assistants and threads"])
@@ -111,21 +114,18 @@ def _page(limit: int, offset: int) -> None:
         raise InputError("offset", f"must be 0 or more; got {offset}")
 
 
-def _matches(data: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
-    return all(data.get(key) == value for key, value in (wanted or {}).items())
-
-
 @router.post("/assistants/search")
 def search_assistants(body: AssistantSearch) -> list[dict[str, Any]]:
     """One assistant per agent; ``assistant_id`` and ``graph_id`` are the agent's name."""
     _page(body.limit, body.offset)
+    metadata = filters.checked(body.metadata, "metadata")
     found = [shapes.assistant(spec) for spec in AGENTS.values()]
     found = [
         a
         for a in found
         if (body.graph_id is None or a["graph_id"] == body.graph_id)
         and (body.name is None or a["name"] == body.name)
-        and _matches(a["metadata"], body.metadata)
+        and filters.contains(a["metadata"], metadata)
     ]
     return found[body.offset : body.offset + body.limit]
 
@@ -206,6 +206,8 @@ def get_thread(thread_id: str, context: Ctx) -> dict[str, Any]:
 
 def _search(context: ApiContext, body: ThreadSearch) -> list[dict[str, Any]]:
     _page(body.limit, body.offset)
+    metadata = filters.checked(body.metadata, "metadata")
+    values = filters.checked(body.values, "values")
     statuses = lifecycle.thread_statuses(context.store)
     found: list[dict[str, Any]] = []
     saved = {s.thread_id for s in statuses}
@@ -215,14 +217,15 @@ def _search(context: ApiContext, body: ThreadSearch) -> list[dict[str, Any]]:
             continue
         if body.status is not None and shapes.THREAD_STATUS[status.status] != body.status:
             continue
-        item = _thread_of(context, status, with_values=body.values is not None)
-        if _matches(item["metadata"], body.metadata) and _matches(item["values"], body.values):
+        item = _thread_of(context, status, with_values=bool(values))
+        if filters.contains(item["metadata"], metadata) and filters.contains(item["values"], values):
             found.append(item)
     created = [(key, value) for key, value in context.created.items() if key not in saved]
-    for thread_id, (created_at, metadata) in created:
-        item = shapes.empty_thread(thread_id, created_at, metadata)
-        if (ids is None or thread_id in ids) and body.status in (None, "idle") and body.values is None:
-            if _matches(item["metadata"], body.metadata):
+    for thread_id, (created_at, given) in created:
+        item = shapes.empty_thread(thread_id, created_at, given)
+        # A thread that has not run has no values (null), which no values filter matches.
+        if (ids is None or thread_id in ids) and body.status in (None, "idle") and not values:
+            if filters.contains(item["metadata"], metadata):
                 found.append(item)
     key = body.sort_by or "updated_at"
     found.sort(key=lambda item: (str(item[key]), item["thread_id"]), reverse=(body.sort_order or "desc") == "desc")
@@ -233,7 +236,7 @@ def _search(context: ApiContext, body: ThreadSearch) -> list[dict[str, Any]]:
 def search_threads(body: ThreadSearch, context: Ctx) -> list[dict[str, Any]]:
     """Threads by status (``interrupted`` = the inbox's waiting threads), metadata, values and ids, paged."""
     page = _search(context, body)[body.offset : body.offset + body.limit]
-    if body.values is not None:  # read with their values already
+    if body.values:  # read with their values already
         return page
     # Only the page's threads are read with their values: the cost follows the page, not the database.
     return [(saved_thread(context, item["thread_id"]) or item) if "lifecycle" in item else item for item in page]
@@ -308,6 +311,9 @@ def update_state(thread_id: str, body: StateUpdate, request: Request, context: C
         raise InputError("values", "must be a JSON object of state keys (a list of updates is not supported)")
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     refuse_if_busy(context.store, thread_id)
+    if readmodel.head_checkpoint_id(context.store, thread_id) is None and thread_id in context.created:
+        # LangGraph's server answers 400 too: it knows no graph of the thread before its first run.
+        raise ApiError(400, str(text(STRINGS, "api.error.not_run_yet", thread=repr(thread_id))), "thread_id")
     result = runs.update_thread(
         context.store,
         context.settings,
@@ -321,23 +327,109 @@ def update_state(thread_id: str, body: StateUpdate, request: Request, context: C
     return shapes.state_update(thread_id, result.head_checkpoint_id)
 
 
+def _only_checkpoint(thread_id: str, ref: CheckpointRef | None) -> str | None:
+    """The checkpoint a history is asked of alone (``checkpoint``), or None for the whole history.
+
+    As on LangGraph's server, a ``checkpoint`` that names no checkpoint id asks the whole history. What
+    this server cannot honour is refused, never ignored: a subgraph's namespace (the history is the root
+    graph's, ``checkpoint_ns`` ``""``) and another thread.
+    """
+    if ref is None:
+        return None
+    if ref.checkpoint_ns:
+        namespace = repr(ref.checkpoint_ns)
+        raise InputError("checkpoint.checkpoint_ns", text(STRINGS, "api.error.history_namespace", namespace=namespace))
+    if ref.thread_id and not _same_thread(ref.thread_id, thread_id):
+        refusal = text(STRINGS, "api.error.history_thread", named=repr(ref.thread_id), thread=repr(thread_id))
+        raise InputError("checkpoint.thread_id", refusal)
+    return ref.checkpoint_id or None
+
+
+def _same_thread(named: str, thread_id: str) -> bool:
+    """Whether ``named`` is ``thread_id``, in whichever form a client writes it (as the path is read)."""
+    if named == thread_id:
+        return True
+    try:
+        return validate_thread_id(named) == thread_id
+    except InputError:
+        return False
+
+
+def _checkpoint_id(snapshot: Any) -> str | None:
+    found: str | None = ((snapshot.config or {}).get("configurable") or {}).get("checkpoint_id")
+    return found
+
+
+def _history(
+    context: ApiContext, thread_id: str, limit: int, before: str | None, metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` root checkpoints older than ``before`` whose metadata contains ``metadata``, newest first.
+
+    The filter chooses before the limit counts, as on LangGraph's server: the history is read a page at a
+    time (``limit`` checkpoints, then twice as many each time, up to :data:`HISTORY_MAX`) until ``limit``
+    of them match or the thread's first checkpoint is read.
+    """
+    found: list[dict[str, Any]] = []
+    size = limit
+    while True:
+        page = runs.thread_history(context.store, context.settings, thread_id, limit=size, before=before)
+        for snapshot in page:
+            if filters.contains(shapes.jsonable(dict(snapshot.metadata or {})), metadata):
+                found.append(shapes.state(thread_id, snapshot))
+                if len(found) == limit:
+                    return found
+        if len(page) < size or not metadata:
+            return found
+        before = _checkpoint_id(page[-1])
+        size = min(size * 2, HISTORY_MAX)
+
+
+def _one_checkpoint(
+    context: ApiContext, thread_id: str, only: str, before: str | None, metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The history of checkpoint ``only`` alone: ``[its state]`` if it is one of the thread's, older than
+    ``before``, with metadata containing ``metadata``; else ``[]``, as on LangGraph's server.
+
+    Its state is the history's own (pending writes applied), read as the page whose ``before`` bound is
+    the next checkpoint id after it.
+    """
+    ids = sorted(checkpoint_id for checkpoint_id, _parent in readmodel.chain_links(context.store, thread_id))
+    if not ids:
+        raise ThreadNotFoundError(thread_id)
+    readmodel.check_checkpoint(context.store, thread_id, before)
+    if only not in ids or (before is not None and only >= before):
+        return []
+    start = next((checkpoint_id for checkpoint_id in ids if checkpoint_id > only), None)
+    page = runs.thread_history(context.store, context.settings, thread_id, limit=1, before=start)
+    return [
+        shapes.state(thread_id, snapshot)
+        for snapshot in page
+        if _checkpoint_id(snapshot) == only
+        and filters.contains(shapes.jsonable(dict(snapshot.metadata or {})), metadata)
+    ]
+
+
 @router.post("/threads/{thread_id}/history")
 def get_history(thread_id: str, body: HistoryRequest, context: Ctx) -> list[Any]:
-    """Up to ``limit`` root checkpoints, newest first, older than ``before``; forks included."""
+    """Up to ``limit`` root checkpoints, newest first, older than ``before``, whose metadata contains
+    ``metadata``; forks included. ``checkpoint``: that checkpoint alone, if it is one of the thread's and
+    passes ``before`` and ``metadata`` (else none), as LangGraph's server answers."""
     thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
     if not 1 <= body.limit <= HISTORY_MAX:
         raise InputError("limit", f"must be from 1 to {HISTORY_MAX}; got {body.limit}")
     before = _before_id(body.before)
+    metadata = filters.checked(body.metadata, "metadata")
+    only = _only_checkpoint(thread_id, body.checkpoint)
     try:
-        snapshots = runs.thread_history(context.store, context.settings, thread_id, limit=body.limit, before=before)
-    except InputError as error:
+        if only is not None:
+            return _one_checkpoint(context, thread_id, only, before, metadata)
+        return _history(context, thread_id, body.limit, before, metadata)
+    except InputError as error:  # the only checkpoint id read is ``before``'s
         raise InputError("before", error.message) from None
     except ThreadNotFoundError:
         if thread_id in context.created:
             return []
         raise
-    states = [shapes.state(thread_id, snapshot) for snapshot in snapshots]
-    return [state for state in states if _matches(state["metadata"], body.metadata)]
 
 
 @router.get("/threads/{thread_id}/history")

@@ -23,6 +23,7 @@ from typing import Any
 
 from agents import hitl_shape
 from agents.errors import InputError
+from agents.lecture.inputs import HUMAN_NOTES_MAX_LENGTH
 from agents.lecture.strings import STRINGS
 from agents.texts import text
 
@@ -80,7 +81,7 @@ def plain_answer(value: Any) -> Any:
     """
     if not hitl_shape.is_decision_shaped(value):
         return value
-    decision = hitl_shape.read_decision(value)
+    decision = hitl_shape.read_decision(value, HUMAN_NOTES_MAX_LENGTH)  # a reject's message is its notes
     if decision.approver is not None:
         raise InputError("approver", text(STRINGS, "lecture.error.no_approver"))
     if decision.type == "approve":
@@ -132,4 +133,4 @@ def response_schema(payload: dict[str, Any], notes_max_length: int) -> dict[str,
     own = {"title": "LectureAnswer", "anyOf": [{"enum": options}, answer_object]}
     name = PLAN_ACTION if payload["stage"] == "plan_review" else GATE_ACTION
     edit_args = {"type": "object", "properties": {"notes": notes, "subtopics": subtopics}}
-    return hitl_shape.response_schema(name, allowed, edit_args, own)
+    return hitl_shape.response_schema(name, allowed, edit_args, own, notes_max_length)

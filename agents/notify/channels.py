@@ -32,13 +32,17 @@ def may_decide(roles: Roles, event: Event) -> list[str]:
     """The emails of the people who may decide the event's case, as the roles file says.
 
     An agent that states who may decide its items (``AgentSpec.ask.decision_rights``: the refund agent, from
-    the case's amount and requester in the event's facts) names them, and for an escalation whom it goes
-    to; so the limit, four eyes and the escalation rank are the agent's one rule, as its queue shows them.
+    each waiting decision's amount and the requester in the event's facts: for a refund with several items
+    waiting, each item's, kept as ``questions``) names them, and for an escalation whom it goes to; so the
+    limit, four eyes and the escalation rank are the agent's one rule, as its queue and the inbox show them.
     Any other thread: everyone who may answer it (:func:`agents.identity.denial`). The one place
     recipients are chosen.
     """
     spec = AGENTS.get(event.agent)
-    rights = spec.ask.decision_rights(roles, event.facts, None, None, ages.utc_now()) if spec is not None else None
+    kept = event.facts.get("questions")
+    questions = tuple(kept) if isinstance(kept, list | tuple) else ()
+    now = ages.utc_now()
+    rights = spec.ask.decision_rights(roles, event.facts, None, None, now, questions) if spec is not None else None
     if rights is not None:
         chosen = rights.escalates_to if event.kind == "escalated" else rights.deciders
         return sorted(person.email for person in chosen)

@@ -4,7 +4,9 @@ checkpoint history (:mod:`agents.notify.history`) alike.
 One question: its case, customer and amount, and the question in the reader's language. Several at once (a
 refund with several items waiting): how many, and the amount they ask for together as the agent states it
 (``AgentSpec.ask.asked_amount``, the refund's ``asked_amount`` its ledger and page read), never the first
-item's amount and question alone.
+item's amount and question alone; and what each of them asks (``questions``: its item and amount), from which
+the recipients are chosen as the inbox chooses who may decide (:func:`agents.notify.channels.may_decide`),
+never from what they ask for together.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from agents.registry import AGENTS
 #: What an event keeps of a waiting question: its case, what it asks to pay, the request, and how many
 #: items the case decides in all (``item_count``, for "2 of 5 items").
 PAYLOAD_FACTS = ("case_id", "customer", "amount", "requested_amount", "item_count")
+#: What an event keeps of each question when several wait at once (``questions``): what it is about and what it
+#: asks to pay, for choosing who may decide each (not part of any message).
+QUESTION_FACTS = ("item", "amount", "requested_amount")
 
 
 def _whole(value: Any) -> bool:
@@ -30,13 +35,19 @@ def question_facts(agent: str, questions: Sequence[Any], question: str) -> dict[
 
     Several questions: ``waiting_count`` and ``amount``, what they ask for together (left out when the agent
     states no such amount, so no message gives one item's amount as the case's); neither one question's
-    words nor its item's request.
+    words nor its item's request. And ``questions``: each question's :data:`QUESTION_FACTS`, whom the mail
+    goes to being who may decide at least one of them.
     """
     first = questions[0] if questions else None
     facts = {key: to_jsonable(first[key]) for key in PAYLOAD_FACTS if isinstance(first, dict) and key in first}
     if len(questions) <= 1:
         return facts | ({"question": question} if question else {})
     facts["waiting_count"] = len(questions)
+    facts["questions"] = [
+        {key: to_jsonable(asked[key]) for key in QUESTION_FACTS if key in asked}
+        for asked in questions
+        if isinstance(asked, dict)
+    ]
     spec = AGENTS.get(agent)
     together = spec.ask.asked_amount(questions) if spec is not None and spec.ask.asked_amount else None
     facts.pop("amount", None)

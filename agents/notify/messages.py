@@ -7,8 +7,12 @@ built from the event's facts alone: no setting's value but the public URL is eve
 from __future__ import annotations
 
 import datetime as dt
+import email.policy
 import urllib.parse
+from email.header import Header
+from email.headerregistry import BaseHeader, HeaderRegistry, UniqueUnstructuredHeader
 from email.message import EmailMessage
+from email.policy import Policy
 from email.utils import format_datetime
 from typing import Any
 
@@ -187,6 +191,48 @@ def webhook_body(event: Event, public_url: str, now: dt.datetime, lang: str) -> 
     }
 
 
+#: The longest line of a header holding RFC 2047 encoded words (RFC 2047 section 2).
+ENCODED_LINE_LENGTH = 76
+
+
+class SubjectHeader(UniqueUnstructuredHeader, BaseHeader):
+    """A ``Subject`` folded by :class:`email.header.Header`, so that a reader unfolds it to its exact text.
+
+    The folding of ``email.policy.default`` (CPython before gh-144156) can put the space between two words
+    of text that needs encoding between two encoded words, where RFC 2047 makes every reader drop it
+    (``3개 중`` read as ``3개중``). ``Header`` encodes every space inside an encoded word instead, and text
+    that needs no encoding stays plain, folded only at its own spaces. Plain text that cannot fold within
+    the line length, or that holds ``=?`` (which a reader could take for an encoded word), is encoded too.
+    """
+
+    max_count = 1  # a mail has one Subject
+
+    def fold(self, *, policy: Policy) -> str:
+        text, linesep = str(self), policy.linesep
+        limit = min(policy.max_line_length or ENCODED_LINE_LENGTH, ENCODED_LINE_LENGTH)
+        if text.isascii() and "=?" not in text:
+            folded = f"{self.name}: {Header(text, 'us-ascii', limit, self.name).encode(linesep=linesep)}"
+            if all(len(line) <= limit for line in folded.split(linesep)):
+                return folded + linesep
+        return f"{self.name}: {Header(text, 'utf-8', limit, self.name).encode(linesep=linesep)}{linesep}"
+
+
+def _mail_headers() -> HeaderRegistry:
+    registry = HeaderRegistry()
+    registry.map_to_type("subject", SubjectHeader)
+    return registry
+
+
+#: How a notification mail is written: ``email.policy.default`` with its ``Subject`` a :class:`SubjectHeader`.
+MAIL_POLICY = email.policy.default.clone(header_factory=_mail_headers())
+
+
+def _header_value(text: str) -> str:
+    """``text`` as a header value the header parser reads back as ``text``: with ``=?`` in it, one encoded
+    word (the parser would decode a literal encoded word in the text)."""
+    return Header(text, "utf-8").encode(maxlinelen=0) if "=?" in text else text
+
+
 def mail(event: Event, public_url: str, now: dt.datetime, lang: str, sender: str, to: list[str]) -> EmailMessage:
     """The notification as a plain-text mail; its ``Message-ID`` is made from the event id.
 
@@ -194,9 +240,9 @@ def mail(event: Event, public_url: str, now: dt.datetime, lang: str, sender: str
     ages are counted to. The event's own time is in the text; as a ``Date`` it would date a retried mail,
     or a wait found in the history after it ended, in the past, out of place in the reader's mailbox.
     """
-    message = EmailMessage()
+    message = EmailMessage(policy=MAIL_POLICY)
     kind = _say(f"notify.kind.{event.kind}", lang)
-    message["Subject"] = _say("notify.subject", lang, kind=kind, subject=subject(event, lang))
+    message["Subject"] = _header_value(_say("notify.subject", lang, kind=kind, subject=subject(event, lang)))
     message["From"] = sender
     message["To"] = ", ".join(to)
     message["Date"] = format_datetime(now.astimezone(dt.UTC))

@@ -18,16 +18,20 @@ under it. The graph's nodes keep a final guard (:func:`guard`) for a run that di
 ``agents.runs`` (LangGraph's own tooling, which checks nothing): ``runs`` marks the config of a run
 that resumes with answers it checked (:func:`agents.identity.answers_checked`: an object no JSON
 config can carry).
+
+The nodes ask through :func:`agents.refund.asking.ask`, which hands ``interrupt()`` :func:`take` (the
+guard and the edit's amount check) as the question's validator. It is a module of its own so that reading
+a refund (a command that lists threads, a page) imports no LangGraph.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agents.identity import Identity, answers_checked
-from agents.refund.rules import check_answer
+from agents.refund.rules import check_answer, check_edit_amount
 from agents.refund.rules import check_decision as check_permission
 
 
@@ -109,4 +113,18 @@ def guard(raw: Any, case: Mapping[str, Any], actor: Identity, config: Mapping[st
         return Decision.of(raw)
     decision = parse_decision(raw)
     check_decision(decision, case, actor)
+    return decision
+
+
+def take(raw: Any, case: Mapping[str, Any], actor: Identity, config: Mapping[str, Any] | None) -> Decision:
+    """The decision an answer ``interrupt()`` returned stands for, once :func:`guard` passed it; an edit's
+    amount checked against the ``requested_amount`` of ``case`` (on every path: no one else compares it with
+    the item or case the answer reached).
+
+    Raises:
+        UserError: The answer is refused (see :func:`guard` and :func:`agents.refund.rules.check_edit_amount`).
+    """
+    decision = guard(raw, case, actor, config)
+    if decision.action == "edit":
+        decision = replace(decision, amount=check_edit_amount(decision.amount, case.get("requested_amount")))
     return decision

@@ -24,6 +24,11 @@ Why it is shaped this way:
   any node when it is written, so every later node compares ``amount`` with
   ``recorded_amount`` and appends the edit to the trace
   ("amount 500,000 → 50,000 by kim").
+* An answer that was not checked before the run (LangGraph's own tooling checks nothing) and is refused
+  (no approver, the agent's own name, four eyes, an edit out of range) is not taken: ``review`` asks
+  again with the reason in the question's ``error`` (:func:`agents.refund.asking.ask`). LangGraph
+  keeps no refused answer, so the next answer is the one acted on and the case never needs attention
+  for a wrong answer.
 * The routing policy: ``strict`` (default) routes on ``requested_amount``, so
   an edit can never move a case off the approval path; ``reroute`` routes on
   ``amount``, LangGraph's plain behaviour, so a 500,000 → 50,000 edit by
@@ -38,23 +43,21 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Send, interrupt
+from langgraph.types import Send
 
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.errors import InputError
 from agents.identity import actor_of, batch_of
-from agents.refund import hitl, items, ledger
-from agents.refund.decisions import guard
+from agents.refund import items, ledger
+from agents.refund.asking import ask
 from agents.refund.rules import (
     ACTIONS,
     AUTOMATIC_APPROVER,
     DEFAULT_POLICY,
     DEFAULT_THRESHOLD,
     POLICIES,
-    answer_schema,
     case_id_problem,
-    check_edit_amount,
     check_items,
     krw,
     recorded_approver_problem,
@@ -184,7 +187,9 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     Runs again from its start on resume; it only returns state, so running twice is harmless.
     A signed-in approver is recorded by identity (email, name, role) and checked by
     ``agents.refund.decisions`` (``agents.runs`` checks first, once; this node's guard checks an answer
-    only when it came another way, e.g. LangGraph's own tooling).
+    only when it came another way, e.g. LangGraph's own tooling). An answer the guard or the edit's
+    amount check refuses is not taken: the question is asked again with the reason in its ``error``
+    (:func:`agents.refund.asking.ask`), so the case keeps waiting for a correct answer.
     """
     actor = actor_of(config)
     lang = run_language(config)
@@ -208,8 +213,7 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
         "threshold": state.get("threshold"),  # none on a checkpoint from before assess
         "actions": list(ACTIONS),
     }
-    asked = interrupt(hitl.asked(payload), response_schema=answer_schema(payload))
-    answer = guard(asked, dict(state), actor, config).to_answer()
+    answer = ask(payload, dict(state), actor, config, lang).to_answer()
     approver = answer["approver"] if actor.local else actor.email
     update: dict[str, Any] = {
         **signed_decision(actor),
@@ -221,7 +225,7 @@ def review(state: RefundState, config: RunnableConfig) -> dict[str, Any]:
     if batch := batch_of(config):
         update["batch_id"] = batch
     if answer["action"] == "edit":
-        new_amount = check_edit_amount(answer["amount"], state["requested_amount"])
+        new_amount = answer["amount"]  # checked against the requested amount by ``ask``
         lines.append(amount_line(state["amount"], new_amount, approver, lang, by_update=False))
         update.update(amount=new_amount, recorded_amount=new_amount)
     decision = "reject" if answer["action"] == "reject" else "approve"

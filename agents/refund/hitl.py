@@ -23,6 +23,9 @@ ACTION_NAME = "pay_refund"
 ALLOWED = ("approve", "edit", "reject")
 #: What an edit's arguments may carry: the amount to pay, and who decides with an optional note.
 EDIT_ARGS = ("amount", "approver", "note")
+#: The longest note a decision may carry: the ``note`` field's limit, and so a reject's message's (it becomes
+#: the note).
+NOTE_MAX_LENGTH = 300
 
 
 def request(payload: dict[str, Any], description: str) -> dict[str, Any]:
@@ -44,7 +47,7 @@ def plain_answer(value: Any) -> Any:
     """
     if not hitl_shape.is_decision_shaped(value):
         return value
-    decision = hitl_shape.read_decision(value)
+    decision = hitl_shape.read_decision(value, NOTE_MAX_LENGTH)
     answer: dict[str, Any] = {"action": decision.type}
     if decision.type == "edit":
         if decision.name != ACTION_NAME:
@@ -94,4 +97,4 @@ def response_schema(payload: dict[str, Any], approver_max_length: int, note_max_
         "required": ["amount"],
         "additionalProperties": False,
     }
-    return hitl_shape.response_schema(ACTION_NAME, ALLOWED, edit_args, own)
+    return hitl_shape.response_schema(ACTION_NAME, ALLOWED, edit_args, own, note_max_length)

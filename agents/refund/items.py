@@ -3,8 +3,10 @@
 ``assess`` fans out with ``Send``, one ``item`` task per item. An item at or under the threshold is
 paid at once; one above it calls ``interrupt()`` in its own task, so the thread has several questions
 pending at once, each with its own interrupt id, answered in any order
-(``Command(resume={interrupt_id: answer})``). When every item is decided, ``finish_items`` records the
-case's outcome (``paid``, ``rejected`` or ``partly paid``) beside each item's.
+(``Command(resume={interrupt_id: answer})``). An answer refused in its task (not checked before the run:
+LangGraph's own tooling) asks that item again with the reason in its ``error``, while the other items
+answered in the same run are decided (:func:`agents.refund.asking.ask`). When every item is decided,
+``finish_items`` records the case's outcome (``paid``, ``rejected`` or ``partly paid``) beside each item's.
 
 As in ``review`` and ``settle``, nothing irreversible happens before ``interrupt()``: the task pays
 only after its answer, and the item ledger's key (case, item) makes a second run of the task (a crash
@@ -19,17 +21,16 @@ from collections.abc import Callable
 from typing import Any, NotRequired
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.types import Send, interrupt
+from langgraph.types import Send
 from typing_extensions import TypedDict
 
 from agents.common import run_language
 from agents.db import Store
 from agents.identity import actor_of, batch_of
-from agents.refund import hitl
-from agents.refund.decisions import guard
+from agents.refund.asking import ask
 from agents.refund.item_ledger import item_payout, pay_item
 from agents.refund.ledger import now_iso
-from agents.refund.rules import ACTIONS, AUTOMATIC_APPROVER, answer_schema, check_edit_amount, krw, signed_decision
+from agents.refund.rules import ACTIONS, AUTOMATIC_APPROVER, krw, signed_decision
 from agents.refund.state import RefundState
 from agents.refund.strings import STRINGS
 from agents.refund.words import item_question_params
@@ -107,12 +108,10 @@ def make_item(store: Store | None) -> Callable[[ItemTask, RunnableConfig], dict[
         else:
             payload = {**task, "question": item_question(task, lang), "amount": requested, "actions": list(ACTIONS)}
             actor = actor_of(config)
-            asked = interrupt(hitl.asked(payload), response_schema=answer_schema(payload))
-            answer = guard(asked, {**task, "amount": requested}, actor, config).to_answer()  # per item
+            # Checked per item (an edit from 1 to the item's amount); a refused answer asks this item again.
+            answer = ask(payload, {**task, "amount": requested}, actor, config, lang).to_answer()
             approver = answer["approver"] if actor.local else actor.email
-            amount = requested
-            if answer["action"] == "edit":
-                amount = check_edit_amount(answer["amount"], requested)
+            amount = answer["amount"] if answer["action"] == "edit" else requested
             note = say(STRINGS, "refund.say.note", lang, note=answer["note"]) if answer.get("note") else ""
             decision = "reject" if answer["action"] == "reject" else "approve"
             result.update(decision=decision, approver=approver, note=answer.get("note") or "", decided_at=now_iso())

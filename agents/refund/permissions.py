@@ -11,7 +11,12 @@ mathematical ``𝐚``, a non-breaking hyphen read as the letters and marks they 
 folded (``Kim Minji``, ``kim.minji``, ``Kim‑Minji`` are one name). A request records every name the
 requester is known by (:attr:`~agents.identity.Identity.names`), so a local operator typing any of them
 is the requester. In local mode the rule weighs the approver's name as typed (``approver``): it is what
-the decision records.
+the decision records. With a roles file, a typed name that names a person of the file (as four eyes
+compares names: :meth:`agents.identity.Roles.people_named`) is held to that person's role and limit, for
+rejecting as for approving, and refused in the very words that person is refused signed in; without one
+the local operator decides everything.
+
+Every refusal is a catalogue text (``agents.refund.strings``), said in the reader's language on every path.
 
 The actions are registered with ``agents.identity`` (:func:`~agents.identity.register_action`) when this
 module is imported, so :func:`agents.identity.check_allowed` and :func:`~agents.identity.refusal` decide
@@ -23,13 +28,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict, Unpack
 
-from agents.identity import APPROVER, Identity, Refusal, check_allowed, register_action
+from agents.identity import APPROVER, Identity, Refusal, check_allowed, refusal, register_action, typed_people
 from agents.names import same_name
+from agents.refund.strings import STRINGS
+from agents.texts import text
 
 APPROVE_REFUND = "approve_refund"
 REJECT_REFUND = "reject_refund"
-#: Why the requester of a refund may not approve it.
-FOUR_EYES = "you requested this refund; another person must approve it (four eyes)"
+#: Why the requester of a refund may not approve it (its English).
+FOUR_EYES = STRINGS["refund.denied.four_eyes"][0]
 
 
 class CaseFacts(TypedDict, total=False):
@@ -41,7 +48,8 @@ class CaseFacts(TypedDict, total=False):
         requested_by_name: The requester's display name.
         requested_by_names: Every name the requester was known by (:attr:`Identity.names` at the request).
         approver: The approver's name as typed, for the local operator: it is what the decision records,
-            so four eyes holds for it too (a case requested signed in).
+            so four eyes holds for it too (a case requested signed in), and with a roles file the rights of
+            the person it names.
     """
 
     amount: int | None
@@ -60,28 +68,41 @@ def is_requester(
     return any(same_name(approver, name) for name in (requested_by, requested_by_name, *others))
 
 
-def _krw(amount: int) -> str:
-    return f"{amount:,} KRW"
+def _as_typed(identity: Identity, action: str, case: Mapping[str, Any]) -> Refusal | None:
+    """The local operator's decision under a typed name that names people of the roles file: refused as
+    the first of them who may not take ``action`` on this case would be refused, signed in."""
+    facts = {key: value for key, value in case.items() if key != "approver"}
+    for person in typed_people(identity, case.get("approver")):
+        found = refusal(person, action, **facts)
+        if found is not None:
+            return found
+    return None
 
 
 def _approval(identity: Identity, case: Mapping[str, Any]) -> Refusal | None:
-    """The case rule of :data:`APPROVE_REFUND`: four eyes, and an approver's limit on the amount paid."""
+    """The case rule of :data:`APPROVE_REFUND`: the typed name's person, four eyes, an approver's limit on
+    the amount paid."""
+    held = _as_typed(identity, APPROVE_REFUND, case)
+    if held is not None:
+        return held
     requester = (case.get("requested_by"), case.get("requested_by_name"), case.get("requested_by_names") or ())
     if is_requester(case.get("approver") if identity.local else identity.email, *requester):
-        return Refusal("four_eyes", FOUR_EYES)
+        return Refusal("four_eyes", text(STRINGS, "refund.denied.four_eyes"))
     limit = identity.limit_krw if identity.role == APPROVER and not identity.local else None
     amount = case.get("amount")
     if limit is not None and isinstance(amount, int) and amount > limit:
-        reason = (
-            f"your limit is {_krw(limit)}; this case pays {_krw(amount)} and needs a senior approver "
-            "(you may reject it, or edit it to an amount within your limit)"
-        )
+        reason = text(STRINGS, "refund.denied.limit", limit=f"{limit:,}", amount=f"{amount:,}")
         return Refusal("limit", reason, {"limit": limit, "amount": amount})
     return None
 
 
-register_action(APPROVE_REFUND, APPROVER, "approving a refund", _approval)
-register_action(REJECT_REFUND, APPROVER, "rejecting a refund")
+def _rejection(identity: Identity, case: Mapping[str, Any]) -> Refusal | None:
+    """The case rule of :data:`REJECT_REFUND`: the typed name's person (any approver may reject)."""
+    return _as_typed(identity, REJECT_REFUND, case)
+
+
+register_action(APPROVE_REFUND, APPROVER, text(STRINGS, "refund.denied.approve"), _approval)
+register_action(REJECT_REFUND, APPROVER, text(STRINGS, "refund.denied.reject"), _rejection)
 
 
 def check_refund(identity: Identity, action: str, **case: Unpack[CaseFacts]) -> None:

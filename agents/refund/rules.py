@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from agents.errors import InputError
 from agents.identity import EMAIL_MAX_LENGTH, Identity
 from agents.names import AUTOMATIC, RESERVED_NAMES, UPDATE_STATE, is_reserved_name
-from agents.refund.hitl import plain_answer, response_schema
+from agents.refund.hitl import NOTE_MAX_LENGTH, plain_answer, response_schema
 from agents.refund.permissions import APPROVE_REFUND, FOUR_EYES, REJECT_REFUND, check_refund, is_requester
 from agents.refund.strings import STRINGS
 from agents.strings import STRINGS as CORE_STRINGS
@@ -35,11 +35,12 @@ AUTOMATIC_APPROVER = AUTOMATIC
 UPDATE_STATE_EDITOR = UPDATE_STATE
 ACTIONS = ("approve", "reject", "edit")
 RESERVED_APPROVERS = RESERVED_NAMES
+#: How an empty case id is refused (:func:`agents.validation.validate_thread_id` words it for a thread id): on
+#: the start form's field and in the graph's own check of a start.
+EMPTY_CASE_ID = text(STRINGS, "refund.error.case_id_empty")
 #: The longest approver name, typed or recorded: a signed-in approver is recorded by email, and any
 #: email address must fit.
 APPROVER_MAX_LENGTH = EMAIL_MAX_LENGTH
-#: The longest note a decision may carry.
-NOTE_MAX_LENGTH = 300
 
 
 def _error(key: str, /, **params: Any) -> Text:
@@ -102,7 +103,7 @@ def check_decision(values: dict[str, Any], answer: dict[str, Any], actor: Identi
     within an approver's limit, and the one who requested the case may not approve it (four eyes).
     """
     if answer["action"] == "reject":
-        check_refund(actor, REJECT_REFUND)
+        check_refund(actor, REJECT_REFUND, approver=answer.get("approver"))
         return
     amount = answer["amount"] if answer["action"] == "edit" else values.get("amount")
     check_refund(
@@ -182,7 +183,7 @@ def case_id_problem(case_id: Any) -> str:
     under the same id written another way (its letters decomposed, NFD against NFC, or spaces around it).
     """
     try:
-        accepted = validate_thread_id(case_id, "case_id") if isinstance(case_id, str) else None
+        accepted = validate_thread_id(case_id, "case_id", empty=EMPTY_CASE_ID) if isinstance(case_id, str) else None
     except InputError as error:
         return f"the case id {case_id!r} is refused ({error})"
     if accepted != case_id:
@@ -224,7 +225,8 @@ def check_items(value: Any) -> list[dict[str, Any]]:
     for entry in value:
         if not isinstance(entry, dict) or set(entry) != {"item", "amount"}:
             raise InputError("items", _error("refund.error.items_shape"))
-        item = validate_thread_id(entry["item"], "items") if isinstance(entry["item"], str) else None
+        empty = _error("refund.error.item_id_empty")
+        item = validate_thread_id(entry["item"], "items", empty=empty) if isinstance(entry["item"], str) else None
         if item is None or len(item) > ITEM_ID_MAX:
             raise InputError("items", _error("refund.error.item_id", item=repr(entry["item"]), limit=ITEM_ID_MAX))
         if any(known["item"] == item for known in items):

@@ -28,6 +28,7 @@ from agents.refund.rules import (
     ACTIONS,
     APPROVER_MAX_LENGTH,
     DEFAULT_POLICY,
+    EMPTY_CASE_ID,
     MAX_AMOUNT,
     NOTE_MAX_LENGTH,
     POLICIES,
@@ -72,6 +73,7 @@ START_FIELDS = (
         label="Case id",
         max_length=CASE_ID_MAX,
         cli_flag="--case",
+        empty=EMPTY_CASE_ID,
         help="Letters, digits and _ . : - ; the thread is refund-<case id> unless another is named."
         " Each case id is used once.",
     ),

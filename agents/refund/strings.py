@@ -41,6 +41,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         'items must be a JSON array of 1 to 50 objects like {{"item": "A-1", "amount": 300000}}',
         'items는 {{"item": "A-1", "amount": 300000}} 형태의 객체 1~50개로 된 JSON 배열이어야 합니다',
     ),
+    # An empty case id or item id (``agents.validation.validate_thread_id`` with the id's own refusal).
+    "refund.error.case_id_empty": ("is empty; give a case id", "비어 있습니다. 건 번호를 입력하세요"),
+    "refund.error.item_id_empty": (
+        "an item's id is empty; give each item an id",
+        "항목 id가 비어 있습니다. 항목마다 id를 입력하세요",
+    ),
     "refund.error.item_id": (
         "item id {item} is refused (letters, digits and _ . : -, at most {limit})",
         "항목 id {item:은/는} 받을 수 없습니다 (문자, 숫자, _ . : -, 최대 {limit}자)",
@@ -472,4 +478,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the as_node choices of the update form: the node's name, and in Korean what it does
     "node.refund.assess": ("assess", "assess (금액 심사)"),
     "node.refund.review": ("review", "review (승인자 검토)"),
+    # Why a refund action is not allowed (``agents.refund.permissions``), on every path, in the reader's language.
+    "refund.denied.approve": ("approving a refund", "환불 승인"),
+    "refund.denied.reject": ("rejecting a refund", "환불 거절"),
+    "refund.denied.four_eyes": (
+        "you requested this refund; another person must approve it (four eyes)",
+        "이 환불은 본인이 요청했습니다. 다른 사람이 승인해야 합니다(4-eyes 원칙)",
+    ),
+    "refund.denied.limit": (
+        "your limit is {limit} KRW; this case pays {amount} KRW and needs a senior approver "
+        "(you may reject it, or edit it to an amount within your limit)",
+        "승인 한도는 {limit}원인데 이 건은 {amount}원을 지급하므로 선임 승인자가 필요합니다. "
+        "거절하거나 한도 안의 금액으로 수정할 수는 있습니다",
+    ),
 }

@@ -11,7 +11,7 @@ from agents import changefeed, lifecycle, readmodel
 from agents.db import Store
 from agents.deletion import check_head
 from agents.errors import InputError, NotWaitingError, RunFailedError, StaleFormError, ThreadNotFoundError, UserError
-from agents.identity import LOCAL_OPERATOR, Identity
+from agents.identity import LOCAL_OPERATOR, Identity, held_to_roles
 from agents.leases import thread_guard
 from agents.loaded import resume_command
 from agents.runs.core import (
@@ -269,6 +269,7 @@ def _resume(
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
+    actor = held_to_roles(actor, settings.roles)  # a name the local operator types is held to its person's rights
     spec = _thread_spec(store, thread_id)
     checked: dict[str | None, Any] = {}
     for key, value in answers.items():

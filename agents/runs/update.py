@@ -28,6 +28,7 @@ def update_thread(
     actor: Identity = LOCAL_OPERATOR,
 ) -> RunResult:
     """``update_state`` on the head (or, to fork, on ``checkpoint_id``); the history stays. Admins only."""
+    actor = identity.held_to_roles(actor, settings.roles)  # a decision the local operator sets names its person
     check_allowed(actor, identity.UPDATE_STATE if checkpoint_id is None else identity.FORK)
     thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)

@@ -38,20 +38,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "대시보드가 이 컴퓨터 밖({address})에서 접속을 받는데 로그인이 설정되어 있지 않습니다. "
         ".streamlit/secrets.toml에 [auth]를 설정하거나(README의 로그인과 역할 참고) localhost에서만 제공하세요.",
     ),
-    "auth.needs_role": (
-        "your role is {role}; this needs {needed} or above.",
-        "현재 역할은 {role}입니다. {needed} 이상의 역할이 필요합니다.",
-    ),
-    "auth.four_eyes": (
-        "you requested this refund; another person must approve it (four eyes). You may reject it.",
-        "이 환불은 본인이 요청했습니다. 다른 사람이 승인해야 합니다(4-eyes 원칙). 거절은 할 수 있습니다.",
-    ),
-    "auth.over_limit": (
-        "your limit is {limit} KRW; this case pays {amount} KRW and needs a senior approver. "
-        "You may reject it, or edit it to an amount within your limit.",
-        "승인 한도는 {limit}원인데 이 건은 {amount}원을 지급하므로 선임 승인자가 필요합니다. "
-        "거절하거나 한도 안의 금액으로 수정할 수는 있습니다.",
-    ),
     "auth.cannot_act": ("Not for your role: {reason}", "현재 역할로는 할 수 없습니다: {reason}"),
     "auth.admin_only": (
         "Changing a thread's state, deleting, forking, re-running and restoring threads is for admins.",

@@ -7,6 +7,7 @@ then asks ``GET /ok`` (a bounded number of attempts); it never sleeps.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ class Server:
     process: ForkedCommand
     token: str | None = None
     lines: list[str] = field(default_factory=list)
+    printed: threading.Condition = field(default_factory=threading.Condition)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -44,6 +46,12 @@ class Server:
     def log(self) -> str:
         """Everything the server printed so far."""
         return "\n".join(self.lines)
+
+    def prints(self, text: str, timeout: float = 60) -> bool:
+        """Whether the server prints ``text`` (already, or within ``timeout`` seconds): its output is read on a
+        thread of its own, so a line printed before an answer may arrive here after the answer."""
+        with self.printed:
+            return self.printed.wait_for(lambda: text in self.log(), timeout)
 
 
 def server_env(db: Path, **extra: str) -> dict[str, str]:
@@ -65,7 +73,7 @@ def start_server(folder: Path, *, token: str | None = None, host: str = "127.0.0
         ["serve", "--host", host, "--port", str(port)], PROJECT_ROOT, server_env(db, **extra, **settings)
     )
     server = Server(f"http://{host}:{port}", db, process, token)
-    follow_output(process, server.lines, UVICORN_LISTENING)
+    follow_output(process, server.lines, UVICORN_LISTENING, server.printed)
     if process.poll() is not None:
         raise RuntimeError(f"the server did not start:\n{server.log()}")
     if answers_ok(server.url, server.headers):

@@ -39,7 +39,7 @@ def test_generate_waits_at_the_gate_with_the_original_keys(server: Server) -> No
     assert body["plan_markdown"].startswith("#")
     rework = body["curl"]["rework"]
     assert f"{server.url}/resume" in rework and body["thread_id"] in rework
-    assert rework in server.log()  # the server's log prints the same ready-to-copy command
+    assert server.prints(rework)  # the server's log prints the same ready-to-copy command
 
 
 def test_printed_curl_command_runs_as_printed_and_completes(server: Server) -> None:

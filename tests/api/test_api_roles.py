@@ -148,9 +148,14 @@ def test_the_operator_token_keeps_every_right_beside_the_roles_file(store: Store
         values = {"case_id": "O1", "customer": "c", "amount": 2_000_000, "reason": "r"}
         body = {"assistant_id": "refund", "input": values, "if_not_exists": "create"}
         assert api.post("/threads/refund-O1/runs/wait", json=body, headers=operator).status_code == 200
+        # A name of the roles file (kim's token label and display name) is held to kim's limit ...
         answer = {"assistant_id": "refund", "command": {"resume": {"action": "approve", "approver": "kim"}}}
+        refused = api.post("/threads/refund-O1/runs/wait", json=answer, headers=operator)
+        assert refused.status_code == 403 and "your limit is 1,000,000 KRW" in refused.json()["reason"]
+        # ... and a name the file does not know is the local operator's, who decides everything.
+        answer = {"assistant_id": "refund", "command": {"resume": {"action": "approve", "approver": "Oh"}}}
         assert api.post("/threads/refund-O1/runs/wait", json=answer, headers=operator).status_code == 200
-        assert ledger.payout_for(store, "O1")["approver"] == "kim"  # as typed: the local operator
+        assert ledger.payout_for(store, "O1")["approver"] == "Oh"  # as typed: the local operator
         assert api.get("/ok", headers=as_("viewer")).status_code == 200
 
 

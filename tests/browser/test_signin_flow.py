@@ -233,7 +233,7 @@ def test_viewer_sees_the_queue_and_no_decision_controls(
     main = viewer.get_by_test_id("stMain")
     expect(table_with(viewer, "v1")).to_be_visible()  # the queue lists the case
     expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
-    expect(main.get_by_text("your role is viewer; this needs approver or above.").first).to_be_visible()
+    expect(main.get_by_text("is a viewer; rejecting a refund needs an approver or above").first).to_be_visible()
     main.get_by_test_id("stExpander").filter(has_text="New refund request").locator("summary").click()  # folded
     for control in ("Approve", "Reject", "Submit request"):
         button = main.get_by_role("button", name=control, exact=True)

@@ -93,7 +93,7 @@ def test_a_viewer_sees_the_queue_and_no_decision_controls(store, settings, signe
     test = signed_in("vera@example.com", "app_pages/refund.py")
     assert "V1" in list(test.dataframe[0].value.iloc[:, 0])
     assert not {"refund-approve", "refund-reject", "refund-edit"} & _buttons(test)
-    assert "your role is viewer; this needs approver or above." in messages(test)
+    assert "vera@example.com is a viewer; rejecting a refund needs an approver or above" in messages(test)
     assert all(form not in str(test.sidebar) for form in ("Delete thread", "Update state"))
     assert readmodel.head_checkpoint_id(store, thread) is not None
 
@@ -130,7 +130,7 @@ def test_an_unverified_email_gets_no_role(store, settings, signed_in) -> None:
     _case(store, settings, "U1", 300_000)
     test = signed_in("ann@example.com", email_verified=False)
     assert "refund-reject" not in _buttons(test)
-    assert "your role is viewer" in messages(test)
+    assert "ann@example.com is a viewer" in messages(test)
 
 
 def test_a_delete_drawn_for_an_admin_does_nothing_once_the_role_is_gone(store, settings, signed_in) -> None:
@@ -174,7 +174,7 @@ def test_a_viewer_sees_the_robot_question_and_cannot_answer_or_start(store, sett
     test = signed_in("vera@example.com", "app_pages/robot.py")
     assert not {"robot-yes", "robot-no", "robot-send"} & _buttons(test)
     assert "Start over" not in [b.label for b in test.button]
-    assert "your role is viewer; this needs approver or above." in messages(test)
+    assert "vera@example.com is a viewer; answering a question needs an approver or above" in messages(test)
     approver = signed_in("ann@example.com", "app_pages/robot.py")
     button_by_key(approver, "robot-yes").click().run()
     assert runs.current_result(store, settings, "hitl_demo").status == "done"

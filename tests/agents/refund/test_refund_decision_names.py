@@ -3,8 +3,9 @@
 Tried on every path that can record a decision: ``runs`` as the CLI and the dashboard's local mode call
 it (the approver's name typed), ``update_state`` through ``runs``, and LangGraph's own tooling
 (``update_state`` and ``Command(resume=...)`` on the compiled graph, as ``agents/langgraph_app.py``
-builds it), which checks no names. On the tooling path the nodes refuse: the case needs attention and
-nothing is paid. The requested amount is checked by ``assess`` and ``settle`` too, since a start on that
+builds it), which checks no names. On the tooling path the nodes refuse: an answer is asked again with
+the refusal in the question's ``error``, a decision written into the state leaves the case needing
+attention, and nothing is paid. The requested amount is checked by ``assess`` and ``settle`` too, since a start on that
 path checks nothing.
 """
 
@@ -14,7 +15,7 @@ import pytest
 from langgraph.types import Command
 
 from agents import lifecycle, runs
-from agents.errors import InputError, PermissionDenied
+from agents.errors import PermissionDenied
 from agents.identity import LOCAL_OPERATOR
 from agents.refund import ledger
 from agents.refund.graph import build_graph
@@ -60,8 +61,8 @@ def test_the_requester_may_still_reject_their_own_case(store, settings, kims_cas
 
 
 def test_the_tooling_path_cannot_approve_under_the_requesters_name(store, kims_case):
-    with pytest.raises(PermissionDenied, match="four eyes"):
-        kims_case.invoke(Command(resume={"action": "approve", "approver": "KIM@example.com"}), CONFIG)
+    asked = kims_case.invoke(Command(resume={"action": "approve", "approver": "KIM@example.com"}), CONFIG)
+    assert "four eyes" in asked["__interrupt__"][0].value["error"]  # refused: the question is asked again
     kims_case.update_state(CONFIG, {"decision": "approve", "approver": "kim@example.com"}, as_node="assess")
     with pytest.raises(ValueError, match="who requested the case"):
         kims_case.invoke(None, CONFIG)
@@ -84,8 +85,8 @@ def test_a_decision_set_on_the_tooling_path_must_name_a_person(store, kims_case,
 
 @pytest.mark.parametrize("approver", ["   ", "\u200b", "\x00", 123, "automatic\x00"])
 def test_an_answer_on_the_tooling_path_must_name_a_person(store, kims_case, approver):
-    with pytest.raises(InputError, match="approver"):
-        kims_case.invoke(Command(resume={"action": "approve", "approver": approver}), CONFIG)
+    asked = kims_case.invoke(Command(resume={"action": "approve", "approver": approver}), CONFIG)
+    assert asked["__interrupt__"][0].value["error"].startswith("approver: ")
     assert ledger.ledger_rows(store) == []
     status = lifecycle.thread_status(store, "refund-K1")
     assert status is not None and status.status == "waiting", "the case still waits for an answer that names a person"

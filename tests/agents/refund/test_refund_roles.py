@@ -10,12 +10,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from pydantic import TypeAdapter
 
 from agents import readmodel, runs, runtime
 from agents.errors import PermissionDenied
 from agents.identity import EMAIL_MAX_LENGTH, LOCAL_OPERATOR, Identity
 from agents.nodelog import node_runs
-from agents.refund import graph, ledger
+from agents.refund import asking, graph, ledger
 from agents.roles_file import parse_roles
 from tests.factories import pause_robot
 
@@ -237,15 +238,39 @@ def test_local_mode_records_the_typed_name_and_keeps_no_requester(store, setting
     assert not {"requested_by", "approver_name", "approver_role"} & set(result.values)
 
 
+class AskedAgain(Exception):
+    """What a node's next ``interrupt()`` raises when no answer is left for it: it pauses with ``question``."""
+
+    def __init__(self, question: dict) -> None:
+        super().__init__(question.get("error"))
+        self.question = question
+
+
+def answered_once(answer: dict):
+    """``interrupt`` as LangGraph runs it on a resume with ``answer``: the answer passes the question's
+    ``response_schema`` validator first, and a question asked after it finds no answer (it pauses)."""
+    left = [answer]
+
+    def interrupt(question: dict, *, response_schema) -> object:
+        if not left:
+            raise AskedAgain(question)
+        return TypeAdapter(response_schema).validate_python(left.pop())
+
+    return interrupt
+
+
 def test_the_decision_node_itself_refuses_a_state_that_slipped_past_runs(monkeypatch):
-    """``review`` checks the answer against the identity in its config, whatever called it."""
+    """``review`` checks the answer against the identity in its config, whatever called it: a refused
+    answer is not taken, and the question is asked again with the reason."""
     state = {"case_id": "N1", "customer": "c", "reason": "r", "requested_amount": 2_000_000, "amount": 2_000_000}
     state.update(threshold=100_000, requested_by="lee@example.com")
     answer = {"action": "approve", "approver": "kim@example.com"}
-    monkeypatch.setattr(graph, "interrupt", lambda _question, **_schema: answer)  # as LangGraph returns it on resume
-    with pytest.raises(PermissionDenied, match="your limit is 1,000,000 KRW"):
+    monkeypatch.setattr(asking, "interrupt", answered_once(answer))
+    with pytest.raises(AskedAgain, match="your limit is 1,000,000 KRW"):
         graph.review(state, {"configurable": {"hitl_actor": KIM}})
     as_requester = dataclasses.replace(PARK, email="lee@example.com")
-    with pytest.raises(PermissionDenied, match="four eyes"):
+    monkeypatch.setattr(asking, "interrupt", answered_once(answer))
+    with pytest.raises(AskedAgain, match="four eyes"):
         graph.review(state, {"configurable": {"hitl_actor": as_requester}})
+    monkeypatch.setattr(asking, "interrupt", answered_once(answer))
     assert graph.review(state, {"configurable": {"hitl_actor": PARK}})["approver"] == "park@example.com"

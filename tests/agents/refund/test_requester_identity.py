@@ -124,8 +124,8 @@ def test_the_cli_refuses_the_requester_written_any_way(run_cli, store, settings,
 def test_the_tooling_path_refuses_the_requester_written_any_way(store, kims_case):
     graph = build_graph(store.saver, store=store)
     config = {"configurable": {"thread_id": THREAD, "checkpoint_ns": ""}, "metadata": {"agent": "refund"}}
-    with pytest.raises(PermissionDenied, match="four eyes"):
-        graph.invoke(Command(resume={"action": "approve", "approver": "Kim Minji"}), config)
+    asked = graph.invoke(Command(resume={"action": "approve", "approver": "Kim Minji"}), config)
+    assert "four eyes" in asked["__interrupt__"][0].value["error"]  # refused: the question is asked again
     graph.update_state(config, {"decision": "approve", "approver": "kim\u2011script"}, as_node="assess")
     with pytest.raises(ValueError, match="who requested the case"):
         graph.invoke(None, config)

@@ -103,8 +103,8 @@ def test_the_cli_refuses_a_lookalike_approver(run_cli, store, waiting_case, name
 def test_the_tooling_path_refuses_a_lookalike_approver(store, waiting_case):
     graph = build_graph(store.saver, store=store)
     config = {"configurable": {"thread_id": THREAD, "checkpoint_ns": ""}, "metadata": {"agent": "refund"}}
-    with pytest.raises(InputError, match="approver"):
-        graph.invoke(Command(resume={"action": "approve", "approver": "update\u2011state"}), config)
+    asked = graph.invoke(Command(resume={"action": "approve", "approver": "update\u2011state"}), config)
+    assert asked["__interrupt__"][0].value["error"].startswith("approver: "), "refused: the question is asked again"
     graph.update_state(config, {"decision": "approve", "approver": "update state"}, as_node="assess")
     with pytest.raises(ValueError, match="agent's own name"):
         graph.invoke(None, config)
