@@ -3,7 +3,7 @@ the ledger and the pitfall demo."""
 
 import streamlit as st
 
-from agents import ages, readmodel, threadindex
+from agents import readmodel, threadindex
 from agents.errors import short_id
 from agents.refund import ledger
 from agents.refund.graph import AGENT_NAME, DEFAULT_THRESHOLD, run_unsaved_pitfall
@@ -11,7 +11,8 @@ from app_pages.refund_batch import show_batch
 from app_pages.refund_case import show_case_panel
 from app_pages.refund_cases import case_book
 from app_pages.refund_decisions import REFUSED_KEY
-from app_pages.refund_lists import show_audit_and_ledger, show_queue
+from app_pages.refund_lists import show_audit_and_ledger
+from app_pages.refund_queue import show_queue
 from app_pages.refund_request import new_request_form
 from dashboard import resources
 from dashboard.decision_view import forget
@@ -40,7 +41,7 @@ st.header(t("refund.queue.header"))
 # The routing policy says which requests wait; it sits with the queue, not above the case being decided.
 policy = settings.agent(AGENT_NAME).policy
 st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
-show_queue(store, settings, book, ages.utc_now())
+show_queue(store, settings, book)
 pending = threadindex.pending_interrupts(store)
 show_batch(store, settings, book, pending)
 new_request_form(store, settings, expanded=not book.cases)

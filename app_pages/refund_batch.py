@@ -9,7 +9,7 @@ the page is drawn, so the page that follows already shows every decided item gon
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import streamlit as st
@@ -22,7 +22,7 @@ from agents.settings import Settings
 from app_pages.refund_cases import CaseBook
 from app_pages.refund_decisions import remembered_input
 from dashboard import auth
-from dashboard.batch_decisions import ItemResult, decide_batch, item_key, rows_digest, selected_keys
+from dashboard.batch_decisions import decide_batch, item_key, rows_digest, selected_keys, show_result_rows
 from dashboard.formats import amount
 from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
@@ -123,19 +123,7 @@ def show_results() -> None:
         already=counts["already decided"],
     )
     (st.success if len(results) == counts["paid"] + counts["rejected"] else st.warning)(escape_markdown(summary))
-    st.dataframe(result_rows(results, labels), key="refund-batch-results", hide_index=True)
-
-
-def result_rows(results: Sequence[ItemResult], labels: dict[str, str]) -> list[dict[str, str]]:
-    """The results as table rows in the session's language (an item no longer listed is named by its key)."""
-    return [
-        {
-            t("refund.col.case"): labels.get(r.key, r.key),
-            t("refund.batch.col.result"): t(f"refund.batch.result.{r.result}"),
-            t("refund.batch.col.why"): r.reason,
-        }
-        for r in results
-    ]
+    show_result_rows(results, labels, "refund-batch-results")  # each reason whole
 
 
 def show_batch(store: Store, settings: Settings, book: CaseBook, pending: Iterable[PendingInterrupt]) -> None:

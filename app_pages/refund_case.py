@@ -107,8 +107,10 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     status, result = read.status, read.result
     if status is None or result is None:  # deleted since the page was drawn: its places drawn empty
         st.warning(escape_markdown(t("refund.case.unknown", thread=thread_id)))
-        for _ in range(5):  # who may decide, the headline, the controls, the way out, the amounts
+        for _ in range(4):  # who may decide, the headline, the controls, the way out
             st.empty()
+        show_refusal(REFUSED_KEY, thread_id)  # a click refused because the case went
+        st.empty()  # the amounts
         return
     values = result.values
     expected = drawn_head("refund-page", thread_id, result.head_checkpoint_id)
@@ -135,7 +137,7 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
     if parts.attention == "cannot_continue":
         st.info(t("auth.cannot_act", reason=auth.why_not(CONTINUE)))
     elif parts.attention == "continue":
-        with st.container():  # a refused click's message under its button
+        with st.container():
             if st.button(t("refund.continue"), key="refund-continue"):
 
                 def carry_on(head_seen: str | None) -> str:
@@ -144,12 +146,15 @@ def show_case(store: Store, settings: Settings, thread_id: str, read: CaseRead) 
                     return t("refund.continued", thread=thread_id, status=status_word(done))
 
                 act(expected, carry_on, thread_id=thread_id, refused_key=REFUSED_KEY)
-            show_refusal(REFUSED_KEY, thread_id)
     elif parts.attention == "explorer":
         link = {"label": t("refund.case.open_explorer"), "icon": ":material/account_tree:"}
         st.page_link("app_pages/explorer.py", **link, query_params={"thread": thread_id})
     else:
         st.empty()
+    # Why the last click on its controls was refused, in a place of its own under them: a refused click
+    # drops the controls' view, so the panel's next run may draw no controls (the case was decided
+    # elsewhere), and it still says why nothing was done.
+    show_refusal(REFUSED_KEY, thread_id)
     with st.container():
         show_figures(values, read.paid, asked_amount(result.interrupts) if result.status == "waiting" else 0)
         show_trace(store, thread_id, values, read.node_rows)

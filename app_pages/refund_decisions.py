@@ -23,14 +23,15 @@ from agents.validation import parse_whole_number
 from dashboard import auth
 from dashboard.decision_view import items_to_draw
 from dashboard.formats import amount
-from dashboard.forms import act, show_refusal, status_word
+from dashboard.forms import act, status_word
 from dashboard.i18n import form_labels, localized, t
 from dashboard.safe_markdown import escape_markdown
 from dashboard.views import question_id_caption
 
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 ITEM_VIEW_KEY = "refund:item-view"  # (thread, ((interrupt id, question), ...)) the item controls were drawn for
-#: (thread, message): why the last click on a case's controls was refused, kept until the page is drawn again
+#: (thread, message): why the last click on a case's controls (or its Continue) was refused, drawn under them by
+#: every run of the case panel until the page is drawn again (an action that is not refused, another case)
 REFUSED_KEY = "refund:refused"
 #: The buttons of an item's own controls (a refund with several items) begin with this.
 ITEM_BUTTON = "refund-item-"
@@ -193,4 +194,3 @@ def decision_controls(
         decider.item_controls(result, own_action=own_action)
     else:
         decider.controls("refund-{}", int(values["requested_amount"]), int(values["amount"]))
-    show_refusal(REFUSED_KEY, thread_id)

@@ -1,30 +1,26 @@
-"""The refund page's tables: the queue of open cases, the audit and the ledger, each searchable and paged."""
+"""The refund page's audit and ledger, each searchable and paged; their cells, which the queue shares."""
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
 
-from agents import queue_rights
 from agents.db import Store
-from agents.decision_rights import DecisionRights
 from agents.refund import ledger
 from agents.refund.amounts import CaseAmounts, case_amounts
 from agents.refund.audit_order import in_view_order
 from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.spec import SPEC
 from agents.settings import Settings
-from app_pages.refund_cases import DELETED, CaseBook, QueueRow, case_status_word, case_text, first_then_fresh
-from dashboard import auth, queues, text_fit
+from app_pages.refund_cases import DELETED, CaseBook, case_status_word, case_text, first_then_fresh
+from dashboard import auth, text_fit
 from dashboard.audit_views import AUDIT_VIEW_LINES, AUDIT_WIDTHS, audit_shown, audit_view_control
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.i18n import current_language, t
 from dashboard.tables import Column, page_url, paged_table
-from dashboard.views import age_cell, status_text
 
 
 def approver_word(approver: str, lang: str | None = None) -> str:
@@ -76,28 +72,6 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
     return [dataclasses.replace(column, width=widths[column.label]) for column in columns]
 
 
-def queue_columns(settings: Settings, rights: Mapping[str, DecisionRights], now: dt.datetime) -> list[Column[QueueRow]]:
-    """The queue: every unfinished case, in the chosen order, with its status, how long it has waited
-    (marked when past the deadline), when it needs attention why, and who may decide it. When it was
-    requested is in the audit's requests and times: here its age says how long it has waited.
-
-    The "attention because" column is drawn even when no row needs attention: the queue is a live
-    part, and a case can come to need attention between two runs of the page (its header names what it
-    holds, so an empty cell does not read as a refund without a reason)."""
-    lang, deadlines, me = current_language(), settings.deadlines, auth.identity()
-    return [
-        Column(t("refund.col.case"), lambda q: q[0].case_id),
-        # The status without its count of items: the "to pay" cell says what waits, and the queue fits 1280 px.
-        Column(t("refund.col.status"), lambda q: status_text(q[1], counted=False)),
-        Column(t("col.waiting"), lambda q: age_cell(q[1], deadlines, now, lang)),
-        Column(t("refund.col.customer"), lambda q: q[0].customer),
-        Column(t("refund.col.requested"), lambda q: amount(q[0].requested_amount, lang=lang)),
-        Column(t("refund.col.amount"), lambda q: to_pay_cell(q[0], lang)),
-        Column(t("refund.col.attention_because"), lambda q: "" if q[1].status == "waiting" else q[1].reason_in(lang)),
-        Column(t("col.deciders"), lambda q: queues.rights_cell(rights.get(q[0].thread_id), me, lang)),
-    ]
-
-
 def ledger_columns(settings: Settings) -> list[Column[Mapping[str, Any]]]:
     """The ledger: one row per payout (a case with items: one per item, named ``CASE:ITEM``, as
     ``python -m agents ledger`` lists it), with how often a second payout was refused."""
@@ -127,34 +101,6 @@ def search_text(book: CaseBook) -> Callable[[ledger.AuditRow], str]:
         return found if found is not None else case_text(row, lang)
 
     return text
-
-
-def show_queue(store: Store, settings: Settings, book: CaseBook, now: dt.datetime) -> None:
-    """The open cases in the chosen order (the ones this person may decide first), with who may decide each."""
-    found = queues.rights_for([status for _row, status in book.queue], settings.deadlines, now)
-    queues.show_rights_notes(found, auth.identity())
-    order = queues.order_control("refund-queue-order")
-    mine = queue_rights.mine_of(found, auth.identity())
-
-    def ordered(cases: CaseBook) -> list[QueueRow]:
-        return queue_rights.ordered(
-            cases.queue,
-            order,
-            status=lambda q: q[1],
-            amount=lambda q: queue_rights.case_amount(store, q[1]),
-            mine=lambda q: mine(q[0].thread_id),
-        )
-
-    find_case = search_text(book)
-    paged_table(
-        "refund-queue",
-        first_then_fresh(store, book, ordered),
-        queue_columns(settings, found, now),
-        empty_text=t("refund.queue.empty"),
-        search_text=lambda q: find_case(q[0]),
-        link=lambda q: case_link(q[0]),
-        live=True,
-    )
 
 
 def show_audit_and_ledger(store: Store, settings: Settings, book: CaseBook) -> None:

@@ -9,6 +9,9 @@ package, only the import below changes.
 
 A selection is kept by identity (``THREAD:INTERRUPT_ID``), never by a row's position: the rows shift
 when items are decided elsewhere, and a position would then name another item.
+
+The results are shown per item (:func:`show_result_rows`) in the words the batch's summary counts them by,
+each reason whole.
 """
 
 from __future__ import annotations
@@ -17,11 +20,15 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import streamlit as st
+
 from agents.batch import Decided, decide_items
 from agents.db import Store
 from agents.identity import Identity
 from agents.settings import Settings
-from dashboard.i18n import localized
+from dashboard import text_fit
+from dashboard.i18n import localized, t
+from dashboard.tables import HEADER_HEIGHT, TALL_ROWS_SHOWN
 
 
 @dataclass(frozen=True)
@@ -74,3 +81,56 @@ def decide_batch(
         answer["note"] = note
     decided = decide_items(store, settings, list(keys), answer, actor=actor, lang=lang, explain=localized)
     return [item_result(d, action) for d in decided]
+
+
+#: The results table's column widths in pixels (case, result, why): 810 in all, within a 1280-pixel window's
+#: grid (818). The reason is the widest: it wraps in rows as tall as the longest needs, never cut.
+RESULT_WIDTHS = (150, 160, 500)
+
+
+def result_word(result: str, lang: str | None = None) -> str:
+    """What became of an item, in words (``paid``, ``not accepted`` for a refused one, as the batch's summary
+    counts it: 거절 is a person's decision, ``agents.strings.GLOSSARY``; ``already decided``...)."""
+    return t(f"refund.batch.result.{result}", lang)
+
+
+def result_rows(results: Sequence[ItemResult], labels: dict[str, str]) -> list[dict[str, str]]:
+    """The results as table rows in the session's language (an item no longer listed is named by its key)."""
+    return [
+        {
+            t("refund.col.case"): labels.get(r.key, r.key),
+            t("refund.batch.col.result"): result_word(r.result),
+            t("refund.batch.col.why"): r.reason,
+        }
+        for r in results
+    ]
+
+
+def result_lines(rows: Sequence[dict[str, str]]) -> int:
+    """The lines the tallest cell of the results' ``rows`` takes in its column (:data:`RESULT_WIDTHS`)."""
+    return max(
+        (
+            text_fit.lines_needed(cell, width)
+            for row in rows
+            for cell, width in zip(row.values(), RESULT_WIDTHS, strict=True)
+        ),
+        default=1,
+    )
+
+
+def show_result_rows(results: Sequence[ItemResult], labels: dict[str, str], key: str) -> None:
+    """The results per item as a table whose every cell reads whole: its columns fit a 1280-pixel window, and
+    a longer reason wraps in rows as tall as the longest needs (one line each while every cell fits one)."""
+    rows = result_rows(results, labels)
+    lines = result_lines(rows)
+    tall = text_fit.row_height(lines) if lines > 1 else None
+    st.dataframe(
+        rows,
+        key=key,
+        hide_index=True,
+        column_config={
+            label: st.column_config.TextColumn(width=width) for label, width in zip(rows[0], RESULT_WIDTHS, strict=True)
+        },
+        row_height=tall,
+        height=min(len(rows), TALL_ROWS_SHOWN) * tall + HEADER_HEIGHT if tall else "auto",
+    )

@@ -131,13 +131,21 @@ def draw_table(
     row_height: int | None = None,
     search_in: Any = None,
     shown_labels: Sequence[str] | None = None,
+    paging_in: tuple[Any, Any] | None = None,
 ) -> None:
     """:func:`paged_table` of rows already loaded, inside a fragment of the caller's (or none); rows
     ``row_height`` pixels tall (above :data:`WRAPS_ABOVE`, long cells wrap) when given; the search box in
     the container ``search_in`` (a column beside the caller's controls) when given; only the columns
-    labelled in ``shown_labels`` drawn, in that order, when given."""
+    labelled in ``shown_labels`` drawn, in that order, when given.
+
+    With ``paging_in`` (two containers: columns on the line of the caller's controls), the page control,
+    without a label line above it, goes in the first and the count of rows in the second: one element in
+    each on every run, an empty one when there is nothing to show, so a live part's run leaves none of them
+    behind (and never a slot sent empty, then filled: the browser would draw the control anew each time).
+    """
     if not rows:
         st.caption(empty_text)
+        _no_paging(paging_in)
         return
     query = ""
     if search_text is not None:
@@ -156,7 +164,9 @@ def draw_table(
     pages = (len(matching) + page_size - 1) // page_size
     # A live part's table that loses its page control or its count keeps none of them on screen.
     with box(f"{key}:rows", (bool(matching), pages > 1, bool(query))):
-        _draw_rows(key, rows, matching, columns, query, pages, page_size, link, marked, row_height, shown_labels)
+        _draw_rows(
+            key, rows, matching, columns, query, pages, page_size, link, marked, row_height, shown_labels, paging_in
+        )
 
 
 def _draw_rows(
@@ -171,24 +181,34 @@ def _draw_rows(
     marked: Callable[[T], str] | None,
     row_height: int | None,
     shown_labels: Sequence[str] | None,
+    paging_in: tuple[Any, Any] | None = None,
 ) -> None:
-    """:func:`draw_table`'s page control, count and grid of the rows that match ``query``."""
+    """:func:`draw_table`'s page control, count and grid of the rows that match ``query`` (the page control and
+    the count in ``paging_in`` when given)."""
     if not matching:
         st.caption(t("table.no_match", query=escape_markdown(query)))  # typed text is shown as text
+        _no_paging(paging_in)
         return
     page_key = f"{key}:page"
     if not 1 <= int(st.session_state.get(page_key, 1)) <= pages:
         st.session_state[page_key] = min(max(int(st.session_state.get(page_key, 1)), 1), pages)
-    page = 1
+    page, (page_in, count_in) = 1, paging_in or (st, st)
     if pages > 1:
-        page = int(st.number_input(t("table.page"), min_value=1, max_value=pages, step=1, key=page_key))
+        collapsed = "collapsed" if paging_in else "visible"  # beside its count, which says what it pages
+        page_control = page_in.number_input
+        page = int(page_control(t("table.page"), 1, pages, step=1, key=page_key, label_visibility=collapsed))
+    elif paging_in:
+        page_in.empty()
     shown = matching[(page - 1) * page_size : page * page_size]
     first, last = (page - 1) * page_size + 1, (page - 1) * page_size + len(shown)
     if query:
         typed = escape_markdown(query)  # typed text is shown as text
-        st.caption(t("table.rows_matching", first=first, last=last, total=len(matching), query=typed, all=len(rows)))
+        words = t("table.rows_matching", first=first, last=last, total=len(matching), query=typed, all=len(rows))
+        count_in.caption(words)
     elif pages > 1:
-        st.caption(t("table.rows", first=first, last=last, total=len(matching)))
+        count_in.caption(t("table.rows", first=first, last=last, total=len(matching)))
+    elif paging_in:
+        count_in.empty()
     marks = [marked(row) for row in shown] if marked is not None else []
     data: dict[str, list[Any]] = {MARK_COLUMN: marks} if any(marks) else {}
     data |= {column.label: [cell(column.value(row)) for row in shown] for column in columns}
@@ -219,6 +239,12 @@ def _draw_rows(
         row_height=row_height,
         height=height,
     )
+
+
+def _no_paging(paging_in: tuple[Any, Any] | None) -> None:
+    """An empty element in each of ``paging_in``'s places, where the page control and the count are not drawn."""
+    for place in paging_in or ():
+        place.empty()
 
 
 #: The marks' column: its cells say why a row is highlighted.

@@ -277,7 +277,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.batch.col.why": ("why", "이유"),
     "refund.batch.result.paid": ("paid", "지급됨"),
     "refund.batch.result.rejected": ("rejected", "거절됨"),
-    "refund.batch.result.refused": ("refused", "받아들여지지 않음"),
+    "refund.batch.result.refused": ("not accepted", "받아들여지지 않음"),
     "refund.batch.result.already decided": ("already decided", "이미 결정됨"),
     "refund.batch.result.failed": ("failed: needs attention", "실패: 확인 필요"),
     "refund.batch.result.busy": ("busy: nothing done, try again", "처리 중: 아무것도 하지 않음, 다시 시도"),

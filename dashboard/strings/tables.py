@@ -20,4 +20,5 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "col.open": ("open", "열기"),
     "col.action": ("what resolves it", "해결 방법"),
+    # A batch's item the checks refused, in the batch's results table: the word its summary counts it by.
 }

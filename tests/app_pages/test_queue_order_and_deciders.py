@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from agents import ages, lifecycle, runs
 from agents.roles_file import parse_roles
+from app_pages.refund_queue import QUEUE_CELL_LINES, QUEUE_WIDTHS
+from dashboard import text_fit
 from tests.conftest import APP_FILE
 
 ROLES_TEXT = """
@@ -62,6 +64,11 @@ def _open(page: str, user: dict | None = None, lang: str = "en") -> AppTest:
     return test
 
 
+def _fitted(text: str) -> str:
+    """A "who may decide" cell as the refund queue shows it: cut to its lines with "…" where longer."""
+    return text_fit.cut_to_lines(text, QUEUE_WIDTHS["deciders"], QUEUE_CELL_LINES)
+
+
 def _column(test: AppTest, index: int, name: str) -> list:
     frame = test.dataframe[index].value
     return list(frame[name])
@@ -99,12 +106,16 @@ def test_local_mode_shows_who_may_decide_without_identities(cases, monkeypatch):
     test = _open("app_pages/refund.py")
     cells = _column(test, 0, "who may decide")
     assert all("@" not in cell and "Lee" not in cell for cell in cells)
-    assert cells[0] == (
+    oldest = (
         "may decide: senior approver, approver up to 3,000,000 KRW"
         " · escalated to senior approver (waiting 1 d 0 h, past its 1 d 0 h deadline)"
     )  # the requester, Kim, is not among them; the oldest case is overdue
-    assert cells[1] == "may decide: senior approver, approver up to 3,000,000 KRW"
+    assert cells[0] == _fitted(oldest)  # cut to the queue's lines ...
+    assert oldest in [warning.value for warning in test.warning]  # ... and whole on the selected case's panel
+    assert cells[1] == _fitted("may decide: senior approver, approver up to 3,000,000 KRW")
     assert cells[3] == "may decide: senior approver"  # 3,500,003 KRW: beyond every approver's limit
+    test.text_input(key="refund-queue:search").input("escalated to senior").run()  # the search reads a cell whole
+    assert _column(test, 0, "case") == ["A00"]
     korean = _column(_open("app_pages/refund.py", lang="ko"), 0, "결정권자")
     assert korean[3] == "결정 가능: 선임 승인자"
     home = _open("app_pages/home.py")
@@ -118,9 +129,8 @@ def test_a_signed_in_approver_sees_their_queue_first_with_the_deciders_named(cas
     assert any("My queue: 26 you may decide, shown first" in caption.value for caption in test.caption)
     assert _column(test, 0, "case") == mine[:25]  # the first page: Lee's own, oldest first
     cells = _column(test, 0, "who may decide")
-    assert cells[0] == (
-        "may decide: park@example.com (senior approver), lee@example.com (approver up to 3,000,000 KRW)"
-    )
+    named = "may decide: park@example.com (senior approver), lee@example.com (approver up to 3,000,000 KRW)"
+    assert cells[0] == _fitted(named)  # the queue's lines: "may decide: park@ / example.com…"
     # The selected case's panel says it too (as Markdown: the @ is escaped).
     assert any(c.value.startswith("may decide: park") and "(senior approver), lee" in c.value for c in test.caption)
     assert all("kim@example.com" not in cell for cell in cells)  # never the requester
@@ -167,10 +177,8 @@ def test_a_case_no_one_may_decide_is_flagged_at_once(store, settings, tmp_path, 
         warnings = [warning.value for warning in test.warning]
         assert "refund-BIG: no one may decide it: no approver's limit covers 5,000,000 KRW" in warnings, warnings
         cells = _column(test, 0, "who may decide")
-        if page == "app_pages/home.py":  # the inbox's two lines of its column: cut, the warning says it whole
-            assert any(cell.endswith("…") and flag.startswith(" ".join(cell[:-1].split())) for cell in cells), cells
-        else:
-            assert flag in cells
+        # The lines of its column: cut, the warning says it whole.
+        assert any(cell.endswith("…") and flag.startswith(" ".join(cell[:-1].split())) for cell in cells), cells
     case_panel = _open("app_pages/refund.py")  # the only case, selected: its panel says it too
     assert "no one may decide: no approver's limit covers 5,000,000 KRW" in [w.value for w in case_panel.warning]
     korean = _open("app_pages/refund.py", lang="ko")

@@ -4,6 +4,7 @@ each checked on its own (a refused one never stops the others), reported per ite
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,12 @@ from agents import runs, threadindex
 from agents.batch import Decided, decide_items
 from agents.identity import Identity
 from agents.refund import item_ledger, ledger
-from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, result_rows, waiting_items
+from agents.roles_file import parse_roles
+from app_pages.refund_batch import DRAWN_KEY, SELECTED_KEY, waiting_items
 from app_pages.refund_cases import read_book
-from dashboard.batch_decisions import ItemResult, item_result, rows_digest, selected_keys
-from dashboard.i18n import catalogue, t
+from dashboard import text_fit
+from dashboard.batch_decisions import ItemResult, item_result, result_rows, result_word, rows_digest, selected_keys
+from dashboard.i18n import t
 from tests.conftest import APP_FILE
 from tests.factories import button_by_key, start_refund
 
@@ -112,7 +115,7 @@ def test_without_an_approver_every_item_is_refused_and_nothing_is_paid(app, stor
     at = app(PAGE)
     select_all(at)
     button_by_key(at, "refund-batch-approve").click().run()
-    assert [result for _, result in result_cells(at)] == ["refused", "refused"]
+    assert [result for _, result in result_cells(at)] == ["not accepted", "not accepted"]
     assert list(results_table(at)["why"]) == ["Approver: is empty"] * 2
     assert ledger.ledger_rows(store) == []
 
@@ -136,9 +139,10 @@ def test_an_item_whose_case_still_waits_was_paid_or_rejected():
 def test_every_result_a_batch_reports_is_named_in_words_on_the_page_in_both_languages():
     words = ("paid", "rejected", "refused", "already decided", "busy", "failed")
     rows = result_rows([ItemResult(f"refund-C{n}", word) for n, word in enumerate(words)], {})
-    assert [row["result"] for row in rows] == [t(f"refund.batch.result.{word}", "en") for word in words]
-    assert all(f"refund.batch.result.{word}" in catalogue() for word in words)
-    assert all(t(f"refund.batch.result.{word}", "ko") != t(f"refund.batch.result.{word}", "en") for word in words)
+    assert [row["result"] for row in rows] == [result_word(word, "en") for word in words]
+    assert all(result_word(word, "ko") != result_word(word, "en") for word in words)
+    assert len({result_word(word, "en") for word in words}) == len(words)  # each result its own word
+    assert result_word("refused", "en") == "not accepted"  # as the batch's summary counts it
 
 
 ROLES = """
@@ -163,9 +167,74 @@ def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
     select_all(at)
     button_by_key(at, "refund-batch-approve").click().run()
     assert not at.exception, at.exception
-    assert [result for _, result in result_cells(at)] == ["refused", "paid"]
+    assert [result for _, result in result_cells(at)] == ["not accepted", "paid"]
     assert "your limit is 1,000,000 KRW" in results_table(at)["why"].iloc[0]
     assert [(r["case_id"], r["approver"]) for r in ledger.ledger_rows(store)] == [("SMALL", "ann@example.com")]
+
+
+#: A grid's inner width in a 1280×720 window (measured in Chromium: the main block's grid, 818 px).
+GRID_AT_1280 = 818
+
+
+def _whole_in_its_cell(frame, why: str) -> None:
+    """The results' columns fit a 1280-pixel window's grid, and each row is as tall as its reason needs whole."""
+    widths = {label: config.get("width") for label, config in json.loads(frame.proto.columns).items()}
+    assert all(isinstance(widths.get(label), int) for label in frame.value.columns), widths
+    assert sum(widths[label] for label in frame.value.columns) <= GRID_AT_1280, widths
+    for reason in frame.value[why]:
+        lines = text_fit.lines_needed(reason, widths[why])
+        assert frame.proto.row_height >= text_fit.row_height(lines), (reason, lines, frame.proto.row_height)
+
+
+def test_a_batchs_summary_and_its_rows_name_an_item_not_accepted_alike_and_its_reason_reads_whole(
+    store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    roles = tmp_path / "roles.toml"
+    roles.write_text(ROLES, encoding="utf-8")
+    monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
+    start_refund(store, settings, "BIG", 2_000_000)
+    start_refund(store, settings, "SMALL", 300_000)
+    at = AppTest.from_file(APP_FILE, default_timeout=60)
+    at.user = {"is_logged_in": True, "email": "ann@example.com", "name": "Ann"}
+    at.run()
+    at.switch_page(PAGE).run()
+    select_all(at)
+    button_by_key(at, "refund-batch-approve").click().run()
+    assert not at.exception, at.exception
+    assert "1 paid, 0 rejected, 1 not accepted, 0 already decided" in " ".join(w.value for w in at.warning)
+    assert [result for _, result in result_cells(at)] == ["not accepted", "paid"]  # the summary's word
+    frame = next(d for d in at.dataframe if "why" in d.value.columns)
+    reason = frame.value["why"].iloc[0]
+    assert "your limit is 1,000,000 KRW" in reason and text_fit.lines_needed(reason, 500) > 1, reason
+    _whole_in_its_cell(frame, "why")
+
+
+def _korean_results(results: list, labels: dict) -> None:
+    """The batch's results as the page shows them, in Korean."""
+    import streamlit as st
+
+    from app_pages import refund_batch
+
+    st.session_state["lang"] = "ko"
+    st.session_state[refund_batch.RESULTS_KEY] = ("approve", results, labels)
+    refund_batch.show_results()
+
+
+def test_in_korean_too_the_summary_and_the_rows_say_one_word_and_the_reason_reads_whole(store, settings):
+    start_refund(store, settings, "BIG", 2_000_000)
+    start_refund(store, settings, "SMALL", 300_000)
+    ann = parse_roles(ROLES).identity_for("ann@example.com")
+    keys = ["refund-BIG", "refund-SMALL"]
+    answer = {"action": "approve", "approver": ann.email}
+    done = [item_result(d, "approve") for d in decide_items(store, settings, keys, answer, actor=ann, lang="ko")]
+    at = AppTest.from_function(_korean_results, args=(done, {}), default_timeout=60).run()
+    assert not at.exception, at.exception
+    word = "받아들여지지 않음"
+    assert f"{word} 1," in at.warning[0].value, at.warning[0].value
+    frame = at.dataframe[0]
+    assert list(frame.value["결과"]) == [word, "지급됨"]
+    assert "1,000,000원" in frame.value["이유"].iloc[0]
+    _whole_in_its_cell(frame, "이유")
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Browser flow of the refund agent: request, inbox, edit in update_state, approve, stale second tab."""
+"""Browser flow of the refund agent: request, inbox, edit in update_state, approve, stale second tab, and a
+stale tab's refusal that stays readable while its live case panel goes on following the case."""
 
 from __future__ import annotations
 
@@ -84,3 +85,27 @@ def test_refund_request_edit_approve_then_stale_tab_pays_once(page: Page, still_
     assert len(_ledger(dashboard)) == 1
     assert _ledger(dashboard)[0]["paid_amount"] == 50000
     second.close()
+
+
+def test_a_stale_tabs_refusal_stays_after_the_live_panel_draws_the_case_decided(page: Page, live_dashboard: Dashboard):
+    """Tab B shows a case that another tab then approves; its Reject is refused as stale. The case panel's next
+    live run draws the case as it is (decided: no controls), and the refusal stays, saying why nothing was done."""
+    cli_ok(live_dashboard, "run", "refund", "--case", "C15", "--customer", "Kim", "--amount", "500000", "--reason", "r")
+    main = open_page(page, live_dashboard, "refund?thread=refund-C15")
+    expect(main.get_by_text("Waiting for an approver.")).to_be_visible()
+    main.get_by_label("Approver", exact=True).fill("park")
+    decided = {"action": "approve", "approver": "lee"}
+    cli_ok(live_dashboard, "resume", "refund-C15", json.dumps(decided))  # tab A, or another approver
+    expect(main.get_by_text("This case changed since your controls were drawn", exact=False)).to_be_visible()
+
+    main.get_by_role("button", name="Reject", exact=True).click()
+    refusal = main.get_by_text("Nothing was done:", exact=False)
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("changed since this form was drawn")
+    # The panel's next run: the case as it is, decided, its controls gone ...
+    expect(main.get_by_role("button", name="Reject", exact=True)).to_have_count(0)
+    expect(main.get_by_text("Outcome: paid")).to_be_visible()
+    # ... and the reason nothing was done still under where they were.
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("changed since this form was drawn")
+    assert [row["approver"] for row in _ledger(live_dashboard) if row["case_id"] == "C15"] == ["lee"]
