@@ -11,9 +11,11 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from langgraph_sdk import get_sync_client
 
 from tests.conftest import PROJECT_ROOT
 from tests.fresh_process import ForkedCommand, start_command
@@ -103,3 +105,17 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = start_server(tmp_path_factory.mktemp("api-shared"))
     yield running
     stop_server(running)
+
+
+@pytest.fixture
+def client(server: Server) -> Iterator[Any]:
+    """The SDK's synchronous client of the test server (a module's ``server`` fixture chooses which)."""
+    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
+        yield sdk
+
+
+def refused(call: Any, *args: Any, **kwargs: Any) -> httpx.Response:
+    """The answer of a call the server refuses (the SDK raises httpx's error, not a typed one of its own)."""
+    with pytest.raises(httpx.HTTPStatusError) as refusal:
+        call(*args, **kwargs)
+    return refusal.value.response

@@ -9,32 +9,15 @@ to update yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import BadRequestError, NotFoundError, UnprocessableEntityError
 
-from tests.api.conftest import Server
+from tests.api.conftest import Server, refused
 
 #: A checkpoint id of LangGraph's form that no thread has.
 UNKNOWN_CHECKPOINT = "1f000000-0000-6000-8000-000000000000"
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    """The SDK's synchronous client of the test server."""
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
-
-
-def refused(call: Any, *args: Any, **kwargs: Any) -> httpx.Response:
-    """The answer of a call the server refuses (the SDK's errors are httpx's)."""
-    with pytest.raises(httpx.HTTPStatusError) as refusal:
-        call(*args, **kwargs)
-    return refusal.value.response
 
 
 def waiting_robot(client: Any, thread_id: str) -> list[dict[str, Any]]:

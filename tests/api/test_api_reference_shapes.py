@@ -5,11 +5,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import UnprocessableEntityError
 
 from tests.api.conftest import Server
@@ -19,13 +17,6 @@ from tests.api.conftest import Server
 def server(shared_server: Server) -> Server:
     """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
     return shared_server
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    """The SDK's synchronous client of the test server."""
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
 
 
 @pytest.fixture

@@ -7,21 +7,13 @@ refusal is a 422 naming the field, and nothing is saved. The CLI's and the pages
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import UnprocessableEntityError
 
 from tests.api.conftest import Server
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
 
 
 def _case(case_id: str, **fields: Any) -> dict[str, Any]:

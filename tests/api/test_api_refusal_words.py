@@ -16,7 +16,7 @@ import pytest
 from langgraph_sdk import get_sync_client
 
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT, HUMAN_NOTES_MAX_LENGTH
-from tests.api.conftest import Server, start_server, stop_server
+from tests.api.conftest import Server, refused, start_server, stop_server
 
 LECTURE_INPUT = dict(DEFAULT_LECTURE_INPUT)
 #: Longer than the refund note's 300 characters, within the planner's 1,000.
@@ -29,18 +29,6 @@ WRONG = "not-the-token-c41d"
 def server(shared_server: Server) -> Server:
     """The worker's shared server (tests/api/conftest.py): this module's threads and cases have ids of its own."""
     return shared_server
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
-
-
-def refused(call: Any, *args: Any, **kwargs: Any) -> httpx.Response:
-    with pytest.raises(httpx.HTTPStatusError) as refusal:
-        call(*args, **kwargs)
-    return refusal.value.response
 
 
 def waiting_gate(client: Any, thread: str) -> None:

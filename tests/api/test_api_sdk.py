@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
 
 from agents import lifecycle, runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.refund.ledger import ledger_rows
 from agents.runtime import load_settings, open_store
-from tests.api.conftest import Server
+from tests.api.conftest import Server, refused
 
 LECTURE_INPUT = dict(DEFAULT_LECTURE_INPUT)
-
-
-def refused(call: Any, *args: Any, **kwargs: Any) -> httpx.Response:
-    """The answer of a call the server refuses (``runs.wait`` raises httpx's error, not the SDK's typed one)."""
-    with pytest.raises(httpx.HTTPStatusError) as refusal:
-        call(*args, **kwargs)
-    return refusal.value.response
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    """The SDK's synchronous client of the test server."""
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
 
 
 def test_assistants_are_the_registered_agents(client: Any) -> None:
