@@ -151,9 +151,8 @@ ROLES = """
 """
 
 
-def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
-    store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+def _ann_approves_big_and_small(store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """Ann (an approver up to 1,000,000 KRW, signed in) selects a 2,000,000 and a 300,000 KRW case and approves both."""
     roles = tmp_path / "roles.toml"
     roles.write_text(ROLES, encoding="utf-8")
     monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
@@ -162,11 +161,17 @@ def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
     at = AppTest.from_file(APP_FILE, default_timeout=60)
     at.user = {"is_logged_in": True, "email": "ann@example.com", "name": "Ann"}
     at.run()
-    at.switch_page(PAGE)
-    at.run()
+    at.switch_page(PAGE).run()
     select_all(at)
     button_by_key(at, "refund-batch-approve").click().run()
     assert not at.exception, at.exception
+    return at
+
+
+def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
+    store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _ann_approves_big_and_small(store, settings, tmp_path, monkeypatch)
     assert [result for _, result in result_cells(at)] == ["not accepted", "paid"]
     assert "your limit is 1,000,000 KRW" in results_table(at)["why"].iloc[0]
     assert [(r["case_id"], r["approver"]) for r in ledger.ledger_rows(store)] == [("SMALL", "ann@example.com")]
@@ -189,18 +194,7 @@ def _whole_in_its_cell(frame, why: str) -> None:
 def test_a_batchs_summary_and_its_rows_name_an_item_not_accepted_alike_and_its_reason_reads_whole(
     store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    roles = tmp_path / "roles.toml"
-    roles.write_text(ROLES, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
-    start_refund(store, settings, "BIG", 2_000_000)
-    start_refund(store, settings, "SMALL", 300_000)
-    at = AppTest.from_file(APP_FILE, default_timeout=60)
-    at.user = {"is_logged_in": True, "email": "ann@example.com", "name": "Ann"}
-    at.run()
-    at.switch_page(PAGE).run()
-    select_all(at)
-    button_by_key(at, "refund-batch-approve").click().run()
-    assert not at.exception, at.exception
+    at = _ann_approves_big_and_small(store, settings, tmp_path, monkeypatch)
     assert "1 paid, 0 rejected, 1 not accepted, 0 already decided" in " ".join(w.value for w in at.warning)
     assert [result for _, result in result_cells(at)] == ["not accepted", "paid"]  # the summary's word
     frame = next(d for d in at.dataframe if "why" in d.value.columns)

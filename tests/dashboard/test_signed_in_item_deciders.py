@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from agents import runs
 from agents.identity import Identity
-from tests.conftest import APP_FILE
+from tests.dashboard.test_signed_in_items import open_refund_as
 
 REQUESTER = Identity(email="rita@example.com", name="Rita", role="approver", limit_krw=5_000_000)
 ROLES = """
@@ -34,17 +34,7 @@ def roles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def signed_in() -> Callable[[str, str], AppTest]:
-    def open_page(email: str, thread: str) -> AppTest:
-        test = AppTest.from_file(APP_FILE, default_timeout=60)
-        test.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
-        test.run()
-        test.switch_page("app_pages/refund.py")
-        test.query_params["thread"] = thread
-        test.run()
-        assert not test.exception, test.exception
-        return test
-
-    return open_page
+    return open_refund_as
 
 
 def _start(store, settings, case: str, items: list[tuple[str, int]]) -> str:

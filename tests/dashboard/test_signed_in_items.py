@@ -33,19 +33,21 @@ def roles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HITL_ROLES_FILE", str(path))
 
 
+def open_refund_as(email: str, thread: str) -> AppTest:
+    """The refund page on ``thread``, signed in as ``email`` (named after its local part)."""
+    test = AppTest.from_file(APP_FILE, default_timeout=60)
+    test.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
+    test.run()
+    test.switch_page("app_pages/refund.py")
+    test.query_params["thread"] = thread
+    test.run()
+    assert not test.exception, test.exception
+    return test
+
+
 @pytest.fixture
 def signed_in() -> Callable[[str], AppTest]:
-    def open_page(email: str) -> AppTest:
-        test = AppTest.from_file(APP_FILE, default_timeout=60)
-        test.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
-        test.run()
-        test.switch_page("app_pages/refund.py")
-        test.query_params["thread"] = THREAD
-        test.run()
-        assert not test.exception, test.exception
-        return test
-
-    return open_page
+    return lambda email: open_refund_as(email, THREAD)
 
 
 @pytest.fixture
