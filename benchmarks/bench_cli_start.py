@@ -63,7 +63,11 @@ def main(argv: list[str] | None = None) -> int:
             env = {**base_env, "HITL_DB": str(Path(temp) / f"empty-{index}.sqlite"), "PYTHONPATH": str(checkout)}
             commands[name] = ([sys.executable, "-m", "agents", "threads", "--json"], checkout, env, "[]")
         names = list(commands)
-        for name in names:  # warm-up: the page cache, .pyc files, the empty database created
+        for name in names[1:]:  # the empty database, as the dashboard's first start leaves it
+            _, checkout, env, _ = commands[name]
+            make = "import os; from agents.runtime import open_store; open_store(os.environ['HITL_DB']).close()"
+            _timed([sys.executable, "-c", make], checkout, env, None)
+        for name in names:  # warm-up: the page cache, .pyc files
             _timed(*commands[name])
         times: dict[str, list[float]] = {name: [] for name in names}
         for repeat in range(args.repeats):

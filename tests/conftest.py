@@ -277,8 +277,13 @@ class CliResult:
 
 
 @pytest.fixture
-def run_cli(capsys: pytest.CaptureFixture[str], db_location: str) -> Callable[..., CliResult]:
-    """Runs ``python -m agents --db <test db> ARGS`` in-process."""
+def run_cli(
+    capsys: pytest.CaptureFixture[str], db_location: str, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., CliResult]:
+    """Runs ``python -m agents --db <test db> ARGS`` in-process, on a database that exists, as the dashboard's
+    first start (or a ``run``) leaves it: a command that only reads refuses a path with no database."""
+    if not is_postgres_url(db_location) and not Path(db_location).exists():
+        _copy_of_set_up_sqlite(Path(db_location), tmp_path_factory)
 
     def run(*args: str) -> CliResult:
         capsys.readouterr()

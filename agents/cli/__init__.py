@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(stop.code or EXIT_OK)
     context: Context | None = None
     try:
-        context = Context(runtime.load_settings(db_override=args.db, lang_override=args.lang))
+        settings = runtime.load_settings(db_override=args.db, lang_override=args.lang)
+        context = Context(settings, creates=getattr(args, "creates_database", False))
         lang = context.lang
         return int(args.handler(args, context) or EXIT_OK)
     except (UserError, DatabaseError) as error:

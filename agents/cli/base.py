@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import re
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from agents import runtime
 from agents.cli.strings import STRINGS
-from agents.db import Store
+from agents.db import Store, is_postgres_url
+from agents.errors import InputError
 from agents.settings import Settings
-from agents.texts import DEFAULT_LANGUAGE, LANGUAGES
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGES, text
 from agents.texts import say as say_in
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -66,9 +69,15 @@ def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
 
 @dataclass
 class Context:
-    """What a command needs: the settings, and the database opened on first use."""
+    """What a command needs: the settings, and the database opened on first use.
+
+    Only a command that starts something (``run``, ``serve``) makes a new SQLite file: any other refuses a
+    path where there is none (``creates`` False), so a mistyped ``--db`` or ``HITL_DB`` is said, not read
+    as an empty database (``inbox --overdue`` from cron would report nothing overdue) and left behind.
+    """
 
     settings: Settings
+    creates: bool = False
 
     @property
     def lang(self) -> str:
@@ -78,7 +87,21 @@ class Context:
     @cached_property
     def store(self) -> Store:
         """The database, opened once."""
+        location = self.settings.db
+        if not self.creates and not is_postgres_url(location) and _nothing_at(Path(location)):
+            raise InputError("--db", text(STRINGS, "cli.db.missing", path=str(location)))
         return runtime.open_store(self.settings.db, busy_timeout=self.settings.db_busy_timeout)
+
+
+def _nothing_at(path: Path) -> bool:
+    """Whether nothing is at ``path`` and it lies in a folder (made or still to be made): a file could be
+    made there. A path that is there but cannot be opened (a folder, a symlink loop) or lies under a file is
+    the store's to name."""
+    if os.path.lexists(path):
+        return False
+    while not os.path.lexists(path.parent) and path.parent != path:
+        path = path.parent
+    return path.parent.is_dir()
 
 
 def thread_command(

@@ -311,7 +311,7 @@ def add_commands(subparsers: Any, lang: str) -> None:
             p.add_argument(field.flag, dest=field.name, help=_field_help(spec, field, lang), agent_field=True)
         p.add_argument("--answer", help=say("cli.help.run.answer", lang))
         p.add_argument("--json", action="store_true", help=say("cli.help.run.json", lang))
-        p.set_defaults(handler=cmd_run)
+        p.set_defaults(handler=cmd_run, creates_database=True)
 
     p = thread_command(subparsers, "resume", say("cli.help.resume", lang), cmd_resume, lang)
     p.add_argument("value", metavar="VALUE", help=say("cli.help.resume.value", lang))

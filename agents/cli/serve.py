@@ -86,4 +86,4 @@ def add_commands(subparsers: Any, lang: str) -> None:
     p.add_argument(
         "--port", type=_port_in(lang), default=DEFAULT_PORT, help=say("cli.help.serve.port", lang, port=DEFAULT_PORT)
     )
-    p.set_defaults(handler=cmd_serve)
+    p.set_defaults(handler=cmd_serve, creates_database=True)

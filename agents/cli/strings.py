@@ -391,6 +391,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "PostgreSQL 데이터베이스 (postgresql:// URL)",
     ),
     "cli.help.migrate.json": ("the counts as JSON", "개수를 JSON으로"),
+    "cli.db.missing": (
+        "no database at {path}: check --db or HITL_DB (only run, serve and the dashboard make a new one)",
+        "{path}에 데이터베이스가 없습니다. --db나 HITL_DB를 확인하세요(새 데이터베이스는 run, serve와 대시보드만 "
+        "만듭니다)",
+    ),
     "cli.migrate.no_file": ("no SQLite file at {path}", "{path}에 SQLite 파일이 없습니다"),
     "cli.migrate.not_postgres": ("must be a postgresql:// URL", "postgresql:// URL이어야 합니다"),
     "cli.migrate.copied.one": ("copied {count} thread to {target}", "스레드 {count}개를 {target}에 복사했습니다"),

@@ -64,7 +64,7 @@ def post_webhook(settings: NotifySettings, event: Event, now: dt.datetime, lang:
         settings.webhook.reveal(),
         data=body,
         method="POST",
-        headers={"Content-Type": "application/json; charset=utf-8", "Idempotency-Key": event.event_id},
+        headers={"Content-Type": "application/json; charset=utf-8", "Idempotency-Key": messages.idempotency_key(event)},
     )
     host = settings.webhook_host
     try:

@@ -80,16 +80,35 @@ class Deliverer:
             if not rows:
                 return sent, failed
             for row in rows:
-                now = self.clock()
-                try:
-                    self.send(row, now)
-                except channels.SendError as error:
-                    failed += 1
-                    logger.warning("notification %s on %s failed: %s", row.event.event_id, row.channel, error)
-                    outbox.failed(self.store, row.row_id, row.attempts + 1, str(error), self.clock().timestamp())
-                else:
+                problem = self._attempt(row)
+                if problem is None:
                     sent += 1
                     outbox.delivered(self.store, row.row_id, self.clock().timestamp())
+                else:
+                    failed += 1
+                    outbox.failed(self.store, row.row_id, row.attempts + 1, problem, self.clock().timestamp())
+
+    def _attempt(self, row: outbox.Claimed) -> str | None:
+        """Sends one row; returns why it was not sent (None when it was).
+
+        A message that cannot be made or sent for a reason no channel foresaw (a fault in our code, a fact
+        stored damaged) is that row's failure alike, logged with its traceback: it is tried again after its
+        backoff and shown by ``notify --status``, and the rows after it are sent. Its error names the kind
+        of fault with no secret in it (a webhook URL or password in the fault's text is left out).
+        """
+        try:
+            self.send(row, self.clock())
+        except channels.SendError as error:
+            logger.warning("notification %s on %s failed: %s", row.event.event_id, row.channel, error)
+            return str(error)
+        except Exception as error:
+            logger.exception("notification %s on %s could not be made or sent", row.event.event_id, row.channel)
+            said = f"{type(error).__name__}: {error}"
+            for secret in (self.settings.notify.webhook, self.settings.notify.smtp_password):
+                if secret is not None and secret.reveal():
+                    said = said.replace(secret.reveal(), "***")
+            return f"the {row.channel} message could not be made or sent: {said}"
+        return None
 
     def run_once(self) -> Report:
         """Records the events found now, sends everything due, then (every :data:`PRUNE_EVERY_SECONDS`)

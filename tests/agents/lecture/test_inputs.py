@@ -15,7 +15,7 @@ from agents.lecture.inputs import (
     validate_human_notes,
     validate_lecture_input,
 )
-from agents.validation import BIDI_CONTROLS
+from agents.validation import BIDI_CONTROLS, LINE_BREAKS
 
 
 def test_the_default_input_is_valid_and_fields_are_trimmed() -> None:
@@ -31,7 +31,8 @@ def test_the_default_input_is_valid_and_fields_are_trimmed() -> None:
         ({"audience_level": "x" * 201}, "audience_level", "limit is 200"),
         ({"constraints": "x" * 501}, "constraints", "limit is 500"),
         ({"platform_tools": "ChatGPT\x00"}, "platform_tools", "control character"),
-        ({"delivery_method": "강의\n실습"}, "delivery_method", "control character"),
+        ({"delivery_method": "강의\n실습"}, "delivery_method", "line break (U+000A)"),
+        ({"delivery_method": "강의\u2028실습"}, "delivery_method", "line break (U+2028)"),
         ({"topic": 42}, "topic", "must be text"),
         ({"budget": "1000"}, "budget", "not a lecture field"),
     ],
@@ -53,7 +54,10 @@ def _is_valid(field: str, value: str) -> bool:
     limit = 500 if field == "constraints" else 200
     allowed = "\n\t" if field == "constraints" else ""
     controls = any(
-        (unicodedata.category(char) == "Cc" and char not in allowed) or char in BIDI_CONTROLS for char in text
+        (unicodedata.category(char) == "Cc" and char not in allowed)
+        or char in BIDI_CONTROLS
+        or (field != "constraints" and char in LINE_BREAKS)
+        for char in text
     )
     visible = any(not (char.isspace() or unicodedata.category(char) == "Cf") for char in text)
     return visible and len(text) <= limit and not controls
