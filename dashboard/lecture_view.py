@@ -17,7 +17,7 @@ from dashboard.decision_view import moved_on
 from dashboard.formats import code_word
 from dashboard.forms import status_word
 from dashboard.i18n import localized, t
-from dashboard.safe_markdown import escape_markdown, inert_markdown
+from dashboard.safe_markdown import document_style, escape_markdown, inert_markdown
 from dashboard.views import lazy_expander, show_table
 
 #: Columns whose cells are stored codes, shown as words (reviewer names, node-log statuses).
@@ -212,6 +212,10 @@ def document_shape(values: Mapping[str, Any]) -> tuple[str | None, bool]:
     return kind, kind is not None and bool(values.get("plan_path"))
 
 
+#: The key of the box the draft or final plan is drawn in (its style is scoped to it).
+DOCUMENT_KEY = "lecture-document-text"
+
+
 def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
     """The final plan, else the draft: where it was saved, its download, and the document itself."""
     document = values.get("final_plan") or values.get("draft")
@@ -226,8 +230,9 @@ def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
             mime="text/markdown",
             key=f"lecture-download-{thread_id}",
         )
-        with st.container(border=True):
+        with st.container(border=True, key=DOCUMENT_KEY):
             # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
+            st.html(document_style(DOCUMENT_KEY))  # its tables' long words wrap (a style: it takes no room)
             st.markdown(inert_markdown(document))
 
 

@@ -20,7 +20,7 @@ from agents import readmodel, runs
 from agents.db import Store
 from agents.settings import Settings
 from agents.texts import verbatim
-from dashboard import presenter, robot_lessons, savefile
+from dashboard import presenter, robot_lessons, savefile, text_fit
 from dashboard.boxes import box
 from dashboard.decision_view import moved_on
 from dashboard.diff_view import code_span
@@ -155,11 +155,26 @@ def show_question(payload: Mapping[str, object], pending_action: object, headlin
         st.json(readmodel.to_jsonable(action))
 
 
+#: The key of the status and outcome's row, and its style: a value wraps between its words where its column
+#: cannot hold it on one line (Streamlit cuts a metric's value with "…").
+OUTCOME_KEY = "robot-outcome"
+OUTCOME_STYLE = f'<style>.st-key-{OUTCOME_KEY} [data-testid="stMetricValue"] * {{ white-space: normal; }}</style>'
+
+
 def show_outcome(result: runs.RunResult, answered: str | None) -> None:
-    """Status and outcome side by side, the outcome styled by what happened (a refusal is no success)."""
-    status_col, outcome_col = st.columns(2)
-    status_col.metric(t("robot.status"), escape_markdown(t_or(f"status.{result.status}", result.status)))
+    """Status and outcome side by side, the outcome styled by what happened (a refusal is no success).
+
+    Each column as wide as its value needs (:func:`dashboard.text_fit.metric_columns`): "needs attention"
+    reads on one line beside "none yet" at 1280 px with the sidebar open. In presenter mode's larger type the
+    row cannot hold both there: a value then wraps between its words (:data:`OUTCOME_STYLE`), never cut.
+    """
+    status = t_or(f"status.{result.status}", result.status)
     outcome = t(f"outcome.{result.outcome}") if result.outcome else t("robot.outcome.none")
+    metrics = [(t("robot.status"), status), (t("robot.outcome"), outcome)]
+    row = st.container(key=OUTCOME_KEY)
+    row.html(OUTCOME_STYLE)  # a style of ours only: it takes no room
+    status_col, outcome_col = row.columns(text_fit.metric_columns(metrics))
+    status_col.metric(t("robot.status"), escape_markdown(status))
     outcome_col.metric(t("robot.outcome"), escape_markdown(outcome))  # a metric value is Markdown too
     said = st.empty()  # drawn by every run: the line of an outcome the thread no longer has goes with it
     if result.outcome == "executed":

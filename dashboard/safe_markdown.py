@@ -25,6 +25,22 @@ _ALWAYS_ESCAPED = frozenset("\\`*[]<>~|$&@")
 _WORD_JOINER = "\u2060"
 _AUTOLINK_START = re.compile(r"(?i)(?<=https:)(?=//\S)|(?<=http:)(?=//\S)|(?<=www)(?=\.)|(?<=@)(?!\u2060)")
 _LINE_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
+#: Streamlit's Markdown rewrites some text after escapes are resolved, so a backslash cannot keep it as typed:
+#: a shortcode (``:smile:``, ``:+1:``, ``:streamlit:``) becomes an emoji or a logo, ``:material/home:`` an
+#: icon (its ``:material/`` is rewritten in the source before parsing, escaped or not), and a sign standing
+#: alone between spaces (``->``, ``<-``, ``<->``, ``--``, ``>=``, ``<=``, ``~=``) an arrow or a dash. Each
+#: rewrite matches within one text node; so the colon that opens such a shortcode, and the next-to-last
+#: character of such a sign, is put in a plain span (:func:`_plain`): the sequence is never whole in one
+#: text node, and what a reader sees, and copies, is the text as typed.
+_SHORTCODE_START = re.compile(r":(?=[\w+-][\w+/-]*:|material/)", re.ASCII)
+_SIGN = re.compile(r"(?:(?<=\s)|^)(?:<->|->|<-|--|>=|<=|~=)(?=\s|$|:(?:[\w+-][\w+/-]*:|material/))", re.ASCII)
+#: A word (no space in it) of more characters than this in a table cell may break anywhere (:func:`document_style`):
+#: one long word (a pasted path, a Korean phrase without spaces) would hold its column, and the page, wider.
+LONG_WORD = 20
+_LONG_WORD = re.compile(rf"\S{{{LONG_WORD + 1},}}")
+#: A colon that would open a directive (Streamlit's ``:red[text]``, ``:small``; a name starts with a letter),
+#: or a colon before one: escaped, so the name after it stays text.
+_DIRECTIVE_START = re.compile(r":(?=[A-Za-z:])")
 _ALIGN = {"text-align:left": ":---", "text-align:right": "---:", "text-align:center": ":---:"}
 
 
@@ -45,9 +61,10 @@ INLINE_CODE_STYLE = (
 #: An inline code span of one backtick on each side, not escaped.
 _CODE_SPAN = re.compile(r"(?<![`\\])`[^`\n]+`(?!`)")
 #: What sits against a code span's opening backtick (an opening bracket or quote) and after its closing
-#: one (punctuation, a Korean particle): anything but a space, Markdown's marks and a directive's brackets.
+#: one (punctuation, a Korean particle): anything but a space, Markdown's marks, a directive's brackets and
+#: a directive's opening (the plain span of :func:`_plain`).
 _GLUED_BEFORE = re.compile(r"[(\"'\u201c\u2018\u300c\u300e]+$")
-_GLUED_AFTER = re.compile(r"[^\s`*_\[\]{}\\<>|]+")
+_GLUED_AFTER = re.compile(r"(?:(?!:[A-Za-z])[^\s`*_\[\]{}\\<>|])+")
 
 
 def code_with_its_punctuation(markdown: str) -> str:
@@ -91,7 +108,9 @@ def inert_markdown(text: str) -> str:
     as Markdown in which every character of text is escaped. Headings, lists, quotes, tables,
     emphasis and code still render; images (inline, nested-bracket or by reference), links,
     autolinks and raw HTML become plain text (``[image: alt]``, ``text (url)``), so no URL in
-    the text can make a viewer's browser fetch anything. The result passed through again shows the same text.
+    the text can make a viewer's browser fetch anything; no shortcode becomes an emoji or an icon
+    (:data:`_SHORTCODE_START`). A table cell's long word is a span of its own (:func:`document_style`). The
+    result passed through again shows the same text.
     """
     return _blocks(SyntaxTreeNode(_PARSER.parse(str(text))).children)
 
@@ -102,18 +121,28 @@ def escape_markdown(text: object) -> str:
     For ``st.markdown``, ``st.caption``, ``st.error`` and the other calls that render Markdown.
     Every character that could start Markdown is backslash-escaped: ``[ ] < > ` * ~ | $ & @ \\``,
     an ``_`` not inside a word, and a block marker at the start of a line (``#``, ``>``, ``-``,
-    ``+``, ``=``, ``1.``); an invisible word joiner goes where GFM would link bare text by itself
-    (``http://``, ``www.``, e-mail addresses). So no image, link, HTML, emphasis, math or list
-    comes out of it, while ordinary punctuation stays as typed. Line breaks stay.
+    ``+``, ``=``, ``1.``), a ``:`` before a letter (a directive: ``:red[…]``); an invisible word joiner goes
+    where GFM would link bare text by itself (``http://``, ``www.``, e-mail addresses); the first colon of a
+    shortcode (``:smile:``, ``:material/home:``) and a sign's character (``->``) go in a plain span
+    (:data:`_SHORTCODE_START`). So no image, link, HTML, emphasis, math, list, emoji, icon or colour comes
+    out of it, while ordinary punctuation stays as typed. Line breaks stay.
     """
     return "\\\n".join(_escape_line(_unlinked(line.strip())) for line in str(text).strip().splitlines())
 
 
 def _escape_line(line: str) -> str:
     out = []
+    kept = _kept_as_typed(line)
+    directives = {found.start() for found in _DIRECTIVE_START.finditer(line)}
     for index, char in enumerate(line):
         before, after = line[index - 1 : index], line[index + 1 : index + 2]
-        if char in _ALWAYS_ESCAPED or (char == "_" and not (before.isalnum() and after.isalnum())):
+        if index in kept:
+            out.append(_plain(char))
+        elif (
+            index in directives
+            or char in _ALWAYS_ESCAPED
+            or (char == "_" and not (before.isalnum() and after.isalnum()))
+        ):
             out.append(f"\\{char}")
         else:
             out.append(char)
@@ -130,9 +159,54 @@ def _unlinked(text: str) -> str:
     return _AUTOLINK_START.sub(_WORD_JOINER, text)
 
 
+def _kept_as_typed(text: str) -> set[int]:
+    """Where in ``text`` a character goes in a plain span: each colon that opens a shortcode, and the
+    next-to-last character of each sign Streamlit would draw as an arrow (:data:`_SHORTCODE_START`)."""
+    return {found.start() for found in _SHORTCODE_START.finditer(text)} | {
+        found.end() - 2 for found in _SIGN.finditer(text)
+    }
+
+
+def _plain(char: str) -> str:
+    """One punctuation character in a plain span: ``:color[…]{foreground="inherit"}``, which Streamlit draws
+    as a ``<span>`` without a class or a colour, so the text around it is drawn, and copied, as it is."""
+    return f':color[\\{char}]{{foreground="inherit"}}'
+
+
 def _escape(text: str) -> str:
-    """Text as Markdown: every ASCII punctuation character backslash-escaped, no bare link left."""
-    return "".join(f"\\{char}" if char in _PUNCTUATION else char for char in _unlinked(text))
+    """Text as Markdown: every ASCII punctuation character backslash-escaped, no bare link left, no
+    shortcode or sign for Streamlit to draw as something else (:data:`_SHORTCODE_START`)."""
+    unlinked = _unlinked(text)
+    kept = _kept_as_typed(unlinked)
+    return "".join(
+        _plain(char) if index in kept else f"\\{char}" if char in _PUNCTUATION else char
+        for index, char in enumerate(unlinked)
+    )
+
+
+def _cell_text(text: str) -> str:
+    """A table cell's text as :func:`_escape` writes it, each word longer than :data:`LONG_WORD` characters in a
+    plain span of its own, which :func:`document_style` lets break anywhere."""
+    out, position = [], 0
+    for found in _LONG_WORD.finditer(text):
+        out += [_escape(text[position : found.start()]), f':color[{_escape(found.group())}]{{foreground="inherit"}}']
+        position = found.end()
+    return "".join([*out, _escape(text[position:])])
+
+
+def document_style(key: str) -> str:
+    """The style of a document drawn with :func:`inert_markdown` in the container of ``key``: a table cell's
+    long word (:data:`LONG_WORD`) breaks anywhere, and a table still wider than the container scrolls
+    inside its own box, so the page never scrolls sideways.
+
+    A word is cut only where it must be: every cell breaking anywhere would let a table squeeze a column of
+    short words ("11:00", "Topic") to a letter or two, to give the width to a column of long text.
+    """
+    scope = f".st-key-{key} [data-testid='stMarkdownContainer']"
+    return (
+        f"<style>{scope} table {{ display: block; max-width: 100%; overflow-x: auto; }}"
+        f" {scope} :is(td, th) > span:not([class]) {{ overflow-wrap: anywhere; }}</style>"
+    )
 
 
 def _fence(content: str, least: int) -> str:
@@ -144,7 +218,7 @@ def _inline(nodes: list[SyntaxTreeNode], *, one_line: bool = False, in_table: bo
     for node in nodes:
         kind = node.type
         if kind == "text":
-            out.append(_escape(node.content))
+            out.append(_cell_text(node.content) if in_table else _escape(node.content))
         elif kind in ("softbreak", "hardbreak"):
             out.append(" " if one_line else ("\n" if kind == "softbreak" else "\\\n"))
         elif kind in ("em", "strong", "s"):

@@ -2,8 +2,9 @@
 
 Streamlit's grid draws on a canvas: a cell's text wraps (in rows taller than 4rem) but is never measured for
 us, so a row's height and a cut are chosen from an estimate of each character's width in the grid's 14 px
-font. The estimate errs wide (a Latin capital or digit as 8.5 px, a Hangul or CJK character as 14.5 px), so a
-text said to fit in n lines does: at worst a cut is a word shorter than it had to be.
+font. The estimate errs wide (a Latin capital or digit as 8.5 px, the far wider "W", "m" or "@" as 12 px, a
+Hangul or CJK character as 14.5 px), so a text said to fit in n lines does: at worst a cut is a word shorter
+than it had to be.
 """
 
 from __future__ import annotations
@@ -18,13 +19,21 @@ CELL_PADDING = 17
 GRID_FONT = 14
 
 
+#: The letters and signs far wider than the others in the grid's font (Source Sans, 14 px, as Chromium draws it):
+#: "W" 11.0 px, "M" 10.2 px, "m" 11.6 px, "w" 10.1 px, "@" 11.9 px, "%" 11.5 px, where no other capital is over
+#: 9.3 px. Estimated as an ordinary capital, a text of them ("WWWW…") took more lines than estimated.
+WIDE = "mwMW@%&"
+
+
 def char_width(char: str) -> float:
     """An upper estimate of ``char``'s width in pixels in the grid's 14 px font."""
     if unicodedata.east_asian_width(char) in ("W", "F"):
         return 14.5
     if char.isspace():
         return 3.5
-    if char.isupper() or char.isdigit() or char in "mwMW@%&":
+    if char in WIDE:
+        return 12.0
+    if char.isupper() or char.isdigit():
         return 8.5
     if char.isalpha():
         return 7.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.robot.strings import STRINGS
-from dashboard import presenter
+from dashboard import presenter, robot_view
 from dashboard.safe_markdown import INLINE_CODE_STYLE
 from dashboard.tables import MARK_COLUMN
 from tests.factories import open_quiz, pause_robot
@@ -49,8 +49,9 @@ def test_the_larger_type_is_a_constant_style_added_only_in_presenter_mode(app, s
     styles = [node for node in _robot(app, present=True)._tree if getattr(node, "type", "") == "html"]
     plain = [node for node in _robot(app, present=False)._tree if getattr(node, "type", "") == "html"]
     code = [INLINE_CODE_STYLE]  # every page's, in both modes
-    assert [node.proto.body for node in styles] == [*code, presenter.STYLE]
-    assert [node.proto.body for node in plain] == code
+    outcome = [robot_view.OUTCOME_STYLE]  # the status and outcome's row, in both modes
+    assert [node.proto.body for node in styles] == [*code, presenter.STYLE, *outcome]
+    assert [node.proto.body for node in plain] == [*code, *outcome]
 
 
 def test_the_robots_explanations_are_folded_for_a_presenter(app, store, settings):

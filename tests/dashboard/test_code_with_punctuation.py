@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.safe_markdown import INLINE_CODE_STYLE, code_with_its_punctuation
+from dashboard.safe_markdown import INLINE_CODE_STYLE, code_with_its_punctuation, escape_markdown
 from tests.shown_markdown import as_read
 
 GLUE = '{foreground="inherit"}'
@@ -33,6 +33,14 @@ def test_a_code_span_and_its_punctuation_are_one_span(markdown: str, glued: str)
     ["a `code` span alone", "| a | `v` | b |", r"an escaped \`tick\`, kept", "`['yes']`, a bracket inside", "**`x`**"],
 )
 def test_a_span_with_nothing_glued_to_it_and_other_text_stay_as_they_are(markdown: str):
+    assert code_with_its_punctuation(markdown) == markdown
+
+
+@pytest.mark.parametrize("typed", [":smile: x", "-> x"])
+def test_escaped_text_right_after_a_code_span_keeps_its_plain_span_whole(typed: str):
+    """Escaped text can open with a plain span (``:color[\\:]{…}``): gluing its ``:color`` to the code span before it
+    would leave the span's brackets as text."""
+    markdown = f"`yes`{escape_markdown(typed)}"
     assert code_with_its_punctuation(markdown) == markdown
 
 

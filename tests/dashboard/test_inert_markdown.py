@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
-from dashboard.safe_markdown import escape_markdown, inert_markdown
+from dashboard.safe_markdown import LONG_WORD, escape_markdown, inert_markdown
 from tests.conftest import PROJECT_ROOT
 from tests.factories import refuse_at_the_pause
 
@@ -72,6 +72,9 @@ def _tokens(markdown: str) -> list[SyntaxTreeNode]:
 GFM_BARE_LINK = re.compile(r"(https?://|www(?=\.))[-.\w]+", re.IGNORECASE)
 GFM_EMAIL = re.compile(r"[-.\w+]+@[-\w]+(?:\.[-\w]+)+")
 WORD_JOINER = "\u2060"
+#: One character in a plain span (``dashboard.safe_markdown._plain``), as markdown-it-py reads it (it knows no
+#: directives): Streamlit draws the character alone.
+PLAIN_SPAN_TEXT = re.compile(r':color\[(.)\]\{foreground="inherit"\}')
 
 
 def _assert_inert(rendered: str) -> None:
@@ -84,7 +87,8 @@ def _assert_inert(rendered: str) -> None:
         if node.type == "text":
             assert not GFM_BARE_LINK.search(node.content) and not GFM_EMAIL.search(node.content), rendered
     if not kinds & {"code_inline", "fence", "code_block"}:  # code shows its text as it is
-        unescaped = re.sub(r"\\.", "", rendered)  # drop every escaped character
+        unescaped = re.sub(r"\\.", "", rendered)  # drop every escaped character, then plain spans' marks
+        unescaped = re.sub(r':color\[|\]\{foreground="inherit"\}', "", unescaped)
         assert not re.search(r"[<$]|\[(?!image: )", unescaped), rendered
 
 
@@ -99,7 +103,7 @@ def test_hostile_text_escaped_is_literal(source: str):
     rendered = escape_markdown(source)
     _assert_inert(rendered)
     # Plain text stays plain text: the parse yields the characters typed, line by line.
-    text = "".join(node.content for node in _tokens(rendered) if node.type == "text")
+    text = PLAIN_SPAN_TEXT.sub(r"\1", "".join(node.content for node in _tokens(rendered) if node.type == "text"))
     assert text.replace(WORD_JOINER, "") == "".join(line.strip() for line in source.strip().splitlines())
 
 
@@ -187,6 +191,80 @@ def test_escape_markdown_keeps_lines_and_every_character():
     assert escape_markdown("see www.x.com, a@b.co or https://x") == (
         "see www\u2060.x.com, a\\@\u2060b.co or https:\u2060//x"
     )
+
+
+#: What Streamlit's front end rewrites within one text node once escapes are resolved: a shortcode into an
+#: emoji (remark-emoji), ``:material_…:`` into an icon, ``:streamlit:`` into its logo, a sign between spaces
+#: into an arrow or a dash.
+REWRITTEN = re.compile(r":\+1:|:-1:|:[\w-]+:|:material[/_]\w+:|(?:^|\s)(?:<->|->|<-|--|>=|<=|~=)(?:\s|$)", re.ASCII)
+#: A colon that opens a directive (``:red[text]``, ``:small``), other than a plain span's.
+DIRECTIVE = re.compile(r":(?=[A-Za-z])(?!color\[)")
+SHORTCODES = {
+    "emoji": "yes :smile: :+1: :-1: :100: :streamlit:",
+    "icon": ":material/home: and :material/warning",
+    "colour directive": ":red[빨강] Note:red and :small x:foo{bar}",
+    "overlapping": ":a:b:c: ::smile:: x:smile:y",
+    "signs": "a -> b <- c <-> d -- e >= f <= g ~= h",
+    "sign against a shortcode": "x --:smile: <-:+1:",
+}
+
+
+def _drawn_text_nodes(markdown: str) -> list[str]:
+    """The text nodes Streamlit's front end would hold: markdown-it-py's text, cut where a plain span is."""
+    texts = [node.content for node in _tokens(markdown) if node.type == "text"]
+    return [piece for text in texts for piece in PLAIN_SPAN_TEXT.split(text)]
+
+
+def _assert_kept_as_typed(rendered: str) -> None:
+    for piece in _drawn_text_nodes(rendered):
+        assert not REWRITTEN.search(piece), (piece, rendered)
+    assert ":material/" not in rendered, rendered  # rewritten in the source, escaped or not
+    assert not DIRECTIVE.search(re.sub(r"\\.", "__", rendered)), rendered
+
+
+@pytest.mark.parametrize("source", SHORTCODES.values(), ids=SHORTCODES.keys())
+def test_shortcodes_signs_and_directives_are_kept_as_typed(source: str):
+    for rendered in (escape_markdown(source), inert_markdown(source)):
+        _assert_kept_as_typed(rendered)
+        _assert_inert(rendered)
+        # What is drawn is the text typed: each plain span holds one of its characters.
+        assert PLAIN_SPAN_TEXT.sub(r"\1", "".join(_drawn_text_nodes(rendered))) == source
+
+
+def test_a_shortcode_in_a_heading_a_table_and_a_link_target_is_kept_as_typed():
+    rendered = inert_markdown(
+        "# Title :smile:\n\n| a | :smile: |\n| --- | --- |\n| x | :red[r] |\n\n"
+        "[l](http://x.example/:smile:/:material/home:)"
+    )
+    _assert_kept_as_typed(rendered)
+    assert 'Title :color[\\:]{foreground="inherit"}smile\\:' in rendered
+    assert 'x.example/:color[\\:]{foreground="inherit"}smile:/:color[\\:]{foreground="inherit"}material/home:' in (
+        rendered
+    )
+
+
+def test_a_long_word_in_a_table_cell_is_a_span_of_its_own_and_nowhere_else():
+    long = "a" * (LONG_WORD + 1)
+    rendered = inert_markdown(f"| a | b |\n| --- | --- |\n| 11:00 | {long} and {'b' * LONG_WORD} |\n\n{long}")
+    assert f'| 11\\:00 | :color[{long}]{{foreground="inherit"}} and {"b" * LONG_WORD} |' in rendered
+    assert rendered.endswith(f"\n\n{long}")  # a paragraph wraps a long word by itself
+    assert _text(rendered).count(long) == 2
+
+
+def test_ordinary_colons_and_dashes_stay_as_typed_in_the_source():
+    assert escape_markdown("Nothing was done: 10:30, --values, x - y") == "Nothing was done: 10:30, --values, x - y"
+
+
+SHORTCODE_LIKE = st.lists(
+    st.sampled_from([*":: -<>=~+*_[]{}\n", "smile", "material/", "home", "red", "1", "a", "**", "# "]), max_size=24
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SHORTCODE_LIKE)
+def test_no_text_is_ever_drawn_as_an_emoji_icon_sign_or_directive(source: str):
+    _assert_kept_as_typed(escape_markdown(source))
+    _assert_kept_as_typed(inert_markdown(source))
 
 
 def test_rendering_twice_shows_the_same_text():

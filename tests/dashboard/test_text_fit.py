@@ -53,15 +53,22 @@ def test_a_row_of_metrics_gives_a_long_word_the_width_its_type_needs():
 
 def test_an_address_wider_than_a_line_breaks_at_its_at_sign_or_a_dot_not_inside_a_name():
     text = "admin@example.com park@example.com"
-    assert wrapped(text, 79) == ["admin@", "example.com", "park@", "example.com"]
+    assert wrapped(text, 85) == ["admin@", "example.com", "park@", "example.com"]
     # The grid breaks a word only where its line ends: the cell says where, with a line break.
-    assert cut_to_lines(text, 96, 4) == "admin@\nexample.com park@\nexample.com"
-    assert wrapped("a.very-long.domain-name.example.org", 79)[0] == "a.very-long"  # the last place that fits
+    assert cut_to_lines(text, 102, 4) == "admin@\nexample.com park@\nexample.com"
+    assert wrapped("a.very-long.domain-name.example.org", 85)[0] == "a.very-long"  # the last place that fits
     assert wrapped("삭제하기(관리자)", 90) == ["삭제하기", "(관리자)"]
 
 
 def test_a_cut_last_line_is_filled_with_what_follows_and_ends_where_a_part_ends():
     text = "may decide: admin@example.com (admin), park@example.com (senior approver)"
-    assert cut_to_lines(text, 150, 2) == "may decide: admin@example.com…"
-    assert cut_to_lines(text, 140, 2) == "may decide: admin@example…"  # ".co…" would end inside a part
-    assert lines_needed(cut_to_lines(text, 140, 2), 140) == 2
+    assert cut_to_lines(text, 164, 2) == "may decide: admin@example.com…"
+    assert cut_to_lines(text, 154, 2) == "may decide: admin@example…"  # ".co…" would end inside a part
+    assert lines_needed(cut_to_lines(text, 154, 2), 154) == 2
+
+
+def test_the_widest_letters_are_estimated_as_wide_as_they_are_drawn():
+    """In the grid's 14 px font "W" is 11.0 px, "m" 11.6 px and "@" 11.9 px: a text of them is not a capital's
+    8.5 px a letter, or a plan's row of "WWWW…" is drawn a line shorter than its text."""
+    assert min(text_width(char) for char in "mwMW@%") >= 11.9
+    assert lines_needed("W" * 200, 480) >= 200 * 11.0 / (480 - 17)
