@@ -26,7 +26,7 @@ from dashboard.checkpoint_hover import lane_label
 from dashboard.formats import checkpoint_source, node_name
 from dashboard.forms import acted_here, changed_here
 from dashboard.i18n import t
-from dashboard.safe_markdown import escape_markdown, inert_markdown, long_texts
+from dashboard.safe_markdown import DOCUMENT_BOX, document_style, escape_markdown, inert_markdown, long_texts
 from dashboard.views import lazy_expander, pick_thread, show_table
 
 SELECT_HEAD_KEY = "explorer:select-head"
@@ -187,10 +187,14 @@ def show_detail(detail: readmodel.CheckpointDetail) -> None:
     if documents:  # a draft: not in the view above, read as the document it is, opened on request
         names = ", ".join(f"`{key}`" for key in documents)
         st.caption(t("explorer.document.note", names=names))
-    for key, document in documents.items():
+    for index, (key, document) in enumerate(documents.items()):
         box = lazy_expander(t("explorer.document", name=key, length=f"{len(document):,}"), f"explorer-doc-{key}")
         if box is not None:
-            box.markdown(inert_markdown(document))
+            with box.container(
+                key=f"explorer-{DOCUMENT_BOX}-{index}"
+            ):  # its tables' long words wrap, as on the lecture page
+                document_style()
+                st.markdown(inert_markdown(document))
     st.markdown(f"**{t('explorer.metadata')}**")
     st.json(readmodel.to_jsonable(detail.metadata), expanded=False)
 

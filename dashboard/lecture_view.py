@@ -17,7 +17,7 @@ from dashboard.decision_view import moved_on
 from dashboard.formats import code_word
 from dashboard.forms import status_word
 from dashboard.i18n import localized, t
-from dashboard.safe_markdown import document_style, escape_markdown, inert_markdown
+from dashboard.safe_markdown import DOCUMENT_BOX, document_style, escape_markdown, inert_markdown
 from dashboard.views import lazy_expander, show_table
 
 #: Columns whose cells are stored codes, shown as words (reviewer names, node-log statuses).
@@ -213,7 +213,7 @@ def document_shape(values: Mapping[str, Any]) -> tuple[str | None, bool]:
 
 
 #: The key of the box the draft or final plan is drawn in (its style is scoped to it).
-DOCUMENT_KEY = "lecture-document-text"
+DOCUMENT_KEY = f"lecture-{DOCUMENT_BOX}"
 
 
 def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
@@ -232,7 +232,7 @@ def show_document(thread_id: str, values: Mapping[str, Any]) -> None:
         )
         with st.container(border=True, key=DOCUMENT_KEY):
             # Model text (it quotes the user's fields): formatting renders; images, links and HTML are text.
-            st.html(document_style(DOCUMENT_KEY))  # its tables' long words wrap (a style: it takes no room)
+            document_style()  # its tables' long words wrap
             st.markdown(inert_markdown(document))
 
 

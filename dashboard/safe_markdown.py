@@ -194,19 +194,24 @@ def _cell_text(text: str) -> str:
     return "".join([*out, _escape(text[position:])])
 
 
-def document_style(key: str) -> str:
-    """The style of a document drawn with :func:`inert_markdown` in the container of ``key``: a table cell's
-    long word (:data:`LONG_WORD`) breaks anywhere, and a table still wider than the container scrolls
-    inside its own box, so the page never scrolls sideways.
+#: What every box a document is drawn in (:func:`inert_markdown`) has in its key: :data:`DOCUMENT_STYLE` applies there.
+DOCUMENT_BOX = "document-text"
+#: The style of a document's box (:data:`DOCUMENT_BOX`): a table cell's long word (:data:`LONG_WORD`) breaks
+#: anywhere, and a table still wider than the box scrolls inside it, so the page never scrolls sideways. A word
+#: is cut only where it must be: every cell breaking anywhere would let a table squeeze a column of short words
+#: ("11:00", "Topic") to a letter or two, to give the width to a column of long text.
+DOCUMENT_STYLE = (
+    "<style>[class*='st-key-'][class*='document-text'] [data-testid='stMarkdownContainer'] table"
+    " { display: block; max-width: 100%; overflow-x: auto; }"
+    " [class*='st-key-'][class*='document-text'] [data-testid='stMarkdownContainer'] :is(td, th) > span:not([class])"
+    " { overflow-wrap: anywhere; }</style>"
+)
 
-    A word is cut only where it must be: every cell breaking anywhere would let a table squeeze a column of
-    short words ("11:00", "Topic") to a letter or two, to give the width to a column of long text.
-    """
-    scope = f".st-key-{key} [data-testid='stMarkdownContainer']"
-    return (
-        f"<style>{scope} table {{ display: block; max-width: 100%; overflow-x: auto; }}"
-        f" {scope} :is(td, th) > span:not([class]) {{ overflow-wrap: anywhere; }}</style>"
-    )
+
+def document_style() -> None:
+    """Draws :data:`DOCUMENT_STYLE` (a style of ours only; it takes no room where it is drawn) for the document
+    boxes, whose keys hold :data:`DOCUMENT_BOX`."""
+    st.html(DOCUMENT_STYLE)
 
 
 def _fence(content: str, least: int) -> str:

@@ -6,7 +6,7 @@ import json
 
 from agents import readmodel, runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
-from dashboard.safe_markdown import long_texts
+from dashboard.safe_markdown import DOCUMENT_STYLE, long_texts
 from tests.factories import answer_robot
 
 PAGE = "app_pages/explorer.py"
@@ -50,6 +50,10 @@ def test_a_lecture_draft_is_a_collapsed_document_not_an_escaped_string(app, stor
     at.session_state[key] = True
     at.run()
     assert any(draft.splitlines()[0].lstrip("# ") in m.value for m in at.markdown)
+    # Its tables' long words wrap in its own box, as the lecture page's draft does (a table holds the user's
+    # one-line fields: one long word would make the page scroll sideways).
+    styles = [element.proto.body for element in at.get("html")]
+    assert DOCUMENT_STYLE in styles
 
 
 def test_only_long_texts_with_lines_are_taken_out():
