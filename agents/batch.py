@@ -97,8 +97,11 @@ def decide_items(
         outcomes = runs.answer_each(
             store, settings, thread, {key: dict(answer) for _, key in group}, actor=actor, batch_id=batch
         )
+        # The questions this run answered wait no more: a refusal's reason never names them as waiting.
+        answered = {key for key, outcome in outcomes.items() if key and isinstance(outcome, str | runs.FailedRunAnswer)}
         for position, key in group:
-            found = _decided(store, items[position], thread, key, outcomes[key], answer, render_error, batch, lang)
+            outcome = _after_own_answers(outcomes[key], answered)
+            found = _decided(store, items[position], thread, key, outcome, answer, render_error, batch, lang)
             done[position] = found
     return [done[position] for position in range(len(items))]
 
@@ -172,6 +175,29 @@ def _in_batch_words(error: UserError, thread: str) -> UserError:
     items = ", ".join(f"{thread}:{interrupt}" for interrupt in ids)
     words = text(STRINGS, "batch.several_waiting", count=said.params["count"], thread=repr(thread), items=items)
     return InputError(getattr(error, "field", "interrupt_id"), words)
+
+
+def _after_own_answers(outcome: Any, answered: set[str]) -> Any:
+    """An answer's outcome as its thread stands after the batch's own answers in the same run.
+
+    An item naming a question that no longer waits is refused by the resume's rule with the questions that
+    waited when the run was checked (:func:`agents.runs.resume_interrupts`); those this run answered are left
+    out of that list, so "already decided" never names as waiting a question the same batch just decided. None
+    left, the reason says nothing else waits there.
+    """
+    said = outcome.text.params.get("message") if isinstance(outcome, InputError) and outcome.text else None
+    if not isinstance(said, Text) or said.key != "error.unknown_interrupt":
+        return outcome
+    listed = str(said.params["ids"]).split(", ")
+    left = [interrupt for interrupt in listed if interrupt and interrupt not in answered]
+    if left == listed:
+        return outcome
+    if left:
+        words = text(STRINGS, "error.unknown_interrupt", **{**said.params, "ids": ", ".join(left)})
+    else:
+        where = {"interrupt": said.params["interrupt"], "thread": said.params["thread"]}
+        words = text(STRINGS, "batch.nothing_else_waiting", **where)
+    return InputError(outcome.field, words)
 
 
 def _was_asked(store: Store, thread: str, interrupt: str) -> bool:

@@ -3,20 +3,28 @@ lecture), so its deletion is announced as a ``deleted`` notification like a refu
 
 A waiting or stuck thread is someone's open question: deleting it must not make it vanish unseen. The
 agent's :class:`~agents.spec.EditPart` plugs :func:`record_delete` (run by ``agents.deletion.delete_thread``
-under the thread's lock, before its checkpoints go) and :func:`deleted_unfinished` (read by
-``agents.notify.scan``) in; the rows stay in the core table ``thread_deletions``, one per (thread, head),
-so a deletion retried after a crash is recorded once.
+under the thread's lock, before its checkpoints go) and :func:`deleted_unfinished` in; the rows stay in the
+core table ``thread_deletions``, one per (thread, head), so a deletion retried after a crash is recorded once.
+
+:func:`deleted_threads` lists every agent's records (this table's, and an agent's own, the refund's) alike:
+what ``python -m agents deletions``, the checkpoint explorer's *Deleted threads* and ``agents.notify.scan``
+(the ``deleted`` notifications) read; :func:`deleted_by_words` says who deleted one in the reader's language.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from agents.db import Store
+from agents.identity import LOCAL_OPERATOR
 from agents.schema import DELETIONS_COLUMNS
-from agents.spec import DeleteRequest
+from agents.spec import AgentSpec, DeleteRequest
+from agents.strings import STRINGS
+from agents.texts import Text, text
 
 
 def record_delete(store: Store, request: DeleteRequest, agent: str) -> None:
@@ -73,3 +81,76 @@ def recorded_for(
         lambda store, request: record_delete(store, request, agent),
         lambda store: deleted_unfinished(store, agent),
     )
+
+
+#: Where the dashboard lists the deleted threads of every agent: the checkpoint explorer's page (its URL path,
+#: as ``dashboard.navigation`` serves it) with the thread to point out under this query key
+#: (``/explorer?deleted=robo-old``), where a deletion's notification links to.
+DELETED_PAGE, DELETED_QUERY = "explorer", "deleted"
+
+
+def deleted_link(public_url: str, thread_id: str) -> str:
+    """The dashboard's list of deleted threads at ``public_url``, pointing out ``thread_id``."""
+    return f"{public_url}/{DELETED_PAGE}?{urllib.parse.urlencode({DELETED_QUERY: thread_id})}"
+
+
+@dataclass(frozen=True)
+class DeletedThread:
+    """An unfinished thread deleted, as its agent's record keeps it.
+
+    Attributes:
+        agent: The agent whose thread it was.
+        thread_id: The thread.
+        status: Its status when it was deleted (``waiting`` or ``attention``).
+        deleted_by: Who deleted it: their email, or their name (``local operator`` when no one was signed in).
+        deleted_at: When (ISO 8601, UTC, to the second).
+        reason: Why, as they gave it ("" for none).
+        record: The record's whole row (an agent's own record holds more: the refund's case and amounts).
+    """
+
+    agent: str
+    thread_id: str
+    status: str
+    deleted_by: str
+    deleted_at: str
+    reason: str
+    record: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``deletions --json`` prints of it (the record's ``case_id`` when it has one)."""
+        found = {
+            "agent": self.agent,
+            "thread_id": self.thread_id,
+            "status": self.status,
+            "deleted_by": self.deleted_by,
+            "deleted_at": self.deleted_at,
+            "reason": self.reason,
+        }
+        return found | ({"case_id": self.record["case_id"]} if self.record.get("case_id") else {})
+
+
+def deleted_threads(store: Store, agents: Iterable[AgentSpec]) -> list[DeletedThread]:
+    """The recorded deletions of unfinished threads of ``agents`` (each agent's ``EditPart.deleted_unfinished``),
+    newest first (then by thread id)."""
+    found = [
+        DeletedThread(
+            agent=spec.name,
+            thread_id=str(row["thread_id"]),
+            status=str(row.get("status") or ""),
+            deleted_by=str(row.get("deleted_by") or ""),
+            deleted_at=str(row.get("deleted_at") or ""),
+            reason=str(row.get("reason") or ""),
+            record=row,
+        )
+        for spec in agents
+        for row in spec.edit.deleted_unfinished(store)
+    ]
+    found.sort(key=lambda gone: gone.thread_id)
+    found.sort(key=lambda gone: gone.deleted_at, reverse=True)
+    return found
+
+
+def deleted_by_words(deleted_by: str) -> str | Text:
+    """Who deleted a thread, as shown: the local operator (no one was signed in) in the reader's words, else the
+    email or name recorded. The one wording of it for the pages and the command line."""
+    return text(STRINGS, "deletion.local_operator") if deleted_by == LOCAL_OPERATOR.name else deleted_by

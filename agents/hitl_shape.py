@@ -20,6 +20,10 @@ A question has one action, so an answer carries exactly one decision. ``ignore``
 ``respond`` would leave the question without a decision, and are refused, saying so. A reject's
 message becomes the agent's own answer field (the refund's ``note``, the planner's ``notes``), so it
 is held to that field's limit, which each agent passes in: the one the field itself takes.
+
+A question the graph asks again after it refused an answer (LangGraph's own server hands answers to the
+graph unchecked) carries the refusal in its payload's ``error``; :func:`description` puts it first in
+what Agent Inbox shows, so the refusal is read where the question is.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Any
 
 from agents.errors import InputError
 from agents.strings import STRINGS
-from agents.texts import text
+from agents.texts import say, text
 
 #: LangChain's decision types the agents take (``respond`` answers for a tool, which no agent calls).
 DECISIONS = ("approve", "edit", "reject")
@@ -46,6 +50,8 @@ class Decision:
         args: The edited action's arguments (an edit), else empty.
         message: A reject's message ('' when none).
         approver: Who decides, when the answer names them beside the decision ('' when not).
+        typed: Whether ``args`` were typed into Agent Inbox's edit boxes (its edit response), which send
+            each argument as text: a number or a list comes as its text, and the agent reads it from there.
     """
 
     type: str
@@ -53,6 +59,7 @@ class Decision:
     args: dict[str, Any] = field(default_factory=dict)
     message: str = ""
     approver: Any = None
+    typed: bool = False
 
 
 def request(name: str, args: dict[str, Any], description: str, allowed: Sequence[str]) -> dict[str, Any]:
@@ -66,6 +73,18 @@ def request(name: str, args: dict[str, Any], description: str, allowed: Sequence
         "action_requests": [action],
         "review_configs": [{"action_name": name, "allowed_decisions": list(allowed)}],
     }
+
+
+def description(payload: Mapping[str, Any], lang: str, *details: str) -> str:
+    """What an action request says: the question's ``question`` and ``details``, one a line.
+
+    A question asked again after its answer was refused (its payload's ``error``, already in the run's
+    language ``lang``) starts with that refusal, in a paragraph of its own: a client that shows only the
+    description (Agent Inbox) shows why nothing was done.
+    """
+    asked = "\n".join([str(payload["question"]), *details])
+    error = payload.get("error")
+    return f"{say(STRINGS, 'hitl.refused_answer', lang, error=error)}\n\n{asked}" if error else asked
 
 
 def is_decision_shaped(value: Any) -> bool:
@@ -142,7 +161,7 @@ def _inbox_decision(value: Mapping[str, Any], approver: Any, message_max_length:
     if kind == "edit":
         if not isinstance(args, Mapping) or not isinstance(args.get("args"), Mapping):
             raise InputError("decisions", 'an edit response carries "args": {"action": ..., "args": {...}}')
-        return Decision("edit", str(args.get("action") or ""), dict(args["args"]), approver=approver)
+        return Decision("edit", str(args.get("action") or ""), dict(args["args"]), approver=approver, typed=True)
     return Decision("approve", approver=approver)
 
 

@@ -51,17 +51,11 @@ from agents.texts import Text, text
 from agents.threadstatus import ACTIONS as ACTIONS
 from agents.threadstatus import UNFINISHED as UNFINISHED
 from agents.threadstatus import ThreadStatus as ThreadStatus
+from agents.threadstatus import item_total as item_total
+from agents.threadstatus import says_count as says_count
 from agents.threadstatus import waiting_words as waiting_words
+from agents.threadstatus import with_counts as with_counts
 from agents.validation import is_dashboard_thread_id, validate_thread_id
-
-
-def _with_counts(statuses: list[ThreadStatus], pending: list[Any]) -> list[ThreadStatus]:
-    """The statuses with how many questions each waiting thread asks (more than one: several at once)."""
-    counts = Counter(p.thread_id for p in pending)
-    return [
-        replace(s, waiting_count=counts[s.thread_id]) if s.status == "waiting" and counts[s.thread_id] > 1 else s
-        for s in statuses
-    ]
 
 
 def _question(payload: Any) -> str:
@@ -458,7 +452,7 @@ def _every_status(store: Store, running: Collection[str], seen: int | None) -> l
     pending = {p.thread_id: p.payload for p in reversed(index.pending)}
     present = {s.thread_id for s in index.threads}
     statuses = _statuses(store, list(index.threads), pending, running, present, seen=seen)
-    return _with_counts(statuses, list(index.pending))
+    return with_counts(statuses, list(index.pending))
 
 
 _KNOWN_LOCK = threading.Lock()
@@ -522,7 +516,7 @@ def _read_threads(
         summaries += index.threads
         pending.update({p.thread_id: p.payload for p in reversed(index.pending)})
         waiting += index.pending
-    statuses = _with_counts(_statuses(store, summaries, pending, running, seen=seen, changed=thread_ids), waiting)
+    statuses = with_counts(_statuses(store, summaries, pending, running, seen=seen, changed=thread_ids), waiting)
     found = {s.thread_id for s in statuses}
     return statuses, [thread_id for thread_id in thread_ids if thread_id not in found]
 
@@ -570,7 +564,7 @@ def thread_status(
     running = () if held else live_leases(store)
     at_end = {summary.thread_id: ended[1]} if ended is not None and ended[0] == summary.head_checkpoint_id else None
     statuses = _statuses(store, [summary], pending, running, seen=seen, ended=at_end)
-    found = _with_counts(statuses, list(index.pending))
+    found = with_counts(statuses, list(index.pending))
     return found[0] if found else None
 
 

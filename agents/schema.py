@@ -263,9 +263,12 @@ def fingerprint(schema: str) -> str:
 #:   (:mod:`agents.leases`); NULL in rows of the previous release and where there is no ``/proc``.
 #: * ``thread_summaries.seen``: the position of the change feed a row was computed at
 #:   (:mod:`agents.summarytable`); NULL (a row computed again) in rows written before the feed.
+#: * ``refund_deletions.kept``: what the audit showed of a deleted case (``agents.refund.deletions``); NULL in
+#:   rows recorded before it was kept.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("thread_leases", "process_start", "TEXT"),
     ("thread_summaries", "seen", "BIGINT"),
+    ("refund_deletions", "kept", "TEXT"),
 )
 
 #: Tables whose stored definition changed after their first release in a way ALTER TABLE cannot make,

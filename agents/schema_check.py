@@ -46,6 +46,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "bdd4f8d060ba0754": _WITH_THIS_RELEASE,  # + refund_cases, thread_status_index, thread_deletions
         "5388333f18bfa898": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
         "2a39a96361986064": _WITH_THIS_RELEASE,  # + thread_status_index_open_counts
+        "92a1d1029a06b9c0": _WITH_THIS_RELEASE,  # + refund_deletions.kept
     },
     "postgres": {
         "33ff193fda5a5521": _FIRST_TABLES,
@@ -58,6 +59,7 @@ RELEASED_TABLES: Mapping[str, Mapping[str, frozenset[str]]] = {
         "e90fdaf30b6612a5": _WITH_THIS_RELEASE,  # + indexes of thread_status_index and refund_ledger.thread_id
         "51ffb07cb414ca87": _WITH_THIS_RELEASE,  # + thread_status_index_open_counts
         "9baa4e917dc6b5e9": _WITH_THIS_RELEASE,  # thread_status_index's ids and agent COLLATE "C"
+        "7f83b326271c7510": _WITH_THIS_RELEASE,  # + refund_deletions.kept
     },
 }
 

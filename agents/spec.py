@@ -449,6 +449,9 @@ class ShowPart:
         strings: The agent's UI strings, ``{key: (english, korean)}``, merged into the catalogue.
         question_text: ``interrupt payload -> Text or None``: the question as a translatable text, so an
             inbox shows it in the reader's language (None: the question as the run wrote it).
+        questions_text: ``(the questions a thread waits on at once, as the run asked them) -> Text or None``:
+            why it waits, all of them together (a refund case: how many of its items wait, and their sum), the
+            inbox's reason beside its count (``agents.lifecycle``); None: its first question's words.
         finished_outcome: ``(store, thread id, values of a finished head) -> (outcome, problem)``:
             the agent's outcome, or, when the end is not believable, a problem in words (a ``Text``
             when it has a translation). Default: ``finished``.
@@ -463,6 +466,7 @@ class ShowPart:
     page: AgentPage
     strings: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     question_text: Callable[[Any], Text | None] = field(default=_nothing)
+    questions_text: Callable[[Sequence[Any]], Text | None] = field(default=_nothing)
     finished_outcome: Callable[[Any, str, dict[str, Any]], tuple[str, str | Text]] = field(default=_finished)
     outcome_key: Callable[[dict[str, Any]], str] = field(default=_no_text)
     outcome_mark: Callable[[Any, str], str] = field(default=_no_text)

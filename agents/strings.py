@@ -62,6 +62,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "names thread {named}, not {thread}; leave it out or name this thread",
         "{thread:이/가} 아니라 스레드 {named:을/를} 가리킵니다. 빼거나 이 스레드를 적으세요",
     ),
+    # A run's ``checkpoint`` (``agents.api.run_target``): a start names the thread's head, or no checkpoint.
+    "api.error.older_checkpoint": (
+        "checkpoint_id: {checkpoint} is an older checkpoint of thread {thread}, whose head is {head}; a run with"
+        " input starts at the head (name the head, or no checkpoint). To go on from an older checkpoint, re-run"
+        " from it (a run without input, with this checkpoint_id) or fork it (threads.update_state at it)",
+        "checkpoint_id: 체크포인트 {checkpoint:은/는} 스레드 {thread}의 이전 체크포인트이고, 헤드는 {head}입니다."
+        " 입력이 있는 실행은 헤드에서 시작합니다(헤드를 적거나 체크포인트를 빼세요). 이전 체크포인트에서 이어 가려면"
+        " 그 체크포인트에서 다시 실행하거나(입력 없이 이 checkpoint_id로 실행) 포크하세요(그 체크포인트에서"
+        " threads.update_state)",
+    ),
+    "api.error.checkpoint_if_match": (
+        "names checkpoint {checkpoint}, but If-Match names {seen}; name one head",
+        "체크포인트 {checkpoint:을/를} 가리키지만 If-Match는 {seen:을/를} 가리킵니다. 헤드 하나만 적으세요",
+    ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"
         " command.resume = {{ID: answer}}) or every one with the same answer (--all). Waiting: {ids}",
@@ -85,6 +99,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{items}",
         "{thread}에서 질문 {count}개가 기다립니다. 결정할 질문마다 THREAD:INTERRUPT_ID 형식의 항목으로 적으세요: "
         "{items}",
+    ),
+    # A batch item naming a question no longer waiting, whose thread's other questions the same batch answered.
+    "batch.nothing_else_waiting": (
+        "no question {interrupt} is waiting in {thread}; nothing else waits there",
+        "{thread}에는 기다리는 질문 {interrupt:이/가} 없습니다. 다른 질문도 기다리지 않습니다",
     ),
     "batch.paid_on_record": (
         "the ledger holds it paid, {amount} KRW; the run then failed: {error}",
@@ -129,6 +148,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a reject's message is {length} characters long; the limit is {limit}",
         "거절 메시지가 {length}자입니다. 최대 {limit}자까지 쓸 수 있습니다",
     ),
+    # The first line of a question asked again after its answer was refused (``agents.hitl_shape.description``).
+    "hitl.refused_answer": ("The last answer was refused: {error}", "직전 답변은 받아들여지지 않았습니다: {error}"),
     "error.empty": ("is empty", "비어 있습니다"),
     "error.control_char": ("contains a control character (U+{code})", "제어 문자(U+{code})가 들어 있습니다"),
     "error.line_break": (
@@ -263,6 +284,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "waiting {age}, past its {deadline} deadline",
         "{age}째 대기, 기한 {deadline} 지남",
     ),
+    # Who deleted a thread when no one was signed in (``agents.deletion_record.deleted_by_words``).
+    "deletion.local_operator": ("local operator", "로컬 운영자"),
     "age.waiting": ("waiting {span}", "{span}째 대기"),
     "age.days": ("{days} d {hours} h", "{days}일 {hours}시간"),
     "age.hours": ("{hours} h {minutes} min", "{hours}시간 {minutes}분"),

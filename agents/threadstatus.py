@@ -1,4 +1,5 @@
-"""One thread's status as every screen shows it (:class:`ThreadStatus`), and the words it is listed with.
+"""One thread's status as every screen shows it (:class:`ThreadStatus`), the words it is listed with, and how
+many of its questions wait, with a reason about them all (:func:`with_counts`).
 
 Made by :mod:`agents.lifecycle`, kept per thread by :mod:`agents.statusindex`.
 """
@@ -6,7 +7,7 @@ Made by :mod:`agents.lifecycle`, kept per thread by :mod:`agents.statusindex`.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from agents import readmodel
@@ -40,6 +41,8 @@ class ThreadStatus:
         waiting_since: When a ``waiting`` or ``attention`` thread entered that state: its head
             checkpoint's time (read from the checkpoint id, which LangGraph writes with the time it was
             made; the head does not move while a thread waits or is stuck). None for the others.
+        waiting_count: How many of a ``waiting`` thread's questions wait, where its status says so
+            (:func:`says_count`: several, or an item of several); else 0.
     """
 
     thread_id: str
@@ -59,10 +62,10 @@ class ThreadStatus:
 
     def state_words(self) -> str:
         """The status as the CLI lists it: ``done (paid)``, ``waiting``, or ``waiting (2 of 5 items)``
-        when several questions wait at once."""
+        when several questions wait at once, or one item of several (:func:`says_count`)."""
         if self.status == "done":
             return f"done ({self.outcome})"
-        if self.status == "waiting" and self.waiting_count > 1:
+        if self.status == "waiting" and says_count(self.waiting_count, self.payload):
             return f"waiting ({waiting_words(self.waiting_count, self.payload)})"
         return self.status
 
@@ -93,13 +96,58 @@ class ThreadStatus:
         return data
 
 
+def item_total(payload: Any) -> int | None:
+    """How many items the thread decides in all, as its question says (an interrupt payload's ``item_count``),
+    or None: the question is not one item of several."""
+    total = payload.get("item_count") if isinstance(payload, dict) else None
+    return total if isinstance(total, int) and not isinstance(total, bool) else None
+
+
+def says_count(count: int, payload: Any) -> bool:
+    """Whether a waiting thread's status says how many of its questions wait (``waiting_count``): when several
+    wait at once, and when its one question left is an item of a case with several (``1 of 3 items``, so the
+    count does not vanish as the last item waits). A thread with one question of its own says none.
+
+    The one rule of every reader: the lifecycle's ``waiting_count`` (``threads --json``, ``inbox --json``), the
+    CLI's ``waiting (1 of 3 items)`` after ``threads``, ``inbox``, ``run`` and ``resume``, and the pages' status.
+    """
+    return count > 1 or (count == 1 and item_total(payload) is not None)
+
+
 def waiting_words(count: int, payload: Any) -> str:
     """How many questions wait, in words: ``2 of 5 items`` when the question says how many items the
-    thread decides in all (an interrupt payload's ``item_count``), else ``2 questions``."""
-    total = payload.get("item_count") if isinstance(payload, dict) else None
-    if isinstance(total, int) and not isinstance(total, bool):
+    thread decides in all (:func:`item_total`), else ``2 questions``."""
+    total = item_total(payload)
+    if total is not None:
         return f"{count} of {total} items"
     return f"{count} questions"
+
+
+def with_counts(statuses: list[ThreadStatus], pending: list[readmodel.PendingInterrupt]) -> list[ThreadStatus]:
+    """The statuses with how many questions each waiting thread asks, where its status says so (several at
+    once, or one item of several: ``says_count``), and, for several, a reason about all of them.
+
+    Every reader of a status takes it from here (the inbox and ``threads``, their ``--json``, the pages, the
+    API's ``lifecycle``, a run's result), so the count and the reason beside it always agree."""
+    asked: dict[str, list[Any]] = {}
+    for question in pending:
+        asked.setdefault(question.thread_id, []).append(question.payload)
+    found = []
+    for s in statuses:
+        questions = asked.get(s.thread_id, [])
+        if s.status == "waiting" and says_count(len(questions), s.payload):
+            s = replace(s, waiting_count=len(questions), **_several_reason(s.agent, questions))
+        found.append(s)
+    return found
+
+
+def _several_reason(agent: str, questions: list[Any]) -> dict[str, Any]:
+    """The reason of a thread that waits on several questions at once, in its agent's words for them together
+    (``ShowPart.questions_text``: a refund case, how many of its items wait and their sum), not its first
+    question alone; nothing to replace for one question, or where the agent has no such words."""
+    spec = AGENTS.get(agent)
+    words = spec.show.questions_text(questions) if len(questions) > 1 and spec is not None else None
+    return {} if words is None else {"reason": str(words), "reason_text": words}
 
 
 def reason_in(agent: str, status: str, reason: str, reason_text: Text | None, question: Any, lang: str) -> str:

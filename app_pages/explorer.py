@@ -4,6 +4,8 @@ Pick an agent and a thread (or open ``?thread=ID``; the thread picked goes to th
 clicking its point or in the list, re-run or fork from it, and read its
 decoded state, metadata and writes. A long thread is drawn a window at a
 time (``dashboard.explorer_view``); only the selected checkpoint is decoded.
+The threads deleted before they finished are listed above, folded (``dashboard.deleted_view``; open, the
+thread first, at ``?deleted=ID``).
 """
 
 import streamlit as st
@@ -14,7 +16,7 @@ from agents.errors import short_checkpoint_id
 from agents.identity import FORK
 from agents.registry import AGENTS
 from agents.validation import parse_json_object
-from dashboard import auth, diff_view, resources
+from dashboard import auth, deleted_view, diff_view, resources
 from dashboard import explorer_view as view
 from dashboard.checkpoint_figure import VIEW_STEPS, columns_figure
 from dashboard.forms import UNCHANGED, act, drawn_head, show_flash, sidebar_forms, status_word
@@ -114,6 +116,7 @@ def _actions(thread_id: str, head: str, detail: readmodel.CheckpointDetail) -> N
             act(expected_fork, fork, thread_id=thread_id)
 
 
+deleted_view.show_deleted_threads(store)  # folded; open when a deletion's notification links here
 any_thread = bool(statuspages.threads_page(store, limit=1).items)
 thread_id, gone = view.open_thread(store) if any_thread else (None, None)
 if not any_thread:

@@ -9,18 +9,23 @@ from typing import Any
 import streamlit as st
 
 from agents.db import Store
+from agents.deletion_record import deleted_by_words
 from agents.refund import ledger
 from agents.refund.amounts import CaseAmounts, case_amounts
 from agents.refund.audit_order import in_view_order
 from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.spec import SPEC
 from agents.settings import Settings
+from agents.texts import render
 from app_pages.refund_cases import DELETED, CaseBook, case_status_word, case_text, first_then_fresh
 from dashboard import auth, text_fit
 from dashboard.audit_views import AUDIT_VIEW_LINES, AUDIT_WIDTHS, audit_shown, audit_view_control
 from dashboard.formats import amount, code_word, timestamp
 from dashboard.i18n import current_language, t
 from dashboard.tables import Column, page_url, paged_table
+
+#: The audit's outcome of a case deleted before it was finished.
+DELETED_OUTCOME = "deleted"
 
 
 def approver_word(approver: str, lang: str | None = None) -> str:
@@ -30,7 +35,10 @@ def approver_word(approver: str, lang: str | None = None) -> str:
 
 def row_amounts(row: ledger.AuditRow) -> CaseAmounts:
     """A case's figures: while it waits for a decision, what waits (its items' questions, or its one amount)
-    and what the ledger paid so far, never a several-item case's whole request as "to pay"."""
+    and what the ledger paid so far, never a several-item case's whole request as "to pay"; a case deleted
+    unfinished pays nothing more (what it had paid stays)."""
+    if row.outcome == DELETED_OUTCOME:
+        return CaseAmounts(waiting=False, amount=None, paid=row.executed_amount)
     return case_amounts(row.amount, row.decision, row.executed_amount, waiting=row.waiting_amount)
 
 
@@ -64,7 +72,7 @@ def audit_columns(settings: Settings) -> list[Column[ledger.AuditRow]]:
         Column(t("refund.col.paid_at"), lambda r: timestamp(r.paid_at, zone)),
         Column(t("refund.col.trace"), lambda r: " | ".join(r.trace)),
         Column(t("refund.col.status_at_deletion"), lambda r: code_word("status", r.status_at_deletion, lang)),
-        Column(t("refund.col.deleted_by"), lambda r: r.deleted_by),
+        Column(t("refund.col.deleted_by"), lambda r: render(deleted_by_words(r.deleted_by), lang)),
         Column(t("refund.col.deleted_at"), lambda r: timestamp(r.deleted_at, zone)),
         Column(t("refund.col.deletion_reason"), lambda r: r.deletion_reason),
     ]

@@ -94,8 +94,9 @@ def identity() -> Identity:
 
 
 def role_word(role: str) -> str:
-    """A role in the session's language."""
-    return t(f"auth.role.{role}")
+    """A role in the session's language; several roles joined by ", " (the audit of a case whose items
+    were decided by people of different roles) each in words."""
+    return ", ".join(t(f"auth.role.{each}") for each in role.split(", "))
 
 
 def _krw(amount: object) -> str:

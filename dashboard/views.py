@@ -64,11 +64,12 @@ def status_text(status: lifecycle.ThreadStatus, lang: str | None = None, *, coun
 def waiting_words(status: lifecycle.ThreadStatus, lang: str | None = None) -> str:
     """How many of a thread's questions wait at once, in the CLI's words (:func:`agents.lifecycle.waiting_words`,
     its ``threads`` and ``inbox``): ``2 of 3 items`` (``항목 3개 중 2개``) when the question says how many items the
-    thread decides in all, else ``2 questions``; empty while one question, or none, waits."""
-    if status.status != "waiting" or status.waiting_count < 2:
+    thread decides in all (``1 of 3 items`` too), else ``2 questions``; empty where the status says no count
+    (:func:`agents.lifecycle.says_count`: a thread's one question of its own, or none)."""
+    if status.status != "waiting" or not lifecycle.says_count(status.waiting_count, status.payload):
         return ""
-    total = status.payload.get("item_count") if isinstance(status.payload, dict) else None
-    if isinstance(total, int) and not isinstance(total, bool):
+    total = lifecycle.item_total(status.payload)
+    if total is not None:
         return t("status.waiting_items", lang, count=status.waiting_count, total=total)
     return t("status.waiting_questions", lang, count=status.waiting_count)
 

@@ -2,9 +2,11 @@
 
 A run is one operation of :mod:`agents.runs`: ``command={"resume": value}`` answers the waiting
 question, ``command={"resume": {interrupt_id: value, ...}}`` those of several waiting at once (the rest
-stay waiting; ``resume_interrupts``, the agent's answer checks included), ``input`` starts the agent with its
-start fields (``start_run``), and neither runs the thread on from its head or from ``checkpoint_id``
-(``continue_thread``, a re-run). A run on a thread another request or process is running is refused
+stay waiting; ``resume_interrupts``, the agent's answer checks included; Agent Inbox's answer, which names
+no question, answers the one it shows), ``input`` starts the agent with its start fields (``start_run``),
+and neither runs the thread on from its head or from ``checkpoint_id`` (``continue_thread``, a re-run). A
+start or an answer may name the thread's head as its checkpoint, as useStream does (Agent Chat UI): see
+:mod:`agents.api.run_target`. A run on a thread another request or process is running is refused
 (409), as LangGraph's server does with its default ``multitask_strategy="reject"``.
 
 Bad input is refused before anything runs, with a 4xx naming the field, for every kind of run: the
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import uuid
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ from agents.api import inputs, shapes, streaming
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
 from agents.api.run_context import check_context
+from agents.api.run_target import named_head, resume_answers
 from agents.errors import InputError, NotWaitingError, RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
@@ -146,26 +148,6 @@ class ApiRun:
         }
 
 
-#: What LangGraph's interrupt ids look like (32 hex digits): a resume map keyed by them answers by id.
-_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
-
-
-def resume_answers(value: Any, interrupt_ids: list[str]) -> dict[str | None, Any]:
-    """``command.resume`` as answers by interrupt id (``runs.resume_interrupts``).
-
-    LangGraph's ``{interrupt id: value, ...}`` answers those questions (the rest stay waiting); a
-    map of the only waiting question is that answer, as before ids were needed; anything else is one
-    answer to the only question (refused, listing the ids, when several wait).
-    """
-    if isinstance(value, dict) and value and all(isinstance(key, str) for key in value):
-        keyed = any(key in interrupt_ids for key in value) or all(_INTERRUPT_ID.fullmatch(key) for key in value)
-        if keyed and len(interrupt_ids) == 1 and interrupt_ids == list(value):  # the only question: as before
-            return {None: next(iter(value.values()))}
-        if keyed:
-            return dict(value)
-    return {None: value}
-
-
 def _is_resume(command: Command | None) -> TypeGuard[Command]:
     """Whether a run's command answers a waiting question (``resume`` given, even ``null``)."""
     return command is not None and "resume" in command.model_fields_set
@@ -223,19 +205,21 @@ def execute(
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     saved = readmodel.head_checkpoint_id(store, thread_id) is not None
     if _is_resume(body.command):
-        if checkpoint_id:
-            raise InputError("checkpoint_id", "a resume answers the head's question; leave checkpoint_id out")
+        # The head's checkpoint (useStream sends it) is the head the answer expects; an older one is stale.
+        expected = named_head(store, thread_id, checkpoint_id, head, start=False) or head
         ids: list[str] = []
+        shown = None
         if saved:
             snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
             ids = [str(i.id) for i in snapshot.interrupts]
-        answers = resume_answers(body.command.resume, ids)
+            asked = shapes.shown_interrupt(snapshot)
+            shown = None if asked is None else str(asked.id)
+        answers = resume_answers(body.command.resume, ids, shown)
         # The thread as this run left it (read under its lease), not as another process may change it after.
-        result = runs.resume_interrupts(store, settings, thread_id, answers, expected_head=head, **streaming)
+        result = runs.resume_interrupts(store, settings, thread_id, answers, expected_head=expected, **streaming)
         return shapes.values_answer(result.values, result.questions)
     elif body.input is not None or not saved:
-        if checkpoint_id:
-            raise InputError("checkpoint_id", "a new run starts from its input; leave checkpoint_id out")
+        named = named_head(store, thread_id, checkpoint_id, head, start=True)
         spec = get_agent(body.assistant_id)
         lang = (body.metadata or {}).get("lang")  # the run language, e.g. metadata={"lang": "ko"}; default en
         runs.start_run(
@@ -245,6 +229,7 @@ def execute(
             inputs.start_fields(spec, body.input or {}),
             thread_id=thread_id,
             lang=lang,
+            expected_head=runs.UNCHECKED if named is None else named,
             **streaming,
         )
     else:

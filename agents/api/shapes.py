@@ -115,6 +115,27 @@ def state(thread_id: str, snapshot: Any) -> dict[str, Any]:
     }
 
 
+def waiting_by_task(snapshot: Any) -> dict[str, list[Any]]:
+    """A snapshot's waiting ``Interrupt``s by task id, in the snapshot's task order: a ``Thread``'s ``interrupts``.
+
+    The tasks come in LangGraph's order, which is fixed by the checkpoint: the ``Send`` tasks in the order
+    they were sent (a refund's items in the request's order), then the nodes. Agent Inbox shows what this
+    order puts first (:func:`shown_interrupt`).
+    """
+    return {str(task.id): list(task.interrupts) for task in snapshot.tasks if task.interrupts}
+
+
+def shown_interrupt(snapshot: Any) -> Any | None:
+    """The waiting ``Interrupt`` Agent Inbox shows for the thread, None when none waits.
+
+    Agent Inbox (src/components/agent-inbox/contexts/utils.ts, ``getInterruptFromThread``) reads a
+    ``Thread``'s ``interrupts`` in their order, the first interrupt of each task, and shows and answers
+    the first of them (``interrupts[0]``: components/agent-inbox/utils.ts, ``createDefaultHumanResponse``):
+    the first interrupt of the first task of :func:`waiting_by_task`.
+    """
+    return next((asked[0] for asked in waiting_by_task(snapshot).values()), None)
+
+
 def thread_metadata(agent: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """A thread's metadata: what the client gave at ``threads.create``, and the agent (graph and assistant)."""
     return {**(extra or {}), "graph_id": agent, "assistant_id": agent}
@@ -137,9 +158,7 @@ def thread(
     values: dict[str, Any] = {}
     if snapshot is not None:
         values = jsonable(dict(snapshot.values or {}))
-        for task in snapshot.tasks:
-            if task.interrupts:
-                interrupts[task.id] = [interrupt_json(i) for i in task.interrupts]
+        interrupts = {task: [interrupt_json(i) for i in asked] for task, asked in waiting_by_task(snapshot).items()}
     return {
         "thread_id": status.thread_id,
         "created_at": created_at or updated,

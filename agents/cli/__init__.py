@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents import runtime
-from agents.cli import core, decide, explorer, migrate, notify, refund, roles, serve, timeline
+from agents.cli import core, decide, deletions, explorer, migrate, notify, refund, roles, serve, timeline
 from agents.cli.base import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
@@ -43,7 +43,7 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     parser.add_argument("--db", metavar="PATH", help=say("cli.help.db", lang))
     parser.add_argument("--lang", choices=LANGUAGES, help=say("cli.help.lang", lang))
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=language_parser)
-    for module in (core, explorer, refund, decide, timeline, migrate, serve, roles, notify):
+    for module in (core, deletions, explorer, refund, decide, timeline, migrate, serve, roles, notify):
         module.add_commands(subparsers, lang)
     _accept_db_anywhere(subparsers, say("cli.help.db_after", lang), say("cli.help.lang_after", lang))
     return parser

@@ -28,10 +28,11 @@ def print_json(data: Any) -> None:
 
 def state_words(status: str, outcome: str, waiting: int, payload: Any, lang: str) -> str:
     """A thread's status as the text output lists it, in ``lang``: ``done (paid)``, ``waiting``, or
-    ``waiting (2 of 5 items)`` when several questions wait at once (``waiting``: how many)."""
+    ``waiting (2 of 5 items)`` when several questions wait at once, or one item of several (``waiting``: how
+    many; :func:`agents.lifecycle.says_count`)."""
     if status == "done":
         detail = word("outcome", outcome, lang)
-    elif status == "waiting" and waiting > 1:
+    elif status == "waiting" and lifecycle.says_count(waiting, payload):
         detail = waiting_words(waiting, payload, lang)
     else:
         return word("status", status, lang)
@@ -41,8 +42,8 @@ def state_words(status: str, outcome: str, waiting: int, payload: Any, lang: str
 def waiting_words(count: int, payload: Any, lang: str) -> str:
     """How many questions wait, in words: ``2 of 5 items`` when the question says how many items the
     thread decides in all (an interrupt payload's ``item_count``), else ``2 questions``."""
-    total = payload.get("item_count") if isinstance(payload, dict) else None
-    if isinstance(total, int) and not isinstance(total, bool):
+    total = lifecycle.item_total(payload)
+    if total is not None:
         return say("cli.waiting.items", lang, count=count, total=total)
     return say("cli.waiting.questions", lang, count=count)
 

@@ -15,11 +15,11 @@ from typing import Any
 from agents import lifecycle
 from agents.cli.base import Context, say, word
 from agents.cli.core import print_json
-from agents.identity import LOCAL_OPERATOR
+from agents.deletion_record import deleted_by_words
 from agents.refund import ledger
 from agents.refund.rules import AUTOMATIC_APPROVER, krw
 from agents.refund.strings import STRINGS as REFUND_STRINGS
-from agents.texts import DEFAULT_LANGUAGE
+from agents.texts import DEFAULT_LANGUAGE, render
 from agents.texts import say as say_in
 
 
@@ -40,7 +40,7 @@ def _deletion(row: dict[str, Any], lang: str) -> str:
     if row["outcome"] != "deleted":
         return ""
     status = word("status", row["status_at_deletion"], lang)
-    who = say("cli.local_operator", lang) if row["deleted_by"] == LOCAL_OPERATOR.name else row["deleted_by"]
+    who = render(deleted_by_words(row["deleted_by"]), lang)
     words = say(
         "cli.ledger.deletion",
         lang,

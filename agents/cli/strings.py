@@ -95,6 +95,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.outcome.deleted": ("deleted", "미완료 상태로 삭제됨"),
     "cli.decision.approve": ("approve", "승인"),
     "cli.decision.reject": ("reject", "거절"),
+    "cli.decision.mixed": ("mixed", "승인·거절"),
     "cli.decision.edit": ("edit", "금액 수정"),
     "cli.decision.rework": ("rework", "재작업"),
     "cli.decision.save": ("save", "그대로 저장"),
@@ -108,6 +109,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.waiting.questions": ("{count} questions", "질문 {count}개"),
     # --- core: threads, inbox, run, resume, update, continue, delete, inspect
     "cli.help.threads": ("list threads", "스레드 목록"),
+    "cli.help.deletions": (
+        "list the threads deleted before they finished (when, agent, status then, who, why), newest first",
+        "끝나기 전에 삭제된 스레드 목록(시각, 에이전트, 삭제 당시 상태, 삭제한 사람, 사유), 최근 것부터",
+    ),
+    "cli.help.deletions.agent": ("only this agent's deleted threads", "이 에이전트의 삭제된 스레드만"),
+    "cli.help.deletions.json": (
+        "the deleted threads as JSON (status as a code, times in UTC)",
+        "삭제된 스레드를 JSON으로 (상태는 코드로, 시각은 UTC)",
+    ),
     "cli.help.threads.json": (
         "the threads as JSON (status and outcome as codes)",
         "스레드를 JSON으로 (상태와 결과는 코드로)",
@@ -184,6 +194,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.result.last_message": ("last message: {content}", "마지막 메시지: {content}"),
     "cli.prompt.answer": ("your answer> ", "답> "),
     "cli.threads.none": ("no threads", "스레드가 없습니다"),
+    # --- deletions
+    "cli.deletions.none": ("no deleted threads", "삭제된 스레드가 없습니다"),
+    "cli.deletions.was": ("was {status}", "삭제 당시 {status}"),
+    "cli.deletions.by": ("deleted by {who}", "삭제한 사람 {who}"),
+    "cli.deletions.no_reason": ("no reason given", "사유 없음"),
     "cli.threads.checkpoints.one": ("{count} checkpoint", "체크포인트 {count}개"),
     "cli.threads.checkpoints.other": ("{count} checkpoints", "체크포인트 {count}개"),
     "cli.inbox.none_overdue": ("nothing is overdue", "기한이 지난 항목이 없습니다"),
@@ -301,7 +316,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.ledger.by": ("by {approver}", "승인자 {approver}"),
     "cli.ledger.repeats": ("repeat attempts {count}", "반복 시도 {count}회"),
     "cli.ledger.amount": ("{amount}", "{amount}원"),
-    "cli.local_operator": ("local operator", "로컬 운영자"),
     "cli.ledger.deletion": (
         "was {status}, deleted by {who} at {when}: {reason}",
         "삭제 당시 {status}, 삭제한 사람 {who}, 삭제 시각 {when}: {reason}",

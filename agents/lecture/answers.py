@@ -9,7 +9,8 @@ while rounds remain, and only ``save`` and ``reject`` at the round limit
   ``check_resume``, every resume path calls it first;
 * :func:`require_offered` refuses an action the pause does not offer, saying why;
   :func:`check_offered` runs it on the waiting question before the answer is sent
-  (the spec's ``check_offered``), so a refused answer writes nothing;
+  (the spec's ``check_offered``), so a refused answer writes nothing, and refuses there
+  an edit that changed what the question shows for reading (:func:`agents.lecture.hitl.check_shown`);
 * :func:`check_plan_answer` refuses a plan edit the thread's plan cannot take, before
   anything is written (the spec's ``check_answer``);
 * :func:`accept_plan_answer` and :func:`accept_gate_answer` turn an accepted
@@ -23,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from agents.errors import InputError
-from agents.lecture.hitl import plain_answer
+from agents.lecture.hitl import SHOWN_ARGS, check_shown, plain_answer
 from agents.lecture.inputs import validate_human_notes
 from agents.lecture.plans import apply_plan_edit, requested_items
 from agents.lecture.rounds import researched_ids
@@ -47,7 +48,8 @@ def check_answer(value: Any) -> dict[str, Any]:
     limit) is checked by the pause itself.
 
     LangChain's ``{"decisions": [...]}`` and Agent Inbox's responses are read as these answers first
-    (:func:`agents.lecture.hitl.plain_answer`).
+    (:func:`agents.lecture.hitl.plain_answer`); an edit's arguments shown for reading stay as the answer's
+    ``shown``, which :func:`check_offered` holds to the question.
 
     Raises:
         InputError: Naming ``action``, ``notes`` or ``subtopics``.
@@ -57,7 +59,10 @@ def check_answer(value: Any) -> dict[str, Any]:
         value = {"action": value}
     if not isinstance(value, Mapping):
         raise InputError("action", text(STRINGS, "lecture.error.answer_shape", actions=", ".join(ACTIONS)))
-    unknown = sorted(set(value) - {"action", "notes", "subtopics"})
+    unknown = sorted(set(value) - {"action", "notes", "subtopics", "shown"})
+    shown = value.get("shown", {})
+    if not isinstance(shown, Mapping) or not set(shown) <= set(SHOWN_ARGS):
+        unknown.append("shown")
     if unknown:
         raise InputError(unknown[0], text(STRINGS, "lecture.error.answer_key"))
     action = value.get("action")
@@ -75,6 +80,8 @@ def check_answer(value: Any) -> dict[str, Any]:
         answer["subtopics"] = value["subtopics"]
     elif "subtopics" in value:
         raise InputError("subtopics", text(STRINGS, "lecture.error.subtopics_with"))
+    if shown:
+        answer["shown"] = dict(shown)
     return answer
 
 
@@ -129,8 +136,10 @@ def check_offered(question: Any, answer: dict[str, Any]) -> None:
     pause checks again when it reads the answer (and asks again, saying why, if it is refused there).
 
     Raises:
-        InputError: Naming ``action``, as :func:`require_offered`.
+        InputError: Naming ``action``, as :func:`require_offered`; or an argument shown for reading that
+            the edit changed (:func:`agents.lecture.hitl.check_shown`).
     """
+    check_shown(question, answer)
     if not isinstance(question, Mapping) or not isinstance(question.get("options"), list):
         return  # no list of options to hold the answer to: the pause itself decides
     round_number, max_rounds = question.get("round", 0), question.get("max_rounds", 1)  # the plan review: no limit

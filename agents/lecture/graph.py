@@ -111,7 +111,9 @@ def _ask(payload: dict[str, Any], accept: Callable[[dict[str, Any]], dict[str, A
         asked = hitl.asked({**payload, "error": error} if error else payload, lang)
         raw = interrupt(asked, response_schema=hitl.response_schema(payload, HUMAN_NOTES_MAX_LENGTH))
         try:
-            return accept(check_answer(raw))
+            answer = check_answer(raw)
+            hitl.check_shown(payload, answer)  # an edit of what the question shows for reading
+            return accept(answer)
         except InputError as refused:
             error = refused.render(lang)
 

@@ -12,13 +12,22 @@ Each pause carries one action request beside its own keys:
 :func:`plain_answer` turns a decision into the planner's own answer (``{"action", "notes"?,
 "subtopics"?}``), which every path then checks as it checks a typed answer
 (:func:`agents.lecture.answers.check_answer` calls it first). Of an edit's arguments only ``notes``
-and ``subtopics`` are read; the others are the request's own, shown for reading (Agent Inbox sends
-them back with every edit). A reject's message (Agent Inbox's ``response`` always carries one) is the
-reason the run was rejected, kept as the answer's ``notes``.
+and ``subtopics`` change anything; the others (:data:`SHOWN_ARGS`) are the request's own, shown for
+reading. Agent Inbox shows each argument in a box of its own and sends them all back with every edit, so
+they are kept as the answer's ``shown``, and :func:`check_shown` refuses an edit that changed one (the
+same value as text, ``"75"`` for 75, is no change): the question it answers is at hand only there (the
+pause, and ``agents.runs`` before anything is written). Agent Inbox sends what is typed in its boxes as
+text, so its edit's ``subtopics`` are read from their JSON text. A reject's message (Agent Inbox's
+``response`` always carries one) is the reason the run was rejected, kept as the answer's ``notes``.
+
+A pause asked again after a refused answer says the refusal first in its description
+(:func:`agents.hitl_shape.description`).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from agents import hitl_shape
@@ -26,6 +35,7 @@ from agents.errors import InputError
 from agents.lecture.inputs import HUMAN_NOTES_MAX_LENGTH
 from agents.lecture.strings import STRINGS
 from agents.texts import text
+from agents.validation import parse_json
 
 GATE_ACTION = "save_lecture_plan"
 PLAN_ACTION = "approve_plan"
@@ -58,7 +68,7 @@ def asked(payload: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     if payload["stage"] == "plan_review":
         subtopics = [{key: s.get(key) for key in ("id", "title", "description")} for s in payload["subtopics"]]
         args: dict[str, Any] = {"subtopics": subtopics}
-        name, description = PLAN_ACTION, payload["question"]
+        name, description = PLAN_ACTION, hitl_shape.description(payload, lang)
     else:
         args = {key: payload[key] for key in ("round", "score", "threshold")} | {"notes": ""}
         name = GATE_ACTION
@@ -68,7 +78,7 @@ def asked(payload: dict[str, Any], lang: str = "en") -> dict[str, Any]:
             f"{r['score']}/100: {feedback_text(r['feedback'])}"
             for r in payload.get("reviews", [])
         ]
-        description = "\n".join([payload["question"], *feedback])
+        description = hitl_shape.description(payload, lang, *feedback)
     return {**payload, **hitl_shape.request(name, args, description, allowed_decisions(options))}
 
 
@@ -77,7 +87,8 @@ def plain_answer(value: Any) -> Any:
 
     Raises:
         InputError: Naming ``decisions`` (see :func:`agents.hitl_shape.read_decision`; also an edit of
-            another action), an edit's unknown argument, or ``approver``.
+            another action), an edit's unknown argument, ``approver``, or Agent Inbox's ``subtopics`` text
+            that is not JSON.
     """
     if not hitl_shape.is_decision_shaped(value):
         return value
@@ -93,13 +104,58 @@ def plain_answer(value: Any) -> Any:
             STRINGS, "lecture.error.edit_name", gate=repr(GATE_ACTION), plan=repr(PLAN_ACTION), name=repr(decision.name)
         )
         raise InputError("decisions", edited)
-    unknown = sorted(set(decision.args) - {*EDIT_ARGS, *SHOWN_ARGS})
+    args = decision.args
+    unknown = sorted(set(args) - {*EDIT_ARGS, *SHOWN_ARGS})
     if unknown:
         raise InputError(unknown[0], text(STRINGS, "lecture.error.edit_arg", args=", ".join(EDIT_ARGS)))
-    changes = {key: decision.args[key] for key in EDIT_ARGS if decision.args.get(key) not in (None, "")}
-    if "subtopics" in decision.args or decision.name in (PLAN_ACTION, "edit_plan"):
-        return {"action": "edit_plan", **changes}
-    return {"action": "rework", **changes}
+    if decision.typed and isinstance(args.get("subtopics"), str) and args["subtopics"].strip():
+        args = {**args, "subtopics": _typed_subtopics(args["subtopics"])}
+    changes = {key: args[key] for key in EDIT_ARGS if args.get(key) not in (None, "")}
+    shown = {key: args[key] for key in SHOWN_ARGS if key in args}
+    action = "edit_plan" if "subtopics" in args or decision.name in (PLAN_ACTION, "edit_plan") else "rework"
+    return {"action": action, **changes, **({"shown": shown} if shown else {})}
+
+
+def _typed_subtopics(typed: str) -> Any:
+    """The subtopics Agent Inbox's edit box sent as text, read as the JSON it holds.
+
+    Raises:
+        InputError: Naming ``subtopics``: the text is not JSON (where it fails).
+    """
+    try:
+        return parse_json(typed, "subtopics")
+    except InputError as invalid:
+        reason = invalid.text.params["message"] if invalid.text is not None else invalid.message
+        raise InputError("subtopics", text(STRINGS, "lecture.error.subtopics_text", reason=reason)) from None
+
+
+def check_shown(question: Any, answer: Mapping[str, Any]) -> None:
+    """Refuses an answer whose ``shown`` arguments (an edit's :data:`SHOWN_ARGS`) are not what ``question`` shows.
+
+    An argument is shown for reading: an edit that changes it would have the change silently dropped.
+    The same value as text (Agent Inbox's boxes send text: ``"75"`` for 75) is the same value. Run by
+    :func:`agents.lecture.answers.check_offered` on every path before anything is written, and by the pause.
+
+    Raises:
+        InputError: Naming the first argument changed; the message says which arguments an edit changes.
+    """
+    shown = answer.get("shown")
+    if not shown or not isinstance(question, Mapping):
+        return
+    editable = "subtopics" if question.get("stage") == "plan_review" else "notes"
+    for key, sent in shown.items():
+        asked = question.get(key)
+        if not _same(sent, asked):
+            typed = sent.strip() if isinstance(sent, str) else json.dumps(sent, ensure_ascii=False)
+            refused = text(STRINGS, "lecture.error.shown_arg", asked=json.dumps(asked), sent=typed, args=editable)
+            raise InputError(key, refused)
+
+
+def _same(sent: Any, asked: Any) -> bool:
+    """Whether a shown argument sent back is the value asked, as it was or as its JSON text."""
+    if isinstance(sent, str) and not isinstance(asked, str):
+        return asked is not None and sent.strip() == json.dumps(asked)
+    return sent == asked and isinstance(sent, bool) == isinstance(asked, bool)
 
 
 def response_schema(payload: dict[str, Any], notes_max_length: int) -> dict[str, Any]:

@@ -66,6 +66,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "is not an argument an edit may change; use {args}",
         "edit가 바꿀 수 있는 인자가 아닙니다. {args:을/를} 쓰세요",
     ),
+    # Agent Inbox's edit of an argument the request shows for reading only (round, score, threshold).
+    "lecture.error.shown_arg": (
+        "is shown for reading and an edit cannot change it (the question shows {asked}, the edit sent {sent}); "
+        "edit {args} only",
+        "읽기용으로 보여 주는 값이라 edit로 바꿀 수 없습니다(질문의 값 {asked}, 보낸 값 {sent}). {args}만 고치세요",
+    ),
+    # Agent Inbox's edit box of the plan sends its text, read as JSON.
+    "lecture.error.subtopics_text": (
+        "the Subtopics text cannot be read as JSON: it {reason}; write the plan as a JSON list of "
+        "{{id?, title, description?}}",
+        "세부 주제 텍스트를 JSON으로 읽을 수 없습니다: {reason}. {{id?, title, description?}}의 JSON 목록으로 쓰세요",
+    ),
     "lecture.error.update_unrouted": (
         "an update as {node} cannot be routed: its edges follow the human's answer there, and there is none yet; "
         "choose another node",

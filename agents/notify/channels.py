@@ -33,8 +33,10 @@ def may_decide(roles: Roles, event: Event) -> list[str]:
 
     An agent that states who may decide its items (``AgentSpec.ask.decision_rights``: the refund agent, from
     each waiting decision's amount and the requester in the event's facts: for a refund with several items
-    waiting, each item's, kept as ``questions``) names them, and for an escalation whom it goes to; so the
-    limit, four eyes and the escalation rank are the agent's one rule, as its queue and the inbox show them.
+    waiting, each item's, kept as ``questions``; for one deleted unfinished, each question it asked a person,
+    as its deletion record kept them, so its deletion reaches whoever its waiting mails went to) names them,
+    and for an escalation whom it goes to; so the limit, four eyes and the escalation rank are the agent's one
+    rule, as its queue and the inbox show them.
     Any other thread: everyone who may answer it (:func:`agents.identity.denial`). The one place
     recipients are chosen.
     """

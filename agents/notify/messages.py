@@ -17,6 +17,7 @@ from email.utils import format_datetime
 from typing import Any
 
 from agents.ages import span_text
+from agents.deletion_record import deleted_link
 from agents.notify.outbox import Event
 from agents.registry import AGENTS
 from agents.strings import STRINGS as AGENTS_STRINGS
@@ -41,8 +42,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "결정됨 ({outcome}): {subject}, {span} 대기 후. 열기: {link}",
     ),
     "notify.deleted": (
-        "Deleted while {status}: {subject}, by {who}{reason}. The audit: {link}",
-        "완료 전 삭제됨 ({status}): {subject}, 삭제한 사람 {who}{reason}. 감사 기록: {link}",
+        "Deleted while {status}: {subject}, by {who}{reason}. Deleted threads: {link}",
+        "완료 전 삭제됨 ({status}): {subject}, 삭제한 사람 {who}{reason}. 삭제된 스레드: {link}",
     ),
     "notify.reason": ("; reason: {reason}", "; 이유: {reason}"),
     "notify.case": ("{agent} case {case} ({customer}, {amount})", "{agent} 건 {case} ({customer}, {amount})"),
@@ -53,6 +54,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "항목 {total}개 중 {count}개 대기, {amount}",
     ),
     "notify.questions_waiting": ("{amount} in {count} questions waiting", "질문 {count}개 대기, {amount}"),
+    # A case with items deleted unfinished: what still waited, and what it had paid by then.
+    "notify.already_paid": ("{waiting}, {paid} already paid", "{waiting}, 이미 {paid} 지급"),
     "notify.local_operator": ("the local operator", "로컬 운영자"),
     "notify.subject": ("[HITL] {kind}: {subject}", "[HITL] {kind}: {subject}"),
     "notify.kind.waiting": ("waiting", "대기"),
@@ -93,10 +96,13 @@ def _word(kind: str, code: Any, lang: str) -> str:
 
 
 def link(event: Event, public_url: str) -> str:
-    """The case's page (the audit's, for a deleted thread): ``{HITL_PUBLIC_URL}/{page}?thread={id}``."""
+    """The case's page, ``{HITL_PUBLIC_URL}/{page}?thread={id}``; for a deleted thread, the dashboard's list of
+    deleted threads pointing it out (:func:`agents.deletion_record.deleted_link`)."""
+    if event.kind == "deleted":
+        return deleted_link(public_url, event.thread_id)
     spec = AGENTS.get(event.agent)
     page = f"{public_url}/{spec.show.page.url_path}" if spec is not None else public_url
-    return page if event.kind == "deleted" else f"{page}?{urllib.parse.urlencode({'thread': event.thread_id})}"
+    return f"{page}?{urllib.parse.urlencode({'thread': event.thread_id})}"
 
 
 def waited_seconds(event: Event, now: dt.datetime) -> float:
@@ -125,11 +131,27 @@ def agent_name(agent: str, lang: str) -> str:
     return pick(title, lang) if title is not None else spec.title
 
 
+def _deleted_amount(facts: dict[str, Any], lang: str) -> str:
+    """What a case with items had when it was deleted: what still waited, in how many of its items, and what it
+    had paid (``paid 430,000 KRW, requested 1,030,000 KRW`` when nothing waited)."""
+    count, total, paid = facts.get("waiting_count"), facts["item_count"], facts.get("paid_amount")
+    if not _whole(count) or not count:
+        requested = _amount(facts.get("requested_amount"), lang)
+        return _say("notify.paid_of", lang, paid=_amount(paid or 0, lang), requested=requested)
+    waiting = _say("notify.items_waiting", lang, amount=_amount(facts.get("amount"), lang), count=count, total=total)
+    if _whole(paid) and paid:
+        return _say("notify.already_paid", lang, waiting=waiting, paid=_amount(paid, lang))
+    return waiting
+
+
 def _case_amount(event: Event, lang: str) -> str:
     """What a message says of the case's amount: what a decided case paid (and its request, when the two
-    differ), else what waits, with how many questions when several wait at once."""
+    differ); what a deleted case with items still waited for and had paid; else what waits, with how many
+    questions when several wait at once."""
     facts = event.facts
     paid, requested = facts.get("paid_amount"), facts.get("requested_amount")
+    if event.kind == "deleted" and _whole(facts.get("item_count")):
+        return _deleted_amount(facts, lang)
     if event.kind == "decided" and _whole(paid):
         if _whole(requested) and requested != paid:
             return _say("notify.paid_of", lang, paid=_amount(paid, lang), requested=_amount(requested, lang))

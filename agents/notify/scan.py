@@ -6,9 +6,9 @@ show), so a thread started or answered by any path (a page, the sidebar form, ra
 thread that waits gives ``waiting``; one past its agent's deadline (``HITL_SLA``) gives ``overdue``, and,
 when the inbox says it escalated (its agent names whom to, from the roles file: the senior approvers of a
 refund), ``escalated``; a recorded waiting episode whose thread is now done gives ``decided``, with what
-the case paid; the agents' records of deleted unfinished threads (the refund's deletion audit) give
-``deleted``. Each event's id holds its kind, thread and episode, so the outbox's key makes it once, however
-many processes scan.
+the case paid; the agents' records of deleted unfinished threads (the refund's deletion audit, the core
+record of the others: :func:`agents.deletion_record.deleted_threads`) give ``deleted``. Each event's id
+holds its kind, thread and episode, so the outbox's key makes it once, however many processes scan.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 from agents import lifecycle, queue_rights, runtime, threadindex
 from agents.damaged import DamagedValueError
 from agents.db import Store
+from agents.deletion_record import deleted_threads
 from agents.identity import LOCAL_OPERATOR
 from agents.notify import history
 from agents.notify.facts import question_facts
@@ -37,6 +38,11 @@ VALUE_FACTS = ("requested_by", "requested_by_name", "requested_by_names")
 DECIDED_FACTS = ("paid_amount", "requested_amount")
 #: What a decided event keeps of its wait: not the question, nor how many questions waited.
 WAIT_ONLY_FACTS = ("question", "waiting_count")
+#: What a deleted event keeps of its record besides who, when and why: what waited and what was paid, and the
+#: questions asked and who requested the case, from which its recipients are chosen.
+DELETED_FACTS = (
+    "requested_amount", "paid_amount", "item_count", "waiting_count", "questions", *VALUE_FACTS,
+)  # fmt: skip
 #: A deletion older than this when first seen is not announced (news to no one by then).
 DELETION_NEWS_SECONDS = 7 * 86400
 
@@ -148,30 +154,38 @@ def ended_episodes(store: Store, statuses: list[lifecycle.ThreadStatus]) -> tupl
 
 
 def deletion_events(store: Store, now: dt.datetime) -> list[Event]:
-    """The ``deleted`` events of every agent's recorded deletions of unfinished threads."""
+    """The ``deleted`` events of every agent's recorded deletions of unfinished threads
+    (:func:`agents.deletion_record.deleted_threads`).
+
+    Each says what its record keeps (:data:`DELETED_FACTS`): for a refund, its case, what still waited (of how
+    many items) and what it had paid, and, for choosing whom it is told to, the questions it asked a person and
+    who requested it: its recipients are then chosen as its waiting mails' were
+    (:func:`agents.notify.channels.may_decide`).
+    """
     events: list[Event] = []
-    for spec in AGENTS.values():
-        for row in spec.edit.deleted_unfinished(store):
-            try:
-                at = dt.datetime.fromisoformat(str(row["deleted_at"]))
-            except ValueError:
-                continue
-            if at.tzinfo is None:
-                at = at.replace(tzinfo=dt.UTC)
-            if (now - at).total_seconds() > DELETION_NEWS_SECONDS:
-                continue
-            facts = {
-                "case_id": row.get("case_id"),
-                "customer": row.get("customer"),
-                "amount": row.get("amount") if row.get("amount") is not None else row.get("requested_amount"),
-                "status": row.get("status"),
-                "deleted_by": row.get("deleted_by_name") or row.get("deleted_by"),
-                "reason": row.get("reason"),
-            }
-            if row.get("deleted_by") == LOCAL_OPERATOR.name:  # no one signed in: named in the reader's words
-                facts["deleted_by_local"] = True
-            episode = str(row["head_checkpoint_id"])
-            events.append(Event("deleted", str(row["thread_id"]), spec.name, episode, at.timestamp(), facts))
+    for gone in deleted_threads(store, AGENTS.values()):
+        try:
+            at = dt.datetime.fromisoformat(gone.deleted_at)
+        except ValueError:
+            continue
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=dt.UTC)
+        if (now - at).total_seconds() > DELETION_NEWS_SECONDS:
+            continue
+        row = gone.record
+        facts = {key: to_jsonable(row[key]) for key in DELETED_FACTS if row.get(key) is not None}
+        facts |= {
+            "case_id": row.get("case_id"),
+            "customer": row.get("customer"),
+            "amount": row.get("amount") if row.get("amount") is not None else row.get("requested_amount"),
+            "status": gone.status,
+            "deleted_by": row.get("deleted_by_name") or gone.deleted_by,
+            "reason": gone.reason,
+        }
+        if gone.deleted_by == LOCAL_OPERATOR.name:  # no one signed in: named in the reader's words
+            facts["deleted_by_local"] = True
+        episode = str(row["head_checkpoint_id"])
+        events.append(Event("deleted", gone.thread_id, gone.agent, episode, at.timestamp(), facts))
     return events
 
 

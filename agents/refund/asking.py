@@ -96,7 +96,7 @@ def ask(
     try:
         error = ""
         while True:
-            question = hitl.asked({**payload, "error": error} if error else payload)
+            question = hitl.asked({**payload, "error": error} if error else payload, lang)
             try:
                 decision = cast(Decision, interrupt(question, response_schema=_Answer))  # what the validator returns
             except ValidationError as invalid:

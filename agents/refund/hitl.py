@@ -6,15 +6,19 @@ action request, ``pay_refund`` with the amount it would pay, whose allowed decis
 the note). :func:`plain_answer` turns such a decision into ``{"action", "amount"?, "approver"?,
 "note"?}``, which then meets every rule a typed answer meets (:func:`agents.refund.rules.check_answer`
 calls it first). ``ignore`` or ``respond`` would end the question without a decision: refused.
+
+The request's only argument is ``amount``, which an edit changes: nothing in it is shown for reading
+only. A question asked again after a refused answer (its ``error``) says the refusal first in its
+description (:func:`agents.hitl_shape.description`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from agents import hitl_shape
 from agents.errors import InputError
+from agents.texts import DEFAULT_LANGUAGE
 from agents.validation import parse_whole_number
 
 #: The action a refund question asks to be approved.
@@ -33,9 +37,10 @@ def request(payload: dict[str, Any], description: str) -> dict[str, Any]:
     return hitl_shape.request(ACTION_NAME, {"amount": payload["amount"]}, description, ALLOWED)
 
 
-def asked(payload: dict[str, Any]) -> dict[str, Any]:
-    """A question's payload with its ``HITLRequest`` keys beside its own (the question is the description)."""
-    return {**payload, **request(payload, payload["question"])}
+def asked(payload: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """A question's payload with its ``HITLRequest`` keys beside its own: the question is the description, after
+    the refusal of the last answer (``error``, in the run's language ``lang``) when it is asked again."""
+    return {**payload, **request(payload, hitl_shape.description(payload, lang))}
 
 
 def plain_answer(value: Any) -> Any:
@@ -56,24 +61,13 @@ def plain_answer(value: Any) -> Any:
         if unknown:
             raise InputError(unknown[0], f"is not an argument an edit may change; use {', '.join(EDIT_ARGS)}")
         answer.update(decision.args)
-        if isinstance(answer.get("amount"), str) and _typed_in_inbox(value):
+        if isinstance(answer.get("amount"), str) and decision.typed:  # Agent Inbox's edit: typed as text
             answer["amount"] = parse_whole_number(answer["amount"], "amount")
     if decision.message:
         answer["note"] = decision.message
     if decision.approver is not None and "approver" not in answer:
         answer["approver"] = decision.approver
     return answer
-
-
-def _typed_in_inbox(value: Any) -> bool:
-    """Whether ``value`` is Agent Inbox's edit (``{"type": "edit", "args": {"action", "args"}}``, alone or under
-    ``decisions``): its arguments are typed into text areas and sent as text, so an amount is read as a person
-    types one (``300000``, ``300,000``). Anywhere else an amount in JSON is a JSON number."""
-    if isinstance(value, Mapping) and "decisions" in value:
-        value = value["decisions"]
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    return isinstance(value, Mapping) and value.get("type") == "edit" and "edited_action" not in value
 
 
 def response_schema(payload: dict[str, Any], approver_max_length: int, note_max_length: int) -> dict[str, Any]:

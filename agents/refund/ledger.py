@@ -28,7 +28,8 @@ from agents.db import Store, TableSchema
 from agents.readsql import rows_in
 from agents.refund.amounts import asked_amount, waiting_amount
 from agents.refund.cases import case_of_thread
-from agents.refund.deletions import deletion_rows
+from agents.refund.deletions import audit_fields, deletion_rows
+from agents.refund.item_decisions import CaseDecision, case_decision, joined_approvers
 from agents.refund.kept_tables import Kept, KeptTable, Read, caught_up, keys_of, reader, rereader
 from agents.spec import imported_on_call
 
@@ -244,7 +245,9 @@ class AuditRow:
 
     ``requested_by`` (who requested the case), ``approver`` (who decided: the signed-in email, or
     in local mode the name typed), ``approver_name`` and ``approver_role`` (their display name and
-    role when signed in) and ``decided_at`` say who did what, and when. A case deleted before it was
+    role when signed in) and ``decided_at`` say who did what, and when. A case with items has them from
+    its items (:mod:`agents.refund.item_decisions`): ``approve``, ``reject`` or ``mixed``, its items'
+    approvers joined by ", ", and when its last item was decided. A case deleted before it was
     finished has the outcome ``deleted``, ``status_at_deletion``, ``deleted_by``, ``deleted_at`` and
     ``deletion_reason``. ``batch_id`` names the batch the case was decided in (``agents.batch``); for a
     case with items, the batches its items were decided in, in the items' order, separated by ", ".
@@ -404,6 +407,7 @@ def _audit_rows(
         if before is not None and before[0] is values and before[1:3] == (status, waiting) and before[3] is paid:
             rows.append(before[4])
             continue
+        decided = _decided(values)
         row = AuditRow(
             case_id=case_id,
             thread_id=thread_id,
@@ -413,16 +417,16 @@ def _audit_rows(
             requested_amount=_amount_or_none(values.get("requested_amount")),
             amount=_amount_or_none(values.get("amount")),
             executed_amount=paid["paid_amount"] if paid else None,
-            decision=str(values.get("decision", "")),
-            approver=str(values.get("approver", "")),
+            decision=decided.decision,
+            approver=decided.approver,
             outcome=str(values.get("outcome", "")),
             requested_at=str(values.get("requested_at", "")),
-            decided_at=str(values.get("decided_at", "")),
+            decided_at=decided.decided_at,
             paid_at=paid["paid_at"] if paid else "",
             trace=_lines(values.get("trace")),
             requested_by=str(values.get("requested_by", "")),
-            approver_name=str(values.get("approver_name", "")),
-            approver_role=str(values.get("approver_role", "")),
+            approver_name=decided.approver_name,
+            approver_role=decided.approver_role,
             batch_id=_batches(values),
             waiting_amount=waiting,
         )
@@ -437,17 +441,13 @@ def _audit_rows(
                 thread_id=gone["thread_id"],
                 status=DELETED,
                 customer=gone["customer"],
-                reason="",
                 requested_amount=gone["requested_amount"],
                 amount=gone["amount"],
                 executed_amount=paid["paid_amount"] if paid else None,
-                decision="",
-                approver="",
                 outcome="deleted",
                 requested_at=gone["requested_at"],
-                decided_at="",
                 paid_at=paid["paid_at"] if paid else "",
-                trace=(),
+                **audit_fields(gone),  # who decided what, its trace and reason, as the audit showed them then
                 status_at_deletion=gone["status"],
                 deleted_by=gone["deleted_by"],
                 deleted_at=gone["deleted_at"],
@@ -474,7 +474,7 @@ def _audit_rows(
                     requested_amount=paid["requested_amount"],
                     amount=paid["paid_amount"],
                     executed_amount=paid["paid_amount"],
-                    decision="approve" if paid["approver"] else "",  # a case with items: decided item by item
+                    decision="approve" if paid["approver"] else "",  # a case with items: its paid items approved
                     approver=paid["approver"],
                     outcome="paid",
                     requested_at="",
@@ -488,16 +488,35 @@ def _audit_rows(
 
 def _item_cases(items: Mapping[tuple[str, str], dict[str, Any]], seen: set[str]) -> dict[str, dict[str, Any]]:
     """The cases with item payouts but not in ``seen``, each as its items' rows add up (requested and paid, the
-    last payout's time; no one approver: each item was decided on its own), for the audit of a deleted thread."""
+    last payout's time, the approvers of its paid items as a case's audit row joins them:
+    :func:`agents.refund.item_decisions.joined_approvers`), for the audit of a deleted thread."""
     found: dict[str, dict[str, Any]] = {}
-    for (case_id, _item), row in items.items():
+    approvers: dict[str, list[Any]] = {}
+    for (case_id, _item), row in sorted(items.items()):  # by item id: the ledger keeps no order of the request's
         if case_id in seen:
             continue
-        case = found.setdefault(case_id, {**row, "requested_amount": 0, "paid_amount": 0, "approver": ""})
+        case = found.setdefault(case_id, {**row, "requested_amount": 0, "paid_amount": 0})
         case["requested_amount"] += row["requested_amount"]
         case["paid_amount"] += row["paid_amount"]
         case["paid_at"] = max(case["paid_at"], row["paid_at"])
+        approvers.setdefault(case_id, []).append(row["approver"])
+    for case_id, case in found.items():
+        case["approver"] = joined_approvers(approvers[case_id])
     return found
+
+
+def _decided(values: Mapping[str, Any]) -> CaseDecision:
+    """Who decided a case and when: its own decision, or, for a case with items (which holds none: each item is
+    decided on its own), what its items' decisions say together (:func:`agents.refund.item_decisions.case_decision`)."""
+    if values.get("items"):
+        return case_decision(values)
+    return CaseDecision(
+        decision=str(values.get("decision", "")),
+        approver=str(values.get("approver", "")),
+        approver_name=str(values.get("approver_name", "")),
+        approver_role=str(values.get("approver_role", "")),
+        decided_at=str(values.get("decided_at", "")),
+    )
 
 
 def _batches(values: Mapping[str, Any]) -> str:

@@ -12,9 +12,11 @@ folded (``Kim Minji``, ``kim.minji``, ``Kim‑Minji`` are one name). A request r
 requester is known by (:attr:`~agents.identity.Identity.names`), so a local operator typing any of them
 is the requester. In local mode the rule weighs the approver's name as typed (``approver``): it is what
 the decision records. With a roles file, a typed name that names a person of the file (as four eyes
-compares names: :meth:`agents.identity.Roles.people_named`) is held to that person's role and limit, for
-rejecting as for approving, and refused in the very words that person is refused signed in; without one
-the local operator decides everything.
+compares names: :meth:`agents.identity.Roles.people_named`, or the local part of exactly one listed email:
+``lee`` for ``lee@example.com``) is held to that person's role and limit, for rejecting as for approving,
+and refused in the very words that person is refused signed in; a local part that several listed emails
+share is refused as ambiguous (the whole email names one). Without a roles file the local operator decides
+everything.
 
 Every refusal is a catalogue text (``agents.refund.strings``), said in the reader's language on every path.
 
@@ -28,7 +30,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict, Unpack
 
-from agents.identity import APPROVER, Identity, Refusal, check_allowed, refusal, register_action, typed_people
+from agents.identity import (
+    APPROVER,
+    Identity,
+    Refusal,
+    Roles,
+    check_allowed,
+    refusal,
+    register_action,
+    typed_people,
+)
 from agents.names import same_name
 from agents.refund.strings import STRINGS
 from agents.texts import text
@@ -68,11 +79,39 @@ def is_requester(
     return any(same_name(approver, name) for name in (requested_by, requested_by_name, *others))
 
 
+def local_part_owners(roles: Roles, name: object) -> tuple[str, ...]:
+    """The emails of the roles file (its people's and its tokens') whose local part ``name`` is, as four eyes
+    compares names: ``lee`` (or ``LEE``, ``ｌｅｅ``) for ``lee@example.com``."""
+    if not isinstance(name, str) or not name:
+        return ()
+    emails = dict.fromkeys([*roles.users, *(email.casefold() for email, _name, _label in roles.tokens.values())])
+    return tuple(email for email in emails if "@" in email and same_name(name, email.rpartition("@")[0]))
+
+
+def _people_typed(identity: Identity, typed: object) -> tuple[Identity, ...] | Refusal:
+    """The people of the roles file the local operator's typed name names: as four eyes reads a name
+    (:func:`agents.identity.typed_people`), and the one person whose email's local part it is. A local part
+    that two or more people's emails share names none of them for sure: refused as ambiguous."""
+    people = typed_people(identity, typed)
+    if not identity.local or identity.roles is None:
+        return people
+    owners = local_part_owners(identity.roles, typed)
+    if len(owners) > 1:
+        words = text(STRINGS, "refund.denied.ambiguous_name", name=repr(typed), people=", ".join(owners))
+        return Refusal("ambiguous_name", words, {"name": typed, "people": owners})
+    named = {person.email.casefold() for person in people}
+    return people + tuple(identity.roles.identity_for(email) for email in owners if email not in named)
+
+
 def _as_typed(identity: Identity, action: str, case: Mapping[str, Any]) -> Refusal | None:
     """The local operator's decision under a typed name that names people of the roles file: refused as
-    the first of them who may not take ``action`` on this case would be refused, signed in."""
+    the first of them who may not take ``action`` on this case would be refused, signed in (and a name
+    that could be any of several people's, :func:`_people_typed`, refused as such)."""
     facts = {key: value for key, value in case.items() if key != "approver"}
-    for person in typed_people(identity, case.get("approver")):
+    people = _people_typed(identity, case.get("approver"))
+    if isinstance(people, Refusal):
+        return people
+    for person in people:
         found = refusal(person, action, **facts)
         if found is not None:
             return found

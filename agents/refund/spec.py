@@ -39,7 +39,13 @@ from agents.refund.rules import (
     recorded_approver_problem,
 )
 from agents.refund.strings import STRINGS
-from agents.refund.words import amount_line, decision_word, item_question_params, question_params
+from agents.refund.words import (
+    amount_line,
+    decision_word,
+    item_question_params,
+    items_waiting_params,
+    question_params,
+)
 from agents.settings_values import choice_setting
 from agents.spec import (
     AgentPage,
@@ -474,6 +480,15 @@ def question_text(payload: Any) -> Text | None:
     return None
 
 
+def questions_text(payloads: Sequence[Any]) -> Text | None:
+    """Why a case waits on several items at once, in the reader's language: the case, how many of its items
+    wait (which) and what they ask for together; None unless every payload is an item's question."""
+    if not payloads or not all(isinstance(p, dict) and "item" in p and _QUESTION_KEYS <= p.keys() for p in payloads):
+        return None
+    params = items_waiting_params(payloads, asked_amount(payloads))
+    return Text("refund.say.items_waiting", STRINGS["refund.say.items_waiting"], params)
+
+
 #: What a review payload holds besides its question: the case the question is about.
 _QUESTION_KEYS = frozenset(("case_id", "customer", "amount", "requested_amount", "actions"))
 
@@ -520,6 +535,7 @@ SPEC = AgentSpec(
         outcome_marks=outcome_marks,
         strings=STRINGS,
         question_text=question_text,
+        questions_text=questions_text,
     ),
     edit=EditPart(
         state_fields=STATE_FIELDS,
@@ -531,6 +547,6 @@ SPEC = AgentSpec(
         as_node_note=" (payment and rejection happen only through a decision, never as settle or reject)",
         check_delete=deletions.check_delete,
         record_delete=deletions.record_delete,
-        deleted_unfinished=deletions.deletion_rows,
+        deleted_unfinished=deletions.deleted_unfinished,
     ),
 )

@@ -82,6 +82,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         " approve / reject / edit",
         "환불 {case_id} 항목 {item} ({customer}): {amount}원을 지급할까요? (요청 {requested}원) 승인 / 거절 / 금액 수정",
     ),
+    # The inbox's reason for a case whose several items wait at once (beside "waiting (2 of 3 items)").
+    "refund.say.items_waiting": (
+        "Refund {case_id} for {customer}: {count} items wait for a decision ({items}), {amount} KRW together;"
+        " approve / reject / edit each",
+        "환불 {case_id} ({customer}): 항목 {count}개({items}), 합계 {amount}원이 결정을 기다립니다."
+        " 항목마다 승인 / 거절 / 금액 수정",
+    ),
     "refund.say.item_paid_automatic": (
         "item {item}: paid {paid} KRW (requested {requested}), settled automatically: at or under the threshold"
         " {threshold}",
@@ -164,6 +171,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{thread} is not finished ({status}): reject it first, or delete with a reason",
         "{thread:은/는} 아직 끝나지 않았습니다({status}). 먼저 거절하거나, 사유를 적어 삭제하세요",
     ),
+    # The status of an unfinished case as that refusal names it.
+    "refund.delete.status.waiting": ("waiting", "대기 중"),
+    "refund.delete.status.attention": ("needs attention", "확인 필요"),
     "refund.error.case_paid": (
         "case {case_id} was already paid; use a new case id",
         "{case_id:은/는} 이미 지급된 건입니다. 새 건 번호를 쓰세요",
@@ -490,5 +500,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "(you may reject it, or edit it to an amount within your limit)",
         "승인 한도는 {limit}원인데 이 건은 {amount}원을 지급하므로 선임 승인자가 필요합니다. "
         "거절하거나 한도 안의 금액으로 수정할 수는 있습니다",
+    ),
+    "refund.denied.ambiguous_name": (
+        "{name} could be more than one person of the roles file: it is what their emails have before the @"
+        " ({people}); write the whole email of the one who decides",
+        "{name:은/는} 역할 파일의 여러 사람일 수 있습니다. 이들 이메일의 @ 앞부분과 같습니다({people}). "
+        "결정하는 사람의 이메일 전체를 적으세요",
     ),
 }

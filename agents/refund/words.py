@@ -6,6 +6,7 @@ Shared by the graph (which writes the trace and asks) and the spec (which adds a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agents.refund.rules import UPDATE_STATE_EDITOR, krw
@@ -44,4 +45,17 @@ def item_question_params(payload: dict[str, Any]) -> dict[str, Any]:
         "customer": payload["customer"],
         "amount": krw(payload.get("amount", payload["requested_amount"])),
         "requested": krw(payload["requested_amount"]),
+    }
+
+
+def items_waiting_params(payloads: Sequence[dict[str, Any]], together: int) -> dict[str, Any]:
+    """The values the reason of a case waiting on several items names: the case, its items waiting and their
+    number, and ``together``, what they ask for in all."""
+    first = payloads[0]
+    return {
+        "case_id": first["case_id"],
+        "customer": first["customer"],
+        "count": len(payloads),
+        "items": ", ".join(str(payload["item"]) for payload in payloads),
+        "amount": krw(together),
     }

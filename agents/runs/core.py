@@ -58,7 +58,7 @@ class RunResult:
     reason_text: Text | None = None  # ``reason`` to render in the reader's language, when it has a text
     interrupt_ids: tuple[str, ...] = ()  # the id of each of ``interrupts``, in the same order
     questions: tuple[Any, ...] = ()  # ``interrupts`` as LangGraph gives them (``Interrupt``: value, id, schema)
-    waiting_count: int = 0  # how many questions wait when more than one does, as ``threads`` counts them
+    waiting_count: int = 0  # how many questions wait where the status says so (several, or an item of several)
 
     def to_json(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """The CLI's ``--json`` shape; ``reason`` in ``lang`` and ``waiting_count`` as ``threads --json`` gives them."""

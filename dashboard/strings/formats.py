@@ -5,6 +5,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # decisions, stored as English codes (refund: approve / reject / edit; lecture: rework / save / ...)
     "decision.approve": ("approve", "승인"),
     "decision.reject": ("reject", "거절"),
+    "decision.mixed": ("mixed", "승인·거절"),  # a case with items: some approved, some rejected
     "decision.edit": ("edit", "금액 수정"),
     "decision.rework": ("rework", "재작업"),
     "decision.save": ("save", "그대로 저장"),

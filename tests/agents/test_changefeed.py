@@ -27,7 +27,7 @@ def computed(store):
     with no_rows, mock.patch.object(summarytable, "save"):
         index = threadindex._read(store, None)
         pending = {p.thread_id: p.payload for p in reversed(index.pending)}
-        return lifecycle._with_counts(lifecycle._statuses(store, list(index.threads), pending, set()), index.pending)
+        return lifecycle.with_counts(lifecycle._statuses(store, list(index.threads), pending, set()), index.pending)
 
 
 def served(store):

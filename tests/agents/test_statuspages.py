@@ -39,7 +39,7 @@ def recomputed(store, running=()):
         index = threadindex._read(store, None)
         pending = {p.thread_id: p.payload for p in reversed(index.pending)}
         found = lifecycle._statuses(store, list(index.threads), pending, set(running))
-        return lifecycle._with_counts(found, index.pending)
+        return lifecycle.with_counts(found, index.pending)
 
 
 def pages_agree(store, *, limit=2, running=()):

@@ -91,3 +91,33 @@ def test_bad_input_is_a_422_naming_the_field_and_changes_nothing(
     refused = api.post("/decisions", json=body, headers=as_("lee"))
     assert refused.status_code == 422 and field in refused.text, refused.text
     assert ledger.ledger_rows(store) == []
+
+
+def test_an_already_decided_items_reason_names_no_question_the_same_batch_answered(
+    api: TestClient, store: Store, settings: Settings
+) -> None:
+    items = [{"item": "P-1", "amount": 300_000}, {"item": "P-2", "amount": 200_000}, {"item": "P-3", "amount": 400_000}]
+    values = {"case_id": "API9", "customer": "c", "reason": "r", "items": items}
+    body = {"assistant_id": "refund", "input": values, "if_not_exists": "create"}
+    assert api.post("/threads/refund-API9/runs/wait", json=body, headers=as_("kim")).status_code == 200
+    asked = runs.thread_snapshot(store, settings, "refund-API9")[1].interrupts
+    ids = {i.value["item"]: f"refund-API9:{i.id}" for i in asked}
+    only = {name: item.split(":")[1] for name, item in ids.items()}
+
+    def decide(who: str, *names: str) -> list[tuple[str, str]]:
+        body = {"items": [ids[name] for name in names], "action": "approve", "approver": "typed"}
+        answered = api.post("/decisions", json=body, headers=as_(who))
+        assert answered.status_code == 200, answered.text
+        return [(r["result"], r["reason"]) for r in answered.json()["results"]]
+
+    park = decide("park", "P-1", "P-2", "P-3")  # limit 250,000: P-2 is paid (its case waits), P-1 and P-3 refused
+    assert [result for result, _ in park] == ["refused", "waiting", "refused"]
+    # lee pays P-1 in the same run that finds P-2 decided: P-3 waits, P-1 no longer does
+    (paid, _), (already, reason) = decide("lee", "P-1", "P-2")
+    assert (paid, already) == ("waiting", "already decided")
+    assert reason == f"interrupt_id: no question '{only['P-2']}' is waiting in 'refund-API9'; waiting: {only['P-3']}"
+    # lee pays P-3, the last, in the run that finds P-1 decided: nothing waits after it
+    (paid, _), (already, reason) = decide("lee", "P-3", "P-1")
+    assert (paid, already) == ("paid", "already decided")
+    said = f"interrupt_id: no question '{only['P-1']}' is waiting in 'refund-API9'; nothing else waits there"
+    assert reason == said and only["P-3"] not in reason

@@ -133,6 +133,42 @@ def test_the_official_sdk_starts_items_and_answers_them_by_id(server: Server) ->
         assert client.threads.get("refund-S1")["status"] == "idle"
 
 
+def test_agent_inbox_s_answer_decides_the_item_it_shows_and_a_plain_answer_is_still_refused(server: Server) -> None:
+    # Agent Inbox shows a thread's first interrupt (Object.values(thread.interrupts), each task's first) and
+    # answers it with [response], no interrupt id; the items ask in the request's order.
+    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as client:
+        values = {"case_id": "S2", "customer": "kim", "reason": "r", "items": ITEMS}
+        client.threads.create(thread_id="refund-S2")
+        client.runs.wait("refund-S2", "refund", input=values)
+
+        def shown() -> list[str]:
+            asked = client.threads.get("refund-S2")["interrupts"].values()
+            return [found[0]["value"]["item"] for found in asked]
+
+        assert shown() == ["A-1", "A-3"]
+        for plain in (APPROVE, "approve", [{"type": "accept", "args": None}] * 2):
+            answer = httpx.post(
+                f"{server.url}/threads/refund-S2/runs/wait",
+                json={"assistant_id": "refund", "command": {"resume": plain}},
+                headers=server.headers,
+            )
+            assert answer.status_code == 422, answer.text
+        several = httpx.post(
+            f"{server.url}/threads/refund-S2/runs/wait",
+            json={"assistant_id": "refund", "command": {"resume": APPROVE}},
+            headers=server.headers,
+        )
+        assert "2 questions are waiting" in several.json()["detail"]
+        edit = {"type": "edit", "args": {"action": "pay_refund", "args": {"amount": "250,000"}}, "approver": "lee"}
+        one = client.runs.wait("refund-S2", "refund", command={"resume": [edit]})
+        assert [i["value"]["item"] for i in one["__interrupt__"]] == ["A-3"] and shown() == ["A-3"]
+        reject = {"type": "response", "args": "영수증 없음", "approver": "lee"}
+        done = client.runs.wait("refund-S2", "refund", command={"resume": [reject]})
+        assert done["outcome"] == "partly paid" and "__interrupt__" not in done
+        results = {r["item"]: r for r in done["item_results"]}
+        assert results["A-1"]["paid_amount"] == 250_000 and results["A-3"]["outcome"] == "rejected"
+
+
 def test_the_graph_input_takes_items_and_refuses_a_requested_amount_that_is_not_their_total():
     from agents.api.inputs import start_fields
     from agents.errors import InputError

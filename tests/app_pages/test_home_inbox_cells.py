@@ -161,3 +161,42 @@ def test_a_refund_with_several_items_waiting_says_how_many_as_the_cli_does(
     assert "(" not in cells["refund-C2"] and "·" not in cells["refund-C2"], cells
     refund_card = next(f.value for f in home.dataframe[1:] if "refund-M1" in list(f.value.get(thread, [])))
     assert dict(zip(refund_card[thread], refund_card[status_label], strict=True))["refund-M1"] == card
+
+
+@pytest.mark.parametrize(
+    ("lang", "reason", "one_left", "status"),
+    [
+        (
+            "en",
+            "Refund M1 for kim: 2 items wait for a decision (A-1, A-3)",
+            "1 of 3 items",
+            "Status: waiting (1 of 3 items)",
+        ),
+        (
+            "ko",
+            "환불 M1 (kim): 항목 2개(A-1, A-3), 합계 500,000원이",
+            "항목 3개 중 1개",
+            "상태: 대기 중 (항목 3개 중 1개)",
+        ),
+    ],
+)
+def test_a_refunds_waiting_items_are_its_inbox_reason_and_its_last_item_is_still_counted(
+    app, store, settings, lang: str, reason: str, one_left: str, status: str
+):
+    values = {"case_id": "M1", "customer": "kim", "reason": "r", "items": ITEMS}
+    runs.start_run(store, settings, "refund", values)  # wait
+    thread, status_label, reason_label = ("thread", "status", "reason") if lang == "en" else ("스레드", "상태", "사유")
+    inbox = open_home(lang).dataframe[0].value
+    assert dict(zip(inbox[thread], inbox[reason_label], strict=True))["refund-M1"].startswith(reason)
+    first = {i.value["item"]: str(i.id) for i in runs.thread_snapshot(store, settings, "refund-M1")[1].interrupts}
+    runs.resume_thread(
+        store, settings, "refund-M1", {"action": "approve", "approver": "lee"}, interrupt_id=first["A-1"]
+    )
+    inbox = open_home(lang).dataframe[0].value
+    assert dict(zip(inbox[thread], inbox[status_label], strict=True))["refund-M1"].endswith(f" · {one_left}")
+    page = app("app_pages/refund.py")
+    page.query_params["thread"] = "refund-M1"
+    page.query_params["lang"] = lang
+    page.run()
+    assert not page.exception, page.exception
+    assert any(shown.value.startswith(status) for shown in page.main.markdown), [m.value for m in page.main.markdown]

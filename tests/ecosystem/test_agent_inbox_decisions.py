@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from agents.refund import ledger
+from agents.refund import item_ledger, ledger
 from agents.runtime import open_store
 from tests.api.conftest import Server, start_server, stop_server
 from tests.api.test_api_roles import OPERATOR_TOKEN, ROLES_TEXT, TOKENS
@@ -129,3 +129,44 @@ def test_a_response_rejects_and_resolve_or_ignore_is_refused(signed: Server) -> 
     assert status == "ok"
     assert state == {"outcome": "rejected", "paid_amount": None, "approver": "kim@example.com", "waiting": 0}
     assert ledger_rows(signed.db, case) == []
+
+
+def item_rows(db: Path, case: str) -> dict[str, tuple[int, str]]:
+    store = open_store(str(db))
+    try:
+        return {r["item"]: (r["paid_amount"], r["approver"]) for r in item_ledger.item_payouts(store, case)}
+    finally:
+        store.close()
+
+
+def test_a_case_with_items_is_decided_item_by_item_as_agent_inbox_shows_them(signed: Server) -> None:
+    # Agent Inbox shows a thread's first interrupt (``inbox-items`` in tests/js/flows.mjs) and answers with
+    # [response], no interrupt id: that answer decides the item it shows, then it shows the next one, in the
+    # request's order (not the items' sorted order, nor their interrupt ids'). Each item keeps its rules: four
+    # eyes, the approver's limit (kim's is 1,000,000), one payout.
+    case = f"AI-{uuid.uuid4().hex[:6]}"
+    items = [
+        {"item": "C-1", "amount": 1_500_000},
+        {"item": "A-2", "amount": 80_000},
+        {"item": "B-3", "amount": 200_000},
+    ]
+    decisions = [
+        {"label": "own case", "type": "accept", "key": TOKENS["lee"]},
+        {"label": "over limit", "type": "accept", "key": TOKENS["kim"]},
+        {"label": "edit", "type": "edit", "amount": 1_200_000, "key": TOKENS["park"]},
+        {"label": "reject", "type": "response", "message": "영수증 없음", "key": TOKENS["kim"]},
+    ]
+    options = {"refundThread": f"refund-{case}", "caseId": case, "items": items, "requesterKey": TOKENS["lee"]}
+    trace = run_flow(signed.url, "inbox-items", **options, decisions=decisions)
+    seen = {e["call"]: e.get("shape", e["status"]) for e in trace if e["call"].startswith(("listed", "shown"))}
+    decided = {e["call"]: e["status"] for e in trace if e["call"].startswith("decide")}
+    assert seen == {
+        "listed before own case": "C-1", "shown before own case": "C-1",
+        "listed before over limit": "C-1", "shown before over limit": "C-1",
+        "listed before edit": "C-1", "shown before edit": "C-1",
+        "listed before reject": "B-3", "shown before reject": "B-3",
+    }  # fmt: skip
+    assert decided == {"decide own case": 403, "decide over limit": 403, "decide edit": "ok", "decide reject": "ok"}
+    after = trace[-1]["shape"]
+    assert after == {"status": "idle", "outcome": "partly paid", "shown": None}
+    assert item_rows(signed.db, case) == {"C-1": (1_200_000, "park@example.com"), "A-2": (80_000, "automatic")}

@@ -23,12 +23,20 @@ Agent Chat UI
 - After a reload, ``runs.joinStream(thread, run, {lastEventId: "-1"})``: orchestrator.js:620-635.
 - Stop: the stream is aborted and ``runs.cancel(thread, run)``: src/components/thread/index.tsx:522
   (``stream.stop()``), orchestrator.js:596.
+- Once the history is loaded, every submit names its head as the run's ``checkpoint`` (without its
+  ``thread_id``): @langchain/langgraph-sdk 1.8.10, which Agent Chat UI ships,
+  dist/react/stream.lgp.js:333; an interrupt's answer is ``submit({}, {command: {resume}})``
+  (src/components/thread/agent-inbox/hooks/use-interrupted-actions.tsx:87).
 
 Agent Inbox
 - ``threads.search({offset, limit, status: "interrupted", metadata})`` to list an inbox:
   src/components/agent-inbox/contexts/ThreadContext.tsx:200-208.
 - ``threads.get(thread)`` then ``threads.getState(thread)`` to open one: ThreadContext.tsx:318-325
   (and :245 for a listed thread whose interrupts are not in the thread).
+- The question it shows and answers is the thread's first interrupt: ``Object.values(thread.interrupts)``,
+  each task's first (contexts/utils.ts, ``getInterruptFromThread``), then ``interrupts[0]`` (utils.ts,
+  ``createDefaultHumanResponse``); its answer is ``command: {resume: [response]}`` with no interrupt id
+  (``inbox-items``, tests/ecosystem/test_agent_inbox_decisions.py).
 """
 
 from __future__ import annotations
@@ -156,3 +164,15 @@ def test_the_inbox_lists_and_opens_a_waiting_refund(langgraph_dev: DevServer, ou
     reference = run_flow(langgraph_dev.url, "inbox", caseId=case)
     assert calls(mine) == calls(reference)
     assert without_own_keys(mine) == without_own_keys(reference)
+
+
+def test_the_chat_ui_s_submits_naming_the_head_run_as_on_the_reference(langgraph_dev: DevServer, ours: Server) -> None:
+    # useStream names the head of the loaded history as every submit's checkpoint: an interrupt's answer and
+    # a new message alike. Both servers run them from that head (this one as without it).
+    mine, reference = both(langgraph_dev, ours, "chat-ui-head")
+    assert calls(mine) == calls(reference)
+    assert all(entry["status"] == "ok" for entry in mine), mine
+    answered = next(entry for entry in mine if entry["call"] == "runs.stream answer at the head")
+    assert "values" in answered["events"] and "error" not in answered["events"]
+    # The robot asks again after the new message (it starts over on this server, it appends on the reference).
+    assert mine[-1]["shape"] == reference[-1]["shape"] == {"next": ["approval"], "waiting": 1}

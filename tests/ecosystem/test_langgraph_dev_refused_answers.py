@@ -5,7 +5,9 @@ that names no approver, an edit out of range) is not taken: the thread stays ``i
 is asked again with the refusal in its ``error``, and the next correct answer, plain or by the question's
 interrupt id, decides the case, paid once (the ledger is in the project's database). With several items,
 Agent Inbox's accept without an approver for one item beside a valid edit of another pays the edited item
-and asks the refused one again.
+and asks the refused one again. What Agent Inbox shows of a question asked again (its description) starts with
+the refusal; an Agent Inbox edit of what the lecture gate shows for reading (its score) is refused so too,
+never run as a rework that drops it.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from langgraph_sdk import get_sync_client
 
 from agents.refund.item_ledger import item_payouts
 from agents.refund.ledger import ledger_rows
+from tests.agents.lecture.test_lecture_agent_inbox_edits import inbox_edit
 from tests.ecosystem.conftest import DevServer
-from tests.ecosystem.test_langgraph_dev import project_database
+from tests.ecosystem.test_langgraph_dev import LECTURE_REQUEST, project_database
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +61,11 @@ def test_a_refused_answer_asks_again_with_its_reason_and_a_correct_one_pays_once
     (again,) = refused["__interrupt__"]
     assert again["value"]["error"] == "approver: is required: who decides?"
     assert again["id"] == question["id"]
-    assert again["value"]["action_requests"] == question["value"]["action_requests"]
+    (action,), (asked,) = again["value"]["action_requests"], question["value"]["action_requests"]
+    assert {**action, "description": ""} == {**asked, "description": ""}
+    # Agent Inbox shows the description: it says first why the last answer did nothing.
+    refusal = f"The last answer was refused: {again['value']['error']}"
+    assert action["description"] == f"{refusal}\n\n{asked['description']}"
     assert client.threads.get(thread_id)["status"] == "interrupted", "waiting, not failed"
     (shown,) = client.threads.get_state(thread_id)["interrupts"]
     assert shown["value"]["error"] == again["value"]["error"]
@@ -113,3 +120,18 @@ def test_agent_inbox_accept_without_approver_beside_a_valid_edit_pays_the_edit_a
         store.close()
     assert payouts == [("A-1", 300_000, "lee"), ("A-2", 80_000, "automatic"), ("A-3", 150_000, "kim")]
     assert client.threads.get(thread_id)["status"] == "idle"
+
+
+def test_agent_inbox_s_edit_of_the_lecture_gate_s_score_asks_again_saying_why_first(client):
+    thread_id = client.threads.create()["thread_id"]
+    (gate,) = client.runs.wait(thread_id, "lecture", input={"request": LECTURE_REQUEST})["__interrupt__"]
+    refused = client.runs.wait(thread_id, "lecture", command={"resume": inbox_edit(gate["value"], score="95")})
+    (again,) = refused["__interrupt__"]
+    assert again["value"]["error"].startswith("score: is shown for reading and an edit cannot change it")
+    assert again["value"]["action_requests"][0]["description"].startswith(
+        f"The last answer was refused: {again['value']['error']}\n\n"
+    )
+    assert (refused["round"], refused.get("reworks", 0)) == (1, 0), "no rework ran"
+
+    done = client.runs.wait(thread_id, "lecture", command={"resume": inbox_edit(gate["value"], notes="휴식 추가")})
+    assert (done["outcome"], done["reworks"], done["human_notes"]) == ("saved", 1, "휴식 추가")

@@ -194,7 +194,64 @@ async function inboxDecide() {
   }
 }
 
-const flows = { robot, refund, lecture, "chat-ui": chatUi, inbox, "inbox-decide": inboxDecide };
+// Agent Chat UI's submits once useStream has loaded the thread's history: @langchain/langgraph-sdk 1.8.10 (the
+// version Agent Chat UI ships), dist/react/stream.lgp.js:333, names the head of that history as the run's
+// checkpoint (without its thread_id) on every submit, an interrupt's answer ({input: {}, command}) and a new
+// message alike.
+async function chatUiHead() {
+  const thread = await call("threads.create", () => client.threads.create());
+  const id = thread.thread_id;
+  const modes = ["values", "updates", "messages-tuple", "custom"];
+  const submit = { streamMode: modes, streamSubgraphs: true, streamResumable: true, onDisconnect: "continue" };
+  const human = (text) => ({ id: crypto.randomUUID(), type: "human", content: [{ type: "text", text }] });
+  await stream("runs.stream submit", client.runs.stream(id, "robot", { input: { messages: [human("Start the task")] }, ...submit }));
+  const head = async (label) => {
+    const history = await call(label, () => client.threads.getHistory(id, { limit: 10 }), (found) => found.length > 0);
+    const { thread_id: _thread, ...checkpoint } = history?.[0]?.checkpoint ?? {};
+    return checkpoint;
+  };
+  let checkpoint = await head("threads.getHistory");
+  await stream("runs.stream answer at the head", client.runs.stream(id, "robot", { input: {}, command: { resume: "yes" }, checkpoint, ...submit }));
+  checkpoint = await head("threads.getHistory after the answer");
+  await stream("runs.stream message at the head", client.runs.stream(id, "robot", { input: { messages: [human("Once more")] }, checkpoint, ...submit }));
+  await call("threads.getState", () => client.threads.getState(id), (state) => ({ next: state.next, waiting: state.tasks.flatMap((t) => t.interrupts).length }));
+}
+
+// Agent Inbox on a refund with several items, one question each: it shows a thread's first interrupt as
+// getInterruptFromThread reads it (contexts/utils.ts: Object.values(thread.interrupts), each task's first
+// interrupt, normalizeInterrupt) from threads.search (the inbox list) and threads.get (the opened thread,
+// fetchSingleThread, again after each answer), and answers with [response], no interrupt id. Each of
+// options.decisions is sent with its own key; the trace records the item shown before each.
+function shownByInbox(thread) {
+  const first = Object.values(thread?.interrupts ?? {}).map((asked) => asked[0]?.value)[0];
+  const request = first?.action_requests?.[0];
+  return first ? { item: first.item ?? null, action: request?.name, args: request?.arguments ?? {} } : null;
+}
+
+async function inboxItems() {
+  const requester = new Client({ apiUrl: url, apiKey: options.requesterKey ?? null, callerOptions: { maxRetries: 0 } });
+  const request = { case_id: options.caseId, customer: "홍길동", requested_amount: options.items.reduce((sum, i) => sum + i.amount, 0), reason: "파손된 상품", items: options.items };
+  const thread = await call("threads.create", () => requester.threads.create({ threadId: options.refundThread }), (t) => t.thread_id);
+  const id = thread.thread_id;
+  await call("runs.wait start", () => requester.runs.wait(id, "refund", { input: request }), (values) => "__interrupt__" in values);
+  for (const decision of options.decisions) {
+    const approver = new Client({ apiUrl: url, apiKey: decision.key ?? null, callerOptions: { maxRetries: 0 } });
+    const listed = await call(`listed before ${decision.label}`, () => approver.threads.search({ offset: 0, limit: 100, status: "interrupted", metadata: { graph_id: "refund" } }), (found) => shownByInbox(found.find((t) => t.thread_id === id))?.item ?? null);
+    void listed;
+    const opened = await approver.threads.get(id);
+    const shown = shownByInbox(opened);
+    trace.push({ call: `shown before ${decision.label}`, status: "ok", shape: shown?.item ?? null });
+    const action = { action: shown?.action ?? "pay_refund", args: shown?.args ?? {} };
+    let response;
+    if (decision.type === "accept") response = { type: "accept", args: action };
+    else if (decision.type === "edit") response = { type: "edit", args: { ...action, args: { ...action.args, amount: String(decision.amount) } } };
+    else response = { type: decision.type, args: decision.type === "response" ? decision.message : null };
+    await stream(`decide ${decision.label}`, approver.runs.stream(id, "refund", { command: { resume: [response] }, streamMode: "events" }));
+  }
+  await call("threads.get after", () => requester.threads.get(id), (t) => ({ status: t.status, outcome: t.values.outcome ?? null, shown: shownByInbox(t)?.item ?? null }));
+}
+
+const flows = { robot, refund, lecture, "chat-ui": chatUi, "chat-ui-head": chatUiHead, inbox, "inbox-decide": inboxDecide, "inbox-items": inboxItems };
 if (!flows[flow]) {
   console.error(`unknown flow ${flow}; known: ${Object.keys(flows).join(", ")}`);
   process.exit(2);

@@ -33,7 +33,7 @@ ALLOWED = {
     "python", "agents", "printf", "authorization", "bearer", "en", "ko",
     # the commands (``python -m agents COMMAND``)
     "threads", "inbox", "run", "resume", "update", "continue", "delete", "inspect", "graph", "diff", "rerun",
-    "ledger", "decide", "timeline", "migrate", "serve", "roles", "notify",
+    "ledger", "decide", "timeline", "migrate", "serve", "roles", "notify", "deletions",
     # agents and their nodes, as code
     "robot", "refund", "lecture", "propose", "approval", "execute", "assess", "review", "settle", "reject",
     "validate", "plan", "research", "write", "gate", "save", "item",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from agents import runs
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from agents.notify.deliverer import Deliverer
-from tests.agents.notify.conftest import notifying
+from tests.agents.notify.conftest import PUBLIC_URL, notifying
 from tests.factories import answer_robot, pause_robot
 
 
@@ -26,5 +26,8 @@ def test_unfinished_robot_and_lecture_threads_deleted_are_announced(store, setti
     assert deleted["robot-open"]["agent"] == "robot" and deleted["lecture-open"]["agent"] == "lecture"
     assert deleted["robot-open"]["status"] == "waiting" and deleted["robot-open"]["reason"] == "entered twice"
     assert "Deleted while waiting: Approval robot thread robot-open" in deleted["robot-open"]["text"]
+    # Its link is where the deleted threads are listed, that thread first: the robot's page has no audit.
+    assert deleted["robot-open"]["link"] == f"{PUBLIC_URL}/explorer?deleted=robot-open"
+    assert deleted["robot-open"]["text"].endswith(f"Deleted threads: {PUBLIC_URL}/explorer?deleted=robot-open")
     Deliverer(store, settings).run_once()  # announced once
     assert len(receiver.keys()) == 4

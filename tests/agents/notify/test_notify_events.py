@@ -75,7 +75,7 @@ def test_every_event_kind_reaches_the_webhook_once_with_amount_age_and_link(stor
         "Deleted while waiting: Refund agent case D1 (홍길동, 300,000 KRW), by the local operator;"
         " reason: entered twice" in (deleted["text"])
     )
-    assert deleted["link"] == f"{PUBLIC_URL}/refund" and deleted["reason"] == "entered twice"
+    assert deleted["link"] == f"{PUBLIC_URL}/explorer?deleted=refund-D1" and deleted["reason"] == "entered twice"
 
     Deliverer(store, settings, clock_at(start + 27 * HOUR)).run_once()  # nothing new: each event once
     assert len(receiver.received) == 4 and len(receiver.keys()) == 4

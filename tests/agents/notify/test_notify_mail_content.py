@@ -178,7 +178,8 @@ def test_a_korean_mail_has_no_english_words(store, settings, mailbox):
     )
     robot = body(mails["deleted:robot-K2"])
     assert robot == (
-        f"완료 전 삭제됨 (대기 중): 승인 로봇 스레드 robot-K2, 삭제한 사람 로컬 운영자. 감사 기록: {PUBLIC_URL}/robot\n"
+        f"완료 전 삭제됨 (대기 중): 승인 로봇 스레드 robot-K2, 삭제한 사람 로컬 운영자."
+        f" 삭제된 스레드: {PUBLIC_URL}/explorer?deleted=robot-K2\n"
     )
     for mail in mails.values():
         words = subject(mail) + body(mail)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from fastapi.testclient import TestClient
 
 from agents import readmodel, runs
+from agents.api.app import create_app
 from agents.errors import InputError, PermissionDenied, StaleFormError
 from agents.refund import item_ledger, ledger
 from agents.refund.rules import check_items
@@ -188,8 +190,34 @@ def test_threads_and_inbox_say_how_many_items_still_wait(run_cli, store, setting
     assert "refund-M1\trefund\twaiting (2 of 3 items)\tanswer" in run_cli("inbox").out
     run_cli("resume", "refund-M1", "--interrupt", waiting_ids(store, settings)["A-1"], APPROVE)
     listed = json.loads(run_cli("threads", "--json").out)
-    assert [(t["status"], t["waiting_count"]) for t in listed] == [("waiting", 0)]  # one question left
-    assert "refund-M1\trefund\twaiting\t" in run_cli("threads").out
+    assert [(t["status"], t["waiting_count"]) for t in listed] == [("waiting", 1)]  # one item of three left
+    assert "refund-M1\trefund\twaiting (1 of 3 items)\t" in run_cli("threads").out  # the count stays
+    assert "refund-M1\trefund\twaiting (1 of 3 items)\tanswer" in run_cli("inbox").out
+
+
+#: The inbox's reason while A-1 and A-3 wait: the case and its waiting items together, not A-1's question.
+SEVERAL = (
+    "Refund M1 for kim: 2 items wait for a decision (A-1, A-3), 500,000 KRW together; approve / reject / edit each"
+)
+
+
+def test_the_reason_of_several_items_waiting_names_them_all_on_every_path(run_cli, store, settings):
+    run_cli(*START)  # A-2 pays itself; A-1 and A-3 wait
+    line = next(line for line in run_cli("inbox").out.splitlines() if line.startswith("refund-M1\t"))
+    assert "\twaiting (2 of 3 items)\t" in line and line.endswith("\t" + SEVERAL), line
+    korean = run_cli("--lang", "ko", "inbox").out
+    assert "\t환불 M1 (kim): 항목 2개(A-1, A-3), 합계 500,000원이 결정을 기다립니다." in korean, korean
+    (listed,) = json.loads(run_cli("inbox", "--json").out)
+    (thread,) = json.loads(run_cli("threads", "--json").out)
+    assert (listed["reason"], listed["waiting_count"]) == (SEVERAL, 2) == (thread["reason"], thread["waiting_count"])
+    with TestClient(create_app(store, settings), base_url="http://127.0.0.1") as api:
+        lifecycle = api.get("/threads/refund-M1").json()["lifecycle"]
+    assert (lifecycle["status"], lifecycle["reason"]) == ("waiting", SEVERAL)
+    # One left: its own question, and the count beside it stays
+    resumed = run_cli("resume", "refund-M1", "--interrupt", waiting_ids(store, settings)["A-1"], APPROVE)
+    assert resumed.out.splitlines()[0] == "thread refund-M1 (refund): waiting (1 of 3 items)", resumed.out
+    (listed,) = json.loads(run_cli("inbox", "--json").out)
+    assert listed["reason"].startswith("Refund M1 item A-3 for kim: pay 200,000 KRW") and listed["waiting_count"] == 1
 
 
 def test_an_item_edit_outside_its_own_amount_is_refused_on_the_cli(run_cli, store, settings):

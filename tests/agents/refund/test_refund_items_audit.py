@@ -11,6 +11,7 @@ import pytest
 
 from agents import lifecycle, runs
 from agents.refund import ledger
+from agents.roles_file import parse_roles
 from agents.runtime import open_store
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -103,3 +104,91 @@ def test_an_unfinished_case_with_items_deleted_with_a_reason_shows_what_its_item
     runs.delete_thread(store, "refund-M1", reason="entered twice")
     row = audited(run_cli)
     assert (row["status"], row["outcome"], row["executed_amount"]) == (ledger.DELETED, "deleted", 80_000)
+
+
+# --- who decided a case with items, and when -------------------------------------------------------------
+
+
+def _item_results(store, settings, thread_id="refund-M1"):
+    return {r["item"]: r for r in runs.current_result(store, settings, thread_id).values["item_results"]}
+
+
+def test_a_case_with_items_says_who_decided_its_items_and_when_in_the_audit(store, settings, run_cli):
+    start_items(store, settings)  # A-2 settles itself; A-1 and A-3 wait
+    ids = waiting_ids(store, settings)
+    decided = run_cli("decide", f"refund-M1:{ids['A-1']}", "--action", "approve", "--approver", "lee")
+    assert decided.code == 0, decided.out
+    row = audited(run_cli)  # what was decided so far: its status says it still waits
+    first = _item_results(store, settings)["A-1"]["decided_at"]
+    assert (row["status"], row["decision"], row["approver"], row["decided_at"]) == ("waiting", "approve", "lee", first)
+    runs.resume_thread(store, settings, "refund-M1", {"action": "reject", "approver": "kim"}, interrupt_id=ids["A-3"])
+    done = audited(run_cli)
+    last = max(result["decided_at"] for result in _item_results(store, settings).values())
+    # the people who decided, in the items' order (A-2 settled automatically: no person), when the last was
+    assert (done["decision"], done["approver"], done["decided_at"]) == ("mixed", "lee, kim", last)
+    assert done["paid_at"] and last >= first
+    page = audit_of(store)  # the page's audit reads the same
+    assert (page.decision, page.approver, page.decided_at) == ("mixed", "lee, kim", last)
+    text = run_cli("ledger", "--audit").out.splitlines()
+    assert "\tmixed\tlee, kim\tpartly paid" in next(line for line in text if line.startswith("M1\t"))
+    korean = run_cli("--lang", "ko", "ledger", "--audit").out.splitlines()
+    assert "\t승인·거절\tlee, kim\t" in next(line for line in korean if line.startswith("M1\t"))
+
+
+def test_a_case_with_items_decided_in_one_batch_by_one_approver_says_approve_by_them(store, settings, run_cli):
+    start_items(store, settings)
+    ids = waiting_ids(store, settings)
+    items = [f"refund-M1:{ids['A-3']}", f"refund-M1:{ids['A-1']}"]
+    decided = run_cli("decide", *items, "--action", "approve", "--approver", "lee")
+    assert decided.code == 0, decided.out
+    row = audited(run_cli)
+    results = _item_results(store, settings)
+    assert (row["status"], row["decision"], row["approver"]) == ("done", "approve", "lee")
+    assert row["decided_at"] == max(r["decided_at"] for r in results.values())
+    rejected = start_items(store, settings, "R1", [{"item": "B-1", "amount": 300_000}])
+    runs.resume_thread(store, settings, "refund-R1", {"action": "reject", "approver": "kim"})
+    row = audited(run_cli, "R1")
+    assert (rejected.status, row["decision"], row["approver"], row["outcome"]) == (
+        "waiting",
+        "reject",
+        "kim",
+        "rejected",
+    )
+    assert row["decided_at"] == _item_results(store, settings, "refund-R1")["B-1"]["decided_at"]
+
+
+def test_a_case_with_items_all_settled_automatically_is_approved_by_the_agent(store, settings, run_cli):
+    start_items(store, settings, "S1", [{"item": "A-1", "amount": 30_000}, {"item": "A-2", "amount": 80_000}])
+    row = audited(run_cli, "S1")
+    assert (row["status"], row["decision"], row["approver"]) == ("done", "approve", "automatic")
+    assert row["decided_at"] == max(r["decided_at"] for r in _item_results(store, settings, "refund-S1").values())
+    runs.delete_thread(store, "refund-S1")  # its payouts stay in the audit, with who paid them
+    gone = audited(run_cli, "S1")
+    assert (gone["status"], gone["decision"], gone["approver"]) == (ledger.DELETED, "approve", "automatic")
+
+
+#: Two approvers signed in, of two roles.
+SIGNED_IN = """
+[users]
+"kim@example.com" = { role = "approver", limit_krw = 1_000_000, name = "Kim" }
+"park@example.com" = { role = "senior_approver", name = "Park" }
+"""
+
+
+def decide_signed_in(store, settings):
+    """M1 with A-1 approved by kim and A-3 rejected by park, each signed in (A-2 settled itself)."""
+    roles = parse_roles(SIGNED_IN)
+    start_items(store, settings)
+    ids = waiting_ids(store, settings)
+    for item, email, action in (("A-1", "kim@example.com", "approve"), ("A-3", "park@example.com", "reject")):
+        answer = {"action": action, "approver": "typed"}
+        runs.resume_thread(
+            store, settings, "refund-M1", answer, interrupt_id=ids[item], actor=roles.identity_for(email)
+        )
+
+
+def test_signed_in_approvers_of_a_case_with_items_are_in_its_audit_row_with_their_names_and_roles(store, settings):
+    decide_signed_in(store, settings)
+    row = audit_of(store)
+    assert (row.decision, row.approver) == ("mixed", "kim@example.com, park@example.com")
+    assert (row.approver_name, row.approver_role) == ("Kim, Park", "approver, senior_approver")

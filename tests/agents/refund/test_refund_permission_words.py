@@ -12,15 +12,18 @@ file, is the local operator's, who decides everything. The pages' side is
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from agents import runs
+from agents.api.app import create_app
 from agents.errors import PermissionDenied
 from agents.identity import LOCAL_OPERATOR, held_to_roles, refusal, token_hash
-from agents.refund import ledger
+from agents.refund import item_ledger, ledger
 from agents.refund.permissions import APPROVE_REFUND, REJECT_REFUND
 from agents.roles_file import parse_roles
 from agents.runtime import load_settings
@@ -138,8 +141,20 @@ def test_a_viewers_name_decides_nothing_and_is_told_so_in_the_readers_language(r
         "ｋｉｍ＠ｅｘａｍｐｌｅ．ｃｏｍ",
         "K\u0456m M\u0456nj\u0456",
         "kim-laptop",
+        "kim",
+        "ＫＩＭ",
     ],
-    ids=["email", "case", "display-name", "separators", "fullwidth", "cyrillic-i", "token-label"],
+    ids=[
+        "email",
+        "case",
+        "display-name",
+        "separators",
+        "fullwidth",
+        "cyrillic-i",
+        "token-label",
+        "local-part",
+        "wide-local-part",
+    ],
 )
 def test_a_name_of_the_roles_file_however_written_is_held_to_its_persons_limit(run_cli, store, roles_file, typed):
     start(run_cli, "C16", 1_260_000)
@@ -195,3 +210,78 @@ def test_the_refusal_of_a_typed_name_is_the_words_its_person_gets_signed_in():
         assert (typed.kind, typed.text) == (signed_in.kind, signed_in.text)
     assert refusal(LOCAL_OPERATOR, APPROVE_REFUND, approver="kim@example.com", **case) is None  # no roles file
     assert held_to_roles(roles.identity_for("kim@example.com"), roles).roles is None  # signed in: as themselves
+
+
+# --- the local part of one listed email names that person; of several, no one ------------------------
+
+
+def local_api(store, settings, roles: str) -> TestClient:
+    """The HTTP API as the local operator (a roles file with no tokens: none is asked for) held to ``roles``."""
+    without_tokens = dataclasses.replace(settings, roles=parse_roles(roles.split("[tokens]")[0]))
+    return TestClient(create_app(store, without_tokens), base_url="http://127.0.0.1")
+
+
+def test_the_local_part_of_a_persons_email_is_held_to_their_limit_on_every_path(
+    run_cli, store, db_location, roles_file
+):
+    start(run_cli, "C16", 1_260_000)
+    decided = run_cli("decide", "refund-C16", "--action", "approve", "--approver", "kim")
+    assert decided.code == 2 and LIMIT["en"] in decided.out, decided.out
+    resumed = run_cli("resume", "refund-C16", '{"action": "approve", "approver": "Kim"}')
+    assert resumed.code == 2 and LIMIT["en"] in resumed.err, resumed.err
+    answered = ("run", "refund", "--case", "C17", "--customer", "c", "--amount", "1260000", "--reason", "r")
+    ran = run_cli(*answered, "--answer", '{"action": "approve", "approver": "kim"}')
+    assert ran.code == 2 and LIMIT["en"] in ran.err, ran.err
+    settings = load_settings(db_override=db_location, secrets={})
+    with pytest.raises(PermissionDenied) as refused:
+        runs.update_thread(store, settings, "refund-C16", {"decision": "approve", "approver": "kim"})
+    assert refused.value.render("en").startswith(LIMIT["en"])
+    with local_api(store, settings, ROLES) as api:
+        body = {"items": ["refund-C16"], "action": "approve", "approver": "kim"}
+        (result,) = api.post("/decisions", json=body).json()["results"]
+    assert result["result"] == "refused" and LIMIT["en"] in result["reason"], result
+    items = json.dumps([{"item": "I-1", "amount": 1_260_000}, {"item": "I-2", "amount": 200_000}])
+    run_cli("run", "refund", "--case", "I1", "--customer", "c", "--reason", "r", "--items", items)
+    asked = {q.value["item"]: str(q.id) for q in runs.thread_snapshot(store, settings, "refund-I1")[1].interrupts}
+    item = run_cli("decide", f"refund-I1:{asked['I-1']}", "--action", "approve", "--approver", "kim")
+    assert item.code == 2 and LIMIT["en"] in item.out, item.out  # an item is held to the same limit
+    assert paid(store) == [] and item_ledger.item_payouts(store, "I1") == []
+    start(run_cli, "S1", 900_000)  # within kim's limit: decided under the name typed
+    decided = run_cli("decide", "refund-S1", "--action", "approve", "--approver", "kim")
+    assert decided.code == 0 and "\tpaid" in decided.out, decided.out
+    assert paid(store) == [("S1", "kim")]
+
+
+#: Two listed people whose emails share their local part, "kim".
+TWO_KIMS = ROLES.replace("[tokens]", '"kim@other.org" = { role = "senior_approver" }\n\n[tokens]')
+AMBIGUOUS = {
+    "en": "not allowed: 'kim' could be more than one person of the roles file: it is what their emails have before"
+    " the @ (kim@example.com, kim@other.org); write the whole email of the one who decides",
+    "ko": "허용되지 않음: 'kim'은 역할 파일의 여러 사람일 수 있습니다. 이들 이메일의 @ 앞부분과 같습니다"
+    "(kim@example.com, kim@other.org). 결정하는 사람의 이메일 전체를 적으세요",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_local_part_several_listed_emails_share_is_refused_as_ambiguous_on_every_path(
+    run_cli, store, db_location, roles_file, lang
+):
+    roles_file.write_text(TWO_KIMS, encoding="utf-8")
+    start(run_cli, "A1", 300_000)  # within every limit: only the name is in question
+    for action in ("approve", "reject"):
+        decided = run_cli("--lang", lang, "decide", "refund-A1", "--action", action, "--approver", "kim")
+        assert decided.code == 2, decided.out
+        said(lang, AMBIGUOUS, decided.out)
+    resumed = run_cli("--lang", lang, "resume", "refund-A1", '{"action": "approve", "approver": "KIM"}')
+    assert resumed.code == 2 and AMBIGUOUS[lang].replace("'kim'", "'KIM'") in resumed.err, resumed.err
+    settings = load_settings(db_override=db_location, secrets={})
+    with pytest.raises(PermissionDenied) as refused:
+        runs.update_thread(store, settings, "refund-A1", {"decision": "approve", "approver": "kim"})
+    said(lang, AMBIGUOUS, refused.value.render(lang))
+    with local_api(store, settings, TWO_KIMS) as api:
+        body = {"items": ["refund-A1"], "action": "approve", "approver": "kim"}
+        (result,) = api.post("/decisions", json=body).json()["results"]
+    assert result["result"] == "refused" and AMBIGUOUS["en"] in result["reason"], result
+    assert paid(store) == []
+    decided = run_cli("decide", "refund-A1", "--action", "approve", "--approver", "kim@other.org")  # the whole email
+    assert decided.code == 0 and "\tpaid" in decided.out, decided.out

@@ -86,15 +86,27 @@ def test_the_question_asked_again_keeps_its_shape_and_adds_the_reason(graph):
     first = start(graph)
     graph.invoke(Command(resume=NO_APPROVER), config())
     again = waiting(graph)
-    assert {key: value for key, value in again.value.items() if key != "error"} == first.value
+    kept = ("error", "action_requests")
+    assert {key: value for key, value in again.value.items() if key not in kept} == {
+        key: value for key, value in first.value.items() if key not in kept
+    }
     assert again.response_schema == first.response_schema == answer_schema(first.value)
-    assert again.value["action_requests"][0]["name"] == "pay_refund"
+    (action,), (asked,) = again.value["action_requests"], first.value["action_requests"]
+    assert {**action, "description": ""} == {**asked, "description": ""}
+    # What Agent Inbox shows of the question (its description) says first why the last answer did nothing.
+    refused = "The last answer was refused: approver: is required: who decides?"
+    assert action["description"] == f"{refused}\n\n{asked['description']}"
+    assert asked["description"] == first.value["question"]
 
 
 def test_the_reason_is_in_the_language_the_run_started_in(graph):
     start(graph, "ko")
     graph.invoke(Command(resume=NO_APPROVER), config("ko"))
     assert waiting(graph, "ko").value["error"] == "approver: 필수 항목입니다. 누가 결정하나요?"
+    description = waiting(graph, "ko").value["action_requests"][0]["description"]
+    assert description.startswith(
+        "직전 답변은 받아들여지지 않았습니다: approver: 필수 항목입니다. 누가 결정하나요?\n\n"
+    )
     graph.invoke(Command(resume={"action": "edit", "amount": 900_000, "approver": "kim"}), config("ko"))
     assert waiting(graph, "ko").value["error"] == "amount: 1에서 요청 금액 500,000원 사이여야 합니다. 입력값: 900,000"
 

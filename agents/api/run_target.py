@@ -1,0 +1,100 @@
+"""What a run names beside its operation: the checkpoint it goes on from, and the questions a resume answers.
+
+LangGraph's clients may name a run's checkpoint (``checkpoint: {"checkpoint_id"}`` or ``checkpoint_id``):
+useStream (``@langchain/langgraph-sdk``, which Agent Chat UI runs on) adds the head of the history it
+loaded to every submit, a new message and an interrupt's answer alike. A start or an answer that names
+the thread's head is the run without it, with that head as the one it expects (``expected_head`` of
+:mod:`agents.runs`, checked under the thread's lease with every other check): a thread that moved on in
+the meantime is refused as a stale form is (409). A start that names an older checkpoint of the thread
+is refused (409, saying how a re-run or a fork goes on from one), an answer that does is stale (409), and
+a checkpoint the thread does not have is a 422. A run with neither input nor answer goes on from the
+checkpoint it names (a re-run), as before.
+
+A resume's value is turned into answers by interrupt id (:func:`resume_answers`). Agent Inbox answers
+with a list of one response that names no question; while several wait, it answers the one Agent Inbox
+shows (:func:`agents.api.shapes.shown_interrupt`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agents import readmodel
+from agents.api.errors import ApiError
+from agents.db import Store
+from agents.errors import InputError
+from agents.strings import STRINGS
+from agents.texts import text
+
+#: What LangGraph's interrupt ids look like (32 hex digits): a resume map keyed by them answers by id.
+_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
+#: The types of Agent Inbox's ``HumanResponse`` (src/components/agent-inbox/types.ts).
+INBOX_RESPONSES = ("accept", "edit", "response", "ignore")
+
+
+def is_inbox_response(value: Any) -> bool:
+    """Whether ``value`` is what Agent Inbox sends as ``command.resume``: ``[{"type", "args"}]``, one response.
+
+    Agent Inbox (hooks/use-interrupted-actions.tsx, ``handleSubmit``; contexts/ThreadContext.tsx,
+    ``sendHumanResponse``) sends the response to the question it shows, and no interrupt id.
+    """
+    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict)):
+        return False
+    response = value[0]
+    return response.get("type") in INBOX_RESPONSES and "edited_action" not in response
+
+
+def resume_answers(value: Any, interrupt_ids: list[str], shown: str | None = None) -> dict[str | None, Any]:
+    """``command.resume`` as answers by interrupt id (``runs.resume_interrupts``).
+
+    LangGraph's ``{interrupt id: value, ...}`` answers those questions (the rest stay waiting); a
+    map of the only waiting question is that answer, as before ids were needed. Agent Inbox's
+    response (:func:`is_inbox_response`) answers ``shown``, the question Agent Inbox shows, when several
+    wait. Anything else is one answer to the only question (refused, listing the ids, when several wait).
+    """
+    if isinstance(value, dict) and value and all(isinstance(key, str) for key in value):
+        keyed = any(key in interrupt_ids for key in value) or all(_INTERRUPT_ID.fullmatch(key) for key in value)
+        if keyed and len(interrupt_ids) == 1 and interrupt_ids == list(value):  # the only question: as before
+            return {None: next(iter(value.values()))}
+        if keyed:
+            return dict(value)
+    if shown is not None and len(interrupt_ids) > 1 and is_inbox_response(value):
+        return {shown: value}
+    return {None: value}
+
+
+def named_head(
+    store: Store, thread_id: str, checkpoint_id: str | None, if_match: str | None, *, start: bool
+) -> str | None:
+    """The head a run that names ``checkpoint_id`` expects: that checkpoint (None when it names none).
+
+    Args:
+        store: The database.
+        thread_id: The run's thread.
+        checkpoint_id: The checkpoint the run names, or None.
+        if_match: The head of ``If-Match``, or None; naming another checkpoint than ``checkpoint_id`` is refused.
+        start: Whether the run starts the agent with input: an older checkpoint of the thread is refused
+            here, saying how to go on from it (an answer's is refused as stale under the lease).
+
+    Raises:
+        InputError: Naming ``checkpoint_id``: one the thread does not have, or one ``If-Match`` does not name.
+        ApiError: 409, a start naming an older checkpoint of the thread.
+    """
+    if not checkpoint_id:
+        return None
+    if if_match is not None and if_match != checkpoint_id:
+        refusal = text(STRINGS, "api.error.checkpoint_if_match", checkpoint=repr(checkpoint_id), seen=repr(if_match))
+        raise InputError("checkpoint_id", refusal)
+    readmodel.check_checkpoint(store, thread_id, checkpoint_id)
+    head = readmodel.head_checkpoint_id(store, thread_id)
+    if start and head != checkpoint_id:
+        older = text(
+            STRINGS,
+            "api.error.older_checkpoint",
+            checkpoint=repr(checkpoint_id),
+            thread=repr(thread_id),
+            head=repr(head),
+        )
+        raise ApiError(409, str(older), "checkpoint_id")
+    return checkpoint_id
