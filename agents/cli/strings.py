@@ -89,6 +89,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.outcome.refused": ("refused", "거부됨"),
     "cli.outcome.paid": ("paid", "지급됨"),
     "cli.outcome.rejected": ("rejected", "거절됨"),
+    "cli.outcome.partly paid": ("partly paid", "일부 지급됨"),
     "cli.outcome.saved": ("saved", "저장됨"),
     "cli.outcome.saved_as_is": ("saved_as_is", "그대로 저장됨"),
     "cli.outcome.finished": ("finished", "종료됨"),

@@ -21,6 +21,7 @@ STRINGS = {
     "action.delete": ("Delete it (an admin)", "삭제하기(관리자)"),
     "outcome.paid": ("paid", "지급됨"),
     "outcome.rejected": ("rejected", "거절됨"),
+    "outcome.partly paid": ("partly paid", "일부 지급됨"),
     "outcome.executed": ("executed", "실행됨"),
     "outcome.refused": ("refused", "거부됨"),
     "outcome.saved": ("saved", "저장됨"),

@@ -111,3 +111,5 @@ def test_a_case_with_items_shows_who_decided_it_and_when_in_the_audit(app, store
     assert (row[decision], row[approver]) == (words["decision"], "kim@example.com, park@example.com")
     role = next(column for column in audit.value.columns if column.endswith(("role", "역할")))
     assert row[role] == words["role"]
+    outcome = refund_strings.STRINGS["refund.col.outcome"][lang == "ko"]
+    assert row[outcome] == {"en": "partly paid", "ko": "일부 지급됨"}[lang]  # one item paid, one rejected

@@ -74,6 +74,8 @@ def test_a_partly_paid_cases_trace_has_each_item_payout_when_it_happens(store, s
     assert done["status"] == "done" and done["outcome"] == "partly paid"
     assert done["trace"][:3] == row["trace"]  # what the audit said while it waited stays, in its place
     assert done["trace"][3:] == ["item A-3: rejected by kim; no payout", "items: 2 paid (380,000 KRW), 1 rejected"]
+    said = run_cli("--lang", "ko", "ledger", "--audit")  # its outcome in the reader's words, as every other's
+    assert said.code == 0 and "일부 지급됨" in said.out and "partly paid" not in said.out, said.out
 
 
 def test_a_batch_an_item_was_decided_in_is_in_the_audit_while_the_others_wait(store, settings, run_cli):
