@@ -49,7 +49,7 @@ def show_deleted_threads(store: Store) -> None:
         columns = deleted_columns()
         paged_table(
             "explorer-deleted",
-            lambda: linked_first(deleted_threads(store, AGENTS.values()), linked),
+            lambda: linked_first(rows, linked),  # the rows the title counted: read once a run
             columns,
             empty_text=t("deleted.none"),
             search_text=lambda row: " ".join(str(column.value(row)) for column in columns),
