@@ -21,6 +21,10 @@ A question has one action, so an answer carries exactly one decision. ``ignore``
 message becomes the agent's own answer field (the refund's ``note``, the planner's ``notes``), so it
 is held to that field's limit, which each agent passes in: the one the field itself takes.
 
+Agent Inbox's response names no question: it answers the one Agent Inbox showed. Its accept carries
+the action request it showed, so :func:`accepted_changes` tells when the question now waiting is
+another one (someone answered the shown one after Agent Inbox loaded the thread).
+
 A question the graph asks again after it refused an answer (LangGraph's own server hands answers to the
 graph unchecked) carries the refusal in its payload's ``error``; :func:`description` puts it first in
 what Agent Inbox shows, so the refusal is read where the question is.
@@ -28,6 +32,7 @@ what Agent Inbox shows, so the refusal is read where the question is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +43,8 @@ from agents.texts import say, text
 
 #: LangChain's decision types the agents take (``respond`` answers for a tool, which no agent calls).
 DECISIONS = ("approve", "edit", "reject")
+#: The types of Agent Inbox's ``HumanResponse`` (src/components/agent-inbox/types.ts).
+INBOX_RESPONSES = ("accept", "edit", "response", "ignore")
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,72 @@ def is_decision_shaped(value: Any) -> bool:
     if isinstance(value, Mapping):
         return "decisions" in value or ("type" in value and "action" not in value)
     return isinstance(value, list) and bool(value) and all(isinstance(item, Mapping) for item in value)
+
+
+def is_inbox_response(value: Any) -> bool:
+    """Whether ``value`` is what Agent Inbox sends as ``command.resume``: ``[{"type", "args"}]``, one response.
+
+    Agent Inbox (hooks/use-interrupted-actions.tsx, ``handleSubmit`` and ``handleIgnore``;
+    contexts/ThreadContext.tsx, ``sendHumanResponse``) sends the response to the question it shows, and no
+    interrupt id.
+    """
+    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], Mapping)):
+        return False
+    response = value[0]
+    return response.get("type") in INBOX_RESPONSES and "edited_action" not in response
+
+
+def accepted_changes(response: Mapping[str, Any], question: Any) -> dict[str, tuple[Any, Any]]:
+    """What an Agent Inbox accept was given that ``question`` does not ask: ``{name: (accepted, asked)}``.
+
+    Agent Inbox's accept sends back the action request it showed, ``{"type": "accept", "args": {"action",
+    "args"}}`` (utils.ts, ``createDefaultHumanResponse``, puts the shown ``action_request`` in its edit
+    response; hooks/use-interrupted-actions.tsx, ``handleSubmit``, sends it as the accept when nothing was
+    edited): the action's name (under ``action`` here) and each argument it carries are compared with the
+    action request ``question`` carries. A value typed back into its box as text is the same value
+    (``"300000"`` for 300000). Empty when they agree, when the response is no accept or carries no action
+    request (``args`` null), and when the question has no action request (the robot's; one saved before
+    the request was added).
+    """
+    accepted, asked = response.get("args"), _action_request(question)
+    if response.get("type") != "accept" or not isinstance(accepted, Mapping) or asked is None:
+        return {}
+    changes: dict[str, tuple[Any, Any]] = {}
+    if "action" in accepted and accepted["action"] != asked.get("name"):
+        changes["action"] = (accepted["action"], asked.get("name"))
+    arguments = asked.get("arguments", asked.get("args"))
+    arguments = arguments if isinstance(arguments, Mapping) else {}
+    sent = accepted.get("args")
+    for name, value in dict(sent if isinstance(sent, Mapping) else {}).items():
+        if not _same(value, arguments.get(name)):
+            changes[str(name)] = (value, arguments.get(name))
+    return changes
+
+
+def _action_request(question: Any) -> Mapping[str, Any] | None:
+    """The action request a question's payload carries (its ``action_requests``' first), None when none."""
+    requests = question.get("action_requests") if isinstance(question, Mapping) else None
+    if isinstance(requests, list) and requests and isinstance(requests[0], Mapping):
+        return requests[0]
+    return None
+
+
+def _same(sent: Any, asked: Any) -> bool:
+    """Whether a value sent back is the value asked: as it was, or as the JSON text of its box."""
+    if isinstance(sent, str) and not isinstance(asked, str):
+        try:
+            sent = json.loads(sent)
+        except ValueError:
+            return False
+    if isinstance(sent, bool) or isinstance(asked, bool):
+        return sent is asked
+    if isinstance(sent, int | float) and isinstance(asked, int | float):
+        return sent == asked  # JSON has one number type: 80 and 80.0 are one score
+    if isinstance(sent, Mapping) and isinstance(asked, Mapping):
+        return set(sent) == set(asked) and all(_same(sent[key], asked[key]) for key in sent)
+    if isinstance(sent, list | tuple) and isinstance(asked, list | tuple):
+        return len(sent) == len(asked) and all(_same(a, b) for a, b in zip(sent, asked, strict=True))
+    return bool(sent == asked)
 
 
 def read_decision(value: Any, message_max_length: int) -> Decision:

@@ -76,6 +76,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "names checkpoint {checkpoint}, but If-Match names {seen}; name one head",
         "체크포인트 {checkpoint:을/를} 가리키지만 If-Match는 {seen:을/를} 가리킵니다. 헤드 하나만 적으세요",
     ),
+    # Agent Inbox's accept of a question answered by someone else after Agent Inbox loaded the thread
+    # (``agents.api.run_target.check_inbox_accept``): the accept carries what it showed, which is not asked now.
+    "api.error.inbox_answered_meanwhile": (
+        "the question Agent Inbox showed was answered by someone else after it loaded the thread: the accept is"
+        " for {name} {accepted}, but the question waiting first now has {name} {asked} ({question}). Nothing was"
+        " changed; reload the thread and decide again",
+        "Agent Inbox가 스레드를 불러온 뒤 다른 사람이 그 질문에 이미 답했습니다. 수락한 값은 {name} {accepted}인데"
+        " 지금 맨 앞에서 기다리는 질문의 값은 {name} {asked}입니다({question}). 아무것도 바뀌지 않았습니다."
+        " 스레드를 새로 고친 뒤 다시 결정하세요",
+    ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"
         " command.resume = {{ID: answer}}) or every one with the same answer (--all). Waiting: {ids}",

@@ -34,8 +34,9 @@ from agents.api import inputs, shapes, streaming
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError, is_user_error, status_of
 from agents.api.run_context import check_context
-from agents.api.run_target import named_head, resume_answers
+from agents.api.run_target import check_inbox_accept, named_head, resume_answers
 from agents.errors import InputError, NotWaitingError, RunCancelled, RunFailedError, ThreadNotFoundError
+from agents.hitl_shape import is_inbox_response
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
 from agents.validation import validate_thread_id
@@ -213,7 +214,12 @@ def execute(
             snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
             ids = [str(i.id) for i in snapshot.interrupts]
             asked = shapes.shown_interrupt(snapshot)
-            shown = None if asked is None else str(asked.id)
+            if asked is not None:
+                shown = str(asked.id)
+                if is_inbox_response(body.command.resume):
+                    check_inbox_accept(body.command.resume, asked)
+                    # Checked against this state: answered only if the thread is still as read here.
+                    expected = expected or shapes.checkpoint_id_of(snapshot)
         answers = resume_answers(body.command.resume, ids, shown)
         # The thread as this run left it (read under its lease), not as another process may change it after.
         result = runs.resume_interrupts(store, settings, thread_id, answers, expected_head=expected, **streaming)

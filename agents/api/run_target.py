@@ -11,12 +11,16 @@ a checkpoint the thread does not have is a 422. A run with neither input nor ans
 checkpoint it names (a re-run), as before.
 
 A resume's value is turned into answers by interrupt id (:func:`resume_answers`). Agent Inbox answers
-with a list of one response that names no question; while several wait, it answers the one Agent Inbox
-shows (:func:`agents.api.shapes.shown_interrupt`).
+with a list of one response that names no question: it answers the one Agent Inbox shows
+(:func:`agents.api.shapes.shown_interrupt`), by its id, and only while the thread is as it was when that
+was read (its head). If that question was answered after Agent Inbox loaded the thread, the one shown
+now is another: an accept, which carries the action request it showed, is then refused (409,
+:func:`check_inbox_accept`) rather than taken for a question its person never saw.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -24,25 +28,12 @@ from agents import readmodel
 from agents.api.errors import ApiError
 from agents.db import Store
 from agents.errors import InputError
+from agents.hitl_shape import accepted_changes, is_inbox_response
 from agents.strings import STRINGS
 from agents.texts import text
 
 #: What LangGraph's interrupt ids look like (32 hex digits): a resume map keyed by them answers by id.
 _INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
-#: The types of Agent Inbox's ``HumanResponse`` (src/components/agent-inbox/types.ts).
-INBOX_RESPONSES = ("accept", "edit", "response", "ignore")
-
-
-def is_inbox_response(value: Any) -> bool:
-    """Whether ``value`` is what Agent Inbox sends as ``command.resume``: ``[{"type", "args"}]``, one response.
-
-    Agent Inbox (hooks/use-interrupted-actions.tsx, ``handleSubmit``; contexts/ThreadContext.tsx,
-    ``sendHumanResponse``) sends the response to the question it shows, and no interrupt id.
-    """
-    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict)):
-        return False
-    response = value[0]
-    return response.get("type") in INBOX_RESPONSES and "edited_action" not in response
 
 
 def resume_answers(value: Any, interrupt_ids: list[str], shown: str | None = None) -> dict[str | None, Any]:
@@ -50,8 +41,9 @@ def resume_answers(value: Any, interrupt_ids: list[str], shown: str | None = Non
 
     LangGraph's ``{interrupt id: value, ...}`` answers those questions (the rest stay waiting); a
     map of the only waiting question is that answer, as before ids were needed. Agent Inbox's
-    response (:func:`is_inbox_response`) answers ``shown``, the question Agent Inbox shows, when several
-    wait. Anything else is one answer to the only question (refused, listing the ids, when several wait).
+    response (:func:`agents.hitl_shape.is_inbox_response`) answers ``shown``, the question Agent Inbox
+    shows, by its id (so it answers no other if that one is answered before the run takes the thread).
+    Anything else is one answer to the only question (refused, listing the ids, when several wait).
     """
     if isinstance(value, dict) and value and all(isinstance(key, str) for key in value):
         keyed = any(key in interrupt_ids for key in value) or all(_INTERRUPT_ID.fullmatch(key) for key in value)
@@ -59,9 +51,44 @@ def resume_answers(value: Any, interrupt_ids: list[str], shown: str | None = Non
             return {None: next(iter(value.values()))}
         if keyed:
             return dict(value)
-    if shown is not None and len(interrupt_ids) > 1 and is_inbox_response(value):
+    if shown is not None and is_inbox_response(value):
         return {shown: value}
     return {None: value}
+
+
+def check_inbox_accept(value: Any, shown: Any) -> None:
+    """Refuses Agent Inbox's accept of another question than ``shown``, the ``Interrupt`` it would answer.
+
+    The accept carries the action request Agent Inbox showed; when its name or an argument is not what
+    ``shown`` asks (:func:`agents.hitl_shape.accepted_changes`: e.g. another item's amount), the question
+    Agent Inbox showed was answered by someone else after it loaded the thread. A response that carries no
+    action request (an edit's arguments are the person's own, a ``response`` is text, an accept without
+    ``args``) cannot be compared, and is not refused here.
+
+    Raises:
+        ApiError: 409 on ``command.resume``: what changed, the question waiting now, and to reload.
+    """
+    if not is_inbox_response(value):
+        return
+    question = getattr(shown, "value", None)
+    changes = accepted_changes(value[0], question)
+    if not changes:
+        return
+    name, (accepted, asked) = next(iter(changes.items()))
+    waiting = question.get("question", "") if isinstance(question, dict) else ""
+    refusal = text(
+        STRINGS,
+        "api.error.inbox_answered_meanwhile",
+        name=name,
+        accepted=_shown_value(accepted),
+        asked=_shown_value(asked),
+        question=waiting,
+    )
+    raise ApiError(409, str(refusal), "command.resume")
+
+
+def _shown_value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def named_head(

@@ -57,6 +57,11 @@ def _config_checkpoint(config: dict[str, Any] | None) -> str | None:
     return ((config or {}).get("configurable") or {}).get("checkpoint_id")
 
 
+def checkpoint_id_of(snapshot: Any) -> str | None:
+    """The checkpoint a ``StateSnapshot`` was read at (the thread's head when it was read)."""
+    return _config_checkpoint(snapshot.config)
+
+
 def jsonable(value: Any) -> Any:
     """Decoded state as JSON: a message in full as LangGraph's server writes it (its ``model_dump``, with
     ``id``), an interrupt as ``{"value", "id"}``, the rest as :func:`agents.readmodel.to_jsonable` has it."""

@@ -18,7 +18,8 @@ from typing import Any
 
 from agents import hitl_shape
 from agents.errors import InputError
-from agents.texts import DEFAULT_LANGUAGE
+from agents.refund.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, text
 from agents.validation import parse_whole_number
 
 #: The action a refund question asks to be approved.
@@ -56,10 +57,11 @@ def plain_answer(value: Any) -> Any:
     answer: dict[str, Any] = {"action": decision.type}
     if decision.type == "edit":
         if decision.name != ACTION_NAME:
-            raise InputError("decisions", f"an edit here edits {ACTION_NAME!r}; got {decision.name!r}")
+            edited = text(STRINGS, "refund.error.edit_name", action=repr(ACTION_NAME), name=repr(decision.name))
+            raise InputError("decisions", edited)
         unknown = sorted(set(decision.args) - set(EDIT_ARGS))
         if unknown:
-            raise InputError(unknown[0], f"is not an argument an edit may change; use {', '.join(EDIT_ARGS)}")
+            raise InputError(unknown[0], text(STRINGS, "refund.error.edit_arg", args=", ".join(EDIT_ARGS)))
         answer.update(decision.args)
         if isinstance(answer.get("amount"), str) and decision.typed:  # Agent Inbox's edit: typed as text
             answer["amount"] = parse_whole_number(answer["amount"], "amount")

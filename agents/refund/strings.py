@@ -127,6 +127,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "is only taken with action edit, not {action}",
         "edit 조치에서만 받습니다({action}에서는 받지 않음)",
     ),
+    # An edit in LangChain's or Agent Inbox's shape (``agents.refund.hitl``): of another action, or of an argument
+    # the question does not take. Codes and argument names stay as they are sent.
+    "refund.error.edit_name": (
+        "an edit here edits {action}; got {name}",
+        "여기서 edit는 {action}만 고칩니다. 입력값: {name}",
+    ),
+    "refund.error.edit_arg": (
+        "is not an argument an edit may change; use {args}",
+        "edit가 바꿀 수 있는 인자가 아닙니다. {args:을/를} 쓰세요",
+    ),
     "refund.error.approver_required": ("is required: who decides?", "필수 항목입니다. 누가 결정하나요?"),
     "refund.error.approver_with_decision": (
         "is required with a decision: who decides?",

@@ -19,6 +19,7 @@ from langgraph.types import interrupt
 from agents.common import node_decorator, require_checkpointer, run_language
 from agents.db import Store
 from agents.robot import AGENT_NAME, APPROVING_ANSWER
+from agents.robot.answers import answer_of
 from agents.robot.state import RobotState
 from agents.robot.strings import STRINGS
 from agents.texts import DEFAULT_LANGUAGE, say, verbatim
@@ -47,9 +48,13 @@ def propose(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
 
 
 def approval(state: RobotState, config: RunnableConfig) -> dict[str, Any]:
-    """Pauses with the action and the question; returns the answer exactly as given."""
+    """Pauses with the action and the question; returns the answer exactly as given.
+
+    The answer is read from the resume value by :func:`agents.robot.answers.answer_of`, the rule every
+    path checks it by first, so LangGraph's own server (which checks nothing) decides as they do.
+    """
     answer = interrupt({"action": state["pending_action"], "question": question(run_language(config))})
-    return {"decision": str(answer)}
+    return {"decision": str(answer_of(answer))}
 
 
 def execute(state: RobotState, config: RunnableConfig) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 from agents import deletion_record
 from agents.errors import InputError
 from agents.robot import AGENT_NAME, APPROVING_ANSWER
+from agents.robot.answers import answer_of
 from agents.robot.strings import STRINGS
 from agents.spec import (
     AgentPage,
@@ -34,12 +35,14 @@ ANSWER_FIELD = Field(
 
 
 def check_answer(value: Any) -> str:
-    """Accepts a text answer exactly as given: case and spaces kept, so ``"yes "`` is no ``yes``."""
-    if isinstance(value, dict):
-        if set(value) != {"answer"}:
-            raise InputError("answer", 'the robot takes a text answer or {"answer": "..."}')
-        value = value["answer"]
-    return ANSWER_FIELD.validate(value)
+    """Accepts a text answer exactly as given: case and spaces kept, so ``"yes "`` is no ``yes``.
+
+    The value is read as the graph reads it (:func:`agents.robot.answers.answer_of`): ``{"answer": text}``
+    is that text, Agent Inbox's response (its Ignore) is its type, which refuses.
+    """
+    if isinstance(value, dict) and set(value) != {"answer"}:
+        raise InputError("answer", 'the robot takes a text answer or {"answer": "..."}')
+    return ANSWER_FIELD.validate(answer_of(value))
 
 
 def _acted(values: dict[str, Any]) -> bool:
