@@ -4,10 +4,11 @@ import streamlit as st
 
 from agents.registry import AGENTS
 from dashboard import resources
+from dashboard.home_view import show_agent_threads
 from dashboard.i18n import t
 from dashboard.notify_view import show_notify_failures
 from dashboard.settings_view import show_settings
-from dashboard.views import show_inbox_page, show_threads_page
+from dashboard.views import show_inbox_page
 
 store, settings = resources.store(), resources.settings()
 st.title(t("app.title"))
@@ -23,7 +24,6 @@ for spec in AGENTS.values():
         st.subheader(t(f"agent.{spec.name}.title"))
         st.caption(t(f"agent.{spec.name}.description"))
         st.page_link(spec.show.page.path, label=t("home.open"), icon=":material/arrow_forward:")
-        # The card's title names the agent: its table has no agent column.
-        show_threads_page(f"home-threads-{spec.name}", store, spec.name, t("home.no_threads"), with_agent=False)
+        show_agent_threads(store, spec)  # with none left, how many were deleted, and a link to them
 
 show_settings(settings)

@@ -107,9 +107,9 @@ else:
     pick_own_thread(AGENT_NAME, own_statuses, thread_id, more=more_threads)
 
 
-def decide(thread_id: str, action: str, notes: str, head_seen: str | None) -> str:
-    """Sends the gate's decision (its notes with a rework or reject); the message to flash."""
-    done = resume_followed(thread_id, gate_answer(action, notes), head_seen)
+def decide(thread_id: str, action: str, notes: str, plan: str, head_seen: str | None) -> str:
+    """Sends the gate's decision (notes with a rework, plan edit or reject; an edit's plan); the message to flash."""
+    done = resume_followed(thread_id, gate_answer(action, notes, plan), head_seen)
     return t("lecture.decided", action=code_word("decision", action), status=status_word(done))
 
 
@@ -120,15 +120,16 @@ def review_plan(thread_id: str, approve: bool, edited: str, head_seen: str | Non
     return t("lecture.decided", action=sent, status=status_word(done))
 
 
-def ask(thread_id: str, view: GateView, moved_on: str | None) -> None:
-    """The waiting question's form (:func:`dashboard.lecture_gate.ask`) with the agent's answers."""
+def ask(thread_id: str, view: GateView, moved_on: str | None, values: dict) -> None:
+    """The waiting question's form (:func:`dashboard.lecture_gate.ask`) with the agent's answers; the plan to
+    edit is the plan review's, or at the gate the thread's (``values``)."""
     lecture_gate.ask(
         thread_id,
         view,
         moved_on,
         actions=gate_form_actions(view.payload),
-        plan_text=editable_plan(view.payload),
-        decide=lambda action, notes, head_seen: decide(thread_id, action, notes, head_seen),
+        plan_text=editable_plan(view.payload, values),
+        decide=lambda action, notes, plan, head_seen: decide(thread_id, action, notes, plan, head_seen),
         review=lambda approve, edited, head_seen: review_plan(thread_id, approve, edited, head_seen),
     )
 
@@ -160,7 +161,7 @@ def thread_part(thread_id: str) -> None:
         question.info(t("auth.cannot_act", reason=auth.why_not(ANSWER)))
     elif view is not None:
         with question:
-            ask(thread_id, view, status_word(result) if view.stale else None)
+            ask(thread_id, view, status_word(result) if view.stale else None, values)
 
     rows = {"plan": subtopic_rows(values), "scores": score_rows(values), "reviews": review_rows(values)}
     show_tables(store, thread_id, values, **rows)

@@ -14,8 +14,9 @@ from dashboard.i18n import t
 from dashboard.lecture_view import REFUSED_KEY, GateView, show_gate_reviews
 from dashboard.safe_markdown import escape_markdown
 
-#: ``decide(action, notes, head_seen)``: sends the gate's decision, returns the message to flash.
-Decide = Callable[[str, str, str | None], str]
+#: ``decide(action, notes, plan, head_seen)``: sends the gate's decision (``plan``: the edited subtopics' JSON text,
+#: for ``edit_plan``), returns the message to flash.
+Decide = Callable[[str, str, str, str | None], str]
 #: ``review(approve, edited, head_seen)``: sends the plan review's answer, returns the message to flash.
 Review = Callable[[bool, str, str | None], str]
 
@@ -41,8 +42,17 @@ def limit_notice(actions: Sequence[str], moved_on: str | None) -> tuple[str, str
     return None
 
 
-def decision_form(thread_id: str, actions: Sequence[str], expected: str | None, decide: Decide) -> None:
-    """The gate's decision: rework (with notes), save as is, or reject."""
+def gate_plan_key(thread_id: str, payload: dict[str, Any]) -> str:
+    """The key of the gate form's plan editor: one per plan version, so a new plan (after an edit) starts from
+    itself, never from the text typed for the last one."""
+    return f"lecture-gate-plan-{thread_id}-v{payload.get('plan_version')}"
+
+
+def decision_form(
+    thread_id: str, actions: Sequence[str], expected: str | None, decide: Decide, *, plan_text: str, plan_key: str
+) -> None:
+    """The gate's decision: rework (with notes), edit the plan (``plan_text``, a JSON list, then a rework with
+    the notes), save as is, or reject. The plan editor is drawn only while the gate offers ``edit_plan``."""
     with st.form(f"lecture-decision-{thread_id}"):
         st.markdown(f"**{t('lecture.decision')}**")
         action = st.radio(
@@ -52,9 +62,12 @@ def decision_form(thread_id: str, actions: Sequence[str], expected: str | None, 
             key=f"lecture-action-{thread_id}",
         )
         notes = st.text_area(t("lecture.notes"), key=f"lecture-notes-{thread_id}")
+        plan, editor = plan_text, st.empty()  # drawn on every run: the form keeps its shape at the round limit
+        if "edit_plan" in actions:
+            plan = editor.text_area(t("lecture.gate_plan_edit"), value=plan_text, height=260, key=plan_key)
         sent = st.form_submit_button(t("lecture.submit_decision"), type="primary")
     if sent:  # a refusal is kept in the session and drawn under the form by the thread's live part
-        act(expected, lambda head: decide(action, notes, head), thread_id=thread_id, refused_key=REFUSED_KEY)
+        act(expected, lambda head: decide(action, notes, plan, head), thread_id=thread_id, refused_key=REFUSED_KEY)
 
 
 def plan_review_form(thread_id: str, plan_text: str, expected: str | None, review: Review) -> None:
@@ -93,5 +106,6 @@ def ask(
         if (notice := limit_notice(actions, moved_on)) is not None:  # beside the form, where the notes are typed
             kind, text = notice
             (limit.warning if kind == "warning" else limit.caption)(text)
-        decision_form(thread_id, actions, view.head, decide)
+        plan_key = gate_plan_key(thread_id, payload)
+        decision_form(thread_id, actions, view.head, decide, plan_text=plan_text, plan_key=plan_key)
     show_refusal(REFUSED_KEY, thread_id)  # of a decision sent here

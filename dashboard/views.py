@@ -257,14 +257,28 @@ def _inbox_page(key: str, store: Store, empty_text: str) -> None:
         st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=show_every, args=(every_key,))
 
 
-def show_threads_page(key: str, store: Store, agent: str, empty_text: str, *, with_agent: bool = True) -> None:
+def show_threads_page(
+    key: str,
+    store: Store,
+    agent: str,
+    empty_text: str,
+    *,
+    with_agent: bool = True,
+    when_none: Callable[[], str] | None = None,
+) -> None:
     """:func:`show_threads` of the agent's newest :data:`HOME_ROWS` threads, read as one page of the kept index
-    of statuses; "Show all" reads every thread of the agent, for the session."""
+    of statuses; "Show all" reads every thread of the agent, for the session.
+
+    ``when_none()``: the text said instead of ``empty_text`` when the agent has no thread as the page is drawn,
+    called only then (what it reads costs nothing while there are threads to show).
+    """
     every_key = f"{key}:every"
     if st.session_state.get(every_key):
         show_threads(key, lambda: lifecycle.thread_statuses(store, agent=agent), empty_text, with_agent=with_agent)
         return
     page = statuspages.threads_page(store, agent, limit=HOME_ROWS)
+    if not page.items and when_none is not None:
+        empty_text = when_none()
 
     def load() -> list[lifecycle.ThreadStatus]:
         return statuspages.threads_page(store, agent, limit=HOME_ROWS).items

@@ -206,13 +206,34 @@ def accept_gate_answer(state: LectureState, max_rounds: int, answer: dict[str, A
 
 
 def gate_form_actions(question: Mapping[str, Any]) -> list[str]:
-    """The gate form's choices among those the waiting question offers (a plan edit has a form of its own)."""
-    return [a for a in question.get("options", []) if a in ("rework", "save", "reject")]
+    """The gate form's choices: those the waiting question offers, in its order (``edit_plan`` among them
+    while rounds remain, its subtopics typed in the form)."""
+    return [a for a in question.get("options", []) if a in ("rework", "edit_plan", "save", "reject")]
 
 
-def gate_answer(action: str, notes: str) -> dict[str, str]:
-    """The gate form's answer: its notes go with ``rework`` (for the rework) and ``reject`` (its reason)."""
+def gate_answer(action: str, notes: str, plan: str = "") -> object:
+    """The gate form's answer: its notes go with ``rework`` and ``edit_plan`` (for the rework that follows) and
+    ``reject`` (its reason); ``edit_plan`` sends the edited subtopics (``plan``, JSON text) as
+    :func:`plan_edit_answer` makes them for every form.
+
+    Raises:
+        InputError: Naming ``subtopics`` when an edit's plan is not JSON.
+    """
+    if action == "edit_plan":
+        return plan_edit_answer(plan, notes)
     return {"action": action, "notes": notes} if action in ("rework", "reject") else {"action": action}
+
+
+def plan_edit_answer(edited: str, notes: str = "") -> dict[str, Any]:
+    """A form's plan edit: the edited subtopics (JSON text) as ``edit_plan``, the answer the CLI's and the API's
+    raw value ``{"action": "edit_plan", "subtopics": [...]}`` is; sent through ``agents.runs.resume_thread``,
+    it passes the checks of every path (:func:`check_answer`, :func:`check_offered`, :func:`check_plan_answer`).
+
+    Raises:
+        InputError: Naming ``subtopics`` when the edit is not JSON.
+    """
+    answer: dict[str, Any] = {"action": "edit_plan", "subtopics": parse_json(edited, "subtopics")}
+    return answer | ({"notes": notes} if notes else {})
 
 
 def plan_review_answer(approve: bool, edited: str) -> object:
@@ -223,12 +244,15 @@ def plan_review_answer(approve: bool, edited: str) -> object:
     """
     if approve:
         return "approve"
-    return {"action": "edit_plan", "subtopics": parse_json(edited, "subtopics")}
+    return plan_edit_answer(edited)
 
 
-def editable_plan(question: Mapping[str, Any]) -> str:
-    """The plan review's starting text: the waiting plan's subtopics (id, title, description) as JSON."""
+def editable_plan(question: Mapping[str, Any], values: Mapping[str, Any] | None = None) -> str:
+    """The plan editor's starting text: the plan's subtopics (id, title, description) as JSON; those of the
+    waiting plan review's question, or, for the gate's question, which names none, those of the thread's
+    ``values``."""
+    source = values if values is not None and "subtopics" not in question else question
     subtopics = [
-        {"id": s["id"], "title": s["title"], "description": s["description"]} for s in question.get("subtopics", [])
+        {"id": s["id"], "title": s["title"], "description": s["description"]} for s in source.get("subtopics", [])
     ]
     return json.dumps(subtopics, ensure_ascii=False, indent=2)

@@ -240,13 +240,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lecture.decision": ("Your decision", "결정"),
     "lecture.action": ("Action", "작업"),
     "lecture.action.rework": ("rework: revise the flagged items", "재작업: 지적된 항목 수정"),
+    "lecture.action.edit_plan": (
+        "edit the plan: the subtopics below, research the new ones, then rework",
+        "계획 수정: 아래 세부 주제로 바꾸고 새 주제만 조사한 뒤 재작업",
+    ),
     "lecture.action.save": ("save as is", "그대로 저장"),
     "lecture.action.reject": ("reject (the run ends)", "거절 (실행 종료)"),
     "lecture.limit_reached": (
         "The round limit is reached: only save or reject remain.",
         "라운드 한도에 도달했습니다. 저장 또는 거절만 할 수 있습니다.",
     ),
-    "lecture.notes": ("Notes for the rework, or why you reject it (optional)", "재작업 메모 또는 거절 사유 (선택)"),
+    "lecture.notes": (
+        "Notes for the rework (also after a plan edit), or why you reject it (optional)",
+        "재작업 메모(계획 수정 뒤에도 쓰임) 또는 거절 사유 (선택)",
+    ),
+    "lecture.gate_plan_edit": (
+        "Subtopics for “edit the plan” (JSON list: an item with an id keeps that subtopic as researched,"
+        " an item without one adds a subtopic, one left out is removed)",
+        "“계획 수정”에 쓸 세부 주제 (JSON 목록: id가 있는 항목은 조사된 그대로 유지, id 없는 항목은 새로 추가,"
+        " 뺀 항목은 삭제)",
+    ),
     "lecture.submit_decision": ("Send decision", "결정 보내기"),
     "lecture.decided": ("Sent {action}: {status}.", "{action} 결정을 보냈습니다: {status}."),
     "lecture.plan_edit": (

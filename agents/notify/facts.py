@@ -16,6 +16,7 @@ from typing import Any
 
 from agents.readmodel import to_jsonable
 from agents.registry import AGENTS
+from agents.threadstatus import says_count
 
 #: What an event keeps of a waiting question: its case, what it asks to pay, the request, and how many
 #: items the case decides in all (``item_count``, for "2 of 5 items").
@@ -33,6 +34,9 @@ def question_facts(agent: str, questions: Sequence[Any], question: str) -> dict[
     """What a message says of a wait on ``questions`` (the first as the status shows it, ``question`` its
     words in the reader's language, "" for none).
 
+    One question that is an item of a case with several (``item_count``): ``waiting_count`` 1 too, where the
+    thread's status says so (:func:`agents.threadstatus.says_count`, the one rule of every reader).
+
     Several questions: ``waiting_count`` and ``amount``, what they ask for together (left out when the agent
     states no such amount, so no message gives one item's amount as the case's); neither one question's
     words nor its item's request. And ``questions``: each question's :data:`QUESTION_FACTS`, whom the mail
@@ -41,7 +45,10 @@ def question_facts(agent: str, questions: Sequence[Any], question: str) -> dict[
     first = questions[0] if questions else None
     facts = {key: to_jsonable(first[key]) for key in PAYLOAD_FACTS if isinstance(first, dict) and key in first}
     if len(questions) <= 1:
-        return facts | ({"question": question} if question else {})
+        facts |= {"question": question} if question else {}
+        if questions and says_count(1, first):  # the last item of several waits: "1 of 3 items", as its status says
+            facts["waiting_count"] = 1
+        return facts
     facts["waiting_count"] = len(questions)
     facts["questions"] = [
         {key: to_jsonable(asked[key]) for key in QUESTION_FACTS if key in asked}

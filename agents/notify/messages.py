@@ -22,6 +22,7 @@ from agents.notify.outbox import Event
 from agents.registry import AGENTS
 from agents.strings import STRINGS as AGENTS_STRINGS
 from agents.texts import fill, pick, render, text
+from agents.threadstatus import says_count
 from agents.validation import LINE_BREAKS
 
 STRINGS: dict[str, tuple[str, str]] = {
@@ -147,7 +148,8 @@ def _deleted_amount(facts: dict[str, Any], lang: str) -> str:
 def _case_amount(event: Event, lang: str) -> str:
     """What a message says of the case's amount: what a decided case paid (and its request, when the two
     differ); what a deleted case with items still waited for and had paid; else what waits, with how many
-    questions when several wait at once."""
+    questions wait where the thread's status says so (:func:`agents.threadstatus.says_count`: several at once,
+    or one item of several)."""
     facts = event.facts
     paid, requested = facts.get("paid_amount"), facts.get("requested_amount")
     if event.kind == "deleted" and _whole(facts.get("item_count")):
@@ -158,7 +160,9 @@ def _case_amount(event: Event, lang: str) -> str:
         return _amount(paid, lang)
     amount = _amount(facts.get("amount") if facts.get("amount") is not None else requested, lang)
     count, total = facts.get("waiting_count"), facts.get("item_count")
-    if event.kind not in _WAITS or not isinstance(count, int) or isinstance(count, bool) or count < 2:
+    if event.kind not in _WAITS or not isinstance(count, int) or isinstance(count, bool):
+        return amount
+    if not says_count(count, facts):  # the status's own rule: several questions, or one item of several
         return amount
     if _whole(total):
         return _say("notify.items_waiting", lang, amount=amount, count=count, total=total)

@@ -45,6 +45,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.open": ("Open", "열기"),
     "home.agents": ("Agents", "에이전트"),
     "home.no_threads": ("No threads yet.", "아직 스레드가 없습니다."),
+    # An agent whose every thread was deleted has had threads: "yet" would be untrue (dashboard.home_view).
+    "home.no_threads_deleted": (
+        "No threads now. Threads deleted before they finished: {count}.",
+        "지금은 스레드가 없습니다. 완료 전에 삭제된 스레드: {count}개.",
+    ),
+    "home.deleted_link": (
+        "Deleted threads ({count}) in the checkpoint explorer",
+        "체크포인트 탐색기의 삭제된 스레드 ({count})",
+    ),
     "col.thread": ("thread", "스레드"),
     "col.agent": ("agent", "에이전트"),
     "col.status": ("status", "상태"),

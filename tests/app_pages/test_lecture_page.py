@@ -60,6 +60,7 @@ def test_run_waits_at_the_gate_then_rework_passes_and_saves(app, store, settings
     assert len([r for r in node_runs(store, thread_id=thread_id) if r["node"] == "research"]) == 5
     assert at.radio(key=f"lecture-action-{thread_id}").options == [
         "rework: revise the flagged items",
+        "edit the plan: the subtopics below, research the new ones, then rework",
         "save as is",
         "reject (the run ends)",
     ]

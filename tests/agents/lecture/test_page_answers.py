@@ -12,8 +12,9 @@ from agents.lecture.services import LectureServices
 from agents.settings_values import Secret
 
 
-def test_the_gate_form_offers_only_what_the_waiting_question_offers_without_the_plan_edit():
-    assert gate_form_actions({"options": ["rework", "edit_plan", "save", "reject"]}) == ["rework", "save", "reject"]
+def test_the_gate_form_offers_what_the_waiting_question_offers_the_plan_edit_too():
+    options = ["rework", "edit_plan", "save", "reject"]
+    assert gate_form_actions({"options": options}) == options
     assert gate_form_actions({"options": ["save", "reject"]}) == ["save", "reject"]
     assert gate_form_actions({}) == []
 
@@ -24,6 +25,19 @@ def test_notes_go_with_a_rework_or_a_reject_and_every_gate_answer_passes_the_age
     assert gate_answer("save", "ignored") == {"action": "save"}
     for action in ("rework", "save", "reject"):
         check_answer(gate_answer(action, "a note"))
+
+
+def test_the_gate_s_plan_edit_sends_the_edited_subtopics_with_its_notes_as_the_plan_review_does():
+    subtopics = [{"id": "s1", "title": "Intro"}, {"id": "s2", "title": "Tools"}, {"title": "New"}]
+    edited = json.dumps(subtopics)
+
+    sent = gate_answer("edit_plan", "more practice", edited)
+    assert sent == {"action": "edit_plan", "subtopics": subtopics, "notes": "more practice"}
+    assert check_answer(sent)["subtopics"] == sent["subtopics"]
+    assert gate_answer("edit_plan", "", edited) == plan_review_answer(False, edited)  # no notes: the review's edit
+    with pytest.raises(InputError) as refused:
+        gate_answer("edit_plan", "", "[{")
+    assert refused.value.field == "subtopics"
 
 
 def test_the_plan_review_sends_approve_or_the_edited_subtopics():
@@ -42,6 +56,10 @@ def test_the_plan_editor_starts_with_each_subtopics_id_title_and_description_onl
     assert json.loads(editable_plan(question)) == [{"id": "s1", "title": "제목", "description": "d"}]
     assert "제목" in editable_plan(question)  # as typed, not escaped
     assert editable_plan({}) == "[]"
+    gate = {"stage": "gate", "round": 1}  # the gate's question names no plan: the thread's values do
+    values = {"subtopics": [{"id": "s2", "title": "t", "description": "d"}]}
+    assert json.loads(editable_plan(gate, values)) == [{"id": "s2", "title": "t", "description": "d"}]
+    assert json.loads(editable_plan(question, values))[0]["id"] == "s1"  # the plan review's own plan first
 
 
 def test_the_services_are_named_in_the_readers_language_and_never_by_their_key():
