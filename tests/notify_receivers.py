@@ -22,6 +22,10 @@ from aiosmtpd.controller import Controller
 from tests.serving import free_port
 
 WAIT_SECONDS = 60.0
+#: How often (s) the webhook receiver's loop looks whether it was asked to stop: ``shutdown()`` returns
+#: only once the loop has looked (``socketserver``'s default, half a second, was half a second of every
+#: test that stops one).
+STOP_POLL_SECONDS = 0.01
 
 
 @dataclass
@@ -83,7 +87,9 @@ class WebhookReceiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/T0SECRET/B0SECRET"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": STOP_POLL_SECONDS}, daemon=True
+        )
 
     def wait_for(self, count: int, timeout: float = WAIT_SECONDS) -> list[Received]:
         """Waits until ``count`` distinct events arrived; returns everything received."""

@@ -11,6 +11,7 @@ function ``(args, context) -> int`` that says its words in ``context.lang``.
 from __future__ import annotations
 
 import argparse
+import operator
 import os
 import sys
 from collections.abc import Sequence
@@ -30,12 +31,33 @@ from agents.cli.base import (
 )
 from agents.db import DatabaseError
 from agents.errors import RunFailedError, UserError
+from agents.registry import AGENTS
 from agents.settings import requested_language
+from agents.spec import AgentSpec
 from agents.texts import DEFAULT_LANGUAGE, LANGUAGES, render
+
+#: The parser made for each language, with the agents it was made for (:func:`build_parser`).
+_BUILT: dict[str, tuple[tuple[AgentSpec, ...], argparse.ArgumentParser]] = {}
 
 
 def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
-    """The full parser, with every command module's sub-commands, its help and usage errors in ``lang``."""
+    """The full parser, with every command module's sub-commands, its help and usage errors in ``lang``.
+
+    Made once per language and kept while the registered agents are the same ones (a ``run`` command is
+    made for each agent): making it adds about 150 commands and options with their help, and a process that runs
+    commands one after another (the tests, a batch) would pay that for each. Parsing reads the parser and
+    changes nothing in it.
+    """
+    agents = tuple(AGENTS.values())
+    built = _BUILT.get(lang)
+    if built is not None and len(built[0]) == len(agents) and all(map(operator.is_, built[0], agents)):
+        return built[1]
+    parser = _new_parser(lang)
+    _BUILT[lang] = (agents, parser)
+    return parser
+
+
+def _new_parser(lang: str) -> argparse.ArgumentParser:
     language_parser = Parser.in_language(lang)
     parser = language_parser(
         prog="python -m agents", description=say("cli.description", lang), epilog=say("cli.epilog", lang)
