@@ -57,6 +57,27 @@ def _keep_compiled_modules() -> None:
 _keep_compiled_modules()
 
 
+#: Where the tests' temporary folders go when the machine has a memory file system (Linux's ``/dev/shm``).
+MEMORY_FOLDER = Path("/dev/shm")
+
+
+def _temporary_folders_in_memory() -> None:
+    """Puts the tests' temporary folders (``tmp_path``: every test's database) in memory, where there is one.
+
+    Every test makes SQLite files, and closing one folds its write-ahead log into it and syncs it to disk;
+    on a disk those syncs are waits of every test (about 6 % of the quick set's time, measured on two
+    cores). A file in memory is the same file to SQLite (its locks, its write-ahead log and its shared
+    memory work as on disk) and to a process killed mid-write; only a power cut, which no test makes, would
+    tell them apart. ``PYTEST_DEBUG_TEMPROOT`` (pytest's own setting) chooses another place; the worker
+    processes of ``pytest-xdist`` and the servers and commands the tests start inherit it.
+    """
+    if "PYTEST_DEBUG_TEMPROOT" not in os.environ and MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(MEMORY_FOLDER)
+
+
+_temporary_folders_in_memory()
+
+
 @functools.cache
 def _installed_component_manifests() -> tuple[tuple[object, Path], ...]:
     return tuple(_scan_component_manifests())
