@@ -183,6 +183,9 @@ def thread(
             "action": status.action,
             "head_checkpoint_id": status.head_checkpoint_id,
             "waiting_since": status.waiting_since.isoformat() if status.waiting_since else None,
+            # How many questions wait, as ``threads --json`` says it (``threadstatus.says_count``: several, or
+            # one item of several); 0 when the status says no count.
+            "waiting_count": status.waiting_count,
             "overdue": overdue,
         }
         | (decision_rights or dict.fromkeys(("deciders", "no_decider", "escalated_to", "escalation_reason"))),

@@ -126,8 +126,10 @@ def test_the_official_sdk_starts_items_and_answers_them_by_id(server: Server) ->
         state = client.threads.get_state("refund-S1")
         ids = {i["value"]["item"]: i["id"] for i in state["interrupts"]}
         assert set(ids) == {"A-1", "A-3"} and state["next"] == ["item", "item"]
+        assert client.threads.get("refund-S1")["lifecycle"]["waiting_count"] == 2  # as `threads --json` says
         one = client.runs.wait("refund-S1", "refund", command={"resume": {ids["A-1"]: APPROVE}})
         assert [i["id"] for i in one["__interrupt__"]] == [ids["A-3"]]
+        assert client.threads.get("refund-S1")["lifecycle"]["waiting_count"] == 1  # "1 of 3 items" still
         done = client.runs.wait("refund-S1", "refund", command={"resume": {ids["A-3"]: APPROVE}})
         assert done["outcome"] == "paid" and "__interrupt__" not in done
         assert client.threads.get("refund-S1")["status"] == "idle"
