@@ -55,8 +55,9 @@ as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
   -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
 export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres"
 
-# One worker per core. One more is faster on 2 cores (the whole suite in 724-782 s against 846 s: a browser
-# test's worker waits on the Chromium and dashboard it drives, and the extra worker runs meanwhile), but in
-# three such runs two browser tests each failed once after a click (a grid's selection never reached the page;
-# the robot page left as an empty shell): until those are found, one per core.
+# One worker per core. One more is faster on 2 cores (the whole suite in 724-800 s against 793-846 s: a
+# browser test's worker waits on the Chromium and dashboard it drives, and the extra worker runs meanwhile),
+# but three of four such runs had a browser test fail once after a click or a submit (a grid's selection never
+# reached the page; the robot page left as an empty shell; a form's first field put back to the last request):
+# until those are found, one per core.
 python -m pytest -n "${HITL_TEST_WORKERS:-auto}" --durations=10 "$@"
