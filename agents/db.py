@@ -23,7 +23,16 @@ from agents.schema import TableSchema, project_tables
 from agents.strings import STRINGS
 from agents.texts import Text, text
 
-__all__ = ["DatabaseError", "Store", "TableSchema", "db_text", "is_postgres_url", "project_tables"]
+__all__ = [
+    "DatabaseError",
+    "Store",
+    "TableSchema",
+    "db_text",
+    "is_busy",
+    "is_busy_refusal",
+    "is_postgres_url",
+    "project_tables",
+]
 
 #: How long a write that may be skipped waits for another writer's lock (:meth:`Store.write_if_free`).
 FREE_WRITE_WAIT_SECONDS = 0.05
@@ -110,6 +119,18 @@ class Store(ABC):
         with self.transaction() as cursor:
             cursor.executemany(sql, rows)
 
+    def give_up_once_busy(self) -> None:
+        """Makes the writes that follow a refusal for a busy database stop waiting (for a command that runs once).
+
+        A write waits up to the busy timeout for another process's write lock, then is refused ("busy, try
+        again"), nothing changed. Without this, each later write of the same process waits the whole timeout
+        again: a command's cleanup (its node log, its lease) would make it wait several timeouts before it
+        says busy. From this call on, once one read or write was refused busy, the others try once, so the
+        command gives up about one busy timeout after it began to wait; each still commits whole or not at
+        all. The base does nothing (PostgreSQL's waits are its server's).
+        """
+        return None  # deliberately: a backend whose writes do not wait for a busy timeout has nothing to change
+
     def change_token(self) -> object | None:
         """A value that differs after any commit to the database, by any process; None when unknown.
 
@@ -154,11 +175,27 @@ def explain_refusal(path: str, error: sqlite3.DatabaseError) -> Text:
         return db_text("not_database", path=path)
     if "readonly" in detail or "read-only" in detail:
         return db_text("read_only", path=path)
-    if "locked" in detail or "busy" in detail:
+    if is_busy(error):
         return db_text("busy", path=path)
     if "malformed" in detail:
         return db_text("malformed", path=path, detail=detail)
     return db_text("unusable", path=path, detail=detail)
+
+
+def is_busy(error: sqlite3.Error) -> bool:
+    """Whether SQLite refused because another connection held its lock past the busy timeout (busy, locked)."""
+    detail = str(error)
+    return "locked" in detail or "busy" in detail
+
+
+#: The catalogue key of the refusal of a busy database (:func:`explain_refusal`).
+BUSY_KEY = "error.db.busy"
+
+
+def is_busy_refusal(error: BaseException) -> bool:
+    """Whether ``error`` is the refusal of a busy database: nothing was changed, the same request may succeed later."""
+    found = getattr(error, "text", None)
+    return isinstance(error, DatabaseError) and isinstance(found, Text) and found.key == BUSY_KEY
 
 
 def is_postgres_url(location: str | Path) -> bool:

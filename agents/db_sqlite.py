@@ -10,7 +10,9 @@ SQLite connection settings, and why:
 * ``journal_mode=WAL``: readers (the dashboard) never block the writer (a run),
   and another process (the CLI) can read while this one writes.
 * ``busy_timeout`` (``timeout``, 30 s unless ``HITL_DB_BUSY_TIMEOUT`` says otherwise): when another
-  process holds the write lock, SQLite waits for it instead of failing with "database is locked".
+  process holds the write lock, SQLite waits for it instead of failing with "database is locked". A command
+  of the CLI waits that long in all (:meth:`SqliteStore.give_up_once_busy`): once one of its writes was
+  refused busy, the rest (its node log, its lease) try once instead of each waiting the timeout again.
 * ``synchronous=NORMAL``: in WAL mode a commit is durable against a killed
   process (the data is in the OS's page cache); only a power cut can lose the
   last commits. This keeps the node log's two writes per call cheap.
@@ -27,10 +29,10 @@ import errno
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -42,6 +44,7 @@ from agents.db import (
     db_text,
     explain_refusal,
     insert_sql,
+    is_busy,
     raise_refusal,
 )
 from agents.db_setup import (
@@ -57,10 +60,56 @@ from agents.readsql import SqliteQueries
 from agents.schema import CHANGES_TABLE, SQLITE_TYPES, TableSchema, fingerprint, project_tables, schema_text
 from agents.sqlite_probe import probe_btrees
 
+if TYPE_CHECKING:  # the saver's own signatures, for the writes it wraps
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata
+
 BUSY_TIMEOUT_SECONDS = 30.0
 WAL_AUTOCHECKPOINT_PAGES = 10_000
 #: The catalogue key of SQLite's refusal to write a file it opened read-only (:func:`agents.db.explain_refusal`).
 READ_ONLY_KEY = "error.db.read_only"
+
+
+class _Saver(SqliteSaver):
+    """LangGraph's ``SqliteSaver`` that tells its store when one of its writes was refused (``on_refusal``).
+
+    Its checkpoints and writes wait for another process's write lock as the store's own writes do, and stop
+    waiting with them (:meth:`SqliteStore.give_up_once_busy`). Only the writes are wrapped: a read of a file
+    in WAL mode never waits for a writer.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, on_refusal: Callable[[sqlite3.DatabaseError], None]) -> None:
+        super().__init__(conn)
+        self.on_refusal = on_refusal
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        try:
+            return super().put(config, checkpoint, metadata, new_versions)
+        except sqlite3.DatabaseError as error:
+            self.on_refusal(error)
+            raise
+
+    def put_writes(
+        self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        try:
+            super().put_writes(config, writes, task_id, task_path)
+        except sqlite3.DatabaseError as error:
+            self.on_refusal(error)
+            raise
+
+    def delete_thread(self, thread_id: str) -> None:
+        try:
+            super().delete_thread(thread_id)
+        except sqlite3.DatabaseError as error:
+            self.on_refusal(error)
+            raise
 
 
 class SqliteStore(Store):
@@ -88,7 +137,9 @@ class SqliteStore(Store):
         self.read_only = read_only
         self.conn = _connect(self.path, read_only=read_only, busy_timeout=busy_timeout)
         self._skippable_changes = 0  # rows written by write_if_free (see change_token)
-        self.saver = SqliteSaver(self.conn)
+        self._gives_up_once_busy = False  # give_up_once_busy() was called
+        self._gave_up = False  # ... and a read or write was refused busy since: the others no longer wait
+        self.saver = _Saver(self.conn, self._saver_refused)
         self.saver.location = self.path  # named by a refusal of its own reads and writes (agents.runs)
         self.queries = SqliteQueries()
         try:
@@ -155,6 +206,7 @@ class SqliteStore(Store):
                 self.conn.commit()
             except sqlite3.DatabaseError as error:  # busy past the timeout, damaged, full: nothing was changed
                 self.conn.rollback()
+                self._refused(error)
                 raise_refusal(self.path, error)
             except BaseException:
                 self.conn.rollback()
@@ -208,6 +260,7 @@ class SqliteStore(Store):
             try:
                 return self.conn.execute(sql, params)
             except sqlite3.DatabaseError as error:  # the statement rolled itself back
+                self._refused(error)
                 raise_refusal(self.path, error)
             finally:
                 self.conn.isolation_level = level
@@ -221,10 +274,28 @@ class SqliteStore(Store):
                 cursor.execute("BEGIN")
                 yield cursor
             except sqlite3.DatabaseError as error:  # e.g. a damaged page: a message, not a traceback
+                self._refused(error)
                 raise_refusal(self.path, error)
             finally:
                 self.conn.rollback()
                 cursor.close()
+
+    def give_up_once_busy(self) -> None:
+        """See :meth:`Store.give_up_once_busy`: the connection's busy timeout drops to 0 at the first refusal."""
+        self._gives_up_once_busy = True
+
+    def _refused(self, error: sqlite3.DatabaseError) -> None:
+        """Notes a refusal, the lock held: after the first busy one, when :meth:`give_up_once_busy` asked for it,
+        no read or write of this connection waits for another process's lock (each tries once)."""
+        if self._gives_up_once_busy and not self._gave_up and is_busy(error):
+            self._gave_up = True
+            self.conn.execute("PRAGMA busy_timeout = 0")  # the saver's writes too: they share the connection
+
+    def _saver_refused(self, error: sqlite3.DatabaseError) -> None:
+        """:meth:`_refused` for a write of the saver, which has let the lock go by the time its error is here."""
+        if self._gives_up_once_busy and not self._gave_up and is_busy(error):
+            with self.lock:
+                self._refused(error)
 
     def change_token(self) -> object | None:
         """SQLite's ``data_version`` and the rows this process's connection changed, less its kept statuses'.

@@ -8,8 +8,9 @@ can never be "waiting" on one screen and missing from another.
 |-------------|------------------------------------------------------------------|
 | ``waiting`` | an interrupt awaits a human: the question and how to answer      |
 | ``attention``| it can neither finish nor ask by itself (edited and not continued,|
-|             | stopped by a crash, a node raised, or inconsistent; or no agent  |
-|             | registered here runs it): a reason and the action that resolves it |
+|             | stopped by a crash or a cancel, a node raised, or inconsistent;  |
+|             | or no agent registered here runs it): a reason and the action    |
+|             | that resolves it                                                 |
 | ``running`` | a live process holds its lease                                   |
 | ``done``    | finished, with the agent's outcome                               |
 
@@ -79,6 +80,7 @@ def _unfinished(source: str, next_nodes: tuple[str, ...], errors: list[str]) -> 
         return "error", text(STRINGS, "lifecycle.error", error=errors[0]), "rerun"
     if source in ("update", "fork"):
         return "edited", text(STRINGS, "lifecycle.edited", nodes=nodes), "continue"
+    # A cancelled run (the HTTP API's runs.cancel) and a killed one leave the same head: the words say either.
     return "stopped", text(STRINGS, "lifecycle.stopped", nodes=nodes), "continue"
 
 

@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from agents import lifecycle, threadindex
+from agents import lifecycle, readcache, statuspages, threadindex
 from agents.damaged import DamagedValueError
 from agents.decision_rights import DecisionRights
 from agents.identity import Identity, Roles
@@ -58,6 +58,48 @@ def rights_of(
         if rights is not None:
             found[item.thread_id] = rights
     return found
+
+
+def every_rights(
+    store: Any, roles: Roles | None, now: dt.datetime
+) -> tuple[list[lifecycle.ThreadStatus], dict[str, DecisionRights]]:
+    """Every waiting item of the agents that state who may decide their items, oldest first per agent, and who
+    may decide each (:func:`rights_of`, without a deadline): what a queue shown a page at a time counts and puts
+    first as "my queue", and flags when no one may decide it (nothing without a roles file).
+
+    The items are read from the kept index of statuses (:func:`agents.statuspages.every_unfinished`), not from
+    every thread's checkpoints. Their rights leave escalation out, which moves with the clock (the rows a page
+    shows are weighed with their deadlines by :func:`rights_of`); so they are kept per process while an item's
+    head, its questions and the roles file are as they were, and a change weighs only the items it moved.
+    """
+    if roles is None:
+        return [], {}
+    items = [
+        item
+        for name, spec in AGENTS.items()
+        if spec.ask.states_rights
+        for item in statuspages.every_unfinished(store, name)
+        if item.status == "waiting"
+    ]
+    memo, people = readcache.cache_for(store, "every-rights"), _roles_key(roles)
+
+    def key(item: lifecycle.ThreadStatus) -> tuple[Any, ...]:
+        # At one head the questions only go (each answered one), so their count says which still wait.
+        return (people, item.thread_id, item.head_checkpoint_id, item.waiting_count)
+
+    found = {item.thread_id: memo.lookup(key(item)) for item in items}
+    weighed = [item for item in items if found[item.thread_id] is None]
+    fresh = rights_of(store, roles, weighed, {}, now) if weighed else {}
+    for item in weighed:
+        if item.thread_id in fresh:
+            memo.put(key(item), fresh[item.thread_id])
+        found[item.thread_id] = fresh.get(item.thread_id)
+    return items, {thread_id: rights for thread_id, rights in found.items() if rights is not None}
+
+
+def _roles_key(roles: Roles) -> tuple[Any, ...]:
+    """What of the roles file decides who may decide: its people (role, limit, name) and its tokens' names."""
+    return (tuple(sorted(roles.users.items())), tuple(sorted(roles.tokens.items())))
 
 
 def waiting_questions(store: Any, items: Sequence[lifecycle.ThreadStatus]) -> dict[str, tuple[Any, ...]]:

@@ -392,6 +392,11 @@ class AskPart:
     recorded_payout: Callable[[Any, Any], int | None] | None = None
     asked_amount: Callable[[Sequence[Any]], int] | None = None
 
+    @property
+    def states_rights(self) -> bool:
+        """Whether the agent states who may decide its waiting items (it gives ``decision_rights``)."""
+        return self.decision_rights is not _nothing
+
 
 @dataclass(frozen=True)
 class EditPart:

@@ -117,6 +117,19 @@ def inbox_page(store: Store, agent: str | None = None, *, limit: int = PAGE_SIZE
     return _page(store, agent, unfinished=True, limit=limit, offset=offset)
 
 
+def every_unfinished(store: Store, agent: str | None = None) -> list[ThreadStatus]:
+    """Every thread of the inbox (or one agent's), oldest first: :func:`inbox_page` of all its rows, read as a
+    page is (from the kept index of statuses; a row decoded before is not decoded again).
+
+    Raises:
+        InputError: ``agent`` names no registered agent.
+    """
+    limit = max(1, sum(open_counts(store, agent).values()))
+    while (page := inbox_page(store, agent, limit=limit)).more:  # threads came between the count and the page
+        limit *= 2
+    return page.items
+
+
 def threads_page(store: Store, agent: str | None = None, *, limit: int = PAGE_SIZE, offset: int = 0) -> StatusPage:
     """One page of every thread (or one agent's), newest first (:func:`agents.lifecycle.thread_statuses`).
 

@@ -86,6 +86,40 @@ STRINGS: dict[str, tuple[str, str]] = {
         " 지금 맨 앞에서 기다리는 질문의 값은 {name} {asked}입니다({question}). 아무것도 바뀌지 않았습니다."
         " 스레드를 새로 고친 뒤 다시 결정하세요",
     ),
+    # A run's ``multitask_strategy`` (``agents.api.run_routes``): LangGraph's four are taken; none is honoured
+    # on a busy thread, where this server refuses every run (LangGraph's server queues one by default).
+    "api.error.multitask_strategy": (
+        "must be one of 'reject', 'interrupt', 'rollback' or 'enqueue'; got {value}",
+        "'reject', 'interrupt', 'rollback', 'enqueue' 중 하나여야 합니다. 받은 값: {value}",
+    ),
+    "api.error.thread_running": (
+        "thread {thread} is being changed right now (by a run of this server, or by another session or process),"
+        " and this server does not queue, interrupt or roll back a running run ({asked}); nothing was done."
+        " Wait for that run to end (runs.join with its run id) and send this again",
+        "스레드 {thread:은/는} 지금 바뀌는 중입니다(이 서버의 실행, 또는 다른 세션이나 프로세스). 이 서버는 실행 중인"
+        " 실행을 대기열에 넣거나 중단하거나 되돌리지 않습니다({asked}). 아무것도 하지 않았습니다. 그 실행이 끝나기를"
+        " 기다렸다가(그 실행 id로 runs.join) 다시 보내세요",
+    ),
+    "api.error.thread_running.asked": (
+        "multitask_strategy {strategy} was asked",
+        "요청한 multitask_strategy: {strategy}",
+    ),
+    "api.error.thread_running.default": (
+        "no multitask_strategy was given: this server's default is 'reject', LangGraph's server's 'enqueue'",
+        "multitask_strategy 없음: 이 서버의 기본값은 'reject', LangGraph 서버의 기본값은 'enqueue'",
+    ),
+    # ``runs.cancel`` of a run that has ended: 404, as LangGraph's server answers it.
+    "api.error.run_ended": (
+        "run_id: run {run} has already ended ({status}); there is nothing to cancel",
+        "run_id: 실행 {run:은/는} 이미 끝났습니다({status}). 취소할 것이 없습니다",
+    ),
+    # ``GET /ok`` and ``python -m agents serve``'s start on a database opened read-only (``agents.api.app``).
+    "api.health.read_only": (
+        "the database cannot be written: {path} was opened read-only, so every run, answer, state update, new"
+        " thread and delete is refused (503); make it writable, then start the server again",
+        "데이터베이스에 쓸 수 없습니다. {path:은/는} 읽기 전용으로 열렸으므로 실행, 답, 상태 변경, 새 스레드, 삭제는"
+        " 모두 받아들여지지 않습니다(503). 쓸 수 있게 한 뒤 서버를 다시 시작하세요",
+    ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"
         " command.resume = {{ID: answer}}) or every one with the same answer (--all). Waiting: {ids}",
@@ -313,9 +347,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "its state was edited (update_state) and the run was not continued; continue it to run {nodes}",
         "상태가 편집되었지만(update_state) 실행이 이어지지 않았습니다. 계속 실행하면 {nodes:이/가} 실행됩니다",
     ),
+    # The saved state of a run cancelled (the HTTP API's runs.cancel, a stream left with on_disconnect="cancel")
+    # and of a run whose process ended is the same: a head with steps left and no error. So the words name both.
     "lifecycle.stopped": (
-        "its run stopped before {nodes} finished (the process ended); continue it to finish",
-        "{nodes:이/가} 끝나기 전에 실행이 멈췄습니다(프로세스 종료). 계속 실행해 마치세요",
+        "its run stopped before {nodes} finished (it was cancelled, or its process ended); continue it to finish",
+        "{nodes:이/가} 끝나기 전에 실행이 멈췄습니다(취소되었거나 프로세스가 끝남). 계속 실행해 마치세요",
     ),
     "lifecycle.foreign_id": (
         "other software saved it under the id {thread}, which the dashboard does not act on ({why}); answer "

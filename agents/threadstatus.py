@@ -106,12 +106,14 @@ def item_total(payload: Any) -> int | None:
 def says_count(count: int, payload: Any) -> bool:
     """Whether a waiting thread's status says how many of its questions wait (``waiting_count``): when several
     wait at once, and when its one question left is an item of a case with several (``1 of 3 items``, so the
-    count does not vanish as the last item waits). A thread with one question of its own says none.
+    count does not vanish as the last item waits). A thread with one question of its own says none, and so
+    does a case of one item (no ``1 of 1 items``).
 
     The one rule of every reader: the lifecycle's ``waiting_count`` (``threads --json``, ``inbox --json``), the
     CLI's ``waiting (1 of 3 items)`` after ``threads``, ``inbox``, ``run`` and ``resume``, and the pages' status.
     """
-    return count > 1 or (count == 1 and item_total(payload) is not None)
+    total = item_total(payload)
+    return count > 1 or (count == 1 and total is not None and total > 1)
 
 
 def waiting_words(count: int, payload: Any) -> str:

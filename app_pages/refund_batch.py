@@ -1,9 +1,11 @@
 """The refund queue's batch: select several waiting items (across cases, and within one), decide them in one action.
 
 The selection is kept by identity (``dashboard.batch_decisions``): the table's row selection is turned into
-item keys by its callback, against the rows as the person saw them; a table drawn for another list of
-items is another widget, so its selection starts empty. The decision runs in the buttons' callback, before
-the page is drawn, so the page that follows already shows every decided item gone from the queue.
+item keys by its callback, against the rows that table showed. A table drawn for another list of items (a
+case created or decided elsewhere) is another widget, drawn with the items still selected ticked at their new
+rows; a selected item that left the list is dropped, and a notice names it. The decision runs in the
+buttons' callback, before the page is drawn, so the page that follows already shows every decided item gone
+from the queue.
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ from agents.settings import Settings
 from app_pages.refund_cases import CaseBook
 from app_pages.refund_decisions import remembered_input
 from dashboard import auth
-from dashboard.batch_decisions import decide_batch, item_key, rows_digest, selected_keys, show_result_rows
+from dashboard.batch_decisions import (
+    decide_batch,
+    item_key,
+    rows_digest,
+    selected_keys,
+    selection_of,
+    show_result_rows,
+    still_listed,
+)
 from dashboard.formats import amount
 from dashboard.i18n import current_language, t
 from dashboard.safe_markdown import escape_markdown
@@ -74,11 +84,13 @@ def waiting_items(pending: Iterable[PendingInterrupt], book: CaseBook) -> list[W
     return sorted(found, key=lambda w: (order[w.thread_id], w.item))
 
 
-def _remember_selection(table_key: str) -> None:
-    """The table's selected rows, as the keys of the items those rows showed."""
+def _remember_selection(table_key: str, keys: tuple[str, ...]) -> None:
+    """The table's selected rows, as the keys of the items its rows showed (``keys``). Only the table last drawn
+    selects: the browser can hand a table's selection over again once the next list is drawn (docs/ARCHITECTURE.md)."""
+    if st.session_state.get(DRAWN_KEY, ("",))[0] != rows_digest(keys):
+        return
     state = st.session_state.get(table_key)
     positions = state.selection.rows if state is not None else []
-    _digest, keys, _labels = st.session_state.get(DRAWN_KEY, ("", (), {}))
     st.session_state[SELECTED_KEY] = selected_keys(positions, keys)
 
 
@@ -131,14 +143,18 @@ def show_batch(store: Store, settings: Settings, book: CaseBook, pending: Iterab
     st.subheader(t("refund.batch.header"))
     show_results()
     items = waiting_items(pending, book)
+    keys = tuple(w.key for w in items)
+    # Another list (a case created or decided elsewhere): what is still listed stays selected, by item.
+    kept, gone = still_listed(st.session_state.get(SELECTED_KEY, []), keys)
+    st.session_state[SELECTED_KEY] = kept
+    if gone:
+        named = st.session_state.get(DRAWN_KEY, ("", (), {}))[2]
+        st.info(escape_markdown(t("refund.batch.dropped", items=", ".join(named.get(k, k) for k in gone))))
     if not items:
         st.caption(t("refund.batch.none_waiting"))
         return
     st.caption(t("refund.batch.help"))
-    keys = tuple(w.key for w in items)
     digest = rows_digest(keys)
-    if st.session_state.get(DRAWN_KEY, ("",))[0] != digest:  # another list: its selection starts empty
-        st.session_state[SELECTED_KEY] = []
     st.session_state[DRAWN_KEY] = (digest, keys, {w.key: w.label for w in items})
     table_key, lang = f"refund-batch-{digest}", current_language()
     rows = [
@@ -154,8 +170,9 @@ def show_batch(store: Store, settings: Settings, book: CaseBook, pending: Iterab
         rows,
         key=table_key,
         hide_index=True,
-        on_select=functools.partial(_remember_selection, table_key),
+        on_select=functools.partial(_remember_selection, table_key, keys),
         selection_mode="multi-row",
+        selection_default=selection_of(kept, keys),  # a new table shows what stays selected ticked
     )
     selected = st.session_state.get(SELECTED_KEY, [])
     st.caption(t("refund.batch.selected", count=len(selected)))

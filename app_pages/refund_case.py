@@ -41,7 +41,8 @@ def _follow_picker(options: list[str]) -> None:
 
 
 def pick_case(store: Store, book: CaseBook) -> str | None:
-    """The case named by ``?thread=`` (or the first in the queue); an unknown one selects nothing."""
+    """The case named by ``?thread=`` (or the first the person's own queue shows, else the first in the queue);
+    an unknown one selects nothing."""
     cases, options = book.cases, list(book.options)
     requested = st.query_params.get("thread")
     # a link's id is checked before anything uses it (a case's own id is one already)
@@ -52,7 +53,9 @@ def pick_case(store: Store, book: CaseBook) -> str | None:
         st.warning(escape_markdown(t("refund.case.unknown", thread=unknown)))
     if not options:
         return None
-    if selected and not requested:
+    if selected and not requested:  # no link: what "my queue ..., shown first" shows first
+        statuses = [status for _row, status in book.queue]
+        selected = queues.first_of_mine(statuses, auth.identity(), "refund-queue-order") or selected
         st.query_params["thread"] = selected
     lang = current_language()
     if len(options) > PICKER_LIMIT or st.session_state.get(FIND_KEY):

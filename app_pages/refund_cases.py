@@ -24,14 +24,19 @@ from dashboard.views import status_text
 
 #: The audit's status of a case whose thread was deleted (``ledger.audit_rows``).
 DELETED = ledger.DELETED
+#: The audit's statuses of a case with no thread in this database: deleted, or never here (``ledger.NOT_HERE``).
+NO_THREAD_HERE = ledger.NO_THREAD_HERE
+#: Each of those statuses in words (the catalogue's key).
+_NO_THREAD_WORDS = {ledger.DELETED: "refund.status.deleted", ledger.NOT_HERE: "refund.status.not_here"}
 
 QueueRow = tuple[ledger.AuditRow, lifecycle.ThreadStatus]
 T = TypeVar("T")
 
 
 def case_status_word(row: ledger.AuditRow, lang: str | None = None) -> str:
-    """A case's status in words; a case whose thread was deleted says so."""
-    return t("refund.status.deleted", lang) if row.status == DELETED else code_word("status", row.status, lang)
+    """A case's status in words; a case whose thread was deleted, or is not in this database, says so."""
+    key = _NO_THREAD_WORDS.get(row.status)
+    return t(key, lang) if key is not None else code_word("status", row.status, lang)
 
 
 def case_text(row: ledger.AuditRow, lang: str | None = None) -> str:
@@ -53,7 +58,7 @@ class CaseBook:
 
     Attributes:
         statuses: Each refund thread's status, by thread id, newest first.
-        audit: Every case, newest first (``ledger.audit_rows``), deleted threads' payouts last.
+        audit: Every case, newest first (``ledger.audit_rows``), the payouts of threads not here last.
         queue: The open cases with their statuses, the one that has waited longest first.
         cases: The cases that have a thread, by thread id.
         options: The picker's cases: the queue, then every other case with a thread.
@@ -104,7 +109,7 @@ def read_book(store: Store) -> CaseBook:
     rows, payouts = ledger.audit_and_ledger(store, {tid: x.status for tid, x in statuses.items()}, heads)
     audit = tuple(rows)
     queue = tuple(sorted(((row, statuses[row.thread_id]) for row in ledger.open_cases(list(audit))), key=_oldest_first))
-    cases = {row.thread_id: row for row in audit if row.status != DELETED}
+    cases = {row.thread_id: row for row in audit if row.status not in NO_THREAD_HERE}
     queued = {row.thread_id for row, _status in queue}
     options = tuple(row.thread_id for row, _status in queue) + tuple(tid for tid in cases if tid not in queued)
     return CaseBook(statuses, audit, queue, cases, options, tuple(payouts))

@@ -21,7 +21,7 @@ from agents.refund.rules import check_edit_amount
 from agents.settings import Settings
 from agents.validation import parse_whole_number
 from dashboard import auth
-from dashboard.decision_view import items_to_draw
+from dashboard.decision_view import edit_fields, items_to_draw, note_refused_by, refused_here, said_as_read
 from dashboard.formats import amount
 from dashboard.forms import act, status_word
 from dashboard.i18n import form_labels, localized, t
@@ -30,8 +30,8 @@ from dashboard.views import question_id_caption
 
 VIEW_KEY = "refund:decision-view"  # (thread, head) the decision controls were drawn for
 ITEM_VIEW_KEY = "refund:item-view"  # (thread, ((interrupt id, question), ...)) the item controls were drawn for
-#: (thread, message): why the last click on a case's controls (or its Continue) was refused, drawn under them by
-#: every run of the case panel until the page is drawn again (an action that is not refused, another case)
+#: (thread, message): why the last click on a case's controls (or its Continue) was refused, drawn beside the buttons
+#: clicked (else under the controls) by every run of the case panel until the page is drawn again
 REFUSED_KEY = "refund:refused"
 #: The buttons of an item's own controls (a refund with several items) begin with this.
 ITEM_BUTTON = "refund-item-"
@@ -61,30 +61,32 @@ class Decider:
     note: str
     requested_by: str
 
-    def send(self, action: str, interrupt_id: str | None = None, new_amount: int | None = None) -> None:
-        """Sends a decision (on one item: its question's ``interrupt_id``), refused if the page is stale or
-        the case (the item) is not waiting."""
+    def send(self, action: str, controls: str, interrupt_id: str | None = None, typed_amount: str = "") -> None:
+        """Sends a decision from the ``controls`` (on one item: its question's ``interrupt_id``; an edit: the
+        ``typed_amount``), refused if the page is stale or the case (the item) is not waiting."""
         st.session_state.pop(VIEW_KEY, None)  # decided or refused: the next run shows the case as it is
         st.session_state.pop(ITEM_VIEW_KEY, None)
-        answer: dict[str, Any] = {"action": action, "approver": self.approver, "note": self.note}
-        if new_amount is not None:
-            answer["amount"] = new_amount
+        sent, unreadable = edit_fields(typed_amount)  # {} unless an amount is typed
+        answer: dict[str, Any] = {"action": action, "approver": self.approver, "note": self.note, **sent}
 
         def decide(head_seen: str | None) -> str:
-            done = runs.resume_from_fields(
-                self.store,
-                self.settings,
-                self.thread_id,
-                answer,
-                agent=AGENT_NAME,
-                interrupt_id=interrupt_id,
-                expected_head=head_seen,
-                actor=self.me,
-            )
+            with said_as_read(unreadable):
+                done = runs.resume_from_fields(
+                    self.store,
+                    self.settings,
+                    self.thread_id,
+                    answer,
+                    agent=AGENT_NAME,
+                    interrupt_id=interrupt_id,
+                    expected_head=head_seen,
+                    actor=self.me,
+                )
             action_word, who = t(f"refund.action.{action}"), self.approver or "?"
             return t("refund.decided", case=self.case_id, action=action_word, approver=who, status=status_word(done))
 
-        act(self.head, decide, thread_id=self.thread_id, refused_key=REFUSED_KEY)
+        with form_labels(amount="refund.edit.amount"):  # a refused amount named by the field it was typed in
+            act(self.head, decide, thread_id=self.thread_id, refused_key=REFUSED_KEY)
+        note_refused_by(st.session_state, REFUSED_KEY, controls)
 
     def controls(
         self, key: str, requested: int, current: int, interrupt_id: str | None = None, title: str = ""
@@ -92,32 +94,38 @@ class Decider:
         """Approve / reject, then an amount to edit and approve: for the case, or one item (``interrupt_id``).
 
         ``key`` is the buttons' key with ``{}`` where the action goes; a ``title`` (an item's) is drawn on the
-        buttons' row, so a case's first item is decided on a 1280×720 first screen.
+        buttons' row, so a case's first item is decided on a 1280×720 first screen. Why a click was refused is said
+        beside the buttons (under an item's title): under them, it fell below presenter mode's first screen.
         """
         if title:
-            title_col, approve_col, reject_col = st.columns([2, 1, 1], vertical_alignment="center")
+            title_col, approve_col, reject_col = st.columns([2, 1, 1], vertical_alignment="top")
             title_col.markdown(escape_markdown(title))
+            refused_slot = title_col.empty()
         else:
-            approve_col, reject_col = st.columns(2)
+            approve_col, reject_col, refused_col = st.columns([1, 1, 2])
+            refused_slot = refused_col.empty()
         cannot_approve = auth.why_not(APPROVE_REFUND, amount=current, requested_by=self.requested_by)
         primary = "primary" if interrupt_id is None else "secondary"
         if cannot_approve:
             approve_col.caption(t("auth.cannot_act", reason=cannot_approve))
         elif approve_col.button(t("refund.approve"), key=key.format("approve"), type=primary, width="stretch"):
-            self.send("approve", interrupt_id)
+            self.send("approve", key, interrupt_id)
         if reject_col.button(t("refund.reject"), key=key.format("reject"), width="stretch"):
-            self.send("reject", interrupt_id)
+            self.send("reject", key, interrupt_id)
         edit_for = self.thread_id if interrupt_id is None else f"{self.thread_id}-{interrupt_id}"
-        new_amount = edit_amount(edit_for, current, requested)
+        new_amount, typed = edit_amount(edit_for, current, requested)
         cannot_edit = new_amount is not None and auth.why_not(
             APPROVE_REFUND, amount=new_amount, requested_by=self.requested_by
         )
         why_not_slot = st.empty()  # drawn by every run: see edit_amount
         if cannot_edit:
             why_not_slot.caption(t("auth.cannot_act", reason=cannot_edit))
-        disabled = new_amount is None or bool(cannot_edit)
-        if st.button(t("refund.edit.submit"), key=key.format("edit"), disabled=disabled):
-            self.send("edit", interrupt_id, new_amount)
+        # Never disabled by the amount: a button follows the value the server has, and a typed amount is sent
+        # only as the field loses the focus, to that button's click; the click's run reads it and checks it.
+        if st.button(t("refund.edit.submit"), key=key.format("edit")):
+            self.send("edit", key, interrupt_id, typed)
+        if (why := refused_here(st.session_state, REFUSED_KEY, self.thread_id, key)) is not None:
+            refused_slot.error(escape_markdown(why))
 
     def item_controls(self, result: runs.RunResult, *, own_action: bool) -> None:
         """Each waiting item with its own controls, answered by its interrupt id; an item decided elsewhere
@@ -125,8 +133,6 @@ class Decider:
         waiting = list(zip(result.interrupt_ids, result.interrupts, strict=True)) if result.status == "waiting" else []
         drawn = st.session_state.get(ITEM_VIEW_KEY)
         items, gone = items_to_draw(self.thread_id, waiting, drawn, own_action=own_action)
-        for _, question in gone:
-            st.warning(escape_markdown(t("refund.items.decided_elsewhere", item=str(question.get("item", "")))))
         st.session_state[ITEM_VIEW_KEY] = (self.thread_id, tuple(items))
         for interrupt_id, question in items:
             item, item_amount = str(question.get("item", "")), int(question.get("requested_amount") or 0)
@@ -134,11 +140,14 @@ class Decider:
                 title = t("refund.items.item", item=item, amount=amount(item_amount))
                 self.controls(f"{ITEM_BUTTON}{{}}-{interrupt_id}", item_amount, item_amount, interrupt_id, title)
                 question_id_caption(interrupt_id)
+                if (interrupt_id, question) in gone:  # under its controls: nothing above a button moves
+                    st.warning(escape_markdown(t("refund.items.decided_elsewhere", item=item)))
         st.caption(t("refund.items.waiting", count=len(result.interrupts)))
 
 
-def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
-    """The approver's new amount, checked by the same rule as every path; None (and why) when unusable.
+def edit_amount(edit_for: str, current: int, requested: int) -> tuple[int | None, str]:
+    """(the approver's new amount, checked by the same rule as every path, or None and why when unusable;
+    the text typed).
 
     What it says under the amount and beside it are slots drawn by every run, empty when there is
     nothing to say: a run of the case panel replaces each element the run before drew, so a refusal
@@ -148,26 +157,21 @@ def edit_amount(edit_for: str, current: int, requested: int) -> int | None:
     element stays until the panel runs again.
     """
     edit_col, preview_col = st.columns(2)
-    text = remembered_input(
-        f"refund-edit-amount-{edit_for}",
-        t("refund.edit.amount"),
-        edit_col,
-        placeholder=f"{current:,}",
-        help=t("refund.edit.help", requested=amount(requested)),
-    )
+    label, hint = t("refund.edit.amount"), t("refund.edit.help", requested=amount(requested))
+    text = remembered_input(f"refund-edit-amount-{edit_for}", label, edit_col, placeholder=f"{current:,}", help=hint)
     said, preview = edit_col.empty(), preview_col.empty()
     if not text.strip():
         said.caption(t("refund.edit.type_amount"))
-        return None
+        return None, text
     try:
         edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
         with form_labels(amount="refund.edit.amount"):  # the field by the label above it
             said.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
-        return None
+        return None, text
     # The difference is shown before anything is sent.
     preview.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
-    return edited
+    return edited, text
 
 
 def decision_controls(

@@ -17,7 +17,7 @@ from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.spec import SPEC
 from agents.settings import Settings
 from agents.texts import render
-from app_pages.refund_cases import DELETED, CaseBook, case_status_word, case_text, first_then_fresh
+from app_pages.refund_cases import NO_THREAD_HERE, CaseBook, case_status_word, case_text, first_then_fresh
 from dashboard import auth, text_fit
 from dashboard.audit_views import AUDIT_VIEW_LINES, AUDIT_WIDTHS, audit_shown, audit_view_control
 from dashboard.formats import amount, code_word, timestamp
@@ -96,8 +96,9 @@ def ledger_columns(settings: Settings) -> list[Column[Mapping[str, Any]]]:
 
 
 def case_link(row: ledger.AuditRow) -> str | None:
-    """The case on this page (``?thread=``); a case whose thread was deleted has none (an empty cell)."""
-    return page_url(SPEC.show.page.url_path, row.thread_id) if row.status != DELETED else None
+    """The case on this page (``?thread=``); a case whose thread was deleted, or is not in this database, has none
+    (an empty cell)."""
+    return page_url(SPEC.show.page.url_path, row.thread_id) if row.status not in NO_THREAD_HERE else None
 
 
 def search_text(book: CaseBook) -> Callable[[ledger.AuditRow], str]:

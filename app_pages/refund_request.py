@@ -2,6 +2,12 @@
 
 The request is sent by the submit button's callback, which runs before the page is drawn: the new
 case is then the selected case (``?thread=``) at the top of that very run.
+
+What the request came to (the case sent, or why it was refused) is said in the form's box, in a place every
+run draws: a message above the form, drawn by the run after a request and not by the next, moved every box
+below it one place down the page, and the browser draws a box that changed place anew, with its fields. The
+navigation's overdue counts draw the whole page again at any moment (``dashboard.live.follow_overdue``):
+such a run used to take the focus from the field being typed in and lose the rest of what was typed.
 """
 
 from __future__ import annotations
@@ -15,16 +21,17 @@ from agents.identity import START_RUN
 from agents.refund.graph import AGENT_NAME
 from agents.settings import Settings
 from dashboard import auth
-from dashboard.forms import flash, refused_text, status_word
+from dashboard.forms import refused_text, status_word
 from dashboard.i18n import current_language, localized, t
 from dashboard.safe_markdown import escape_markdown
 
-REFUSED_KEY = "refund:new-refused"  # why the last request was refused, shown once in the form
+SAID_KEY = "refund:new-said"  # what the last request came to, (kind, message), shown once in the form
 OPEN_KEY = "refund:new-open"  # this session sent a request: the form stays open for the next one
+BOX_KEY = "refund-new-box"  # the expander's key: the browser keeps its state by it, not by its place
 
 
 def _submit(store: Store, settings: Settings) -> None:
-    """Starts the case the form holds: selects it and says so, or keeps why it was refused."""
+    """Starts the case the form holds: selects it and says so, or says why it was refused, in the form."""
     st.session_state[OPEN_KEY] = True
     values = {
         "case_id": st.session_state.get("refund-new-case", ""),
@@ -36,29 +43,33 @@ def _submit(store: Store, settings: Settings) -> None:
     try:
         created = runs.start_run(store, settings, AGENT_NAME, values, lang=current_language(), actor=auth.identity())
     except UserError as error:
-        st.session_state[REFUSED_KEY] = refused_text(error)
+        st.session_state[SAID_KEY] = ("error", refused_text(error))
     except RunFailedError as error:  # what finished is saved; the case needs attention: it is selected
-        st.session_state[REFUSED_KEY] = localized(error)
+        st.session_state[SAID_KEY] = ("error", localized(error))
         st.query_params["thread"] = error.thread_id
     else:
         st.query_params["thread"] = created.thread_id
-        flash("success", t("refund.new.done", case=created.values["case_id"], status=status_word(created)))
+        done = t("refund.new.done", case=created.values["case_id"], status=status_word(created))
+        st.session_state[SAID_KEY] = ("success", done)
 
 
 def new_request_form(store: Store, settings: Settings, *, expanded: bool) -> None:
     """The form for a new case (one amount, or several items), in an expander: open when ``expanded``
     (no case yet) and, once this session sent a request, for the rest of it."""
-    with st.expander(t("refund.new.header"), expanded=expanded or bool(st.session_state.get(OPEN_KEY))):
-        refused = st.session_state.pop(REFUSED_KEY, None)
-        if refused:
-            st.error(escape_markdown(refused))
+    opened = expanded or bool(st.session_state.get(OPEN_KEY))
+    with st.expander(t("refund.new.header"), expanded=opened, key=BOX_KEY):
+        said = st.empty()  # drawn by every run, message or not, so the form below keeps its place
+        if SAID_KEY in st.session_state:
+            kind, message = st.session_state.pop(SAID_KEY)
+            (said.success if kind == "success" else said.error)(escape_markdown(message))
         with st.form("refund-new"):
             st.caption(t("refund.new.thread_hint"))
-            left, right = st.columns(2)
-            left.text_input(t("field.case_id"), key="refund-new-case")
-            right.text_input(t("field.customer"), key="refund-new-customer")
+            # One row of columns per line, so the fields come in the order they are read, Tab included.
+            case_id, customer = st.columns(2)
+            case_id.text_input(t("field.case_id"), key="refund-new-case")
+            customer.text_input(t("field.customer"), key="refund-new-customer")
             placeholder = t("refund.new.amount_placeholder")
-            left.text_input(t("field.amount"), key="refund-new-amount", placeholder=placeholder)
+            st.columns(2)[0].text_input(t("field.amount"), key="refund-new-amount", placeholder=placeholder)
             example = '[{"item": "A-1", "amount": 300000}]'
             st.text_area(t("field.items"), key="refund-new-items", placeholder=example, help=t("refund.new.items_help"))
             st.text_area(t("field.reason"), key="refund-new-reason")

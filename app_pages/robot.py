@@ -3,7 +3,7 @@
 import streamlit as st
 
 from agents import lifecycle, readmodel, runs
-from agents.errors import UserError
+from agents.errors import StaleFormError, UserError
 from agents.identity import ANSWER
 from agents.robot.graph import APPROVING_ANSWER
 from agents.robot.graph import NODES as ROBOT_NODES
@@ -64,7 +64,8 @@ def answer(text: str, head_seen: str | None) -> None:
         result = runs.resume_thread(store, settings, thread_id, text, expected_head=head, actor=auth.identity())
         return answered_message(result.outcome, text)
 
-    act(head_seen, send, thread_id=thread_id, refused_key=robot_view.REFUSED_KEY)
+    if isinstance(act(head_seen, send, thread_id=thread_id, refused_key=robot_view.REFUSED_KEY), StaleFormError):
+        robot_view.draw_as_it_is(st.session_state)  # the thread moved on: not its old question, the refusal under it
 
 
 def free_answer(head_seen: str | None) -> None:
@@ -78,7 +79,6 @@ def free_answer(head_seen: str | None) -> None:
         rule.caption(typed_rule(typed, APPROVING_ANSWER))
     if st.button(t("robot.send"), key="robot-send"):
         answer(typed, head_seen)
-    show_refusal(robot_view.REFUSED_KEY, thread_id)  # of an answer from these controls (any of them)
 
 
 def ask_question(asked: robot_view.Asked, moved_on: str | None) -> None:
@@ -142,6 +142,7 @@ def show_thread(read: robot_view.ThreadRead) -> None:
                 if wide_question is None:
                     ask_question(view.asked, moved_on)
                 ask_controls(view.head)
+        show_refusal(robot_view.REFUSED_KEY, thread_id)  # of an answer from its controls, drawn or taken away
         show_outcome(result, found.answer)
         attention = st.empty()
         if result.status == "attention":

@@ -8,7 +8,8 @@ This module is the one place the dashboard reaches it; when the decision functio
 package, only the import below changes.
 
 A selection is kept by identity (``THREAD:INTERRUPT_ID``), never by a row's position: the rows shift
-when items are decided elsewhere, and a position would then name another item.
+when items are decided elsewhere, and a position would then name another item. When the list changes,
+the items still listed stay selected (:func:`still_listed`), ticked at their new rows (:func:`selection_of`).
 
 The results are shown per item (:func:`show_result_rows`) in the words the batch's summary counts them by,
 each reason whole.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -54,6 +56,22 @@ def rows_digest(keys: Iterable[str]) -> str:
 def selected_keys(positions: Iterable[int], drawn: Sequence[str]) -> list[str]:
     """The items at the selected ``positions`` of the rows as ``drawn`` (positions past its end are dropped)."""
     return [drawn[i] for i in sorted(set(positions)) if 0 <= i < len(drawn)]
+
+
+def still_listed(selected: Iterable[str], listed: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the ``selected`` items still ``listed``, the others), each in the order selected: a list drawn again
+    after items were decided or created elsewhere keeps what was selected and still waits."""
+    present = set(listed)
+    chosen = list(dict.fromkeys(selected))
+    return [k for k in chosen if k in present], [k for k in chosen if k not in present]
+
+
+def selection_of(selected: Iterable[str], listed: Sequence[str]) -> dict[str, Any] | None:
+    """A table's selection (``st.dataframe``'s ``selection_default``) ticking the rows of ``listed`` that show
+    the ``selected`` items; None when none is selected."""
+    chosen = set(selected)
+    rows = [position for position, key in enumerate(listed) if key in chosen]
+    return {"selection": {"rows": rows}} if rows else None
 
 
 def item_result(decided: Decided, action: str) -> ItemResult:

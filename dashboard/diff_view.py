@@ -80,6 +80,19 @@ def write_line(write: diff.DiffWrite) -> str:
     return f"- {where} · {code_span(write.channel)} = {code_span(value_preview(write.value, PREVIEW))}"
 
 
+#: The sources whose checkpoints have a reason of their own to list no writes (``diff.writes.none.<source>``): a
+#: copy (a re-run or a restore, LangGraph's ``fork``) is written by no node; an update_state on a checkpoint whose
+#: node had already written keeps none of its own. Any other (a step whose nodes wrote nothing) is said plainly.
+NO_WRITES_SOURCES = ("fork", "update")
+
+
+def no_writes_words(found: diff.CheckpointDiff) -> str:
+    """Why no write produced the selected checkpoint, as is true of its source (``python -m agents diff`` says
+    ``writes: none`` for each): a re-run's copy never reads as an update_state that never happened."""
+    source = found.after.source if found.after.source in NO_WRITES_SOURCES else "step"
+    return t(f"diff.writes.none.{source}")
+
+
 def _side_word(side: diff.Side | None) -> str:
     return t("diff.side", short=short_id(side.checkpoint_id), step=side.step) if side else t("diff.empty_state")
 
@@ -110,7 +123,7 @@ def show_diff(found: diff.CheckpointDiff, key: str, *, whole: bool = True) -> No
         if found.writes_left_out:
             left_out.caption(t("diff.writes.left_out", count=found.writes_left_out))
         if not found.writes:
-            written.caption(t("diff.writes.none"))
+            written.caption(no_writes_words(found))
         else:
             lines = [write_line(write) for write in found.writes[:WRITES_SHOWN]]
             if len(found.writes) > WRITES_SHOWN:

@@ -22,7 +22,7 @@ import streamlit as st
 from agents import lifecycle, readmodel, runs
 from agents.db import Store
 from agents.deletion import check_head
-from agents.errors import RunFailedError, ThreadNotFoundError, UserError, short_id
+from agents.errors import RunFailedError, StaleFormError, ThreadNotFoundError, UserError, short_id
 from agents.identity import ANSWER, CONTINUE, DELETE_THREAD, UPDATE_STATE
 from agents.registry import get_agent
 from agents.settings import Settings
@@ -49,11 +49,17 @@ def flash(kind: str, message: str) -> None:
 
 
 def show_flash(container: Any = st) -> None:
-    """Shows, once, the message queued by :func:`flash`, as text (no Markdown, HTML, images or links)."""
+    """Shows, once, the message queued by :func:`flash`, as text (no Markdown, HTML, images or links).
+
+    In a slot drawn on every run, message or not: an element that one run draws and the next does not
+    moves every element after it, and the browser builds a box (an expander, a form, columns) that moves
+    anew, empty, losing the focus and what was being typed in it.
+    """
+    slot = container.empty()
     queued = st.session_state.pop(FLASH_KEY, None)
     if queued:
         kind, message = queued
-        getattr(container, kind)(escape_markdown(message))
+        getattr(slot, kind)(escape_markdown(message))
 
 
 def field_label(field: Field) -> str:
@@ -165,7 +171,15 @@ def outcome_kind(result: runs.RunResult) -> str:
 
 
 def refused_text(error: UserError) -> str:
-    """A refused action's message: that nothing was done, and why, in the session's language."""
+    """A refused action's message: that nothing was done, and why, in the session's language.
+
+    A form or control drawn before the thread moved on is refused in the pages' own words: the page drawn
+    with the refusal shows the thread as it is (the CLI's and the API's words, which show nothing, say to
+    reload), so it says to check it and send again if still wanted.
+    """
+    if isinstance(error, StaleFormError):
+        seen, head = short_id(error.expected), short_id(error.found)
+        return f"{t('forms.refused')} {t('forms.stale', thread=repr(error.thread_id), seen=seen, head=head)}"
     return f"{t('forms.refused')} {localized(error)}"
 
 
@@ -181,14 +195,16 @@ def act(
     *,
     thread_id: str | None = None,
     refused_key: str | None = None,
-) -> None:
+) -> UserError | None:
     """Runs ``action(expected_head)``; reports its message (and reruns), a stale form, or bad input.
 
     ``action`` returns its message, reported as a success, or ``(kind, message)`` (see :func:`outcome_kind`).
     ``thread_id`` names the thread it changes: the next run knows the change was this session's own
     (:func:`acted_here`), not another tab's. With ``refused_key``, a refusal is kept in the session as
     ``(thread_id, message)`` for a thread's live part to draw under its controls until the page is drawn
-    again (``decision_view.refusal``): the part's next run would otherwise take it away.
+    again (``decision_view.refusal``): the part's next run would otherwise take it away. Returns the refusal
+    (None when the action was done or its run failed): after a stale one (:class:`StaleFormError`) a live part
+    that kept controls for the old state draws the thread as it is.
     """
     try:
         reported = action(expected)
@@ -198,10 +214,10 @@ def act(
             st.error(escape_markdown(refused))
         else:
             st.session_state[refused_key] = (thread_id, refused)
-        return
+        return error
     except RunFailedError as error:
         show_run_failed(error)
-        return
+        return None
     kind, message = reported if isinstance(reported, tuple) else ("success", reported)
     if thread_id is not None:
         st.session_state[ACTED_KEY] = thread_id

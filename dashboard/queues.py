@@ -14,7 +14,7 @@ from typing import Literal
 
 import streamlit as st
 
-from agents import lifecycle, queue_rights
+from agents import ages, lifecycle, queue_rights
 from agents.decision_rights import DecisionRights
 from agents.identity import Identity
 from dashboard import resources
@@ -29,8 +29,7 @@ def order_control(key: str, *, label_visibility: Literal["visible", "collapsed"]
     A segmented control forgets its value on a page it is not drawn on, so the choice is also kept
     under a key of its own, and clicking the chosen segment again (which deselects it) keeps it.
     """
-    memory = f"{key}:kept"
-    kept = st.session_state.get(memory, queue_rights.ORDERS[0])
+    memory, kept = f"{key}:kept", kept_order(key)
     if st.session_state.get(key) is None:
         st.session_state[key] = kept
     chosen = st.segmented_control(
@@ -44,6 +43,28 @@ def order_control(key: str, *, label_visibility: Literal["visible", "collapsed"]
     chosen = chosen if chosen in queue_rights.ORDERS else kept
     st.session_state[memory] = chosen
     return chosen
+
+
+def kept_order(key: str) -> str:
+    """The order the session last chose in the order control ``key`` (:func:`order_control`); oldest first at the
+    start."""
+    kept = st.session_state.get(f"{key}:kept")
+    return kept if kept in queue_rights.ORDERS else queue_rights.ORDERS[0]
+
+
+def first_of_mine(statuses: Sequence[lifecycle.ThreadStatus], me: Identity, order_key: str) -> str | None:
+    """The thread that a queue of ``statuses`` shows first among the ones ``me`` may decide ("my queue, shown
+    first"), in the order its control ``order_key`` keeps; None in local mode, without a roles file, or when
+    none of them is theirs."""
+    if me.local:
+        return None
+    store = resources.store()
+    mine = queue_rights.mine_of(rights_for(statuses, resources.settings().deadlines, ages.utc_now()), me)
+    own = [status for status in statuses if mine(status.thread_id)]
+    ranked = queue_rights.ordered(
+        own, kept_order(order_key), status=lambda x: x, amount=lambda x: queue_rights.case_amount(store, x)
+    )
+    return ranked[0].thread_id if ranked else None
 
 
 def rights_for(

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from agents import readmodel, runs
 from agents.db import Store
 from agents.settings import Settings
-from agents.texts import verbatim
+from agents.texts import VISIBLE_SPACE, verbatim
 from dashboard import presenter, robot_lessons, savefile, text_fit
 from dashboard.boxes import box
 from dashboard.decision_view import moved_on
@@ -114,6 +115,18 @@ def question_view(thread_id: str, result: runs.RunResult, drawn: str | None, sta
 REFUSED_KEY = "robot:refused"
 
 
+def draw_as_it_is(state: Any) -> None:
+    """After an answer refused as stale (the thread moved on elsewhere since its question was drawn): the
+    question kept for the old state goes, and the thread's live part is drawn again at once, as the thread is
+    now, the refusal under where the question was; what is typed in the answer box stays, for a question
+    asked again. A run of the whole page (not of the part alone) drew the thread as it is already."""
+    state.pop(QUESTION_KEY, None)
+    try:
+        st.rerun(scope="fragment")
+    except StreamlitAPIException:  # a run of the whole page: it kept no question to take away
+        pass
+
+
 def answered_message(outcome: str, text: str) -> tuple[str, str]:
     """``(kind, message)`` after an answer: only an executed action is a success, a refusal a warning."""
     shown = escape_markdown(verbatim(text))
@@ -197,6 +210,39 @@ def show_messages(values: Mapping[str, Any]) -> None:
 
 #: The rows of the save file a presenter sees beside the answers when nothing is new yet.
 LATEST_ROWS = 4
+#: How many characters of a value the presenter's box shows: its column is a third of the page.
+LATEST_VALUE_LENGTH = 24
+
+
+def latest_value(value: Any, limit: int = LATEST_VALUE_LENGTH) -> str:
+    """A write's value for the presenter's box, in at most ``limit`` characters, as the save file's table
+    previews it, except that no space is lost: a text whose preview would hide one (:func:`_hides_spaces`) is
+    shown as :func:`agents.texts.verbatim` shows it, quoted with its spaces visible (``'yes␣'``, as the
+    outcome says it), and such a text inside a value (``__resume__``'s ``["yes␣"]``) with its spaces visible.
+    ``yes `` never reads as ``yes``."""
+    plain = readmodel.to_jsonable(value)
+    if isinstance(plain, str) and _hides_spaces(plain):
+        shown = verbatim(plain)
+        return shown if len(shown) <= limit else f"{shown[: limit - 1]}…"
+    return savefile.value_preview(_spaces_shown(plain), limit=limit)
+
+
+def _hides_spaces(text: str) -> bool:
+    """Whether a one-line preview of ``text`` would hide something: a space at its start or end or two in a
+    row (a preview keeps one between words), a line break or an invisible character, or a typed "␣"."""
+    return " ".join(text.split()) != text or not text.isprintable() or VISIBLE_SPACE in text
+
+
+def _spaces_shown(value: Any) -> Any:
+    """``value`` (plain data) with each text that would hide a space written as :func:`verbatim` writes it,
+    without its quotes (a JSON preview quotes it)."""
+    if isinstance(value, str):
+        return verbatim(value)[1:-1] if _hides_spaces(value) else value
+    if isinstance(value, dict):
+        return {key: _spaces_shown(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_spaces_shown(item) for item in value]
+    return value
 
 
 def show_latest_writes(store: Store, thread_id: str) -> None:
@@ -209,7 +255,7 @@ def show_latest_writes(store: Store, thread_id: str) -> None:
     with box("presenter-latest-rows", len(shown), border=True, key="presenter-latest-rows"):
         st.markdown(f"**{t('presenter.rows.new' if new else 'presenter.rows.latest')}**")
         for row in shown:
-            value = savefile.value_preview(savefile.decoded_value(store, row), limit=24)
+            value = latest_value(savefile.decoded_value(store, row))
             # Each part as a code span: a value is the model's or the user's text, shown literally.
             st.caption(  # small: the column beside the answers is narrow
                 t(

@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import live as live_parts
+from dashboard import presenter
 from dashboard.boxes import box
 from dashboard.formats import cell
 from dashboard.fragments import fragment
@@ -228,8 +229,9 @@ def _draw_rows(
     shown_frame: Any = frame.style.apply(_highlight, axis=1) if any(marks) else frame
     # The grid's own height is that of ten short rows: tall rows need their own.
     height: int | Literal["auto"] = "auto"
+    row_height = presenter.grid_row_height(row_height)  # presenter mode's type: its rows still wrap
     if row_height is not None:
-        height = min(len(shown), TALL_ROWS_SHOWN) * row_height + HEADER_HEIGHT
+        height = min(len(shown), TALL_ROWS_SHOWN) * row_height + presenter.grid_header_height(HEADER_HEIGHT)
     st.dataframe(
         shown_frame,
         hide_index=True,

@@ -222,6 +222,8 @@ def inbox_search_text(status: lifecycle.ThreadStatus, shown: Sequence[str], lang
 
 #: Rows home shows of a list until every row is asked for (:func:`show_inbox_page`, :func:`show_threads_page`).
 HOME_ROWS = 50
+#: Who may decide each waiting item, by thread id (:func:`agents.queue_rights.rights_of`).
+RightsById = Mapping[str, DecisionRights]
 
 
 def show_inbox_page(key: str, store: Store, empty_text: str) -> None:
@@ -231,7 +233,10 @@ def show_inbox_page(key: str, store: Store, empty_text: str) -> None:
 
     The oldest :data:`HOME_ROWS` items are read as one page of the kept index of statuses
     (:mod:`agents.statuspages`), with the counts of every item; "Show all" reads every item (search and the
-    other orders then cover them all), for the session. One paged, searchable table in a live part
+    other orders then cover them all), for the session. With a roles file, who may decide is read for every
+    waiting item (:func:`agents.queue_rights.every_rights`, the refund queue's and the CLI's rule), so "my
+    queue" counts all of the person's items and the rows shown start with theirs, wherever they are in the
+    list; and every item no one may decide is flagged. One paged, searchable table in a live part
     (:mod:`dashboard.live`): it reruns alone every ``HITL_LIVE_REFRESH`` seconds and when searched or paged,
     and reads its rows again whenever the database changed.
     """
@@ -245,15 +250,26 @@ def _inbox_page(key: str, store: Store, empty_text: str) -> None:
         # Kept under a name of their own: "Show all" reruns this part alone, which keeps the page's rows.
         inbox_table(key, live.rows(every_key, lambda: lifecycle.inbox(store), store=store), empty_text)
         return
-    page, counts = live.rows(
-        key, lambda: (statuspages.inbox_page(store, limit=HOME_ROWS), statuspages.open_counts(store)), store=store
-    )
     settings = resources.settings()
+
+    def load() -> tuple[statuspages.StatusPage, Mapping[str, int], list[lifecycle.ThreadStatus], RightsById]:
+        page, counts = statuspages.inbox_page(store, limit=HOME_ROWS), statuspages.open_counts(store)
+        # Read with the rows, once per change of the database: who may decide does not move with the clock
+        # (the rows' cells, with their escalations, are weighed as of each run).
+        waiting, rights = queue_rights.every_rights(store, settings.roles, ages.utc_now())
+        return page, counts, waiting, rights
+
+    page, counts, waiting, rights = live.rows(key, load, store=store)
+    mine = queue_rights.mine_of(rights, auth.identity())
+    own = [x for x in waiting if mine(x.thread_id)]  # the person's items beyond the page come first too
+    listed = {x.thread_id for x in page.items}
+    items = page.items + [x for x in own if x.thread_id not in listed]
     overdue = sum(statuspages.overdue_counts(store, settings.deadlines, ages.utc_now()).values())
-    inbox_table(key, page.items, empty_text, counts=counts, overdue=overdue)
+    inbox_table(key, items, empty_text, counts=counts, overdue=overdue, every_rights=rights, limit=HOME_ROWS)
     if page.more:
         total = sum(counts.values())
-        st.caption(t("home.inbox_page", shown=len(page.items), total=total))
+        words = "home.inbox_page_mine" if own else "home.inbox_page"
+        st.caption(t(words, shown=min(len(items), HOME_ROWS), total=total))
         st.button(t("home.show_all", total=total), key=f"{key}:every-button", on_click=show_every, args=(every_key,))
 
 
@@ -301,10 +317,14 @@ def inbox_table(
     *,
     counts: Mapping[str, int] | None = None,
     overdue: int | None = None,
+    every_rights: RightsById | None = None,
+    limit: int | None = None,
 ) -> None:
     """The inbox (:func:`show_inbox_page`) of items already read, inside a fragment of the caller's; ``counts``
     (status → how many) and ``overdue`` count the whole list when ``items`` are one page of it (else ``items``
-    are counted)."""
+    are counted). ``every_rights``: who may decide every waiting item of the whole list, when ``items`` are
+    part of it: the notes count and flag from it, and the person's own come first by it (else from ``items``).
+    ``limit``: the rows shown, the first in the chosen order (the person's own first)."""
     if not items:
         with box(key, None):  # the last item gone: no line of the table stays beside the message
             st.info(empty_text)
@@ -312,23 +332,28 @@ def inbox_table(
     now, deadlines = ages.utc_now(), resources.settings().deadlines
     if overdue is None:
         overdue = len(lifecycle.overdue(items, deadlines, now))
-    me, rights = auth.identity(), queues.rights_for(items, deadlines, now)
+    me = auth.identity()
+    rights = queues.rights_for(items, deadlines, now) if every_rights is None else every_rights
     with box(key, queues.rights_notes_shape(rights, me)):
-        _inbox_rows(key, items, empty_text, rights, me, now, counts=counts, overdue=overdue)
+        whole = every_rights is not None
+        _inbox_rows(key, items, empty_text, rights, me, now, counts=counts, overdue=overdue, limit=limit, whole=whole)
 
 
 def _inbox_rows(
     key: str,
     items: list[lifecycle.ThreadStatus],
     empty_text: str,
-    rights: Mapping[str, DecisionRights],
+    rights: RightsById,
     me: Identity,
     now: dt.datetime,
     *,
     counts: Mapping[str, int] | None,
     overdue: int,
+    limit: int | None = None,
+    whole: bool = False,
 ) -> None:
-    """:func:`inbox_table`'s notes, controls and rows, for a list that is not empty."""
+    """:func:`inbox_table`'s notes, controls and rows, for a list that is not empty (``whole``: ``rights`` are
+    of the whole list's waiting items; the rows' cells are read for the rows shown)."""
     lang, deadlines = current_language(), resources.settings().deadlines
     queues.show_rights_notes(rights, me)
     mine = queue_rights.mine_of(rights, me)
@@ -345,7 +370,9 @@ def _inbox_rows(
         status=lambda x: x,
         amount=lambda x: queue_rights.case_amount(store, x),
         mine=lambda x: mine(x.thread_id),
-    )
+    )[:limit]
+    if whole:  # the rows' cells as of now (an escalation moves with the clock)
+        rights = queues.rights_for(items, deadlines, now)
 
     def deciders(x: lifecycle.ThreadStatus) -> str:
         return queues.rights_cell(rights.get(x.thread_id), me, lang)

@@ -26,6 +26,8 @@ from agents.db import DatabaseError, Store
 from agents.errors import RunFailedError, UserError
 from agents.identity import local_operator
 from agents.settings import Settings
+from agents.strings import STRINGS
+from agents.texts import Text, text
 
 logger = logging.getLogger("agents.api")
 
@@ -72,6 +74,33 @@ def _http_error(request: Request, error: Exception) -> JSONResponse:
     return JSONResponse(error_body(detail), status_code=error.status_code)
 
 
+def database_problem(store: Store) -> Text | None:
+    """Why the server cannot change its database, or None: it was opened read-only (SQLite does that to a
+    file it cannot write, silently). Read from the store, so it costs nothing (``GET /ok`` is polled)."""
+    if store.read_only:
+        return text(STRINGS, "api.health.read_only", path=store.path)
+    return None
+
+
+def health(store: Store) -> JSONResponse:
+    """``GET /ok``: ``{"ok": true}``, or 503 ``{"ok": false, "detail"}`` when the database cannot be read or written.
+
+    LangGraph's server fails its health check likewise when its storage cannot be used (``"ok": false``, its
+    ``services`` naming the part that is not healthy); the status is the 503 every request that needs the
+    database gets then. One read of an index and no write, so polling it costs next to nothing.
+    """
+    try:
+        readmodel.head_checkpoint_id(store, "ok")
+    except DatabaseError as error:
+        status, body = status_of(error)
+        return JSONResponse({"ok": False, **body, "services": {"database": "unhealthy"}}, status_code=status)
+    problem = database_problem(store)
+    if problem is not None:
+        body = {"ok": False, **error_body(str(problem)), "services": {"database": "unhealthy"}}
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"ok": True})
+
+
 def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.0.0.1:2024") -> FastAPI:
     """The API on ``store``; the bearer tokens are ``settings.api_token`` and the roles file's."""
     app = FastAPI(
@@ -94,10 +123,9 @@ def create_app(store: Store, settings: Settings, *, base_url: str = "http://127.
     app.add_exception_handler(RunFailedError, _run_failed)
 
     @app.get("/ok", tags=["health"])
-    def ok() -> dict[str, bool]:
-        """The health check: the server answers and its database can be read."""
-        readmodel.head_checkpoint_id(store, "ok")
-        return {"ok": True}
+    def ok() -> JSONResponse:
+        """The health check: the server answers and its database can be read and written (503 if not)."""
+        return health(store)
 
     app.include_router(info.router)
     app.include_router(lecture.router)

@@ -6,8 +6,9 @@ stay waiting; ``resume_interrupts``, the agent's answer checks included; Agent I
 no question, answers the one it shows), ``input`` starts the agent with its start fields (``start_run``),
 and neither runs the thread on from its head or from ``checkpoint_id`` (``continue_thread``, a re-run). A
 start or an answer may name the thread's head as its checkpoint, as useStream does (Agent Chat UI): see
-:mod:`agents.api.run_target`. A run on a thread another request or process is running is refused
-(409), as LangGraph's server does with its default ``multitask_strategy="reject"``.
+:mod:`agents.api.run_target`. A run on a thread another request or process is running is refused (409),
+whatever its ``multitask_strategy``: this server does not queue, interrupt or roll back a running run, where
+LangGraph's server queues it by default (``enqueue``); see :func:`agents.api.run_target.refuse_if_running`.
 
 Bad input is refused before anything runs, with a 4xx naming the field, for every kind of run: the
 background run of ``runs.create`` and the stream answer only once the run has passed its checks and
@@ -31,14 +32,23 @@ from pydantic import BaseModel, ConfigDict
 
 from agents import identity, lifecycle, readmodel, runs
 from agents.api import inputs, shapes, streaming
-from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
+from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso
 from agents.api.errors import ApiError, is_user_error, status_of
 from agents.api.run_context import check_context
-from agents.api.run_target import check_inbox_accept, named_head, resume_answers
+from agents.api.run_target import (
+    OWN_MULTITASK_STRATEGY,
+    check_inbox_accept,
+    multitask_strategy,
+    named_head,
+    refuse_if_running,
+    resume_answers,
+)
 from agents.errors import InputError, NotWaitingError, RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.hitl_shape import is_inbox_response
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.registry import get_agent
+from agents.strings import STRINGS
+from agents.texts import text
 from agents.validation import validate_thread_id
 
 logger = logging.getLogger("agents.api")
@@ -89,6 +99,7 @@ class ApiRun:
     assistant_id: str
     created_at: str
     metadata: dict[str, Any]
+    multitask_strategy: str = OWN_MULTITASK_STRATEGY
     status: str = "pending"
     updated_at: str = ""
     future: Future[dict[str, Any]] | None = None
@@ -143,7 +154,7 @@ class ApiRun:
             "updated_at": self.updated_at or self.created_at,
             "status": self.status,
             "metadata": self.metadata,
-            "multitask_strategy": "reject",
+            "multitask_strategy": self.multitask_strategy,
             "kwargs": self.kwargs,
             "langsmith_session_name": None,  # LangSmith tracing is off here
         }
@@ -155,7 +166,8 @@ def _is_resume(command: Command | None) -> TypeGuard[Command]:
 
 
 def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
-    """Checks what can be checked before a run: the thread, the assistant and the options."""
+    """Checks what can be checked before a run: the options, the thread and the assistant."""
+    multitask_strategy(body.multitask_strategy)
     thread_id = lifecycle.thread_named(context.store, thread_id)
     spec = get_agent(body.assistant_id)
     for name in ("interrupt_before", "interrupt_after"):
@@ -175,7 +187,7 @@ def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
             raise NotWaitingError(thread_id)
     elif owner != spec.name:
         raise InputError("assistant_id", f"thread {thread_id!r} belongs to the {owner} agent, not {spec.name}")
-    refuse_if_busy(context.store, thread_id)
+    refuse_if_running(context.store, thread_id, body.multitask_strategy)
     return thread_id
 
 
@@ -269,8 +281,15 @@ def _forget_old_events(context: ApiContext, ending: ApiRun | None = None) -> Non
             old.events = []  # its stream is over; a rejoin gets nothing (its state is in the database)
 
 
+def _api_run(thread_id: str, body: RunCreate) -> ApiRun:
+    """A new run of ``body`` on the thread, not remembered yet."""
+    metadata = dict(body.metadata or {})
+    strategy = multitask_strategy(body.multitask_strategy)
+    return ApiRun(str(uuid.uuid4()), thread_id, body.assistant_id, now_iso(), metadata, strategy)
+
+
 def _new_run(context: ApiContext, thread_id: str, body: RunCreate) -> ApiRun:
-    run = ApiRun(str(uuid.uuid4()), thread_id, body.assistant_id, now_iso(), dict(body.metadata or {}))
+    run = _api_run(thread_id, body)
     _remember(context, run)
     return run
 
@@ -342,7 +361,7 @@ def _start_in_background(
     follow. A run refused by its checks raises here, so the caller answers a 4xx and remembers nothing.
     """
     started = threading.Event()
-    run = ApiRun(str(uuid.uuid4()), thread_id, body.assistant_id, now_iso(), dict(body.metadata or {}))
+    run = _api_run(thread_id, body)
     run.publish("metadata", {"run_id": run.run_id, "attempt": 1})
     writer = streaming.EventWriter(modes)
 
@@ -453,12 +472,16 @@ def cancel_run(
 
     The thread keeps its last saved checkpoint as its head, with the steps not run as its next ones: it
     needs attention, and a continue (a run without input) or a new start goes on from there. A run that
-    already ended is left as it is. Only ``action=interrupt``: a rollback would delete saved checkpoints.
+    already ended is left as it is and answered 404, as LangGraph's server answers it ("No matching runs
+    to cancel"). Only ``action=interrupt``: a rollback would delete saved checkpoints.
     """
     if action != "interrupt":
         raise InputError("action", f"only 'interrupt' is supported (a rollback deletes saved work); got {action!r}")
     identity.check_allowed(actor, identity.START_RUN)
     run = _run_of(context, thread_id, run_id)
+    if run.ended or run.status not in ("pending", "running"):
+        ended = text(STRINGS, "api.error.run_ended", run=repr(run_id), status=run.status)
+        raise ApiError(404, str(ended), "run_id")
     run.cancelled.set()
     if wait.strip().lower() not in ("1", "true", "yes"):
         return Response(status_code=202)

@@ -16,6 +16,15 @@ with a list of one response that names no question: it answers the one Agent Inb
 was read (its head). If that question was answered after Agent Inbox loaded the thread, the one shown
 now is another: an accept, which carries the action request it showed, is then refused (409,
 :func:`check_inbox_accept`) rather than taken for a question its person never saw.
+
+A run's ``multitask_strategy`` says what LangGraph's server does with it while the thread runs another:
+queue it (``enqueue``, its default: ``models/run.py:assign_defaults`` of langgraph_api), cancel the running
+one first (``interrupt``, ``rollback``) or refuse it (``reject``). This server does not queue, interrupt or
+roll back a running run: on a busy thread every run is refused (409, :func:`refuse_if_running`), naming the
+strategy asked and saying to wait for the running run (``runs.join``) and send again. On an idle thread
+each of the four runs at once (Agent Chat UI's client may send ``interrupt``) and the run record shows the
+strategy asked (``reject``, this server's behaviour, when none is); any other value is a 422 naming
+``multitask_strategy`` (:func:`multitask_strategy`), as LangGraph's server refuses it.
 """
 
 from __future__ import annotations
@@ -25,15 +34,21 @@ import re
 from typing import Any
 
 from agents import readmodel
+from agents.api.context import refuse_if_busy
 from agents.api.errors import ApiError
 from agents.db import Store
 from agents.errors import InputError
 from agents.hitl_shape import accepted_changes, is_inbox_response
+from agents.leases import ThreadBusyError
 from agents.strings import STRINGS
 from agents.texts import text
 
 #: What LangGraph's interrupt ids look like (32 hex digits): a resume map keyed by them answers by id.
 _INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
+#: LangGraph's multitask strategies (its ``MultitaskStrategy``); any of them runs at once on an idle thread.
+MULTITASK_STRATEGIES = ("reject", "interrupt", "rollback", "enqueue")
+#: What this server does with a run on a busy thread, whatever it asked: refuse it (LangGraph's default: enqueue).
+OWN_MULTITASK_STRATEGY = "reject"
 
 
 def resume_answers(value: Any, interrupt_ids: list[str], shown: str | None = None) -> dict[str | None, Any]:
@@ -125,3 +140,35 @@ def named_head(
         )
         raise ApiError(409, str(older), "checkpoint_id")
     return checkpoint_id
+
+
+def multitask_strategy(asked: str | None) -> str:
+    """The run's ``multitask_strategy``: ``asked``, or :data:`OWN_MULTITASK_STRATEGY` when none is given.
+
+    Raises:
+        InputError: ``asked`` is none of LangGraph's :data:`MULTITASK_STRATEGIES` (a 422 naming the field).
+    """
+    if asked is None:
+        return OWN_MULTITASK_STRATEGY
+    if asked not in MULTITASK_STRATEGIES:
+        raise InputError("multitask_strategy", text(STRINGS, "api.error.multitask_strategy", value=repr(asked)))
+    return asked
+
+
+def refuse_if_running(store: Store, thread_id: str, asked: str | None) -> None:
+    """Refuses at once (409) a run on a thread that is running, whatever ``multitask_strategy`` it ``asked``.
+
+    Raises:
+        ApiError: 409 on ``thread_id``: this server does not queue, interrupt or roll back a running run;
+            the message names the strategy asked and says to wait for that run and send again.
+    """
+    try:
+        refuse_if_busy(store, thread_id)
+    except ThreadBusyError:
+        said = (
+            text(STRINGS, "api.error.thread_running.asked", strategy=repr(asked))
+            if asked is not None
+            else text(STRINGS, "api.error.thread_running.default")
+        )
+        refusal = text(STRINGS, "api.error.thread_running", thread=repr(thread_id), asked=said)
+        raise ApiError(409, str(refusal), "thread_id") from None

@@ -22,6 +22,7 @@ from agents.api import filters, shapes
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso, refuse_if_busy
 from agents.api.errors import ApiError
 from agents.damaged import DamagedValueError
+from agents.db import DatabaseError, db_text
 from agents.errors import InputError, ThreadNotFoundError
 from agents.identity import DELETE_THREAD, START_RUN, check_allowed
 from agents.registry import AGENTS, get_agent
@@ -181,6 +182,8 @@ def create_thread(body: ThreadCreate, context: Ctx, actor: Actor) -> dict[str, A
             if body.if_exists == "do_nothing":
                 return existing
             raise ApiError(409, f"thread_id: thread {thread_id!r} already exists", "thread_id")
+        if context.store.read_only:  # its first run could never save it: refused as that run would be
+            raise DatabaseError(db_text("read_only_change", path=context.store.path))
         created = (now_iso(), dict(metadata))
         context.created.add(thread_id, created)
     return shapes.empty_thread(thread_id, *created)

@@ -1,9 +1,11 @@
 """The command line: ``python -m agents [--db PATH] [--lang ko|en] COMMAND ...``.
 
 Exit codes: 0 success; 2 bad input (the message is on stderr and nothing was
-changed); 1 an internal error. ``--lang`` (default ``HITL_LANG``, else ``en``) is
-the language of its messages, its help and of the runs it starts; a thread started in
-another language keeps speaking it. Each command module adds its sub-commands
+changed); 75 (``EX_TEMPFAIL`` of sysexits) the database busy: another process held its write lock past the
+busy timeout, the refused write changed nothing, the same command may succeed later; 1 an internal error. A
+command that runs once waits for that lock about the busy timeout in all (``Store.give_up_once_busy``).
+``--lang`` (default ``HITL_LANG``, else ``en``) is the language of its messages, its help and of the runs it
+starts; a thread started in another language keeps speaking it. Each command module adds its sub-commands
 with ``add_commands(subparsers, lang)`` (their help in ``lang``); a command is a
 function ``(args, context) -> int`` that says its words in ``context.lang``.
 """
@@ -22,6 +24,7 @@ from agents.cli import core, decide, deletions, explorer, migrate, notify, refun
 from agents.cli.base import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
+    EXIT_DB_BUSY,
     EXIT_INTERNAL,
     EXIT_OK,
     Context,
@@ -29,7 +32,7 @@ from agents.cli.base import (
     parser_language,
     say,
 )
-from agents.db import DatabaseError
+from agents.db import DatabaseError, is_busy_refusal
 from agents.errors import RunFailedError, UserError
 from agents.registry import AGENTS
 from agents.settings import requested_language
@@ -81,6 +84,12 @@ def _accept_db_anywhere(subparsers: Any, db_help: str, lang_help: str) -> None:
                 _accept_db_anywhere(action, db_help, lang_help)
 
 
+def _runs_once(args: argparse.Namespace) -> bool:
+    """Whether the command does its work and exits: every one but ``serve`` and ``notify --watch``, which keep
+    serving (a refusal of a busy database there is one request's, or one pass's, not the process's end)."""
+    return not (args.command == "serve" or getattr(args, "watch", False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command and returns its exit code."""
     arguments = sys.argv[1:] if argv is None else list(argv)
@@ -94,12 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     context: Context | None = None
     try:
         settings = runtime.load_settings(db_override=args.db, lang_override=args.lang)
-        context = Context(settings, creates=getattr(args, "creates_database", False))
+        context = Context(settings, creates=getattr(args, "creates_database", False), once=_runs_once(args))
         lang = context.lang
         return int(args.handler(args, context) or EXIT_OK)
     except (UserError, DatabaseError) as error:
         print(say("cli.error", lang, message=render(error, lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
+        # A busy database is no mistake of the caller's: cron tells "try again later" from bad input by the code.
+        return EXIT_DB_BUSY if is_busy_refusal(error) else EXIT_BAD_INPUT
     except RunFailedError as error:
         print(say("cli.error", lang, message=render(error, lang)), file=sys.stderr)
         return EXIT_INTERNAL

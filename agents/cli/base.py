@@ -29,6 +29,9 @@ from agents.texts import DEFAULT_LANGUAGE, LANGUAGES, text
 from agents.texts import say as say_in
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+#: The database was busy (another process held its write lock past the busy timeout): nothing was changed, and the
+#: same command may succeed later. ``EX_TEMPFAIL`` of sysexits, which mail and cron tools read as "try again".
+EXIT_DB_BUSY = 75
 #: As a Unix tool killed by SIGPIPE reports it (128 + 13).
 EXIT_BROKEN_PIPE = 141
 
@@ -78,6 +81,10 @@ class Context:
 
     settings: Settings
     creates: bool = False
+    #: The command does its work and exits (not ``serve``, not ``notify --watch``): once one of its writes was
+    #: refused for a busy database, the others stop waiting (``Store.give_up_once_busy``), so it says busy about
+    #: one busy timeout after it began to wait, not one timeout per write.
+    once: bool = False
 
     @property
     def lang(self) -> str:
@@ -90,7 +97,10 @@ class Context:
         location = self.settings.db
         if not self.creates and not is_postgres_url(location) and _nothing_at(Path(location)):
             raise InputError("--db", text(STRINGS, "cli.db.missing", path=str(location)))
-        return runtime.open_store(self.settings.db, busy_timeout=self.settings.db_busy_timeout)
+        store = runtime.open_store(self.settings.db, busy_timeout=self.settings.db_busy_timeout)
+        if self.once:
+            store.give_up_once_busy()
+        return store
 
 
 def _nothing_at(path: Path) -> bool:

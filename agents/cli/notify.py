@@ -4,8 +4,9 @@
 keeps doing so every few seconds until stopped; ``--status`` prints the channels (the webhook's host
 only: its URL is a secret), the counts (delivered, pending, failing, and dismissed apart: never sent),
 and every event whose last attempt failed, with the error. ``--status`` exits 3 when an event is failing
-(as ``inbox --overdue`` does when anything is overdue), so a monitor can alert on it. ``--dismiss
-EVENT_ID`` stops trying a failing event (exit 2 when no failing event has that id).
+(as ``inbox --overdue`` does when anything is overdue), so a monitor can alert on it; so does ``--once``
+when a send of its round failed (after printing its counts), so cron sees it. ``--dismiss EVENT_ID`` stops
+trying a failing event (exit 2 when no failing event has that id).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from agents.notify import WATCH_INTERVAL_SECONDS
 from agents.settings_notify import NOTIFY_SMTP_SETTING, NOTIFY_WEBHOOK_SETTING, NotifySettings
 from agents.texts import DEFAULT_LANGUAGE, text
 
-#: ``notify --status``'s exit code when an event's last attempt failed.
+#: The exit code of ``notify --status`` when an event's last attempt failed, and of ``notify --once`` when a
+#: send of its round failed.
 EXIT_FAILING = 3
 
 
@@ -90,7 +92,7 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
         report = deliverer.run_once()
         done = {"recorded": report.recorded, "sent": report.sent, "failed": report.failed, "removed": report.removed}
         print(say("cli.notify.once", lang, **done))
-        return 0
+        return EXIT_FAILING if report.failed else 0
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     channels = "; ".join(channel_lines(settings.notify, lang))

@@ -46,7 +46,7 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     import uvicorn
 
     from agents.api import access_log
-    from agents.api.app import create_app
+    from agents.api.app import create_app, database_problem
     from agents.notify.deliverer import start_background
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -59,6 +59,9 @@ def cmd_serve(args: argparse.Namespace, context: Context) -> int:
     else:
         token = say("cli.serve.token.roles" if role_tokens else "cli.serve.token.off", lang)
     print(say("cli.serve.serving", lang, address=f"{shown}:{args.port}", token=token), file=sys.stderr, flush=True)
+    problem = database_problem(context.store)  # said at start, not first met by a client's run (GET /ok says it too)
+    if problem is not None:
+        print(say("cli.serve.warning", lang, problem=problem.render(lang)), file=sys.stderr, flush=True)
     stop_notify = start_background(context.store, context.settings)  # notifications, when configured
     if stop_notify is not None:
         channels = "; ".join(channel_lines(context.settings.notify, lang))

@@ -15,10 +15,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "대시보드와 같은 데이터베이스에서 에이전트를 실행하고, 질문에 답하고, 스레드를 관리합니다.",
     ),
     "cli.epilog": (
-        "Exit codes: 0 success; 2 bad input (the message is on stderr and nothing was changed); 1 an internal "
-        "error. --db and --lang are also accepted after the command.",
-        "종료 코드: 0 성공, 2 잘못된 입력(메시지는 표준 오류에 나오고 아무것도 바뀌지 않음), 1 내부 오류. "
-        "--db와 --lang은 명령 뒤에도 쓸 수 있습니다.",
+        "Exit codes: 0 success; 2 bad input (the message is on stderr and nothing was changed); 75 the database "
+        "was busy (another process held its write lock past HITL_DB_BUSY_TIMEOUT; the refused write changed "
+        "nothing, try again later); 1 an internal error. --db and --lang are also accepted after the command.",
+        "종료 코드: 0 성공, 2 잘못된 입력(메시지는 표준 오류에 나오고 아무것도 바뀌지 않음), 75 데이터베이스 사용 중"
+        "(다른 프로세스가 HITL_DB_BUSY_TIMEOUT보다 오래 쓰기 잠금을 쥐고 있었음. 거부된 쓰기는 아무것도 바꾸지 않았으니 "
+        "나중에 다시 시도), 1 내부 오류. --db와 --lang은 명령 뒤에도 쓸 수 있습니다.",
     ),
     "cli.argparse.usage": ("usage: ", "사용법: "),
     "cli.argparse.positionals": ("positional arguments", "위치 인수"),
@@ -84,6 +86,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.status.running": ("running", "실행 중"),
     "cli.status.done": ("done", "완료"),
     "cli.status.thread deleted": ("thread deleted", "스레드 삭제됨"),
+    # ``ledger --audit``: a payout whose thread this database never held (paid by ``langgraph dev`` on the shared ledger)
+    "cli.status.thread not in this database": ("thread not in this database", "이 데이터베이스에 스레드 없음"),
     "cli.status.with_outcome": ("{status} ({outcome})", "{status} ({outcome})"),
     "cli.outcome.executed": ("executed", "실행됨"),
     "cli.outcome.refused": ("refused", "거부됨"),
@@ -451,6 +455,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.serve.token.roles": ("on (a roles-file token)", "켜짐 (역할 파일의 토큰)"),
     "cli.serve.token.off": ("off (loopback only)", "꺼짐 (루프백에서만)"),
     "cli.serve.notifying": ("delivering notifications: {channels}", "알림 전달 중: {channels}"),
+    "cli.serve.warning": ("warning: {problem}", "경고: {problem}"),
     "cli.serve.cannot_listen": ("cannot listen on {address}", "{address}에서 들을 수 없습니다"),
     "cli.serve.cannot_listen.why": ("cannot listen on {address}: {why}", "{address}에서 들을 수 없습니다: {why}"),
     # --- roles and token-hash
@@ -512,8 +517,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "알림 전달 (--once, --watch) 또는 상태 보기 (--status)",
     ),
     "cli.help.notify.once": (
-        "record the events found now, send what is due, exit",
-        "지금 찾은 이벤트를 기록하고, 보낼 때가 된 것을 보낸 뒤 끝냅니다",
+        "record the events found now, send what is due, exit (3 if a send failed)",
+        "지금 찾은 이벤트를 기록하고, 보낼 때가 된 것을 보낸 뒤 끝냅니다 (보내기에 실패하면 종료 코드 3)",
     ),
     "cli.help.notify.watch": ("keep delivering until stopped", "멈출 때까지 계속 전달합니다"),
     "cli.help.notify.status": (

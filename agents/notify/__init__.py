@@ -1,4 +1,4 @@
-"""Notifications: events of waiting, overdue, escalated, decided and deleted threads, sent at least once.
+"""Notifications: events of waiting, stuck, overdue, escalated, decided and deleted threads, sent at least once.
 
 :mod:`~agents.notify.scan` finds the events (what each keeps of a wait: :mod:`~agents.notify.facts`) and
 records each once in the outbox table (:mod:`~agents.notify.outbox`); :mod:`~agents.notify.deliverer` sends

@@ -9,6 +9,7 @@ what is due, the backoff and the ages in the messages all follow it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import threading
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from agents.ages import utc_now
 from agents.db import Store
-from agents.notify import WATCH_INTERVAL_SECONDS, channels, outbox
+from agents.notify import WATCH_INTERVAL_SECONDS, channels, messages, outbox
 from agents.notify.scan import scan
 from agents.settings import Settings
 
@@ -56,18 +57,34 @@ class Deliverer:
         self.owner = uuid.uuid4().hex
         self.pruned_at: float | None = None
 
+    def as_sent(self, event: outbox.Event) -> outbox.Event:
+        """``event`` as it is told now: a wait's event sent after the wait ended (a retry, or a wait found in
+        the history) says how long it lasted, up to its end (``waited_seconds``, when the event has none of its
+        own), and how it ended (``wait_over``: ``decided`` or ``ended``; a stuck thread's also ``deleted``), as
+        the outbox records the end (:func:`agents.notify.outbox.wait_end`); a wait still going on is counted to
+        the time of sending."""
+        if event.kind not in messages.EPISODES:
+            return event
+        end = outbox.wait_end(self.store, event)
+        if end is None:
+            return event
+        how, at = end
+        facts = {"waited_seconds": max(0.0, at - dt.datetime.fromisoformat(event.episode).timestamp())}
+        return dataclasses.replace(event, facts=facts | event.facts | {"wait_over": how})
+
     def send(self, row: outbox.Claimed, now: dt.datetime) -> None:
         """Sends one row on its channel; raises :class:`~agents.notify.channels.SendError` when not accepted."""
         notify, lang = self.settings.notify, self.settings.lang
+        event = self.as_sent(row.event)
         if row.channel == "webhook" and notify.webhook is not None:
-            channels.post_webhook(notify, row.event, now, lang)
+            channels.post_webhook(notify, event, now, lang)
         elif row.channel == "email" and notify.smtp_host:
-            to = channels.recipients(notify, self.settings.roles, row.event)
+            to = channels.recipients(notify, self.settings.roles, event)
             if not to:
                 raise channels.SendError(
                     "no one to mail: no approver in the roles file may decide it, no HITL_NOTIFY_TO"
                 )
-            channels.send_mail(notify, to, row.event, now, lang)
+            channels.send_mail(notify, to, event, now, lang)
         else:
             raise channels.SendError(f"the {row.channel} channel is not configured in this process")
 

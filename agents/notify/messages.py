@@ -1,6 +1,7 @@
 """What a notification says: its text (English or Korean), the webhook's JSON body and the mail.
 
-A message says what waits, for how long, the amount, and links to the case (``HITL_PUBLIC_URL``). It is
+A message says what waits (or is stuck, and why), for how long, the amount, and links to the case
+(``HITL_PUBLIC_URL``). It is
 built from the event's facts alone: no setting's value but the public URL is ever in it, so no secret is.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import email.policy
+import shlex
 import urllib.parse
 from email.header import Header
 from email.headerregistry import BaseHeader, HeaderRegistry, UniqueUnstructuredHeader
@@ -18,7 +20,7 @@ from typing import Any
 
 from agents.ages import span_text
 from agents.deletion_record import deleted_link
-from agents.notify.outbox import Event
+from agents.notify.outbox import Event, is_stuck
 from agents.registry import AGENTS
 from agents.strings import STRINGS as AGENTS_STRINGS
 from agents.texts import fill, pick, render, text
@@ -37,6 +39,73 @@ STRINGS: dict[str, tuple[str, str]] = {
     "notify.escalated": (
         "Escalated to the senior approvers: {subject} has waited {span}, past its {deadline} deadline. Open: {link}",
         "상급 승인자에게 올림: {subject}, {span}째 대기 (기한 {deadline}). 열기: {link}",
+    ),
+    # A wait's message sent after the wait ended (a retry, a wait found in the history): how long it lasted,
+    # and that it is over, so it never reads as still waiting before the decision's own message.
+    "notify.waiting.over": (
+        "Waited for a decision: {subject}, {span} {until}. {question}Open: {link}",
+        "결정 대기: {subject}, {span} 대기 후 {until}. {question}열기: {link}",
+    ),
+    "notify.overdue.over": (
+        "Overdue: {subject} waited {span}, past its {deadline} deadline, {until}. Open: {link}",
+        "기한 지남: {subject}, {span} 대기 (기한 {deadline}) 후 {until}. 열기: {link}",
+    ),
+    "notify.escalated.over": (
+        "Escalated to the senior approvers: {subject} waited {span}, past its {deadline} deadline, {until}."
+        " Open: {link}",
+        "상급 승인자에게 올림: {subject}, {span} 대기 (기한 {deadline}) 후 {until}. 열기: {link}",
+    ),
+    "notify.until.decided": ("until it was decided", "결정됨"),
+    "notify.until.ended": ("until the wait ended", "대기가 끝남"),
+    # A stuck thread (status ``attention``: its run stopped, or it cannot go on by itself): why, in the words of
+    # its status, and what resolves it. Its overdue and escalated messages say it is stuck, not waiting.
+    "notify.attention": (
+        "Stuck: {subject} has been stuck for {span}: {why}. To resolve it: {resolve} Open: {link}",
+        "멈춤: {subject}, {span}째 멈춰 있음: {why}. 해결: {resolve} 열기: {link}",
+    ),
+    "notify.overdue.stuck": (
+        "Overdue: {subject} has been stuck for {span}, past its {deadline} deadline: {why}."
+        " To resolve it: {resolve} Open: {link}",
+        "기한 지남: {subject}, {span}째 멈춰 있음 (기한 {deadline}): {why}. 해결: {resolve} 열기: {link}",
+    ),
+    "notify.escalated.stuck": (
+        "Escalated to the senior approvers: {subject} has been stuck for {span}, past its {deadline} deadline:"
+        " {why}. To resolve it: {resolve} Open: {link}",
+        "상급 승인자에게 올림: {subject}, {span}째 멈춰 있음 (기한 {deadline}): {why}. 해결: {resolve} 열기: {link}",
+    ),
+    # ... sent after it ran on (or was deleted): how long it was stuck, and that it is over.
+    "notify.attention.over": (
+        "Was stuck: {subject}, stuck for {span} {until}: {why}. Open: {link}",
+        "멈춤: {subject}, {span} 멈춰 있다가 {until}: {why}. 열기: {link}",
+    ),
+    "notify.overdue.stuck.over": (
+        "Overdue: {subject} was stuck for {span}, past its {deadline} deadline, {until}: {why}. Open: {link}",
+        "기한 지남: {subject}, {span} 멈춰 있다가 (기한 {deadline}) {until}: {why}. 열기: {link}",
+    ),
+    "notify.escalated.stuck.over": (
+        "Escalated to the senior approvers: {subject} was stuck for {span}, past its {deadline} deadline,"
+        " {until}: {why}. Open: {link}",
+        "상급 승인자에게 올림: {subject}, {span} 멈춰 있다가 (기한 {deadline}) {until}: {why}. 열기: {link}",
+    ),
+    "notify.until.ran_on": ("until it ran on", "다시 실행됨"),
+    "notify.until.deleted": ("until it was deleted", "삭제됨"),
+    # What resolves a stuck thread (:func:`resolution`), with the command to run.
+    "notify.resolve.continue": (
+        'python -m agents continue {thread}, or "Continue the run" on its page.',
+        'python -m agents continue {thread}, 또는 페이지의 "실행 계속하기".',
+    ),
+    "notify.resolve.error": (
+        "fix the cause, then python -m agents continue {thread}; or re-run it from an earlier checkpoint in the"
+        " checkpoint explorer.",
+        "원인을 고친 뒤 python -m agents continue {thread}, 또는 체크포인트 탐색기에서 이전 체크포인트부터 다시 실행.",
+    ),
+    "notify.resolve.rerun": (
+        "re-run it from an earlier checkpoint in the checkpoint explorer (admins).",
+        "체크포인트 탐색기에서 이전 체크포인트부터 다시 실행 (관리자).",
+    ),
+    "notify.resolve.delete": (
+        "python -m agents delete {thread} (admins).",
+        "python -m agents delete {thread} (관리자).",
     ),
     "notify.decided": (
         "Decided ({outcome}): {subject}, after waiting {span}. Open: {link}",
@@ -60,6 +129,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "notify.local_operator": ("the local operator", "로컬 운영자"),
     "notify.subject": ("[HITL] {kind}: {subject}", "[HITL] {kind}: {subject}"),
     "notify.kind.waiting": ("waiting", "대기"),
+    "notify.kind.attention": ("stuck", "멈춤"),
     "notify.kind.overdue": ("overdue", "기한 지남"),
     "notify.kind.escalated": ("escalated", "상급 승인자에게 올림"),
     "notify.kind.decided": ("decided", "결정됨"),
@@ -80,10 +150,19 @@ STRINGS: dict[str, tuple[str, str]] = {
 #: The facts a webhook body carries besides the text (who requested a case is for choosing recipients).
 PUBLIC_FACTS = (
     "case_id", "customer", "amount", "requested_amount", "paid_amount", "waiting_count", "item_count",
-    "outcome", "status", "deleted_by", "reason",
+    "outcome", "status", "deleted_by", "reason", "reason_code", "action",
 )  # fmt: skip
-#: The kinds of event about a wait that goes on (a message about one says how many questions wait).
-_WAITS = ("waiting", "overdue", "escalated")
+#: The kinds of event about a wait (a message about one says how long it waited and how many questions wait).
+WAITS = ("waiting", "overdue", "escalated")
+#: The kinds of event whose message counts a span to its episode's end, or to the time of sending: a wait's,
+#: and a stuck thread's (``attention``).
+EPISODES = (*WAITS, "attention")
+#: How a wait ended before its message was sent (the fact ``wait_over``), each with its words; a stuck
+#: thread's episode ends when it runs on (``ended``) or is ``deleted``.
+WAIT_ENDINGS = ("decided", "ended", "deleted")
+#: What resolves a stuck thread (:func:`resolution`): continuing it, continuing it once the cause of the error
+#: is fixed, a re-run from an earlier checkpoint, deleting it.
+RESOLUTIONS = ("continue", "error", "rerun", "delete")
 
 
 def _say(key: str, lang: str, **params: Any) -> str:
@@ -107,7 +186,8 @@ def link(event: Event, public_url: str) -> str:
 
 
 def waited_seconds(event: Event, now: dt.datetime) -> float:
-    """How long the thread waited: until it was decided, else until ``now``."""
+    """How long the thread waited: as the event says (``waited_seconds``: a decision, a wait that ended before
+    its message was sent), else until ``now``."""
     if "waited_seconds" in event.facts:
         return float(event.facts["waited_seconds"])
     start = dt.datetime.fromisoformat(event.episode).timestamp() if event.kind != "deleted" else event.happened_at
@@ -160,13 +240,32 @@ def _case_amount(event: Event, lang: str) -> str:
         return _amount(paid, lang)
     amount = _amount(facts.get("amount") if facts.get("amount") is not None else requested, lang)
     count, total = facts.get("waiting_count"), facts.get("item_count")
-    if event.kind not in _WAITS or not isinstance(count, int) or isinstance(count, bool):
+    if event.kind not in WAITS or not isinstance(count, int) or isinstance(count, bool):
         return amount
     if not says_count(count, facts):  # the status's own rule: several questions, or one item of several
         return amount
     if _whole(total):
         return _say("notify.items_waiting", lang, amount=amount, count=count, total=total)
     return _say("notify.questions_waiting", lang, amount=amount, count=count)
+
+
+def resolution(event: Event) -> str:
+    """What resolves the stuck thread of ``event`` (one of :data:`RESOLUTIONS`), from the action its status named
+    (the lifecycle's ``action``, which the pages follow): ``continue``; ``error`` for a node that raised (its
+    reason says to continue it once the cause is fixed, or to re-run it); ``rerun``; ``delete``."""
+    facts = event.facts
+    if facts.get("reason_code") == "error":
+        return "error"
+    action = facts.get("action")
+    return action if isinstance(action, str) and action in RESOLUTIONS else "continue"
+
+
+def _stuck_words(event: Event, lang: str) -> dict[str, str]:
+    """A stuck thread's message's ``why`` (its status's reason, as the scan wrote it in the reader's language)
+    and ``resolve`` (what resolves it, with the command for its thread)."""
+    why = str(event.facts.get("reason") or "").rstrip(" .")
+    thread = shlex.quote(event.thread_id)  # a command to paste: an id other software made may hold a space
+    return {"why": why, "resolve": _say(f"notify.resolve.{resolution(event)}", lang, thread=thread)}
 
 
 def subject(event: Event, lang: str) -> str:
@@ -182,14 +281,25 @@ def subject(event: Event, lang: str) -> str:
 
 
 def message_text(event: Event, public_url: str, now: dt.datetime, lang: str) -> str:
-    """The message in ``lang``: what waits, for how long, the amount, and the link."""
+    """The message in ``lang``: what waits, for how long, the amount, and the link. A wait's message whose
+    wait ended before it was sent (``wait_over``, set by the deliverer) says how long it lasted and that it
+    was decided (or ended) since. A stuck thread's (:func:`agents.notify.outbox.is_stuck`: its ``attention``
+    event, and its overdue and escalated ones) says it is stuck, why, and what resolves it; sent after it ran
+    on, for how long it was stuck."""
     facts = event.facts
     span = span_text(waited_seconds(event, now)).render(lang)
     question, reason = facts.get("question"), facts.get("reason")
     who = _say("notify.local_operator", lang) if facts.get("deleted_by_local") else facts.get("deleted_by") or "?"
+    over = facts.get("wait_over") if event.kind in EPISODES else None
+    over = over if over in WAIT_ENDINGS else None
+    stuck = is_stuck(event)
+    key = f"notify.{event.kind}" + (".stuck" if stuck and event.kind != "attention" else "")
+    ending = "ran_on" if stuck and over == "ended" else over
     return _say(
-        f"notify.{event.kind}",
+        f"{key}.over" if over else key,
         lang,
+        until=_say(f"notify.until.{ending}", lang) if ending else "",
+        **(_stuck_words(event, lang) if stuck else {}),
         subject=subject(event, lang),
         span=span,
         question=f"{question} " if question else "",

@@ -11,6 +11,7 @@ crash loses nothing: the row is sent again, and the receiver drops the repeat by
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import uuid
 from collections.abc import Iterable, Sequence
@@ -19,10 +20,14 @@ from typing import Any
 
 from agents.db import Store
 from agents.leases import process_running, this_process
+from agents.readmodel import checkpoint_time
 from agents.schema import OUTBOX_COLUMNS
 
-#: The kinds of event, in the order a thread meets them.
-KINDS = ("waiting", "overdue", "escalated", "decided", "deleted")
+#: The kinds of event, in the order a thread meets them (``attention``: a thread that is stuck, whose run
+#: stopped or cannot go on by itself, announced as a wait is).
+KINDS = ("waiting", "attention", "overdue", "escalated", "decided", "deleted")
+#: The kinds of event that open an episode (a wait, or a stuck thread): each is closed once it is over.
+EPISODE_KINDS = ("waiting", "attention")
 #: Rows go out in the order their events happened; events of one moment (a thread's overdue and escalated
 #: events share its deadline) in the order of :data:`KINDS`, then by row id.
 _IN_ORDER = (
@@ -129,18 +134,72 @@ def recorded_ids(store: Store, event_ids: Sequence[str]) -> set[str]:
 
 
 def open_episodes(store: Store) -> list[Event]:
-    """The waiting events whose episode has not ended yet (no ``decided`` nor closing row of it)."""
+    """The waiting and ``attention`` (stuck) events whose episode has not ended yet (no ``decided`` nor
+    closing row of it)."""
     with store.read() as cursor:
         cursor.execute(
-            "SELECT DISTINCT w.thread_id, w.agent, w.episode, w.facts, w.happened_at FROM notify_outbox w"
-            " WHERE w.kind = 'waiting' AND NOT EXISTS (SELECT 1 FROM notify_outbox d WHERE d.thread_id = w.thread_id"
-            " AND d.episode = w.episode AND d.kind IN ('decided', 'ended'))"
+            "SELECT DISTINCT w.kind, w.thread_id, w.agent, w.episode, w.facts, w.happened_at FROM notify_outbox w"
+            " WHERE w.kind IN ('waiting', 'attention') AND NOT EXISTS (SELECT 1 FROM notify_outbox d"
+            " WHERE d.thread_id = w.thread_id AND d.episode = w.episode AND d.kind IN ('decided', 'ended'))"
         )
         rows = cursor.fetchall()
     return [
-        Event("waiting", thread, agent, episode, float(at), json.loads(facts))
-        for thread, agent, episode, facts, at in rows
+        Event(kind, thread, agent, episode, float(at), json.loads(facts))
+        for kind, thread, agent, episode, facts, at in rows
     ]
+
+
+def _deleted_after(head: str, start: dt.datetime) -> bool:
+    """Whether a deletion whose head was ``head`` came after a wait that began at ``start``: its head is that
+    wait's checkpoint or a later one (a checkpoint id holds its time; a deletion of an earlier thread of the
+    same id has an earlier head). A deletion's own time is kept to the second only, so it cannot tell."""
+    try:
+        return checkpoint_time(head) >= start
+    except ValueError:  # not a checkpoint id: a record made by other tooling
+        return False
+
+
+def is_stuck(event: Event) -> bool:
+    """Whether ``event`` is about a stuck thread: its ``attention`` event, or the ``overdue`` or ``escalated``
+    event of a thread that was stuck then (its fact ``status``), not waiting for a decision."""
+    return event.kind == "attention" or (
+        event.kind in ("overdue", "escalated") and event.facts.get("status") == "attention"
+    )
+
+
+def wait_end(store: Store, event: Event) -> tuple[str, float] | None:
+    """How the wait of ``event`` (a ``waiting``, ``attention``, ``overdue`` or ``escalated`` event) ended, as the
+    outbox knows it: ``("decided", when)`` from its episode's ``decided`` event; ``("ended", when)`` when the
+    thread was deleted during it (its ``deleted`` event), or waited or stuck anew (a later ``waiting`` or
+    ``attention`` event of the thread: the old episode was over by the new one's start); None while it goes on.
+
+    A stuck thread's episode (:func:`is_stuck`) says ``("deleted", when)`` for a deletion, and ends too when its
+    closing row says it ran on (:func:`agents.notify.scan.ended_episodes` dates that row when the thread left
+    the stuck head).
+    """
+    start = dt.datetime.fromisoformat(event.episode)
+    stuck = is_stuck(event)
+    with store.read() as cursor:
+        cursor.execute(
+            "SELECT kind, episode, happened_at FROM notify_outbox WHERE thread_id = ?"
+            " AND kind IN ('decided', 'deleted', 'waiting', 'attention', 'ended')",
+            (event.thread_id,),
+        )
+        rows = [(str(kind), str(episode), float(at)) for kind, episode, at in cursor.fetchall()]
+    decided = [at for kind, episode, at in rows if kind == "decided" and episode == event.episode]
+    if decided:
+        return "decided", min(decided)
+    deleted = [at for kind, episode, at in rows if kind == "deleted" and _deleted_after(episode, start)]
+    moved = [
+        at
+        for kind, episode, at in rows
+        if (kind in EPISODE_KINDS and episode != event.episode and at > start.timestamp())
+        or (stuck and kind == "ended" and episode == event.episode)
+    ]
+    if stuck and deleted and (not moved or min(deleted) <= min(moved)):
+        return "deleted", min(deleted)
+    ended = deleted + moved
+    return ("ended", min(ended)) if ended else None
 
 
 def _free(row: Sequence[Any], now: float) -> bool:

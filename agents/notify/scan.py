@@ -3,7 +3,10 @@
 A scan reads every thread's status (``agents.lifecycle``, the one status every page, the CLI and the API
 show), so a thread started or answered by any path (a page, the sidebar form, raw mode, the CLI, the API,
 ``langgraph dev``) is seen without a hook in each. A waiting episode is a thread's ``waiting_since``: a
-thread that waits gives ``waiting``; one past its agent's deadline (``HITL_SLA``) gives ``overdue``, and,
+thread that waits gives ``waiting``; a thread that is stuck (``attention``: its run stopped, by a crash or a
+cancel, a node raised, or it cannot go on by itself) gives ``attention``, once per stuck head, with its
+status's reason and what resolves it (its episode ends when it runs on or is deleted; nothing is sent for
+that); one past its agent's deadline (``HITL_SLA``) gives ``overdue``, and,
 when the inbox says it escalated (its agent names whom to, from the roles file: the senior approvers of a
 refund), ``escalated``; a recorded waiting episode whose thread is now done gives ``decided``, with what
 the case paid; the agents' records of deleted unfinished threads (the refund's deletion audit, the core
@@ -25,8 +28,17 @@ from agents.deletion_record import deleted_threads
 from agents.identity import LOCAL_OPERATOR
 from agents.notify import history
 from agents.notify.facts import question_facts
-from agents.notify.outbox import NO_CHANNEL, Event, advance_cursor, open_episodes, record, recorded_ids, scan_cursor
-from agents.readmodel import to_jsonable
+from agents.notify.outbox import (
+    NO_CHANNEL,
+    Event,
+    advance_cursor,
+    is_stuck,
+    open_episodes,
+    record,
+    recorded_ids,
+    scan_cursor,
+)
+from agents.readmodel import checkpoint_time, to_jsonable
 from agents.registry import AGENTS
 from agents.settings import Settings
 
@@ -43,6 +55,8 @@ WAIT_ONLY_FACTS = ("question", "waiting_count")
 DELETED_FACTS = (
     "requested_amount", "paid_amount", "item_count", "waiting_count", "questions", *VALUE_FACTS,
 )  # fmt: skip
+#: What a stuck thread's event keeps of its head's values: its case, which its subject names (a refund's).
+STUCK_CASE_FACTS = ("case_id", "customer", "amount", "requested_amount")
 #: A deletion older than this when first seen is not announced (news to no one by then).
 DELETION_NEWS_SECONDS = 7 * 86400
 
@@ -63,6 +77,25 @@ def _wait_facts(store: Store, status: lifecycle.ThreadStatus, lang: str) -> dict
     return question_facts(status.agent, _questions(store, status), question)
 
 
+def _stuck_facts(store: Store, status: lifecycle.ThreadStatus, lang: str) -> dict[str, Any]:
+    """What the message says of a stuck thread: that it is stuck (``status``), why (its status's reason in
+    ``lang``, as the inbox words it), the action that resolves it (``reason_code`` and ``action`` as the
+    lifecycle gives them), and its case from its head's values (none when they cannot be read); and the
+    stuck head, from which the end of its episode is dated (:func:`ended_episodes`)."""
+    try:
+        values = threadindex.head_values(store, status.thread_id, status.head_checkpoint_id) or {}
+    except DamagedValueError:  # a damaged head is stuck for that: its message goes out without the case
+        values = {}
+    case = {key: to_jsonable(values[key]) for key in STUCK_CASE_FACTS if values.get(key) is not None}
+    return case | {
+        "status": status.status,
+        "reason": status.reason_in(lang),
+        "reason_code": status.reason_code,
+        "action": status.action,
+        "head_checkpoint_id": status.head_checkpoint_id,
+    }
+
+
 def _requester_facts(store: Store, agent: str, thread_id: str) -> dict[str, Any]:
     """Who requested the thread's case, from its head's values (none when the head cannot be read)."""
     try:
@@ -76,7 +109,8 @@ def _requester_facts(store: Store, agent: str, thread_id: str) -> dict[str, Any]
 def unfinished_events(
     store: Store, statuses: list[lifecycle.ThreadStatus], settings: Settings, now: dt.datetime
 ) -> list[Event]:
-    """The waiting, overdue and escalated events of the unfinished threads at ``now`` not recorded yet.
+    """The waiting, attention (stuck), overdue and escalated events of the unfinished threads at ``now`` not
+    recorded yet. A stuck thread's events say it is stuck and why (:func:`_stuck_facts`), not a question.
 
     A thread past its deadline escalates when its inbox says it did: its agent's decision rights, read by
     :func:`agents.queue_rights.rights_of` as the inbox reads them, name whom it escalated to
@@ -88,8 +122,8 @@ def unfinished_events(
         if status.status not in lifecycle.UNFINISHED or since is None:
             continue
         episode, start = since.isoformat(), since.timestamp()
-        if status.status == "waiting":
-            found.append((status, Event("waiting", status.thread_id, status.agent, episode, start)))
+        # A stuck thread waits for a person as much as a question does: told once per stuck head.
+        found.append((status, Event(status.status, status.thread_id, status.agent, episode, start)))
         deadline = settings.deadline(status.agent)
         if deadline is not None and lifecycle.is_overdue(status, settings.deadlines, now):
             for kind in ("overdue", "escalated"):
@@ -104,9 +138,10 @@ def unfinished_events(
         if event.kind == "escalated" and not (status.thread_id in rights and rights[status.thread_id].escalated_to):
             continue
         if status.thread_id not in told:
-            told[status.thread_id] = _wait_facts(store, status, settings.lang)
+            stuck = status.status == "attention"
+            told[status.thread_id] = (_stuck_facts if stuck else _wait_facts)(store, status, settings.lang)
         facts = told[status.thread_id]
-        if event.kind != "waiting":
+        if event.kind in ("overdue", "escalated"):
             facts = facts | {"deadline_seconds": settings.deadline(status.agent)}
         events.append(dataclasses.replace(event, facts=facts))
     return events
@@ -124,18 +159,54 @@ def _decided_facts(store: Store, status: lifecycle.ThreadStatus) -> dict[str, An
     return found
 
 
-def ended_episodes(store: Store, statuses: list[lifecycle.ThreadStatus]) -> tuple[list[Event], list[Event]]:
-    """(decided events, closing markers) of the recorded waiting episodes that are over.
+def _ran_on_at(store: Store, episode: Event, now_status: lifecycle.ThreadStatus | None, now: dt.datetime) -> float:
+    """When a stuck thread left its stuck head: the time of its first checkpoint after it (the run that went
+    on wrote it); else the time of its head now; ``now`` for a thread that is gone."""
+    head = episode.facts.get("head_checkpoint_id")
+    if now_status is None:
+        return now.timestamp()
+    if isinstance(head, str) and head:
+        with store.read() as cursor:
+            after = store.queries.next_checkpoint(cursor, episode.thread_id, head)
+        try:
+            return checkpoint_time(after).timestamp() if after else now_status.updated_at.timestamp()
+        except ValueError:  # not a checkpoint id: a thread made by other tooling
+            pass
+    return now_status.updated_at.timestamp()
 
-    An episode is decided when its thread is done (its event says what the case paid, not what the wait
+
+def _still_stuck(episode: Event, now_status: lifecycle.ThreadStatus | None) -> bool:
+    """Whether a stuck episode goes on: its thread is still stuck at the same head, or runs from it now (a run
+    that ends without a checkpoint leaves it stuck there still, the same episode)."""
+    if now_status is None:
+        return False
+    if now_status.status == "running":
+        return True
+    since = now_status.waiting_since
+    return now_status.status == "attention" and since is not None and since.isoformat() == episode.episode
+
+
+def ended_episodes(
+    store: Store, statuses: list[lifecycle.ThreadStatus], now: dt.datetime
+) -> tuple[list[Event], list[Event]]:
+    """(decided events, closing markers) of the recorded waiting and stuck episodes that are over.
+
+    A waiting episode is decided when its thread is done (its event says what the case paid, not what the wait
     asked); it is closed without a message when the thread is gone (its deletion is an event of its own) or
-    waits again in a new episode. A running thread is left for the next scan.
+    waits again in a new episode. A stuck episode (``attention``) is closed without a message once its thread
+    left the stuck head (continued, re-run, restored, edited) or is gone; its marker is dated when it ran on
+    (:func:`_ran_on_at`), the end a message sent after it counts to. A running thread is left for the next scan.
     """
     by_id = {status.thread_id: status for status in statuses}
     decided: list[Event] = []
     closed: list[Event] = []
     for episode in open_episodes(store):
         now_status = by_id.get(episode.thread_id)
+        if episode.kind == "attention":
+            if not _still_stuck(episode, now_status):
+                at = _ran_on_at(store, episode, now_status, now)
+                closed.append(Event("ended", episode.thread_id, episode.agent, episode.episode, at))
+            continue
         if now_status is None:
             closed.append(Event("ended", episode.thread_id, episode.agent, episode.episode, episode.happened_at))
         elif now_status.status == "done":
@@ -194,7 +265,7 @@ def _with_requesters(store: Store, events: list[Event]) -> list[Event]:
     read: dict[str, dict[str, Any]] = {}
     found = []
     for event in events:
-        if event.kind in ("waiting", "overdue", "escalated") and "amount" in event.facts:
+        if event.kind in ("waiting", "overdue", "escalated") and "amount" in event.facts and not is_stuck(event):
             if event.thread_id not in read:
                 read[event.thread_id] = _requester_facts(store, event.agent, event.thread_id)
             event = Event(
@@ -233,7 +304,7 @@ def scan(store: Store, settings: Settings, now: dt.datetime) -> int:
     found = past + unfinished_events(store, statuses, settings, now) + deletion_events(store, now)
     added = record(store, _with_requesters(store, _new(store, found)), channels, at)
     record(store, past_closed, (NO_CHANNEL,), at)
-    decided, closed = ended_episodes(store, statuses)
+    decided, closed = ended_episodes(store, statuses, now)
     added += record(store, _new(store, decided), channels, at)
     record(store, closed, (NO_CHANNEL,), at)
     advance_cursor(store, newest, at)

@@ -24,6 +24,7 @@ from typing import Any
 from agents.db import Store, TableSchema
 from agents.errors import InputError
 from agents.leases import lease_alive
+from agents.readsql import rows_in
 from agents.refund.strings import STRINGS
 from agents.texts import text
 
@@ -106,6 +107,17 @@ def holding_thread(store: Store, case_id: str) -> str | None:
         if row is None or not _has_checkpoint(cursor, str(row[0])):
             return None
         return str(row[0])
+
+
+def claimed_here(store: Store, thread_ids: list[str]) -> set[tuple[str, str]]:
+    """The (case, thread) pairs of ``thread_ids`` that a start here claimed (:func:`claim`): threads that were in
+    this database, whatever became of them. A graph run elsewhere on the shared ledger (``langgraph dev``, its
+    threads in its own storage) claims nothing here."""
+    if not thread_ids:
+        return set()
+    with store.read() as cursor:
+        found = rows_in(cursor, "SELECT case_id, thread_id FROM refund_cases WHERE thread_id", thread_ids)
+    return {(str(case_id), str(thread_id)) for case_id, thread_id in found}
 
 
 def case_of_thread(store: Store, thread_id: str) -> str:

@@ -9,10 +9,10 @@ resuming twice from another process) inserts nothing, is counted in
 The audit is derived: one row per refund thread, read from the thread's head
 checkpoint (with what the tasks that finished there wrote: a case with items
 whose other items wait, ``agents.refund.step_writes``) and joined with the ledger,
-so it always agrees with the save file. A payout whose thread was deleted still
-shows (from the ledger alone; a case with items from its items' rows), and so
-does an unfinished case deleted with a reason (``refund_deletions``: outcome
-``deleted``, who, when and why).
+so it always agrees with the save file. An unfinished case deleted with a reason shows from its record
+(``refund_deletions``: outcome ``deleted``, who, when and why). A payout whose thread is not in this database
+shows from the ledger alone (:func:`_ledger_only`): ``thread deleted`` when its start here is recorded, else
+``thread not in this database`` (paid by a graph that keeps its threads elsewhere: ``langgraph dev``).
 """
 
 from __future__ import annotations
@@ -27,15 +27,19 @@ from agents.damaged import DamagedValueError
 from agents.db import Store, TableSchema
 from agents.readsql import rows_in
 from agents.refund.amounts import asked_amount, waiting_amount
-from agents.refund.cases import case_of_thread
+from agents.refund.cases import case_of_thread, claimed_here
 from agents.refund.deletions import audit_fields, deletion_rows
 from agents.refund.item_decisions import CaseDecision, case_decision, joined_approvers
 from agents.refund.kept_tables import Kept, KeptTable, Read, caught_up, keys_of, reader, rereader
 from agents.spec import imported_on_call
 
 AGENT_NAME = "refund"
-#: The audit's status of a case whose thread was deleted (a payout, or an unfinished case with a reason).
+#: The audit's status of a case whose thread was deleted (a payout of a thread started here, or an unfinished
+#: case deleted with a reason); and of a payout whose thread this database never held (``langgraph dev``'s).
 DELETED = "thread deleted"
+NOT_HERE = "thread not in this database"
+#: The statuses of a case that has no thread in this database (nothing to open, nothing to decide).
+NO_THREAD_HERE = frozenset({DELETED, NOT_HERE})
 
 LEDGER_COLUMNS = (
     "case_id", "thread_id", "customer", "requested_amount", "paid_amount",
@@ -259,7 +263,7 @@ class AuditRow:
 
     case_id: str
     thread_id: str
-    status: str  # the thread's lifecycle status (waiting / attention / running / done), or "thread deleted"
+    status: str  # the thread's lifecycle status (waiting / attention / running / done), or NO_THREAD_HERE's
     customer: str
     reason: str
     requested_amount: int | None
@@ -462,41 +466,54 @@ def _audit_rows(
     unlisted = {
         thread_id for thread_id in {paid["thread_id"] for _, paid in left} if not _listed_as_refund(store, thread_id)
     }
-    for case_id, paid in left:
-        if paid["thread_id"] in unlisted:
-            rows.append(
-                AuditRow(
-                    case_id=case_id,
-                    thread_id=paid["thread_id"],
-                    status=DELETED,
-                    customer=paid["customer"],
-                    reason="",
-                    requested_amount=paid["requested_amount"],
-                    amount=paid["paid_amount"],
-                    executed_amount=paid["paid_amount"],
-                    decision="approve" if paid["approver"] else "",  # a case with items: its paid items approved
-                    approver=paid["approver"],
-                    outcome="paid",
-                    requested_at="",
-                    decided_at="",
-                    paid_at=paid["paid_at"],
-                    trace=(),
-                )
-            )
+    started_here = claimed_here(store, sorted(unlisted))
+    rows += [
+        _ledger_only(c, paid, (c, paid["thread_id"]) in started_here)
+        for c, paid in left
+        if paid["thread_id"] in unlisted
+    ]
     return rows
 
 
+def _ledger_only(case_id: str, paid: Mapping[str, Any], started_here: bool) -> AuditRow:
+    """The audit row of a payout whose thread is not in this database: ``thread deleted`` when the case's start
+    here is recorded (``refund_cases``: a finished case is deleted without a record), else ``thread not in this
+    database``. A case's own ledger row is its whole case (request, payout, approver; ``settle`` is its last step).
+    A case with items (``item_count``) shows what its paid items were paid and by whom; its request and outcome
+    stay empty: a rejected item, or one not decided, left no row to make them up from."""
+    whole = "item_count" not in paid
+    return AuditRow(
+        case_id=case_id,
+        thread_id=paid["thread_id"],
+        status=DELETED if started_here else NOT_HERE,
+        customer=paid["customer"],
+        reason="",
+        requested_amount=paid["requested_amount"] if whole else None,
+        amount=paid["paid_amount"] if whole else None,
+        executed_amount=paid["paid_amount"],
+        decision="approve" if whole else "",
+        approver=paid["approver"],  # a case with items: the approvers of its paid items
+        outcome="paid" if whole else "",
+        requested_at="",
+        decided_at="",
+        paid_at=paid["paid_at"],
+        trace=(),
+    )
+
+
 def _item_cases(items: Mapping[tuple[str, str], dict[str, Any]], seen: set[str]) -> dict[str, dict[str, Any]]:
-    """The cases with item payouts but not in ``seen``, each as its items' rows add up (requested and paid, the
-    last payout's time, the approvers of its paid items as a case's audit row joins them:
-    :func:`agents.refund.item_decisions.joined_approvers`), for the audit of a deleted thread."""
+    """The cases with item payouts but not in ``seen``, each as its paid items' rows add up (what they were paid,
+    how many they are: ``item_count``, the last payout's time, their approvers as a case's audit row joins them:
+    :func:`agents.refund.item_decisions.joined_approvers`), for the audit of a thread not in this database. What
+    the paid items asked for is not the case's request: an item rejected, or not decided, has no row."""
     found: dict[str, dict[str, Any]] = {}
     approvers: dict[str, list[Any]] = {}
     for (case_id, _item), row in sorted(items.items()):  # by item id: the ledger keeps no order of the request's
         if case_id in seen:
             continue
-        case = found.setdefault(case_id, {**row, "requested_amount": 0, "paid_amount": 0})
-        case["requested_amount"] += row["requested_amount"]
+        kept = {key: row[key] for key in ("case_id", "thread_id", "customer", "paid_at")}  # not an item's request
+        case = found.setdefault(case_id, {**kept, "paid_amount": 0, "item_count": 0})
+        case["item_count"] += 1
         case["paid_amount"] += row["paid_amount"]
         case["paid_at"] = max(case["paid_at"], row["paid_at"])
         approvers.setdefault(case_id, []).append(row["approver"])

@@ -276,6 +276,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.batch.none_waiting": ("No item waits for a decision.", "결정을 기다리는 항목이 없습니다."),
     "refund.batch.selected": ("{count} item(s) selected.", "항목 {count}개를 골랐습니다."),
+    "refund.batch.dropped": (
+        "No longer waiting, so no longer selected: {items}.",
+        "더 이상 결정을 기다리지 않아 선택에서 뺐습니다: {items}.",
+    ),
     "refund.batch.approver": ("Approver of the selected items", "고른 항목의 승인자"),
     "refund.batch.approver_is_you": (
         "The selected items are decided as yours: {name} ({email}).",
@@ -355,8 +359,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "refund.case.whole_reason": ("Show the whole reason ({count} characters)", "사유 전체 보기 ({count}자)"),
     "refund.case.moved_on": (
-        "This case changed since your controls were drawn (now {status}); a decision from them will be refused. Pick the case again to see it as it is.",
-        "컨트롤이 그려진 뒤 이 건이 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 받아들여지지 않습니다. 현재 상태를 보려면 건을 다시 고르세요.",
+        "This case changed since your controls were drawn (now {status}); a decision from them will be refused,"
+        " and any click on them shows the case as it is.",
+        "컨트롤이 그려진 뒤 이 건이 바뀌었습니다 (현재 {status}). 이 컨트롤로 한 결정은 받아들여지지 않으며,"
+        " 누르면 이 건의 현재 상태가 표시됩니다.",
     ),
     "refund.case.attention": ("This case needs attention: {reason}", "이 건은 확인이 필요합니다: {reason}"),
     "refund.case.running": (
@@ -463,6 +469,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.audit.view.trace": ("trace", "기록"),
     "refund.col.repeat_attempts": ("repeat attempts (no-ops)", "반복 시도 (무효)"),
     "refund.status.deleted": ("thread deleted", "스레드 삭제됨"),
+    # a payout whose thread this database never held (paid by ``langgraph dev`` on the shared ledger)
+    "refund.status.not_here": ("thread not in this database", "이 데이터베이스에 스레드 없음"),
     "refund.approver.automatic": ("automatic", "자동 지급"),
     # the sidebar forms: the fields' help lines (``help.<agent>.<form>.<field>``) and choices
     "help.refund.start.case_id": (

@@ -448,12 +448,17 @@ def resume_from_fields(
     """Resumes with the agent's typed resume fields (the form's typed mode, an approver's decision).
 
     Blank values count as not given. ``agent`` refuses a thread of another agent (a refund
-    decision sent to a robot thread).
+    decision sent to a robot thread). A form drawn for another head than the thread's
+    (``expected_head`` in ``kwargs``) is refused as stale whatever its fields hold.
     """
     thread_id = lifecycle.thread_named(store, thread_id)
     spec = _thread_spec(store, thread_id)
     if agent is not None and spec.name != agent:
         raise InputError("thread_id", f"thread {thread_id!r} belongs to the {spec.name} agent, not {agent}")
+    if kwargs.get("expected_head") is not None:
+        # Before the fields: a stale form's empty approver on a case decided since is no reason to give. Checked
+        # again under the thread's lease, where it decides (the thread may move on in between).
+        check_head(store, thread_id, kwargs["expected_head"])
     given = _signed(spec, {key: value for key, value in fields.items() if value not in (None, "")}, actor)
     value = spec.ask.make_resume(validate_fields(spec.ask.resume_fields, given))
     return resume_thread(store, settings, thread_id, value, actor=actor, **kwargs)

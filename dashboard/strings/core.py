@@ -27,6 +27,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The oldest {shown} of {total} are shown.",
         "전체 {total}건 중 오래된 {shown}건을 보여 줍니다.",
     ),
+    "home.inbox_page_mine": (
+        "{shown} of {total} are shown: the ones you may decide first, then the oldest.",
+        "전체 {total}건 중 {shown}건을 보여 줍니다. 내가 결정할 수 있는 건이 먼저, 그다음은 오래된 순입니다.",
+    ),
     "home.show_all": ("Show all {total}", "{total}건 모두 보기"),
     "home.threads_page": ("The newest {shown} threads are shown.", "최근 스레드 {shown}개를 보여 줍니다."),
     "home.show_all_threads": ("Show every thread", "스레드 모두 보기"),
@@ -68,6 +72,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "col.value": ("value", "값"),
     "col.state": ("state", "상태 값"),
     "forms.refused": ("Nothing was done:", "아무것도 실행하지 않았습니다:"),
+    # A stale form's or control's refusal on a page (``dashboard.forms.refused_text``): the page drawn with it shows
+    # the thread as it is. The CLI and the API keep ``error.stale`` (agents/strings.py), which says to reload.
+    "forms.stale": (
+        "thread {thread} changed since this form was drawn (checkpoint {seen} → {head}). The page now shows the "
+        "thread as it is: check it, and send again if you still want to.",
+        "이 양식을 그린 뒤 스레드 {thread:이/가} 바뀌었습니다(체크포인트 {seen} → {head}). 페이지가 지금은 스레드를 "
+        "현재 상태로 보여 줍니다. 확인한 뒤 그래도 원하면 다시 보내세요.",
+    ),
     "forms.header": ("Act on this thread", "이 스레드에 대한 작업"),
     "forms.no_thread": ("No thread selected.", "선택된 스레드가 없습니다."),
     "forms.thread_missing": ("Thread {thread} does not exist (yet).", "스레드 {thread:이/가} 없습니다."),

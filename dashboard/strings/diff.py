@@ -28,12 +28,21 @@ STRINGS: dict[str, tuple[str, str]] = {
     "diff.appended.item": ("+{count} item", "항목 +{count}개"),
     "diff.appended.items": ("+{count} items", "항목 +{count}개"),
     "diff.writes": ("Writes that produced it", "이 체크포인트를 만든 쓰기"),
-    "diff.writes.none": (
+    # Why no write is listed, by the selected checkpoint's source (``dashboard.diff_view.no_writes_words``).
+    "diff.writes.none.update": (
         "No writes are stored for this change (an update_state on a checkpoint whose node had already written "
         "keeps none of its own); the change above is what it did.",
         "이 변경에 저장된 쓰기가 없습니다(노드가 이미 쓴 체크포인트에 대한 update_state는 자기 쓰기를 남기지 않습니다). "
         "위의 변경이 그것이 한 일입니다.",
     ),
+    "diff.writes.none.fork": (
+        "None: this checkpoint is a copy (a re-run from an older checkpoint starts from one, and “Restore as "
+        "head” makes one). No node wrote it, so it keeps no writes of its own; its state is the state of the "
+        "checkpoint it copies.",
+        "없음: 이 체크포인트는 복사본입니다(이전 체크포인트에서 다시 실행하면 복사본에서 시작하고, “헤드로 되돌리기”는 "
+        "복사본을 만듭니다). 어떤 노드도 쓰지 않았으므로 자기 쓰기가 없으며, 상태는 복사한 체크포인트의 상태입니다.",
+    ),
+    "diff.writes.none.step": ("No writes are stored for this change.", "이 변경에 저장된 쓰기가 없습니다."),
     "diff.writes.more": (
         "… and {count} more (in the whole comparison below)",
         "… 그 밖에 {count}개 (아래 전체 비교에 있음)",

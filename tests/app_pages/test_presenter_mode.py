@@ -44,6 +44,17 @@ def test_the_toggle_comes_from_the_url_and_stays_in_it_until_turned_off(app, sto
     assert _in_url(at) == "1"
 
 
+def test_a_page_change_keeps_presenter_mode_though_the_navigations_link_has_no_query(app, store, settings):
+    pause_robot(store, settings)
+    at = _robot(app, present=True)
+    at.query_params.clear()  # a sidebar link: the next page's URL carries no ?present=
+    at.run()
+    assert at.toggle(key="present").value is True and _in_url(at) == "1"
+    at.query_params["present"] = "0"  # a link that says otherwise still turns it off
+    at.run()
+    assert at.toggle(key="present").value is False and _in_url(at) is None
+
+
 def test_the_larger_type_is_a_constant_style_added_only_in_presenter_mode(app, store, settings):
     pause_robot(store, settings)
     styles = [node for node in _robot(app, present=True)._tree if getattr(node, "type", "") == "html"]

@@ -37,6 +37,16 @@ def test_an_item_decided_elsewhere_keeps_its_controls_and_is_named():
     assert [i for i, _ in items] == ["a", "b"] and [i for i, _ in gone] == ["b"]
 
 
+def test_items_keep_the_places_they_were_drawn_in_when_an_earlier_one_is_decided_elsewhere():
+    """A-1 decided by someone else keeps its place above A-2, so a click meant for A-1 lands on A-1 (refused),
+    never on A-2's button moved up under the pointer; an item that arrived since comes last."""
+    drawn = ("t1", (("a", {"item": "A-1"}), ("b", {"item": "A-2"}), ("c", {"item": "A-3"})))
+    waiting = [("b", {"item": "A-2", "error": "again"}), ("c", {"item": "A-3"}), ("d", {"item": "A-4"})]
+    items, gone = items_to_draw("t1", waiting, drawn, own_action=False)
+    assert [i for i, _ in items] == ["a", "b", "c", "d"] and gone == [("a", {"item": "A-1"})]
+    assert items[1] == ("b", {"item": "A-2", "error": "again"})  # a waiting item is drawn as it asks now
+
+
 def test_an_item_this_session_decided_or_another_cases_item_is_not_drawn():
     drawn = ("t1", (("a", {}), ("b", {})))
     assert items_to_draw("t1", [("a", {})], drawn, own_action=True) == ([("a", {})], [])

@@ -195,6 +195,15 @@ def test_threads_and_inbox_say_how_many_items_still_wait(run_cli, store, setting
     assert "refund-M1\trefund\twaiting (1 of 3 items)\tanswer" in run_cli("inbox").out
 
 
+def test_a_case_of_one_item_says_no_count(run_cli):
+    """One item in all is one question: ``waiting``, as a case without items, never ``waiting (1 of 1 items)``."""
+    one = json.dumps([{"item": "A-1", "amount": 300_000}])
+    run_cli("run", "refund", "--case", "S1", "--customer", "kim", "--reason", "broken", "--items", one)
+    assert "refund-S1\trefund\twaiting\t" in run_cli("threads").out
+    assert "refund-S1\trefund\twaiting\tanswer" in run_cli("inbox").out
+    assert [t["waiting_count"] for t in json.loads(run_cli("threads", "--json").out)] == [0]
+
+
 #: The inbox's reason while A-1 and A-3 wait: the case and its waiting items together, not A-1's question.
 SEVERAL = (
     "Refund M1 for kim: 2 items wait for a decision (A-1, A-3), 500,000 KRW together; approve / reject / edit each"

@@ -1,0 +1,85 @@
+"""``python -m agents serve`` on a database it cannot write: it says so at start and in ``GET /ok``.
+
+SQLite opens a file it cannot write read-only without a word, so the server would look healthy while every
+run, answer and delete is refused. The file is made unwritable for real: immutable (``chattr +i``, which
+refuses even root), or, where the tests do not run as root, without write permission (mode bits do not stop
+root, so the test is skipped where neither works). A ``file:...?mode=ro`` connection would not do: it is
+the server that must find out.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from langgraph_sdk import get_sync_client
+
+from agents.runtime import open_store
+from tests.api.conftest import PROJECT_ROOT, Server, refused, server_env, stop_server
+from tests.fresh_process import start_command
+from tests.serving import UVICORN_LISTENING, follow_output, free_port
+
+
+@contextmanager
+def unwritable(path: Path) -> Iterator[None]:
+    """``path`` made so it cannot be opened for writing, then made writable again."""
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False).returncode == 0:
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        return
+    mode = path.stat().st_mode
+    path.chmod(0o444)
+    try:
+        if os.access(path, os.W_OK):
+            pytest.skip("the file stays writable here (root without chattr)")
+        yield
+    finally:
+        path.chmod(mode)
+
+
+@contextmanager
+def serving(db: Path) -> Iterator[Server]:
+    """``python -m agents serve`` on ``db``, once it listens (its /ok is what the test asks)."""
+    port = free_port()
+    process = start_command(["serve", "--port", str(port)], PROJECT_ROOT, server_env(db))
+    server = Server(f"http://127.0.0.1:{port}", db, process)
+    follow_output(process, server.lines, UVICORN_LISTENING, server.printed)
+    try:
+        assert process.poll() is None, server.log()
+        yield server
+    finally:
+        stop_server(server)
+
+
+def test_a_read_only_database_is_said_at_start_and_fails_the_health_check(tmp_path: Path) -> None:
+    db = tmp_path / "checkpoints.sqlite"
+    open_store(db).close()  # set up by this release, then left unwritable
+    with unwritable(db), serving(db) as server:
+        banner = server.log().split(UVICORN_LISTENING)[0]
+        assert f"warning: the database cannot be written: {db} was opened read-only" in banner, banner
+
+        with server.client() as http:
+            health = http.get("/ok")
+        assert health.status_code == 503, health.text
+        assert health.json()["ok"] is False
+        assert "cannot be written" in health.json()["detail"] and str(db) in health.json()["detail"]
+
+        with get_sync_client(url=server.url, api_key=None) as client:
+            assert client.threads.search() == []  # reads still work
+            created = refused(client.threads.create, thread_id="never-saved")
+            assert created.status_code == 503 and "is read-only" in created.json()["detail"], created.text
+            run = refused(client.runs.wait, "never-saved", "robot", input={}, if_not_exists="create")
+            assert run.status_code == 503, run.text
+
+
+def test_a_writable_database_passes_the_health_check_without_a_warning(tmp_path: Path) -> None:
+    db = tmp_path / "checkpoints.sqlite"
+    with serving(db) as server, server.client() as http:
+        assert (http.get("/ok").status_code, http.get("/ok").json()) == (200, {"ok": True})
+        assert "warning" not in server.log().split(UVICORN_LISTENING)[0]
