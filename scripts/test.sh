@@ -58,6 +58,8 @@ export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres
 # One worker per core. One more is faster on 2 cores (the whole suite in 724-800 s against 793-846 s: a
 # browser test's worker waits on the Chromium and dashboard it drives, and the extra worker runs meanwhile),
 # but three of four such runs had a browser test fail once after a click or a submit (a grid's selection never
-# reached the page; the robot page left as an empty shell; a form's first field put back to the last request):
-# until those are found, one per core.
+# reached the page; the robot page left as an empty shell; a form's first field put back to the last request).
+# The last one was the page's: a message drawn above the request form by the run after a submit, and not by the
+# next, moved the form, and the browser drew it anew from the values last sent (now the message is in the form's
+# box). Until the other two are found, one per core.
 python -m pytest -n "${HITL_TEST_WORKERS:-auto}" --durations=10 "$@"
