@@ -43,7 +43,11 @@ policy = settings.agent(AGENT_NAME).policy
 st.info(t(f"refund.policy.{policy}", threshold=amount(DEFAULT_THRESHOLD)))
 show_queue(store, settings, book)
 pending = threadindex.pending_interrupts(store)
-show_batch(store, settings, book, pending)
+# The batch's elements come and go with its list (a notice, a table or none): in a container of its own, the
+# page's elements after it keep their places, so the browser never draws the request form anew (the case
+# panel and the queue are live parts, each a container already).
+with st.container():
+    show_batch(store, settings, book, pending)
 new_request_form(store, settings, expanded=not book.cases)
 
 # --- Audit and ledger ------------------------------------------------------------------------------

@@ -147,9 +147,10 @@ def show_batch(store: Store, settings: Settings, book: CaseBook, pending: Iterab
     # Another list (a case created or decided elsewhere): what is still listed stays selected, by item.
     kept, gone = still_listed(st.session_state.get(SELECTED_KEY, []), keys)
     st.session_state[SELECTED_KEY] = kept
+    dropped = st.empty()  # drawn by every run: a notice that came and went would move the request form below
     if gone:
         named = st.session_state.get(DRAWN_KEY, ("", (), {}))[2]
-        st.info(escape_markdown(t("refund.batch.dropped", items=", ".join(named.get(k, k) for k in gone))))
+        dropped.info(escape_markdown(t("refund.batch.dropped", items=", ".join(named.get(k, k) for k in gone))))
     if not items:
         st.caption(t("refund.batch.none_waiting"))
         return

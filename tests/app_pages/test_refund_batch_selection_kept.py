@@ -110,8 +110,10 @@ def test_a_selected_item_decided_elsewhere_is_dropped_with_a_notice_naming_it(st
     assert "No longer waiting, so no longer selected: C1." in [notice.value for notice in test.info]
     assert "2 item(s) selected." in _captions(test)
     assert _ticked(test) == [0, 1]
+    drawn = len(test.main.children)
     test.run()  # said once: the next run has nothing to say
     assert not [notice.value for notice in test.info if "no longer selected" in notice.value]
+    assert len(test.main.children) == drawn  # in a place kept: the request form below it does not move
     test.text_input(key="refund-batch-approver").input("kim")
     button_by_key(test, "refund-batch-approve").click().run()
     paid = sorted((row["case_id"], row["approver"]) for row in ledger.ledger_rows(store))
