@@ -20,6 +20,7 @@ from langgraph.types import Command
 
 from agents import lifecycle, readmodel, runs, runtime
 from agents.db import Store
+from agents.errors import RunCancelled
 from agents.nodelog import node_runs
 from agents.registry import get_agent
 from agents.runtime import load_settings, open_store
@@ -83,6 +84,28 @@ def refuse_at_the_pause(thread_id: str, answer: Any, db_location: str, **environ
         return str(waiting["__interrupt__"][0].value.get("error", ""))
     finally:
         store.close()
+
+
+def cancel_at(node: str) -> Callable[[dict[str, Any]], None]:
+    """A run's event callback that cancels it as ``node`` starts, as the API's ``check_cancelled`` does once a
+    cancel was asked (``RunCancelled`` from the stream callback): the thread is left stopped, as by a crash."""
+
+    def cancel(event: dict[str, Any]) -> None:
+        if event.get("name") == node:
+            raise RunCancelled("run-1")
+
+    return cancel
+
+
+def stopped_status(store: Store, thread_id: str) -> lifecycle.ThreadStatus:
+    """The status of a thread whose run stopped before it finished: ``attention``, resolved by ``continue``."""
+    status = lifecycle.thread_status(store, thread_id)
+    assert status is not None and (status.status, status.reason_code, status.action) == (
+        "attention",
+        "stopped",
+        "continue",
+    ), status
+    return status
 
 
 def thread_counts(store: Store, thread_id: str) -> tuple[int, int, str | None]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from typing import Any
 
 import pytest
 
@@ -19,6 +18,7 @@ from agents import lifecycle, runs
 from agents.errors import RunCancelled
 from agents.lecture.inputs import DEFAULT_LECTURE_INPUT
 from tests.conftest import PROJECT_ROOT
+from tests.factories import cancel_at, stopped_status
 
 THREAD = "lecture-stopped"
 STOPPED_EN = "(it was cancelled, or its process ended); continue it to finish"
@@ -44,16 +44,6 @@ print("FINISHED (the kill should have stopped the run)", flush=True)
 """
 
 
-def _stopped(store: Any) -> lifecycle.ThreadStatus:
-    status = lifecycle.thread_status(store, THREAD)
-    assert status is not None and (status.status, status.reason_code, status.action) == (
-        "attention",
-        "stopped",
-        "continue",
-    ), status
-    return status
-
-
 def _says_either(status: lifecycle.ThreadStatus) -> None:
     english, korean = status.reason_in("en"), status.reason_in("ko")
     assert english.startswith("its run stopped before research") and english.endswith(STOPPED_EN), english
@@ -62,15 +52,11 @@ def _says_either(status: lifecycle.ThreadStatus) -> None:
 
 
 def test_a_cancelled_run_is_not_said_to_have_lost_its_process(store, settings):
-    def cancel_at_research(event: dict[str, Any]) -> None:
-        if event.get("name") == "research":  # as the API's check_cancelled raises once a cancel was asked
-            raise RunCancelled("run-1")
-
     with pytest.raises(RunCancelled):
         runs.start_run(
-            store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=THREAD, on_event=cancel_at_research
+            store, settings, "lecture", dict(DEFAULT_LECTURE_INPUT), thread_id=THREAD, on_event=cancel_at("research")
         )
-    _says_either(_stopped(store))
+    _says_either(stopped_status(store, THREAD))
     assert runs.continue_thread(store, settings, THREAD).status == "waiting"  # the action it names resolves it
 
 
@@ -86,4 +72,4 @@ def test_a_run_whose_process_was_killed_says_the_same(store, db_path):
         timeout=120,
     )
     assert child.returncode == -9 and "FINISHED" not in child.stdout, child.stderr
-    _says_either(_stopped(store))
+    _says_either(stopped_status(store, THREAD))

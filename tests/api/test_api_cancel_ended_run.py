@@ -8,11 +8,9 @@ this one, and the run and its thread stay as they are.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_sync_client
 
 from tests.api.conftest import Server, refused
 
@@ -21,12 +19,6 @@ from tests.api.conftest import Server, refused
 def server(shared_server: Server) -> Server:
     """The worker's shared server: these tests make robot threads of their own ids and read only those."""
     return shared_server
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
 
 
 def new_robot_thread(client: Any) -> str:

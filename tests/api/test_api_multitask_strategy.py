@@ -10,11 +10,9 @@ by this test process holding its lease, as a run of another session or process d
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_sync_client
 
 from agents.leases import thread_lease
 from agents.runtime import open_store
@@ -27,12 +25,6 @@ STRATEGIES = ("reject", "interrupt", "rollback", "enqueue")
 def server(shared_server: Server) -> Server:
     """The worker's shared server: these tests make robot threads of their own ids and read only those."""
     return shared_server
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[Any]:
-    with get_sync_client(url=server.url, api_key=None, headers=server.headers) as sdk:
-        yield sdk
 
 
 def waiting_robot(client: Any) -> str:

@@ -30,7 +30,7 @@ from agents.notify.outbox import Event
 from agents.readmodel import checkpoint_time
 from agents.roles_file import parse_roles
 from tests.agents.notify.conftest import PUBLIC_URL, notifying
-from tests.factories import start_refund
+from tests.factories import cancel_at, start_refund, stopped_status
 
 THREAD = "lecture-stuck"
 ROLES_TEXT = """
@@ -65,23 +65,8 @@ def open_episodes(store) -> list[tuple[str, str]]:
     return [(event.kind, event.episode) for event in outbox.open_episodes(store)]
 
 
-def stop_at(node: str):
-    """An event callback that cancels the run as ``node`` starts, as the API's ``check_cancelled`` does."""
-
-    def cancel(event: dict[str, Any]) -> None:
-        if event.get("name") == node:
-            raise RunCancelled("run-1")
-
-    return cancel
-
-
 def stuck(store, thread_id: str = THREAD) -> lifecycle.ThreadStatus:
-    status = lifecycle.thread_status(store, thread_id)
-    assert status is not None and (status.status, status.reason_code, status.action) == (
-        "attention",
-        "stopped",
-        "continue",
-    ), status
+    status = stopped_status(store, thread_id)
     assert status.waiting_since is not None
     return status
 
@@ -90,7 +75,7 @@ def stop_lecture(store, settings) -> lifecycle.ThreadStatus:
     """Starts the lecture planner on :data:`THREAD` and cancels it as its research starts: it is stuck."""
     with pytest.raises(RunCancelled):
         values = dict(DEFAULT_LECTURE_INPUT)
-        runs.start_run(store, settings, "lecture", values, thread_id=THREAD, on_event=stop_at("research"))
+        runs.start_run(store, settings, "lecture", values, thread_id=THREAD, on_event=cancel_at("research"))
     return stuck(store)
 
 
@@ -178,7 +163,7 @@ def test_continuing_ends_the_stuck_episode_and_a_second_stop_is_a_new_mail(
 
     # Continued, it stops again further on (at its writing): a new stuck head, a new mail.
     with pytest.raises(RunCancelled):
-        runs.continue_thread(store, settings, THREAD, on_event=stop_at("write"))
+        runs.continue_thread(store, settings, THREAD, on_event=cancel_at("write"))
     second = stuck(store)
     assert second.head_checkpoint_id != first.head_checkpoint_id
     assert run_cli("notify", "--once").code == 0
@@ -230,7 +215,7 @@ def test_the_webhook_body_of_a_stuck_case_has_the_event_fields_and_the_reason(st
     start_refund(store, settings, "S1", 500_000)
     with pytest.raises(RunCancelled):  # approved, then stopped before it settles
         answer = {"action": "approve", "approver": "kim"}
-        runs.resume_thread(store, settings, "refund-S1", answer, on_event=stop_at("settle"))
+        runs.resume_thread(store, settings, "refund-S1", answer, on_event=cancel_at("settle"))
     status = stuck(store, "refund-S1")
     sent_at = status.waiting_since + dt.timedelta(minutes=5)
     Deliverer(store, settings, lambda: sent_at).run_once()
