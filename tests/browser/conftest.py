@@ -14,6 +14,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -123,6 +124,7 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     """
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     opened = context.new_page()
+    request.node.stash[PAGE_EVENTS] = watch_page(opened)
     opened.set_default_timeout(30_000)
     # The same bound for ``expect`` (5 s by default): with the suite on every core, a page's run can take
     # longer than that while the test still waits on the element itself, never on a clock.
@@ -137,6 +139,7 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
             opened.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         if failed:
             (ARTIFACTS / f"{name}.html").write_text(opened.content(), encoding="utf-8")
+            (ARTIFACTS / f"{name}.events.txt").write_text(events_text(request.node), encoding="utf-8")
     finally:
         context.close()
 
@@ -146,7 +149,47 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     """Keeps each phase's report on the test item, so fixtures can see a failure."""
     report = yield
     setattr(item, f"rep_{report.when}", report)
+    if report.failed and PAGE_EVENTS in item.stash:
+        report.sections.append(("the page's connections, navigations and errors", events_text(item)))
     return report
+
+
+#: What happened to a test's page besides its own steps (:func:`watch_page`), kept on the test item.
+PAGE_EVENTS = pytest.StashKey[list[str]]()
+
+
+def watch_page(page: Page) -> list[str]:
+    """Records, with the seconds since the page opened, each navigation, each websocket opened or closed
+    (Streamlit's connection: a second one means the page lost its session and connected again), each answer
+    with an error status, and each error or warning of the page's console or scripts; a failed browser
+    test's report lists them."""
+    start, events = time.monotonic(), []
+
+    def note(what: str) -> None:
+        events.append(f"{time.monotonic() - start:7.2f} s  {what}")
+
+    def websocket(socket: Any) -> None:
+        note(f"websocket opened {socket.url}")
+        socket.on("close", lambda closed: note(f"websocket closed {closed.url}"))
+        socket.on("socketerror", lambda error: note(f"websocket error {error}"))
+
+    page.on("framenavigated", lambda frame: note(f"navigated to {frame.url}") if frame == page.main_frame else None)
+    page.on("websocket", websocket)
+    page.on(
+        "console",
+        lambda message: (
+            note(f"console {message.type}: {message.text}") if message.type in ("error", "warning") else None
+        ),
+    )
+    page.on("pageerror", lambda error: note(f"page error: {error}"))
+    page.on("response", lambda answer: note(f"{answer.status} {answer.url}") if answer.status >= 400 else None)
+    page.on("crash", lambda _page: note("the page crashed"))
+    return events
+
+
+def events_text(item: pytest.Item) -> str:
+    """The events :func:`watch_page` recorded for ``item``'s page, one a line."""
+    return "\n".join(item.stash.get(PAGE_EVENTS, [])) or "(none)"
 
 
 #: A run of the script has ended, connected, with something drawn in the main block and no element still a
