@@ -95,6 +95,7 @@ def running_streamlit(
     extra_args: Sequence[str] = (),
     script: str = "streamlit_app.py",
     module: str = "streamlit",
+    output: list[str] | None = None,
 ) -> Iterator[subprocess.Popen[str] | ForkedCommand]:
     """The dashboard (or another ``script`` of the project) served on ``port`` once it answers; stopped
     (killed if it must be) on exit.
@@ -103,8 +104,11 @@ def running_streamlit(
     ``python -m streamlit run ...`` forked from the tests' fork server (``tests/fresh_process.py``), which has
     imported Streamlit, pandas and the project once: Streamlit's own command line serves the script, as
     in a new interpreter, for half the CPU of a start and of the first page's imports (``module``: a module
-    that runs Streamlit's command line, for ``python -m module``). Its output after the start is the
-    caller's to read (``process.stdout``).
+    that runs Streamlit's command line, for ``python -m module``).
+
+    Its output after the start is read to the end on a thread of its own, line by line into ``output`` when
+    given: a pipe nobody reads stops the server at its first write past the pipe's 64 KiB (a run that logs
+    an error would hang, its page left running).
     """
     arguments = [
         "run", script, "--server.port", str(port),
@@ -125,6 +129,8 @@ def running_streamlit(
         )
     try:
         _wait_until_listening(process, local_url(port))
+        kept = output if output is not None else []
+        threading.Thread(target=lambda: kept.extend(process.stdout or ()), daemon=True).start()
         yield process
     finally:
         process.terminate()

@@ -17,7 +17,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ class Dashboard:
     url: str
     db_path: str | Path  # a SQLite file, or a PostgreSQL URL
     env: dict[str, str]
+    #: What the server printed after it started, line by line (a failed test's report shows the last lines).
+    output: list[str] = field(default_factory=list)
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Runs ``python -m agents`` against the dashboard's database, in a process of its own: a fork of the
@@ -70,9 +72,9 @@ class Dashboard:
 @contextmanager
 def serve_dashboard(db_location: str | Path, **extra: str) -> Iterator[Dashboard]:
     """Runs ``streamlit run streamlit_app.py`` on a free port against ``db_location`` (``extra``: more settings)."""
-    port, env = free_port(), dashboard_env(db_location, latency="0.05", **extra)
-    with running_streamlit(env, port):
-        yield Dashboard(url=local_url(port), db_path=db_location, env=env)
+    port, env, output = free_port(), dashboard_env(db_location, latency="0.05", **extra), []
+    with running_streamlit(env, port, output=output):
+        yield Dashboard(url=local_url(port), db_path=db_location, env=env, output=output)
 
 
 @pytest.fixture
@@ -151,7 +153,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     setattr(item, f"rep_{report.when}", report)
     if report.failed and PAGE_EVENTS in item.stash:
         report.sections.append(("the page's connections, navigations and errors", events_text(item)))
+    if report.failed:
+        for name, value in getattr(item, "funcargs", {}).items():
+            if isinstance(value, Dashboard) and value.output:
+                printed = "".join(value.output[-SERVER_LINES_SHOWN:])
+                report.sections.append((f"what the dashboard ({name}) printed last", printed))
     return report
+
+
+#: How many of a dashboard's last printed lines a failed test's report shows.
+SERVER_LINES_SHOWN = 60
 
 
 #: What happened to a test's page besides its own steps (:func:`watch_page`), kept on the test item.

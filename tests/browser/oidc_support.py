@@ -69,10 +69,9 @@ def oidc_provider(people: Sequence[Person]) -> Iterator[Provider]:
 
 @dataclass
 class SignedInDashboard(Dashboard):
-    """A dashboard that requires sign-in; what it printed (to check no secret is in its log)."""
+    """A dashboard that requires sign-in, and the secrets it holds (none may be in what it printed)."""
 
     secrets: tuple[str, ...] = ()
-    output: list[str] | None = None
 
 
 def write_secrets(path: Path, provider: Provider, dashboard_url: str) -> tuple[str, str]:
@@ -103,9 +102,7 @@ def serve_signed_in_dashboard(
     db_path = tmp_path / "dashboard.sqlite"
     env = dashboard_env(db_path, **({"HITL_ROLES_FILE": str(roles_file)} if roles_file is not None else {}))
     output: list[str] = []
-    with running_streamlit(env, port, extra_args=("--secrets.files", str(secrets_file))) as process:
-        reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
-        reader.start()
+    with running_streamlit(env, port, extra_args=("--secrets.files", str(secrets_file)), output=output):
         yield SignedInDashboard(url=url, db_path=db_path, env=env, secrets=held, output=output)
 
 

@@ -47,9 +47,9 @@ def late_dashboard(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dashboa
     late = max(waiting[f"refund-LATE-{lang}"] for lang in LANGS)
     # Halfway between the last late case and the first one on time: 24 h after it, only the late ones are overdue.
     env["FIXED_CLOCK_AT"] = (late + (waiting["refund-ON-TIME"] - late) / 2 + dt.timedelta(hours=24)).isoformat()
-    port = free_port()
-    with running_streamlit(env, port, module="tests.browser.fixed_clock"):
-        yield Dashboard(url=local_url(port), db_path=db, env=env)
+    port, output = free_port(), []
+    with running_streamlit(env, port, module="tests.browser.fixed_clock", output=output):
+        yield Dashboard(url=local_url(port), db_path=db, env=env, output=output)
 
 
 def _inbox(dashboard: Dashboard) -> list[dict[str, str]]:
