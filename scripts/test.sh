@@ -55,11 +55,10 @@ as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
   -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
 export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres"
 
-# One worker per core. One more is faster on 2 cores (the whole suite in 724-800 s against 793-846 s: a
-# browser test's worker waits on the Chromium and dashboard it drives, and the extra worker runs meanwhile),
-# but three of four such runs had a browser test fail once after a click or a submit (a grid's selection never
-# reached the page; the robot page left as an empty shell; a form's first field put back to the last request).
-# The last one was the page's: a message drawn above the request form by the run after a submit, and not by the
-# next, moved the form, and the browser drew it anew from the values last sent (now the message is in the form's
-# box). Until the other two are found, one per core.
+# One worker per core. One more was faster once (a browser test's worker waits on the Chromium and dashboard it
+# drives), but the suite now keeps two cores busy: on two cores, three workers took 1,160 s (2,218 s of CPU)
+# against 1,038-1,122 s (1,906-2,058 s of CPU) for two. Browser flakes whose cause is still to be found: on three
+# workers, a grid's selection that never reached the page and the robot page left as an empty shell; on two, a
+# requester's first "Submit request" lost and two of the refund page's headers missing after a rerun. A failed
+# browser test's report lists its page's connections and errors and what the dashboard printed last.
 python -m pytest -n "${HITL_TEST_WORKERS:-auto}" --durations=10 "$@"
