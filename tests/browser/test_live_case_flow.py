@@ -125,7 +125,8 @@ def test_the_open_case_follows_a_decision_made_elsewhere_without_drawing_the_pag
     sidebar_said = page.get_by_test_id("stSidebar").get_by_text(f"refund-{case}", exact=False).first.inner_text()
     note = main.get_by_label(t("field.note", lang=lang), exact=True)
     note.press_sequentially("checked the pho")  # half typed: never sent (no Enter, no blur)
-    assert page.evaluate(WATCH_HEADERS) >= 3  # the title and the page's section headers
+    watched = page.evaluate(WATCH_HEADERS)
+    assert len(watched) >= 3, watched  # the title and the page's section headers
 
     decided = fast_dashboard.cli(
         "resume", f"refund-{case}", json.dumps({"action": "approve", "approver": f"lee-{lang}"})

@@ -17,7 +17,8 @@ from agents.runtime import open_store
 from dashboard.i18n import t
 from tests.browser.conftest import Dashboard, wait_for_app
 
-#: Records in ``window.liveRedrawn`` whether a title or header of the page (never in a live part) went stale.
+#: Records in ``window.liveRedrawn`` whether a title or header of the page (never in a live part) went stale;
+#: returns the texts of those it watches (a failed count says which are there).
 WATCH_HEADERS = """() => {
   window.liveRedrawn = false;
   const headers = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementContainer"]')]
@@ -26,7 +27,7 @@ WATCH_HEADERS = """() => {
     if (headers.some(box => box.getAttribute('data-stale') === 'true')) window.liveRedrawn = true;
   });
   headers.forEach(box => seen.observe(box, {attributes: true, attributeFilter: ['data-stale']}));
-  return headers.length;
+  return headers.map(box => box.innerText);
 }"""
 
 #: The same, for the page's title alone: the robot's save-file header is inside its open thread's live part.
@@ -68,7 +69,8 @@ def test_the_queue_reruns_alone_after_another_persons_decision_and_a_new_case_ke
         expect(queue_b).to_contain_text(first)
         note = main_b.get_by_label(t("field.note", lang), exact=True)
         note.press_sequentially("checked the pho")  # half typed: never sent (no Enter, no blur)
-        assert page_b.evaluate(WATCH_HEADERS) >= 3  # the title and the page's section headers
+        watched = page_b.evaluate(WATCH_HEADERS)
+        assert len(watched) >= 3, watched  # the title and the page's section headers
 
         main_a = page_a.get_by_test_id("stMain")
         main_a.get_by_label(t("field.approver", lang), exact=True).fill("lee")
@@ -106,7 +108,8 @@ def test_the_robots_queue_counts_a_new_thread_and_the_open_thread_follows_an_ans
         expect(queue).to_be_visible()
         yes = main.get_by_role("button", name=t("robot.yes", lang), exact=True)
         expect(yes).to_be_visible()  # the open thread waits for its answer
-        assert page.evaluate(WATCH_TITLE) == 1
+        watched = page.evaluate(WATCH_TITLE)
+        assert len(watched) == 1, watched
 
         started = shared_dashboard.cli("run", "robot", "--thread", other)  # a new thread waits, from the CLI
         assert started.returncode == 0, started.stderr
