@@ -57,7 +57,7 @@ export HITL_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$pg_port/postgres
 
 # One worker per core. One more was faster once (a browser test's worker waits on the Chromium and dashboard it
 # drives), but the suite now keeps two cores busy: on two cores, three workers took 1,160 s (2,218 s of CPU)
-# against 1,038-1,122 s (1,906-2,058 s of CPU) for two. Browser flakes whose cause is still to be found: on three
+# against 1,017-1,122 s (1,870-2,058 s of CPU) for two. Browser flakes whose cause is still to be found: on three
 # workers, a grid's selection that never reached the page and the robot page left as an empty shell; on two, a
 # requester's first "Submit request" lost and two of the refund page's headers missing after a rerun. A failed
 # browser test's report lists its page's connections and errors and what the dashboard printed last.
