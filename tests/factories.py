@@ -1,5 +1,6 @@
 """Factories the unit tests share: a refund case, a paused or answered robot, a logged parallel run,
-node-log rows and checkpoints made by hand, what an AppTest page shows, and SQLite's plan of a read-model query.
+node-log rows and checkpoints made by hand, what an AppTest page shows, SQLite's plan of a read-model query,
+and a file or folder that cannot be written.
 
 Import them by name (``from tests.factories import start_refund``). A test file whose cases need other
 defaults passes the arguments, or binds them once with :func:`functools.partial`.
@@ -8,14 +9,17 @@ defaults passes the arguments, or binds them once with :func:`functools.partial`
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langgraph.types import Command
 
 from agents import lifecycle, readmodel, runs, runtime
@@ -289,3 +293,24 @@ def released_together(script: str, arguments: list[list[str]]) -> list[Any]:
         assert child.returncode == 0, err
         results.append(json.loads(out))
     return results
+
+
+@contextmanager
+def unwritable(path: Path) -> Iterator[None]:
+    """``path`` (a file, or a folder no file can be made in) made so it cannot be written: immutable
+    (``chattr +i``, which refuses even root), or without write permission where the process is not root;
+    made writable again afterwards. Skips the test where neither holds (root without ``chattr``)."""
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False).returncode == 0:
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        return
+    mode = path.stat().st_mode
+    path.chmod(mode & ~0o222)
+    try:
+        if os.access(path, os.W_OK):
+            pytest.skip(f"{path} stays writable here (root without chattr)")
+        yield
+    finally:
+        path.chmod(mode)

@@ -9,38 +9,17 @@ the server that must find out.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 from langgraph_sdk import get_sync_client
 
 from agents.runtime import open_store
 from tests.api.conftest import PROJECT_ROOT, Server, refused, server_env, stop_server
+from tests.factories import unwritable
 from tests.fresh_process import start_command
 from tests.serving import UVICORN_LISTENING, follow_output, free_port
-
-
-@contextmanager
-def unwritable(path: Path) -> Iterator[None]:
-    """``path`` made so it cannot be opened for writing, then made writable again."""
-    if subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False).returncode == 0:
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-i", str(path)], check=True)
-        return
-    mode = path.stat().st_mode
-    path.chmod(0o444)
-    try:
-        if os.access(path, os.W_OK):
-            pytest.skip("the file stays writable here (root without chattr)")
-        yield
-    finally:
-        path.chmod(mode)
 
 
 @contextmanager

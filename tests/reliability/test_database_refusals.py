@@ -7,12 +7,9 @@ under a file: the CLI says each in ``--lang``'s language. A database whose folde
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
-import subprocess
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,7 @@ from agents import lifecycle, readmodel
 from agents.cli import main as cli_main
 from agents.db import DatabaseError, explain_refusal
 from agents.runtime import open_store
-from tests.factories import pause_robot
+from tests.factories import pause_robot, unwritable
 
 HANGUL = range(ord("가"), ord("힣") + 1)
 
@@ -35,26 +32,6 @@ def _cli(capsys: pytest.CaptureFixture[str], db: str | Path, *args: str) -> tupl
     code = cli_main(["--db", str(db), *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
-
-
-@contextmanager
-def read_only_folder(folder: Path) -> Iterator[None]:
-    """``folder`` made so no file can be made in it: immutable (``chattr +i``, which refuses even root), or
-    without write permission where the process is not root."""
-    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False).returncode == 0:
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-i", str(folder)], check=True)
-        return
-    mode = folder.stat().st_mode
-    folder.chmod(0o555)
-    try:
-        if os.access(folder, os.W_OK):
-            pytest.skip("the folder stays writable here (root without chattr)")
-        yield
-    finally:
-        folder.chmod(mode)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +96,7 @@ def in_read_only_folder(store, settings, tmp_path) -> Iterator[Path]:
     folder = tmp_path / "rodir"
     folder.mkdir()
     shutil.copyfile(store.path, folder / "ro.sqlite")
-    with read_only_folder(folder):
+    with unwritable(folder):
         yield folder / "ro.sqlite"
 
 
@@ -145,7 +122,7 @@ def test_a_database_in_a_folder_that_cannot_be_written_is_opened_read_only(capsy
 def test_a_new_database_in_a_folder_that_cannot_be_written_names_the_folder(capsys, tmp_path, lang, said):
     folder = tmp_path / "rodir"
     folder.mkdir()
-    with read_only_folder(folder):
+    with unwritable(folder):
         code, _, err = _cli(capsys, folder / "new.sqlite", "--lang", lang, "run", "robot")  # a command that makes one
         with pytest.raises(DatabaseError, match="its folder .* cannot be written"):
             open_store(folder / "new.sqlite")

@@ -9,10 +9,10 @@ import datetime as dt
 
 import pytest
 
-from agents import lifecycle, runs
+from agents import runs
 from agents.notify.deliverer import Deliverer
 from agents.roles_file import parse_roles
-from tests.agents.notify.conftest import PUBLIC_URL, notifying
+from tests.agents.notify.conftest import PUBLIC_URL, notifying, since
 from tests.factories import start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -29,12 +29,6 @@ ROLES = parse_roles(
 """
 )
 LEE = ROLES.identity_for("lee@example.com", "Lee")
-
-
-def since(store, thread_id: str) -> dt.datetime:
-    found = lifecycle.thread_status(store, thread_id)
-    assert found is not None and found.waiting_since is not None
-    return found.waiting_since
 
 
 def clock_at(moment: dt.datetime):

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import socket
-from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -17,7 +16,7 @@ from agents.ages import span_text
 from agents.notify import outbox
 from agents.notify.deliverer import Deliverer
 from agents.notify.outbox import Event
-from tests.agents.notify.conftest import notifying
+from tests.agents.notify.conftest import body, mailing, notifying, since
 from tests.factories import start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -25,32 +24,6 @@ pytestmark = pytest.mark.usefixtures("backend")
 #: Past the first failure's 10 s backoff, as in the tester's steps ("waiting 15 s").
 LATER = dt.timedelta(seconds=15)
 EDIT = {"action": "edit", "amount": 650_000, "approver": "kim"}
-
-
-def since(store, thread_id: str) -> dt.datetime:
-    found = lifecycle.thread_status(store, thread_id)
-    assert found is not None and found.waiting_since is not None
-    return found.waiting_since
-
-
-@pytest.fixture
-def closed_port() -> Iterator[int]:
-    """A loopback port bound by no server that listens: a connection to it is refused (the SMTP server down)."""
-    with socket.socket() as bound:
-        bound.bind(("127.0.0.1", 0))
-        yield bound.getsockname()[1]
-
-
-def mailing(settings, port: int, lang: str):
-    mailed = notifying(
-        settings, HITL_NOTIFY_SMTP=f"smtp://127.0.0.1:{port}", HITL_NOTIFY_FROM="hitl@example.com",
-        HITL_NOTIFY_TO="ops@example.com",
-    )  # fmt: skip
-    return dataclasses.replace(mailed, lang=lang)
-
-
-def body(mail) -> str:
-    return mail.get_payload(decode=True).decode()
 
 
 @pytest.mark.parametrize(
@@ -66,11 +39,11 @@ def test_a_waiting_mail_sent_after_the_decision_says_the_wait_up_to_it(
     box, port = mailbox
     start_refund(store, settings, "N1", 700_000)
     start = since(store, "refund-N1")
-    down = Deliverer(store, mailing(settings, closed_port, lang), lambda: start).run_once()
+    down = Deliverer(store, mailing(settings, closed_port, lang=lang), lambda: start).run_once()
     assert (down.recorded, down.sent, down.failed) == (1, 0, 1)
     runs.resume_thread(store, settings, "refund-N1", EDIT)
 
-    up = Deliverer(store, mailing(settings, port, lang), lambda: start + LATER).run_once()
+    up = Deliverer(store, mailing(settings, port, lang=lang), lambda: start + LATER).run_once()
     assert (up.sent, up.failed) == (2, 0)
     [(_to, waiting), (_to2, decided)] = box.wait_for(2)
     assert waiting["Idempotency-Key"].startswith("waiting:") and decided["Idempotency-Key"].startswith("decided:")
@@ -87,12 +60,19 @@ def test_a_waiting_mail_sent_after_the_decision_says_the_wait_up_to_it(
     assert body(decided).startswith(decided_words)
 
 
-def test_a_webhook_waiting_event_sent_after_the_decision_counts_its_wait_to_the_decision(store, settings, receiver):
+def unsent_wait(store, settings, receiver, case: str) -> tuple[Any, dt.datetime]:
+    """Refund ``case`` waiting for a decision, its waiting event's first send to the webhook failed; the
+    settings that notify the webhook, and when the case began waiting."""
     settings = notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url)
-    start_refund(store, settings, "N1", 700_000)
-    start = since(store, "refund-N1")
+    start_refund(store, settings, case, 700_000)
+    start = since(store, f"refund-{case}")
     receiver.fail_next = 1
     assert Deliverer(store, settings, lambda: start).run_once().failed == 1
+    return settings, start
+
+
+def test_a_webhook_waiting_event_sent_after_the_decision_counts_its_wait_to_the_decision(store, settings, receiver):
+    settings, start = unsent_wait(store, settings, receiver, "N1")
     runs.resume_thread(store, settings, "refund-N1", EDIT)
 
     assert Deliverer(store, settings, lambda: start + LATER).run_once().sent == 2
@@ -104,11 +84,7 @@ def test_a_webhook_waiting_event_sent_after_the_decision_counts_its_wait_to_the_
 
 
 def test_a_waiting_event_sent_after_the_thread_was_deleted_says_its_wait_ended(store, settings, receiver):
-    settings = notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url)
-    start_refund(store, settings, "N2", 700_000)
-    start = since(store, "refund-N2")
-    receiver.fail_next = 1
-    assert Deliverer(store, settings, lambda: start).run_once().failed == 1
+    settings, start = unsent_wait(store, settings, receiver, "N2")
     runs.delete_thread(store, "refund-N2", reason="entered twice")
 
     assert Deliverer(store, settings, lambda: start + LATER).run_once().sent == 2
@@ -120,11 +96,7 @@ def test_a_waiting_event_sent_after_the_thread_was_deleted_says_its_wait_ended(s
 
 
 def test_a_wait_still_going_on_is_counted_to_the_sending(store, settings, receiver):
-    settings = notifying(settings, HITL_NOTIFY_WEBHOOK=receiver.url)
-    start_refund(store, settings, "N3", 700_000)
-    start = since(store, "refund-N3")
-    receiver.fail_next = 1
-    assert Deliverer(store, settings, lambda: start).run_once().failed == 1
+    settings, start = unsent_wait(store, settings, receiver, "N3")
 
     assert Deliverer(store, settings, lambda: start + LATER).run_once().sent == 1
     [waiting] = receiver.wait_for(1)

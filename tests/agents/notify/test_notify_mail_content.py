@@ -8,8 +8,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from email.header import decode_header, make_header
-from email.message import Message
 from email.utils import parsedate_to_datetime
 
 import pytest
@@ -17,7 +15,7 @@ import pytest
 from agents import lifecycle, queue_rights, runs
 from agents.notify.deliverer import Deliverer
 from agents.roles_file import parse_roles
-from tests.agents.notify.conftest import PUBLIC_URL, notifying
+from tests.agents.notify.conftest import PUBLIC_URL, body, mailing, since, subject
 from tests.factories import pause_robot, start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -34,32 +32,6 @@ WITH_SENIOR = parse_roles(
 #: Approvers only: an overdue refund has no one above them to escalate to.
 APPROVERS_ONLY = parse_roles('[users]\n"kim@example.com" = { role = "approver", limit_krw = 1_000_000 }\n')
 ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, {"item": "A-3", "amount": 200_000}]
-
-
-def mailing(settings, port: int, **changes):
-    """``settings`` mailing through the test's SMTP server (to ops@example.com without a roles file)."""
-    mailed = notifying(
-        settings,
-        HITL_NOTIFY_SMTP=f"smtp://127.0.0.1:{port}",
-        HITL_NOTIFY_FROM="hitl@example.com",
-        HITL_NOTIFY_TO="ops@example.com",
-    )
-    return dataclasses.replace(mailed, **changes)
-
-
-def since(store, thread_id: str) -> dt.datetime:
-    found = lifecycle.thread_status(store, thread_id)
-    assert found is not None and found.waiting_since is not None
-    return found.waiting_since
-
-
-def subject(mail: Message) -> str:
-    """The subject as a reader sees it: decoded, its folded lines joined again."""
-    return str(make_header(decode_header(mail["Subject"]))).replace("\r\n", "").replace("\n", "")
-
-
-def body(mail: Message) -> str:
-    return mail.get_payload(decode=True).decode()
 
 
 def kinds(mails) -> list[str]:

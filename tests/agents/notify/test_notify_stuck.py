@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import socket
-from collections.abc import Iterator
-from email.header import decode_header, make_header
 from email.message import Message
 from typing import Any
 
@@ -29,7 +26,7 @@ from agents.notify.deliverer import Deliverer
 from agents.notify.outbox import Event
 from agents.readmodel import checkpoint_time
 from agents.roles_file import parse_roles
-from tests.agents.notify.conftest import PUBLIC_URL, notifying
+from tests.agents.notify.conftest import PUBLIC_URL, body, mailing, notifying, subject
 from tests.factories import cancel_at, start_refund, stopped_status
 
 THREAD = "lecture-stuck"
@@ -50,14 +47,6 @@ CONTINUE_HINTS = {
     "en": f'To resolve it: python -m agents continue {THREAD}, or "Continue the run" on its page.',
     "ko": f'해결: python -m agents continue {THREAD}, 또는 페이지의 "실행 계속하기".',
 }
-
-
-@pytest.fixture
-def closed_port() -> Iterator[int]:
-    """A loopback port no server listens on: the SMTP server is down."""
-    with socket.socket() as bound:
-        bound.bind(("127.0.0.1", 0))
-        yield bound.getsockname()[1]
 
 
 def open_episodes(store) -> list[tuple[str, str]]:
@@ -89,24 +78,6 @@ def mail_environment(monkeypatch, port: int, **more: str) -> None:
     }
     for name, value in values.items():
         monkeypatch.setenv(name, value)
-
-
-def mailing(settings, port: int, **changes):
-    mailed = notifying(
-        settings,
-        HITL_NOTIFY_SMTP=f"smtp://127.0.0.1:{port}",
-        HITL_NOTIFY_FROM="hitl@example.com",
-        HITL_NOTIFY_TO="ops@example.com",
-    )
-    return dataclasses.replace(mailed, **changes)
-
-
-def subject(mail: Message) -> str:
-    return str(make_header(decode_header(mail["Subject"]))).replace("\r\n", "").replace("\n", "")
-
-
-def body(mail: Message) -> str:
-    return mail.get_payload(decode=True).decode()
 
 
 def kind(mail: Message) -> str:
