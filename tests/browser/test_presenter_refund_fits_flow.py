@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from dashboard.i18n import t
 from tests.browser.conftest import Dashboard, table_with
 from tests.browser.opening import cli_ok, open_page
+from tests.browser.test_refund_grids_fit_flow import WIDTHS as GRID_WIDTHS
 
 WIDTH, HEIGHT = 1280, 720
 #: Rounding of fractional pixels.
@@ -24,11 +25,6 @@ METRIC_WIDTHS = """(main) => [...main.querySelectorAll('[data-testid="stMetricVa
 #: The elements of a control whose content is wider than they show (cut, or scrolled sideways).
 SCROLLED = """(control) => [...control.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1)
   .map(e => ({tag: e.tagName, scroll: e.scrollWidth, client: e.clientWidth}))"""
-#: The grid's scroller: how wide its content is and how wide it shows.
-GRID_WIDTHS = """(grid) => {
-  const scroller = grid.querySelector('.dvn-scroller');
-  return scroller && {scroll: scroller.scrollWidth, client: scroller.clientWidth};
-}"""
 
 
 @pytest.fixture(scope="module")
