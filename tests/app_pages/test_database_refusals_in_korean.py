@@ -14,8 +14,7 @@ from streamlit.testing.v1 import AppTest
 from agents import lifecycle, readmodel
 from agents.runtime import open_store
 from tests.conftest import APP_FILE
-from tests.factories import pause_robot
-from tests.reliability.test_database_refusals import read_only_folder
+from tests.factories import pause_robot, unwritable
 
 
 def _korean_page(path: str) -> AppTest:
@@ -66,7 +65,7 @@ def test_a_database_in_a_folder_that_cannot_be_written_is_read_only_on_a_korean_
     folder.mkdir()
     shutil.copyfile(store.path, folder / "ro.sqlite")
     monkeypatch.setenv("HITL_DB", str(folder / "ro.sqlite"))
-    with read_only_folder(folder):
+    with unwritable(folder):
         at = _korean_page("app_pages/robot.py")
         assert not at.exception, at.exception[0].message
         assert not at.error, [error.value for error in at.error]
