@@ -15,8 +15,7 @@ from agents import runs, threadindex
 from agents.identity import Identity
 from agents.notify.deliverer import Deliverer
 from agents.roles_file import parse_roles
-from tests.agents.notify.conftest import notifying
-from tests.agents.notify.test_notify_mail_content import body, subject
+from tests.agents.notify.conftest import body, notifying, subject
 
 pytestmark = pytest.mark.usefixtures("backend")
 

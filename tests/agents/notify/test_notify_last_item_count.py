@@ -11,7 +11,8 @@ import pytest
 
 from agents import lifecycle, runs, threadindex
 from agents.notify.deliverer import Deliverer
-from tests.agents.notify.test_notify_mail_content import ITEMS, body, kinds, mailing, subject
+from tests.agents.notify.conftest import body, mailing, subject
+from tests.agents.notify.test_notify_mail_content import ITEMS, kinds
 
 pytestmark = pytest.mark.usefixtures("backend")
 

@@ -17,8 +17,7 @@ from agents.notify.outbox import Event
 from agents.refund.graph import build_graph
 from agents.refund.spec import make_input
 from agents.validation import LINE_BREAKS
-from tests.agents.notify.conftest import notifying
-from tests.agents.notify.test_notify_mail_content import mailing, subject
+from tests.agents.notify.conftest import mailing, notifying, subject
 from tests.factories import pause_robot, start_refund
 
 pytestmark = pytest.mark.usefixtures("backend")
