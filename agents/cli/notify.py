@@ -3,10 +3,11 @@
 ``--once`` records the events found now and sends what is due, then exits (for cron); ``--watch``
 keeps doing so every few seconds until stopped; ``--status`` prints the channels (the webhook's host
 only: its URL is a secret), the counts (delivered, pending, failing, and dismissed apart: never sent),
-and every event whose last attempt failed, with the error. ``--status`` exits 3 when an event is failing
-(as ``inbox --overdue`` does when anything is overdue), so a monitor can alert on it; so does ``--once``
-when a send of its round failed (after printing its counts), so cron sees it. ``--dismiss EVENT_ID`` stops
-trying a failing event (exit 2 when no failing event has that id).
+every event whose last attempt failed, with the error, and every mail sent whose server refused some of its
+recipients, with whom. ``--status`` exits 3 when an event is failing (as ``inbox --overdue`` does when
+anything is overdue), so a monitor can alert on it; so does ``--once`` when a send of its round failed or
+went to only some of its recipients (after printing its counts), so cron sees it. ``--dismiss EVENT_ID``
+stops trying a failing event (exit 2 when no failing event has that id).
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
                         {"event_id": e, "channel": c, "attempts": a, "error": err, "next_attempt_at": _when(n)}
                         for e, c, a, err, n in found.failing
                     ],
+                    "refused": [
+                        {"event_id": e, "channel": c, "delivered_at": _when(at), "error": err}
+                        for e, c, err, at in found.refused
+                    ],
                 }
             )
         else:
@@ -79,6 +84,8 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
             for event_id, channel, attempts, error, next_at in found.failing:
                 failing = {"event": event_id, "channel": channel, "when": _when(next_at), "error": error}
                 print(say_count("cli.notify.failing", attempts, lang, **failing))
+            for event_id, channel, error, at in found.refused:
+                print(say("cli.notify.refused", lang, event=event_id, channel=channel, when=_when(at), error=error))
         return EXIT_FAILING if found.failing else 0
     if args.dismiss is not None:
         if not outbox.dismiss(context.store, args.dismiss, time.time()):
@@ -92,7 +99,9 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
         report = deliverer.run_once()
         done = {"recorded": report.recorded, "sent": report.sent, "failed": report.failed, "removed": report.removed}
         print(say("cli.notify.once", lang, **done))
-        return EXIT_FAILING if report.failed else 0
+        if report.refused:  # sent, so never tried again: said now, and listed by --status
+            print(say("cli.notify.once_refused", lang, count=report.refused))
+        return EXIT_FAILING if report.failed or report.refused else 0
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     channels = "; ".join(channel_lines(settings.notify, lang))

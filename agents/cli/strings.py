@@ -556,6 +556,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "  {event} ({channel}): {count} attempts, next at {when}: {error}",
         "  {event} ({channel}): 시도 {count}회, 다음 시도 {when}: {error}",
     ),
+    "cli.notify.refused": (
+        "  {event} ({channel}), sent at {when}: {error}",
+        "  {event} ({channel}), {when}에 보냄: {error}",
+    ),
+    "cli.notify.once_refused": (
+        "{count} sent with some recipients refused by the mail server (notify --status lists whom)",
+        "{count}건은 보냈지만 메일 서버가 받는 사람 일부를 거부했습니다 (notify --status에서 누구인지 봅니다)",
+    ),
     "cli.notify.no_event": (
         "no failing event {event}: notify --status lists them",
         "실패 중인 이벤트 {event:이/가} 없습니다. notify --status로 목록을 보세요",

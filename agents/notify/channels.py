@@ -52,6 +52,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "SMTP server {server} refused every recipient: {refused}",
         "SMTP 서버 {server:이/가} 받는 사람을 모두 거부했습니다: {refused}",
     ),
+    "notify.error.smtp.some_recipients": (
+        "SMTP server {server} took the mail for {sent} but refused {refused}",
+        "SMTP 서버 {server:이/가} {sent}에게 갈 메일은 받았지만 다음 받는 사람은 거부했습니다: {refused}",
+    ),
     "notify.error.smtp.sender": (
         "SMTP server {server} refused the sender {address}: {said}",
         "SMTP 서버 {server:이/가} 보내는 사람 {address:을/를} 거부했습니다: {said}",
@@ -226,6 +230,15 @@ _REFUSED_AT: tuple[tuple[type[smtplib.SMTPResponseException], str], ...] = (
 )
 
 
+def _refused_words(refused: dict[str, tuple[Any, Any]], settings: NotifySettings) -> dict[str, str]:
+    """The recipients a server refused, each with what it answered (:func:`_server_words`)."""
+    return {to: _server_words(code, words, settings) for to, (code, words) in refused.items()}
+
+
+def _listed(refused: dict[str, str]) -> str:
+    return "; ".join(f"{address} ({said})" for address, said in refused.items())
+
+
 def _smtp_error(error: smtplib.SMTPException, settings: NotifySettings, lang: str) -> str:
     """An SMTP failure in words (in ``lang``): what the server answered, with its code, and whom or what it
     refused; or that it did not answer in time, or hung up. Never the password (:func:`_server_words`)."""
@@ -236,12 +249,11 @@ def _smtp_error(error: smtplib.SMTPException, settings: NotifySettings, lang: st
     if isinstance(error, smtplib.SMTPNotSupportedError):
         return say(STRINGS, "notify.error.smtp.no_starttls", lang, server=server)
     if isinstance(error, smtplib.SMTPRecipientsRefused):
-        refused = {to: _server_words(code, words, settings) for to, (code, words) in error.recipients.items()}
+        refused = _refused_words(error.recipients, settings)
         if len(refused) == 1:
             [(address, said)] = refused.items()
             return say(STRINGS, "notify.error.smtp.recipient", lang, server=server, address=address, said=said)
-        listed = "; ".join(f"{address} ({said})" for address, said in refused.items())
-        return say(STRINGS, "notify.error.smtp.recipients", lang, server=server, refused=listed)
+        return say(STRINGS, "notify.error.smtp.recipients", lang, server=server, refused=_listed(refused))
     if isinstance(error, smtplib.SMTPSenderRefused):
         said = _server_words(error.smtp_code, error.smtp_error, settings)
         return say(STRINGS, "notify.error.smtp.sender", lang, server=server, address=error.sender, said=said)
@@ -258,18 +270,22 @@ def _smtp_error(error: smtplib.SMTPException, settings: NotifySettings, lang: st
     return say(STRINGS, "notify.error.smtp.failed", lang, server=server, detail=detail)
 
 
-def send_mail(settings: NotifySettings, to: list[str], event: Event, now: dt.datetime, lang: str) -> None:
+def send_mail(settings: NotifySettings, to: list[str], event: Event, now: dt.datetime, lang: str) -> str:
     """Mails the event to ``to`` through the SMTP server; a refusal or a lost connection is a :class:`SendError`.
 
     The error (in ``lang``) names the server and says what went wrong: what the server answered, with its
     code and words, and whom it refused (:func:`_smtp_error`); a server that did not answer in time (one read
     waits :data:`SEND_TIMEOUT_SECONDS`) as a timeout, not a refusal. Never the password.
+
+    Returns ``""`` when every recipient was taken. A server that takes the mail for some recipients and
+    refuses others has sent it (sending it again would mail the others twice): the returned words, in
+    ``lang``, name whom it went to and whom the server refused, with what it answered for each.
     """
     mail = messages.mail(event, settings.public_url, now, lang, settings.mail_from, to)
     server = f"{settings.smtp_host}:{settings.smtp_port}"
     try:
         with _connect(settings) as smtp:
-            smtp.send_message(mail)
+            refused = _refused_words(smtp.send_message(mail), settings)
     except smtplib.SMTPException as error:
         raise SendError(_smtp_error(error, settings, lang)) from None
     except ssl.SSLError as error:
@@ -281,3 +297,7 @@ def send_mail(settings: NotifySettings, to: list[str], event: Event, now: dt.dat
     except OSError as error:
         detail = f"{type(error).__name__}: {error}"
         raise SendError(say(STRINGS, "notify.error.smtp.unreachable", lang, server=server, detail=detail)) from None
+    if not refused:
+        return ""
+    sent = ", ".join(address for address in to if address not in refused)
+    return say(STRINGS, "notify.error.smtp.some_recipients", lang, server=server, sent=sent, refused=_listed(refused))

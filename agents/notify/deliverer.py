@@ -33,12 +33,14 @@ PRUNE_EVERY_SECONDS = 600.0
 
 @dataclass(frozen=True)
 class Report:
-    """What one pass did: events found, rows sent, rows that failed (to be tried again), old rows removed."""
+    """What one pass did: events found, rows sent, rows that failed (to be tried again), old rows removed, and
+    the rows sent that the mail server refused for some of their recipients (counted in ``sent`` too)."""
 
     recorded: int
     sent: int
     failed: int
     removed: int = 0
+    refused: int = 0
 
 
 class Deliverer:
@@ -72,41 +74,45 @@ class Deliverer:
         facts = {"waited_seconds": max(0.0, at - dt.datetime.fromisoformat(event.episode).timestamp())}
         return dataclasses.replace(event, facts=facts | event.facts | {"wait_over": how})
 
-    def send(self, row: outbox.Claimed, now: dt.datetime) -> None:
-        """Sends one row on its channel; raises :class:`~agents.notify.channels.SendError` when not accepted."""
+    def send(self, row: outbox.Claimed, now: dt.datetime) -> str:
+        """Sends one row on its channel; raises :class:`~agents.notify.channels.SendError` when not accepted.
+        Returns ``""``, or whom the mail server refused when it took the mail for the others
+        (:func:`agents.notify.channels.send_mail`): the row is sent, and that is recorded with it."""
         notify, lang = self.settings.notify, self.settings.lang
         event = self.as_sent(row.event)
         if row.channel == "webhook" and notify.webhook is not None:
             channels.post_webhook(notify, event, now, lang)
+            return ""
         elif row.channel == "email" and notify.smtp_host:
             to = channels.recipients(notify, self.settings.roles, event)
             if not to:
                 raise channels.SendError(
                     "no one to mail: no approver in the roles file may decide it, no HITL_NOTIFY_TO"
                 )
-            channels.send_mail(notify, to, event, now, lang)
-        else:
-            raise channels.SendError(f"the {row.channel} channel is not configured in this process")
+            return channels.send_mail(notify, to, event, now, lang)
+        raise channels.SendError(f"the {row.channel} channel is not configured in this process")
 
-    def deliver_due(self) -> tuple[int, int]:
-        """Claims and sends due rows until none is left; returns (sent, failed)."""
-        sent = failed = 0
+    def deliver_due(self) -> tuple[int, int, int]:
+        """Claims and sends due rows until none is left; returns (sent, failed, sent but refused for some
+        recipients)."""
+        sent = failed = refused = 0
         while True:
             now = self.clock()
             rows = outbox.claim(self.store, now.timestamp(), limit=BATCH, owner=self.owner)
             if not rows:
-                return sent, failed
+                return sent, failed, refused
             for row in rows:
-                problem = self._attempt(row)
-                if problem is None:
-                    sent += 1
-                    outbox.delivered(self.store, row.row_id, self.clock().timestamp())
+                went, problem = self._attempt(row)
+                if went:
+                    sent, refused = sent + 1, refused + bool(problem)
+                    outbox.delivered(self.store, row.row_id, self.clock().timestamp(), problem)
                 else:
                     failed += 1
                     outbox.failed(self.store, row.row_id, row.attempts + 1, problem, self.clock().timestamp())
 
-    def _attempt(self, row: outbox.Claimed) -> str | None:
-        """Sends one row; returns why it was not sent (None when it was).
+    def _attempt(self, row: outbox.Claimed) -> tuple[bool, str]:
+        """Sends one row; returns whether it was sent, and why not (or whom the mail server refused when it
+        took the mail for the others, logged as a warning).
 
         A message that cannot be made or sent for a reason no channel foresaw (a fault in our code, a fact
         stored damaged) is that row's failure alike, logged with its traceback: it is tried again after its
@@ -114,29 +120,31 @@ class Deliverer:
         of fault with no secret in it (a webhook URL or password in the fault's text is left out).
         """
         try:
-            self.send(row, self.clock())
+            refused = self.send(row, self.clock())
         except channels.SendError as error:
             logger.warning("notification %s on %s failed: %s", row.event.event_id, row.channel, error)
-            return str(error)
+            return False, str(error)
         except Exception as error:
             logger.exception("notification %s on %s could not be made or sent", row.event.event_id, row.channel)
             said = f"{type(error).__name__}: {error}"
             for secret in (self.settings.notify.webhook, self.settings.notify.smtp_password):
                 if secret is not None and secret.reveal():
                     said = said.replace(secret.reveal(), "***")
-            return f"the {row.channel} message could not be made or sent: {said}"
-        return None
+            return False, f"the {row.channel} message could not be made or sent: {said}"
+        if refused:
+            logger.warning("notification %s on %s sent, but: %s", row.event.event_id, row.channel, refused)
+        return True, refused
 
     def run_once(self) -> Report:
         """Records the events found now, sends everything due, then (every :data:`PRUNE_EVERY_SECONDS`)
         removes the delivered events that are over and older than ``HITL_NOTIFY_KEEP_DAYS``."""
         recorded = scan(self.store, self.settings, self.clock())
-        sent, failed = self.deliver_due()
+        sent, failed, refused = self.deliver_due()
         now, removed = self.clock().timestamp(), 0
         if self.pruned_at is None or not 0 <= now - self.pruned_at < PRUNE_EVERY_SECONDS:
             removed = outbox.prune(self.store, now - self.settings.notify.keep_days * 86400.0)
             self.pruned_at = now
-        return Report(recorded, sent, failed, removed)
+        return Report(recorded, sent, failed, removed, refused)
 
 
 def watch(deliverer: Deliverer, stop: threading.Event, interval: float = WATCH_INTERVAL_SECONDS) -> None:

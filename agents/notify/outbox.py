@@ -34,7 +34,8 @@ _IN_ORDER = (
     "happened_at, CASE kind " + " ".join(f"WHEN '{kind}' THEN {rank}" for rank, kind in enumerate(KINDS))
     + f" ELSE {len(KINDS)} END, id"
 )  # fmt: skip
-#: How a dismissed row's ``last_error`` begins (:func:`dismiss`); a delivered row's is empty.
+#: How a dismissed row's ``last_error`` begins (:func:`dismiss`); a delivered row's is empty, or says whom the
+#: mail server refused when it took the mail for the others (:func:`delivered`).
 DISMISSED = "dismissed: "
 #: The channel of a row that only closes a waiting episode (nothing is sent for it).
 NO_CHANNEL = "-"
@@ -243,12 +244,13 @@ def claim(store: Store, now: float, *, limit: int = 50, owner: str | None = None
     ]
 
 
-def delivered(store: Store, row_id: str, now: float) -> None:
-    """Marks a row sent."""
+def delivered(store: Store, row_id: str, now: float, refused: str = "") -> None:
+    """Marks a row sent; ``refused``: whom the mail server refused when it took the mail for the others (kept
+    as the row's ``last_error``, shown by ``notify --status``; the row is not sent again)."""
     store.execute_one(
-        "UPDATE notify_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = '', claim_owner = NULL,"
+        "UPDATE notify_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?, claim_owner = NULL,"
         " claimed_until = NULL WHERE id = ?",
-        (now, row_id),
+        (now, refused[:500], row_id),
     )
 
 
@@ -269,6 +271,8 @@ def failed(store: Store, row_id: str, attempts: int, error: str, now: float) -> 
 
 #: An undelivered row whose last attempt failed: (event id, channel, attempts, error, next attempt).
 Failing = tuple[str, str, int, str, float]
+#: A row sent whose mail server refused some of its recipients: (event id, channel, whom it refused, when sent).
+Refused = tuple[str, str, str, float]
 
 
 @dataclass(frozen=True)
@@ -280,12 +284,15 @@ class OutboxStatus:
         pending: Rows not sent yet, none failed so far.
         failing: Rows not sent whose last attempt failed: (event id, channel, attempts, error, next attempt).
         dismissed: Rows an admin gave up on (``notify --dismiss``): never sent, no longer tried.
+        refused: Rows sent (counted in ``delivered``) that the mail server refused for some of their recipients,
+            in the order they were sent: (event id, channel, whom it refused, when sent).
     """
 
     delivered: int
     pending: int
     failing: list[Failing]
     dismissed: int = 0
+    refused: list[Refused] = field(default_factory=list)
 
 
 def failing(store: Store) -> list[Failing]:
@@ -299,8 +306,8 @@ def failing(store: Store) -> list[Failing]:
 
 
 def status(store: Store) -> OutboxStatus:
-    """Counts of the outbox's rows (a dismissed row apart from the delivered ones: it was never sent), and
-    every row whose last attempt failed."""
+    """Counts of the outbox's rows (a dismissed row apart from the delivered ones: it was never sent), every
+    row whose last attempt failed, and every row sent that the mail server refused for some recipients."""
     with store.read() as cursor:
         cursor.execute(
             "SELECT COALESCE(SUM(CASE WHEN delivered_at IS NOT NULL AND last_error NOT LIKE ? THEN 1 ELSE 0 END), 0),"
@@ -310,7 +317,13 @@ def status(store: Store) -> OutboxStatus:
             (f"{DISMISSED}%", f"{DISMISSED}%", NO_CHANNEL),
         )
         sent, pending, given_up = cursor.fetchone()
-    return OutboxStatus(int(sent), int(pending), failing(store), int(given_up))
+        cursor.execute(
+            "SELECT event_id, channel, last_error, delivered_at FROM notify_outbox WHERE delivered_at IS NOT NULL"
+            " AND last_error <> '' AND last_error NOT LIKE ? AND channel <> ? ORDER BY delivered_at, id",
+            (f"{DISMISSED}%", NO_CHANNEL),
+        )
+        refused = [(e, c, err, float(at)) for e, c, err, at in cursor.fetchall()]
+    return OutboxStatus(int(sent), int(pending), failing(store), int(given_up), refused)
 
 
 #: The outbox row that holds the scans' place in the checkpoint history (nothing is sent for it).

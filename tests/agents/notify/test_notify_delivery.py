@@ -54,10 +54,10 @@ def test_a_failed_delivery_is_tried_again_after_its_backoff_and_shown_by_notify_
     assert as_json["failing"][0]["error"] == "webhook at 127.0.0.1 answered 500"
 
     # 10 s backoff after the first failure, 20 s after the second: nothing is sent before its time.
-    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=9)).deliver_due() == (0, 0)
-    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=10)).deliver_due() == (0, 1)
-    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=29)).deliver_due() == (0, 0)
-    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=30)).deliver_due() == (1, 0)
+    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=9)).deliver_due() == (0, 0, 0)
+    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=10)).deliver_due() == (0, 1, 0)
+    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=29)).deliver_due() == (0, 0, 0)
+    assert Deliverer(store, settings, lambda: start + dt.timedelta(seconds=30)).deliver_due() == (1, 0, 0)
     assert [item.body["event"] for item in receiver.wait_for(1)] == ["waiting"] and receiver.failed == 2
     assert outbox.status(store).failing == []
     shown = run_cli("notify", "--status")

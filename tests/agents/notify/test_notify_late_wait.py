@@ -134,6 +134,6 @@ def test_a_late_overdue_or_escalated_message_says_the_wait_up_to_its_end(store, 
     outbox.record(store, [over], [outbox.NO_CHANNEL], start.timestamp())  # recorded, nothing to send
 
     later = start + dt.timedelta(days=3)  # sent two days after the wait ended: those days are not counted
-    assert Deliverer(store, settings, lambda: later).deliver_due() == (1, 0)
+    assert Deliverer(store, settings, lambda: later).deliver_due() == (1, 0, 0)
     [sent] = receiver.wait_for(1)
     assert sent.body["text"].startswith(words) and sent.body["waited_seconds"] == 26 * 3600

@@ -65,7 +65,7 @@ def test_a_message_that_cannot_be_made_fails_its_row_alone_and_is_tried_again(
     outbox.record(store, [damaged, later], ["email"], at.timestamp())
 
     first = Deliverer(store, settings, lambda: at + dt.timedelta(minutes=2)).deliver_due()
-    assert first == (1, 1)
+    assert first == (1, 1, 0)
     [(_to, mail)] = box.wait_for(1)
     assert mail["Idempotency-Key"] == later.event_id
     [(event_id, channel, attempts, error, _next)] = outbox.status(store).failing
@@ -79,7 +79,7 @@ def test_a_message_that_cannot_be_made_fails_its_row_alone_and_is_tried_again(
 
     # Tried again after its backoff (10 s after the first failure), as a failed send is.
     retry = Deliverer(store, settings, lambda: at + dt.timedelta(minutes=2, seconds=10))
-    assert retry.deliver_due() == (0, 1)
+    assert retry.deliver_due() == (0, 1, 0)
     assert outbox.status(store).failing[0][2] == 2
 
 
