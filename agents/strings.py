@@ -38,19 +38,19 @@ STRINGS: dict[str, tuple[str, str]] = {
         "데이터베이스에 {thread:이라는/라는} 스레드가 없습니다",
     ),
     "error.not_waiting": (
-        "thread_id: thread {thread} is not waiting for an answer; nothing was changed",
-        "thread_id: 스레드 {thread:은/는} 답을 기다리고 있지 않습니다. 아무것도 바뀌지 않았습니다",
+        "thread_id: {thread} is not waiting for an answer; nothing was changed",
+        "thread_id: {thread:은/는} 답을 기다리고 있지 않습니다. 아무것도 바뀌지 않았습니다",
     ),
     "error.not_waiting.where": (
-        "thread_id: thread {thread} is not waiting for an answer ({where}); nothing was changed",
-        "thread_id: 스레드 {thread:은/는} 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
+        "thread_id: {thread} is not waiting for an answer ({where}); nothing was changed",
+        "thread_id: {thread:은/는} 답을 기다리고 있지 않습니다({where}). 아무것도 바뀌지 않았습니다",
     ),
     # The HTTP API's refusals of what a thread made by ``threads.create`` cannot do yet, and of a history's
     # ``checkpoint`` that this server cannot honour (``agents.api.threads``).
     "api.error.not_run_yet": (
-        "thread_id: thread {thread} has not run yet, so it has no state to update; start a run on it first"
+        "thread_id: {thread} has not run yet, so it has no state to update; start a run on it first"
         " (runs.wait, runs.create or runs.stream with its input)",
-        "thread_id: 스레드 {thread:은/는} 아직 실행되지 않아 바꿀 상태가 없습니다. 먼저 입력과 함께 실행을 시작하세요"
+        "thread_id: {thread:은/는} 아직 실행되지 않아 바꿀 상태가 없습니다. 먼저 입력과 함께 실행을 시작하세요"
         " (runs.wait, runs.create 또는 runs.stream)",
     ),
     "api.error.history_namespace": (

@@ -33,7 +33,7 @@ from dashboard.decision_view import refusal
 from dashboard.formats import question_label
 from dashboard.i18n import catalogue, localized, t, t_or
 from dashboard.safe_markdown import escape_markdown
-from dashboard.views import describe_status, question_id_caption
+from dashboard.views import describe_status, question_id_caption, status_text
 
 FLASH_KEY = "flash"
 UNCHANGED = "—"
@@ -314,6 +314,7 @@ def resume_form(
     question: Any = None,
     waiting: tuple[tuple[str, Any], ...] = (),
     notice: str | None = None,
+    idle: str | None = None,
 ) -> None:
     """The resume form: typed answer fields, or (in raw mode) a raw value, a JSON object or text.
 
@@ -321,9 +322,13 @@ def resume_form(
     ``waiting`` is every waiting question as (interrupt id, value): the form names the one it answers,
     and when several wait, the user picks it (the answer is sent for that interrupt id alone).
     ``notice``: why a submit is refused (:func:`drawn_before`), under the title.
+    ``idle``: the thread's status when nothing waits for an answer, said under the title before anything is
+    typed (the form stays: a submit is refused by the rule every path has, saying why).
     """
     st.markdown(f"**{t('forms.resume.title')}**")
     _show_notice(notice)
+    if idle:
+        st.caption(escape_markdown(t("forms.resume.idle", status=idle)))
     raw_key = f"resume-raw-{thread_id}"
     raw_mode = mode_toggle(raw_key)
     interrupt_id: str | None = None
@@ -539,7 +544,8 @@ def sidebar_forms(store: Store, settings: Settings, thread_id: str | None, page_
                 snapshot = runs.thread_snapshot(store, settings, thread_id)[1]
                 waiting = tuple((str(i.id), i.value) for i in snapshot.interrupts)
             expected, notice = armed("resume")
-            resume_form(store, settings, spec, thread_id, expected, question, waiting, notice)
+            idle = status_text(status) if status is not None and status.status != "waiting" else None
+            resume_form(store, settings, spec, thread_id, expected, question, waiting, notice, idle)
         if not auth.why_not(CONTINUE):  # a button: nothing typed is kept, it acts on the head this run shows
             continue_button(store, settings, thread_id, drawn_head("continue", thread_id, head))
         if not auth.why_not(UPDATE_STATE):

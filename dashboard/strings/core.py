@@ -118,6 +118,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "`resume --interrupt`에 쓰는 전체 질문 id: {interrupt}",
     ),
     "forms.resume.submit": ("Resume", "재개"),
+    "forms.resume.idle": (
+        "Nothing waits for an answer on this thread now ({status}): a resume would be refused.",
+        "이 스레드는 지금 답을 기다리지 않습니다({status}). 재개하면 거부됩니다.",
+    ),
     "forms.resume.done": ("Resumed thread {thread}: {status}.", "스레드 {thread:을/를} 재개했습니다: {status}."),
     "forms.update.title": ("Update state", "상태 수정 (update_state)"),
     "forms.update.submit": ("Update state", "상태 수정"),

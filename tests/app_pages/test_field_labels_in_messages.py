@@ -188,7 +188,7 @@ def test_the_thread_a_form_acts_on_is_named_as_the_sidebar_names_it(store, setti
     at.sidebar.text_input(key="resume-answer-hitl_demo").input("yes")
     at.sidebar.button[0].click().run()
     shown = messages(at)
-    label = "스레드: 스레드 'hitl_demo'" if lang == "ko" else "Thread: thread 'hitl_demo' is not waiting"
+    label = "스레드: 'hitl_demo'는 답을" if lang == "ko" else "Thread: 'hitl_demo' is not waiting"
     assert label in shown and "thread_id" not in shown, shown
 
 
