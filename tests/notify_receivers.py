@@ -135,11 +135,12 @@ class MailBox:
 
 
 @contextmanager
-def smtp_server() -> Iterator[tuple[MailBox, int]]:
-    """A real SMTP server (aiosmtpd) on a free loopback port: (its mailbox, its port)."""
-    box = MailBox()
+def smtp_server(box: MailBox | None = None, **options: Any) -> Iterator[tuple[Any, int]]:
+    """A real SMTP server (aiosmtpd) on a free loopback port: (its mailbox, its port). ``box``: a mailbox that
+    answers as a test needs (refusing a recipient...); ``options``: more of aiosmtpd's ``Controller``'s."""
+    box = MailBox() if box is None else box
     port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller = Controller(box, hostname="127.0.0.1", port=port, **options)
     controller.start()
     try:
         yield box, port

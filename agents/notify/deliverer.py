@@ -83,7 +83,7 @@ class Deliverer:
         if row.channel == "webhook" and notify.webhook is not None:
             channels.post_webhook(notify, event, now, lang)
             return ""
-        elif row.channel == "email" and notify.smtp_host:
+        if row.channel == "email" and notify.smtp_host:
             to = channels.recipients(notify, self.settings.roles, event)
             if not to:
                 raise channels.SendError(

@@ -394,9 +394,9 @@ def dismiss(store: Store, event_id: str, now: float) -> int:
 
     A row's ``delivered_at`` is when the outbox was done with it: sent, or dismissed. A dismissed row keeps its
     last error after :data:`DISMISSED`, the mark that keeps it apart from the rows sent (:func:`status`; a
-    delivered row's error is empty), and is removed with the delivered ones. Every release wrote that mark,
-    so the rows an earlier one dismissed read as dismissed as they are, and one that still runs on the
-    same database never sends a row this one dismissed.
+    sent row's error is empty, or names whom the mail server refused), and is removed with the delivered
+    ones. Every release wrote that mark, so the rows an earlier one dismissed read as dismissed as they are,
+    and one that still runs on the same database never sends a row this one dismissed.
     """
     with store.transaction() as cursor:
         cursor.execute(

@@ -10,20 +10,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from agents.notify import outbox
 from agents.notify.deliverer import Deliverer
 from agents.settings import Settings
 from tests.agents.notify.conftest import mailing
 from tests.factories import start_refund
-from tests.notify_receivers import MailBox
-from tests.serving import free_port
+from tests.notify_receivers import MailBox, smtp_server
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -45,17 +42,9 @@ class PickyBox(MailBox):
         return "250 OK"
 
 
-@contextmanager
-def picky_server(*refused: str) -> Iterator[tuple[PickyBox, int]]:
+def picky_server(*refused: str) -> AbstractContextManager[tuple[PickyBox, int]]:
     """A real SMTP server on a free loopback port that refuses ``refused`` and takes every other recipient."""
-    box = PickyBox(set(refused))
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, port
-    finally:
-        controller.stop()
+    return smtp_server(PickyBox(set(refused)))
 
 
 @pytest.mark.parametrize(

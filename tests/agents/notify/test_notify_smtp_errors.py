@@ -10,19 +10,17 @@ import base64
 import socket
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
 from agents.notify import channels, outbox
 from agents.notify.deliverer import Deliverer
 from tests.agents.notify.conftest import notifying
 from tests.factories import start_refund
-from tests.notify_receivers import MailBox
-from tests.serving import free_port
+from tests.notify_receivers import MailBox, smtp_server
 
 # aiosmtpd warns of a server that asks for a login without TLS; a login to this machine over plain SMTP is allowed.
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
@@ -62,19 +60,9 @@ def accept_any_login(server: Any, session: Any, envelope: Any, mechanism: str, d
     return AuthResult(success=True)
 
 
-@contextmanager
-def refusing_server(**answers: str) -> Iterator[tuple[RefusingBox, int]]:
+def refusing_server(**answers: str) -> AbstractContextManager[tuple[RefusingBox, int]]:
     """A real SMTP server on a free loopback port that takes any login and refuses as ``answers`` say."""
-    box = RefusingBox(**answers)
-    port = free_port()
-    controller = Controller(
-        box, hostname="127.0.0.1", port=port, authenticator=accept_any_login, auth_require_tls=False
-    )
-    controller.start()
-    try:
-        yield box, port
-    finally:
-        controller.stop()
+    return smtp_server(RefusingBox(**answers), authenticator=accept_any_login, auth_require_tls=False)
 
 
 def mail_environment(monkeypatch: pytest.MonkeyPatch, port: int) -> dict[str, str]:
