@@ -120,6 +120,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "데이터베이스에 쓸 수 없습니다. {path:은/는} 읽기 전용으로 열렸으므로 실행, 답, 상태 변경, 새 스레드, 삭제는"
         " 모두 받아들여지지 않습니다(503). 쓸 수 있게 한 뒤 서버를 다시 시작하세요",
     ),
+    # ``GET /ok`` on a SQLite file that stopped being writable after the server opened it.
+    "api.health.not_writable": (
+        "the database can no longer be written: {path} lost its write permission (or was made immutable, or"
+        " moved) after the server opened it; SQLite's next write to the file itself fails, and a restart"
+        " opens it read-only; make it writable again",
+        "데이터베이스에 더 이상 쓸 수 없습니다. 서버가 연 뒤 {path:이/가} 쓰기 권한을 잃었습니다(또는 변경 불가로"
+        " 설정되었거나 옮겨졌습니다). SQLite가 다음에 파일 자체에 쓸 때 실패하고, 다시 시작하면 읽기 전용으로"
+        " 열립니다. 다시 쓸 수 있게 하세요",
+    ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"
         " command.resume = {{ID: answer}}) or every one with the same answer (--all). Waiting: {ids}",

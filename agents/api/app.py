@@ -11,6 +11,7 @@ field. The routes pass the request's identity to ``runs``, which refuses (403) w
 from __future__ import annotations
 
 import logging
+import os
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -76,9 +77,13 @@ def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 def database_problem(store: Store) -> Text | None:
     """Why the server cannot change its database, or None: it was opened read-only (SQLite does that to a
-    file it cannot write, silently). Read from the store, so it costs nothing (``GET /ok`` is polled)."""
+    file it cannot write, silently), or its SQLite file stopped being writable since (its mode, ``chattr
+    +i``, moved away). SQLite then still writes its write-ahead log and fails at its next write to the file
+    itself, so the file is asked (one ``access`` call: ``GET /ok`` is polled)."""
     if store.read_only:
         return text(STRINGS, "api.health.read_only", path=store.path)
+    if store.backend == "sqlite" and not os.access(store.path, os.W_OK):
+        return text(STRINGS, "api.health.not_writable", path=store.path)
     return None
 
 

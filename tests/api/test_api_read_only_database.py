@@ -1,4 +1,5 @@
-"""``python -m agents serve`` on a database it cannot write: it says so at start and in ``GET /ok``.
+"""``python -m agents serve`` on a database it cannot write: it says so at start and in ``GET /ok``; a file
+made unwritable while the server runs fails ``GET /ok`` too, until it is writable again.
 
 SQLite opens a file it cannot write read-only without a word, so the server would look healthy while every
 run, answer and delete is refused. The file is made unwritable for real: immutable (``chattr +i``, which
@@ -62,3 +63,20 @@ def test_a_writable_database_passes_the_health_check_without_a_warning(tmp_path:
     with serving(db) as server, server.client() as http:
         assert (http.get("/ok").status_code, http.get("/ok").json()) == (200, {"ok": True})
         assert "warning" not in server.log().split(UVICORN_LISTENING)[0]
+
+
+def test_a_database_made_unwritable_after_the_start_fails_the_health_check_until_writable_again(
+    tmp_path: Path,
+) -> None:
+    """Opened writable, then made unwritable under the running server: SQLite still writes its log, and fails
+    at its next write to the file itself, so ``GET /ok`` says so at once, and is healthy again once the file
+    is writable."""
+    db = tmp_path / "checkpoints.sqlite"
+    with serving(db) as server, server.client() as http:
+        assert (http.get("/ok").status_code, http.get("/ok").json()) == (200, {"ok": True})
+        with unwritable(db):
+            health = http.get("/ok")
+            assert health.status_code == 503, health.text
+            assert health.json()["ok"] is False and health.json()["services"] == {"database": "unhealthy"}
+            assert "can no longer be written" in health.json()["detail"] and str(db) in health.json()["detail"]
+        assert (http.get("/ok").status_code, http.get("/ok").json()) == (200, {"ok": True})
