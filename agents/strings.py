@@ -123,11 +123,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     # ``GET /ok`` on a SQLite file that stopped being writable after the server opened it.
     "api.health.not_writable": (
         "the database can no longer be written: {path} lost its write permission (or was made immutable, or"
-        " moved) after the server opened it; SQLite's next write to the file itself fails, and a restart"
-        " opens it read-only; make it writable again",
+        " moved) after the server opened it; a change may fail when SQLite next writes the file itself, and a"
+        " restart opens it read-only; make it writable again",
         "데이터베이스에 더 이상 쓸 수 없습니다. 서버가 연 뒤 {path:이/가} 쓰기 권한을 잃었습니다(또는 변경 불가로"
-        " 설정되었거나 옮겨졌습니다). SQLite가 다음에 파일 자체에 쓸 때 실패하고, 다시 시작하면 읽기 전용으로"
-        " 열립니다. 다시 쓸 수 있게 하세요",
+        " 설정되었거나 옮겨졌습니다). SQLite가 다음에 파일 자체에 쓸 때 변경이 실패할 수 있고, 다시 시작하면 읽기"
+        " 전용으로 열립니다. 다시 쓸 수 있게 하세요",
     ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"

@@ -78,8 +78,9 @@ def _http_error(request: Request, error: Exception) -> JSONResponse:
 def database_problem(store: Store) -> Text | None:
     """Why the server cannot change its database, or None: it was opened read-only (SQLite does that to a
     file it cannot write, silently), or its SQLite file stopped being writable since (its mode, ``chattr
-    +i``, moved away). SQLite then still writes its write-ahead log and fails at its next write to the file
-    itself, so the file is asked (one ``access`` call: ``GET /ok`` is polled)."""
+    +i``, moved away). An immutable file still takes writes to its write-ahead log and fails at SQLite's next
+    write to the file itself; any of them opens read-only at a restart. So the file is asked (one ``access``
+    call: ``GET /ok`` is polled)."""
     if store.read_only:
         return text(STRINGS, "api.health.read_only", path=store.path)
     if store.backend == "sqlite" and not os.access(store.path, os.W_OK):
