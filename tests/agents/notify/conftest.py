@@ -37,14 +37,14 @@ def notifying(settings: Settings, **values: str) -> Settings:
     return dataclasses.replace(settings, notify=notify_setting({"HITL_PUBLIC_URL": PUBLIC_URL, **values}))
 
 
-def mailing(settings: Settings, port: int, **changes: Any) -> Settings:
-    """``settings`` mailing through the test's SMTP server on ``port`` (to ops@example.com without a roles
-    file), with ``changes`` (``lang``...)."""
+def mailing(settings: Settings, port: int, to: str = "ops@example.com", **changes: Any) -> Settings:
+    """``settings`` mailing through the test's SMTP server on ``port`` (to ``to``, ``HITL_NOTIFY_TO``'s value,
+    without a roles file), with ``changes`` (``lang``...)."""
     mailed = notifying(
         settings,
         HITL_NOTIFY_SMTP=f"smtp://127.0.0.1:{port}",
         HITL_NOTIFY_FROM="hitl@example.com",
-        HITL_NOTIFY_TO="ops@example.com",
+        HITL_NOTIFY_TO=to,
     )
     return dataclasses.replace(mailed, **changes)
 
