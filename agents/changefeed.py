@@ -17,8 +17,8 @@ query, whatever the number of threads:
   largest plus one) and the position is the next number;
 * PostgreSQL: transactions commit in any order, so the sequence is the writer's transaction id and the
   position the oldest transaction still running when it was taken that may write this database (one
-  of another database of the server is left out, ``readsql.PostgresQueries.change_position``): every
-  transaction that commits later has an id at least as large.
+  of another database of the server is left out, ``readsql.PostgresQueries.change_position``, as
+  :func:`_feed_read` looks them up): every transaction that commits later has an id at least as large.
 
 ``python benchmarks/bench_inbox_scale.py`` measures a read after a write at 200 and at 10,000 threads
 (its goal: within 1.5× of each other).
@@ -27,7 +27,8 @@ query, whatever the number of threads:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,13 +110,33 @@ END $$"""
     return statements
 
 
+@contextmanager
+def _feed_read(store: Any) -> Iterator[tuple[Any, frozenset[int]]]:
+    """A read of the feed, and the transactions known to be of another database of the server.
+
+    On PostgreSQL they are looked up on the read's connection just before its snapshot is taken. Looked up
+    after, a transaction of another database that ended in between could not be told from one of this
+    database's, and would count as running: a busy database beside this one would then make readers read
+    again the threads they had read after their latest change (``agents.statuspages``). Looked up before,
+    every one running then is known; one that started since has an id larger than every change committed
+    before then, and counts.
+    """
+    sql = store.queries.elsewhere_sql
+    if sql is None:
+        with store.read() as cursor:
+            yield cursor, frozenset()
+        return
+    with store.read_after(sql) as (cursor, rows):
+        yield cursor, frozenset(int(row[0]) for row in rows)
+
+
 def position(store: Any) -> int | None:
     """Where the changes stand now, to ask :func:`changed_since` later; None when the database notes none
     (a read-only file the project never set up)."""
     if not store.notes_changes:
         return None
-    with store.read() as cursor:
-        return store.queries.change_position(cursor)
+    with _feed_read(store) as (cursor, elsewhere):
+        return store.queries.change_position(cursor, elsewhere)
 
 
 def changed_since(store: Any, since: int) -> tuple[int, set[str]] | None:
@@ -123,10 +144,10 @@ def changed_since(store: Any, since: int) -> tuple[int, set[str]] | None:
     when changes noted after ``since`` may have been pruned (:func:`prune`): the caller reads everything."""
     if not store.notes_changes:
         return None
-    with store.read() as cursor:
+    with _feed_read(store) as (cursor, elsewhere):
         if since < (pruned_below(cursor) or 0):
             return None
-        now = store.queries.change_position(cursor)
+        now = store.queries.change_position(cursor, elsewhere)
         cursor.execute("SELECT thread_id FROM thread_changes WHERE seq >= ?", (since,))
         return now, {row[0] for row in cursor.fetchall()}
 
@@ -154,13 +175,13 @@ def changes_since(store: Any, since: int | None = None) -> Changes | None:
     (those a later :func:`changed_since` of it finds again)."""
     if not store.notes_changes:
         return None
-    with store.read() as cursor:
+    with _feed_read(store) as (cursor, elsewhere):
         if since is not None and since < (pruned_below(cursor) or 0):
             return None
-        now = store.queries.change_position(cursor)
+        now = store.queries.change_position(cursor, elsewhere)
         cursor.execute("SELECT thread_id, seq FROM thread_changes WHERE seq >= ?", (now if since is None else since,))
         marks = {row[0]: int(row[1]) for row in cursor.fetchall()}
-        return Changes(now, marks, store.queries.running_writers(cursor))
+        return Changes(now, marks, store.queries.running_writers(cursor, elsewhere))
 
 
 def thread_mark(store: Any, thread_id: str) -> int | None:
@@ -178,8 +199,8 @@ def thread_mark(store: Any, thread_id: str) -> int | None:
     """
     if not store.notes_changes:
         return None
-    with store.read() as cursor:
-        now = store.queries.change_position(cursor)
+    with _feed_read(store) as (cursor, elsewhere):
+        now = store.queries.change_position(cursor, elsewhere)
         cursor.execute("SELECT seq FROM thread_changes WHERE thread_id = ?", (thread_id,))
         row = cursor.fetchone()
     return None if row is None or int(row[0]) >= now else int(row[0])
@@ -216,8 +237,8 @@ def prune(store: Any, *, above: int | None = None) -> int:
     if not store.notes_changes or store.read_only:
         return 0
     above = PRUNE_ABOVE if above is None else above
-    with store.read() as cursor:
-        now = store.queries.change_position(cursor)
+    with _feed_read(store) as (cursor, elsewhere):
+        now = store.queries.change_position(cursor, elsewhere)
         cursor.execute(f"SELECT COUNT(*) FROM thread_changes c WHERE {_GONE}")
         count = cursor.fetchone()[0]
         cursor.execute("SELECT MAX(seq) FROM thread_changes")

@@ -111,11 +111,16 @@ class ReadQueries(Protocol):
     def counts(self, cursor: Any, thread_id: str) -> tuple[int, int]:
         """Rows of the thread in the checkpoint and write tables."""
 
-    def change_position(self, cursor: Any) -> int:
-        """Where ``thread_changes`` stands: every change committed later has a ``seq`` at least this
-        (see :mod:`agents.changefeed`)."""
+    #: Where other databases share the transaction ids (PostgreSQL's server), the query of their transactions
+    #: running now (one row each, its id's low 32 bits), which :meth:`change_position` and
+    #: :meth:`running_writers` leave out when they are given them; None on SQLite.
+    elsewhere_sql: str | None
 
-    def running_writers(self, cursor: Any) -> frozenset[int]:
+    def change_position(self, cursor: Any, elsewhere: frozenset[int] = frozenset()) -> int:
+        """Where ``thread_changes`` stands: every change committed later has a ``seq`` at least this
+        (see :mod:`agents.changefeed`). ``elsewhere``: transactions known to be of another database."""
+
+    def running_writers(self, cursor: Any, elsewhere: frozenset[int] = frozenset()) -> frozenset[int]:
         """The transactions still running that may write this database, by id (the ``seq`` their changes
         get): the ones that hold :meth:`change_position` back. None on SQLite, whose writers take the file's
         write lock one at a time."""
@@ -339,12 +344,22 @@ class SqliteQueries(_ChainQueries):
             " AND c.checkpoint_id = h.checkpoint_id",
         )
 
-    def change_position(self, cursor: Any) -> int:
+    elsewhere_sql: str | None = None
+
+    def change_position(self, cursor: Any, elsewhere: frozenset[int] = frozenset()) -> int:
         # Writers take the write lock one at a time: the next change gets the next number.
         return int(_rows(cursor, "SELECT COALESCE(MAX(seq), 0) + 1 FROM thread_changes")[0][0])
 
-    def running_writers(self, cursor: Any) -> frozenset[int]:
+    def running_writers(self, cursor: Any, elsewhere: frozenset[int] = frozenset()) -> frozenset[int]:
         return frozenset()
+
+
+#: The transactions of sessions of another database of the server, by their id's low 32 bits (as the
+#: sessions' ``backend_xid`` gives them). Run on its own, not in a read's snapshot: the view is read once per
+#: transaction, and must be read before the snapshot whose running transactions it names.
+_ELSEWHERE_NOW = """
+SELECT backend_xid::text::bigint FROM pg_stat_activity
+WHERE backend_xid IS NOT NULL AND datname IS NOT NULL AND datname <> current_database()"""
 
 
 class PostgresQueries(_ChainQueries):
@@ -397,26 +412,24 @@ class PostgresQueries(_ChainQueries):
             " ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' AND c.checkpoint_id = h.checkpoint_id",
         )
 
-    def change_position(self, cursor: Any) -> int:
+    elsewhere_sql: str | None = _ELSEWHERE_NOW
+
+    def change_position(self, cursor: Any, elsewhere: frozenset[int] = frozenset()) -> int:
         # The oldest transaction still running that may write this database: every transaction that
         # commits later has an id at least this. Transaction ids are the whole server's, so one running
         # long in another database would hold the position back (and make reads look at more threads);
-        # such a one is left out, known by the lock every transaction holds on its own id, taken by a
-        # session of another database. One whose lock is not seen (not taken yet, a prepared one) counts.
-        return int(_rows(cursor, _POSITION)[0][0])
+        # such a one is left out when it is in ``elsewhere`` (looked up before this snapshot, as
+        # ``agents.changefeed`` does). One that is not (started since, a prepared one) counts.
+        return int(_rows(cursor, _POSITION, (sorted(elsewhere),))[0][0])
 
-    def running_writers(self, cursor: Any) -> frozenset[int]:
+    def running_writers(self, cursor: Any, elsewhere: frozenset[int] = frozenset()) -> frozenset[int]:
         # The same transactions as the position's, in the transaction's snapshot (a read is one snapshot).
-        return frozenset(int(row[0]) for row in _rows(cursor, _RUNNING))
+        return frozenset(int(row[0]) for row in _rows(cursor, _RUNNING, (sorted(elsewhere),)))
 
 
-#: A running transaction (``x``, of the snapshot's list) known to be of another database of the server: a
-#: session of another database holds the lock every transaction holds on its own id.
-_ELSEWHERE = """EXISTS (
-        SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
-          AND l.transactionid::text::bigint = mod(x::text::bigint, 4294967296)
-          AND a.datname IS NOT NULL AND a.datname <> current_database())"""
+#: A running transaction (``x``, of the snapshot's list) known to be of another database of the server: its
+#: id among those given (``?``), looked up before the snapshot was taken.
+_ELSEWHERE = "mod(x::text::bigint, 4294967296) = ANY(?::bigint[])"
 
 _POSITION = f"""
 WITH now AS (SELECT pg_current_snapshot() AS snap)
