@@ -10,7 +10,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import Message
@@ -146,3 +146,22 @@ def smtp_server(box: MailBox | None = None, **options: Any) -> Iterator[tuple[An
         yield box, port
     finally:
         controller.stop()
+
+
+class PickyBox(MailBox):
+    """A mailbox whose server refuses the recipients named (``550 5.1.1``), and takes the others."""
+
+    def __init__(self, refused: set[str]) -> None:
+        super().__init__()
+        self.refused = refused
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list) -> str:  # noqa: N802  # aiosmtpd's name
+        if address in self.refused:
+            return f"550 5.1.1 mailbox {address} unknown"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+def picky_server(*refused: str) -> AbstractContextManager[tuple[PickyBox, int]]:
+    """A real SMTP server on a free loopback port that refuses ``refused`` and takes every other recipient."""
+    return smtp_server(PickyBox(set(refused)))

@@ -7,7 +7,8 @@ every event whose last attempt failed, with the error, and every mail sent whose
 recipients, with whom. ``--status`` exits 3 when an event is failing (as ``inbox --overdue`` does when
 anything is overdue), so a monitor can alert on it; so does ``--once`` when a send of its round failed or
 went to only some of its recipients (after printing its counts), so cron sees it. ``--dismiss EVENT_ID``
-stops trying a failing event (exit 2 when no failing event has that id).
+stops trying a failing event, and takes a mail of it that some recipients refused off the lists (exit 2
+when no failing event nor such a mail has that id).
 """
 
 from __future__ import annotations
@@ -88,9 +89,14 @@ def cmd_notify(args: argparse.Namespace, context: Context) -> int:
                 print(say("cli.notify.refused", lang, event=event_id, channel=channel, when=_when(at), error=error))
         return EXIT_FAILING if found.failing else 0
     if args.dismiss is not None:
-        if not outbox.dismiss(context.store, args.dismiss, time.time()):
+        given_up = outbox.dismiss(context.store, args.dismiss, time.time())
+        seen = outbox.dismiss_refused(context.store, args.dismiss)
+        if not given_up and not seen:
             raise InputError("--dismiss", text(STRINGS, "cli.notify.no_event", event=repr(args.dismiss)))
-        print(say("cli.notify.dismissed", lang, event=args.dismiss))
+        if given_up:
+            print(say("cli.notify.dismissed", lang, event=args.dismiss))
+        if seen:
+            print(say("cli.notify.dismissed_refused", lang, event=args.dismiss))
         return 0
     if not settings.notify.enabled:
         raise InputError(NOTIFY_WEBHOOK_SETTING, text(STRINGS, "cli.notify.not_configured", smtp=NOTIFY_SMTP_SETTING))

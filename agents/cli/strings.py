@@ -526,8 +526,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "채널, 개수, 실패 중인 이벤트 (하나라도 있으면 종료 코드 3)",
     ),
     "cli.help.notify.dismiss": (
-        "stop trying a failing event (its id from --status)",
-        "실패 중인 이벤트를 그만 시도합니다 (id는 --status에서)",
+        "stop trying a failing event, or stop listing its mail that some recipients refused (its id from --status)",
+        "실패 중인 이벤트를 그만 시도하거나, 받는 사람 일부가 거부한 그 메일을 더는 목록에 보이지 않습니다"
+        " (id는 --status에서)",
     ),
     "cli.help.notify.interval": (
         "seconds between two passes of --watch (default {seconds})",
@@ -565,10 +566,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{count}건은 보냈지만 메일 서버가 받는 사람 일부를 거부했습니다 (notify --status에서 누구인지 봅니다)",
     ),
     "cli.notify.no_event": (
-        "no failing event {event}: notify --status lists them",
-        "실패 중인 이벤트 {event:이/가} 없습니다. notify --status로 목록을 보세요",
+        "{event} is neither a failing event nor one whose mail some recipients refused: notify --status lists both",
+        "{event:은/는} 실패 중인 이벤트도, 받는 사람 일부가 거부한 메일의 이벤트도 아닙니다. notify --status로 둘 다"
+        " 볼 수 있습니다",
     ),
     "cli.notify.dismissed": ("dismissed {event}: it is no longer tried", "{event}: 더 이상 시도하지 않습니다"),
+    "cli.notify.dismissed_refused": (
+        "dismissed {event}: its mail that some recipients refused is no longer listed (it was sent to the others)",
+        "{event}: 받는 사람 일부가 거부한 메일을 더는 목록에 보이지 않습니다 (나머지에게는 보냈습니다)",
+    ),
     "cli.notify.not_configured": (
         "no channel is configured: set it or {smtp}",
         "설정된 채널이 없습니다. 이 설정이나 {smtp:을/를} 설정하세요",

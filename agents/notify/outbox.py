@@ -37,6 +37,9 @@ _IN_ORDER = (
 #: How a dismissed row's ``last_error`` begins (:func:`dismiss`); a delivered row's is empty, or says whom the
 #: mail server refused when it took the mail for the others (:func:`delivered`).
 DISMISSED = "dismissed: "
+#: How a sent row's ``last_error`` (whom the mail server refused) begins once an admin dismissed it from the
+#: warnings (:func:`dismiss_refused`): still sent, no longer listed.
+SEEN = "seen: "
 #: The channel of a row that only closes a waiting episode (nothing is sent for it).
 NO_CHANNEL = "-"
 #: How long a claim holds a row before another deliverer may take it (a live claimer sends within it).
@@ -285,7 +288,7 @@ class OutboxStatus:
         failing: Rows not sent whose last attempt failed: (event id, channel, attempts, error, next attempt).
         dismissed: Rows an admin gave up on (``notify --dismiss``): never sent, no longer tried.
         refused: Rows sent (counted in ``delivered``) that the mail server refused for some of their recipients,
-            in the order they were sent: (event id, channel, whom it refused, when sent).
+            in the order they were sent, until an admin dismisses them (:func:`refused`).
     """
 
     delivered: int
@@ -317,13 +320,26 @@ def status(store: Store) -> OutboxStatus:
             (f"{DISMISSED}%", f"{DISMISSED}%", NO_CHANNEL),
         )
         sent, pending, given_up = cursor.fetchone()
+    return OutboxStatus(int(sent), int(pending), failing(store), int(given_up), refused(store))
+
+
+#: A sent row whose mail server refused some recipients, not dismissed from the warnings.
+_REFUSED = (
+    "delivered_at IS NOT NULL AND last_error <> '' AND last_error NOT LIKE ? AND last_error NOT LIKE ?"
+    f" AND channel <> '{NO_CHANNEL}'"
+)
+
+
+def refused(store: Store) -> list[Refused]:
+    """Every row sent that the mail server refused for some of its recipients, in the order they were sent:
+    (event id, channel, whom it refused, when sent); a row an admin dismissed (:func:`dismiss_refused`) is not."""
+    with store.read() as cursor:
         cursor.execute(
-            "SELECT event_id, channel, last_error, delivered_at FROM notify_outbox WHERE delivered_at IS NOT NULL"
-            " AND last_error <> '' AND last_error NOT LIKE ? AND channel <> ? ORDER BY delivered_at, id",
-            (f"{DISMISSED}%", NO_CHANNEL),
+            f"SELECT event_id, channel, last_error, delivered_at FROM notify_outbox WHERE {_REFUSED}"
+            " ORDER BY delivered_at, id",
+            (f"{DISMISSED}%", f"{SEEN}%"),
         )
-        refused = [(e, c, err, float(at)) for e, c, err, at in cursor.fetchall()]
-    return OutboxStatus(int(sent), int(pending), failing(store), int(given_up), refused)
+        return [(e, c, err, float(at)) for e, c, err, at in cursor.fetchall()]
 
 
 #: The outbox row that holds the scans' place in the checkpoint history (nothing is sent for it).
@@ -403,5 +419,16 @@ def dismiss(store: Store, event_id: str, now: float) -> int:
             f"UPDATE notify_outbox SET delivered_at = ?, last_error = '{DISMISSED}' || last_error, claim_owner = NULL,"
             " claimed_until = NULL WHERE event_id = ? AND delivered_at IS NULL AND attempts > 0",
             (now, event_id),
+        )
+        return max(cursor.rowcount, 0)
+
+
+def dismiss_refused(store: Store, event_id: str) -> int:
+    """Dismisses from the warnings the event's rows sent that the mail server refused for some recipients (home,
+    ``notify --status``); returns how many. They stay sent, and keep whom the server refused after :data:`SEEN`."""
+    with store.transaction() as cursor:
+        cursor.execute(
+            f"UPDATE notify_outbox SET last_error = '{SEEN}' || last_error WHERE event_id = ? AND {_REFUSED}",
+            (event_id, f"{DISMISSED}%", f"{SEEN}%"),
         )
         return max(cursor.rowcount, 0)

@@ -2,15 +2,13 @@
 those it took, and is never sent again (that would mail them twice); whom the server refused is not lost.
 ``notify --once`` says so and exits 3 (cron sees it), the deliverer's log warns, and ``notify --status`` (text
 and JSON) names each refused address with what the server answered, in English and Korean, on SQLite and
-PostgreSQL.
+PostgreSQL, until an admin dismisses the mail (``notify --dismiss``), which leaves it counted as sent.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from contextlib import AbstractContextManager
-from typing import Any
 
 import pytest
 
@@ -18,31 +16,12 @@ from agents.notify import outbox
 from agents.notify.deliverer import Deliverer
 from tests.agents.notify.conftest import mailing
 from tests.factories import start_refund
-from tests.notify_receivers import MailBox, smtp_server
+from tests.notify_receivers import picky_server
 
 pytestmark = pytest.mark.usefixtures("backend")
 
 TAKEN, GONE = "ops@example.com", "gone@example.com"
 ANSWER = f"550 5.1.1 mailbox {GONE} unknown"
-
-
-class PickyBox(MailBox):
-    """A mailbox whose server refuses the recipients named, and takes the others."""
-
-    def __init__(self, refused: set[str]) -> None:
-        super().__init__()
-        self.refused = refused
-
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list) -> str:  # noqa: N802  # aiosmtpd's name
-        if address in self.refused:
-            return f"550 5.1.1 mailbox {address} unknown"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-
-def picky_server(*refused: str) -> AbstractContextManager[tuple[PickyBox, int]]:
-    """A real SMTP server on a free loopback port that refuses ``refused`` and takes every other recipient."""
-    return smtp_server(PickyBox(set(refused)))
 
 
 @pytest.mark.parametrize(
@@ -115,3 +94,32 @@ def test_a_mail_every_recipient_took_leaves_nothing_refused(store, settings):
     assert sorted(to) == sorted([TAKEN, GONE])
     assert (report.sent, report.refused) == (1, 0)
     assert outbox.status(store).refused == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "its mail that some recipients refused is no longer listed"),
+        ("ko", "받는 사람 일부가 거부한 메일을 더는 목록에 보이지 않습니다"),
+    ],
+    ids=["en", "ko"],
+)
+def test_a_refused_mail_is_listed_until_dismissed_and_stays_counted_as_sent(
+    store, settings, run_cli, monkeypatch, lang, said
+):
+    start_refund(store, settings, "P4", 700_000)
+    with picky_server(GONE) as (box, port):
+        assert Deliverer(store, mailing(settings, port, to=f"{TAKEN}, {GONE}")).run_once().refused == 1
+        box.wait_for(1)
+    [(event_id, _channel, _error, _at)] = outbox.refused(store)
+
+    wrong = run_cli("--lang", lang, "notify", "--dismiss", f"{event_id}x")
+    assert wrong.code == 2 and outbox.refused(store) != []  # nothing changed
+    dismissed = run_cli("--lang", lang, "notify", "--dismiss", event_id)
+    assert dismissed.code == 0 and event_id in dismissed.out and said in dismissed.out
+    assert outbox.refused(store) == []
+    shown = json.loads(run_cli("notify", "--status", "--json").out)
+    assert (shown["delivered"], shown["dismissed"], shown["failing"], shown["refused"]) == (1, 0, [], [])
+    assert GONE not in run_cli("notify", "--status").out
+    again = run_cli("--lang", lang, "notify", "--dismiss", event_id)
+    assert again.code == 2  # nothing is left to dismiss under that id
