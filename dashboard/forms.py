@@ -180,7 +180,7 @@ def refused_text(error: UserError) -> str:
     if isinstance(error, StaleFormError):
         seen, head = short_id(error.expected), short_id(error.found)
         return f"{t('forms.refused')} {t('forms.stale', thread=repr(error.thread_id), seen=seen, head=head)}"
-    return f"{t('forms.refused')} {localized(error)}"
+    return f"{t('forms.refused')} {localized(error).removesuffix(t('forms.refused.tail'))}"
 
 
 def show_run_failed(error: RunFailedError) -> None:

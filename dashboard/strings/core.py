@@ -72,6 +72,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "col.value": ("value", "값"),
     "col.state": ("state", "상태 값"),
     "forms.refused": ("Nothing was done:", "아무것도 실행하지 않았습니다:"),
+    # How a refusal of the agents layer ends when it says so itself (``error.not_waiting``): cut after
+    # ``forms.refused``, which says it first.
+    "forms.refused.tail": ("; nothing was changed", ". 아무것도 바뀌지 않았습니다"),
     # A stale form's or control's refusal on a page (``dashboard.forms.refused_text``): the page drawn with it shows
     # the thread as it is. The CLI and the API keep ``error.stale`` (agents/strings.py), which says to reload.
     "forms.stale": (

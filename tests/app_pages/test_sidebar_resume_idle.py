@@ -51,6 +51,7 @@ def test_a_finished_thread_s_resume_form_says_nothing_waits_and_a_submit_is_refu
     assert "'done-1'" in refusal and refusal.count("done-1") == 1
     assert ("Thread: 'done-1' is not waiting for an answer" if lang == "en" else "'done-1'은 답을 기다리고") in refusal
     assert "thread 'done-1'" not in refusal and "스레드 'done-1'" not in refusal
+    assert "nothing was changed" not in refusal and "바뀌지 않았" not in refusal  # the first words say so
     assert thread_counts(store, "done-1") == before  # nothing was changed
 
 
