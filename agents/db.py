@@ -149,6 +149,13 @@ class Store(ABC):
         """
         return self.change_token()
 
+    def cannot_write(self) -> tuple[str, tuple[str, ...]] | None:
+        """Why a write would be refused, as seen now (``GET /ok`` asks at each poll): ``("file", ())``, a file
+        that is no longer writable; ``("server", ())``, a server that takes no writes; ``("grants", tables)``,
+        the tables written here that the role may not write; None when none is seen (the base sees none).
+        A store opened read-only says so itself (:attr:`read_only`)."""
+        return None
+
 
 @functools.cache
 def insert_sql(table: str, columns: tuple[str, ...]) -> str:

@@ -90,6 +90,15 @@ _LANGGRAPH_TABLES = {
 _OTHER_TABLES = frozenset({"checkpoint_migrations"})
 
 
+#: Whether the server takes no writes, and which of the tables named (``?``) the role may not write.
+_CANNOT_WRITE = """
+SELECT pg_is_in_recovery() OR current_setting('default_transaction_read_only') = 'on',
+    ARRAY(SELECT name FROM unnest(?::text[]) AS name WHERE to_regclass(name) IS NOT NULL
+        AND NOT (has_table_privilege(to_regclass(name), 'INSERT') AND has_table_privilege(to_regclass(name), 'UPDATE')
+            AND has_table_privilege(to_regclass(name), 'DELETE'))
+        ORDER BY name)"""
+
+
 def _expected_tables(tables: Sequence[TableSchema]) -> dict[str, set[str]]:
     """LangGraph's tables and the project's (whose column names are the same on both backends)."""
     project = {
@@ -231,9 +240,19 @@ class PostgresStore(Store):
 
     @contextmanager
     def transaction(self) -> Iterator[_QmarkCursor]:
-        """A cursor inside one committed-or-rolled-back transaction on a pooled connection."""
-        with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
-            yield _QmarkCursor(cursor)
+        """A cursor inside one committed-or-rolled-back transaction on a pooled connection.
+
+        Raises:
+            DatabaseError: The server takes no writes (a standby, ``default_transaction_read_only``), or the role
+                may not write what the transaction writes: nothing was changed.
+        """
+        try:
+            with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
+                yield _QmarkCursor(cursor)
+        except psycopg.errors.ReadOnlySqlTransaction:
+            raise DatabaseError(db_text("postgres_read_only", path=self.path)) from None
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise DatabaseError(db_text("postgres_privilege", path=self.path, detail=str(error).strip())) from None
 
     def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """See :meth:`Store.write_if_free`: a row lock held by another transaction is waited for briefly."""
@@ -263,6 +282,17 @@ class PostgresStore(Store):
                 rows = first.execute(sql).fetchall()
             with _snapshot(conn) as cursor:
                 yield cursor, rows
+
+    def cannot_write(self) -> tuple[str, tuple[str, ...]] | None:
+        """See :meth:`Store.cannot_write`: a standby server, or one whose transactions are read-only by default;
+        else the tables (LangGraph's and the project's) on which the role lacks ``INSERT``, ``UPDATE`` or
+        ``DELETE``, a privilege taken since the store was opened. One query."""
+        names = sorted({*_LANGGRAPH_TABLES, *(table.name for table in self.tables)})
+        with self.read() as cursor:
+            read_only, tables = cursor.execute(_CANNOT_WRITE, (names,)).fetchall()[0]
+        if read_only:
+            return ("server", ())
+        return ("grants", tuple(tables)) if tables else None
 
     def live_token(self) -> object | None:
         """The server's transaction snapshot (``pg_current_snapshot()``) as text.

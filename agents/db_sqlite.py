@@ -280,6 +280,11 @@ class SqliteStore(Store):
                 self.conn.rollback()
                 cursor.close()
 
+    def cannot_write(self) -> tuple[str, tuple[str, ...]] | None:
+        """See :meth:`Store.cannot_write`: the file is asked (one ``access`` call). An immutable file still takes
+        writes to its write-ahead log and fails at SQLite's next write to the file itself."""
+        return None if os.access(self.path, os.W_OK) else ("file", ())
+
     def give_up_once_busy(self) -> None:
         """See :meth:`Store.give_up_once_busy`: the connection's busy timeout drops to 0 at the first refusal."""
         self._gives_up_once_busy = True

@@ -120,14 +120,27 @@ STRINGS: dict[str, tuple[str, str]] = {
         "데이터베이스에 쓸 수 없습니다. {path:은/는} 읽기 전용으로 열렸으므로 실행, 답, 상태 변경, 새 스레드, 삭제는"
         " 모두 받아들여지지 않습니다(503). 쓸 수 있게 한 뒤 서버를 다시 시작하세요",
     ),
-    # ``GET /ok`` on a SQLite file that stopped being writable after the server opened it.
-    "api.health.not_writable": (
+    # ``GET /ok`` on a database a write would be refused by now (``agents.db.Store.cannot_write``): a SQLite file
+    # that stopped being writable after the server opened it, a PostgreSQL server or role that cannot write.
+    "api.health.not_writable.file": (
         "the database can no longer be written: {path} lost its write permission (or was made immutable, or"
         " moved) after the server opened it; a change may fail when SQLite next writes the file itself, and a"
         " restart opens it read-only; make it writable again",
         "데이터베이스에 더 이상 쓸 수 없습니다. 서버가 연 뒤 {path:이/가} 쓰기 권한을 잃었습니다(또는 변경 불가로"
         " 설정되었거나 옮겨졌습니다). SQLite가 다음에 파일 자체에 쓸 때 변경이 실패할 수 있고, 다시 시작하면 읽기"
         " 전용으로 열립니다. 다시 쓸 수 있게 하세요",
+    ),
+    "api.health.not_writable.server": (
+        "the database cannot be written: the PostgreSQL server of {path} takes no writes (a standby, or"
+        " default_transaction_read_only is on), so every run, answer, state update, new thread and delete fails",
+        "데이터베이스에 쓸 수 없습니다. {path}의 PostgreSQL 서버가 쓰기를 받지 않으므로(대기 서버이거나"
+        " default_transaction_read_only가 켜져 있음) 실행, 답, 상태 변경, 새 스레드, 삭제가 모두 실패합니다",
+    ),
+    "api.health.not_writable.grants": (
+        "the database cannot be written: the role of {path} may not insert into, update or delete from {tables},"
+        " so the changes that write there fail; grant it those privileges again",
+        "데이터베이스에 쓸 수 없습니다. {path}의 역할은 {tables}에 행을 넣거나 바꾸거나 지울 권한이 없으므로 그곳에"
+        " 쓰는 변경은 실패합니다. 그 권한을 다시 주세요",
     ),
     "error.several_waiting": (
         "{count} questions are waiting in {thread}; answer one by its interrupt id (--interrupt ID; in the API"

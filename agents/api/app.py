@@ -11,7 +11,6 @@ field. The routes pass the request's identity to ``runs``, which refuses (403) w
 from __future__ import annotations
 
 import logging
-import os
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -77,15 +76,16 @@ def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 def database_problem(store: Store) -> Text | None:
     """Why the server cannot change its database, or None: it was opened read-only (SQLite does that to a
-    file it cannot write, silently), or its SQLite file stopped being writable since (its mode, ``chattr
-    +i``, moved away). An immutable file still takes writes to its write-ahead log and fails at SQLite's next
-    write to the file itself; any of them opens read-only at a restart. So the file is asked (one ``access``
-    call: ``GET /ok`` is polled)."""
+    file it cannot write, silently), or a write would be refused now (:meth:`~agents.db.Store.cannot_write`:
+    a SQLite file that stopped being writable, a PostgreSQL server that takes no writes or a role that lost
+    its grants). Asked at each ``GET /ok`` and at the start of ``serve``."""
     if store.read_only:
         return text(STRINGS, "api.health.read_only", path=store.path)
-    if store.backend == "sqlite" and not os.access(store.path, os.W_OK):
-        return text(STRINGS, "api.health.not_writable", path=store.path)
-    return None
+    found = store.cannot_write()
+    if found is None:
+        return None
+    reason, tables = found
+    return text(STRINGS, f"api.health.not_writable.{reason}", path=store.path, tables=", ".join(tables))
 
 
 def health(store: Store) -> JSONResponse:

@@ -1,5 +1,6 @@
 """``python -m agents serve`` on a database it cannot write: it says so at start and in ``GET /ok``; a file
-made unwritable while the server runs fails ``GET /ok`` too, until it is writable again.
+made unwritable while the server runs fails ``GET /ok`` too, until it is writable again, as does a PostgreSQL
+role that loses a table's grant, or whose server stops taking writes.
 
 SQLite opens a file it cannot write read-only without a word, so the server would look healthy while every
 run, answer and delete is refused. The file is made unwritable for real: immutable (``chattr +i``, which
@@ -10,26 +11,31 @@ the server that must find out.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import psycopg
+import pytest
 from langgraph_sdk import get_sync_client
 
 from agents.runtime import open_store
 from tests.api.conftest import PROJECT_ROOT, Server, refused, server_env, stop_server
 from tests.factories import unwritable
 from tests.fresh_process import start_command
+from tests.postgres_schemas import POSTGRES_URL, process_database
 from tests.serving import UVICORN_LISTENING, follow_output, free_port
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[Server]:
+def serving(db: Path | str) -> Iterator[Server]:
     """``python -m agents serve`` on ``db``, once it listens (its /ok is what the test asks)."""
     port = free_port()
     process = start_command(["serve", "--port", str(port)], PROJECT_ROOT, server_env(db))
-    server = Server(f"http://127.0.0.1:{port}", db, process)
+    server = Server(f"http://127.0.0.1:{port}", Path(db), process)
     follow_output(process, server.lines, UVICORN_LISTENING, server.printed)
     try:
         assert process.poll() is None, server.log()
@@ -87,3 +93,54 @@ def _health(http: Any) -> tuple[int, Any]:
     """``GET /ok``'s status and body, from one request."""
     answer = http.get("/ok")
     return answer.status_code, answer.json()
+
+
+@contextmanager
+def own_role() -> Iterator[tuple[str, psycopg.Connection]]:
+    """A login role that owns a schema of its own (so the store sets its tables up as that role): the URL that
+    connects as it, and a superuser's connection to take its grants and give them back."""
+    if not POSTGRES_URL:
+        pytest.skip("HITL_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server)")
+    role = f"hitl_role_{uuid.uuid4().hex[:8]}"
+    database = urlsplit(process_database())
+    url = database._replace(netloc=f"{role}@{database.hostname}:{database.port}").geturl()
+    with psycopg.connect(process_database(), autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"CREATE SCHEMA {role} AUTHORIZATION {role}")
+        try:
+            yield f"{url}?options=-csearch_path%3D{role}", admin
+        finally:
+            admin.execute(f"DROP SCHEMA {role} CASCADE")
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
+
+
+def test_a_postgres_role_that_loses_a_grant_fails_the_health_check_until_it_is_given_back() -> None:
+    with own_role() as (url, admin), serving(url) as server, server.client() as http:
+        role = urlsplit(url).username
+        assert _health(http) == (200, {"ok": True})
+        admin.execute(f"REVOKE UPDATE ON {role}.refund_ledger FROM {role}")
+        health = http.get("/ok")
+        assert health.status_code == 503, health.text
+        assert health.json()["ok"] is False and health.json()["services"] == {"database": "unhealthy"}
+        assert "may not insert into, update or delete from refund_ledger," in health.json()["detail"]
+        assert "postgresql://" in health.json()["detail"]
+        admin.execute(f"GRANT UPDATE ON {role}.refund_ledger TO {role}")
+        assert _health(http) == (200, {"ok": True})
+
+
+def test_a_postgres_server_that_takes_no_writes_is_said_at_start_and_fails_the_health_check() -> None:
+    with own_role() as (url, admin):
+        open_store(url).close()  # set up by this release, then read-only for the role
+        admin.execute(f"ALTER ROLE {urlsplit(url).username} SET default_transaction_read_only = on")
+        with serving(url) as server, server.client() as http:
+            banner = server.log().split(UVICORN_LISTENING)[0]
+            assert "warning: the database cannot be written: the PostgreSQL server of" in banner, banner
+            health = http.get("/ok")
+            assert health.status_code == 503 and "takes no writes" in health.json()["detail"], health.text
+            with get_sync_client(url=server.url, api_key=None) as client:
+                assert client.threads.search() == []  # reads still work
+                run = refused(client.runs.wait, "never-saved", "robot", input={}, if_not_exists="create")
+                assert run.status_code == 503 and "takes no writes" in run.json()["detail"], run.text
+                assert "nothing was changed" in run.json()["detail"]
+                assert client.threads.search() == []  # the refused run saved no thread
