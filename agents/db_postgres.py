@@ -25,7 +25,7 @@ from langgraph.checkpoint.postgres import PostgresSaver
 from psycopg import IsolationLevel
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row, tuple_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from agents import changefeed
 from agents.db import FREE_WRITE_WAIT_SECONDS, DatabaseError, Store, db_text
@@ -129,6 +129,35 @@ class _QmarkCursor:
     @property
     def rowcount(self) -> int:
         return self._cursor.rowcount
+
+
+#: SQLSTATEs of a server that is going away or not taking connections (besides class 08, connection exceptions).
+_GOING_AWAY = frozenset({"57P01", "57P02", "57P03"})
+
+
+@contextmanager
+def _refusals(path: str) -> Iterator[None]:
+    """The server's refusals that are no fault of the code, said as :class:`~agents.db.DatabaseError` (a 503 over
+    HTTP, a message on the pages and in the CLI, not an internal error): it takes no writes, the role may not
+    do what was asked, or it cannot be reached (down, restarting, a connection it closed). Any other error
+    (a lock timeout, a serialization failure, a bug) is raised as it is."""
+    try:
+        yield
+    except psycopg.errors.ReadOnlySqlTransaction:
+        raise DatabaseError(db_text("postgres_read_only", path=path)) from None
+    except psycopg.errors.InsufficientPrivilege as error:
+        raise DatabaseError(db_text("postgres_privilege", path=path, detail=_said(error))) from None
+    except (psycopg.OperationalError, PoolTimeout) as error:
+        state = getattr(error, "sqlstate", None)
+        if isinstance(error, psycopg.OperationalError) and state is not None:
+            if not state.startswith("08") and state not in _GOING_AWAY:
+                raise
+        raise DatabaseError(db_text("postgres_unreachable", path=path, detail=_said(error))) from None
+
+
+def _said(error: Exception) -> str:
+    """The driver's words for an error, on one line, with no user name or password of a URL in them."""
+    return _USER_PART.sub(r"\1***@", " ".join(str(error).split()))
 
 
 @contextmanager
@@ -243,16 +272,13 @@ class PostgresStore(Store):
         """A cursor inside one committed-or-rolled-back transaction on a pooled connection.
 
         Raises:
-            DatabaseError: The server takes no writes (a standby, ``default_transaction_read_only``), or the role
-                may not write what the transaction writes: nothing was changed.
+            DatabaseError: The server takes no writes (a standby, ``default_transaction_read_only``), the role
+                may not write what the transaction writes, or the server cannot be reached (:func:`_refusals`):
+                nothing was changed.
         """
-        try:
-            with self.pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
+        with _refusals(self.path), self.pool.connection() as conn, conn.transaction():
+            with conn.cursor(row_factory=tuple_row) as cursor:
                 yield _QmarkCursor(cursor)
-        except psycopg.errors.ReadOnlySqlTransaction:
-            raise DatabaseError(db_text("postgres_read_only", path=self.path)) from None
-        except psycopg.errors.InsufficientPrivilege as error:
-            raise DatabaseError(db_text("postgres_privilege", path=self.path, detail=str(error).strip())) from None
 
     def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """See :meth:`Store.write_if_free`: a row lock held by another transaction is waited for briefly."""
@@ -269,7 +295,7 @@ class PostgresStore(Store):
         are most of the round trips a page or a command makes. The pooled connection gets its defaults
         back before it is returned; one that cannot take them is closed, so the pool drops it.
         """
-        with self.pool.connection() as conn, _snapshot(conn) as cursor:
+        with _refusals(self.path), self.pool.connection() as conn, _snapshot(conn) as cursor:
             yield cursor
 
     @contextmanager
@@ -277,7 +303,7 @@ class PostgresStore(Store):
         """A :meth:`read`, on a connection that ran ``sql`` just before, outside the read's transaction (so
         before its snapshot was taken), and ``sql``'s rows: one round trip more than a read, where a read
         before it would take three."""
-        with self.pool.connection() as conn:
+        with _refusals(self.path), self.pool.connection() as conn:
             with conn.cursor(row_factory=tuple_row) as first:
                 rows = first.execute(sql).fetchall()
             with _snapshot(conn) as cursor:

@@ -54,6 +54,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{path}: the role may not write there ({detail}); nothing was changed",
         "{path}: 역할에 그곳에 쓸 권한이 없습니다({detail}). 아무것도 바뀌지 않았습니다",
     ),
+    "error.db.postgres_unreachable": (
+        "{path} cannot be reached now ({detail}); try again once the server answers",
+        "지금 {path}에 닿을 수 없습니다({detail}). 서버가 응답하면 다시 시도하세요",
+    ),
     "error.db.postgres_unusable": (
         "HITL_DB ({path}) cannot be used: {kind}: {detail}",
         "HITL_DB({path})를 사용할 수 없습니다: {kind}: {detail}",

@@ -1,6 +1,6 @@
 """``python -m agents serve`` on a database it cannot write: it says so at start and in ``GET /ok``; a file
 made unwritable while the server runs fails ``GET /ok`` too, until it is writable again, as does a PostgreSQL
-role that loses a table's grant, or whose server stops taking writes.
+role that loses a table's grant, or whose server stops taking writes or drops its connections.
 
 SQLite opens a file it cannot write read-only without a word, so the server would look healthy while every
 run, answer and delete is refused. The file is made unwritable for real: immutable (``chattr +i``, which
@@ -144,3 +144,21 @@ def test_a_postgres_server_that_takes_no_writes_is_said_at_start_and_fails_the_h
                 assert run.status_code == 503 and "takes no writes" in run.json()["detail"], run.text
                 assert "nothing was changed" in run.json()["detail"]
                 assert client.threads.search() == []  # the refused run saved no thread
+
+
+def test_a_postgres_server_that_drops_the_connections_is_a_503_naming_it_then_served_again() -> None:
+    """Its sessions ended by the server (as a restart or a failover ends them): the request on a dropped
+    connection is a 503 that says the server cannot be reached, not an internal error; the pool then connects
+    again by itself."""
+    with own_role() as (url, admin), serving(url) as server, server.client() as http:
+        assert _health(http) == (200, {"ok": True})
+        ended = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (urlsplit(url).username,)
+        ).fetchall()
+        assert ended and all(done for (done,) in ended)
+        health = http.get("/ok")
+        assert health.status_code == 503, health.text
+        assert "cannot be reached now (terminating connection due to administrator command)" in health.json()["detail"]
+        answers = [_health(http) for _dropped in range(len(ended) + 1)]  # each dropped connection is met once
+        assert answers[-1] == (200, {"ok": True}), answers
+        assert "Traceback" not in server.log()  # a 500 logs its traceback
