@@ -143,16 +143,16 @@ def _refusals(path: str) -> Iterator[None]:
     (a lock timeout, a serialization failure, a bug) is raised as it is."""
     try:
         yield
-    except psycopg.errors.ReadOnlySqlTransaction:
-        raise DatabaseError(db_text("postgres_read_only", path=path)) from None
+    except psycopg.errors.ReadOnlySqlTransaction as error:
+        raise DatabaseError(db_text("postgres_read_only", path=path)) from error
     except psycopg.errors.InsufficientPrivilege as error:
-        raise DatabaseError(db_text("postgres_privilege", path=path, detail=_said(error))) from None
+        raise DatabaseError(db_text("postgres_privilege", path=path, detail=_said(error))) from error
     except (psycopg.OperationalError, PoolTimeout) as error:
         state = getattr(error, "sqlstate", None)
         if isinstance(error, psycopg.OperationalError) and state is not None:
             if not state.startswith("08") and state not in _GOING_AWAY:
                 raise
-        raise DatabaseError(db_text("postgres_unreachable", path=path, detail=_said(error))) from None
+        raise DatabaseError(db_text("postgres_unreachable", path=path, detail=_said(error))) from error
 
 
 def _said(error: Exception) -> str:
@@ -274,7 +274,7 @@ class PostgresStore(Store):
         Raises:
             DatabaseError: The server takes no writes (a standby, ``default_transaction_read_only``), the role
                 may not write what the transaction writes, or the server cannot be reached (:func:`_refusals`):
-                nothing was changed.
+                the transaction changed nothing.
         """
         with _refusals(self.path), self.pool.connection() as conn, conn.transaction():
             with conn.cursor(row_factory=tuple_row) as cursor:

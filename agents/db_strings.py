@@ -45,14 +45,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{path:은/는} 이전 릴리스가 설정했고 쓸 수 없어서 테이블을 최신으로 맞출 수 없습니다. 쓰기 권한으로 한 번 "
         "여세요",
     ),
+    # A PostgreSQL refusal (``agents.db_postgres._refusals``): in a run, the steps before it are saved, so they
+    # do not say that nothing was changed.
     "error.db.postgres_read_only": (
-        "{path} takes no writes (a standby server, or default_transaction_read_only is on); nothing was changed",
-        "{path:은/는} 쓰기를 받지 않습니다(대기 서버이거나 default_transaction_read_only가 켜져 있음). 아무것도 바뀌지"
-        " 않았습니다",
+        "{path} takes no writes (a standby server, or default_transaction_read_only is on)",
+        "{path:은/는} 쓰기를 받지 않습니다(대기 서버이거나 default_transaction_read_only가 켜져 있음)",
     ),
     "error.db.postgres_privilege": (
-        "{path}: the role may not write there ({detail}); nothing was changed",
-        "{path}: 역할에 그곳에 쓸 권한이 없습니다({detail}). 아무것도 바뀌지 않았습니다",
+        "{path}: the role lacks the privilege this takes ({detail})",
+        "{path}: 역할에 이 일에 필요한 권한이 없습니다({detail})",
     ),
     "error.db.postgres_unreachable": (
         "{path} cannot be reached now ({detail}); try again once the server answers",

@@ -142,7 +142,6 @@ def test_a_postgres_server_that_takes_no_writes_is_said_at_start_and_fails_the_h
                 assert client.threads.search() == []  # reads still work
                 run = refused(client.runs.wait, "never-saved", "robot", input={}, if_not_exists="create")
                 assert run.status_code == 503 and "takes no writes" in run.json()["detail"], run.text
-                assert "nothing was changed" in run.json()["detail"]
                 assert client.threads.search() == []  # the refused run saved no thread
 
 
