@@ -312,7 +312,7 @@ class PostgresStore(Store):
     def cannot_write(self) -> tuple[str, tuple[str, ...]] | None:
         """See :meth:`Store.cannot_write`: a standby server, or one whose transactions are read-only by default;
         else the tables (LangGraph's and the project's) on which the role lacks ``INSERT``, ``UPDATE`` or
-        ``DELETE``, a privilege taken since the store was opened. One query."""
+        ``DELETE`` (revoked since the store was opened). One query."""
         names = sorted({*_LANGGRAPH_TABLES, *(table.name for table in self.tables)})
         with self.read() as cursor:
             read_only, tables = cursor.execute(_CANNOT_WRITE, (names,)).fetchall()[0]

@@ -132,9 +132,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "api.health.not_writable.server": (
         "the database cannot be written: the PostgreSQL server of {path} takes no writes (a standby, or"
-        " default_transaction_read_only is on), so every run, answer, state update, new thread and delete fails",
+        " default_transaction_read_only is on), so every run, answer, state update and delete fails",
         "데이터베이스에 쓸 수 없습니다. {path}의 PostgreSQL 서버가 쓰기를 받지 않으므로(대기 서버이거나"
-        " default_transaction_read_only가 켜져 있음) 실행, 답, 상태 변경, 새 스레드, 삭제가 모두 실패합니다",
+        " default_transaction_read_only가 켜져 있음) 실행, 답, 상태 변경, 삭제가 모두 실패합니다",
     ),
     "api.health.not_writable.grants": (
         "the database cannot be written: the role of {path} may not insert into, update or delete from {tables},"
