@@ -42,12 +42,11 @@ def show_notify_failures(store: Store) -> None:
     refused (until dismissed); nothing when there are none."""
     if auth.why_not(SEE_SETTINGS):
         return
-    found = outbox.failing(store)
+    found, refused = outbox.problems(store)
     if found:
         st.warning(t("notify.failing", count=len(found)), icon=":material/notifications_off:")
         with st.expander(t("notify.failing.details")):
             show_table(failing_frame(found), t("notify.none"))
-    refused = outbox.refused(store)
     if refused:
         st.warning(t("notify.refused", count=len(refused)), icon=":material/unsubscribe:")
         with st.expander(t("notify.refused.details")):

@@ -298,19 +298,54 @@ class OutboxStatus:
     refused: list[Refused] = field(default_factory=list)
 
 
+def _failing(cursor: Any) -> list[Failing]:
+    cursor.execute(
+        "SELECT event_id, channel, attempts, last_error, next_attempt_at FROM notify_outbox"
+        f" WHERE delivered_at IS NULL AND attempts > 0 ORDER BY {_IN_ORDER}"
+    )
+    return [(e, c, int(a), err, float(n)) for e, c, a, err, n in cursor.fetchall()]
+
+
+#: A sent row whose mail server refused some recipients, not dismissed from the warnings, and its parameters.
+_REFUSED = (
+    "delivered_at IS NOT NULL AND last_error <> '' AND last_error NOT LIKE ? AND last_error NOT LIKE ?"
+    f" AND channel <> '{NO_CHANNEL}'"
+)
+_REFUSED_PARAMS = (f"{DISMISSED}%", f"{SEEN}%")
+
+
+def _refused(cursor: Any) -> list[Refused]:
+    cursor.execute(
+        f"SELECT event_id, channel, last_error, delivered_at FROM notify_outbox WHERE {_REFUSED}"
+        " ORDER BY delivered_at, id",
+        _REFUSED_PARAMS,
+    )
+    return [(e, c, err, float(at)) for e, c, err, at in cursor.fetchall()]
+
+
 def failing(store: Store) -> list[Failing]:
-    """Every undelivered row whose last attempt failed, in the order their events happened (home reads only these)."""
+    """Every undelivered row whose last attempt failed, in the order their events happened."""
     with store.read() as cursor:
-        cursor.execute(
-            "SELECT event_id, channel, attempts, last_error, next_attempt_at FROM notify_outbox"
-            f" WHERE delivered_at IS NULL AND attempts > 0 ORDER BY {_IN_ORDER}"
-        )
-        return [(e, c, int(a), err, float(n)) for e, c, a, err, n in cursor.fetchall()]
+        return _failing(cursor)
+
+
+def refused(store: Store) -> list[Refused]:
+    """Every row sent that the mail server refused for some of its recipients, in the order they were sent:
+    (event id, channel, whom it refused, when sent); a row an admin dismissed (:func:`dismiss_refused`) is not."""
+    with store.read() as cursor:
+        return _refused(cursor)
+
+
+def problems(store: Store) -> tuple[list[Failing], list[Refused]]:
+    """:func:`failing` and :func:`refused`, in one read (home shows both to an admin at every rerun)."""
+    with store.read() as cursor:
+        return _failing(cursor), _refused(cursor)
 
 
 def status(store: Store) -> OutboxStatus:
     """Counts of the outbox's rows (a dismissed row apart from the delivered ones: it was never sent), every
-    row whose last attempt failed, and every row sent that the mail server refused for some recipients."""
+    row whose last attempt failed, and every row sent that the mail server refused for some recipients, in one
+    read."""
     with store.read() as cursor:
         cursor.execute(
             "SELECT COALESCE(SUM(CASE WHEN delivered_at IS NOT NULL AND last_error NOT LIKE ? THEN 1 ELSE 0 END), 0),"
@@ -320,26 +355,7 @@ def status(store: Store) -> OutboxStatus:
             (f"{DISMISSED}%", f"{DISMISSED}%", NO_CHANNEL),
         )
         sent, pending, given_up = cursor.fetchone()
-    return OutboxStatus(int(sent), int(pending), failing(store), int(given_up), refused(store))
-
-
-#: A sent row whose mail server refused some recipients, not dismissed from the warnings.
-_REFUSED = (
-    "delivered_at IS NOT NULL AND last_error <> '' AND last_error NOT LIKE ? AND last_error NOT LIKE ?"
-    f" AND channel <> '{NO_CHANNEL}'"
-)
-
-
-def refused(store: Store) -> list[Refused]:
-    """Every row sent that the mail server refused for some of its recipients, in the order they were sent:
-    (event id, channel, whom it refused, when sent); a row an admin dismissed (:func:`dismiss_refused`) is not."""
-    with store.read() as cursor:
-        cursor.execute(
-            f"SELECT event_id, channel, last_error, delivered_at FROM notify_outbox WHERE {_REFUSED}"
-            " ORDER BY delivered_at, id",
-            (f"{DISMISSED}%", f"{SEEN}%"),
-        )
-        return [(e, c, err, float(at)) for e, c, err, at in cursor.fetchall()]
+        return OutboxStatus(int(sent), int(pending), _failing(cursor), int(given_up), _refused(cursor))
 
 
 #: The outbox row that holds the scans' place in the checkpoint history (nothing is sent for it).
@@ -429,6 +445,6 @@ def dismiss_refused(store: Store, event_id: str) -> int:
     with store.transaction() as cursor:
         cursor.execute(
             f"UPDATE notify_outbox SET last_error = '{SEEN}' || last_error WHERE event_id = ? AND {_REFUSED}",
-            (event_id, f"{DISMISSED}%", f"{SEEN}%"),
+            (event_id, *_REFUSED_PARAMS),
         )
         return max(cursor.rowcount, 0)
