@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -38,6 +38,9 @@ POOL_MAX_SIZE = 10
 #: The user part (``user:password@``) of any URL in a message.
 _USER_PART = re.compile(r"(\w+://)[^@\s\"']*@")
 CONNECT_TIMEOUT_SECONDS = 10
+#: How long a request waits for a pooled connection before it asks the server whether it answers at all
+#: (:meth:`PostgresStore.connection`).
+POOL_FIRST_WAIT_SECONDS = 1.0
 POSTGRES_TYPES = {"id_column": "BIGSERIAL PRIMARY KEY", "float_type": "DOUBLE PRECISION", "code_order": ' COLLATE "C"'}
 
 
@@ -200,6 +203,7 @@ class PostgresStore(Store):
         self.schema = schema_text(self.tables, **POSTGRES_TYPES)
         self.fingerprint = fingerprint(self.schema)
         self.path = redact(url)
+        self._url = url  # what connection() asks the server on, beside the pool
         self.queries = PostgresQueries()
         # PostgresSaver needs autocommit connections that return dict rows.
         self.pool = ConnectionPool(
@@ -276,9 +280,28 @@ class PostgresStore(Store):
                 may not write what the transaction writes, or the server cannot be reached (:func:`_refusals`):
                 the transaction changed nothing.
         """
-        with _refusals(self.path), self.pool.connection() as conn, conn.transaction():
+        with _refusals(self.path), self.connection() as conn, conn.transaction():
             with conn.cursor(row_factory=tuple_row) as cursor:
                 yield _QmarkCursor(cursor)
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool, given back at the end of the ``with`` block.
+
+        One that is not free within :data:`POOL_FIRST_WAIT_SECONDS` may never come: a pool whose connections
+        the server dropped (down, restarting) makes new ones in the background, and while it cannot, every
+        request would wait out the pool's whole timeout (30 s) before it is told. So the server is then asked
+        once, on a connection of its own: one that does not answer ends the wait with its reason
+        (``psycopg.OperationalError``, which :func:`_refusals` says as "cannot be reached now"); one that does
+        (the pool is only busy, or connecting again) is waited for, up to the pool's timeout in all.
+        """
+        with ExitStack() as held:
+            try:
+                conn = held.enter_context(self.pool.connection(timeout=POOL_FIRST_WAIT_SECONDS))
+            except PoolTimeout:
+                psycopg.connect(self._url, connect_timeout=CONNECT_TIMEOUT_SECONDS).close()
+                conn = held.enter_context(self.pool.connection(timeout=self.pool.timeout - POOL_FIRST_WAIT_SECONDS))
+            yield conn
 
     def write_if_free(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """See :meth:`Store.write_if_free`: a row lock held by another transaction is waited for briefly."""
@@ -295,7 +318,7 @@ class PostgresStore(Store):
         are most of the round trips a page or a command makes. The pooled connection gets its defaults
         back before it is returned; one that cannot take them is closed, so the pool drops it.
         """
-        with _refusals(self.path), self.pool.connection() as conn, _snapshot(conn) as cursor:
+        with _refusals(self.path), self.connection() as conn, _snapshot(conn) as cursor:
             yield cursor
 
     @contextmanager
@@ -303,7 +326,7 @@ class PostgresStore(Store):
         """A :meth:`read`, on a connection that ran ``sql`` just before, outside the read's transaction (so
         before its snapshot was taken), and ``sql``'s rows: one round trip more than a read, where a read
         before it would take three."""
-        with _refusals(self.path), self.pool.connection() as conn:
+        with _refusals(self.path), self.connection() as conn:
             with conn.cursor(row_factory=tuple_row) as first:
                 rows = first.execute(sql).fetchall()
             with _snapshot(conn) as cursor:
@@ -330,7 +353,7 @@ class PostgresStore(Store):
         caches be reused and must not churn with other databases' traffic.
         """
         try:
-            with self.pool.connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+            with self.connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
                 row = cursor.execute("SELECT pg_current_snapshot()::text").fetchone()
         except psycopg.Error:  # the server is away: unknown, and the page's own reads say why
             return None

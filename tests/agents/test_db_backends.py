@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import psycopg
 import pytest
 
-from agents.db import DatabaseError, is_postgres_url
+from agents import db_postgres
+from agents.db import DatabaseError, Store, is_postgres_url
 from agents.db_postgres import redact
 from agents.db_sqlite import SqliteStore
 from agents.lecture.plans import plans_dir_for
@@ -55,3 +60,39 @@ def test_a_postgres_database_from_a_newer_release_is_refused():
         store.close()
         with pytest.raises(DatabaseError, match="newer release"):
             open_store(url)
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_a_read_waits_for_a_busy_pool_once_the_server_answers(
+    backend: str, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every pooled connection in use past the first wait: the server is asked and answers, so the read waits
+    for a connection to come back (a busy pool is not a server that is away)."""
+    assert isinstance(store, db_postgres.PostgresStore)
+    monkeypatch.setattr(db_postgres, "POOL_FIRST_WAIT_SECONDS", 0.05)
+    asked = threading.Event()
+    real_connect = psycopg.connect
+
+    def connect(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
+        answered = real_connect(*args, **kwargs)
+        asked.set()
+        return answered
+
+    monkeypatch.setattr(db_postgres.psycopg, "connect", connect)
+    held = [store.pool.getconn() for _connection in range(db_postgres.POOL_MAX_SIZE)]
+    rows: list[Any] = []
+
+    def read() -> None:
+        with store.read() as cursor:
+            rows.extend(cursor.execute("SELECT 1").fetchall())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        assert asked.wait(timeout=30), "the server was not asked"
+        store.pool.putconn(held.pop())
+    finally:
+        reader.join(timeout=60)
+        for connection in held:
+            store.pool.putconn(connection)
+    assert rows == [(1,)]

@@ -1,6 +1,7 @@
 """``python -m agents serve`` on a database it cannot write: it says so at start and in ``GET /ok``; a file
 made unwritable while the server runs fails ``GET /ok`` too, until it is writable again, as does a PostgreSQL
-role that loses a table's grant, or whose server stops taking writes or drops its connections.
+role that loses a table's grant, or whose server stops taking writes, drops its connections or takes no new
+ones.
 
 SQLite opens a file it cannot write read-only without a word, so the server would look healthy while every
 run, answer and delete is refused. The file is made unwritable for real: immutable (``chattr +i``, which
@@ -162,3 +163,26 @@ def test_a_postgres_server_that_drops_the_connections_is_a_503_naming_it_then_se
         answers = [_health(http) for _dropped in range(len(ended) + 1)]  # each dropped connection is met once
         assert answers[-1] == (200, {"ok": True}), answers
         assert "Traceback" not in server.log()  # a 500 logs its traceback
+
+
+def test_a_postgres_server_that_takes_no_new_connections_is_a_503_that_says_why_without_the_pools_wait() -> None:
+    """Its sessions ended and new ones refused (as while a server is down): once the dropped connections are
+    met, a request finds no pooled connection. It is told what the server answered (here, that the role may
+    not log in), where it waited out the pool's 30 s to be told only that none came; once the server takes
+    connections again, the pool's next one serves it."""
+    with own_role() as (url, admin), serving(url) as server, server.client() as http:
+        role = urlsplit(url).username
+        assert _health(http) == (200, {"ok": True})
+        admin.execute(f"ALTER ROLE {role} NOLOGIN")
+        ended = admin.execute(
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE usename = %s", (role,)
+        ).fetchall()
+        assert ended and all(done for (done,) in ended)
+        answers = [http.get("/ok") for _dropped in range(len(ended) + 1)]  # each dropped connection is met once
+        assert [answer.status_code for answer in answers] == [503] * len(answers), [a.text for a in answers]
+        said = answers[-1].json()["detail"]
+        assert "cannot be reached now (" in said and f'role "{role}" is not permitted to log in' in said, said
+        assert "couldn't get a connection" not in said
+        admin.execute(f"ALTER ROLE {role} LOGIN")
+        assert _health(http) == (200, {"ok": True})
+        assert "Traceback" not in server.log()
