@@ -297,6 +297,20 @@ def settings(db_location: str) -> Settings:
     return load_settings(db_override=db_location, secrets={})
 
 
+@pytest.fixture
+def use_roles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Path]:
+    """Returns ``use(text)``: writes ``text`` (UTF-8) to the test's ``roles.toml``, points ``HITL_ROLES_FILE``
+    at it and returns its path."""
+
+    def use(text: str) -> Path:
+        path = tmp_path / "roles.toml"
+        path.write_text(text, encoding="utf-8")
+        monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+        return path
+
+    return use
+
+
 @dataclass
 class CliResult:
     """What a CLI call returned and printed."""

@@ -107,10 +107,8 @@ def test_the_roles_setting_names_a_file_which_must_exist(tmp_path):
     assert roles_setting({}, default=path) is not None
 
 
-def test_a_bad_roles_file_stops_every_command_at_start(run_cli, tmp_path, monkeypatch):
-    path = tmp_path / "roles.toml"
-    path.write_text('[users]\n"a@b.c" = { role = "viewer" }\n"k@b.c" = { role = "approver" }\n', encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+def test_a_bad_roles_file_stops_every_command_at_start(run_cli, use_roles):
+    path = use_roles('[users]\n"a@b.c" = { role = "viewer" }\n"k@b.c" = { role = "approver" }\n')
     result = run_cli("threads")
     assert result.code == 2
     assert f"{path}, line 3" in result.err and "an approver needs a limit" in result.err

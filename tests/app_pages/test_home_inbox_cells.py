@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -48,12 +49,10 @@ ITEMS = [{"item": "A-1", "amount": 300_000}, {"item": "A-2", "amount": 80_000}, 
 
 
 @pytest.fixture
-def crowded(store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def crowded(store, settings, use_roles: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """A refund Lee requested, overdue and escalated, that four people of the roles file may decide; a robot
     edited and not continued; a robot waiting. The clock is a day and a minute after the refund was asked."""
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES_TEXT, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+    use_roles(ROLES_TEXT)
     monkeypatch.setenv("HITL_SLA", "refund=24h")
     monkeypatch.delenv("HITL_TIMEZONE", raising=False)
     lee = parse_roles(ROLES_TEXT).identity_for("lee@example.com")

@@ -80,10 +80,8 @@ def test_home_shows_a_mail_some_recipients_refused_until_it_is_dismissed(store, 
 @pytest.mark.parametrize(
     ("make", "words"), [(_failed_notification, "could not be delivered"), (_refused_mail, "reached only some")]
 )
-def test_a_signed_in_viewer_is_not_shown_the_warnings_an_admin_is(store, settings, tmp_path, monkeypatch, make, words):
-    roles = tmp_path / "roles.toml"
-    roles.write_text('[users]\n"vera@example.com" = { role = "viewer" }\n"ada@example.com" = { role = "admin" }\n')
-    monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
+def test_a_signed_in_viewer_is_not_shown_the_warnings_an_admin_is(store, settings, use_roles, make, words):
+    use_roles('[users]\n"vera@example.com" = { role = "viewer" }\n"ada@example.com" = { role = "admin" }\n')
     make(store, settings)
     shown = {}
     for email in ("vera@example.com", "ada@example.com"):

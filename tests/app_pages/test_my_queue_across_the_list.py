@@ -8,6 +8,7 @@ may decide them); Kim's cases come after them, beyond home's page of rows."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,10 +31,8 @@ BIG = [f"refund-B{index:02d}" for index in range(HOME_ROWS)]
 
 
 @pytest.fixture(autouse=True)
-def roles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES_TEXT, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+def roles(use_roles: Callable[[str], Path]) -> None:
+    use_roles(ROLES_TEXT)
 
 
 @pytest.fixture

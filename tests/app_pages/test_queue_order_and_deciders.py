@@ -6,6 +6,7 @@ replaced here (the pages read it), so a day's wait is tested without waiting."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,10 +29,8 @@ COUNT = 30
 
 
 @pytest.fixture(autouse=True)
-def roles_and_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES_TEXT, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+def roles_and_deadline(use_roles: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    use_roles(ROLES_TEXT)
     monkeypatch.setenv("HITL_SLA", "refund=24h")
     monkeypatch.delenv("HITL_TIMEZONE", raising=False)
 
@@ -162,14 +161,11 @@ def test_a_signed_in_approver_sees_first_what_their_limit_covers(store, settings
     assert _column(home, 0, "thread")[0] == "refund-B4"
 
 
-def test_a_case_no_one_may_decide_is_flagged_at_once(store, settings, tmp_path, monkeypatch):
-    path = tmp_path / "low.toml"
-    path.write_text(
+def test_a_case_no_one_may_decide_is_flagged_at_once(store, settings, use_roles):
+    use_roles(
         '[users]\n"kim@example.com" = { role = "approver", limit_krw = 1_000_000 }\n'
-        '"lee@example.com" = { role = "approver", limit_krw = 3_000_000 }\n',
-        encoding="utf-8",
+        '"lee@example.com" = { role = "approver", limit_krw = 3_000_000 }\n'
     )
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
     runs.start_run(store, settings, "refund", {"case_id": "BIG", "customer": "c", "amount": 5_000_000, "reason": "r"})
     flag = "no one may decide: no approver's limit covers 5,000,000 KRW"
     for page in ("app_pages/refund.py", "app_pages/home.py"):

@@ -5,6 +5,7 @@ each checked on its own (a refused one never stops the others), reported per ite
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -151,11 +152,9 @@ ROLES = """
 """
 
 
-def _ann_approves_big_and_small(store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+def _ann_approves_big_and_small(store, settings, use_roles: Callable[[str], Path]) -> AppTest:
     """Ann (an approver up to 1,000,000 KRW, signed in) selects a 2,000,000 and a 300,000 KRW case and approves both."""
-    roles = tmp_path / "roles.toml"
-    roles.write_text(ROLES, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
+    use_roles(ROLES)
     start_refund(store, settings, "BIG", 2_000_000)
     start_refund(store, settings, "SMALL", 300_000)
     at = AppTest.from_file(APP_FILE, default_timeout=60)
@@ -169,9 +168,9 @@ def _ann_approves_big_and_small(store, settings, tmp_path: Path, monkeypatch: py
 
 
 def test_a_signed_in_batch_refuses_the_item_above_the_limit_and_pays_the_others(
-    store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store, settings, use_roles: Callable[[str], Path]
 ):
-    at = _ann_approves_big_and_small(store, settings, tmp_path, monkeypatch)
+    at = _ann_approves_big_and_small(store, settings, use_roles)
     assert [result for _, result in result_cells(at)] == ["not accepted", "paid"]
     assert "your limit is 1,000,000 KRW" in results_table(at)["why"].iloc[0]
     assert [(r["case_id"], r["approver"]) for r in ledger.ledger_rows(store)] == [("SMALL", "ann@example.com")]
@@ -192,9 +191,9 @@ def _whole_in_its_cell(frame, why: str) -> None:
 
 
 def test_a_batchs_summary_and_its_rows_name_an_item_not_accepted_alike_and_its_reason_reads_whole(
-    store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store, settings, use_roles: Callable[[str], Path]
 ):
-    at = _ann_approves_big_and_small(store, settings, tmp_path, monkeypatch)
+    at = _ann_approves_big_and_small(store, settings, use_roles)
     assert "1 paid, 0 rejected, 1 not accepted, 0 already decided" in " ".join(w.value for w in at.warning)
     assert [result for _, result in result_cells(at)] == ["not accepted", "paid"]  # the summary's word
     frame = next(d for d in at.dataframe if "why" in d.value.columns)

@@ -5,6 +5,7 @@ cut with "…", whole on the case's panel); its order, page, count of rows and s
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,11 +32,9 @@ KIM = {"is_logged_in": True, "email": "kim@example.com", "name": "Kim"}
 
 
 @pytest.fixture
-def thirty_cases(store, settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def thirty_cases(store, settings, use_roles: Callable[[str], Path]) -> None:
     """Thirty waiting refunds (two pages of the queue), requested by Lee, with the roles file in force."""
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES_TEXT, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+    use_roles(ROLES_TEXT)
     lee = parse_roles(ROLES_TEXT).identity_for("lee.jihoon@example.com")
     for index in range(30):
         values = {"case_id": f"C-{1000 + index}", "customer": "Kim Minsu", "amount": 200_000 + index * 100_000}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -66,10 +67,8 @@ ROLES = """
 @pytest.mark.parametrize(
     ("email", "sees"), [("vera@example.com", False), ("ann@example.com", False), ("ada@example.com", True)]
 )
-def test_only_an_admin_sees_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, email, sees):
-    roles = tmp_path / "roles.toml"
-    roles.write_text(ROLES, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(roles))
+def test_only_an_admin_sees_the_settings(use_roles: Callable[[str], Path], email, sees):
+    use_roles(ROLES)
     test = AppTest.from_file(APP_FILE, default_timeout=60)
     test.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
     test.run()

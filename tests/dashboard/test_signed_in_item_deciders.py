@@ -26,10 +26,8 @@ ROLES = """
 
 
 @pytest.fixture(autouse=True)
-def roles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+def roles_file(use_roles: Callable[[str], Path]) -> None:
+    use_roles(ROLES)
 
 
 @pytest.fixture

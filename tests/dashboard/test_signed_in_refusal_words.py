@@ -7,6 +7,7 @@ The command line's side is ``tests/agents/refund/test_refund_permission_words.py
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,8 @@ ENGLISH_WORDS = ("not allowed", "your limit", "you requested", "is a viewer", "K
 
 
 @pytest.fixture(autouse=True)
-def roles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+def roles_file(use_roles: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    use_roles(ROLES)
     # AppTest words the sidebar's choices again between runs, outside the page's session: in its language.
     monkeypatch.setattr(i18n, "current_language", lambda: "ko")
 

@@ -171,10 +171,8 @@ BIG = 5_000_000
 
 
 @pytest.fixture
-def roles_file(tmp_path, monkeypatch):
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES_TEXT, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
+def roles_file(use_roles, monkeypatch):
+    path = use_roles(ROLES_TEXT)
     monkeypatch.setenv("HITL_SLA", "refund=24h")
     monkeypatch.delenv("HITL_TIMEZONE", raising=False)
     return path
@@ -224,14 +222,11 @@ def test_cli_inbox_json_names_deciders_and_escalates_exactly_the_overdue_cases(s
     assert overdue.code == 3 and len(json.loads(overdue.out)) == OVERDUE
 
 
-def test_cli_inbox_flags_a_case_no_limit_covers(store, settings, run_cli, tmp_path, monkeypatch):
-    path = tmp_path / "low.toml"
-    path.write_text(
+def test_cli_inbox_flags_a_case_no_limit_covers(store, settings, run_cli, use_roles):
+    use_roles(
         '[users]\n"kim@example.com" = { role = "approver", limit_krw = 1_000_000 }\n'
-        '"lee@example.com" = { role = "approver", limit_krw = 3_000_000 }\n',
-        encoding="utf-8",
+        '"lee@example.com" = { role = "approver", limit_krw = 3_000_000 }\n'
     )
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
     runs.start_run(store, settings, "refund", {"case_id": "B1", "customer": "c", "amount": BIG, "reason": "r"})
     (item,) = json.loads(run_cli("inbox", "--json").out)
     assert item["deciders"] == [] and item["no_decider"] == "no approver's limit covers 5,000,000 KRW"

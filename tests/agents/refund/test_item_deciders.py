@@ -148,13 +148,8 @@ REQUESTER = Identity(email="rita@example.com", name="Rita", role="approver", lim
 
 
 @pytest.fixture
-def roles_file(tmp_path, monkeypatch):
-    def use(text: str) -> None:
-        path = tmp_path / "roles.toml"
-        path.write_text(text, encoding="utf-8")
-        monkeypatch.setenv("HITL_ROLES_FILE", str(path))
-
-    return use
+def roles_file(use_roles):
+    return use_roles
 
 
 def _start(store, settings, case: str, items: list[tuple[str, int]]) -> str:

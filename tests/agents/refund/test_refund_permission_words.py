@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,11 +56,8 @@ ENGLISH_WORDS = ("not allowed", "your limit", "you requested", "is a viewer")
 
 
 @pytest.fixture
-def roles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "roles.toml"
-    path.write_text(ROLES, encoding="utf-8")
-    monkeypatch.setenv("HITL_ROLES_FILE", str(path))
-    return path
+def roles_file(use_roles: Callable[[str], Path]) -> Path:
+    return use_roles(ROLES)
 
 
 def start(run_cli, case: str, amount: int) -> None:
