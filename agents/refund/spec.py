@@ -36,6 +36,7 @@ from agents.refund.rules import (
     check_edit_amount,
     check_items,
     item_values,
+    krw,
     recorded_approver_problem,
 )
 from agents.refund.strings import STRINGS
@@ -319,6 +320,8 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
       approver is the one on its decision. An approver alone (no decision, no amount) is refused: it
       would record an approver for a case no one decided, with nothing in its trace.
     * A case that was already decided is not edited: continue it instead.
+    * An amount edit to the amount the case has is refused: it changes nothing, and the case waiting again
+      after it would start its wait (and its deadline) anew, so an overdue case would no longer look it.
 
     Returns:
         The update to write (the validated values, plus ``decided_at`` and a trace line
@@ -353,6 +356,8 @@ def check_update(store: Store, request: UpdateRequest) -> dict[str, Any]:
         # whose interrupt returns nothing, so no node would write it before the approver looks.
         old = request.target.get("amount")
         check_edit_amount(update["amount"], request.target.get("requested_amount"))
+        if update["amount"] == old and "decision" not in update:  # it would only restart the wait and its deadline
+            raise InputError("amount", text(STRINGS, "refund.error.same_amount", amount=krw(old)))
         trace.append(amount_line(old, update["amount"], editor, request.lang, by_update=True))
         update["recorded_amount"] = update["amount"]
     if "decision" in update:

@@ -196,6 +196,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the case was paid; a paid case cannot be changed (continue it to record the payout)",
         "이 건은 지급되었습니다. 지급된 건은 바꿀 수 없습니다(계속 실행해 지급을 기록하세요)",
     ),
+    "refund.error.same_amount": (
+        "is already {amount} KRW: an edit to the same amount changes nothing",
+        "이미 {amount}원입니다. 같은 금액으로 바꾸면 아무것도 바뀌지 않습니다",
+    ),
     "refund.error.decided": (
         "the case was already decided ({decision} by {approver}); continue it instead of editing it",
         "이 건은 이미 결정되었습니다({decision}, 결정: {approver}). 편집하지 말고 계속 실행하세요",

@@ -47,6 +47,17 @@ def test_an_update_of_the_approver_alone_is_refused(client: Any) -> None:
     assert client.threads.get_state(thread)["values"].get("approver") is None
 
 
+def test_an_edit_to_the_same_amount_is_refused(client: Any) -> None:
+    """It changed nothing, yet the case waited again after it: its wait and deadline started anew."""
+    thread = _waiting(client, "U3")
+    before = client.threads.get_history(thread, limit=20)
+    with pytest.raises(UnprocessableEntityError) as refusal:
+        client.threads.update_state(thread, {"amount": 500_000})
+    body = refusal.value.response.json()
+    assert body["field"] == "amount" and "is already 500,000 KRW" in body["detail"], body
+    assert client.threads.get_history(thread, limit=20) == before
+
+
 @pytest.mark.parametrize(
     ("case_id", "graph_input", "field", "said"),
     [

@@ -123,6 +123,52 @@ def test_the_generic_update_form_refuses_an_approver_alone(store, settings, page
     assert runs.current_result(store, settings, "refund-C1").values.get("approver") is None
 
 
+# --- an amount edit to the amount the case has -------------------------------------------------------------
+# It changed nothing, yet the case waited again after it: its wait and its deadline started anew, so an
+# overdue case no longer looked overdue, nor escalated.
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "amount: is already 500,000 KRW: an edit to the same amount changes nothing"),
+        ("ko", "이미 500,000원입니다. 같은 금액으로 바꾸면 아무것도 바뀌지 않습니다"),
+    ],
+)
+def test_an_edit_to_the_same_amount_is_refused_on_the_cli(run_cli, store, settings, lang, said):
+    start_refund(store, settings, "S1")
+    before = thread_counts(store, "refund-S1")
+    refused = run_cli("--lang", lang, "update", "refund-S1", "--values", '{"amount": 500000}')
+    assert refused.code == 2 and said in refused.err, refused.err
+    assert thread_counts(store, "refund-S1") == before
+
+
+def test_an_edit_to_the_same_amount_is_refused_by_the_one_update_path_and_a_decision_with_it_is_not(store, settings):
+    start_refund(store, settings, "S1")
+    before = thread_counts(store, "refund-S1")
+    for as_node in (None, "review", "assess"):
+        with pytest.raises(InputError) as refused:
+            runs.update_thread(store, settings, "refund-S1", {"amount": 500_000, "approver": "lee"}, as_node=as_node)
+        assert refused.value.field == "amount" and "is already 500,000 KRW" in refused.value.message
+    assert thread_counts(store, "refund-S1") == before
+    decided = runs.update_thread(
+        store, settings, "refund-S1", {"amount": 500_000, "decision": "approve", "approver": "kim"}
+    )
+    paid = [(row["case_id"], row["paid_amount"], row["approver"]) for row in ledger.ledger_rows(store)]
+    assert decided.status == "done" and paid == [("S1", 500_000, "kim")], paid
+
+
+def test_the_generic_update_form_refuses_an_edit_to_the_same_amount(store, settings):
+    start_refund(store, settings, "C1")
+    before = thread_counts(store, "refund-C1")
+    at = _page("en")
+    at.sidebar.number_input(key="update-amount-refund-C1").set_value(500_000)
+    at.sidebar.button[1].click().run()
+    assert not at.exception, at.exception
+    assert "Nothing was done: Amount (KRW): is already 500,000 KRW: an edit to the same amount" in messages(at)
+    assert thread_counts(store, "refund-C1") == before
+
+
 # --- HITL_LOCAL_APPROVER -------------------------------------------------------------------------------
 
 
