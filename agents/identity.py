@@ -312,11 +312,14 @@ class Roles:
         users: Casefolded email → role, limit and display name.
         tokens: Token SHA-256 (hex) → (the email it acts for, its display name or '', its label).
         source: The file it was read from.
+        stamp: The file's modification time, size and inode as read (None for text not read from a file):
+            :func:`agents.roles_file.current_roles` reads it again once they change.
     """
 
     users: Mapping[str, Member] = field(default_factory=lambda: MappingProxyType({}))
     tokens: Mapping[str, tuple[str, str, str]] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""
+    stamp: tuple[int, int, int] | None = field(default=None, compare=False)
 
     def identity_for(self, email: str, name: str = "") -> Identity:
         """The identity of a signed-in user; one the file does not list is a viewer.

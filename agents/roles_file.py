@@ -9,8 +9,10 @@ identities. This module turns its text into :class:`agents.identity.Roles` or re
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -178,8 +180,45 @@ def load_roles(path: Path | str) -> Roles:
     Raises:
         RolesFileError: The file cannot be read, is not TOML, or an entry is wrong (the line is named).
     """
+    stamp = _stamp(str(path))  # before the read: a write after it is seen by the next current_roles
     try:
         source = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise RolesFileError(str(path), None, text(STRINGS, "error.roles.unreadable", error=error)) from None
-    return parse_roles(source, str(path))
+    return replace(parse_roles(source, str(path)), stamp=stamp)
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    """The file's modification time (ns), size and inode; None when it cannot be seen."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_mtime_ns, found.st_size, found.st_ino)
+
+
+#: The latest :class:`Roles` read again by :func:`current_roles`, by file.
+_LATEST: dict[str, Roles] = {}
+
+
+def current_roles(roles: Roles | None) -> Roles | None:
+    """``roles`` as its file says now, so a process that runs for days (the dashboard, ``serve``, a deliverer)
+    follows an edit without a restart: the same object while the file is unchanged (one ``stat``), else the
+    file read again, kept for the next call. Roles not read from a file (None, or parsed text) stay as they are.
+
+    Raises:
+        RolesFileError: The file changed and cannot be used now (removed, unreadable, or wrong, the line named):
+            refused as at start, so an edit gone wrong never leaves the rights it meant to change in force.
+    """
+    if roles is None or roles.stamp is None:
+        return roles
+    now = _stamp(roles.source)
+    if now is not None:
+        if now == roles.stamp:
+            return roles
+        latest = _LATEST.get(roles.source)
+        if latest is not None and latest.stamp == now:
+            return latest
+    fresh = load_roles(roles.source)
+    _LATEST[roles.source] = fresh
+    return fresh

@@ -21,7 +21,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agents.errors import InputError, UserError
 from agents.identity import Roles
-from agents.roles_file import load_roles
+from agents.roles_file import current_roles, load_roles
 from agents.settings_api import API_TOKEN_SETTING, CORS_ORIGINS_SETTING, local_approver_setting, origins_setting
 from agents.settings_notify import NotifySettings, notify_setting
 from agents.settings_values import Secret, choice_setting, float_setting, secret_setting, text_setting
@@ -291,3 +291,15 @@ def roles_setting(values: Mapping[str, str], default: Path = DEFAULT_ROLES_PATH)
     if named:
         return load_roles(Path(named).expanduser())
     return load_roles(default) if default.is_file() else None
+
+
+def current_settings(settings: Settings) -> Settings:
+    """``settings`` with its roles as the roles file says now (:func:`agents.roles_file.current_roles`): what a
+    process that keeps its settings (the dashboard, ``serve``, a deliverer) acts on, so an approver taken off
+    the file, or a token revoked, acts on nothing from then on, without a restart.
+
+    Raises:
+        RolesFileError: The file changed and cannot be used now (see :func:`~agents.roles_file.current_roles`).
+    """
+    roles = current_roles(settings.roles)
+    return settings if roles is settings.roles else replace(settings, roles=roles)

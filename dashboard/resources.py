@@ -10,7 +10,7 @@ from agents import runtime
 from agents.db import Store
 from agents.notify.deliverer import start_background
 from agents.registry import AGENTS
-from agents.settings import Settings, merged_sources
+from agents.settings import Settings, current_settings, merged_sources
 
 
 @st.cache_resource(show_spinner=False)
@@ -31,11 +31,12 @@ def settings() -> Settings:
     """The validated settings (environment over ``.streamlit/secrets.toml``).
 
     The raw values are read on each call, so a changed environment (an operator's restart, a test's
-    ``monkeypatch``) is seen; they are parsed once per change. A bad value raises ``InputError``
-    naming the setting.
+    ``monkeypatch``) is seen; they are parsed once per change. The roles file is read again once it
+    changes (:func:`~agents.settings.current_settings`). A bad value raises ``InputError`` naming the
+    setting, a roles file that changed and cannot be used ``RolesFileError``.
     """
     values = tuple(sorted(merged_sources().items()))
-    return _settings_for(values, tuple((name, id(spec)) for name, spec in AGENTS.items()))
+    return current_settings(_settings_for(values, tuple((name, id(spec)) for name, spec in AGENTS.items())))
 
 
 @st.cache_resource(show_spinner=False)

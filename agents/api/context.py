@@ -16,7 +16,7 @@ from fastapi import Depends, Request
 from agents.db import Store
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import ThreadBusyError, live_leases, thread_lock
-from agents.settings import Settings
+from agents.settings import Settings, current_settings
 
 #: Runs started by ``runs.create`` go on in the background, this many at a time.
 BACKGROUND_RUNS = 8
@@ -128,6 +128,7 @@ def now_iso() -> str:
 def context_of(request: Request) -> ApiContext:
     """The app's :class:`ApiContext` (a FastAPI dependency)."""
     context: ApiContext = request.app.state.context
+    context.settings = current_settings(context.settings)  # the roles file as it is now (the guard read it first)
     return context
 
 

@@ -20,6 +20,7 @@ from agents.api.errors import ApiError, error_body, status_of
 from agents.api.hosts import HostError, request_host
 from agents.errors import InputError
 from agents.identity import LOCAL_OPERATOR, Identity, Roles
+from agents.roles_file import RolesFileError, current_roles
 from agents.strings import STRINGS
 from agents.texts import text
 from agents.validation import check_json_body, is_loopback
@@ -169,7 +170,12 @@ class GuardMiddleware:
         except HostError as error:
             await send_json(send, 400, error_body(f"a bad Host header: {error}", "host"), id_header)
             return
-        identity = request_identity(headers, self.token, self.roles, self.local)
+        try:
+            roles = current_roles(self.roles)  # the file as it is now: an edit applies from the next request
+        except RolesFileError as error:  # refused as at start: an edit gone wrong leaves no one the old rights
+            await send_json(send, 503, error_body(str(error), "roles"), id_header)
+            return
+        identity = request_identity(headers, self.token, roles, self.local)
         if identity is None:
             refusal, challenge = token_refusal(headers, self.token is not None)
             await send_json(send, 401, refusal, [*id_header, (b"www-authenticate", challenge)])

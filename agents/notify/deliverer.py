@@ -21,7 +21,7 @@ from agents.ages import utc_now
 from agents.db import Store
 from agents.notify import WATCH_INTERVAL_SECONDS, channels, messages, outbox
 from agents.notify.scan import scan
-from agents.settings import Settings
+from agents.settings import Settings, current_settings
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +138,7 @@ class Deliverer:
     def run_once(self) -> Report:
         """Records the events found now, sends everything due, then (every :data:`PRUNE_EVERY_SECONDS`)
         removes the delivered events that are over and older than ``HITL_NOTIFY_KEEP_DAYS``."""
+        self.settings = current_settings(self.settings)  # who is mailed follows an edit of the roles file
         recorded = scan(self.store, self.settings, self.clock())
         sent, failed, refused = self.deliver_due()
         now, removed = self.clock().timestamp(), 0

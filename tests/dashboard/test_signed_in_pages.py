@@ -8,6 +8,7 @@ Chromium against a real provider: tests/browser/test_signin_flow.py.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from agents.refund import ledger
 from agents.settings import DEFAULT_ROLES_PATH
 from dashboard import resources
 from tests.conftest import APP_FILE
-from tests.factories import button_by_key, messages, pause_robot
+from tests.factories import button_by_key, edit, messages, pause_robot
 
 REQUESTER = Identity(email="rita@example.com", name="Rita", role="approver", limit_krw=5_000_000)
 #: An address as long as an email address may be (254 characters).
@@ -149,6 +150,22 @@ def test_a_delete_drawn_for_an_admin_does_nothing_once_the_role_is_gone(store, s
     next(b for b in test.sidebar.button if b.label == "Delete thread").click().run()
     assert f"Deleted thread {thread}." in messages(test)
     assert readmodel.head_checkpoint_id(store, thread) is None
+
+
+def test_an_approver_taken_off_the_roles_file_acts_on_nothing_from_the_next_rerun(store, settings, signed_in) -> None:
+    """The file edited while the dashboard runs: no restart, the next rerun acts on what it says now."""
+    _case(store, settings, "OFF", 300_000)
+    test = signed_in("ann@example.com")
+    assert "refund-approve" in _buttons(test)
+    viewer = ROLES.replace(
+        '"ann@example.com" = { role = "approver", limit_krw = 1_000_000 }', '"ann@example.com" = { role = "viewer" }'
+    )
+    edit(Path(os.environ["HITL_ROLES_FILE"]), viewer)
+    test.run()
+    assert not test.exception, test.exception
+    assert "refund-approve" not in _buttons(test)
+    assert "ann@example.com is a viewer" in messages(test)
+    assert ledger.payout_for(store, "OFF") is None
 
 
 def settings_roles() -> Roles:
