@@ -2,6 +2,11 @@
 
 The answers themselves are the agent's (``agents.lecture.answers``): the page passes the form's choices,
 the plan's text and the functions that send an answer, so this module knows the agent only by its page.
+
+What an action on the thread came to (a decision sent from the form, a sidebar form) is said by the
+thread's live part right under the question's place (:func:`show_said`): where the form was, so after "Send
+decision" it is where the user is looking, not at the top of a page scrolled far down. The page draws the open
+thread before its new-plan form, so a waiting thread's question is near the top of the page.
 """
 
 from collections.abc import Callable, Sequence
@@ -9,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.forms import act, show_refusal
+from dashboard.forms import FLASH_KEY, act, show_refusal
 from dashboard.i18n import t
 from dashboard.lecture_view import REFUSED_KEY, GateView, show_gate_reviews
 from dashboard.safe_markdown import escape_markdown
@@ -19,6 +24,29 @@ from dashboard.safe_markdown import escape_markdown
 Decide = Callable[[str, str, str, str | None], str]
 #: ``review(approve, edited, head_seen)``: sends the plan review's answer, returns the message to flash.
 Review = Callable[[bool, str, str | None], str]
+#: The session key of (thread, kind, message): what the last action on the thread came to, said by every run of
+#: its live part (:func:`show_said`) until the page is drawn again (``decision_view.forget``).
+SAID_KEY = "lecture:said"
+
+
+def said_now(thread_id: str, state: Any) -> tuple[str, str] | None:
+    """What to say under ``thread_id``'s question as (kind, message), None: nothing. The message an action queued
+    (:func:`dashboard.forms.flash`) is taken here, where the user acted, and kept for the part's next runs: a live
+    part's run that no longer drew it would take it away within seconds. ``state``: the session, or a dict."""
+    queued = state.pop(FLASH_KEY, None)
+    if queued:
+        state[SAID_KEY] = (thread_id, *queued)
+    said = state.get(SAID_KEY)
+    return (said[1], said[2]) if said and said[0] == thread_id else None
+
+
+def show_said(thread_id: str) -> None:
+    """What the last action on ``thread_id`` came to (:func:`said_now`), as text, in a slot every run draws: under
+    the question's place, so a decision's result stands where its form was, and nothing below it moves."""
+    slot = st.empty()
+    if (said := said_now(thread_id, st.session_state)) is not None:
+        kind, message = said
+        getattr(slot, kind)(escape_markdown(message))
 
 
 def question_notice(payload: dict[str, Any], moved_on: str | None) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from agents.lecture.duration import parse_duration
 from agents.lecture.model.schedule import HALF_DAY_MINUTES, ScheduleRow, ScheduleTable, clock, parse_schedule
 from agents.lecture.model.strings import JARGON_TERMS, TEXT
-from agents.lecture.model.words import audience_level, mentions, split_items, split_tools
+from agents.lecture.model.words import audience_level, mentions, plain_text, split_items, split_tools
 from agents.lecture.prompts import LUNCH_MINUTES, MAX_SESSION_MINUTES, SCHEDULE_COLUMNS, Language
 from agents.lecture.research import tokenize
 
@@ -126,7 +126,8 @@ def _point_covered(point: str, draft: str) -> bool:
 
 def review_content(payload: Mapping[str, Any], lang: Language) -> dict[str, Any]:
     """Checks coverage: subtopics, research key points, named tools, constraints."""
-    text, lecture, draft = TEXT[lang], payload["lecture"], payload["draft"]
+    text, lecture = TEXT[lang], payload["lecture"]
+    draft = plain_text(payload["draft"])  # as a reader sees it: the user's words escaped in it read as typed
     penalty, feedback = 0, []
     for subtopic in payload.get("subtopics", []):
         if subtopic["title"].casefold() not in draft.casefold():

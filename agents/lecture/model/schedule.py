@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from agents.lecture.duration import TeachingDays
 from agents.lecture.model.strings import FORMATS, TEXT
+from agents.lecture.model.words import plain_text
 from agents.lecture.prompts import LUNCH_MINUTES, MAX_SESSION_MINUTES, Language
 
 BREAK_MINUTES = 10
@@ -262,7 +263,7 @@ def _markdown_tables(markdown: str) -> list[list[list[str]]]:
     for line in markdown.splitlines() + [""]:
         stripped = line.strip()
         if stripped.startswith("|"):
-            cells = [cell.strip() for cell in stripped.strip("|").split("|")]
+            cells = [plain_text(cell.strip()) for cell in stripped.strip("|").split("|")]  # as a reader sees it
             if not all(re.fullmatch(r":?-{2,}:?", cell) for cell in cells if cell):
                 current.append(cells)
         elif current:

@@ -9,7 +9,7 @@ from typing import Any
 from agents.lecture.duration import parse_duration
 from agents.lecture.model.schedule import ScheduleRow, build_schedule, clock, format_share, table_cell
 from agents.lecture.model.strings import FORMATS, GLOSSARY, TEXT, TOOL_DEFINITIONS
-from agents.lecture.model.words import audience_level, mentions, split_items, split_tools
+from agents.lecture.model.words import audience_level, markdown_text, mentions, split_items, split_tools
 from agents.lecture.prompts import SCHEDULE_COLUMNS, Language, detect_language
 from agents.lecture.research import tokenize
 
@@ -84,7 +84,8 @@ def _overview(lecture: Mapping[str, str], lang: Language) -> str:
     item, value = text["item_value"].split("|")
     names = text["fields"].split("|")
     keys = ("topic", "audience_level", "duration", "delivery_method", "platform_tools", "constraints")
-    rows = "\n".join(f"| {name} | {table_cell(lecture[key])} |" for name, key in zip(names, keys, strict=True))
+    cells = [markdown_text(table_cell(lecture[key])) for key in keys]
+    rows = "\n".join(f"| {name} | {cell} |" for name, cell in zip(names, cells, strict=True))
     return f"## {text['overview']}\n\n| {item} | {value} |\n| --- | --- |\n{rows}"
 
 
@@ -94,7 +95,8 @@ def _schedule_markdown(schedule: Sequence[Sequence[ScheduleRow]], lang: Language
     parts = []
     for day, rows in enumerate(schedule, start=1):
         body = "\n".join(
-            f"| {clock(r.start)} | {clock(r.end)} | {r.minutes} | {table_cell(r.label)} | {r.format} |" for r in rows
+            f"| {clock(r.start)} | {clock(r.end)} | {r.minutes} | {markdown_text(table_cell(r.label))} | {r.format} |"
+            for r in rows
         )
         sessions = sum(r.minutes for r in rows if r.kind == "session")
         breaks = sum(r.minutes for r in rows if r.kind == "break")
@@ -121,7 +123,9 @@ def _subtopic_section(
 ) -> str:
     """The details of one subtopic: when, how, the exercise and the evidence."""
     text = TEXT[lang]
-    lines = [f"### {subtopic['id']}. {subtopic['title']}", "", subtopic.get("description", ""), ""]
+    # The plan's titles and descriptions quote the user's fields (or are the user's own, edited): text, not Markdown.
+    title, description = markdown_text(subtopic["title"]), markdown_text(subtopic.get("description", ""))
+    lines = [f"### {subtopic['id']}. {title}", "", description, ""]
     for day, row in rows:
         when = text["slot"].format(
             day=day, start=clock(row.start), end=clock(row.end), minutes=row.minutes, format=row.format
@@ -129,12 +133,16 @@ def _subtopic_section(
         lines.append(f"- {when}")
     lines.append("- " + _how(rows[0][1].format if rows else FORMATS[lang]["mixed"], lang))
     named = [tool for tool in tools if mentions(subtopic["title"], tool)]
-    exercise = text["task_tool"].format(tool=named[0]) if named else text["task_generic"].format(tools=", ".join(tools))
+    exercise = (
+        text["task_tool"].format(tool=markdown_text(named[0]))
+        if named
+        else text["task_generic"].format(tools=markdown_text(", ".join(tools)))
+    )
     lines.append("- " + exercise)
     if research and research.get("key_points"):
-        lines.append("- " + text["evidence"].format(summary=research.get("summary", "")))
-        lines += [f"  - {point}" for point in research["key_points"]]
-        lines.append("  - " + text["sources"].format(sources=", ".join(research.get("sources", []))))
+        lines.append("- " + text["evidence"].format(summary=markdown_text(research.get("summary", ""))))
+        lines += [f"  - {markdown_text(point)}" for point in research["key_points"]]
+        lines.append("  - " + text["sources"].format(sources=markdown_text(", ".join(research.get("sources", [])))))
     return "\n".join(lines)
 
 
@@ -162,7 +170,7 @@ def _constraints_section(lecture: Mapping[str, str], lang: Language) -> str:
     text = TEXT[lang]
     tools = split_tools(lecture["platform_tools"])
     notion = [tool for tool in tools if "notion" in tool.lower()]
-    where = f"{notion[0]} {text['shared_page']}" if notion else text["shared_page"]
+    where = f"{markdown_text(notion[0])} {text['shared_page']}" if notion else text["shared_page"]
     lines = [f"## {text['constraints']}", ""]
     for constraint in split_items(lecture["constraints"]):
         lowered = constraint.lower()
@@ -174,7 +182,7 @@ def _constraints_section(lecture: Mapping[str, str], lang: Language) -> str:
             answer = text["c_network"]
         else:
             answer = text["c_generic"]
-        lines.append(f"- **{constraint}**: {answer}")
+        lines.append(f"- **{markdown_text(constraint)}**: {answer}")
     return "\n".join(lines)
 
 
@@ -185,7 +193,7 @@ def _glossary(draft: str, lecture: Mapping[str, str], lang: Language) -> str:
     for tool in split_tools(lecture["platform_tools"]):
         definition = TOOL_DEFINITIONS.get(tool.lower(), {}).get(lang)
         if definition:
-            entries.append(f"- **{tool}**: {definition}")
+            entries.append(f"- **{markdown_text(tool)}**: {definition}")
     entries += [f"- **{term}**: {meaning}" for term, meaning in GLOSSARY[lang].items() if mentions(draft, term)]
     return f"## {text['glossary']}\n\n" + "\n".join(entries)
 
@@ -198,10 +206,11 @@ def _revision_section(payload: Mapping[str, Any], lang: Language) -> str:
         if int(review.get("score", 100)) >= 100:
             continue  # a clean review flags nothing to address
         reviewer = text.get(f"reviewer_{review.get('reviewer')}", review.get("reviewer", "?"))
-        lines += [f"- {text['addressed'].format(reviewer=reviewer, item=item)}" for item in review.get("feedback", [])]
+        items = [markdown_text(item) for item in review.get("feedback", [])]
+        lines += [f"- {text['addressed'].format(reviewer=reviewer, item=item)}" for item in items]
     notes = (payload.get("human_notes") or "").strip()
     if notes:
-        lines.append("- " + text["notes"].format(notes=notes))
+        lines.append("- " + text["notes"].format(notes=markdown_text(notes)))
     return "\n".join(lines)
 
 
@@ -212,12 +221,12 @@ def write_draft_markdown(payload: Mapping[str, Any], lang: Language) -> str:
     schedule = build_schedule(parse_duration(lecture["duration"]), payload["subtopics"], lang, plant_flaw=first_draft)
     level = audience_level(lecture["audience_level"])
     objectives = "\n".join(
-        f"{number}. {text['objective'].format(title=sub['title'])}"
+        f"{number}. {text['objective'].format(title=markdown_text(sub['title']))}"
         for number, sub in enumerate(payload["subtopics"], start=1)
     )
-    tools = ", ".join(split_tools(lecture["platform_tools"]))
-    body = [
-        f"# {text['doc_title'].format(topic=lecture['topic'])}",
+    tools = markdown_text(", ".join(split_tools(lecture["platform_tools"])))
+    body = [  # the user's fields as text (markdown_text): "**AI**" is a topic of two asterisks, not a bold word
+        f"# {text['doc_title'].format(topic=markdown_text(lecture['topic']))}",
         _overview(lecture, lang),
         f"## {text['objectives']}\n\n{objectives}",
         _schedule_markdown(schedule, lang),
