@@ -8,7 +8,9 @@ core table ``thread_deletions``, one per (thread, head), so a deletion retried a
 
 :func:`deleted_threads` lists every agent's records (this table's, and an agent's own, the refund's) alike:
 what ``python -m agents deletions``, the checkpoint explorer's *Deleted threads* and ``agents.notify.scan``
-(the ``deleted`` notifications) read; :func:`deleted_by_words` says who deleted one in the reader's language.
+(the ``deleted`` notifications; a refund case deleted once decided, its ``decided`` one) read, a thread deleted
+once decided with how it ended (``DeletedThread.outcome``); :func:`deleted_by_words` says who deleted one in the
+reader's language.
 """
 
 from __future__ import annotations
@@ -83,6 +85,10 @@ def recorded_for(
     )
 
 
+#: What a record row of a thread deleted once decided says of its end (the refund's: its outcome code, the
+#: decision, who decided, their note, what it paid), given by ``deletions --json``.
+ENDED_FIELDS = ("outcome", "decision", "approver", "note", "paid_amount")
+
 #: Where the dashboard lists the deleted threads of every agent: the checkpoint explorer's page (its URL path,
 #: as ``dashboard.navigation`` serves it) with the thread to point out under this query key
 #: (``/explorer?deleted=robo-old``), where a deletion's notification links to.
@@ -106,6 +112,9 @@ class DeletedThread:
         deleted_at: When (ISO 8601, UTC, to the second).
         reason: Why, as they gave it ("" for none).
         record: The record's whole row (an agent's own record holds more: the refund's case and amounts).
+        outcome: How it had ended, for a thread deleted once it was decided (status ``done``: a refund case a
+            person decided), in the reader's language when rendered ("rejected by park (note: …)"); "" for one
+            deleted unfinished.
     """
 
     agent: str
@@ -115,9 +124,11 @@ class DeletedThread:
     deleted_at: str
     reason: str
     record: Mapping[str, Any]
+    outcome: str | Text = ""
 
     def to_json(self) -> dict[str, Any]:
-        """What ``deletions --json`` prints of it (the record's ``case_id`` when it has one)."""
+        """What ``deletions --json`` prints of it (the record's ``case_id`` when it has one, and, for a thread
+        deleted once decided, :data:`ENDED_FIELDS` as its record has them)."""
         found = {
             "agent": self.agent,
             "thread_id": self.thread_id,
@@ -126,12 +137,16 @@ class DeletedThread:
             "deleted_at": self.deleted_at,
             "reason": self.reason,
         }
-        return found | ({"case_id": self.record["case_id"]} if self.record.get("case_id") else {})
+        found |= {"case_id": self.record["case_id"]} if self.record.get("case_id") else {}
+        if self.status != "done":
+            return found
+        return found | {key: self.record[key] for key in ENDED_FIELDS if key in self.record}
 
 
 def deleted_threads(store: Store, agents: Iterable[AgentSpec]) -> list[DeletedThread]:
-    """The recorded deletions of unfinished threads of ``agents`` (each agent's ``EditPart.deleted_unfinished``),
-    newest first (then by thread id)."""
+    """The recorded deletions of ``agents`` (each agent's ``EditPart.deleted_unfinished``: its unfinished threads
+    deleted, and, for the refund, its cases deleted once a person decided them), newest first (then by thread
+    id)."""
     found = [
         DeletedThread(
             agent=spec.name,
@@ -141,6 +156,7 @@ def deleted_threads(store: Store, agents: Iterable[AgentSpec]) -> list[DeletedTh
             deleted_at=str(row.get("deleted_at") or ""),
             reason=str(row.get("reason") or ""),
             record=row,
+            outcome=row.get("outcome_text") or "",
         )
         for spec in agents
         for row in spec.edit.deleted_unfinished(store)

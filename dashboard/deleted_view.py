@@ -28,7 +28,8 @@ def linked_first(rows: list[DeletedThread], linked: str | None) -> list[DeletedT
 
 
 def deleted_columns(lang: str | None = None) -> list[Column[DeletedThread]]:
-    """When, the agent (as people call it), the thread, its status then, who deleted it and why, in ``lang``."""
+    """When, the agent (as people call it), the thread, its status then, who deleted it, why, and how a thread
+    deleted once decided had ended (a refund case a person decided), in ``lang``."""
     lang, zone = lang or current_language(), display_zone()
     return [
         Column(t("deleted.col.deleted_at", lang), lambda row: timestamp(row.deleted_at, zone)),
@@ -37,6 +38,7 @@ def deleted_columns(lang: str | None = None) -> list[Column[DeletedThread]]:
         Column(t("deleted.col.status", lang), lambda row: code_word("status", row.status, lang)),
         Column(t("deleted.col.deleted_by", lang), lambda row: render(deleted_by_words(row.deleted_by), lang)),
         Column(t("deleted.col.reason", lang), lambda row: row.reason),
+        Column(t("deleted.col.outcome", lang), lambda row: render(row.outcome, lang)),
     ]
 
 

@@ -1,9 +1,10 @@
-"""Home's card of one agent: its threads, and, when none is left, how many were deleted before they finished.
+"""Home's card of one agent: its threads, and, when none is left, how many deleted ones are on record.
 
 "No threads yet" would be untrue of an agent whose every thread was deleted: a thread deleted while it waited
 or needed attention leaves a record (:func:`agents.deletion_record.deleted_threads`), so the card says how many
 and links to the checkpoint explorer's *Deleted threads* (:mod:`dashboard.deleted_view`), as a deletion's
-notification does. A thread deleted once it was done leaves no record, and is not counted.
+notification does. A thread deleted once it was done leaves no record, and is not counted, except a refund case
+a person decided (its decision lived only in its thread).
 """
 
 from __future__ import annotations

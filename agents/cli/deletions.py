@@ -1,9 +1,10 @@
 """``deletions``: the unfinished threads deleted, of every agent (or one), newest first.
 
 A thread deleted while it waited or needed attention leaves a record (``agents.deletion_record``: the robot's
-and the lecture's in the core table, the refund's in its deletion audit); this lists them all alike, when,
-which agent, the thread, its status then, who deleted it and why, as the checkpoint explorer's *Deleted
-threads* does. ``--json`` keeps the codes and UTC times.
+and the lecture's in the core table, the refund's in its deletion audit), and so does a refund case deleted
+once a person decided it; this lists them all alike, when, which agent, the thread, its status then, who
+deleted it and why (and how a decided case had ended), as the checkpoint explorer's *Deleted threads* does.
+``--json`` keeps the codes and UTC times.
 """
 
 from __future__ import annotations
@@ -30,18 +31,20 @@ def _when(gone: DeletedThread, context: Context) -> str:
 
 
 def deletion_line(gone: DeletedThread, context: Context) -> str:
-    """One deletion as the text output lists it: when, agent, thread, its status then, who, and why."""
+    """One deletion as the text output lists it: when, agent, thread, its status then, who, and why; for a thread
+    deleted once decided (a refund case), how it had ended."""
     lang = context.lang
-    return "\t".join(
-        (
-            _when(gone, context),
-            gone.agent,
-            gone.thread_id,
-            say("cli.deletions.was", lang, status=word("status", gone.status, lang)),
-            say("cli.deletions.by", lang, who=render(deleted_by_words(gone.deleted_by), lang)),
-            gone.reason or say("cli.deletions.no_reason", lang),
-        )
-    )
+    cells = [
+        _when(gone, context),
+        gone.agent,
+        gone.thread_id,
+        say("cli.deletions.was", lang, status=word("status", gone.status, lang)),
+        say("cli.deletions.by", lang, who=render(deleted_by_words(gone.deleted_by), lang)),
+        gone.reason or say("cli.deletions.no_reason", lang),
+    ]
+    if gone.outcome:
+        cells.append(render(gone.outcome, lang))
+    return "\t".join(cells)
 
 
 def cmd_deletions(args: argparse.Namespace, context: Context) -> int:

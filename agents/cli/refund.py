@@ -36,8 +36,9 @@ def _approver(approver: str, lang: str) -> str:
 
 
 def _deletion(row: dict[str, Any], lang: str) -> str:
-    """An unfinished case deleted with a reason: its status then, who, when and why."""
-    if row["outcome"] != "deleted":
+    """A case deleted with a record (unfinished, with a reason; or once a person decided it): its status then,
+    who, when and why."""
+    if not row["deleted_at"]:
         return ""
     status = word("status", row["status_at_deletion"], lang)
     who = render(deleted_by_words(row["deleted_by"]), lang)
@@ -47,7 +48,7 @@ def _deletion(row: dict[str, Any], lang: str) -> str:
         status=status,
         who=who,
         when=row["deleted_at"],
-        reason=row["deletion_reason"],
+        reason=row["deletion_reason"] or say("cli.deletions.no_reason", lang),
     )
     return "\t" + words
 

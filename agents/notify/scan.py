@@ -10,7 +10,9 @@ that); one past its agent's deadline (``HITL_SLA``) gives ``overdue``, and,
 when the inbox says it escalated (its agent names whom to, from the roles file: the senior approvers of a
 refund), ``escalated``; a recorded waiting episode whose thread is now done gives ``decided``, with what
 the case paid; the agents' records of deleted unfinished threads (the refund's deletion audit, the core
-record of the others: :func:`agents.deletion_record.deleted_threads`) give ``deleted``. Each event's id
+record of the others: :func:`agents.deletion_record.deleted_threads`) give ``deleted``, and the refund's
+record of a case deleted once a person decided it gives that decision (:func:`decided_events`), which no
+status or history holds any more. Each event's id
 holds its kind, thread and episode, so the outbox's key makes it once, however many processes scan.
 """
 
@@ -235,6 +237,8 @@ def deletion_events(store: Store, now: dt.datetime) -> list[Event]:
     """
     events: list[Event] = []
     for gone in deleted_threads(store, AGENTS.values()):
+        if gone.status == "done":  # decided before it was deleted: its decision is the news (decided_events)
+            continue
         try:
             at = dt.datetime.fromisoformat(gone.deleted_at)
         except ValueError:
@@ -257,6 +261,43 @@ def deletion_events(store: Store, now: dt.datetime) -> list[Event]:
             facts["deleted_by_local"] = True
         episode = str(row["head_checkpoint_id"])
         events.append(Event("deleted", gone.thread_id, gone.agent, episode, at.timestamp(), facts))
+    return events
+
+
+def decided_events(store: Store, earliest: float) -> list[Event]:
+    """The ``decided`` events of the threads deleted once decided (a refund case a person decided: its record's
+    status ``done``), whose last wait began at ``earliest`` (POSIX seconds) or later.
+
+    A thread decided and deleted between two scans is in no status and has no history left to read; its record
+    kept its last wait (``waited_since``), its outcome and what it paid, so its decision is told as a scan that
+    saw it would have told it: the same event id (``decided:THREAD:WAITED_SINCE``), so a decision already told
+    is not told again, dated when its thread reached its end (its head at deletion), and sent to whoever may
+    decide the case as it was asked (its amount, or the questions its items asked; never the requester).
+    """
+    events: list[Event] = []
+    for gone in deleted_threads(store, AGENTS.values()):
+        row = gone.record
+        if gone.status != "done" or not isinstance(row.get("waited_since"), str):
+            continue
+        try:
+            start = dt.datetime.fromisoformat(row["waited_since"])
+            end = checkpoint_time(str(row["head_checkpoint_id"]))
+        except ValueError:  # not a time, nor a checkpoint id: a record made by other tooling
+            continue
+        if start.timestamp() < earliest:
+            continue
+        kept = [key for key in DELETED_FACTS if key not in WAIT_ONLY_FACTS]  # nothing waits once decided
+        facts = {key: to_jsonable(row[key]) for key in kept if row.get(key) is not None}
+        facts |= {key: to_jsonable(row[key]) for key in ("case_id", "customer", "outcome") if row.get(key) is not None}
+        facts["amount"] = row.get("amount") if row.get("amount") is not None else row.get("requested_amount")
+        paid = row.get("paid_amount")
+        if isinstance(paid, int) and not isinstance(paid, bool) and paid:
+            facts["amount"] = paid  # what the case paid is the webhook's ``amount``, as for a decision seen live
+        else:
+            facts.pop("paid_amount", None)  # a rejection paid nothing: no "paid 0 KRW"
+        facts["waited_seconds"] = max(0.0, end.timestamp() - start.timestamp())
+        episode = start.isoformat()
+        events.append(Event("decided", gone.thread_id, gone.agent, episode, end.timestamp(), facts))
     return events
 
 
@@ -302,6 +343,8 @@ def scan(store: Store, settings: Settings, now: dt.datetime) -> int:
     )  # fmt: skip
     at = now.timestamp()
     found = past + unfinished_events(store, statuses, settings, now) + deletion_events(store, now)
+    if cursor is not None:  # a decision made before notifications were first on is not news, as in the history
+        found += decided_events(store, history.horizon(cursor, settings.notify.keep_days, now))
     added = record(store, _with_requesters(store, _new(store, found)), channels, at)
     record(store, past_closed, (NO_CHANNEL,), at)
     decided, closed = ended_episodes(store, statuses, now)

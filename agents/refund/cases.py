@@ -14,6 +14,14 @@ checkpoint), which no running start can be: a start holds its thread's lease fro
 
 A database an earlier release wrote has no table; opening it creates the table and fills it in the same
 setup transaction from the ``refund-<case id>`` threads that release made (their name was their case).
+
+A case id is one case however it is written: ``C1``, ``c1``, a fullwidth ``Ｃ1`` and a Cyrillic ``С1`` are
+compared by :func:`agents.names.id_key` (case, width and look-alike letters folded; separators, digits and
+scripts kept), so a duplicate request typed on another keyboard is not paid again. The key keeps ids
+exact (the id as typed is the case's, shown and keyed in the ledger), so look-alikes are found by folding
+both sides when a case starts (:func:`lookalike`): the ids already held here and paid, stored by any release,
+need no migration. Of two starts at once with look-alike ids, one waits for the other's claim: SQLite's
+write transactions take turns already; on PostgreSQL each claim locks the table against other claims first.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from typing import Any
 from agents.db import Store, TableSchema
 from agents.errors import InputError
 from agents.leases import lease_alive
+from agents.names import id_key
 from agents.readsql import rows_in
 from agents.refund.strings import STRINGS
 from agents.texts import text
@@ -61,15 +70,22 @@ def claim(store: Store, case_id: str, thread_id: str) -> None:
 
     Called under ``thread_id``'s lease, once it is known to have no checkpoint (a new thread), by
     ``agents.runs.start_run`` before the run saves anything. One transaction: the insert on the case's
-    key decides between racing starts; the loser reads the winner's thread.
+    key decides between racing starts; the loser reads the winner's thread. A case whose id reads as
+    ``case_id`` (:func:`lookalike`) refuses it too, in the same transaction.
 
     Raises:
-        InputError: Naming ``case_id`` and the thread that holds it.
+        InputError: Naming ``case_id`` and the thread that holds it (or the look-alike case and its thread).
     """
     now = dt.datetime.now(dt.UTC).isoformat()
     with store.transaction() as cursor:
+        if store.backend == "postgres":
+            # Look-alike ids are different keys, so the key cannot keep two of them apart: claims take turns
+            # (a mode that conflicts with itself; reads go on), each reading the rows of the one before it.
+            cursor.execute("LOCK TABLE refund_cases IN SHARE ROW EXCLUSIVE MODE")
         # This thread has no checkpoint: a case it held before (it was deleted) is no longer its.
         cursor.execute("DELETE FROM refund_cases WHERE thread_id = ? AND case_id <> ?", (thread_id, case_id))
+        if found := lookalike(cursor, case_id, thread_id):
+            raise InputError("case_id", lookalike_message(case_id, *found))
         cursor.execute(
             "INSERT INTO refund_cases (case_id, thread_id, claimed_at) VALUES (?, ?, ?)"
             " ON CONFLICT (case_id) DO NOTHING",
@@ -97,6 +113,53 @@ def claim(store: Store, case_id: str, thread_id: str) -> None:
 def held_message(case_id: str, thread_id: str) -> Any:
     """The refusal of a case another thread holds, naming both."""
     return text(STRINGS, "refund.error.case_exists", case_id=repr(case_id), thread=repr(thread_id))
+
+
+def lookalike(cursor: Any, case_id: str, thread_id: str = "") -> tuple[str, str, bool] | None:
+    """Another case whose id reads as ``case_id`` (:func:`agents.names.id_key`), read with ``cursor``: its id,
+    its thread and whether it was paid; None when there is none.
+
+    Such a case counts when it was paid (a row in the ledger or the item ledger, even after its thread was
+    deleted) or its thread holds it (a checkpoint, or, when ``thread_id`` names the thread being started, a
+    live lease of another thread). A look-alike whose thread is gone unpaid may be started again under either
+    spelling, as the case itself may. Both sides are folded here, so rows an earlier release stored count too.
+    """
+    key = id_key(case_id)
+    cursor.execute(
+        "SELECT case_id, thread_id FROM refund_ledger WHERE case_id <> ?"
+        " UNION SELECT case_id, thread_id FROM refund_item_ledger WHERE case_id <> ?",
+        (case_id, case_id),
+    )
+    for other, other_thread in cursor.fetchall():
+        if id_key(str(other)) == key:
+            return str(other), str(other_thread), True
+    cursor.execute(
+        "SELECT case_id, thread_id FROM refund_cases WHERE case_id <> ? AND thread_id <> ?", (case_id, thread_id)
+    )
+    for other, other_thread in cursor.fetchall():
+        if id_key(str(other)) != key:
+            continue
+        if _has_checkpoint(cursor, str(other_thread)) or (thread_id and lease_alive(cursor, str(other_thread))):
+            return str(other), str(other_thread), False
+    return None
+
+
+def lookalike_message(case_id: str, other: str, thread_id: str, paid: bool) -> Any:
+    """The refusal of ``case_id`` because case ``other``, whose id reads as it, is held by ``thread_id`` or paid."""
+    key = "refund.error.case_lookalike_paid" if paid else "refund.error.case_lookalike"
+    return text(STRINGS, key, case_id=repr(case_id), existing=repr(other), thread=repr(thread_id))
+
+
+def check_lookalike(store: Store, case_id: str) -> None:
+    """Refuses ``case_id`` when another case whose id reads as it is held by a thread or paid (:func:`lookalike`).
+
+    Raises:
+        InputError: Naming ``case_id``, the other case and its thread.
+    """
+    with store.read() as cursor:
+        found = lookalike(cursor, case_id)
+    if found:
+        raise InputError("case_id", lookalike_message(case_id, *found))
 
 
 def holding_thread(store: Store, case_id: str) -> str | None:

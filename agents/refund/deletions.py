@@ -1,4 +1,4 @@
-"""The record of refund cases deleted before they were finished (a project table).
+"""The record of refund cases deleted before they were finished, or after a person decided them (a project table).
 
 A refund that waits for a decision, or needs attention, is a customer's open claim: deleting its thread
 must not make it vanish. :func:`check_delete` refuses such a deletion without a reason ("reject it first,
@@ -6,6 +6,14 @@ or delete with a reason"); with one, :func:`record_delete` writes a permanent ro
 requested amount, status at deletion, who, when, why) before the thread's checkpoints go, and the audit
 (``agents.refund.ledger.audit_rows``) shows it as a case whose outcome is ``deleted``. Both run from
 ``agents.deletion.delete_thread``, the one path the CLI, the sidebar form and the HTTP API take.
+
+A case a person decided (rejected, or paid on an approval) is deleted without a reason, but not without a
+trace: its decision (who, when, the note) lived only in its thread, and a rejection erased with it would let
+the same case be started again and paid as if no one had ever refused it. Its row is written the same way,
+with its status ``done`` and its outcome (:data:`KEPT_FINISHED`); the audit shows it beside a later thread of
+the case, ``python -m agents deletions`` and the explorer's *Deleted threads* list it with its outcome, and a
+notification scan that never saw its decision tells it from here (its last wait: ``waited_since``). A case the
+agent settled on its own (no one asked) keeps no row: its payout in the ledger is its whole record.
 
 The row also keeps (``kept``, JSON) what the audit showed of the case at that moment, which the thread's
 checkpoints held and its deletion takes away: who decided what, when, in which batch, its trace and the
@@ -23,8 +31,9 @@ from typing import Any
 
 from agents import threadindex
 from agents.db import Store, TableSchema
-from agents.deletion_record import deletion_row, insert_deletion
+from agents.deletion_record import ENDED_FIELDS, deletion_row, insert_deletion
 from agents.errors import InputError
+from agents.readmodel import checkpoint_time
 from agents.refund.cases import case_of_thread
 from agents.refund.rules import AUTOMATIC_APPROVER
 from agents.refund.strings import STRINGS
@@ -68,10 +77,31 @@ KEPT_AUDIT = (
 )  # fmt: skip
 #: What it keeps of the case's values for choosing whom its deletion is told to (four eyes: never the requester).
 KEPT_REQUESTER = ("requested_by_name", "requested_by_names")
+#: What it keeps of a case a person decided (status ``done``): its outcome (``paid``, ``rejected``, ``partly
+#: paid``), the approver's note, and when its last wait began (``waited_since``, ISO 8601 UTC: the episode its
+#: ``decided`` notification is keyed by).
+KEPT_FINISHED = ("outcome", "note", "waited_since")
 
 
 def _amount(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def decided_by_person(values: Mapping[str, Any]) -> bool:
+    """Whether a person decided the case: its decision names an approver (not the agent's own settlement), or,
+    for a case with items, at least one item's does."""
+    if values.get("items"):
+        results = values.get("item_results")
+        return any(
+            isinstance(result, dict) and result.get("approver") not in (None, "", AUTOMATIC_APPROVER)
+            for result in (results if isinstance(results, list) else [])
+        )
+    return bool(values.get("decision")) and values.get("approver") not in (None, "", AUTOMATIC_APPROVER)
+
+
+def _kept_for(request: DeleteRequest) -> bool:
+    """Whether deleting the case leaves a row: it is unfinished, or a person decided it."""
+    return request.status != "done" or decided_by_person(request.values)
 
 
 def check_delete(store: Store, request: DeleteRequest) -> None:
@@ -130,16 +160,32 @@ def kept_of(store: Store, request: DeleteRequest) -> dict[str, Any]:
     kept |= {key: values[key] for key in KEPT_REQUESTER if values.get(key)}
     kept["paid_amount"] = _amount(row.get("executed_amount")) or 0
     kept["waiting_amount"] = _amount(row.get("waiting_amount")) or 0
+    if row.get("paid_at"):  # when it was paid: a later thread of the case is paid apart (its own row)
+        kept["paid_at"] = row["paid_at"]
     questions, waiting = asked_questions(store, request.thread_id, values)
     items = values.get("items")
     if isinstance(items, list) and items:
         kept |= {"item_count": len(items), "waiting_count": waiting, "questions": questions}
-    return kept
+    if request.status == "done":
+        outcome = values.get("outcome")
+        kept["outcome"] = "paid" if outcome == "already paid" else outcome  # as its finished status reads it
+        kept |= {"note": values["note"]} if isinstance(values.get("note"), str) and values["note"] else {}
+        kept |= {"waited_since": since} if (since := last_wait(store, request.thread_id)) else {}
+    return {key: value for key, value in kept.items() if value is not None}
+
+
+def last_wait(store: Store, thread_id: str) -> str | None:
+    """When the thread's last wait for a person began (ISO 8601 UTC: the time of the last checkpoint it waited
+    at, as ``waiting_since`` reads it), or None when it never waited."""
+    with store.read() as cursor:
+        waits = [row[1] for row in store.queries.interrupt_writes(cursor, [thread_id])]
+    return checkpoint_time(max(waits)).isoformat() if waits else None
 
 
 def record_delete(store: Store, request: DeleteRequest) -> None:
-    """Writes the permanent row of an unfinished case about to be deleted (a finished one keeps its ledger)."""
-    if request.status == "done":
+    """Writes the permanent row of a case about to be deleted unfinished, or after a person decided it (one the
+    agent settled on its own keeps its ledger row)."""
+    if not _kept_for(request):
         return
     values = request.values
     row = deletion_row(
@@ -194,5 +240,28 @@ def deleted_unfinished(store: Store) -> list[dict[str, Any]]:
         if "item_count" in kept:
             told["amount"] = kept.get("waiting_amount", 0)
         requester = {key: kept[key] for key in ("requested_by", *KEPT_REQUESTER) if key in kept}
-        found.append({key: value for key, value in row.items() if key != "kept"} | requester | told)
+        found.append({key: value for key, value in row.items() if key != "kept"} | requester | told | _ended(row))
     return found
+
+
+def _ended(row: Mapping[str, Any]) -> dict[str, Any]:
+    """How a decided case ended, for a row of one deleted once a person decided it (status ``done``; {} for
+    another): :data:`ENDED_FIELDS`, when its last wait began (``waited_since``), and ``outcome_text``, those
+    words in the reader's language ("rejected by park (note: fraud suspected)")."""
+    kept = row["kept"]
+    if row["status"] != "done":
+        return {}
+    ended = {key: kept[key] for key in ENDED_FIELDS if kept.get(key) not in (None, "")}
+    ended |= {"waited_since": kept["waited_since"]} if kept.get("waited_since") else {}
+    outcome = str(kept.get("outcome") or "finished")
+    key = f"refund.outcome.{outcome.replace(' ', '_')}"
+    paid = _amount(kept.get("paid_amount"))
+    ended["outcome_text"] = text(
+        STRINGS,
+        "refund.deleted.outcome",
+        outcome=text(STRINGS, key) if key in STRINGS else outcome,
+        approver=str(kept.get("approver") or "?"),
+        paid=text(STRINGS, "refund.deleted.paid", amount=f"{paid:,}") if paid else "",
+        note=text(STRINGS, "refund.say.note", note=kept["note"]) if kept.get("note") else "",
+    )
+    return ended

@@ -10,9 +10,11 @@ The audit is derived: one row per refund thread, read from the thread's head
 checkpoint (with what the tasks that finished there wrote: a case with items
 whose other items wait, ``agents.refund.step_writes``) and joined with the ledger,
 so it always agrees with the save file. An unfinished case deleted with a reason shows from its record
-(``refund_deletions``: outcome ``deleted``, who, when and why). A payout whose thread is not in this database
-shows from the ledger alone (:func:`_ledger_only`): ``thread deleted`` when its start here is recorded, else
-``thread not in this database`` (paid by a graph that keeps its threads elsewhere: ``langgraph dev``).
+(``refund_deletions``: outcome ``deleted``, who, when and why), and so does a case deleted after a person
+decided it (its outcome and decision as they were, beside any later thread of the same case). A payout whose
+thread is not in this database shows from the ledger alone (:func:`_ledger_only`): ``thread deleted`` when its
+start here is recorded, else ``thread not in this database`` (paid by a graph that keeps its threads elsewhere:
+``langgraph dev``).
 """
 
 from __future__ import annotations
@@ -253,8 +255,10 @@ class AuditRow:
     its items (:mod:`agents.refund.item_decisions`): ``approve``, ``reject`` or ``mixed``, its items'
     approvers joined by ", ", and when its last item was decided. A case deleted before it was
     finished has the outcome ``deleted``, ``status_at_deletion``, ``deleted_by``, ``deleted_at`` and
-    ``deletion_reason``. ``batch_id`` names the batch the case was decided in (``agents.batch``); for a
-    case with items, the batches its items were decided in, in the items' order, separated by ", ".
+    ``deletion_reason``; one deleted after a person decided it keeps its outcome (``paid``, ``rejected``,
+    ``partly paid``) and its decision, with ``status_at_deletion`` ``done`` and the same deletion columns.
+    ``batch_id`` names the batch the case was decided in (``agents.batch``); for a case with items, the batches
+    its items were decided in, in the items' order, separated by ", ".
     ``waiting_amount`` is what waits for a decision in a waiting case (0 when its thread does not wait):
     for a case with items, what its waiting items ask for together (its ``amount`` is the whole request
     until every item is decided); for a case with one amount, that amount
@@ -437,8 +441,9 @@ def _audit_rows(
         made.put(thread_id, (values, status, waiting, paid, row))
         rows.append(row)
     for gone in deletion_rows(store):
-        paid = payouts.get(gone["case_id"]) or item_totals.get(gone["case_id"])
-        seen.add(gone["case_id"])
+        kept_paid = _paid_before(gone, payouts.get(gone["case_id"]) or item_totals.get(gone["case_id"]))
+        if kept_paid is not None:  # its payout is this row's: not another row's of the case
+            seen.add(gone["case_id"])
         rows.append(
             AuditRow(
                 case_id=gone["case_id"],
@@ -447,10 +452,10 @@ def _audit_rows(
                 customer=gone["customer"],
                 requested_amount=gone["requested_amount"],
                 amount=gone["amount"],
-                executed_amount=paid["paid_amount"] if paid else None,
-                outcome="deleted",
+                executed_amount=kept_paid["paid_amount"] if kept_paid else None,
+                outcome=str(gone["kept"].get("outcome") or "deleted"),  # a decided case keeps its outcome
                 requested_at=gone["requested_at"],
-                paid_at=paid["paid_at"] if paid else "",
+                paid_at=kept_paid["paid_at"] if kept_paid else "",
                 **audit_fields(gone),  # who decided what, its trace and reason, as the audit showed them then
                 status_at_deletion=gone["status"],
                 deleted_by=gone["deleted_by"],
@@ -475,12 +480,26 @@ def _audit_rows(
     return rows
 
 
+def _paid_before(gone: Mapping[str, Any], paid: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """What a deleted case had paid when it was deleted (a :func:`agents.refund.deletions.deletion_rows` row;
+    ``paid``: the ledger's payout of its case now), or None. A case id whose thread was deleted unpaid may be
+    started again, and what that later thread pays is its own, never the deleted row's: the record's own
+    ``paid_amount`` says. A row recorded before it kept one reads the ledger, as it always did."""
+    kept = gone["kept"]
+    if "paid_amount" not in kept:
+        return paid
+    if not kept["paid_amount"]:
+        return None
+    when = kept.get("paid_at") or (paid["paid_at"] if paid else "")
+    return {"paid_amount": kept["paid_amount"], "paid_at": when}
+
+
 def _ledger_only(case_id: str, paid: Mapping[str, Any], started_here: bool) -> AuditRow:
     """The audit row of a payout whose thread is not in this database: ``thread deleted`` when the case's start
-    here is recorded (``refund_cases``: a finished case is deleted without a record), else ``thread not in this
-    database``. A case's own ledger row is its whole case (request, payout, approver; ``settle`` is its last step).
-    A case with items (``item_count``) shows what its paid items were paid and by whom; its request and outcome
-    stay empty: a rejected item, or one not decided, left no row to make them up from."""
+    here is recorded (``refund_cases``: a case settled automatically is deleted without a record), else ``thread
+    not in this database``. A case's own ledger row is its whole case (request, payout, approver; ``settle`` is its
+    last step). A case with items (``item_count``) shows what its paid items were paid and by whom; its request and
+    outcome stay empty: a rejected item, or one not decided, left no row to make them up from."""
     whole = "item_count" not in paid
     return AuditRow(
         case_id=case_id,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.errors import InputError
 from agents.identity import EMAIL_MAX_LENGTH, Identity
-from agents.names import AUTOMATIC, RESERVED_NAMES, UPDATE_STATE, is_reserved_name
+from agents.names import AUTOMATIC, RESERVED_NAMES, UPDATE_STATE, id_key, is_reserved_name
 from agents.refund.hitl import NOTE_MAX_LENGTH, plain_answer, response_schema
 from agents.refund.permissions import APPROVE_REFUND, FOUR_EYES, REJECT_REFUND, check_refund, is_requester
 from agents.refund.strings import STRINGS
@@ -208,7 +208,8 @@ def check_items(value: Any) -> list[dict[str, Any]]:
     """A request's items: a JSON array of ``{"item": id, "amount": KRW}``, 1 to :data:`MAX_ITEMS` of them.
 
     Each item id is an id as a case id is (NFC-normalised, so the ledger's key has one spelling) and
-    appears once; each amount is a whole number from 1 to :data:`MAX_AMOUNT`, and so is their total
+    appears once, compared as a case id is (``agents.names.id_key``: ``A``, ``a``, ``Ａ`` and a Greek
+    ``Α`` are one item); each amount is a whole number from 1 to :data:`MAX_AMOUNT`, and so is their total
     (the case's requested amount).
 
     Returns:
@@ -231,6 +232,9 @@ def check_items(value: Any) -> list[dict[str, Any]]:
             raise InputError("items", _error("refund.error.item_id", item=repr(entry["item"]), limit=ITEM_ID_MAX))
         if any(known["item"] == item for known in items):
             raise InputError("items", _error("refund.error.item_twice", item=repr(item)))
+        # Ids that read alike (``A``, ``a``, a Greek ``Α``) are one item, each paid once in the item ledger.
+        if twin := next((known["item"] for known in items if id_key(known["item"]) == id_key(item)), None):
+            raise InputError("items", _error("refund.error.item_lookalike", item=repr(twin), other=repr(item)))
         amount = entry["amount"]
         if requested_amount_problem(amount):
             raise InputError("items", _error("refund.error.item_amount", item=repr(item), limit=krw(MAX_AMOUNT)))

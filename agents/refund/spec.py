@@ -462,6 +462,8 @@ def check_start(store: Store, values: dict[str, Any]) -> None:
     """A case id is used once: one that a thread holds, or that was already paid (even after its thread
     was deleted), is refused naming ``case_id`` (and the thread). Run by ``runs.start_run`` on every
     path, on the id as its field normalised it: the same text the state and the ledger's key hold.
+    An id that reads as another case's (case, width, look-alike letters: :func:`agents.names.id_key`) is that
+    case, refused naming it and its thread.
     Two starts racing on different threads both pass here; :func:`claim_start` lets one through."""
     case_id = values["case_id"]
     holder = cases.holding_thread(store, case_id)
@@ -469,6 +471,7 @@ def check_start(store: Store, values: dict[str, Any]) -> None:
         raise InputError("case_id", cases.held_message(case_id, holder))
     if ledger.payout_for(store, case_id) is not None or item_ledger.case_has_item_payouts(store, case_id):
         raise InputError("case_id", text(STRINGS, "refund.error.case_paid", case_id=repr(case_id)))
+    cases.check_lookalike(store, case_id)  # `c1`, `Ｃ1`, `С1` are case C1: refused naming it and its thread
 
 
 def claim_start(store: Store, values: dict[str, Any], thread_id: str) -> None:

@@ -115,6 +115,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refund.outcome.already_paid": ("already paid", "이미 지급됨"),
     "refund.outcome.rejected": ("rejected", "거절됨"),
     "refund.outcome.finished": ("finished", "종료됨"),
+    # How a case deleted once a person decided it had ended, in the list of deleted threads.
+    "refund.deleted.outcome": ("{outcome} by {approver}{paid}{note}", "{outcome}, 결정: {approver}{paid}{note}"),
+    "refund.deleted.paid": (", {amount} KRW paid", ", {amount}원 지급"),
     "refund.error.object": (
         'answer with a JSON object, e.g. {{"action": "approve", "approver": "kim"}}',
         'JSON 객체로 답하세요. 예: {{"action": "approve", "approver": "kim"}}',
@@ -184,6 +187,25 @@ STRINGS: dict[str, tuple[str, str]] = {
     # The status of an unfinished case as that refusal names it.
     "refund.delete.status.waiting": ("waiting", "대기 중"),
     "refund.delete.status.attention": ("needs attention", "확인 필요"),
+    # A case id compared as it looks (case, width, look-alike letters: agents.names.id_key).
+    "refund.error.case_lookalike": (
+        "case {case_id} reads as case {existing}, which already exists (thread {thread} holds it): a case id is"
+        " the same case however it is written (case, width, look-alike letters); use a new case id",
+        "건 번호 {case_id:은/는} 이미 있는 건 {existing:과/와} 같은 번호로 읽힙니다(스레드 {thread}). 대소문자, 전각·반각,"
+        " 닮은 글자가 달라도 같은 건입니다. 새 건 번호를 쓰세요",
+    ),
+    "refund.error.case_lookalike_paid": (
+        "case {case_id} reads as case {existing}, which was already paid (thread {thread}): a case id is the same"
+        " case however it is written (case, width, look-alike letters); use a new case id",
+        "건 번호 {case_id:은/는} 이미 지급된 건 {existing:과/와} 같은 번호로 읽힙니다(스레드 {thread}). 대소문자,"
+        " 전각·반각, 닮은 글자가 달라도 같은 건입니다. 새 건 번호를 쓰세요",
+    ),
+    "refund.error.item_lookalike": (
+        "items {item} and {other} read as one item (an item id is compared as a case id is: case, width,"
+        " look-alike letters); list each item once",
+        "항목 {item:과/와} {other:은/는} 같은 항목으로 읽힙니다(항목 번호는 건 번호처럼 대소문자, 전각·반각,"
+        " 닮은 글자를 가리지 않습니다). 항목마다 한 번만 쓰세요",
+    ),
     "refund.error.case_paid": (
         "case {case_id} was already paid; use a new case id",
         "{case_id:은/는} 이미 지급된 건입니다. 새 건 번호를 쓰세요",

@@ -51,8 +51,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.no_threads": ("No threads yet.", "아직 스레드가 없습니다."),
     # An agent whose every thread was deleted has had threads: "yet" would be untrue (dashboard.home_view).
     "home.no_threads_deleted": (
-        "No threads now. Threads deleted before they finished: {count}.",
-        "지금은 스레드가 없습니다. 완료 전에 삭제된 스레드: {count}개.",
+        "No threads now. Deleted threads on record: {count}.",
+        "지금은 스레드가 없습니다. 기록된 삭제 스레드: {count}개.",
     ),
     "home.deleted_link": (
         "Deleted threads ({count}) in the checkpoint explorer",

@@ -13,10 +13,10 @@ from tests.factories import pause_robot
 
 SAID = {
     "en": (
-        "No threads now. Threads deleted before they finished: 2.",
+        "No threads now. Deleted threads on record: 2.",
         "Deleted threads (2) in the checkpoint explorer",
     ),
-    "ko": ("지금은 스레드가 없습니다. 완료 전에 삭제된 스레드: 2개.", "체크포인트 탐색기의 삭제된 스레드 (2)"),
+    "ko": ("지금은 스레드가 없습니다. 기록된 삭제 스레드: 2개.", "체크포인트 탐색기의 삭제된 스레드 (2)"),
 }
 NONE_YET = {"en": "No threads yet.", "ko": "아직 스레드가 없습니다."}
 
