@@ -58,7 +58,9 @@ DEFAULT_LIVE_REFRESH_SECONDS = 2.0
 MIN_LIVE_REFRESH_SECONDS = 0.5
 #: Seconds per unit of an ``HITL_SLA`` deadline.
 SLA_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_SLA_SPAN = re.compile(r"([0-9]{1,7})([smhd])")
+_SLA_SPAN = re.compile(r"([0-9]+)([smhd])")
+#: The most units a deadline may have (9,999,999 days is past any wait; more digits would be no deadline).
+SLA_MOST = 9_999_999
 #: Parses the raw setting values into one agent's frozen, typed settings; raises
 #: :class:`~agents.errors.InputError` naming the setting for a bad value.
 SettingsParser = Callable[[Mapping[str, str]], Any]
@@ -234,8 +236,8 @@ def resolve_settings(
 def sla_setting(values: Mapping[str, str], agents: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """``HITL_SLA`` as (agent, seconds) pairs: ``refund=24h,lecture=48h``; unset gives no deadline.
 
-    Each entry names a known agent once, with a whole number above zero and a unit (s, m, h, d);
-    anything else is refused, naming the setting and the entry.
+    Each entry names a known agent once, with a whole number from 1 to :data:`SLA_MOST` and a unit (s, m,
+    h, d); anything else is refused, naming the setting and the entry.
     """
     raw = text_setting(values, SLA_SETTING)
     if not raw:
@@ -254,6 +256,10 @@ def sla_setting(values: Mapping[str, str], agents: tuple[str, ...]) -> tuple[tup
         match = _SLA_SPAN.fullmatch(span)
         if match is None or int(match[1]) == 0:
             raise InputError(SLA_SETTING, text(STRINGS, "error.setting.sla_span", name=name, span=repr(span)))
+        if int(match[1]) > SLA_MOST:
+            raise InputError(
+                SLA_SETTING, text(STRINGS, "error.setting.sla_long", name=name, span=repr(span), most=f"{SLA_MOST:,}")
+            )
         found[name] = int(match[1]) * SLA_UNITS[match[2]]
     return tuple(found.items())
 

@@ -452,6 +452,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{name}: a deadline is a whole number above 0 and a unit s, m, h or d; got {span}",
         "{name}: 기한은 0보다 큰 정수와 단위(s, m, h, d 중 하나)로 씁니다. 입력값: {span}",
     ),
+    "error.setting.sla_long": (
+        "{name}: a deadline is at most {most} of its unit; got {span}",
+        "{name}: 기한은 단위마다 최대 {most}입니다. 입력값: {span}",
+    ),
     "error.setting.timezone": (
         "not an IANA time zone name (e.g. Asia/Seoul, UTC); got {value}",
         "IANA 시간대 이름이 아닙니다(예: Asia/Seoul, UTC). 입력값: {value}",

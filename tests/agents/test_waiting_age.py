@@ -190,6 +190,22 @@ def test_a_bad_sla_is_refused_at_start_naming_the_setting(value):
     assert refused.value.field == "HITL_SLA"
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "refund: a deadline is at most 9,999,999 of its unit; got '99999999999999d'"),
+        ("ko", "refund: 기한은 단위마다 최대 9,999,999입니다. 입력값: '99999999999999d'"),
+    ],
+)
+def test_a_deadline_of_too_many_digits_is_refused_as_too_long_not_as_no_whole_number(run_cli, monkeypatch, lang, said):
+    monkeypatch.setenv("HITL_SLA", "refund=99999999999999d")
+    refused = run_cli("--lang", lang, "inbox")
+    assert refused.code == 2 and said in refused.err, refused.err
+    assert runtime.load_settings(environ={"HITL_SLA": "refund=9999999d"}, secrets={}).deadlines == {
+        "refund": 9_999_999 * 86400
+    }
+
+
 @pytest.mark.parametrize("value", ["Mars/Olympus", "../etc/passwd", "/etc/localtime", "Asia/Seoul\x00"])
 def test_a_bad_time_zone_is_refused_at_start_naming_the_setting(value):
     with pytest.raises(InputError) as refused:
