@@ -303,7 +303,9 @@ class RunPart:
         make_input: ``(validated start values, run language) -> graph input`` (default: the values).
         thread_for: ``(validated start values, requested thread id or None) -> thread id`` (default: the
             requested id, else a new one).
-        fresh_start: Whether starting a run first deletes that thread (the robot's "start over").
+        fresh_start: Whether starting a run first deletes that thread (the robot's "start over"): a finished
+            one; an unfinished one is refused unless its deletion was confirmed (``start_run``'s
+            ``delete_unfinished``), and then recorded.
         check_start: ``(store, validated start values)``; raises InputError when the agent
             refuses to start with them (e.g. a refund case id that was already paid). Run before
             the thread's lease is taken and again under it; it writes nothing.

@@ -62,6 +62,35 @@ STRINGS: dict[str, tuple[str, str]] = {
         "names thread {named}, not {thread}; leave it out or name this thread",
         "{thread:이/가} 아니라 스레드 {named:을/를} 가리킵니다. 빼거나 이 스레드를 적으세요",
     ),
+    # Run and search options LangGraph's server honours and this one cannot (``agents.api.run_context``,
+    # ``agents.api.threads``): refused, never dropped unseen.
+    "api.error.webhook": (
+        "is not supported: this server makes no outbound calls; leave it out and follow the run with"
+        " runs.join, runs.join_stream or runs.get",
+        "지원하지 않습니다. 이 서버는 밖으로 요청을 보내지 않습니다. 빼고 runs.join, runs.join_stream 또는"
+        " runs.get으로 실행을 지켜보세요",
+    ),
+    "api.error.after_seconds": (
+        "is not supported: a run starts at once (0 or none); got {got}",
+        "지원하지 않습니다. 실행은 바로 시작합니다(0 또는 없음). 받은 값: {got}",
+    ),
+    "api.error.extract": (
+        "is not supported: a search answers whole threads (select chooses their fields); leave it out",
+        "지원하지 않습니다. 검색은 스레드를 통째로 돌려줍니다(필드는 select로 고릅니다). 빼세요",
+    ),
+    "api.error.select": (
+        "names no field of a thread: {named}; the fields are {fields}",
+        "스레드의 필드가 아닙니다: {named}. 필드: {fields}",
+    ),
+    # A run's own checkpoint metadata and LangGraph's step limit (``agents.runs.core.RunOptions``).
+    "error.own_metadata_key": (
+        "{key} is written by the run itself (the agent, its run and its batch); use another key",
+        "{key:은/는} 실행이 직접 적는 키입니다(에이전트, 실행, 일괄 처리). 다른 키를 쓰세요",
+    ),
+    "error.recursion_limit": (
+        "must be a whole number of steps, 1 or more; got {got}",
+        "1 이상의 단계 수(정수)여야 합니다. 받은 값: {got}",
+    ),
     # A run's ``checkpoint`` (``agents.api.run_target``): a start names the thread's head, or no checkpoint.
     "api.error.older_checkpoint": (
         "checkpoint_id: {checkpoint} is an older checkpoint of thread {thread}, whose head is {head}; a run with"
@@ -304,6 +333,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "thread {thread} is waiting for an answer; answer it (resume) instead of continuing it",
         "스레드 {thread:은/는} 답을 기다리고 있습니다. 계속 실행하지 말고 답하세요(resume)",
     ),
+    # A new start of a thread that starts over (the robot's) would delete it: refused while it is unfinished.
+    "error.start_over_waiting": (
+        "thread {thread} is waiting for an answer, and a new start would delete its question unseen;"
+        " answer it (python -m agents resume {thread} ANSWER, or its page) or delete it"
+        " (python -m agents delete {thread} --yes), then start it again",
+        "스레드 {thread:은/는} 답을 기다리고 있어, 새로 시작하면 그 질문이 아무 기록 없이 지워집니다."
+        " 먼저 답하거나(python -m agents resume {thread} 답, 또는 해당 페이지) 삭제한 뒤"
+        "(python -m agents delete {thread} --yes) 다시 시작하세요",
+    ),
+    "error.start_over_attention": (
+        "thread {thread} is not finished (it needs attention), and a new start would delete it unseen;"
+        " run it on (python -m agents continue {thread}) or delete it (python -m agents delete {thread} --yes),"
+        " then start it again",
+        "스레드 {thread:은/는} 아직 끝나지 않아(확인 필요), 새로 시작하면 아무 기록 없이 지워집니다."
+        " 먼저 이어서 실행하거나(python -m agents continue {thread}) 삭제한 뒤"
+        "(python -m agents delete {thread} --yes) 다시 시작하세요",
+    ),
+    # The reason recorded for an unfinished thread deleted by a confirmed start over (the robot page's).
+    "deletion.reason.start_over": ("started over", "처음부터 다시 시작함"),
     "error.no_checkpoint": (
         "no checkpoint {checkpoint} in thread {thread}",
         "스레드 {thread}에 체크포인트 {checkpoint:이/가} 없습니다",

@@ -38,7 +38,8 @@ def start_over(
 
     The deletion is checked against the head this tab saw when Start over was pressed (``expected`` then),
     so another tab's answer since then is not deleted. A thread with nothing saved yet starts at once:
-    nothing is lost.
+    nothing is lost. A thread that had not finished (its question waiting) is deleted as the sidebar's
+    delete deletes it: by an admin, and recorded (*Deleted threads*, ``python -m agents deletions``).
     """
     if auth.why_not(START_RUN):
         button_place.caption(t("auth.cannot_act", reason=auth.why_not(START_RUN)))
@@ -70,6 +71,7 @@ def start_over(
             lang=current_language(),
             actor=auth.identity(),
             expected_head=seen,  # what this tab saw: another tab's answer since is not deleted
+            delete_unfinished=True,  # confirmed for that head: a waiting thread is deleted, and recorded
         )
     except UserError as error:
         confirm_place.error(escape_markdown(refused_text(error)))

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeGuard
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -34,7 +35,7 @@ from agents import identity, lifecycle, readmodel, runs
 from agents.api import inputs, shapes, streaming
 from agents.api.context import Actor, ApiContext, Ctx, expected_head, now_iso
 from agents.api.errors import ApiError, is_user_error, status_of
-from agents.api.run_context import check_context
+from agents.api.run_context import check_context, run_options
 from agents.api.run_target import (
     OWN_MULTITASK_STRATEGY,
     check_inbox_accept,
@@ -57,13 +58,35 @@ router = APIRouter(tags=["LangGraph: runs"])
 RUNS_KEPT = 1000
 #: Finished runs whose events are kept for runs.join_stream (a run's events may hold every state it saved).
 EVENTS_KEPT = 100
+#: A run's statuses (LangGraph's ``RunStatus``), which ``runs.list(status=...)`` filters by.
+RUN_STATUSES = ("pending", "running", "error", "success", "timeout", "interrupted")
+#: The fields of a run (:meth:`ApiRun.to_json`, LangGraph's server's ``RUN_FIELDS``) ``runs.list(select=...)`` keeps.
+RUN_FIELDS = (
+    "run_id",
+    "thread_id",
+    "assistant_id",
+    "created_at",
+    "updated_at",
+    "status",
+    "metadata",
+    "multitask_strategy",
+    "kwargs",
+    "langsmith_session_name",
+)
 
 
 class Command(BaseModel):
+    """LangGraph's ``Command`` as clients send it; only ``resume`` is acted on (:func:`refuse_unsupported_command`).
+
+    ``RemoteGraph`` sends its whole ``Command`` (``goto: []`` always, ``graph``, ``update`` as ``null``
+    when its SDK does not drop them), so every field is known and an empty one means none.
+    """
+
     model_config = ConfigDict(extra="forbid")
     resume: Any = None
     update: Any = None
     goto: Any = None
+    graph: Any = None
 
 
 class CheckpointRef(BaseModel):
@@ -88,6 +111,9 @@ class RunCreate(BaseModel):
     if_not_exists: str | None = None
     multitask_strategy: str | None = None
     on_disconnect: str | None = None
+    # Honoured by LangGraph's server, refused here when given (agents.api.run_context.run_options).
+    webhook: Any = None
+    after_seconds: Any = None
 
 
 @dataclass
@@ -165,6 +191,19 @@ def _is_resume(command: Command | None) -> TypeGuard[Command]:
     return command is not None and "resume" in command.model_fields_set
 
 
+def refuse_unsupported_command(command: Command) -> None:
+    """Refuses (422) a command that asks more than an answer: an update, a goto, or a parent graph.
+
+    ``null`` and an empty ``goto`` (``[]``, which ``RemoteGraph`` always sends) ask nothing. An update or a
+    goto would write the state or move the graph past the agents' rules (a refund's decision goes through
+    its answer checks); a parent graph has no meaning here, where no agent runs inside another graph.
+    """
+    if command.update is not None or command.goto not in (None, []):
+        raise InputError("command", "only command.resume is supported (update and goto are not)")
+    if command.graph is not None:
+        raise InputError("command.graph", f"must be null: no agent runs inside a parent graph; got {command.graph!r}")
+
+
 def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
     """Checks what can be checked before a run: the options, the thread and the assistant."""
     multitask_strategy(body.multitask_strategy)
@@ -173,8 +212,8 @@ def prepare(context: ApiContext, thread_id: str, body: RunCreate) -> str:
     for name in ("interrupt_before", "interrupt_after"):
         if getattr(body, name):
             raise InputError(name, "is not supported: the agents ask where they need a human")
-    if body.command is not None and (body.command.update is not None or body.command.goto is not None):
-        raise InputError("command", "only command.resume is supported (update and goto are not)")
+    if body.command is not None:
+        refuse_unsupported_command(body.command)
     if body.input is not None and not isinstance(body.input, dict):
         raise InputError("input", f"must be a JSON object of the {spec.name} agent's start fields")
     check_context(context.store, context.settings, spec, body.context, body.config)
@@ -205,15 +244,21 @@ def execute(
 ) -> dict[str, Any]:
     """Runs the operation the body asks for, as ``actor``, and returns what ``runs.wait`` answers.
 
-    ``run_id`` (the API's run) is written in the metadata of every checkpoint the run saves.
+    ``run_id`` (the API's run) is written in the metadata of every checkpoint the run saves, beside the
+    body's ``metadata``; ``config.recursion_limit`` is the run's step limit. An option this server cannot
+    honour (``webhook``, ``after_seconds``) is refused before anything runs.
     """
     store, settings = context.store, context.settings
+    options = run_options(
+        webhook=body.webhook, after_seconds=body.after_seconds, config=body.config, metadata=body.metadata
+    )
     streaming: dict[str, Any] = {
         "on_event": on_event,
         "on_chunk": on_chunk,
         "stream_modes": modes,
         "actor": actor,
         "run_id": run_id,
+        "options": options,
     }
     checkpoint_id = body.checkpoint_id or (body.checkpoint.checkpoint_id if body.checkpoint else None)
     saved = readmodel.head_checkpoint_id(store, thread_id) is not None
@@ -302,6 +347,7 @@ def _finish(run: ApiRun, status: str) -> None:
 def wait_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, actor: Actor) -> dict[str, Any]:
     """Runs until the thread finishes or asks; answers its values (``__interrupt__`` when it waits)."""
     thread_id = prepare(context, thread_id, body)
+    streaming.requested(body.stream_mode)  # checked as runs.stream and runs.create check it
     run = _new_run(context, thread_id, body)
     run.status = "running"
     try:
@@ -353,15 +399,17 @@ def _start_in_background(
     modes: tuple[str, ...],
     actor: Identity = LOCAL_OPERATOR,
     request_id: str = "",
+    run: ApiRun | None = None,
 ) -> ApiRun:
     """Starts the run on the pool; returns once it passed its checks (its first task) or ended.
 
     The run's events (``metadata``, then the chunks of ``modes`` as LangGraph's server names them, then
     an ``error`` event if it failed) go to :attr:`ApiRun.events`, which its stream and ``join_stream``
     follow. A run refused by its checks raises here, so the caller answers a 4xx and remembers nothing.
+    ``run`` is one made by :func:`_api_run` whose answer the caller built before the run could start.
     """
     started = threading.Event()
-    run = _api_run(thread_id, body)
+    run = run or _api_run(thread_id, body)
     run.publish("metadata", {"run_id": run.run_id, "attempt": 1})
     writer = streaming.EventWriter(modes)
 
@@ -447,12 +495,37 @@ def get_run(thread_id: str, run_id: str, context: Ctx) -> dict[str, Any]:
 
 
 @router.get("/threads/{thread_id}/runs")
-def list_runs(thread_id: str, context: Ctx) -> list[dict[str, Any]]:
-    """The runs this server started on the thread, newest first."""
-    thread_id = validate_thread_id(thread_id)
+def list_runs(
+    thread_id: str,
+    context: Ctx,
+    limit: int = 10,
+    offset: int = 0,
+    status: str | None = None,
+    select: Annotated[list[str] | None, Query()] = None,
+) -> list[dict[str, Any]]:
+    """The runs this server started on the thread, newest first, as LangGraph's server lists them.
+
+    ``status`` keeps the runs in that status, ``offset`` and ``limit`` choose the page, ``select`` the
+    fields of each run. An unknown thread is a 404 (a saved thread, or one ``threads.create`` made).
+    """
+    if not 1 <= limit <= RUNS_KEPT:
+        raise InputError("limit", f"must be from 1 to {RUNS_KEPT}; got {limit}")
+    if offset < 0:
+        raise InputError("offset", f"must be 0 or more; got {offset}")
+    if status is not None and status not in RUN_STATUSES:
+        raise InputError("status", f"must be one of {', '.join(RUN_STATUSES)}; got {status!r}")
+    unknown = [name for name in select or () if name not in RUN_FIELDS]
+    if unknown:
+        named = ", ".join(map(repr, unknown))
+        raise InputError("select", f"names no field of a run: {named}; the fields are {', '.join(RUN_FIELDS)}")
+    thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
+    if thread_id not in context.created and lifecycle.thread_status(context.store, thread_id) is None:
+        raise ThreadNotFoundError(thread_id)
     with context.lock:
         found = [run.to_json() for run in context.runs.values() if run.thread_id == thread_id]
-    return sorted(found, key=lambda r: r["created_at"], reverse=True)
+    kept = [run for run in found if status is None or run["status"] == status]
+    page = sorted(kept, key=lambda r: r["created_at"], reverse=True)[offset : offset + limit]
+    return [{key: run[key] for key in run if key in select} for run in page] if select else page
 
 
 @router.get("/threads/{thread_id}/runs/{run_id}/join")
@@ -511,6 +584,16 @@ def _events(run: ApiRun, start: int = 0, modes: tuple[str, ...] = ()) -> Iterato
             yield sse(event, data, index)
 
 
+def run_location(thread_id: str, run_id: str) -> str:
+    """The run's path for the ``Content-Location`` header, each id percent-encoded as one path segment.
+
+    Headers are latin-1 on the wire (Starlette encodes them so), and a thread id may be any text
+    (``환불-1234``): sent raw, it failed the answer. Encoded, it is the path a client asks for the run
+    (``GET`` this path, or ``/stream`` after it), as the SDK itself encodes ids in the paths it asks.
+    """
+    return f"/threads/{quote(thread_id, safe='')}/runs/{quote(run_id, safe='')}"
+
+
 class RunStream(StreamingResponse):
     """A run's event stream; with ``cancel_on_disconnect``, a client that leaves before the run ends cancels it.
 
@@ -518,7 +601,7 @@ class RunStream(StreamingResponse):
     """
 
     def __init__(self, run: ApiRun, events: Iterator[bytes], *, cancel_on_disconnect: bool = False) -> None:
-        location = f"/threads/{run.thread_id}/runs/{run.run_id}"
+        location = run_location(run.thread_id, run.run_id)
         headers = {"Content-Location": location, "Location": f"{location}/stream", "Cache-Control": "no-store"}
         super().__init__(events, media_type="text/event-stream", headers=headers)
         self.run = run
@@ -547,8 +630,12 @@ def stream_run(thread_id: str, body: RunCreate, request: Request, context: Ctx, 
     thread_id = prepare(context, thread_id, body)
     modes = streaming.requested(body.stream_mode)
     cancel = _on_disconnect(body.on_disconnect, "on_disconnect")
-    run = _start_in_background(context, thread_id, body, expected_head(request), modes, actor, _request_id(request))
-    return RunStream(run, _events(run), cancel_on_disconnect=cancel)
+    # The answer (its headers) is built before the run starts: a failure to build it must not tell the
+    # client "failed" about a run that went on (a refund paid).
+    run = _api_run(thread_id, body)
+    answer = RunStream(run, _events(run), cancel_on_disconnect=cancel)
+    _start_in_background(context, thread_id, body, expected_head(request), modes, actor, _request_id(request), run)
+    return answer
 
 
 @router.get("/threads/{thread_id}/runs/{run_id}/stream")

@@ -36,7 +36,7 @@ PAGE_MAX = 1000
 
 
 class _Body(BaseModel):
-    # The SDK sends keys this server ignores (select, extract, ttl...); they are let through.
+    # The SDK sends keys this server does not use (ttl...); they are let through.
     model_config = ConfigDict(extra="ignore")
 
 
@@ -64,6 +64,8 @@ class ThreadSearch(_Body):
     offset: int = 0
     sort_by: Literal["thread_id", "status", "created_at", "updated_at", "state_updated_at"] | None = None
     sort_order: Literal["asc", "desc"] | None = None
+    select: list[str] | None = None
+    extract: Any = None
 
 
 class CheckpointRef(_Body):
@@ -235,14 +237,46 @@ def _search(context: ApiContext, body: ThreadSearch) -> list[dict[str, Any]]:
     return found
 
 
+#: The fields of a thread ``threads.search(select=...)`` may keep: LangGraph's server's (its ``THREAD_FIELDS``)
+#: and this server's ``lifecycle``.
+THREAD_FIELDS = (
+    "thread_id",
+    "created_at",
+    "updated_at",
+    "state_updated_at",
+    "metadata",
+    "config",
+    "status",
+    "values",
+    "interrupts",
+    "lifecycle",
+)
+
+
+def _selected(select: list[str] | None) -> list[str] | None:
+    """The fields ``select`` keeps (None or empty: all of them); one a thread does not have is refused."""
+    unknown = [name for name in select or () if name not in THREAD_FIELDS]
+    if unknown:
+        named = ", ".join(map(repr, unknown))
+        raise InputError("select", text(STRINGS, "api.error.select", named=named, fields=", ".join(THREAD_FIELDS)))
+    return select or None
+
+
 @router.post("/threads/search")
 def search_threads(body: ThreadSearch, context: Ctx) -> list[dict[str, Any]]:
-    """Threads by status (``interrupted`` = the inbox's waiting threads), metadata, values and ids, paged."""
+    """Threads by status (``interrupted`` = the inbox's waiting threads), metadata, values and ids, paged.
+
+    ``select`` keeps those fields of each thread, as LangGraph's server does; ``extract`` (parts of the
+    values under names of the client's) is refused, not answered without them.
+    """
+    if body.extract:
+        raise InputError("extract", text(STRINGS, "api.error.extract"))
+    select = _selected(body.select)
     page = _search(context, body)[body.offset : body.offset + body.limit]
-    if body.values:  # read with their values already
-        return page
-    # Only the page's threads are read with their values: the cost follows the page, not the database.
-    return [(saved_thread(context, item["thread_id"]) or item) if "lifecycle" in item else item for item in page]
+    if not body.values:  # else read with their values already
+        # Only the page's threads are read with their values: the cost follows the page, not the database.
+        page = [(saved_thread(context, item["thread_id"]) or item) if "lifecycle" in item else item for item in page]
+    return [{key: item[key] for key in item if key in select} for item in page] if select else page
 
 
 @router.post("/threads/count")
@@ -291,10 +325,13 @@ def get_state_at(thread_id: str, checkpoint_id: str, context: Ctx) -> dict[str, 
 
 @router.post("/threads/{thread_id}/state/checkpoint")
 def post_state_at(thread_id: str, body: StateAt, context: Ctx) -> dict[str, Any]:
-    """The state at ``checkpoint.checkpoint_id`` (the SDK's ``get_state(checkpoint=...)``)."""
-    if not body.checkpoint.checkpoint_id:
-        raise InputError("checkpoint.checkpoint_id", "is required")
-    return state_of(context, thread_id, body.checkpoint.checkpoint_id)
+    """The state at ``checkpoint.checkpoint_id`` (the SDK's ``get_state(checkpoint=...)``), or at the head
+    when it names no checkpoint id, as LangGraph's server answers: ``RemoteGraph.get_state`` sends
+    ``{"checkpoint": {"thread_id": ...}}`` for the head. What this server cannot honour is refused as a
+    history's ``checkpoint`` is (a subgraph's ``checkpoint_ns``, another thread); ``subgraphs`` changes
+    nothing, since no agent has a subgraph."""
+    thread_id = lifecycle.thread_named(context.store, thread_id, exact=True)
+    return state_of(context, thread_id, _only_checkpoint(thread_id, body.checkpoint))
 
 
 #: Why ``update_state(values=None, as_node="__end__")`` (Agent Inbox's "resolve") is refused.

@@ -13,10 +13,12 @@ acting on the same view, exactly one takes effect and the other gets
 """
 
 from agents.deletion import delete_thread as delete_thread  # the write path's delete, kept in its own module
+from agents.runs.core import NO_OPTIONS as NO_OPTIONS
 from agents.runs.core import STREAM_MODES as STREAM_MODES
 from agents.runs.core import UNCHECKED as UNCHECKED
 from agents.runs.core import ChunkCallback as ChunkCallback
 from agents.runs.core import EventCallback as EventCallback
+from agents.runs.core import RunOptions as RunOptions
 from agents.runs.core import RunResult as RunResult
 from agents.runs.core import current_result as current_result
 from agents.runs.core import run_config as run_config

@@ -6,21 +6,22 @@ from __future__ import annotations
 import logging
 import sqlite3
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agents import identity, lifecycle, readmodel, runtime, threadstatus
 from agents.db import CALLERS_ERRORS, DatabaseError, Store, explain_refusal
-from agents.errors import RunCancelled, RunFailedError, ThreadNotFoundError
+from agents.errors import InputError, RunCancelled, RunFailedError, ThreadNotFoundError
 from agents.identity import LOCAL_OPERATOR, Identity
 from agents.leases import ThreadBusyError
 from agents.nodelog import flush as flush_node_log
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec
-from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text
+from agents.strings import STRINGS
+from agents.texts import DEFAULT_LANGUAGE, LANGUAGE_METADATA_KEY, Text, text
 
 #: LangGraph's channel of the questions a task asked (a ``values`` event that holds it paused the run).
 INTERRUPT = "__interrupt__"
@@ -82,6 +83,39 @@ def waiting_count(payloads: tuple[Any, ...] | list[Any]) -> str:
     return lifecycle.waiting_words(len(payloads), payloads[0] if payloads else None)
 
 
+#: The checkpoint metadata keys a run writes itself: a caller's metadata may not name them (the read
+#: model finds a thread's agent by ``agent``; the nodes record a decision's batch from ``batch_id``).
+#: ``lang`` is not among them: a start's caller chooses the run language with it.
+OWN_METADATA_KEYS = ("agent", "graph_id", "assistant_id", "run_id", identity.BATCH_METADATA_KEY)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a caller asks of a run beside the operation, as LangGraph's server takes it from a run request.
+
+    Attributes:
+        metadata: Added to the metadata of every checkpoint the run writes (LangGraph keeps the text,
+            number and true/false values); the run's own keys stay its own (:data:`OWN_METADATA_KEYS`).
+        recursion_limit: LangGraph's limit on the run's steps (its default, 25, when None); a run that
+            reaches it fails at that step, as any failed step does.
+    """
+
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    recursion_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        for key in self.metadata:
+            if key in OWN_METADATA_KEYS:
+                raise InputError(f"metadata.{key}", text(STRINGS, "error.own_metadata_key", key=repr(key)))
+        limit = self.recursion_limit
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise InputError("config.recursion_limit", text(STRINGS, "error.recursion_limit", got=repr(limit)))
+
+
+#: A run with no options.
+NO_OPTIONS = RunOptions()
+
+
 def run_config(
     spec: AgentSpec,
     thread_id: str,
@@ -90,11 +124,13 @@ def run_config(
     lang: str = DEFAULT_LANGUAGE,
     run_id: str | None = None,
     batch_id: str | None = None,
+    options: RunOptions = NO_OPTIONS,
 ) -> dict[str, Any]:
     """Thread, the run id (``run_id``, else a fresh one), agent, run language and the batch it decides in.
 
     LangGraph copies the metadata into each checkpoint the run writes: the agent as ``agent`` and, as
-    LangGraph's server writes them, as ``graph_id`` and ``assistant_id`` (an assistant is an agent here).
+    LangGraph's server writes them, as ``graph_id`` and ``assistant_id`` (an assistant is an agent here),
+    beside the caller's ``options.metadata``, as LangGraph's server merges a run's metadata in.
     """
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
@@ -102,6 +138,7 @@ def run_config(
     config: dict[str, Any] = {
         "configurable": configurable,
         "metadata": {
+            **options.metadata,
             "agent": spec.name,
             "graph_id": spec.name,
             "assistant_id": spec.name,
@@ -113,6 +150,8 @@ def run_config(
         config["metadata"][identity.BATCH_METADATA_KEY] = batch_id
     if spec.run.max_concurrency:
         config["max_concurrency"] = spec.run.max_concurrency
+    if options.recursion_limit is not None:
+        config["recursion_limit"] = options.recursion_limit
     return config
 
 

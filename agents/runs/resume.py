@@ -15,9 +15,11 @@ from agents.identity import LOCAL_OPERATOR, Identity, held_to_roles
 from agents.leases import thread_guard
 from agents.loaded import resume_command
 from agents.runs.core import (
+    NO_OPTIONS,
     ChunkCallback,
     EventCallback,
     Finished,
+    RunOptions,
     RunResult,
     _drive,
     _graph,
@@ -121,6 +123,7 @@ def resume_interrupts(
     actor: Identity = LOCAL_OPERATOR,
     run_id: str | None = None,
     batch_id: str | None = None,
+    options: RunOptions = NO_OPTIONS,
 ) -> RunResult:
     """Answers some or all of a thread's waiting questions, by interrupt id, in one run.
 
@@ -156,6 +159,7 @@ def resume_interrupts(
         run_id=run_id,
         batch_id=batch_id,
         after=report,
+        options=options,
     )
     return left[0]
 
@@ -257,6 +261,7 @@ def _resume(
     batch_id: str | None = None,
     tasks: dict[str | None, Taken] | None = None,
     after: Callable[[RunFailedError | None, Finished | None], None] | None = None,
+    options: RunOptions = NO_OPTIONS,
 ) -> None:
     """Checks the answers and resumes the thread with them, under its lease.
 
@@ -265,7 +270,8 @@ def _resume(
     given, receives the task each answer taken resumes and the question it answers (by the key of
     ``answers``). ``after`` is called once the run has ended, still under the lease, with the run's
     failure or None, and the head and state the run left when it ended the thread (else None): what it
-    reads is the thread as this run left it, before any other process can take the thread.
+    reads is the thread as this run left it, before any other process can take the thread. ``options``:
+    the run's checkpoint metadata and step limit (:class:`~agents.runs.core.RunOptions`).
     """
     if not answers:
         raise InputError("interrupt_id", text(STRINGS, "error.required"))
@@ -354,7 +360,7 @@ def _resume(
     def run() -> Finished | None:
         graph = _graph(store, settings, spec)
         lang = readmodel.thread_language(store, thread_id)
-        config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
+        config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id, options=options)
         by_id = list(checked) != [None]
         # Only a task that failed can hold an answer it took (its error is saved beside the answer).
         failed = any(task.error is not None for task in checked_on[0].tasks)
@@ -362,12 +368,13 @@ def _resume(
             asked = {str(q.id): q.value for q in _snapshot(store, settings, spec, thread_id).interrupts}
             graph.update_state(config, None, as_node="__copy__")
             if by_id:  # the copy's tasks ask afresh, under new ids: ask them, then answer the same questions
-                _drive(store, graph, None, run_config(spec, thread_id, lang=lang, run_id=run_id), None, actor=actor)
+                again = run_config(spec, thread_id, lang=lang, run_id=run_id, options=options)
+                _drive(store, graph, None, again, None, actor=actor)
                 fresh = _snapshot(store, settings, spec, thread_id).interrupts
                 renamed = _renamed(targets, asked, fresh)
                 targets.clear()
                 targets.update(renamed)
-                config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id)
+                config = run_config(spec, thread_id, lang=lang, run_id=run_id, batch_id=batch_id, options=options)
         if by_id and not targets:  # every question answered was settled by the copy's run (nothing left to ask)
             return None
         # One question answered without its id: resumed as before ids were needed (the same writes).

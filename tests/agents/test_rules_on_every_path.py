@@ -229,10 +229,12 @@ def test_an_update_as_copy_is_refused_and_the_waiting_question_stays(store, sett
 def test_an_approver_cannot_start_over_a_robot_that_waits_but_an_admin_can(store, settings):
     pause_robot(store, settings)
     before = thread_counts(store, "hitl_demo")
+    with pytest.raises(InputError, match="is waiting for an answer"):  # a new input never deletes it unseen
+        runs.start_run(store, settings, "robot", {}, actor=ADMIN)
     with pytest.raises(PermissionDenied, match="not finished; starting over.*needs an admin"):
-        runs.start_run(store, settings, "robot", {}, actor=KIM)
+        runs.start_run(store, settings, "robot", {}, actor=KIM, delete_unfinished=True)
     assert thread_counts(store, "hitl_demo") == before
-    restarted = runs.start_run(store, settings, "robot", {}, actor=ADMIN)
+    restarted = runs.start_run(store, settings, "robot", {}, actor=ADMIN, delete_unfinished=True)
     assert restarted.status == "waiting" and restarted.head_checkpoint_id != before[2]
 
 

@@ -55,10 +55,12 @@ def _moved_since_drawn(store, thread_id, drawn, at):
 def test_an_answer_in_the_sidebar_after_another_tab_started_over_mid_run_is_refused(store, settings, monkeypatch):
     pause_robot(store, settings)
     drawn = readmodel.head_checkpoint_id(store, "hitl_demo")
-    # While the robot page runs, another tab starts the thread over: it waits again, at a new head,
-    # with a proposal this tab never showed.
+    # While the robot page runs, another tab starts the thread over (its confirmed Delete and start over): it
+    # waits again, at a new head, with a proposal this tab never showed.
     at = _page_run_while_another_tab_acts(
-        monkeypatch, "app_pages/robot.py", lambda: runs.start_run(store, settings, "robot", {}, thread_id="hitl_demo")
+        monkeypatch,
+        "app_pages/robot.py",
+        lambda: runs.start_run(store, settings, "robot", {}, thread_id="hitl_demo", delete_unfinished=True),
     )
     restarted = _moved_since_drawn(store, "hitl_demo", drawn, at)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents import leases, readmodel
-from tests.factories import pause_robot
+from tests.factories import answer_robot, pause_robot
 
 BUSY = "is busy: another process held its write lock for too long; nothing was changed, try again"
 #: ``HITL_DB_BUSY_TIMEOUT`` of the test that counts how long a command waits in all.
@@ -97,7 +97,7 @@ def test_a_command_waits_about_the_busy_timeout_in_all_when_the_lock_is_taken_wh
     """The lock is taken just after ``run robot`` took its thread's lease: the start over of ``hitl_demo`` (its
     node log), then the lease's release, each used to wait the whole timeout. Now the first waits it, the
     second tries once: the command says busy about one timeout after the lock was taken."""
-    pause_robot(store, settings)
+    answer_robot(store, settings, answer="no")  # finished: a new start starts it over (a waiting one is refused)
     head = readmodel.head_checkpoint_id(store, "hitl_demo")
     monkeypatch.setenv("HITL_DB_BUSY_TIMEOUT", str(TIMEOUT))
     took = leases._try_acquire

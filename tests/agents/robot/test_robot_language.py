@@ -133,7 +133,7 @@ def test_the_language_comes_from_hitl_lang_when_no_option_names_one(run_cli, mon
     data = json.loads(run_cli("run", "robot", "--json").out)
     assert data["interrupts"][0] == {"action": WORDS["ko"]["action"], "question": WORDS["ko"]["question"]}
     monkeypatch.setenv("HITL_LANG", "en")
-    data = json.loads(run_cli("--lang", "ko", "run", "robot", "--json").out)  # --lang wins over HITL_LANG
+    data = json.loads(run_cli("--lang", "ko", "run", "robot", "--thread", "robo-2", "--json").out)  # --lang wins
     assert data["values"]["messages"][0]["content"] == WORDS["ko"]["start"]
 
 
