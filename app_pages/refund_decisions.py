@@ -86,16 +86,16 @@ class Decider:
 
         with form_labels(amount="refund.edit.amount"):  # a refused amount named by the field it was typed in
             act(self.head, decide, thread_id=self.thread_id, refused_key=REFUSED_KEY)
-        note_refused_by(st.session_state, REFUSED_KEY, controls)
+        note_refused_by(st.session_state, REFUSED_KEY, controls, typed_amount)
 
     def controls(
         self, key: str, requested: int, current: int, interrupt_id: str | None = None, title: str = ""
     ) -> None:
         """Approve / reject, then an amount to edit and approve: for the case, or one item (``interrupt_id``).
 
-        ``key`` is the buttons' key with ``{}`` where the action goes; a ``title`` (an item's) is drawn on the
-        buttons' row, so a case's first item is decided on a 1280×720 first screen. Why a click was refused is said
-        beside the buttons (under an item's title): under them, it fell below presenter mode's first screen.
+        ``key`` is the buttons' key with ``{}`` where the action goes; a ``title`` (an item's) is drawn on the buttons'
+        row, so a case's first item is decided on a 1280×720 first screen. A refusal is said by the buttons clicked
+        (under an item's title: under them, it fell below presenter mode's first screen); an edit's, by its amount.
         """
         if title:
             title_col, approve_col, reject_col = st.columns([2, 1, 1], vertical_alignment="top")
@@ -113,7 +113,7 @@ class Decider:
         if reject_col.button(t("refund.reject"), key=key.format("reject"), width="stretch"):
             self.send("reject", key, interrupt_id)
         edit_for = self.thread_id if interrupt_id is None else f"{self.thread_id}-{interrupt_id}"
-        new_amount, typed = edit_amount(edit_for, current, requested)
+        new_amount, typed, amount_said = edit_amount(edit_for, current, requested)
         cannot_edit = new_amount is not None and auth.why_not(
             APPROVE_REFUND, amount=new_amount, requested_by=self.requested_by
         )
@@ -123,9 +123,10 @@ class Decider:
         # Never disabled by the amount: a button follows the value the server has, and a typed amount is sent
         # only as the field loses the focus, to that button's click; the click's run reads it and checks it.
         if st.button(t("refund.edit.submit"), key=key.format("edit")):
-            self.send("edit", key, interrupt_id, typed)
-        if (why := refused_here(st.session_state, REFUSED_KEY, self.thread_id, key)) is not None:
-            refused_slot.error(escape_markdown(why))
+            self.send("edit", key.format("edit"), interrupt_id, typed)
+        for controls, slot, holding in ((key, refused_slot, ""), (key.format("edit"), amount_said, typed)):
+            if (why := refused_here(st.session_state, REFUSED_KEY, self.thread_id, controls, holding)) is not None:
+                slot.error(escape_markdown(why))
 
     def item_controls(self, result: runs.RunResult, *, own_action: bool) -> None:
         """Each waiting item with its own controls, answered by its interrupt id; an item decided elsewhere
@@ -145,16 +146,15 @@ class Decider:
         st.caption(t("refund.items.waiting", count=len(result.interrupts)))
 
 
-def edit_amount(edit_for: str, current: int, requested: int) -> tuple[int | None, str]:
+def edit_amount(edit_for: str, current: int, requested: int) -> tuple[int | None, str, Any]:
     """(the approver's new amount, checked by the same rule as every path, or None and why when unusable;
-    the text typed).
+    the text typed; the slot under it, where an edit's refusal takes the place of what it says).
 
-    What it says under the amount and beside it are slots drawn by every run, empty when there is
-    nothing to say: a run of the case panel replaces each element the run before drew, so a refusal
-    never outlives the amount it refused. Streamlit removes an element a fragment's run did not draw
-    only when that run's end reaches the browser as a fragment run's end; when another fragment's run
-    (a live part's timer) starts before it is sent, the end is sent as "stopped for a rerun" and the
-    element stays until the panel runs again.
+    What it says under the amount and beside it are slots drawn by every run, empty when there is nothing to say: a
+    run of the case panel replaces each element the run before drew, so a refusal never outlives the amount it
+    refused. Streamlit removes an element a fragment's run did not draw only when that run's end reaches the browser
+    as a fragment run's end; when another fragment's run (a live part's timer) starts before it is sent, the end is
+    sent as "stopped for a rerun" and the element stays until the panel runs again.
     """
     edit_col, preview_col = st.columns(2)
     label, hint = t("refund.edit.amount"), t("refund.edit.help", requested=amount(requested))
@@ -162,16 +162,16 @@ def edit_amount(edit_for: str, current: int, requested: int) -> tuple[int | None
     said, preview = edit_col.empty(), preview_col.empty()
     if not text.strip():
         said.caption(t("refund.edit.type_amount"))
-        return None, text
+        return None, text, said
     try:
         edited = check_edit_amount(parse_whole_number(text, "amount"), requested)
     except UserError as error:
         with form_labels(amount="refund.edit.amount"):  # the field by the label above it
             said.error(escape_markdown(t("refund.edit.invalid", error=localized(error))))
-        return None, text
+        return None, text, said
     # The difference is shown before anything is sent.
     preview.metric(t("refund.edit.preview"), amount(edited), delta=amount(edited - current, signed=True))
-    return edited, text
+    return edited, text, said
 
 
 def decision_controls(

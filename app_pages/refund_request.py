@@ -23,15 +23,20 @@ from agents.settings import Settings
 from dashboard import auth
 from dashboard.forms import refused_text, status_word
 from dashboard.i18n import current_language, localized, t
+from dashboard.resubmission import sending, sent_again
 from dashboard.safe_markdown import escape_markdown
 
 SAID_KEY = "refund:new-said"  # what the last request came to, (kind, message), shown once in the form
 OPEN_KEY = "refund:new-open"  # this session sent a request: the form stays open for the next one
 BOX_KEY = "refund-new-box"  # the expander's key: the browser keeps its state by it, not by its place
+FORM = "refund-new"  # the form, as the session remembers the last request it sent (dashboard.resubmission)
 
 
 def _submit(store: Store, settings: Settings) -> None:
-    """Starts the case the form holds: selects it and says so, or says why it was refused, in the form."""
+    """Starts the case the form holds: selects it and says so, or says why it was refused, in the form.
+
+    The request this session just sent, sent again (a double click), is said as sent and selected
+    (:mod:`dashboard.resubmission`): refused, it looked failed, and was entered again under a new id."""
     st.session_state[OPEN_KEY] = True
     values = {
         "case_id": st.session_state.get("refund-new-case", ""),
@@ -40,17 +45,28 @@ def _submit(store: Store, settings: Settings) -> None:
         "items": st.session_state.get("refund-new-items", "").strip() or None,
         "reason": st.session_state.get("refund-new-reason", ""),
     }
+    run_id = sending(st.session_state, FORM, values)  # before the start: a second click ends this callback in it
     try:
-        created = runs.start_run(store, settings, AGENT_NAME, values, lang=current_language(), actor=auth.identity())
+        created = runs.start_run(
+            store, settings, AGENT_NAME, values, lang=current_language(), actor=auth.identity(), run_id=run_id
+        )
     except UserError as error:
-        st.session_state[SAID_KEY] = ("error", refused_text(error))
+        if (thread_id := sent_again(store, st.session_state, FORM, values)) is None:
+            st.session_state[SAID_KEY] = ("error", refused_text(error))
+        else:  # this request, sent by this session's click before: said as it was sent, and selected
+            _said_sent(runs.current_result(store, settings, thread_id))
     except RunFailedError as error:  # what finished is saved; the case needs attention: it is selected
         st.session_state[SAID_KEY] = ("error", localized(error))
         st.query_params["thread"] = error.thread_id
     else:
-        st.query_params["thread"] = created.thread_id
-        done = t("refund.new.done", case=created.values["case_id"], status=status_word(created))
-        st.session_state[SAID_KEY] = ("success", done)
+        _said_sent(created)
+
+
+def _said_sent(created: runs.RunResult) -> None:
+    """Selects the case ``created`` and says it was sent, and where it stands."""
+    st.query_params["thread"] = created.thread_id
+    done = t("refund.new.done", case=created.values["case_id"], status=status_word(created))
+    st.session_state[SAID_KEY] = ("success", done)
 
 
 def new_request_form(store: Store, settings: Settings, *, expanded: bool) -> None:
@@ -62,7 +78,7 @@ def new_request_form(store: Store, settings: Settings, *, expanded: bool) -> Non
         if SAID_KEY in st.session_state:
             kind, message = st.session_state.pop(SAID_KEY)
             (said.success if kind == "success" else said.error)(escape_markdown(message))
-        with st.form("refund-new"):
+        with st.form(FORM):
             st.caption(t("refund.new.thread_hint"))
             # One row of columns per line, so the fields come in the order they are read, Tab included.
             case_id, customer = st.columns(2)

@@ -96,24 +96,27 @@ def refusal(state: Any, key: str, thread_id: str) -> str | None:
     return kept[1] if kept and kept[0] == thread_id else None
 
 
-def note_refused_by(state: Any, key: str, controls: str) -> None:
-    """The refusal now kept under ``key`` (if any) answers a click on the controls named ``controls``."""
+def note_refused_by(state: Any, key: str, controls: str, sent: str = "") -> None:
+    """The refusal now kept under ``key`` (if any) answers a click on the controls named ``controls``, which sent
+    ``sent`` with it (an edit: the amount typed)."""
     if state.get(key) is not None:
-        state[f"{key}:by"] = (state[key], controls)
+        state[f"{key}:by"] = (state[key], controls, sent)
 
 
-def refused_here(state: Any, key: str, thread_id: str, controls: str) -> str | None:
+def refused_here(state: Any, key: str, thread_id: str, controls: str, holding: str = "") -> str | None:
     """Why the last click on the controls named ``controls`` was refused, for them to draw beside their buttons
     (on a first screen, where the click was); :func:`refusal` then says nothing on the same run.
 
     Only while they are drawn: a run that draws no controls (the case decided elsewhere, its item gone) has
-    the refusal said by :func:`refusal`, in the page's own place for it.
+    the refusal said by :func:`refusal`, in the page's own place for it. And only while they hold what they
+    sent (``holding``: an edit's amount as typed now): a refusal never outlives the amount it refused, which
+    the controls then check as they do any amount; it is said by no other place either.
     """
-    kept = state.get(key)
-    if not kept or kept[0] != thread_id or state.get(f"{key}:by") != (kept, controls):
+    kept, by = state.get(key), state.get(f"{key}:by")
+    if not kept or kept[0] != thread_id or by is None or tuple(by[:2]) != (kept, controls):
         return None
     state[f"{key}:drawn"] = kept
-    return str(kept[1])
+    return str(kept[1]) if by[2] == holding else None
 
 
 def forget(state: Any, *keys: str) -> None:

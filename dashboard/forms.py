@@ -14,7 +14,8 @@ naming both checkpoints; after that, or after this session's own action, it acts
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import streamlit as st
@@ -22,12 +23,12 @@ import streamlit as st
 from agents import lifecycle, readmodel, runs
 from agents.db import Store
 from agents.deletion import check_head
-from agents.errors import RunFailedError, StaleFormError, ThreadNotFoundError, UserError, short_id
+from agents.errors import InputError, RunFailedError, StaleFormError, ThreadNotFoundError, UserError, short_id
 from agents.identity import ANSWER, CONTINUE, DELETE_THREAD, UPDATE_STATE
 from agents.registry import get_agent
 from agents.settings import Settings
 from agents.spec import AgentSpec, Field
-from agents.validation import confirms_thread_id, parse_answer, parse_json_object
+from agents.validation import confirms_thread_id, parse_answer, parse_json_object, parse_whole_number
 from dashboard import auth
 from dashboard.decision_view import refusal
 from dashboard.formats import question_label
@@ -279,13 +280,50 @@ def _typed_input(agent: str, form: str, field: Field, key: str, optional: bool, 
         )
         return None if value == UNCHANGED else value
     if field.kind == "int":
-        # No min_value / max_value: the browser would mark a number outside them red and never send it,
-        # so a submit would do nothing and say nothing. The bounds are in the help line, and the rule
-        # every path goes through refuses such a number with a message that names the field.
-        return st.number_input(label, value=None if optional else field.default, step=1, key=key, help=help_text)
+        # Text, read at the submit by the one grammar of typed amounts (:func:`read_typed_numbers`), not a
+        # number box: the browser's number box reads ``1e9`` as 1 when it loses focus and ``1.5`` or ``-1`` as
+        # it likes, and sends that without a word, so ``5e5`` meaning 500,000 paid 5 KRW. Nor bounds drawn in
+        # the browser: the rule every path goes through refuses a number outside them, naming the field.
+        default = "" if optional or field.default is None else f"{field.default:,}"
+        typed = st.text_input(label, value=default, key=key, help=help_text)
+        return typed if typed.strip() else None  # blank: not given, as an empty number box was
     if field.kind in ("textarea", "object", "list"):
         return st.text_area(label, key=key, help=help_text) or None
     return st.text_input(label, key=key, help=help_text) or None
+
+
+def read_typed_numbers(
+    fields: Iterable[Field], typed: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, UserError]]:
+    """(the typed values to send, each ``int`` field's text read as a whole number; why each unreadable one is none).
+
+    Read by the grammar of every typed amount (:func:`agents.validation.parse_whole_number`: ``500000`` and
+    ``500,000``; never ``1e9``, ``1.5``, ``-1`` or ``12.000``). Text that reads as no whole number is sent as
+    typed, as the refund page's edit box sends it (``dashboard.decision_view.edit_fields``): a form drawn for
+    another head is then refused as stale first, whatever it holds, and the rules refuse the text itself, which
+    :func:`said_as_read` says as the form read it.
+    """
+    numbers = {field.name for field in fields if field.kind == "int"}
+    values: dict[str, Any] = dict(typed)
+    unreadable: dict[str, UserError] = {}
+    for name in numbers & set(typed):
+        if isinstance(typed[name], str):
+            try:
+                values[name] = parse_whole_number(typed[name], name)
+            except UserError as error:
+                unreadable[name] = error
+    return values, unreadable
+
+
+@contextmanager
+def said_as_read(unreadable: Mapping[str, UserError]) -> Iterator[None]:
+    """Within it, the refusal of a field :func:`read_typed_numbers` could not read is why it could not."""
+    try:
+        yield
+    except InputError as error:
+        if error.field not in unreadable:
+            raise
+        raise unreadable[error.field] from error
 
 
 def mode_toggle(key: str) -> bool:
@@ -369,8 +407,10 @@ def resume_form(
                 answer = parse_answer(raw, "value")
                 result = runs.resume_thread(store, settings, thread_id, answer, actor=actor, **asked)
             else:
-                fields = {k: v for k, v in typed.items() if v is not None}
-                result = runs.resume_from_fields(store, settings, thread_id, fields, actor=actor, **asked)
+                given = {k: v for k, v in typed.items() if v is not None}
+                fields, unreadable = read_typed_numbers(spec.ask.resume_fields, given)
+                with said_as_read(unreadable):
+                    result = runs.resume_from_fields(store, settings, thread_id, fields, actor=actor, **asked)
             _raw_mode_done(raw_key)
             return outcome_kind(result), t("forms.resume.done", thread=thread_id, status=status_word(result))
 
@@ -407,15 +447,18 @@ def update_form(
     if submitted:
 
         def action(expected: str | None) -> str:
+            unreadable: dict[str, UserError] = {}
             if raw_mode:
                 values = parse_json_object(raw, "values")
             else:
-                values = {k: v for k, v in typed.items() if v is not None}
+                given = {k: v for k, v in typed.items() if v is not None}
+                values, unreadable = read_typed_numbers(spec.edit.state_fields, given)
             node = None if as_node == UNCHANGED else as_node
             me = auth.identity()
-            result = runs.update_thread(
-                store, settings, thread_id, values, as_node=node, expected_head=expected, actor=me
-            )
+            with said_as_read(unreadable):
+                result = runs.update_thread(
+                    store, settings, thread_id, values, as_node=node, expected_head=expected, actor=me
+                )
             if continue_after and result.status == "attention" and result.next:
                 result = runs.continue_thread(
                     store, settings, thread_id, expected_head=result.head_checkpoint_id, actor=me

@@ -128,8 +128,12 @@ def draw_as_it_is(state: Any) -> None:
 
 
 def answered_message(outcome: str, text: str) -> tuple[str, str]:
-    """``(kind, message)`` after an answer: only an executed action is a success, a refusal a warning."""
-    shown = escape_markdown(verbatim(text))
+    """``(kind, message)`` after an answer: only an executed action is a success, a refusal a warning.
+
+    The message is plain text, the answer as typed: it is queued for :func:`dashboard.forms.show_flash`, which
+    shows it as text (escaped there, once: escaped here too, it read ``\\<b\\>`` for ``<b>``).
+    """
+    shown = verbatim(text)
     if outcome in ("executed", "refused"):
         return ("success" if outcome == "executed" else "warning"), t(f"robot.answered.{outcome}", answer=shown)
     return "info", t("robot.answered", answer=shown)

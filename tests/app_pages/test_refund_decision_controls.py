@@ -1,7 +1,7 @@
 """The refund case's decision controls: "Edit amount and approve" is never held back by the amount (a browser
 sends a typed amount only to the click that takes the focus from it), so the click's run reads and checks it;
-a refused click is said once, beside the buttons it came from; a stale click is refused as stale whatever the
-fields hold."""
+a refused click is said once, beside the buttons it came from (an edit's by its amount, in the place of the
+amount's own check); a stale click is refused as stale whatever the fields hold."""
 
 from __future__ import annotations
 
@@ -91,13 +91,14 @@ def test_a_refusal_is_said_once_beside_the_approve_and_reject_buttons(app, store
     assert drawn[place - 2 : place] == [("Button", "refund-approve"), ("Button", "refund-reject")], drawn
     assert drawn[place + 1] == ("TextInput", f"refund-{AMOUNT_KEY}"), drawn  # above the amount to edit
 
-    # The edit's refusal (an approver now, no amount) is said in the same place, once.
+    # The edit's refusal (an approver now, no amount) is said by the amount it needs, once.
     at.text_input(key="refund-approver").input("lee")
     button_by_key(at, "refund-edit").click().run()
     drawn = _drawn(at.main)
     said = [text for kind, text in drawn if kind == "Error" and text.startswith("Nothing was done:")]
     assert len(said) == 1 and "is required to edit" in said[0], drawn
-    assert drawn[drawn.index(("Error", said[0])) - 1] == ("Button", "refund-reject"), drawn
+    place = drawn.index(("Error", said[0]))
+    assert drawn[place - 1 : place + 2 : 2] == [("TextInput", f"refund-{AMOUNT_KEY}"), ("Button", "refund-edit")]
 
 
 def test_an_items_refusal_is_said_under_the_item_clicked(app, store, settings):
@@ -114,7 +115,9 @@ def test_an_items_refusal_is_said_under_the_item_clicked(app, store, settings):
     said = [text for kind, text in drawn if kind == "Error" and text.startswith("Nothing was done:")]
     assert len(said) == 1 and "200,000" in said[0], drawn
     place = drawn.index(("Error", said[0]))
-    assert drawn[place + 1] == ("Button", f"refund-item-approve-{ids['A-2']}"), drawn  # A-2's row, not A-1's
+    edited = f"refund-edit-amount-refund-M2-{ids['A-2']}"
+    assert drawn[place - 1 : place + 2 : 2] == [("TextInput", edited), ("Button", f"refund-item-edit-{ids['A-2']}")]
+    assert len([text for kind, text in drawn if kind == "Error"]) == 1, drawn  # by A-2's amount, once
     assert item_ledger.item_payouts(store, "M2") == []
 
 

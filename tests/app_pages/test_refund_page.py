@@ -119,7 +119,7 @@ def test_a_stale_page_is_refused_and_pays_nothing_more(app, store, settings):
 def test_update_state_in_the_sidebar_then_continue(app, store, settings):
     start_case(store, settings)
     at = app(PAGE)
-    at.sidebar.number_input(key="update-amount-refund-C1").set_value(50_000)
+    at.sidebar.text_input(key="update-amount-refund-C1").input("50,000")
     at.sidebar.checkbox(key="update-continue-refund-C1").check()
     at.sidebar.button[1].click().run()
     assert not at.exception, at.exception
@@ -150,7 +150,7 @@ def test_sidebar_resume_form_takes_typed_fields(app, store, settings):
     start_case(store, settings)
     at = app(PAGE)
     at.sidebar.selectbox(key="resume-action-refund-C1").select("edit")
-    at.sidebar.number_input(key="resume-amount-refund-C1").set_value(70_000)
+    at.sidebar.text_input(key="resume-amount-refund-C1").input("70,000")
     at.sidebar.text_input(key="resume-approver-refund-C1").input("park")
     at.sidebar.button[0].click().run()
     assert not at.exception, at.exception

@@ -91,11 +91,11 @@ def test_the_sidebar_form_names_the_question_and_answers_it_alone_typed_and_raw(
     assert set(picker.options) == {f"A-1 · 300,000 KRW · {ids['A-1'][:8]}…", f"A-3 · 200,000 KRW · {ids['A-3'][:8]}…"}
     picker.set_value(ids["A-3"]).run()
     at.sidebar.selectbox(key="resume-action-refund-M1").select("edit")
-    at.sidebar.number_input(key="resume-amount-refund-M1").set_value(250_000)  # above A-3's 200,000
+    at.sidebar.text_input(key="resume-amount-refund-M1").input("250,000")  # above A-3's 200,000
     at.sidebar.text_input(key="resume-approver-refund-M1").input("lee")
     at.sidebar.button[0].click().run()
     assert "200,000" in messages(at) and paid(store) == {"A-2": 80_000}
-    at.sidebar.number_input(key="resume-amount-refund-M1").set_value(120_000)
+    at.sidebar.text_input(key="resume-amount-refund-M1").input("120,000")
     at.sidebar.button[0].click().run()
     assert paid(store) == {"A-2": 80_000, "A-3": 120_000}
     at.sidebar.toggle(key="resume-raw-refund-M1").set_value(True).run()

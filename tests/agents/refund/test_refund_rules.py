@@ -52,7 +52,7 @@ def test_an_edited_case_waits_again_and_stays_in_every_queue(run_cli, store, set
 def test_the_sidebar_update_without_continue_also_brings_the_case_back(app, store, settings):
     start_case(store, settings)
     at = app(PAGE)
-    at.sidebar.number_input(key="update-amount-refund-C1").set_value(50_000)
+    at.sidebar.text_input(key="update-amount-refund-C1").input("50,000")
     at.sidebar.button[1].click().run()
     assert not at.exception, at.exception
     result = runs.current_result(store, settings, "refund-C1")

@@ -162,7 +162,7 @@ def test_the_generic_update_form_refuses_an_edit_to_the_same_amount(store, setti
     start_refund(store, settings, "C1")
     before = thread_counts(store, "refund-C1")
     at = _page("en")
-    at.sidebar.number_input(key="update-amount-refund-C1").set_value(500_000)
+    at.sidebar.text_input(key="update-amount-refund-C1").input("500,000")
     at.sidebar.button[1].click().run()
     assert not at.exception, at.exception
     assert "Nothing was done: Amount (KRW): is already 500,000 KRW: an edit to the same amount" in messages(at)
