@@ -20,7 +20,7 @@ from agents.db import Store
 from agents.errors import InputError
 from agents.refund import cases, item_ledger, ledger
 from agents.runtime import open_store
-from tests.agents.refund.test_refund_case_threads import forget_cases_table
+from tests.agents.refund.test_refund_case_threads import CHILD, forget_cases_table
 from tests.factories import released_together
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -142,25 +142,6 @@ def test_two_items_of_one_request_that_read_alike_are_refused_naming_both(run_cl
     assert refused.code == 2 and "items" in refused.err
     assert f"items {first!r} and {second!r} read as one item" in refused.err, refused.err
     assert case_rows(store) == [] and item_ledger.item_payouts(store) == []
-
-
-CHILD = """
-import contextlib, io, json, sys
-from agents.cli import main
-db, tag, cases = sys.argv[1], sys.argv[2], sys.argv[3:]
-with contextlib.redirect_stdout(io.StringIO()):
-    main(["--db", db, "threads", "--json"])  # everything loaded and the database opened before the barrier
-print("ready", flush=True)
-sys.stdin.readline()
-results = {}
-for case in cases:
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        code = main(["--db", db, "run", "refund", "--case", case, "--customer", "k", "--amount", "500000",
-                     "--reason", "r", "--thread", f"{tag}-{case}"])
-    results[case] = [code, err.getvalue()]
-print(json.dumps(results), flush=True)
-"""
 
 
 @pytest.mark.slow
