@@ -15,30 +15,18 @@ import uuid
 
 import pytest
 
-from agents import deletion, runs
+from agents import deletion
 from agents.db import Store
 from agents.errors import InputError
 from agents.refund import cases, item_ledger, ledger
 from agents.runtime import open_store
-from tests.agents.refund.test_refund_case_threads import CHILD, forget_cases_table
+from tests.agents.refund.test_refund_case_threads import CHILD, approve, forget_cases_table, start
 from tests.factories import released_together
 
 pytestmark = pytest.mark.usefixtures("backend")
 
 #: A case's id, and the same id as another keyboard types it: lower case, fullwidth, Cyrillic ``С``.
 LOOKALIKES = ("c1", "Ｃ1", "С1")
-
-
-def request(case: str, amount: int = 500_000) -> dict[str, object]:
-    return {"case_id": case, "customer": "홍길동", "amount": amount, "reason": "파손"}
-
-
-def start(store: Store, settings, case: str, thread: str | None = None) -> runs.RunResult:
-    return runs.start_run(store, settings, "refund", request(case), thread_id=thread)
-
-
-def approve(store: Store, settings, thread: str) -> runs.RunResult:
-    return runs.resume_thread(store, settings, thread, {"action": "approve", "approver": "kim"})
 
 
 def case_rows(store: Store) -> list[tuple[str, str]]:
